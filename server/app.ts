@@ -1,0 +1,63 @@
+// Builds the Fastify app: plugins, hooks and every route group, on a given configuration and database.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { auth } from './auth/plugin.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { handleError } from './http/errors.ts';
+import { accountRoutes } from './routes/account.ts';
+import { generalRoutes, loadContributors } from './routes/general.ts';
+import { internalRoutes } from './routes/internal.ts';
+import { pageRoutes } from './routes/pages.ts';
+
+const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
+
+/** Whether a URL belongs to the mod API, which maintenance mode never stops. */
+export function isModApiUrl(url: string): boolean {
+  return url.startsWith('/profile/') || url.startsWith('/textures/');
+}
+
+/** Creates the app (not yet listening); closing it closes the database. */
+export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'] },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.setErrorHandler(handleError);
+  app.addHook('onClose', async () => db.destroy());
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyCors, {
+    origin: (origin, callback) => callback(null, !origin || config.siteOrigins.includes(origin)),
+    credentials: true,
+    allowedHeaders: ['content-type', 'x-xsrf-token', 'x-requested-with', 'accept'],
+  });
+  await app.register(fastifyRateLimit, { global: false });
+
+  if (config.maintenance) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url.startsWith('/api/')) {
+        return reply.status(503).send({ error: "We'll be back soon" });
+      }
+    });
+  }
+
+  await app.register(auth, { db, xsrfExempt: (url) => url.startsWith('/api/internal/') });
+  await app.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
+  await app.register(accountRoutes, { db, config });
+  await app.register(internalRoutes, { db, config });
+  await app.register(pageRoutes, { config });
+  return app;
+}

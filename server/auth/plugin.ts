@@ -1,0 +1,91 @@
+// Request authentication: the session cookie, the XSRF-TOKEN cookie and its header check (419 on mismatch).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../db/database.ts';
+import { findUser, type UserRow } from '../db/users.ts';
+import { HttpError } from '../http/errors.ts';
+import { SESSION_COOKIE, sessionUser } from './sessions.ts';
+
+/** The anti-forgery cookie the page reads and echoes in `x-xsrf-token`. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in user, loaded lazily from the session cookie. */
+    currentUser(): Promise<UserRow | null>;
+  }
+}
+
+/** Whether two strings are equal, in constant time. */
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Cookie attributes for this request: HttpOnly or not, Secure over HTTPS. */
+export function cookieOptions(request: FastifyRequest, httpOnly: boolean, maxAgeSeconds?: number) {
+  return { path: '/', httpOnly, sameSite: 'lax' as const, secure: request.protocol === 'https', maxAge: maxAgeSeconds };
+}
+
+/** The user of the request's session; throws 401 when there is none. */
+export async function requireUser(request: FastifyRequest): Promise<UserRow> {
+  const user = await request.currentUser();
+  if (!user) throw new HttpError(401, 'Unauthenticated.');
+  return user;
+}
+
+/** The request's user when an admin; 401 without a session, 403 for anyone else. */
+export async function requireAdmin(request: FastifyRequest): Promise<UserRow> {
+  const user = await requireUser(request);
+  if (!user.group.admin) throw new HttpError(403, 'This action is unauthorized.');
+  return user;
+}
+
+/** Clears the session cookie on a reply. */
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(request, true));
+}
+
+function decodeHeader(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+async function authPlugin(app: FastifyInstance, options: { db: Db; xsrfExempt: (url: string) => boolean }) {
+  const { db } = options;
+
+  app.decorateRequest('currentUser', function (this: FastifyRequest) {
+    const cache = this as FastifyRequest & { userPromise?: Promise<UserRow | null> };
+    cache.userPromise ??= (async () => {
+      const token = this.cookies[SESSION_COOKIE];
+      if (!token) return null;
+      const uuid = await sessionUser(db, token);
+      const user = uuid ? await findUser(db, uuid) : undefined;
+      return user && !user.banned ? user : null;
+    })();
+    return cache.userPromise;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    const cookieToken = request.cookies[XSRF_COOKIE];
+    if (!cookieToken) {
+      reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, false, 60 * 60 * 24 * 7));
+    }
+    if (SAFE_METHODS.has(request.method) || options.xsrfExempt(request.url)) return;
+    const headerToken = request.headers['x-xsrf-token'];
+    if (!cookieToken || typeof headerToken !== 'string' || !safeEqual(decodeHeader(headerToken), cookieToken)) {
+      throw new HttpError(419, 'CSRF token mismatch.');
+    }
+  });
+}
+
+/** Registers sessions and the XSRF check for `/api/` routes (the exempt ones use their own bearer key). */
+export const auth = fp(authPlugin, { name: 'cloakroom-auth' });

@@ -1,0 +1,60 @@
+// The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code.
+import { loadConfig } from './config.ts';
+import { issueLoginCode, LOGIN_CODE_TTL_MS } from './auth/login-codes.ts';
+import { isUsername, offlineUuid } from './auth/player-ids.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+import { findUser, makeAdmin, upsertUser } from './db/users.ts';
+import { fetchProfileByName } from './integrations/mojang.ts';
+
+const USAGE = 'Usage: cloakroom code <username> [--admin]';
+
+async function codeCommand(args: string[]): Promise<number> {
+  const admin = args.includes('--admin');
+  const names = args.filter((arg) => !arg.startsWith('--'));
+  if (names.length !== 1 || !isUsername(names[0]!)) {
+    console.error(names.length === 1 ? `"${names[0]}" is not a valid username.` : USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const requested = names[0]!;
+  const profile = config.offlineMode
+    ? { uuid: offlineUuid(requested), username: requested }
+    : await fetchProfileByName(config.mojangApiUrl, requested);
+  if (!profile) {
+    console.error(`No player is called "${requested}".`);
+    return 1;
+  }
+  const db = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    await upsertUser(db, profile.uuid, profile.username);
+    if (admin) await makeAdmin(db, profile.uuid);
+    const user = await findUser(db, profile.uuid);
+    if (user!.banned) {
+      console.error(`${user!.username} is banned.`);
+      return 1;
+    }
+    const code = await issueLoginCode(db, profile.uuid);
+    console.log(`Login code for ${user!.username} (${user!.uuid}${user!.group.admin ? ', admin' : ''}): ${code}`);
+    console.log(`It works once and expires in ${LOGIN_CODE_TTL_MS / 60000} minutes. Enter it at /account/login/minecraft.`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Runs the CLI with the given arguments; resolves to the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'code') return codeCommand(rest);
+  console.error(USAGE);
+  return 2;
+}
+
+runCli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  },
+);

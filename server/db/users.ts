@@ -1,0 +1,59 @@
+// User queries: create or update accounts, read them in the API's shape, delete them.
+import type { User } from '../../src/lib/types.ts';
+import type { Db } from './database.ts';
+import { ADMIN_GROUP_ID } from './migrations.ts';
+
+/** A stored account with its group. */
+export interface UserRow {
+  uuid: string;
+  username: string;
+  banned: boolean;
+  group: { name: string; emoji: string; admin: boolean };
+}
+
+/** Creates the account or updates its username; returns nothing. */
+export async function upsertUser(db: Db, uuid: string, username: string, now = Date.now()): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({ uuid, username, username_lower: username.toLowerCase(), created_at: now })
+    .onConflict((oc) => oc.column('uuid').doUpdateSet({ username, username_lower: username.toLowerCase() }))
+    .execute();
+}
+
+/** Puts an account in the admin group. */
+export async function makeAdmin(db: Db, uuid: string): Promise<void> {
+  await db.updateTable('users').set({ group_id: ADMIN_GROUP_ID }).where('uuid', '=', uuid).execute();
+}
+
+/** Reads one account with its group, or undefined. */
+export async function findUser(db: Db, uuid: string): Promise<UserRow | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('groups', 'groups.id', 'users.group_id')
+    .select(['users.uuid', 'users.username', 'users.banned', 'groups.name', 'groups.emoji', 'groups.admin'])
+    .where('users.uuid', '=', uuid)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    uuid: row.uuid,
+    username: row.username,
+    banned: row.banned === 1,
+    group: { name: row.name, emoji: row.emoji, admin: row.admin === 1 },
+  };
+}
+
+/** The account as `GET /api/user` answers it. */
+export function toApiUser(row: UserRow): User {
+  return { uuid: row.uuid, username: row.username, group: row.group, premium: null };
+}
+
+/** How many accounts exist. */
+export async function countUsers(db: Db): Promise<number> {
+  const { count } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** Deletes an account and, through the foreign keys, everything it owns. */
+export async function deleteUser(db: Db, uuid: string): Promise<void> {
+  await db.deleteFrom('users').where('uuid', '=', uuid).execute();
+}

@@ -1,0 +1,47 @@
+// HTTP errors with Laravel-style bodies (`{error}` or `{message, errors}`), and the app's error handler.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+
+/** An error that becomes a response with its status and body. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly fieldErrors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+
+  /** The response body: `{message, errors}` for field errors, otherwise `{error}`. */
+  body(): Record<string, unknown> {
+    return this.fieldErrors ? { message: this.message, errors: this.fieldErrors } : { error: this.message };
+  }
+}
+
+/** Validates input with a zod schema; throws a 422 listing the first problem of each field. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.join('.') || 'body';
+    (errors[field] ??= []).push(issue.message);
+  }
+  const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
+  throw new HttpError(422, first, errors);
+}
+
+/** Sends errors as JSON with the right status; logs server faults and never leaks a stack trace. */
+export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof HttpError) {
+    reply.status(error.statusCode).send(error.body());
+    return;
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    reply.status(500).send({ error: 'Something went wrong' });
+    return;
+  }
+  reply.status(status).send({ error: error.message });
+}

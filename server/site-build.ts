@@ -1,0 +1,41 @@
+// Builds the static site when it is missing or older than its sources and public settings.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json'];
+const STAMP = '.build-stamp';
+
+function newestMtime(entry: string): number {
+  if (!fs.existsSync(entry)) return 0;
+  const stat = fs.statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+/** A fingerprint of everything the built site depends on: source times and PUBLIC_* settings. */
+export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  const publicSettings = Object.keys(env)
+    .filter((key) => key.startsWith('PUBLIC_'))
+    .sort()
+    .map((key) => `${key}=${env[key]}`);
+  const times = SOURCES.map((entry) => `${entry}:${newestMtime(path.join(root, entry))}`);
+  return createHash('sha256').update([...times, ...publicSettings].join('\n')).digest('hex');
+}
+
+/** Runs `astro build` unless `siteDir` already holds a build of the current sources; returns whether it built. */
+export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void): boolean {
+  if (!fs.existsSync(path.join(root, 'src'))) return false;
+  const fingerprint = siteFingerprint(root);
+  const stampFile = path.join(siteDir, STAMP);
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === fingerprint) return false;
+  log('Building the site (first start or changed sources)…');
+  const astro = path.join(root, 'node_modules', '.bin', 'astro');
+  const result = spawnSync(astro, ['build', '--outDir', siteDir], { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) throw new Error('The site build failed');
+  fs.writeFileSync(stampFile, fingerprint);
+  return true;
+}

@@ -1,0 +1,114 @@
+// The route table of SPEC §2: every page's path, title and auth flag, shared by the pages and the server.
+
+/** One route of the site. */
+export interface Route {
+  /** Stable name, used by pages and tests. */
+  name: string;
+  /** Display pattern, e.g. `/gallery/{hash}` or `/user/:uuid?`. */
+  path: string;
+  /** Page title; the document title is "<title> | <site name>". */
+  title: string;
+  /** Whether a visitor with no stored user is sent to the login page. */
+  auth: boolean;
+  /** Matches a request path (no query string, no trailing slash). */
+  match: RegExp;
+  /** The built page that serves this route, as a site path (`/user` → dist/user.html). */
+  page: string;
+  /** Whether the path has parameters, so the server serves it from the page's static shell. */
+  dynamic: boolean;
+}
+
+const HASH = '[0-9a-f]{64}';
+const UUID = '[0-9a-f]{32}';
+const NAME_OR_UUID = '[A-Za-z0-9_-]{1,36}';
+
+function route(name: string, path: string, title: string, auth: boolean, pattern?: string, page?: string): Route {
+  const dynamic = pattern !== undefined;
+  return { name, path, title, auth, match: new RegExp(`^${pattern ?? escapeRegExp(path)}$`), page: page ?? path, dynamic };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Every route of the site, most specific first. */
+export const routes: readonly Route[] = [
+  route('home', '/', 'Home', false),
+  route('upload-cape', '/upload-cape', 'Upload Cape', true),
+  route('upload-ears', '/upload-ears', 'Upload Ears', true),
+  route('upload-cape-template', '/upload-cape/template', 'Cape Template', false),
+  route('upload-ears-template', '/upload-ears/template', 'Ears Template', false),
+  route('premium-boost', '/premium/boost', 'Premium Boost', true),
+  route('premium', '/premium/:success?', 'Premium Features', false, '/premium(?:/success)?', '/premium'),
+  route('download', '/download/:platform?/:version?', 'Download', false, '/download(?:/[A-Za-z0-9_.-]+){0,2}', '/download'),
+  route('user-report', '/user/:uuid?/report', 'Report User', true, `/user(?:/${NAME_OR_UUID})?/report`, '/user/report'),
+  route('user', '/user/:uuid?', 'Grab a user', false, `/user(?:/${NAME_OR_UUID})?`, '/user'),
+  route('gallery', '/gallery', 'Official Gallery', true),
+  route('gallery-new', '/gallery/new', 'Upload Texture', true),
+  route('ai-cape-creator', '/gallery/ai-cape-creator', 'AI Cape Creator', true),
+  route('animated-cape-creator', '/gallery/animated-cape-creator', 'Animated Cape Creator', true),
+  route('cape-creator', '/gallery/cape-creator', 'Cape Creator', true),
+  route('minecon-capes', '/gallery/minecon-capes', 'MINECON Capes', true),
+  route('java-capes', '/gallery/java-capes', 'Java Capes', true),
+  route('bedrock-capes', '/gallery/bedrock-capes', 'Bedrock Capes', true),
+  route('banner-capes', '/gallery/banner-capes', 'Banner Capes', true),
+  route('head-capes', '/gallery/head-capes', 'Head Capes', true),
+  route('optifine-capes', '/gallery/optifine-capes', 'OptiFine Capes', true),
+  route('gallery-item', '/gallery/{hash}', 'Gallery Texture', true, `/gallery/${HASH}`, '/gallery/texture'),
+  route('gallery-user', '/gallery/{uuid}', 'User Gallery', true, `/gallery/${UUID}`, '/gallery/player'),
+  route('help', '/help', 'Help', false),
+  route('auth', '/auth', 'Authentication Server', false),
+  route('login', '/account/login', 'Login and Register', false),
+  route('login-minecraft', '/account/login/minecraft', 'Login using Minecraft', false),
+  route('account-delete', '/account/delete', 'Delete Account', true),
+  route('legal', '/legal', 'Legal', false),
+  route('legal-terms', '/legal/terms', 'Terms of Service', false),
+  route('legal-privacy', '/legal/privacy', 'Privacy Policy', false),
+  route('legal-rules', '/legal/rules', 'Rules', false),
+  route('legal-disclaimer', '/legal/disclaimer', 'Disclaimer', false),
+  route('admin', '/admin', 'Admin', true),
+  route('admin-registration', '/admin/registration/generate', 'Registration Codes', true),
+  route('admin-bans', '/admin/bans/user', 'Ban List', true),
+  route('admin-whitelist', '/admin/gallery/whitelist', 'Gallery Whitelist', true),
+  route('admin-user-reports', '/admin/reports/user', 'User Reports', true),
+  route('admin-gallery-reports', '/admin/reports/gallery', 'Gallery Reports', true),
+  route('admin-edit-user', '/admin/edit-user/:username?', 'Edit User', true, '/admin/edit-user(?:/[A-Za-z0-9_]{1,16})?', '/admin/edit-user'),
+  route('admin-ai-cape-logs', '/admin/ai-cape-logs', 'AI Cape Logs', true),
+];
+
+/** The 404 page's title. */
+export const NOT_FOUND_TITLE = '404 Page Not Found';
+
+/** Strips the query string and any trailing slash (except on `/`). */
+export function normalizePath(path: string): string {
+  const bare = path.split(/[?#]/, 1)[0] || '/';
+  return bare.length > 1 ? bare.replace(/\/+$/, '') || '/' : bare;
+}
+
+/** Finds the route that serves a path, or undefined for an unknown path. */
+export function findRoute(path: string): Route | undefined {
+  const bare = normalizePath(path);
+  return routes.find((r) => r.match.test(bare));
+}
+
+/** Finds a route by its name; throws for a name that is not in the table. */
+export function routeByName(name: string): Route {
+  const found = routes.find((r) => r.name === name);
+  if (!found) throw new Error(`No route named ${name}`);
+  return found;
+}
+
+/** The document title for a route title: "<title> | <site name>". */
+export function pageTitle(title: string, siteName: string): string {
+  return `${title} | ${siteName}`;
+}
+
+/** The login URL that brings the visitor back to `path` afterwards. */
+export function loginUrlFor(path: string): string {
+  return `/account/login?ref=${encodeURIComponent(path)}`;
+}
+
+/** Whether `ref` is a safe place to send a user after login (a path on this site). */
+export function isSafeRef(ref: unknown): ref is string {
+  return typeof ref === 'string' && ref.startsWith('/') && !ref.startsWith('//') && !ref.includes('\\');
+}

@@ -1,0 +1,39 @@
+// The browser session: the stored user (local storage key `user`) and the app-level overlay flags.
+import { atom } from 'nanostores';
+import type { User } from './types';
+
+/** The local storage key that holds the current user. */
+export const USER_STORAGE_KEY = 'user';
+
+function readStoredUser(): User | null {
+  if (typeof localStorage === 'undefined') return null;
+  try {
+    const raw = localStorage.getItem(USER_STORAGE_KEY);
+    const parsed = raw ? (JSON.parse(raw) as User) : null;
+    return parsed && typeof parsed.uuid === 'string' && typeof parsed.username === 'string' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The logged-in user, or null for a visitor. */
+export const $user = atom<User | null>(readStoredUser());
+
+/** True once an API call answered 503: the maintenance screen shows. */
+export const $maintenance = atom(false);
+
+/** True once an API call answered 408 or timed out: the API-offline modal shows. */
+export const $apiOffline = atom(false);
+
+/** Stores the user locally (dropping the profile field) and publishes it. */
+export function storeUser(user: User): void {
+  const { profile: _profile, ...rest } = user as User & { profile?: unknown };
+  localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(rest));
+  $user.set(rest);
+}
+
+/** Forgets the local user (the server session is ended separately). */
+export function forgetUser(): void {
+  if (typeof localStorage !== 'undefined') localStorage.removeItem(USER_STORAGE_KEY);
+  $user.set(null);
+}

@@ -1,0 +1,27 @@
+// Public site settings, read from PUBLIC_* variables at build time with working defaults.
+
+const env = import.meta.env as Record<string, string | undefined>;
+
+function setting(name: string, fallback: string): string {
+  const value = env[name];
+  return value !== undefined && value !== '' ? value : fallback;
+}
+
+/** The public settings every page may use. */
+export const site = {
+  name: setting('PUBLIC_SITE_NAME', 'Cloakroom'),
+  apiUrl: setting('PUBLIC_API_URL', ''),
+  authServerHost: setting('PUBLIC_AUTH_SERVER_HOST', 'auth.cloakroom.gg'),
+  gameServerHost: setting('PUBLIC_GAME_SERVER_HOST', 'play.cloakroom.gg'),
+  discordUrl: setting('PUBLIC_DISCORD_URL', 'https://discord.gg/cloakroom'),
+  downloadUrl: setting('PUBLIC_DOWNLOAD_URL', 'https://modrinth.com/mod/cloakroom'),
+  avatarUrl: setting('PUBLIC_AVATAR_URL', 'https://crafatar.com/avatars/{uuid}?size={size}&overlay'),
+  tutorialVideoId: setting('PUBLIC_TUTORIAL_VIDEO_ID', ''),
+  supportEmail: setting('PUBLIC_SUPPORT_EMAIL', 'support@cloakroom.gg'),
+  adClient: setting('PUBLIC_AD_CLIENT', ''),
+};
+
+/** The avatar image URL for a player: the template's {uuid} and {size} filled in (size 24 by default). */
+export function avatarUrl(template: string, uuid: string, size = 24): string {
+  return template.replaceAll('{uuid}', uuid).replaceAll('{size}', String(size));
+}
