@@ -45,6 +45,8 @@ export async function pageRoutes(app: FastifyInstance, options: { config: Config
       redirect: false,
       wildcard: true,
       serve: true,
+      // Directories (and `/`) are pages, not file listings: they fall through to the route table.
+      allowedPath: (pathName) => !pathName.endsWith('/'),
       setHeaders(reply, file) {
         if (file.includes(`${path.sep}_astro${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
@@ -69,7 +71,7 @@ export async function pageRoutes(app: FastifyInstance, options: { config: Config
     const route = findRoute(urlPath);
     const html = route ? readPage(pageFile(siteDir, route.page)) : null;
     if (html && normalizePath(urlPath) === urlPath) return sendHtml(reply, 200, html);
-    if (html) return reply.redirect(normalizePath(urlPath) + (request.url.slice(urlPath.length) || ''));
+    if (html) return reply.redirect(normalizePath(urlPath) + request.url.slice(urlPath.length), 301);
     return sendNotFoundPage(reply);
   });
 }

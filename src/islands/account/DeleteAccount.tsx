@@ -1,0 +1,47 @@
+// /account/delete: the warning, the confirmation box and the Delete button.
+import { useState } from 'react';
+import { api } from '../../lib/api';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { forgetUser } from '../../lib/session';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
+
+/** The account deletion form. */
+export default function DeleteAccount({ discordUrl }: { discordUrl: string }) {
+  const [confirmed, setConfirmed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+
+  const remove = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api('/api/account/delete', { method: 'POST', body: { confirm: confirmed } });
+      forgetUser();
+      location.assign('/');
+    } catch (failure) {
+      setError(describeApiError(errorBody(failure)));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="card mx-auto max-w-lg">
+      <h1 className="text-3xl font-extrabold">Delete your account</h1>
+      <div role="note" className="mt-4 rounded-lg border border-red-500/50 bg-red-500/10 px-4 py-3 text-red-100">
+        This removes everything: your cape, your ears, your gallery textures and likes, and every premium feature you bought.
+        It cannot be undone, and purchases are not refunded.
+      </div>
+      <p className="mt-4 text-ink-300">
+        Having trouble instead? Ask us on <a href={discordUrl} rel="noopener">Discord</a> first.
+      </p>
+      <label className="mt-6 flex items-start gap-3">
+        <input type="checkbox" className="mt-1 h-4 w-4 accent-red-600" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />
+        <span>I understand that my account and everything in it will be deleted for good.</span>
+      </label>
+      <button type="button" className="btn-danger mt-6 w-full py-3" disabled={!confirmed || busy} onClick={remove}>
+        {busy ? 'Deleting…' : 'Delete my account'}
+      </button>
+      <ErrorDisplay error={error} />
+    </div>
+  );
+}

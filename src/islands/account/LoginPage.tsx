@@ -1,0 +1,64 @@
+// /account/login: the Microsoft and game-code login choices, the gallery warning and the Microsoft callback exchange.
+import { useEffect, useState } from 'react';
+import { api, API_URL } from '../../lib/api';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { storeUser } from '../../lib/session';
+import type { User } from '../../lib/types';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { currentRef, dropQueryParams } from '../shared/query';
+
+/** The login page's body. */
+export default function LoginPage({ siteName }: { siteName: string }) {
+  const [ref, setRef] = useState<string | undefined>();
+  const [exchanging, setExchanging] = useState(false);
+  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+
+  useEffect(() => {
+    const wanted = currentRef();
+    setRef(wanted);
+    const code = new URLSearchParams(location.search).get('code');
+    if (!code) return;
+    setExchanging(true);
+    api<{ user: User; ref?: string }>('/api/account/oauth/callback', { method: 'POST', body: { code } })
+      .then(({ user, ref: returned }) => {
+        storeUser(user);
+        location.assign(returned || wanted || '/');
+      })
+      .catch((failure) => {
+        setError(describeApiError(errorBody(failure), 'The Microsoft login failed. Please try again.'));
+        dropQueryParams('code', 'state');
+        setExchanging(false);
+      });
+  }, []);
+
+  const refQuery = ref ? `?ref=${encodeURIComponent(ref)}` : '';
+  return (
+    <div className="card mx-auto max-w-md">
+      <h1 className="text-3xl font-extrabold">Login or Register</h1>
+      <p className="mt-2 text-ink-300">Use your game account. There is no separate password.</p>
+      {ref?.includes('gallery') && (
+        <div role="note" className="mt-4 rounded-lg border border-amber-500/50 bg-amber-500/10 px-4 py-3 text-sm text-amber-100">
+          Some mods steal images from our gallery. The gallery is for {siteName} users only, so please log in to see it.
+        </div>
+      )}
+      {exchanging ? (
+        <p className="mt-6 flex items-center gap-2 text-ink-300" role="status">
+          <span className="h-4 w-4 animate-spin rounded-full border-2 border-brand-400 border-t-transparent" /> Logging you in…
+        </p>
+      ) : (
+        <div className="mt-6 flex flex-col gap-3">
+          <a className="btn-primary py-3" href={`${API_URL}/api/account/oauth/redirect${refQuery}`}>
+            Login with Microsoft
+          </a>
+          <a className="btn-secondary py-3" href={`/account/login/minecraft${refQuery}`}>
+            Login using Minecraft
+          </a>
+        </div>
+      )}
+      <ErrorDisplay error={error} />
+      <p className="mt-6 text-xs text-ink-300">
+        By logging in you agree to our <a href="/legal/terms">Terms of Service</a> and <a href="/legal/privacy">Privacy Policy</a>.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+// /account/login/minecraft: the 6-digit game code login.
+import { useEffect, useState, type FormEvent } from 'react';
+import { api } from '../../lib/api';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { storeUser } from '../../lib/session';
+import type { User } from '../../lib/types';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { currentRef } from '../shared/query';
+
+/** The message for a wrong login code (SPEC §8). */
+export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
+
+type CheckAuthResponse = { success: true; user: User; ref?: string } | { success: false; msg?: string };
+
+/** Keeps only digits, at most six. */
+export function sanitizeCode(value: string): string {
+  return value.replace(/\D/g, '').slice(0, 6);
+}
+
+/** The code login form. */
+export default function MinecraftLogin({ authServerHost }: { authServerHost: string }) {
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+  const [ref, setRef] = useState<string | undefined>();
+
+  useEffect(() => setRef(currentRef()), []);
+
+  const copyAddress = () => {
+    navigator.clipboard?.writeText(authServerHost).then(() => setCopied(true), () => setCopied(false));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (code.length !== 6) {
+      setError({ kind: 'message', message: 'Enter the 6-digit code the server gave you.' });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await api<CheckAuthResponse>('/api/account/checkauth', { method: 'POST', body: { code, ref } });
+      if (result.success) {
+        storeUser(result.user);
+        location.assign(result.ref || ref || '/');
+        return;
+      }
+      setError({ kind: 'message', message: WRONG_CODE_MESSAGE });
+    } catch (failure) {
+      setError(describeApiError(errorBody(failure)));
+    }
+    setBusy(false);
+  };
+
+  return (
+    <form className="card mx-auto max-w-md" onSubmit={submit} noValidate>
+      <h1 className="text-3xl font-extrabold">Login using Minecraft</h1>
+      <ol className="mt-4 list-decimal space-y-2 pl-5 text-ink-300">
+        <li>
+          Join{' '}
+          <button type="button" onClick={copyAddress} className="rounded bg-ink-800 px-2 py-0.5 font-mono text-ink-100 hover:bg-ink-700" title="Click to copy" data-testid="auth-server-address">
+            {authServerHost}
+          </button>{' '}
+          in the game with Direct Connect.
+          {copied && <span className="ml-2 text-xs text-green-400" role="status">Copied!</span>}
+        </li>
+        <li>Type the 6-digit code it shows you below.</li>
+      </ol>
+      <label htmlFor="login-code" className="mt-6 block text-sm font-semibold">
+        Code
+      </label>
+      <input
+        id="login-code"
+        name="code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        maxLength={6}
+        value={code}
+        onChange={(event) => setCode(sanitizeCode(event.target.value))}
+        placeholder="123456"
+        className="mt-2 w-full rounded-lg border border-ink-600 bg-ink-800 px-4 py-3 text-center font-mono text-3xl tracking-[0.5em] text-ink-100 outline-none focus:border-brand-400"
+        autoFocus
+      />
+      <button type="submit" className="btn-primary mt-4 w-full py-3" disabled={busy}>
+        {busy ? 'Checking…' : 'Confirm identity'}
+      </button>
+      <ErrorDisplay error={error} />
+      <p className="mt-4 text-xs text-ink-300">
+        Need help? See <a href="/auth">how to get a code</a>.
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+// The shared error display (SPEC §8): one message after "Error:", or the first message of each field.
+import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+
+/** Shows an API error in a red box; renders nothing without an error. */
+export function ErrorDisplay({ error }: { error: ErrorDisplayValue | null }) {
+  if (!error) return null;
+  return (
+    <div role="alert" className="mt-4 rounded-lg border border-red-500/50 bg-red-500/10 px-4 py-3 text-sm text-red-200">
+      {error.kind === 'message' ? (
+        <p>
+          <strong>Error:</strong> <span dangerouslySetInnerHTML={{ __html: error.message }} />
+        </p>
+      ) : (
+        <ul className="list-disc pl-5">
+          {error.messages.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

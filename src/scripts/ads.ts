@@ -1,0 +1,34 @@
+// Ad slots: loads the ad script when an ad client is configured, and shows the ad-blocker message when the marker is hidden.
+
+/** How long after a slot appears the ad-blocker check runs. */
+export const AD_CHECK_DELAY_MS = 100;
+
+/** Whether an ad marker was removed or hidden (what ad blockers do). */
+export function isAdMarkerBlocked(marker: HTMLElement | null): boolean {
+  if (!marker || !marker.isConnected) return true;
+  const style = getComputedStyle(marker);
+  return style.display === 'none' || style.visibility === 'hidden' || marker.offsetParent === null;
+}
+
+/** Checks every ad slot on the page 100 ms after it appears. */
+export function startAdSlots(): void {
+  const slots = document.querySelectorAll<HTMLElement>('[data-ad-slot]');
+  if (slots.length === 0) return;
+  const client = slots[0]!.querySelector('ins')?.dataset.adClient;
+  if (client) {
+    const script = document.createElement('script');
+    script.async = true;
+    script.crossOrigin = 'anonymous';
+    script.src = `https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js?client=${encodeURIComponent(client)}`;
+    document.head.append(script);
+  }
+  slots.forEach((slot) => {
+    window.setTimeout(() => {
+      if (isAdMarkerBlocked(slot.querySelector<HTMLElement>('ins.adsbygoogle'))) {
+        slot.querySelector('.ad-blocked-message')?.classList.remove('hidden');
+      } else if (client) {
+        ((window as unknown as { adsbygoogle?: unknown[] }).adsbygoogle ??= []).push({});
+      }
+    }, AD_CHECK_DELAY_MS);
+  });
+}

@@ -1,0 +1,55 @@
+// The app-level overlays: maintenance screen, API-offline modal, the daily server advert, copy-on-click.
+import { getCookie, setCookie } from '../lib/cookies';
+import { $apiOffline, $maintenance } from '../lib/session';
+
+/** How long the maintenance screen waits before reloading. */
+export const MAINTENANCE_RELOAD_MS = 10_000;
+/** The cookie that remembers the server advert was shown today. */
+export const SERVER_ADVERT_COOKIE = 'server_advert';
+
+function startMaintenanceScreen(): void {
+  const screen = document.getElementById('maintenance-screen');
+  let timer: number | undefined;
+  $maintenance.subscribe((on) => {
+    if (!screen || !on) return;
+    screen.hidden = false;
+    document.body.style.overflow = 'hidden';
+    timer ??= window.setTimeout(() => location.reload(), MAINTENANCE_RELOAD_MS);
+  });
+}
+
+function startApiOfflineModal(): void {
+  const modal = document.getElementById('api-offline-modal') as HTMLDialogElement | null;
+  $apiOffline.subscribe((offline) => {
+    if (modal && offline && !modal.open && !$maintenance.get()) modal.showModal();
+  });
+  modal?.addEventListener('close', () => $apiOffline.set(false));
+  modal?.querySelector('[data-reload]')?.addEventListener('click', () => location.reload());
+}
+
+function startServerAdvert(): void {
+  const modal = document.getElementById('server-advert-modal') as HTMLDialogElement | null;
+  if (!modal || getCookie(SERVER_ADVERT_COOKIE)) return;
+  setCookie(SERVER_ADVERT_COOKIE, '1', { expires: 86400 });
+  modal.showModal();
+}
+
+function startCopyButtons(): void {
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLElement>('[data-copy]');
+    if (!button) return;
+    const status = button.parentElement?.querySelector('[data-copy-status]');
+    navigator.clipboard?.writeText(button.dataset.copy ?? '').then(
+      () => status && (status.textContent = 'Copied to your clipboard!'),
+      () => status && (status.textContent = 'Select the address and copy it by hand.'),
+    );
+  });
+}
+
+/** Starts every app-level overlay. */
+export function startOverlays(): void {
+  startMaintenanceScreen();
+  startApiOfflineModal();
+  startServerAdvert();
+  startCopyButtons();
+}

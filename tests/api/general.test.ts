@@ -1,0 +1,149 @@
+// API tests for the general calls: current user, home count, contributors, XSRF cookie, 404s, CORS and the Microsoft login stub.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertUser } from '../../server/db/users.ts';
+import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
+import { loginNewUser, randomUuid, startServer, type TestServer } from '../helpers/server.ts';
+
+const ALLOWED_ORIGIN = 'https://site.example';
+
+describe.each(backends)('general API on $name', (backend) => {
+  let database: TestDatabase;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    database = await backend.createDatabase();
+    server = await startServer(database.url, { PUBLIC_SITE_ORIGINS: `${ALLOWED_ORIGIN}, https://other.example` });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('GET /api/home counts the registered users', async () => {
+    const before = await fetch(`${server.url}/api/home`);
+    expect(before.status).toBe(200);
+    expect(await before.json()).toEqual({ users: 0 });
+
+    await upsertUser(server.db, randomUuid(), 'CountedOne');
+    await upsertUser(server.db, randomUuid(), 'CountedTwo');
+    const after = await fetch(`${server.url}/api/home`);
+    expect(await after.json()).toEqual({ users: 2 });
+  });
+
+  it('GET /api/user answers 401 without a session', async () => {
+    const response = await fetch(`${server.url}/api/user`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await response.json()).toHaveProperty('error');
+  });
+
+  it('GET /api/user answers 401 with a session cookie the server never issued', async () => {
+    const response = await fetch(`${server.url}/api/user`, { headers: { cookie: 'session=made-up-token' } });
+    expect(response.status).toBe(401);
+  });
+
+  it('GET /api/user returns the logged-in user in the SPEC §3 shape', async () => {
+    const { jar, uuid } = await loginNewUser(server, 'ShapeCheck');
+    const response = await jar.get('/api/user');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      uuid,
+      username: 'ShapeCheck',
+      group: { name: 'Player', emoji: '', admin: false },
+      premium: null,
+    });
+  });
+
+  it('GET /api/contributors returns the list in src/content/contributors.json', async () => {
+    const expected = JSON.parse(fs.readFileSync(new URL('../../src/content/contributors.json', import.meta.url), 'utf8')) as unknown[];
+    const response = await fetch(`${server.url}/api/contributors`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Array<{ uuid: string; username: string }>;
+    expect(body).toEqual(expected);
+    expect(body.length).toBeGreaterThan(0);
+    for (const contributor of body) expect(contributor.uuid).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('every API response sets a page-readable XSRF-TOKEN cookie when the browser has none', async () => {
+    const calls: Array<[string, string, number]> = [
+      ['GET', '/api/home', 200],
+      ['GET', '/api/user', 401],
+      ['GET', '/api/contributors', 200],
+      ['GET', '/api/no-such-call', 404],
+      ['POST', '/api/account/logout', 419],
+    ];
+    const tokens = new Set<string>();
+    for (const [method, path, status] of calls) {
+      const response = await fetch(`${server.url}${path}`, { method });
+      expect(response.status, `${method} ${path}`).toBe(status);
+      const cookie = findSetCookie(response, 'XSRF-TOKEN');
+      expect(cookie, `${method} ${path} sets XSRF-TOKEN`).toBeDefined();
+      expect(cookie!.value.length).toBeGreaterThanOrEqual(20);
+      expect(cookie!.attributes.has('httponly'), 'the page must be able to read XSRF-TOKEN').toBe(false);
+      expect(cookie!.attributes.get('path')).toBe('/');
+      tokens.add(cookie!.value);
+    }
+    expect(tokens.size, 'each new browser gets its own token').toBe(calls.length);
+  });
+
+  it('does not replace an XSRF-TOKEN cookie the browser already has', async () => {
+    const jar = new CookieJar(server.url);
+    await jar.get('/api/home');
+    const first = jar.cookie('XSRF-TOKEN');
+    const again = await jar.get('/api/home');
+    expect(findSetCookie(again, 'XSRF-TOKEN')).toBeUndefined();
+    expect(jar.cookie('XSRF-TOKEN')).toBe(first);
+  });
+
+  it('an unknown /api/ path answers 404 JSON', async () => {
+    for (const method of ['GET', 'POST']) {
+      const jar = new CookieJar(server.url);
+      await jar.get('/api/home');
+      const response = await jar.request(method, '/api/does-not-exist', method === 'POST' ? {} : undefined);
+      expect(response.status, method).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await response.json()).toEqual({ error: 'Not found' });
+    }
+  });
+
+  it('GET /api/account/oauth/redirect without MICROSOFT_CLIENT_ID answers a 501 HTML page saying it is not configured', async () => {
+    const response = await fetch(`${server.url}/api/account/oauth/redirect?ref=/premium`, { redirect: 'manual' });
+    expect(response.status).toBe(501);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await response.text();
+    expect(html).toMatch(/<!doctype html>/i);
+    expect(html).toMatch(/not configured/i);
+    expect(html).toContain('href="/account/login/minecraft"');
+  });
+
+  it('CORS: a listed origin gets access-control-allow-origin with credentials', async () => {
+    const response = await fetch(`${server.url}/api/home`, { headers: { origin: ALLOWED_ORIGIN } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+
+    const preflight = await fetch(`${server.url}/api/account/checkauth`, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-xsrf-token' },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-xsrf-token');
+  });
+
+  it('CORS: an unlisted origin gets no access-control-allow-origin', async () => {
+    const response = await fetch(`${server.url}/api/home`, { headers: { origin: 'https://evil.example' } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(response.headers.get('access-control-allow-credentials')).not.toBe('true');
+
+    const preflight = await fetch(`${server.url}/api/account/checkauth`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
