@@ -14,11 +14,14 @@ export function loadContributors(file: URL | string): Contributor[] {
   return contributorsSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
 }
 
-/** Registers GET /api/user, /api/home and /api/contributors. */
+/** Registers GET /api/user, /api/csrf-cookie, /api/home and /api/contributors. */
 export async function generalRoutes(app: FastifyInstance, options: { db: Db; contributors: Contributor[] }) {
   const { db, contributors } = options;
 
   app.get('/api/user', async (request) => toApiUser(await requireUser(request)));
+
+  // The auth plugin sets XSRF-TOKEN on every API response; this call exists only to receive it.
+  app.get('/api/csrf-cookie', async (_request, reply) => reply.status(204).send());
 
   app.get('/api/home', async () => ({ users: await countUsers(db) }));
 

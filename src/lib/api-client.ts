@@ -17,6 +17,9 @@ export interface ApiClientOptions {
   timeout?: number;
 }
 
+/** The call that hands out the XSRF-TOKEN cookie before a visitor's first state-changing call. */
+export const XSRF_COOKIE_PATH = '/api/csrf-cookie';
+
 function isApiUrl(request: unknown): boolean {
   const url = typeof request === 'string' ? request : request instanceof Request ? request.url : String(request);
   return url.includes('/api/');
@@ -30,7 +33,12 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
     timeout: options.timeout ?? 15000,
     retry: 0,
     headers: { accept: 'application/json' },
-    onRequest({ options: request }) {
+    async onRequest({ options: request }) {
+      const method = (request.method ?? 'GET').toUpperCase();
+      if (!options.readXsrfToken() && !['GET', 'HEAD', 'OPTIONS'].includes(method)) {
+        // A first visit has no XSRF-TOKEN cookie yet: any API response sets one.
+        await fetch(`${options.baseURL}${XSRF_COOKIE_PATH}`, { credentials: 'include' }).catch(() => undefined);
+      }
       const token = options.readXsrfToken();
       if (token) {
         const headers = new Headers(request.headers);

@@ -1,16 +1,23 @@
 // The browser's API client, wired to the session store and the overlays.
 import { createApiClient } from './api-client';
 import { getCookie } from './cookies';
+import { loginUrlFor } from './routes';
 import { $apiOffline, $maintenance, forgetUser } from './session';
 
 /** The API host; empty means the same origin as the site. */
 export const API_URL: string = (import.meta.env.PUBLIC_API_URL as string | undefined) ?? '';
 
+/** After a 401: forgets the local user, and on a page that needs a login, goes to the login page. */
+function logOutLocally(): void {
+  forgetUser();
+  if (document.documentElement.hasAttribute('data-auth')) location.replace(loginUrlFor(location.pathname + location.search));
+}
+
 /** The client every page and island uses for `/api/` calls. */
 export const api = createApiClient({
   baseURL: API_URL,
   readXsrfToken: () => getCookie('XSRF-TOKEN'),
-  onUnauthorized: forgetUser,
+  onUnauthorized: logOutLocally,
   onMaintenance: () => $maintenance.set(true),
   onOffline: () => $apiOffline.set(true),
 });

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertUser } from '../../server/db/users.ts';
+import { XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
 import { backends, type TestDatabase } from '../helpers/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, startServer, type TestServer } from '../helpers/server.ts';
@@ -89,6 +90,12 @@ describe.each(backends)('general API on $name', (backend) => {
     expect(tokens.size, 'each new browser gets its own token').toBe(calls.length);
   });
 
+  it('the call the site client uses to fetch the XSRF cookie answers with one', async () => {
+    const response = await fetch(`${server.url}${XSRF_COOKIE_PATH}`);
+    expect(response.ok).toBe(true);
+    expect(findSetCookie(response, 'XSRF-TOKEN')?.value.length).toBeGreaterThanOrEqual(20);
+  });
+
   it('does not replace an XSRF-TOKEN cookie the browser already has', async () => {
     const jar = new CookieJar(server.url);
     await jar.get('/api/home');
@@ -124,6 +131,7 @@ describe.each(backends)('general API on $name', (backend) => {
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(response.headers.get('vary')?.toLowerCase(), 'caches must keep answers per origin').toContain('origin');
 
     const preflight = await fetch(`${server.url}/api/account/checkauth`, {
       method: 'OPTIONS',

@@ -1,6 +1,7 @@
 // API tests for the game-code login (POST /api/account/checkauth), logout, the XSRF check and the login rate limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
+import { createSession } from '../../server/auth/sessions.ts';
 import { backends, type TestDatabase } from '../helpers/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, randomUsername, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
@@ -39,6 +40,7 @@ describe.each(backends)('login on $name', (backend) => {
       expect(session!.attributes.get('samesite')?.toLowerCase()).toBe('lax');
       expect(session!.attributes.get('path')).toBe('/');
       expect(session!.attributes.has('secure'), 'plain HTTP must not get a Secure cookie').toBe(false);
+      expect(session!.attributes.get('max-age'), 'the session lasts SESSION_DAYS (30 by default)').toBe(String(30 * 86400));
 
       const me = await jar.get('/api/user');
       expect(me.status).toBe(200);
@@ -119,6 +121,17 @@ describe.each(backends)('login on $name', (backend) => {
       expect(await response.json()).toEqual({ error: 'The specified account has been banned for violating our terms of service.' });
       expect(browser.cookie('session')).toBeUndefined();
     });
+  });
+
+  it('an expired server session no longer counts as logged in', async () => {
+    const { uuid } = await createUserWithCode(server.db, 'StaleSession');
+    const token = await createSession(server.db, uuid, 60_000, Date.now() - 120_000);
+    const jar = new CookieJar(server.url);
+    jar.setCookie('session', token);
+    expect((await jar.get('/api/user')).status).toBe(401);
+    const fresh = await createSession(server.db, uuid, 60_000);
+    jar.setCookie('session', fresh);
+    expect((await jar.get('/api/user')).status, 'a live session for the same user still works').toBe(200);
   });
 
   describe('XSRF check', () => {

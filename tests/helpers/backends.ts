@@ -50,7 +50,16 @@ const postgres: Backend = {
     url.pathname = `/${name}`;
     return {
       url: url.toString(),
-      drop: () => withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+      drop: () =>
+        withAdminClient(async (client) => {
+          // pg's pool.end() resolves before its connections have closed; let them go before forcing the rest.
+          for (let wait = 0; wait < 40; wait++) {
+            const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+            if (rows[0]!.n === 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        }),
     };
   },
 };

@@ -77,7 +77,6 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
         inputMode="numeric"
         autoComplete="one-time-code"
         pattern="[0-9]*"
-        maxLength={6}
         value={code}
         onChange={(event) => setCode(sanitizeCode(event.target.value))}
         placeholder="123456"

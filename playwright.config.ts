@@ -1,0 +1,54 @@
+// End-to-end tests in the system Chromium against the real server (one normal, one in maintenance mode).
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/** Where the e2e servers keep their data; recreated by each run. */
+export const E2E_DATA_DIR = path.resolve('test-results/e2e-data');
+/** The normal server's port. */
+export const E2E_PORT = 4410;
+/** The maintenance-mode server's port. */
+export const E2E_MAINTENANCE_PORT = 4411;
+
+const serverEnv = {
+  OFFLINE_MODE: 'true',
+  SKIP_SITE_BUILD: 'true',
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  // Every test logs in from 127.0.0.1; the limit itself is covered by the API tests.
+  LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+};
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  reporter: [['list']],
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: [
+    {
+      command: `rm -rf ${E2E_DATA_DIR} && npx tsx server/main.ts`,
+      url: `http://127.0.0.1:${E2E_PORT}/api/home`,
+      env: { ...serverEnv, PORT: String(E2E_PORT), DATA_DIR: E2E_DATA_DIR },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: 'npx tsx server/main.ts',
+      url: `http://127.0.0.1:${E2E_MAINTENANCE_PORT}/`,
+      env: { ...serverEnv, PORT: String(E2E_MAINTENANCE_PORT), DATA_DIR: `${E2E_DATA_DIR}-maintenance`, MAINTENANCE: 'true' },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
+});

@@ -1,0 +1,138 @@
+// Tests of the operator CLI (`cloakroom code <name> [--admin]`): offline mode, a stand-in Mojang API, and logging in with the printed code.
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { newBrowser, startServer, type TestServer } from '../helpers/server.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** UUID v3 of "OfflinePlayer:SomeName", as an offline-mode game server derives it. */
+const SOME_NAME_OFFLINE_UUID = '60a09dfc422233efb75433d1e81c2cb4';
+/** The well-known offline uuid of "Notch" (b50ad385-829d-3141-a216-7e7d7539ba7f). */
+const NOTCH_OFFLINE_UUID = 'b50ad385829d3141a2167e7d7539ba7f';
+/** The profile the stand-in Mojang API knows, under any casing of its name. */
+const MOJANG_PROFILE = { id: '853c80ef3c3749fdaa49938b674adae6', name: 'MojangPlayer' };
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node bin/cloakroom.mjs ...args` with extra environment variables. */
+function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/cloakroom.mjs', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: path.join(os.tmpdir(), 'cloakroom-cli-unused'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The 6-digit code the CLI printed; fails the test when there is none. */
+function printedCode(result: CliResult): string {
+  const match = /:\s*(\d{6})\s*$/m.exec(result.stdout);
+  if (!match) throw new Error(`No code in CLI output (exit ${result.code}): ${result.stdout} ${result.stderr}`);
+  return match[1]!;
+}
+
+describe.each(backends)('CLI on $name', (backend) => {
+  let database: TestDatabase;
+  let server: TestServer;
+  let mojang: http.Server;
+  let mojangUrl: string;
+  const mojangRequests: string[] = [];
+
+  beforeAll(async () => {
+    database = await backend.createDatabase();
+    server = await startServer(database.url);
+    mojang = http.createServer((request, response) => {
+      mojangRequests.push(request.url ?? '');
+      const match = /^\/users\/profiles\/minecraft\/([^/?]+)$/.exec(request.url ?? '');
+      const name = match ? decodeURIComponent(match[1]!) : '';
+      if (request.method === 'GET' && name.toLowerCase() === MOJANG_PROFILE.name.toLowerCase()) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(MOJANG_PROFILE));
+      } else if (name === 'Nobody204') {
+        response.writeHead(204).end();
+      } else {
+        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ errorMessage: `Couldn't find any profile with name ${name}` }));
+      }
+    });
+    await new Promise<void>((resolve) => mojang.listen(0, '127.0.0.1', resolve));
+    mojangUrl = `http://127.0.0.1:${(mojang.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => mojang?.close(resolve));
+    await server?.close();
+    await database?.drop();
+  });
+
+  /** Logs in with a code through the site's login call; returns GET /api/user's body. */
+  async function logInWith(code: string): Promise<{ uuid: string; username: string; group: { admin: boolean } }> {
+    const jar = await newBrowser(server);
+    const login = await jar.post('/api/account/checkauth', { code });
+    expect(await login.json()).toMatchObject({ success: true });
+    const me = await jar.get('/api/user');
+    expect(me.status).toBe(200);
+    return (await me.json()) as { uuid: string; username: string; group: { admin: boolean } };
+  }
+
+  it('in offline mode prints a code for the offline uuid that logs the player in', async () => {
+    const result = await runCli(['code', 'SomeName'], { OFFLINE_MODE: 'true', DATABASE_URL: database.url, MOJANG_API_URL: mojangUrl });
+    expect(result.code, result.stderr).toBe(0);
+    const user = await logInWith(printedCode(result));
+    expect(user).toMatchObject({ uuid: SOME_NAME_OFFLINE_UUID, username: 'SomeName', group: { admin: false } });
+    expect(mojangRequests, 'offline mode never asks Mojang').toEqual([]);
+  });
+
+  it('with --admin puts the player in the admin group', async () => {
+    const result = await runCli(['code', 'Notch', '--admin'], { OFFLINE_MODE: 'true', DATABASE_URL: database.url });
+    expect(result.code, result.stderr).toBe(0);
+    const user = await logInWith(printedCode(result));
+    expect(user).toMatchObject({ uuid: NOTCH_OFFLINE_UUID, username: 'Notch', group: { admin: true } });
+  });
+
+  it('online, stores the uuid and name the Mojang API returns', async () => {
+    const result = await runCli(['code', 'mojangplayer'], { OFFLINE_MODE: 'false', DATABASE_URL: database.url, MOJANG_API_URL: mojangUrl });
+    expect(result.code, result.stderr).toBe(0);
+    expect(mojangRequests).toContain('/users/profiles/minecraft/mojangplayer');
+    const user = await logInWith(printedCode(result));
+    expect(user).toMatchObject({ uuid: MOJANG_PROFILE.id, username: MOJANG_PROFILE.name, group: { admin: false } });
+    const rows = await server.db.selectFrom('users').select(['uuid', 'username']).where('uuid', '=', MOJANG_PROFILE.id).execute();
+    expect(rows).toEqual([{ uuid: MOJANG_PROFILE.id, username: MOJANG_PROFILE.name }]);
+  });
+
+  it('online, exits non-zero for a name Mojang does not know (404 or 204) and creates no account', async () => {
+    const before = await server.db.selectFrom('users').select('uuid').execute();
+    const env = { OFFLINE_MODE: 'false', DATABASE_URL: database.url, MOJANG_API_URL: mojangUrl };
+    const [notFound, noContent] = await Promise.all([runCli(['code', 'Nobody404'], env), runCli(['code', 'Nobody204'], env)]);
+    for (const result of [notFound, noContent]) {
+      expect(result.code).not.toBe(0);
+      expect(result.code).not.toBeNull();
+      expect(result.stdout).not.toMatch(/\d{6}/);
+      expect(result.stderr).toMatch(/No player is called/);
+    }
+    expect(await server.db.selectFrom('users').select('uuid').execute()).toHaveLength(before.length);
+  });
+});
+
+describe('CLI argument checks', () => {
+  it('exits non-zero with a message for an invalid username, before touching any database', async () => {
+    const result = await runCli(['code', 'not valid!'], { OFFLINE_MODE: 'true', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/not a valid username/);
+    expect(result.stdout).toBe('');
+  });
+});

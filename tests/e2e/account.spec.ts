@@ -1,0 +1,103 @@
+// The visitor redirect, the game-code login, the menu for visitors, users and admins, log out and account deletion.
+import { expect, test } from '@playwright/test';
+import { issueCode, logIn, skipServerAdvert, uniqueName } from './helpers';
+
+test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
+
+test('a visitor opening an auth page is sent to the login page with ref', async ({ page }) => {
+  await page.goto('/account/delete');
+  await expect(page).toHaveURL(/\/account\/login\?ref=%2Faccount%2Fdelete$/);
+  await expect(page.getByRole('heading', { name: 'Login or Register' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Login with Microsoft' })).toHaveAttribute('href', '/api/account/oauth/redirect?ref=%2Faccount%2Fdelete');
+  await expect(page.getByRole('link', { name: 'Login using Minecraft' })).toHaveAttribute('href', '/account/login/minecraft?ref=%2Faccount%2Fdelete');
+});
+
+test('the login page warns about image-stealing mods when ref is a gallery page', async ({ page }) => {
+  await page.goto('/account/login?ref=%2Fgallery%2Fnew');
+  await expect(page.getByRole('note')).toContainText('steal images from our gallery');
+  await page.goto('/account/login');
+  await expect(page.getByText('steal images from our gallery')).toHaveCount(0);
+});
+
+test('the code login takes digits only, rejects a wrong code and logs in with the right one', async ({ page }) => {
+  const name = uniqueName('Code');
+  const code = issueCode(name);
+  await page.goto('/account/login/minecraft?ref=%2Fhelp');
+  await expect(page.getByTestId('auth-server-address')).toBeVisible();
+  const box = page.getByLabel('Code');
+  await box.fill('12ab3x4');
+  await expect(box).toHaveValue('1234');
+  await box.fill(code === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Confirm identity' }).click();
+  await expect(page.getByRole('alert')).toContainText('That code is incorrect. Please try again.');
+  await box.fill(code);
+  await page.getByRole('button', { name: 'Confirm identity' }).click();
+  await expect(page).toHaveURL(/\/help$/);
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null'));
+  expect(stored).toMatchObject({ username: name, group: { admin: false } });
+  expect(stored).not.toHaveProperty('profile');
+  await expect(page.getByTestId('user-menu')).toContainText(name);
+});
+
+test('a used code does not log in twice', async ({ page, baseURL }) => {
+  const name = uniqueName('Twice');
+  const code = issueCode(name);
+  await page.goto('/account/login/minecraft');
+  await page.getByLabel('Code').fill(code);
+  await page.getByRole('button', { name: 'Confirm identity' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.evaluate(() => localStorage.clear());
+  await page.context().clearCookies();
+  await skipServerAdvert(page.context(), baseURL!);
+  await page.goto('/account/login/minecraft');
+  await page.getByLabel('Code').fill(code);
+  await page.getByRole('button', { name: 'Confirm identity' }).click();
+  await expect(page.getByRole('alert')).toContainText('That code is incorrect. Please try again.');
+});
+
+test('visitors see Login and Register; users see avatar, name and their dropdown', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
+  await expect(page.getByTestId('user-menu')).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Official Gallery' }).or(page.getByText('Official Gallery'))).toBeVisible();
+
+  const name = uniqueName('Menu');
+  await logIn(page, name);
+  const user = await page.evaluate(() => JSON.parse(localStorage.getItem('user')!));
+  await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeHidden();
+  await expect(page.getByTestId('user-menu').locator('img')).toHaveAttribute('src', new RegExp(`${user.uuid}.*24`));
+  await page.getByTestId('user-menu').click();
+  await expect(page.getByRole('link', { name: 'My Profile' })).toHaveAttribute('href', `/user/${user.uuid}`);
+  await expect(page.getByRole('link', { name: /^Admin/ })).toBeHidden();
+  await expect(page.getByRole('heading', { name: `Welcome back, ${name}!` })).toBeVisible();
+});
+
+test('admins see the Admin entry with their group emoji', async ({ page }) => {
+  await logIn(page, uniqueName('Admin'), { admin: true });
+  await page.getByTestId('user-menu').click();
+  await expect(page.getByRole('link', { name: /^Admin/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Admin/ })).toContainText('🛡️');
+});
+
+test('log out ends the session, removes the local user and reloads', async ({ page }) => {
+  await logIn(page, uniqueName('Out'));
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+  const status = await page.evaluate(async () => (await fetch('/api/user')).status);
+  expect(status).toBe(401);
+});
+
+test('deleting the account needs the box ticked, then removes the account', async ({ page }) => {
+  await logIn(page, uniqueName('Gone'), { ref: '/account/delete' });
+  await expect(page).toHaveURL(/\/account\/delete$/);
+  const button = page.getByRole('button', { name: 'Delete my account' });
+  await expect(button).toBeDisabled();
+  await page.getByRole('checkbox').check();
+  await button.click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+});

@@ -1,0 +1,85 @@
+// The site shell: titles, the 404 page, maintenance screen, API-offline modal, server advert and ad-blocker message.
+import { expect, test } from '@playwright/test';
+import { E2E_MAINTENANCE_PORT } from '../../playwright.config';
+import { skipServerAdvert } from './helpers';
+
+test('pages carry "<title> | Cloakroom" in the title and the social titles', async ({ page, context, baseURL }) => {
+  await skipServerAdvert(context, baseURL!);
+  await page.goto('/help');
+  await expect(page).toHaveTitle('Help | Cloakroom');
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'Help | Cloakroom');
+  await expect(page.locator('meta[name="twitter:title"]')).toHaveAttribute('content', 'Help | Cloakroom');
+  await page.goto('/legal/privacy');
+  await expect(page).toHaveTitle('Privacy Policy | Cloakroom');
+  await expect(page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('aria-current', 'page');
+});
+
+test('an unknown path shows the 404 page with status 404 and a way home', async ({ page, context, baseURL }) => {
+  await skipServerAdvert(context, baseURL!);
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await expect(page.getByText("Oops, looks like that page wasn't found!")).toBeVisible();
+  await page.getByRole('link', { name: 'Go home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the home page shows the player count from the API', async ({ page, context, baseURL }) => {
+  await skipServerAdvert(context, baseURL!);
+  const count = await (await page.request.get('/api/home')).json();
+  await page.goto('/');
+  await expect(page.getByTestId('user-count')).toContainText(`${count.users.toLocaleString('en-GB')} players use Cloakroom`);
+});
+
+test('maintenance mode shows the maintenance screen and reloads every 10 s', async ({ page, context }) => {
+  const base = `http://127.0.0.1:${E2E_MAINTENANCE_PORT}`;
+  await skipServerAdvert(context, base);
+  await page.goto(`${base}/`);
+  await expect(page.getByRole('heading', { name: "We'll be back soon" })).toBeVisible();
+  await expect(page.getByText('Capes, ears and elytras keep working')).toBeVisible();
+  const reloaded = page.waitForEvent('framenavigated', { timeout: 13_000 });
+  await reloaded;
+  await expect(page.getByRole('heading', { name: "We'll be back soon" })).toBeVisible();
+});
+
+test('an API call that times out or answers 408 opens the API-offline modal', async ({ page, context, baseURL }) => {
+  await skipServerAdvert(context, baseURL!);
+  await page.route('**/api/home', (route) => route.fulfill({ status: 408, body: '{}' }));
+  await page.goto('/');
+  const modal = page.getByRole('dialog', { name: 'Connection problem' });
+  await expect(modal).toContainText("We're having trouble reaching Cloakroom. Check your internet connection and try again.");
+  await modal.getByRole('button', { name: 'Close' }).click();
+  await expect(modal).toBeHidden();
+});
+
+test('the server advert shows once, then not again that day', async ({ page, context }) => {
+  await page.goto('/help');
+  const advert = page.getByRole('dialog', { name: 'Play with us!' });
+  await expect(advert).toBeVisible();
+  const cookie = (await context.cookies()).find((c) => c.name === 'server_advert');
+  expect(cookie).toBeDefined();
+  const lifetime = cookie!.expires - Date.now() / 1000;
+  expect(lifetime).toBeGreaterThan(86_300);
+  expect(lifetime).toBeLessThanOrEqual(86_400);
+  expect(cookie!.sameSite).toBe('Lax');
+  await advert.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Help', exact: true })).toBeVisible();
+  await expect(advert).toBeHidden();
+});
+
+test('an ad blocker that hides the ad marker gets the ad message; otherwise nothing changes', async ({ page, context, baseURL }) => {
+  await skipServerAdvert(context, baseURL!);
+  await page.goto('/');
+  await page.waitForTimeout(300);
+  await expect(page.getByText('made possible by showing ads')).toBeHidden();
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const style = document.createElement('style');
+      style.textContent = '.adsbygoogle { display: none !important; }';
+      document.head.append(style);
+    });
+  });
+  await page.reload();
+  await expect(page.getByText('Cloakroom is made possible by showing ads.')).toBeVisible();
+});

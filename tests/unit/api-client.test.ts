@@ -1,0 +1,176 @@
+// Unit tests for the API client (src/lib/api-client.ts) against a real local HTTP server: XSRF header, SPEC §8 status handling, error display.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient, describeApiError, errorBody, XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
+
+interface Seen {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+describe('createApiClient', () => {
+  let server: http.Server;
+  let baseURL: string;
+  let seen: Seen[];
+  let calls: { unauthorized: number; maintenance: number; offline: number };
+  let xsrf: string | undefined;
+  let cookieCallSetsToken: string | undefined;
+
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      seen.push({ url: request.url ?? '', headers: request.headers });
+      const status = /\/status\/(\d{3})$/.exec(request.url ?? '');
+      if (request.url?.endsWith('/hang')) return; // never answers
+      if (request.url === XSRF_COOKIE_PATH) {
+        xsrf = cookieCallSetsToken; // as if the browser stored the Set-Cookie of this answer
+        response.writeHead(204).end();
+        return;
+      }
+      if (status) {
+        response.writeHead(Number(status[1]), { 'content-type': 'application/json' }).end(JSON.stringify({ error: `status ${status[1]}` }));
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  beforeEach(() => {
+    seen = [];
+    calls = { unauthorized: 0, maintenance: 0, offline: 0 };
+    xsrf = undefined;
+    cookieCallSetsToken = undefined;
+  });
+
+  function client(timeout?: number) {
+    return createApiClient({
+      baseURL,
+      readXsrfToken: () => xsrf,
+      onUnauthorized: () => calls.unauthorized++,
+      onMaintenance: () => calls.maintenance++,
+      onOffline: () => calls.offline++,
+      timeout,
+    });
+  }
+
+  it('sends x-xsrf-token when the XSRF-TOKEN cookie has a value', async () => {
+    xsrf = 'token-from-cookie';
+    expect(await client()('/api/home')).toEqual({ ok: true });
+    await client()('/api/account/logout', { method: 'POST', body: {} });
+    expect(seen.map((request) => request.headers['x-xsrf-token'])).toEqual(['token-from-cookie', 'token-from-cookie']);
+  });
+
+  it('keeps headers the caller set next to x-xsrf-token', async () => {
+    xsrf = 't';
+    await client()('/api/home', { headers: { 'x-extra': 'yes' } });
+    expect(seen[0]!.headers['x-xsrf-token']).toBe('t');
+    expect(seen[0]!.headers['x-extra']).toBe('yes');
+  });
+
+  it('omits x-xsrf-token when there is no cookie, even after asking for one', async () => {
+    await client()('/api/home');
+    await client()('/api/account/logout', { method: 'POST', body: {} });
+    const calls = seen.filter((request) => request.url !== XSRF_COOKIE_PATH);
+    expect(calls.map((request) => request.url)).toEqual(['/api/home', '/api/account/logout']);
+    for (const request of calls) expect(request.headers).not.toHaveProperty('x-xsrf-token');
+  });
+
+  it('fetches the XSRF cookie before a first state-changing call and sends it', async () => {
+    cookieCallSetsToken = 'fresh-token';
+    await client()('/api/account/checkauth', { method: 'POST', body: { code: '123456' } });
+    expect(seen.map((request) => request.url)).toEqual([XSRF_COOKIE_PATH, '/api/account/checkauth']);
+    expect(seen[1]!.headers['x-xsrf-token']).toBe('fresh-token');
+  });
+
+  it('does not ask for the XSRF cookie on reads or when it already has one', async () => {
+    cookieCallSetsToken = 'fresh-token';
+    await client()('/api/home');
+    xsrf = 'existing';
+    await client()('/api/account/logout', { method: 'POST', body: {} });
+    expect(seen.map((request) => request.url)).toEqual(['/api/home', '/api/account/logout']);
+    expect(seen[1]!.headers['x-xsrf-token']).toBe('existing');
+  });
+
+  it('calls onUnauthorized on 401', async () => {
+    await expect(client()('/api/status/401')).rejects.toThrow();
+    expect(calls).toEqual({ unauthorized: 1, maintenance: 0, offline: 0 });
+  });
+
+  it('calls onMaintenance on 503', async () => {
+    await expect(client()('/api/status/503')).rejects.toThrow();
+    expect(calls).toEqual({ unauthorized: 0, maintenance: 1, offline: 0 });
+  });
+
+  it('calls onOffline on 408 from an /api/ URL, not from another URL', async () => {
+    await expect(client()('/api/status/408')).rejects.toThrow();
+    expect(calls).toEqual({ unauthorized: 0, maintenance: 0, offline: 1 });
+    await expect(client()('/images/status/408')).rejects.toThrow();
+    expect(calls.offline).toBe(1);
+  });
+
+  it('calls onOffline when an /api/ call times out', async () => {
+    const started = Date.now();
+    await expect(client(200)('/api/hang')).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(calls).toEqual({ unauthorized: 0, maintenance: 0, offline: 1 });
+  });
+
+  it('does not call onOffline when a non-API call times out', async () => {
+    await expect(client(200)('/images/hang')).rejects.toThrow();
+    expect(calls.offline).toBe(0);
+  });
+
+  it('calls onOffline when the API host cannot be reached', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = createApiClient({
+      baseURL: `http://127.0.0.1:${port}`,
+      readXsrfToken: () => undefined,
+      onUnauthorized: () => calls.unauthorized++,
+      onMaintenance: () => calls.maintenance++,
+      onOffline: () => calls.offline++,
+    });
+    await expect(unreachable('/api/home')).rejects.toThrow();
+    expect(calls).toEqual({ unauthorized: 0, maintenance: 0, offline: 1 });
+  });
+
+  it('calls none of the handlers on 404 or 422, and exposes the error body', async () => {
+    for (const status of [404, 422, 500]) {
+      const error = await client()(`/api/status/${status}`).catch((caught: unknown) => caught);
+      expect(errorBody(error), String(status)).toEqual({ error: `status ${status}` });
+    }
+    expect(calls).toEqual({ unauthorized: 0, maintenance: 0, offline: 0 });
+  });
+});
+
+describe('describeApiError', () => {
+  it('shows {error} as one message', () => {
+    expect(describeApiError({ error: 'That user does not exist.' })).toEqual({ kind: 'message', message: 'That user does not exist.' });
+  });
+
+  it('shows the first message of each field of {errors}', () => {
+    const body = { message: 'The given data was invalid.', errors: { title: ['Title is required.', 'Title is too long.'], tags: ['Pick a tag.'] } };
+    expect(describeApiError(body)).toEqual({ kind: 'fields', messages: ['Title is required.', 'Pick a tag.'] });
+  });
+
+  it('shows {message} when there are no field errors', () => {
+    expect(describeApiError({ message: 'Server says no.' })).toEqual({ kind: 'message', message: 'Server says no.' });
+    expect(describeApiError({ message: 'Fallback to message', errors: {} })).toEqual({ kind: 'message', message: 'Fallback to message' });
+  });
+
+  it('falls back for an unknown body', () => {
+    for (const body of [undefined, null, 'plain text', 42, {}, { foo: 'bar' }, { error: '' }, { errors: { title: [] } }]) {
+      expect(describeApiError(body), JSON.stringify(body)).toEqual({ kind: 'message', message: 'Something went wrong' });
+    }
+    expect(describeApiError({ unexpected: true }, 'Try again later')).toEqual({ kind: 'message', message: 'Try again later' });
+  });
+});
