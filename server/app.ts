@@ -7,7 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { auth } from './auth/plugin.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { handleError } from './http/errors.ts';
+import { handleError, requestPath } from './http/errors.ts';
 import { accountRoutes } from './routes/account.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
@@ -48,7 +48,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
 
   if (config.maintenance) {
     app.addHook('onRequest', async (request, reply) => {
-      if (request.url.startsWith('/api/')) {
+      if (requestPath(request).startsWith('/api/')) {
         return reply.status(503).send({ error: "We'll be back soon" });
       }
     });

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.ts';
 import { findUser, type UserRow } from '../db/users.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, requestPath } from '../http/errors.ts';
 import { SESSION_COOKIE, sessionUser } from './sessions.ts';
 
 /** The anti-forgery cookie the page reads and echoes in `x-xsrf-token`. */
@@ -74,12 +74,13 @@ async function authPlugin(app: FastifyInstance, options: { db: Db; xsrfExempt: (
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
+    const urlPath = requestPath(request);
+    if (!urlPath.startsWith('/api/')) return;
     const cookieToken = request.cookies[XSRF_COOKIE];
     if (!cookieToken) {
       reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, false, 60 * 60 * 24 * 7));
     }
-    if (SAFE_METHODS.has(request.method) || options.xsrfExempt(request.url)) return;
+    if (SAFE_METHODS.has(request.method) || options.xsrfExempt(urlPath)) return;
     const headerToken = request.headers['x-xsrf-token'];
     if (!cookieToken || typeof headerToken !== 'string' || !safeEqual(decodeHeader(headerToken), cookieToken)) {
       throw new HttpError(419, 'CSRF token mismatch.');

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { findRoute, normalizePath } from '../../src/lib/routes.ts';
 import type { Config } from '../config.ts';
+import { requestPath } from '../http/errors.ts';
 
 /** The built HTML file for a site path (`/` → index.html, `/help` → help.html). */
 export function pageFile(siteDir: string, page: string): string {
@@ -64,14 +65,14 @@ export async function pageRoutes(app: FastifyInstance, options: { config: Config
   );
 
   app.setNotFoundHandler(async (request, reply) => {
-    const urlPath = request.url.split('?', 1)[0]!;
+    const urlPath = requestPath(request);
     if (urlPath.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.status(404).send({ error: 'Not found' });
     }
     const route = findRoute(urlPath);
     const html = route ? readPage(pageFile(siteDir, route.page)) : null;
     if (html && normalizePath(urlPath) === urlPath) return sendHtml(reply, 200, html);
-    if (html) return reply.redirect(normalizePath(urlPath) + request.url.slice(urlPath.length), 301);
+    if (html) return reply.redirect(normalizePath(urlPath) + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''), 301);
     return sendNotFoundPage(reply);
   });
 }

@@ -108,7 +108,13 @@ export function loginUrlFor(path: string): string {
   return `/account/login?ref=${encodeURIComponent(path)}`;
 }
 
-/** Whether `ref` is a safe place to send a user after login (a path on this site). */
+/** Whether `ref` is a safe place to send a user after login: a path on this site, nothing a browser could read as another host. */
 export function isSafeRef(ref: unknown): ref is string {
-  return typeof ref === 'string' && ref.startsWith('/') && !ref.startsWith('//') && !ref.includes('\\');
+  if (typeof ref !== 'string' || !ref.startsWith('/') || ref.startsWith('//')) return false;
+  if (/[\u0000-\u001f\u007f\\]/.test(ref)) return false;
+  try {
+    return new URL(ref, 'http://site.invalid').origin === 'http://site.invalid';
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,5 @@
 // API tests for the game-code login (POST /api/account/checkauth), logout, the XSRF check and the login rate limit.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { createSession } from '../../server/auth/sessions.ts';
@@ -48,7 +49,7 @@ describe.each(backends)('login on $name', (backend) => {
     });
 
     it('sends the user home when the ref is missing or unsafe', async () => {
-      for (const ref of [undefined, '//evil.com', 'https://evil.com/x', '/\\evil.com', 42]) {
+      for (const ref of [undefined, '//evil.com', 'https://evil.com/x', '/\\evil.com', '/\t/evil.com', 42]) {
         const { code } = await createUserWithCode(server.db, randomUsername());
         const jar = await newBrowser(server);
         const response = await jar.post('/api/account/checkauth', ref === undefined ? { code } : { code, ref });
@@ -240,5 +241,31 @@ describe.each(backends)('login rate limit on $name', (backend) => {
     expect(blocked.status).toBe(429);
     expect(await blocked.json()).toEqual({ error: 'Too many attempts. Wait a minute and try again.' });
     expect(jar.cookie('session')).toBeUndefined();
+  });
+});
+
+describe('XSRF check on an absolute-form request line', () => {
+  it('still refuses a state-changing call without the header (419) and keeps the session', async () => {
+    const database = await backends[0]!.createDatabase();
+    const server = await startServer(database.url);
+    try {
+      const { jar } = await loginNewUser(server);
+      const { hostname: host, port } = new URL(server.url);
+      const cookies = ['session', 'XSRF-TOKEN'].map((name) => `${name}=${jar.cookie(name)}`).join('; ');
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), host, () => {
+          socket.write(`POST ${server.url}/api/account/logout HTTP/1.1\r\nHost: ${host}:${port}\r\nCookie: ${cookies}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        });
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString()));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      });
+      expect(reply.split('\r\n', 1)[0]).toContain(' 419 ');
+      expect((await jar.get('/api/user')).status).toBe(200);
+    } finally {
+      await server.close();
+      await database.drop();
+    }
   });
 });
