@@ -1,0 +1,75 @@
+// The file rules of SPEC §5 for capes and ears, written once and used by the upload pages and the server.
+
+/** Cape file size limit in bytes (500 KB). */
+export const CAPE_MAX_BYTES = 500_000;
+/** Ears file size limit in bytes (10 KB). */
+export const EARS_MAX_BYTES = 10_000;
+/** Largest cape, in pixels. */
+export const CAPE_MAX_WIDTH = 2048;
+export const CAPE_MAX_HEIGHT = 1024;
+/** Ears size, in pixels. */
+export const EARS_WIDTH = 14;
+export const EARS_HEIGHT = 7;
+/** Most frames an animated cape may have. */
+export const MAX_CAPE_FRAMES = 64;
+/** How long each frame of an animated cape shows. */
+export const CAPE_FRAME_MS = 100;
+/** Where the "too big" messages point for compressing an image. */
+export const COMPRESS_URL = 'https://tinypng.com/';
+
+/** The exact messages of SPEC §5. */
+export const textureMessages = {
+  capeTooBig: 'The cape is too big. Max file size is 500KB.',
+  capeType: 'Capes must be either PNG or GIF',
+  invalidImage: 'That image is not valid',
+  capeTooLarge: 'Capes must be no larger than 2048 x 1024',
+  capeDimensions: "The cape isn't the right dimensions. Check out the gallery for some awesome capes",
+  capeTooManyFrames: `Animated capes can have at most ${MAX_CAPE_FRAMES} frames`,
+  earsTooBig: 'The ears are too big. Max file size is 10KB.',
+  earsType: 'Ears must be PNG',
+  earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears",
+} as const;
+
+/** A texture's file type as the rules know it. */
+export type TextureType = 'png' | 'gif' | 'other';
+
+/** The MIME type of a browser File mapped to a texture type. */
+export function typeFromMime(mime: string): TextureType {
+  if (mime === 'image/png') return 'png';
+  if (mime === 'image/gif') return 'gif';
+  return 'other';
+}
+
+/** Checks a cape's size and type (before the image is loaded); returns the message, or null when it passes. */
+export function checkCapeFile(file: { bytes: number; type: TextureType }): string | null {
+  if (file.bytes > CAPE_MAX_BYTES) return textureMessages.capeTooBig;
+  if (file.type !== 'png' && file.type !== 'gif') return textureMessages.capeType;
+  return null;
+}
+
+/** Checks a cape's dimensions; returns the message, or null when they pass. */
+export function checkCapeDimensions(image: { width: number; height: number }): string | null {
+  const { width, height } = image;
+  if (!(width > 0 && height > 0)) return textureMessages.invalidImage;
+  if (width > CAPE_MAX_WIDTH || height > CAPE_MAX_HEIGHT) return textureMessages.capeTooLarge;
+  if (height * 2 !== width) return textureMessages.capeDimensions;
+  if (height % 32 !== 0 && width % 64 !== 0) return textureMessages.capeDimensions;
+  return null;
+}
+
+/** Checks an animated cape's frame count; returns the message, or null when it passes. */
+export function checkCapeFrames(frames: number): string | null {
+  return frames > MAX_CAPE_FRAMES ? textureMessages.capeTooManyFrames : null;
+}
+
+/** Checks ears' size and type (before the image is loaded); returns the message, or null when it passes. */
+export function checkEarsFile(file: { bytes: number; type: TextureType }): string | null {
+  if (file.bytes > EARS_MAX_BYTES) return textureMessages.earsTooBig;
+  if (file.type !== 'png') return textureMessages.earsType;
+  return null;
+}
+
+/** Checks ears' dimensions: exactly 14 x 7 (stricter than the SPEC §5 quirk that let 14 x 10 through). */
+export function checkEarsDimensions(image: { width: number; height: number }): string | null {
+  return image.width === EARS_WIDTH && image.height === EARS_HEIGHT ? null : textureMessages.earsDimensions;
+}
