@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { auth } from './auth/plugin.ts';
 import type { Config } from './config.ts';
@@ -11,7 +12,13 @@ import { handleError, requestPath } from './http/errors.ts';
 import { accountRoutes } from './routes/account.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { modRoutes } from './routes/mod.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { uploadRoutes } from './routes/upload.ts';
+import { createInvalidationBus } from './mod/invalidation.ts';
+import { ProfileCache } from './mod/profiles.ts';
+import { createBlobStore } from './storage/index.ts';
+import { TextureLibrary } from './textures/library.ts';
 
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
@@ -45,6 +52,13 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     allowedHeaders: ['content-type', 'x-xsrf-token', 'x-requested-with', 'accept'],
   });
   await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart, { limits: { fileSize: 1_000_000, files: 1, fields: 10 } });
+
+  const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
+  const library = new TextureLibrary(db, createBlobStore(config));
+  const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
+  const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));
+  app.addHook('onClose', async () => bus.close());
 
   if (config.maintenance) {
     app.addHook('onRequest', async (request, reply) => {
@@ -56,8 +70,10 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
 
   await app.register(auth, { db, xsrfExempt: (url) => url.startsWith('/api/internal/') });
   await app.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
-  await app.register(accountRoutes, { db, config });
-  await app.register(internalRoutes, { db, config });
+  await app.register(accountRoutes, { db, config, library, bus });
+  await app.register(internalRoutes, { db, config, bus });
+  await app.register(uploadRoutes, { db, library, bus, texturesBaseUrl });
+  await app.register(modRoutes, { profiles, library });
   await app.register(pageRoutes, { config });
   return app;
 }

@@ -29,6 +29,15 @@ const schema = z.object({
   SESSION_DAYS: z.coerce.number().positive().default(30),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
   MICROSOFT_CLIENT_ID: z.string().optional(),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(200_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -52,6 +61,22 @@ export interface Config {
   loginAttemptsPerMinute: number;
   microsoftClientId: string | undefined;
   logLevel: string;
+  /** The public origin of this server, for absolute texture URLs in the mod API. */
+  publicBaseUrl: string;
+  redisUrl: string | undefined;
+  /** The S3-compatible bucket for textures; undefined keeps them in DATA_DIR/textures. */
+  s3: S3Config | undefined;
+  profileCacheSize: number;
+}
+
+/** An S3-compatible bucket. */
+export interface S3Config {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
 }
 
 /** Reads the configuration from an environment (process.env by default); throws a readable error on a bad value. */
@@ -81,5 +106,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginAttemptsPerMinute: e.LOGIN_ATTEMPTS_PER_MINUTE,
     microsoftClientId: e.MICROSOFT_CLIENT_ID || undefined,
     logLevel: e.LOG_LEVEL,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    redisUrl: e.REDIS_URL || undefined,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
+        }
+      : undefined,
+    profileCacheSize: e.PROFILE_CACHE_SIZE,
   };
 }

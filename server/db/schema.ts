@@ -15,6 +15,31 @@ export interface UsersTable {
   group_id: Generated<number>;
   banned: Generated<number>;
   created_at: number;
+  /** The static cape (or an animated cape's first frame). */
+  cape_hash: string | null;
+  /** An animated cape's frames, stacked vertically. */
+  cape_strip_hash: string | null;
+  ears_hash: string | null;
+}
+
+export interface TexturesTable {
+  hash: string;
+  kind: string;
+  width: number;
+  height: number;
+  frames: number;
+  bytes: number;
+  created_at: number;
+}
+
+export interface PremiumTable {
+  user_uuid: string;
+  animated: Generated<number>;
+  glint: Generated<number>;
+  dinnerbone: Generated<number>;
+  boost_only: Generated<number>;
+  glint_enabled: Generated<number>;
+  dinnerbone_enabled: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -36,4 +61,6 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_codes: LoginCodesTable;
+  textures: TexturesTable;
+  premium: PremiumTable;
 }

@@ -1,14 +1,15 @@
 // User queries: create or update accounts, read them in the API's shape, delete them.
-import type { User } from '../../src/lib/types.ts';
+import type { Premium, User } from '../../src/lib/types.ts';
 import type { Db } from './database.ts';
 import { ADMIN_GROUP_ID } from './migrations.ts';
 
-/** A stored account with its group. */
+/** A stored account with its group and premium features. */
 export interface UserRow {
   uuid: string;
   username: string;
   banned: boolean;
   group: { name: string; emoji: string; admin: boolean };
+  premium: Premium | null;
 }
 
 /** Creates the account or updates its username; returns nothing. */
@@ -30,21 +31,25 @@ export async function findUser(db: Db, uuid: string): Promise<UserRow | undefine
   const row = await db
     .selectFrom('users')
     .innerJoin('groups', 'groups.id', 'users.group_id')
+    .leftJoin('premium', 'premium.user_uuid', 'users.uuid')
     .select(['users.uuid', 'users.username', 'users.banned', 'groups.name', 'groups.emoji', 'groups.admin'])
+    .select(['premium.animated', 'premium.glint', 'premium.dinnerbone', 'premium.boost_only'])
     .where('users.uuid', '=', uuid)
     .executeTakeFirst();
   if (!row) return undefined;
+  const owns = row.animated === 1 || row.glint === 1 || row.dinnerbone === 1;
   return {
     uuid: row.uuid,
     username: row.username,
     banned: row.banned === 1,
     group: { name: row.name, emoji: row.emoji, admin: row.admin === 1 },
+    premium: owns ? { animated: row.animated === 1, glint: row.glint === 1, dinnerbone: row.dinnerbone === 1, boost_only: row.boost_only === 1 } : null,
   };
 }
 
 /** The account as `GET /api/user` answers it. */
 export function toApiUser(row: UserRow): User {
-  return { uuid: row.uuid, username: row.username, group: row.group, premium: null };
+  return { uuid: row.uuid, username: row.username, group: row.group, premium: row.premium };
 }
 
 /** How many accounts exist. */
@@ -53,7 +58,9 @@ export async function countUsers(db: Db): Promise<number> {
   return Number(count);
 }
 
-/** Deletes an account and, through the foreign keys, everything it owns. */
-export async function deleteUser(db: Db, uuid: string): Promise<void> {
+/** Deletes an account and, through the foreign keys, everything it owns; returns the texture hashes it referred to. */
+export async function deleteUser(db: Db, uuid: string): Promise<string[]> {
+  const row = await db.selectFrom('users').select(['cape_hash', 'cape_strip_hash', 'ears_hash']).where('uuid', '=', uuid).executeTakeFirst();
   await db.deleteFrom('users').where('uuid', '=', uuid).execute();
+  return [row?.cape_hash, row?.cape_strip_hash, row?.ears_hash].filter((hash): hash is string => Boolean(hash));
 }

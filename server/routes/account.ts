@@ -10,6 +10,8 @@ import type { Db } from '../db/database.ts';
 import { deleteUser, findUser, toApiUser } from '../db/users.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
 import { renderMessagePage } from '../http/message-page.ts';
+import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { TextureLibrary } from '../textures/library.ts';
 
 /** The message for a wrong, used or expired login code. */
 export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
@@ -24,8 +26,8 @@ const deleteBody = z.object({
 });
 
 /** Registers the /api/account/* calls. */
-export async function accountRoutes(app: FastifyInstance, options: { db: Db; config: Config }) {
-  const { db, config } = options;
+export async function accountRoutes(app: FastifyInstance, options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus }) {
+  const { db, config, library, bus } = options;
   const sessionLifetimeMs = config.sessionDays * 86400 * 1000;
 
   app.post(
@@ -62,7 +64,9 @@ export async function accountRoutes(app: FastifyInstance, options: { db: Db; con
   app.post('/api/account/delete', async (request, reply) => {
     const user = await requireUser(request);
     parseInput(deleteBody, request.body);
-    await deleteUser(db, user.uuid);
+    const textures = await deleteUser(db, user.uuid);
+    await library.release(textures);
+    await bus.publish(user.uuid);
     clearSessionCookie(request, reply);
     return { success: true };
   });

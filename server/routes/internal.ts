@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { findUser, upsertUser } from '../db/users.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
+import type { InvalidationBus } from '../mod/invalidation.ts';
 
 const authBody = z.object({
   uuid: z.string().refine((value) => normalizeUuid(value) !== null, { message: 'The uuid must be a player uuid.' }),
@@ -21,14 +22,15 @@ function checkBearer(request: FastifyRequest, key: string | undefined): void {
 }
 
 /** Registers POST /api/internal/auth. */
-export async function internalRoutes(app: FastifyInstance, options: { db: Db; config: Config }) {
-  const { db, config } = options;
+export async function internalRoutes(app: FastifyInstance, options: { db: Db; config: Config; bus: InvalidationBus }) {
+  const { db, config, bus } = options;
 
   app.post('/api/internal/auth', async (request) => {
     checkBearer(request, config.authApiKey);
     const body = parseInput(authBody, request.body);
     const uuid = normalizeUuid(body.uuid)!;
     await upsertUser(db, uuid, body.username);
+    await bus.publish(uuid);
     const user = await findUser(db, uuid);
     if (user!.banned) return { success: false, banned: true, code: null };
     return { success: true, banned: false, code: await issueLoginCode(db, uuid) };

@@ -1,0 +1,132 @@
+// Mod API profiles: the JSON the game reads for a player, built from the database and kept in an in-process cache.
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
+
+/** The profile body the mod reads (DESIGN.md "The mod API"). */
+export interface ModProfile {
+  capeGlint: boolean;
+  upsideDown: boolean;
+  animatedCape: boolean;
+  cape_url: string | null;
+  animated_cape_url: string | null;
+  ear_url: string | null;
+}
+
+/** A cached profile: serialized once, with its ETag and the player it belongs to. */
+export interface CachedProfile {
+  uuid: string;
+  username: string;
+  capeHash: string | null;
+  earsHash: string | null;
+  json: string;
+  etag: string;
+  expiresAt: number;
+}
+
+/** How long a found profile is kept without a change notice (bounds staleness from other writers). */
+const FOUND_TTL_MS = 5 * 60_000;
+/** How long an unknown player is remembered as unknown. */
+const MISSING_TTL_MS = 10_000;
+
+/** A player id from the URL: a uuid (dashes allowed) or a username; null when it is neither. */
+export function parsePlayerId(id: string): { uuid: string } | { username: string } | null {
+  const uuid = normalizeUuid(id);
+  if (uuid) return { uuid };
+  return isUsername(id) ? { username: id.toLowerCase() } : null;
+}
+
+/** Builds profile bodies from the database and caches them by uuid and username. */
+export class ProfileCache {
+  private readonly byUuid = new Map<string, CachedProfile>();
+  private readonly uuidByName = new Map<string, string>();
+  private readonly missing = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly texturesBaseUrl: string,
+    private readonly maxEntries: number,
+  ) {}
+
+  /** The cached profile for an id, loading it on a miss; null for an unknown player. */
+  async get(id: string, now = Date.now()): Promise<CachedProfile | null> {
+    const parsed = parsePlayerId(id);
+    if (!parsed) return null;
+    const key = 'uuid' in parsed ? parsed.uuid : `name:${parsed.username}`;
+    const uuid = 'uuid' in parsed ? parsed.uuid : this.uuidByName.get(parsed.username);
+    const hit = uuid ? this.byUuid.get(uuid) : undefined;
+    if (hit && hit.expiresAt > now) return hit;
+    const missingUntil = this.missing.get(key);
+    if (missingUntil !== undefined && missingUntil > now) return null;
+    const loaded = await this.load(parsed, now);
+    if (!loaded) {
+      this.remember(this.missing, key, now + MISSING_TTL_MS);
+      return null;
+    }
+    this.remember(this.byUuid, loaded.uuid, loaded);
+    this.remember(this.uuidByName, loaded.username.toLowerCase(), loaded.uuid);
+    return loaded;
+  }
+
+  /** Forgets everything cached about a player (call on every change to their account, textures or premium), and every "unknown" answer. */
+  invalidate(uuid: string): void {
+    const entry = this.byUuid.get(uuid);
+    this.byUuid.delete(uuid);
+    if (entry) this.uuidByName.delete(entry.username.toLowerCase());
+    this.missing.clear();
+  }
+
+  /** How many players are cached. */
+  get size(): number {
+    return this.byUuid.size;
+  }
+
+  private remember<V>(map: Map<string, V>, key: string, value: V): void {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > this.maxEntries) map.delete(map.keys().next().value!);
+  }
+
+  private async load(id: { uuid: string } | { username: string }, now: number): Promise<CachedProfile | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .leftJoin('premium', 'premium.user_uuid', 'users.uuid')
+      .select([
+        'users.uuid',
+        'users.username',
+        'users.banned',
+        'users.cape_hash',
+        'users.cape_strip_hash',
+        'users.ears_hash',
+        'premium.animated',
+        'premium.glint',
+        'premium.glint_enabled',
+        'premium.dinnerbone',
+        'premium.dinnerbone_enabled',
+      ])
+      .where('uuid' in id ? 'users.uuid' : 'users.username_lower', '=', 'uuid' in id ? id.uuid : id.username)
+      .orderBy('users.created_at', 'desc')
+      .executeTakeFirst();
+    if (!row) return null;
+    const url = (hash: string | null) => (hash && row.banned !== 1 ? `${this.texturesBaseUrl}/${hash}` : null);
+    const hasCape = Boolean(row.cape_hash) && row.banned !== 1;
+    const profile: ModProfile = {
+      capeGlint: hasCape && row.glint === 1 && row.glint_enabled === 1,
+      upsideDown: row.dinnerbone === 1 && row.dinnerbone_enabled === 1,
+      animatedCape: hasCape && row.animated === 1 && Boolean(row.cape_strip_hash),
+      cape_url: url(row.cape_hash),
+      animated_cape_url: url(row.cape_strip_hash),
+      ear_url: url(row.ears_hash),
+    };
+    const json = JSON.stringify(profile);
+    return {
+      uuid: row.uuid,
+      username: row.username,
+      capeHash: row.banned === 1 ? null : row.cape_hash,
+      earsHash: row.banned === 1 ? null : row.ears_hash,
+      json,
+      etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
+      expiresAt: now + FOUND_TTL_MS,
+    };
+  }
+}

@@ -1,0 +1,71 @@
+// Stored textures: put once by hash (blob first, then its row), and removed when nothing refers to them any more.
+import type { Db } from '../db/database.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { EncodedTexture } from './process.ts';
+
+/** What a stored texture is used as. */
+export type TextureKind = 'cape' | 'cape-strip' | 'ears' | 'gallery';
+
+/** A place that can refer to a texture: returns how many references a hash has there. */
+export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
+
+const userColumns = ['cape_hash', 'cape_strip_hash', 'ears_hash'] as const;
+
+/** Counts references to a hash from players' current capes and ears. */
+export const countPlayerReferences: ReferenceCounter = async (db, hash) => {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where((eb) => eb.or(userColumns.map((column) => eb(column, '=', hash))))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+};
+
+/** The texture library: the blob store plus the `textures` rows. */
+export class TextureLibrary {
+  private readonly counters: ReferenceCounter[] = [countPlayerReferences];
+
+  constructor(
+    private readonly db: Db,
+    readonly store: BlobStore,
+  ) {}
+
+  /** Adds another place that refers to textures (the gallery), so release never removes a texture in use. */
+  addReferenceCounter(counter: ReferenceCounter): void {
+    this.counters.push(counter);
+  }
+
+  /** Stores a texture once: the blob first, then its row. Storing the same bytes again does nothing new. */
+  async put(texture: EncodedTexture, kind: TextureKind, now = Date.now()): Promise<string> {
+    const known = await this.db.selectFrom('textures').select('hash').where('hash', '=', texture.hash).executeTakeFirst();
+    if (!known || !(await this.store.has(texture.hash))) await this.store.put(texture.hash, texture.bytes);
+    await this.db
+      .insertInto('textures')
+      .values({ hash: texture.hash, kind, width: texture.width, height: texture.height, frames: texture.frames, bytes: texture.bytes.length, created_at: now })
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
+    return texture.hash;
+  }
+
+  /** Re-stores a texture whose row or blob a concurrent release removed between put and the referencing update. */
+  async ensure(texture: EncodedTexture, kind: TextureKind): Promise<void> {
+    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', texture.hash).executeTakeFirst();
+    if (!row || !(await this.store.has(texture.hash))) await this.put(texture, kind);
+  }
+
+  /** Removes each given texture that nothing refers to any more (row, then blob). */
+  async release(hashes: Array<string | null | undefined>): Promise<void> {
+    for (const hash of new Set(hashes.filter((value): value is string => Boolean(value)))) {
+      let references = 0;
+      for (const count of this.counters) references += await count(this.db, hash);
+      if (references > 0) continue;
+      await this.db.deleteFrom('textures').where('hash', '=', hash).execute();
+      await this.store.delete(hash);
+    }
+  }
+
+  /** The stored bytes of a texture, or null. */
+  async read(hash: string): Promise<Buffer | null> {
+    return this.store.get(hash);
+  }
+}

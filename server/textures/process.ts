@@ -1,0 +1,98 @@
+// The texture pipeline: check an uploaded cape or ears against SPEC §5, decode safely and re-encode to clean PNG.
+import { createHash } from 'node:crypto';
+import sharp, { type Sharp } from 'sharp';
+import {
+  CAPE_MAX_HEIGHT,
+  CAPE_MAX_WIDTH,
+  checkCapeDimensions,
+  checkCapeFile,
+  checkCapeFrames,
+  checkEarsDimensions,
+  checkEarsFile,
+  MAX_CAPE_FRAMES,
+  textureMessages,
+} from '../../src/lib/texture-rules.ts';
+import { countGifFrames, readImageHeader } from './image-header.ts';
+
+sharp.cache(false);
+
+/** A re-encoded PNG ready to store. */
+export interface EncodedTexture {
+  bytes: Buffer;
+  hash: string;
+  width: number;
+  height: number;
+  frames: number;
+}
+
+/** A cape that passed: its static image, and for an animated GIF the strip of its frames. */
+export interface ProcessedCape {
+  still: EncodedTexture;
+  strip: EncodedTexture | null;
+}
+
+/** A rule failure, carrying the SPEC §5 message for the user. */
+export class TextureRejected extends Error {}
+
+/** The SHA-256 of bytes, as 64 lowercase hex characters. */
+export function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function encode(image: Sharp, frames: number): Promise<EncodedTexture> {
+  const { data, info } = await image.ensureAlpha().png({ compressionLevel: 9, palette: false }).toBuffer({ resolveWithObject: true });
+  return { bytes: data, hash: sha256(data), width: info.width, height: info.height, frames };
+}
+
+function reject(message: string | null): void {
+  if (message) throw new TextureRejected(message);
+}
+
+/** Decodes with a pixel limit; a file that does not decode is "not valid". */
+async function decodeChecked<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof TextureRejected) throw error;
+    throw new TextureRejected(textureMessages.invalidImage);
+  }
+}
+
+/** Checks and re-encodes a cape upload (PNG or GIF); throws TextureRejected with the SPEC §5 message. */
+export async function processCape(upload: Buffer): Promise<ProcessedCape> {
+  const header = readImageHeader(upload);
+  reject(checkCapeFile({ bytes: upload.length, type: header.type }));
+  if (header.width === 0 || header.height === 0) reject(textureMessages.invalidImage);
+  reject(checkCapeDimensions(header));
+  const frameLimit = CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT;
+  if (header.type === 'png') {
+    const still = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: frameLimit, failOn: 'error' }), 1));
+    reject(checkCapeDimensions(still));
+    return { still, strip: null };
+  }
+  const frames = countGifFrames(upload, MAX_CAPE_FRAMES);
+  if (frames === null || frames === 0) reject(textureMessages.invalidImage);
+  reject(checkCapeFrames(frames!));
+  return decodeChecked(async () => {
+    const still = await encode(sharp(upload, { limitInputPixels: frameLimit, failOn: 'error', page: 0, pages: 1 }), 1);
+    reject(checkCapeDimensions(still));
+    if (frames === 1) return { still, strip: null };
+    const strip = await encode(
+      sharp(upload, { limitInputPixels: frameLimit * MAX_CAPE_FRAMES, failOn: 'error', pages: -1 }),
+      frames!,
+    );
+    if (strip.width !== still.width || strip.height !== still.height * frames!) reject(textureMessages.invalidImage);
+    return { still, strip };
+  });
+}
+
+/** Checks and re-encodes ears (PNG, exactly 14 x 7); throws TextureRejected with the SPEC §5 message. */
+export async function processEars(upload: Buffer): Promise<EncodedTexture> {
+  const header = readImageHeader(upload);
+  reject(checkEarsFile({ bytes: upload.length, type: header.type }));
+  if (header.width === 0 || header.height === 0) reject(textureMessages.invalidImage);
+  reject(checkEarsDimensions(header));
+  const ears = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error' }), 1));
+  reject(checkEarsDimensions(ears));
+  return ears;
+}
