@@ -41,18 +41,6 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
 
   app.setErrorHandler(handleError);
   app.addHook('onClose', async () => db.destroy());
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
-  await app.register(fastifyCookie);
-  await app.register(fastifyCors, {
-    origin: (origin, callback) => callback(null, !origin || config.siteOrigins.includes(origin)),
-    credentials: true,
-    allowedHeaders: ['content-type', 'x-xsrf-token', 'x-requested-with', 'accept'],
-  });
-  await app.register(fastifyRateLimit, { global: false });
-  await app.register(fastifyMultipart, { limits: { fileSize: 1_000_000, files: 1, fields: 10 } });
 
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = new TextureLibrary(db, createBlobStore(config));
@@ -60,20 +48,33 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));
   app.addHook('onClose', async () => bus.close());
 
-  if (config.maintenance) {
-    app.addHook('onRequest', async (request, reply) => {
-      if (requestPath(request).startsWith('/api/')) {
-        return reply.status(503).send({ error: "We'll be back soon" });
-      }
-    });
-  }
-
-  await app.register(auth, { db, xsrfExempt: (url) => url.startsWith('/api/internal/') });
-  await app.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
-  await app.register(accountRoutes, { db, config, library, bus });
-  await app.register(internalRoutes, { db, config, bus });
-  await app.register(uploadRoutes, { db, library, bus, texturesBaseUrl });
+  // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.
   await app.register(modRoutes, { profiles, library });
-  await app.register(pageRoutes, { config });
+  await app.register(async (site) => {
+    site.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+    await site.register(fastifyCookie);
+    await site.register(fastifyCors, {
+      origin: (origin, callback) => callback(null, !origin || config.siteOrigins.includes(origin)),
+      credentials: true,
+      allowedHeaders: ['content-type', 'x-xsrf-token', 'x-requested-with', 'accept'],
+    });
+    await site.register(fastifyRateLimit, { global: false });
+    await site.register(fastifyMultipart, { limits: { fileSize: 1_000_000, files: 1, fields: 10 } });
+    if (config.maintenance) {
+      site.addHook('onRequest', async (request, reply) => {
+        if (requestPath(request).startsWith('/api/')) {
+          return reply.status(503).send({ error: "We'll be back soon" });
+        }
+      });
+    }
+    await site.register(auth, { db, xsrfExempt: (url) => url.startsWith('/api/internal/') });
+    await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
+    await site.register(accountRoutes, { db, config, library, bus });
+    await site.register(internalRoutes, { db, config, bus });
+    await site.register(uploadRoutes, { db, library, bus, texturesBaseUrl });
+    await site.register(pageRoutes, { config });
+  });
   return app;
 }

@@ -19,13 +19,13 @@ export async function modRoutes(app: FastifyInstance, options: { profiles: Profi
   const sendTexture = async (reply: FastifyReply, hash: string | null, cacheControl: string) => {
     const bytes = hash ? await library.read(hash) : null;
     if (!bytes) return notFound(reply);
-    return reply.header('cache-control', cacheControl).header('etag', `"${hash}"`).type('image/png').send(bytes);
+    return reply.header('cache-control', cacheControl).header('etag', `"${hash}"`).header('access-control-allow-origin', '*').type('image/png').send(bytes);
   };
 
   app.get<{ Params: { id: string } }>('/profile/:id', async (request, reply) => {
     const profile = await profiles.get(request.params.id);
     if (!profile) return notFound(reply);
-    reply.header('cache-control', PROFILE_CACHE_CONTROL).header('etag', profile.etag);
+    reply.header('cache-control', PROFILE_CACHE_CONTROL).header('etag', profile.etag).header('access-control-allow-origin', '*');
     if (request.headers['if-none-match'] === profile.etag) return reply.status(304).send();
     return reply.type('application/json; charset=utf-8').send(profile.json);
   });

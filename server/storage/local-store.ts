@@ -32,8 +32,9 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async has(key: string): Promise<boolean> {
+    const file = this.file(key);
     try {
-      await fs.access(this.file(key));
+      await fs.access(file);
       return true;
     } catch {
       return false;
