@@ -12,6 +12,7 @@ const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 const PORT = Number(process.env.BENCH_PORT ?? 4391);
 const URL_TO_TEST = `http://localhost:${PORT}/`;
 const RUNS = 3;
+const MAX_ATTEMPTS = RUNS + 2;
 const TIME_LIMIT_MS = 3 * 60 * 1000;
 const SERVER_START_LIMIT_MS = 90 * 1000;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -88,8 +89,19 @@ async function stopServer() {
   if (!stopped) signalGroup('SIGKILL');
 }
 
+// Last resort when the process exits anyway: kill the server's process group at once.
+function killServerNow() {
+  if (!server || server.exitCode !== null || server.signalCode !== null) return;
+  try {
+    process.kill(-server.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 // Launches a fresh headless Chromium for one run.
 async function launchChrome() {
+  if (!fs.existsSync(CHROME_PATH)) throw new Error(`No Chromium at ${CHROME_PATH} (set CHROME_PATH).`);
   chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
   return chrome;
 }
@@ -119,6 +131,12 @@ async function runLighthouse() {
   }
 }
 
+// The same-origin requests of a run that failed (status 400 or more), as "status url".
+function failedRequests(lhr) {
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  return items.filter((item) => item.url.startsWith(URL_TO_TEST) && item.statusCode >= 400).map((item) => `${item.statusCode} ${item.url}`);
+}
+
 // The median of a list of numbers.
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -142,7 +160,9 @@ function formatMetric(value, unit) {
 // Prints one line per run and the medians.
 function printSummary(lhrs) {
   console.log(`\nLighthouse ${lhrs[0].lighthouseVersion}, ${lhrs[0].configSettings.formFactor} (default config, ${lhrs[0].configSettings.throttlingMethod} throttling), ${URL_TO_TEST}`);
-  console.log(`Browser: ${lhrs[0].environment.hostUserAgent}\n`);
+  console.log(`Browser: ${lhrs[0].environment.hostUserAgent}`);
+  const benchmarkIndexes = lhrs.map((lhr) => Math.round(lhr.environment.benchmarkIndex));
+  console.log(`CPU benchmark index per run: ${benchmarkIndexes.join(', ')}; load average now: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')} on ${os.cpus().length} cores\n`);
   for (const [index, lhr] of lhrs.entries()) {
     const metrics = METRICS.map(([label, id, unit]) => `${label} ${formatMetric(lhr.audits[id].numericValue, unit)}`).join(', ');
     console.log(`Run ${index + 1}: performance ${categoryScore(lhr, 'performance')} | ${metrics}`);
@@ -189,13 +209,23 @@ async function main() {
       process.exit(130);
     });
   }
+  process.on('uncaughtException', async (error) => {
+    console.error(`Unexpected error: ${error?.message ?? error}`);
+    await cleanUp();
+    process.exit(1);
+  });
+  process.on('exit', killServerNow);
   try {
     console.log(`Starting the server on port ${PORT}…`);
     await startServer();
     const results = [];
-    for (let run = 1; run <= RUNS; run += 1) {
-      console.log(`Lighthouse run ${run}/${RUNS}…`);
-      results.push(await runLighthouse());
+    for (let attempt = 1; results.length < RUNS; attempt += 1) {
+      if (attempt > MAX_ATTEMPTS) throw new Error(`Only ${results.length} of ${RUNS} runs loaded the page cleanly in ${MAX_ATTEMPTS} attempts.`);
+      console.log(`Lighthouse run ${results.length + 1}/${RUNS}…`);
+      const result = await runLighthouse();
+      const failed = failedRequests(result.lhr);
+      if (failed.length === 0) results.push(result);
+      else console.log(`  discarded: ${failed.join(', ')} (was dist/ rebuilt during the run?)`);
     }
     printSummary(results.map((result) => result.lhr));
     console.log(`\nLast run's report: ${path.relative(process.cwd(), saveReport(results.at(-1).report))}`);

@@ -1,6 +1,7 @@
 // Builds the Fastify app: plugins, hooks and every route group, on a given configuration and database.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     site.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
     });
+    await site.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
     await site.register(fastifyCookie);
     await site.register(fastifyCors, {
       origin: (origin, callback) => callback(null, !origin || config.siteOrigins.includes(origin)),

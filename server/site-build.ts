@@ -26,12 +26,12 @@ export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.e
   return createHash('sha256').update([...times, ...publicSettings].join('\n')).digest('hex');
 }
 
-/** Runs `astro build` unless `siteDir` already holds a build of the current sources; returns whether it built. */
-export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void): boolean {
+/** Runs `astro build` unless `siteDir` already holds a build of the current sources (or `force`); returns whether it built. */
+export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void, force = false): boolean {
   if (!fs.existsSync(path.join(root, 'src'))) return false;
   const fingerprint = siteFingerprint(root);
   const stampFile = path.join(siteDir, STAMP);
-  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === fingerprint) return false;
+  if (!force && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === fingerprint) return false;
   log('Building the site (first start or changed sources)…');
   const astro = path.join(root, 'node_modules', '.bin', 'astro');
   const result = spawnSync(astro, ['build', '--outDir', siteDir], { cwd: root, stdio: 'inherit', env: process.env });
