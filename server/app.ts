@@ -11,7 +11,10 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { handleError, requestPath } from './http/errors.ts';
 import { accountRoutes } from './routes/account.ts';
+import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
+import { countGalleryReferences } from './gallery/items.ts';
+import { Redis } from 'ioredis';
 import { internalRoutes } from './routes/internal.ts';
 import { modRoutes } from './routes/mod.ts';
 import { pageRoutes } from './routes/pages.ts';
@@ -45,6 +48,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
 
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = new TextureLibrary(db, createBlobStore(config));
+  library.addReferenceCounter(countGalleryReferences);
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
   const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));
   app.addHook('onClose', async () => bus.close());
@@ -62,8 +66,11 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       credentials: true,
       allowedHeaders: ['content-type', 'x-xsrf-token', 'x-requested-with', 'accept'],
     });
-    await site.register(fastifyRateLimit, { global: false });
-    await site.register(fastifyMultipart, { limits: { fileSize: 1_000_000, files: 1, fields: 10 } });
+    const rateLimitRedis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) : undefined;
+    if (rateLimitRedis) site.addHook('onClose', async () => rateLimitRedis.disconnect());
+    await site.register(fastifyRateLimit, { global: false, redis: rateLimitRedis, nameSpace: 'cloakroom-rate-limit:' });
+    // Over-limit files arrive truncated (and are refused with the SPEC message) rather than throwing.
+    await site.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: 1_000_000, files: 1, fields: 10 } });
     if (config.maintenance) {
       site.addHook('onRequest', async (request, reply) => {
         if (requestPath(request).startsWith('/api/')) {
@@ -76,6 +83,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(accountRoutes, { db, config, library, bus });
     await site.register(internalRoutes, { db, config, bus });
     await site.register(uploadRoutes, { db, library, bus, texturesBaseUrl });
+    await site.register(galleryRoutes, { db, library, uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes });
     await site.register(pageRoutes, { config });
   });
   return app;

@@ -38,6 +38,7 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(200_000),
+  GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -67,6 +68,7 @@ export interface Config {
   /** The S3-compatible bucket for textures; undefined keeps them in DATA_DIR/textures. */
   s3: S3Config | undefined;
   profileCacheSize: number;
+  galleryUploadsPerTenMinutes: number;
 }
 
 /** An S3-compatible bucket. */
@@ -119,5 +121,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     profileCacheSize: e.PROFILE_CACHE_SIZE,
+    galleryUploadsPerTenMinutes: e.GALLERY_UPLOADS_PER_10_MINUTES,
   };
 }

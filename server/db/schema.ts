@@ -55,6 +55,47 @@ export interface LoginCodesTable {
   expires_at: number;
 }
 
+export interface TagsTable {
+  tag_key: string;
+  name: string;
+}
+
+export interface GalleryItemsTable {
+  hash: string;
+  strip_hash: string | null;
+  title: string;
+  title_lower: string;
+  author_uuid: string;
+  /** 0 cape, 1 ears, 2 animated cape. */
+  type: number;
+  whitelisted: Generated<number>;
+  likes: Generated<number>;
+  downloads: Generated<number>;
+  created_at: number;
+}
+
+export interface GalleryTagsTable {
+  hash: string;
+  tag_key: string;
+}
+
+export interface GalleryLikesTable {
+  hash: string;
+  user_uuid: string;
+}
+
+export interface GalleryReportsTable {
+  id: Generated<number>;
+  hash: string;
+  reporter_uuid: string;
+  created_at: number;
+}
+
+export interface GalleryCountsTable {
+  key: string;
+  n: number;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   groups: GroupsTable;
@@ -63,4 +104,10 @@ export interface Database {
   login_codes: LoginCodesTable;
   textures: TexturesTable;
   premium: PremiumTable;
+  tags: TagsTable;
+  gallery_items: GalleryItemsTable;
+  gallery_tags: GalleryTagsTable;
+  gallery_likes: GalleryLikesTable;
+  gallery_reports: GalleryReportsTable;
+  gallery_counts: GalleryCountsTable;
 }

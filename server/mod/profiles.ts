@@ -41,6 +41,8 @@ export class ProfileCache {
   private readonly byUuid = new Map<string, CachedProfile>();
   private readonly uuidByName = new Map<string, string>();
   private readonly missing = new Map<string, number>();
+  /** Moves on every invalidation, so a load that raced with a change is not cached. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
@@ -58,7 +60,9 @@ export class ProfileCache {
     if (hit && hit.expiresAt > now) return hit;
     const missingUntil = this.missing.get(key);
     if (missingUntil !== undefined && missingUntil > now) return null;
+    const generation = this.generation;
     const loaded = await this.load(parsed, now);
+    if (generation !== this.generation) return loaded;
     if (!loaded) {
       this.remember(this.missing, key, now + MISSING_TTL_MS);
       return null;
@@ -70,6 +74,7 @@ export class ProfileCache {
 
   /** Forgets everything cached about a player (call on every change to their account, textures or premium), and every "unknown" answer. */
   invalidate(uuid: string): void {
+    this.generation += 1;
     const entry = this.byUuid.get(uuid);
     this.byUuid.delete(uuid);
     if (entry) this.uuidByName.delete(entry.username.toLowerCase());

@@ -7,7 +7,8 @@ import { clearSessionCookie, cookieOptions, requireUser } from '../auth/plugin.t
 import { createSession, endSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { deleteUser, findUser, toApiUser } from '../db/users.ts';
+import { deleteAccount } from '../accounts.ts';
+import { findUser, toApiUser } from '../db/users.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
 import { renderMessagePage } from '../http/message-page.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
@@ -64,9 +65,7 @@ export async function accountRoutes(app: FastifyInstance, options: { db: Db; con
   app.post('/api/account/delete', async (request, reply) => {
     const user = await requireUser(request);
     parseInput(deleteBody, request.body);
-    const textures = await deleteUser(db, user.uuid);
-    await library.release(textures);
-    await bus.publish(user.uuid);
+    await deleteAccount(db, library, bus, user.uuid);
     clearSessionCookie(request, reply);
     return { success: true };
   });

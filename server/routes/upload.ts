@@ -1,26 +1,15 @@
 // Cape and ears uploads (SPEC §7 Upload): POST a file, DELETE the current one; every SPEC §5 rule is checked again here.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type {} from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
+import { readMultipart } from '../http/multipart.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import { processCape, processEars, TextureRejected } from '../textures/process.ts';
 
 /** The message when a request carries no file. */
 export const NO_FILE_MESSAGE = 'Choose a file to upload';
-
-/** Reads the multipart field `file` with a hard byte limit; returns the bytes, or the over-limit flag. */
-async function readUpload(request: FastifyRequest, maxBytes: number): Promise<Buffer | 'too-big' | null> {
-  if (!request.isMultipart()) return null;
-  const file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 5 } });
-  if (!file || file.fieldname !== 'file') return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.file) chunks.push(chunk as Buffer);
-  if (file.file.truncated) return 'too-big';
-  return Buffer.concat(chunks);
-}
 
 function refuse(reply: FastifyReply, msg: string) {
   return reply.status(422).send({ success: false, msg });
@@ -36,7 +25,7 @@ export async function uploadRoutes(app: FastifyInstance, options: { db: Db; libr
 
   app.post('/api/upload-cape', async (request, reply) => {
     const user = await requireUser(request);
-    const upload = await readUpload(request, CAPE_MAX_BYTES);
+    const upload = (await readMultipart(request, CAPE_MAX_BYTES)).file;
     if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
     if (upload === 'too-big') return refuse(reply, textureMessages.capeTooBig);
     let cape;
@@ -68,7 +57,7 @@ export async function uploadRoutes(app: FastifyInstance, options: { db: Db; libr
 
   app.post('/api/upload-ears', async (request, reply) => {
     const user = await requireUser(request);
-    const upload = await readUpload(request, EARS_MAX_BYTES);
+    const upload = (await readMultipart(request, EARS_MAX_BYTES)).file;
     if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
     if (upload === 'too-big') return refuse(reply, textureMessages.earsTooBig);
     let ears;

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import {
+  CAPE_FRAME_MS,
   CAPE_MAX_HEIGHT,
   CAPE_MAX_WIDTH,
   checkCapeDimensions,
@@ -12,6 +13,7 @@ import {
   MAX_CAPE_FRAMES,
   textureMessages,
 } from '../../src/lib/texture-rules.ts';
+import { checkGalleryDimensions, checkGalleryFile, isEarsSize } from '../../src/lib/gallery-rules.ts';
 import { countGifFrames, readImageHeader } from './image-header.ts';
 
 sharp.cache(false);
@@ -30,6 +32,9 @@ export interface ProcessedCape {
   still: EncodedTexture;
   strip: EncodedTexture | null;
 }
+
+/** A size-and-type check that runs before anything is decoded. */
+type FileCheck = (file: { bytes: number; type: 'png' | 'gif' | 'other' }) => string | null;
 
 /** A rule failure, carrying the SPEC §5 message for the user. */
 export class TextureRejected extends Error {}
@@ -59,9 +64,9 @@ async function decodeChecked<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Checks and re-encodes a cape upload (PNG or GIF); throws TextureRejected with the SPEC §5 message. */
-export async function processCape(upload: Buffer): Promise<ProcessedCape> {
+export async function processCape(upload: Buffer, checkFile: FileCheck = checkCapeFile): Promise<ProcessedCape> {
   const header = readImageHeader(upload);
-  reject(checkCapeFile({ bytes: upload.length, type: header.type }));
+  reject(checkFile({ bytes: upload.length, type: header.type }));
   if (header.width === 0 || header.height === 0) reject(textureMessages.invalidImage);
   reject(checkCapeDimensions(header));
   const frameLimit = CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT;
@@ -95,4 +100,27 @@ export async function processEars(upload: Buffer): Promise<EncodedTexture> {
   const ears = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error' }), 1));
   reject(checkEarsDimensions(ears));
   return ears;
+}
+
+/** A gallery texture that passed: ears (14 x 7) or a cape with its optional strip. */
+export type ProcessedGalleryTexture = { kind: 'ears'; still: EncodedTexture; strip: null } | ({ kind: 'cape' } & ProcessedCape);
+
+/** Checks and re-encodes a gallery upload: 14 x 7 is ears, anything else a cape (SPEC §5 gallery rules and messages). */
+export async function processGalleryTexture(upload: Buffer): Promise<ProcessedGalleryTexture> {
+  const header = readImageHeader(upload);
+  reject(checkGalleryFile({ bytes: upload.length, type: header.type }));
+  if (!isEarsSize(header)) return { kind: 'cape', ...(await processCape(upload, checkGalleryFile)) };
+  const still = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error', page: 0, pages: 1 }), 1));
+  reject(checkGalleryDimensions(still));
+  return { kind: 'ears', still, strip: null };
+}
+
+/** Turns a stored strip (frames stacked vertically, each width x width/2) back into a looping GIF at 100 ms a frame. */
+export async function stripToGif(strip: Buffer): Promise<Buffer> {
+  const { data, info } = await sharp(strip).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const pageHeight = info.width / 2;
+  const frames = Math.max(1, Math.round(info.height / pageHeight));
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 4, pageHeight } })
+    .gif({ delay: Array.from({ length: frames }, () => CAPE_FRAME_MS), loop: 0 })
+    .toBuffer();
 }

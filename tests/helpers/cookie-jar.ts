@@ -86,4 +86,26 @@ export class CookieJar {
   post(path: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<Response> {
     return this.request('POST', path, body, headers);
   }
+
+  /** Sends a multipart form like the upload pages (fetch sets the boundary); `xsrf: false` leaves out x-xsrf-token. */
+  async sendForm(method: string, path: string, form: FormData, options: { headers?: Record<string, string>; xsrf?: boolean } = {}): Promise<Response> {
+    const sent = new Headers({ accept: 'application/json', ...options.headers });
+    if (this.cookies.size > 0) sent.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const xsrf = this.cookies.get('XSRF-TOKEN');
+    if (options.xsrf !== false && xsrf !== undefined && !sent.has('x-xsrf-token')) sent.set('x-xsrf-token', decodeURIComponent(xsrf));
+    const response = await fetch(new URL(path, this.baseUrl), { method, headers: sent, body: form, redirect: 'manual' });
+    this.store(response);
+    return response;
+  }
+
+  /** POSTs bytes as the multipart file field `file` (or `field`), like the cape and ears upload pages. */
+  upload(
+    path: string,
+    bytes: Uint8Array,
+    options: { field?: string; filename?: string; type?: string; headers?: Record<string, string>; xsrf?: boolean } = {},
+  ): Promise<Response> {
+    const form = new FormData();
+    form.append(options.field ?? 'file', new Blob([new Uint8Array(bytes)], { type: options.type ?? 'image/png' }), options.filename ?? 'texture.png');
+    return this.sendForm('POST', path, form, options);
+  }
 }

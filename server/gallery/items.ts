@@ -1,0 +1,136 @@
+// Gallery writes: new items, edits, deletion, likes, downloads and reports; counters move in the same transaction.
+import type { Db } from '../db/database.ts';
+import type { ReferenceCounter } from '../textures/library.ts';
+import { adjustCounters } from './counts.ts';
+
+/** A new item's fields (texture already stored). */
+export interface NewGalleryItem {
+  hash: string;
+  stripHash: string | null;
+  title: string;
+  authorUuid: string;
+  type: number;
+  tags: string[];
+}
+
+/** Counts references to a hash from gallery items (still or strip), for the texture library. */
+export const countGalleryReferences: ReferenceCounter = async (db, hash) => {
+  const row = await db
+    .selectFrom('gallery_items')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where((eb) => eb.or([eb('hash', '=', hash), eb('strip_hash', '=', hash)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+};
+
+/** The tag keys among `keys` that exist. */
+export async function existingTags(db: Db, keys: string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.selectFrom('tags').select('tag_key').where('tag_key', 'in', keys).execute();
+  return rows.map((row) => row.tag_key);
+}
+
+/** The stored fields of an item needed for permission checks, or undefined. */
+export async function galleryItemOwner(db: Db, hash: string) {
+  return db.selectFrom('gallery_items').select(['hash', 'strip_hash', 'author_uuid', 'type', 'whitelisted', 'title']).where('hash', '=', hash).executeTakeFirst();
+}
+
+/** Adds an item unless one with that hash exists; returns whether it was added. */
+export async function createGalleryItem(db: Db, item: NewGalleryItem, now = Date.now()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('gallery_items')
+      .values({
+        hash: item.hash,
+        strip_hash: item.stripHash,
+        title: item.title,
+        title_lower: item.title.toLowerCase(),
+        author_uuid: item.authorUuid,
+        type: item.type,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+    await trx.insertInto('gallery_tags').values(item.tags.map((tag_key) => ({ hash: item.hash, tag_key }))).execute();
+    await adjustCounters(trx, item.type, item.tags, 1);
+    return true;
+  });
+}
+
+/** Changes an item's title and tags. */
+export async function editGalleryItem(db: Db, hash: string, title: string, tags: string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const item = await trx.selectFrom('gallery_items').select('type').where('hash', '=', hash).executeTakeFirstOrThrow();
+    const before = await trx.selectFrom('gallery_tags').select('tag_key').where('hash', '=', hash).execute();
+    await adjustCounters(trx, item.type, before.map((row) => row.tag_key), -1);
+    await trx.updateTable('gallery_items').set({ title, title_lower: title.toLowerCase() }).where('hash', '=', hash).execute();
+    await trx.deleteFrom('gallery_tags').where('hash', '=', hash).execute();
+    await trx.insertInto('gallery_tags').values(tags.map((tag_key) => ({ hash, tag_key }))).execute();
+    await adjustCounters(trx, item.type, tags, 1);
+    // The per-type counter was moved by -1 and +1 above; it is unchanged overall.
+  });
+}
+
+/** Removes items (with their tags, likes and reports) and moves the counters; returns their texture hashes. */
+export async function deleteGalleryItems(db: Db, hashes: string[]): Promise<string[]> {
+  if (hashes.length === 0) return [];
+  return db.transaction().execute(async (trx) => {
+    const items = await trx.selectFrom('gallery_items').select(['hash', 'strip_hash', 'type']).where('hash', 'in', hashes).execute();
+    for (const item of items) {
+      const tags = await trx.selectFrom('gallery_tags').select('tag_key').where('hash', '=', item.hash).execute();
+      await adjustCounters(trx, item.type, tags.map((row) => row.tag_key), -1);
+    }
+    await trx.deleteFrom('gallery_items').where('hash', 'in', hashes).execute();
+    return items.flatMap((item) => [item.hash, item.strip_hash]).filter((hash): hash is string => Boolean(hash));
+  });
+}
+
+/** The hashes of every item an author uploaded. */
+export async function itemsByAuthor(db: Db, authorUuid: string): Promise<string[]> {
+  const rows = await db.selectFrom('gallery_items').select('hash').where('author_uuid', '=', authorUuid).execute();
+  return rows.map((row) => row.hash);
+}
+
+/** Likes or unlikes an item for a user; returns the new state and like count. */
+export async function toggleLike(db: Db, hash: string, userUuid: string): Promise<{ liked: boolean; total_user_likes: number }> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx.deleteFrom('gallery_likes').where('hash', '=', hash).where('user_uuid', '=', userUuid).executeTakeFirst();
+    const liked = Number(removed.numDeletedRows) === 0;
+    if (liked) await trx.insertInto('gallery_likes').values({ hash, user_uuid: userUuid }).execute();
+    const row = await trx
+      .updateTable('gallery_items')
+      .set((eb) => ({ likes: eb('likes', liked ? '+' : '-', 1) }))
+      .where('hash', '=', hash)
+      .returning('likes')
+      .executeTakeFirstOrThrow();
+    return { liked, total_user_likes: row.likes };
+  });
+}
+
+/** Counts one download of an item. */
+export async function recordDownload(db: Db, hash: string): Promise<void> {
+  await db.updateTable('gallery_items').set((eb) => ({ downloads: eb('downloads', '+', 1) })).where('hash', '=', hash).execute();
+}
+
+/** Files a report; returns false when this user already reported the item. */
+export async function reportGalleryItem(db: Db, hash: string, reporterUuid: string, now = Date.now()): Promise<boolean> {
+  const inserted = await db
+    .insertInto('gallery_reports')
+    .values({ hash, reporter_uuid: reporterUuid, created_at: now })
+    .onConflict((oc) => oc.columns(['hash', 'reporter_uuid']).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** Takes back every like a user gave (before the account goes), keeping the like counts right. */
+export async function removeUserLikes(db: Db, userUuid: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('gallery_items')
+      .set((eb) => ({ likes: eb('likes', '-', 1) }))
+      .where('hash', 'in', (eb) => eb.selectFrom('gallery_likes').select('hash').where('user_uuid', '=', userUuid))
+      .execute();
+    await trx.deleteFrom('gallery_likes').where('user_uuid', '=', userUuid).execute();
+  });
+}

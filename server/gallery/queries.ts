@@ -1,0 +1,189 @@
+// Gallery reads: the filtered, sorted page of items (FTS5 trigram / pg_trgm title search, index-ordered sorts) and its total.
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { GALLERY_PER_PAGE, type GallerySort } from '../../src/lib/gallery-rules.ts';
+import type { Db } from '../db/database.ts';
+import { isPostgres } from '../db/migrations.ts';
+import type { Database } from '../db/schema.ts';
+import { sumCounters, typeCounterKeys } from './counts.ts';
+
+/** What the listing asks for (already validated). */
+export interface GalleryQuery {
+  page: number;
+  sort: GallerySort;
+  /** Lowercased title substring. */
+  title?: string;
+  /** Stored type codes to include; undefined or all three means every type. */
+  types?: number[];
+  /** Tag keys an item must all have. */
+  tags?: string[];
+  /** Only this author's items. */
+  author?: string;
+}
+
+/** One gallery item as the API answers it (SPEC §3). */
+export interface GalleryItem {
+  hash: string;
+  title: string;
+  author: string;
+  author_name: string;
+  type: number;
+  animated: boolean;
+  /** The texture (still) as served by the mod API, relative to the API host. */
+  texture: string;
+  /** The animated strip, or null. */
+  animated_texture: string | null;
+  tags: Array<{ tag_key: string; name: string }>;
+  whitelisted: boolean;
+  user_liked: boolean;
+  total_user_likes: number;
+  downloads: number;
+  createdAt: string;
+}
+
+/** A page of items. */
+export interface GalleryPage {
+  data: GalleryItem[];
+  total: number;
+  per_page: number;
+  current_page: number;
+}
+
+type ItemsQuery = SelectQueryBuilder<Database & { g: Database['gallery_items'] }, 'g', object>;
+
+const SORT_COLUMNS = {
+  likes: 'g.likes',
+  downloads: 'g.downloads',
+  name: 'g.title_lower',
+  uploaded: 'g.created_at',
+} as const;
+
+/** Escapes LIKE wildcards (titles may contain underscores). */
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Adds the title, type, tag and author filters to a query over `gallery_items as g`. */
+function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, postgres: boolean): Q {
+  let q = query as ItemsQuery;
+  if (filter.author) q = q.where('g.author_uuid', '=', filter.author);
+  if (filter.types && filter.types.length > 0 && filter.types.length < 3) q = q.where('g.type', 'in', filter.types);
+  for (const tag of filter.tags ?? []) {
+    q = q.where(({ exists, selectFrom }) =>
+      exists(selectFrom('gallery_tags as t').select(sql`1`.as('one')).whereRef('t.hash', '=', 'g.hash').where('t.tag_key', '=', tag)),
+    );
+  }
+  if (filter.title) {
+    const term = filter.title;
+    if (!postgres && term.length >= 3) {
+      const phrase = `"${term.replace(/"/g, '""')}"`;
+      q = q.where(sql<boolean>`g.rowid in (select rowid from gallery_title_fts where gallery_title_fts match ${phrase})`);
+    } else {
+      q = q.where(sql<boolean>`g.title_lower like ${likePattern(term)} escape '\\'`);
+    }
+  }
+  return q as Q;
+}
+
+/** Whether the total can come from the maintained counters (no title, author or multi-tag filter). */
+function countersCover(filter: GalleryQuery): boolean {
+  return !filter.title && !filter.author && (filter.tags?.length ?? 0) <= 1;
+}
+
+/** The number of items matching a filter: from the counters when they cover it, else counted. */
+export async function countGallery(db: Db, filter: GalleryQuery): Promise<number> {
+  if (countersCover(filter)) return sumCounters(db, typeCounterKeys(filter.types, filter.tags?.[0]));
+  const query = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, isPostgres(db));
+  const row = await query.select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number((row as { count: number }).count);
+}
+
+/** Loads the tags of the given items. */
+async function tagsOf(db: Db, hashes: string[]): Promise<Map<string, Array<{ tag_key: string; name: string }>>> {
+  const byHash = new Map<string, Array<{ tag_key: string; name: string }>>();
+  if (hashes.length === 0) return byHash;
+  const rows = await db
+    .selectFrom('gallery_tags as t')
+    .innerJoin('tags', 'tags.tag_key', 't.tag_key')
+    .select(['t.hash', 't.tag_key', 'tags.name'])
+    .where('t.hash', 'in', hashes)
+    .orderBy('tags.name')
+    .execute();
+  for (const row of rows) {
+    const list = byHash.get(row.hash) ?? [];
+    list.push({ tag_key: row.tag_key, name: row.name });
+    byHash.set(row.hash, list);
+  }
+  return byHash;
+}
+
+/** Which of the given items a user liked. */
+async function likedBy(db: Db, viewer: string | null, hashes: string[]): Promise<Set<string>> {
+  if (!viewer || hashes.length === 0) return new Set();
+  const rows = await db.selectFrom('gallery_likes').select('hash').where('user_uuid', '=', viewer).where('hash', 'in', hashes).execute();
+  return new Set(rows.map((row) => row.hash));
+}
+
+const itemColumns = [
+  'g.hash',
+  'g.title',
+  'g.author_uuid',
+  'u.username',
+  'g.type',
+  'g.strip_hash',
+  'g.whitelisted',
+  'g.likes',
+  'g.downloads',
+  'g.created_at',
+] as const;
+
+type ItemRow = { hash: string; title: string; author_uuid: string; username: string; type: number; strip_hash: string | null; whitelisted: number; likes: number; downloads: number; created_at: number };
+
+/** Turns rows into API items with their tags and the viewer's likes. */
+async function toItems(db: Db, rows: ItemRow[], viewer: string | null): Promise<GalleryItem[]> {
+  const hashes = rows.map((row) => row.hash);
+  const [tags, liked] = await Promise.all([tagsOf(db, hashes), likedBy(db, viewer, hashes)]);
+  return rows.map((row) => ({
+    hash: row.hash,
+    title: row.title,
+    author: row.author_uuid,
+    author_name: row.username,
+    type: row.type,
+    animated: row.type === 2,
+    texture: `/textures/${row.hash}`,
+    animated_texture: row.strip_hash ? `/textures/${row.strip_hash}` : null,
+    tags: tags.get(row.hash) ?? [],
+    whitelisted: row.whitelisted === 1,
+    user_liked: liked.has(row.hash),
+    total_user_likes: row.likes,
+    downloads: row.downloads,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+  }));
+}
+
+/** One page of the gallery for a viewer (null for none), with the total. */
+export async function listGallery(db: Db, filter: GalleryQuery, viewer: string | null): Promise<GalleryPage> {
+  const [field, direction] = filter.sort.split('_') as [keyof typeof SORT_COLUMNS, 'asc' | 'desc'];
+  const column = SORT_COLUMNS[field];
+  const base = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, isPostgres(db));
+  const rows = (await base
+    .innerJoin('users as u', 'u.uuid', 'g.author_uuid')
+    .select(itemColumns)
+    .orderBy(column, direction)
+    .orderBy('g.hash', direction)
+    .limit(GALLERY_PER_PAGE)
+    .offset((filter.page - 1) * GALLERY_PER_PAGE)
+    .execute()) as ItemRow[];
+  const [data, total] = await Promise.all([toItems(db, rows, viewer), countGallery(db, filter)]);
+  return { data, total, per_page: GALLERY_PER_PAGE, current_page: filter.page };
+}
+
+/** One item by hash for a viewer, or undefined. */
+export async function findGalleryItem(db: Db, hash: string, viewer: string | null): Promise<GalleryItem | undefined> {
+  const row = (await db
+    .selectFrom('gallery_items as g')
+    .innerJoin('users as u', 'u.uuid', 'g.author_uuid')
+    .select(itemColumns)
+    .where('g.hash', '=', hash)
+    .executeTakeFirst()) as ItemRow | undefined;
+  return row ? (await toItems(db, [row], viewer))[0] : undefined;
+}

@@ -1,0 +1,66 @@
+// The gallery's shared rules (SPEC §5, §9): file and title checks, sort options and texture types.
+import { CAPE_MAX_BYTES, checkCapeDimensions, EARS_HEIGHT, EARS_WIDTH, type TextureType } from './texture-rules';
+
+/** Items per gallery page (4 cards per row). */
+export const GALLERY_PER_PAGE = 24;
+/** Longest gallery title. */
+export const GALLERY_TITLE_MAX = 20;
+/** The search box debounce. */
+export const GALLERY_SEARCH_DEBOUNCE_MS = 500;
+
+/** The exact messages of SPEC §5 and §8 for the gallery. */
+export const galleryMessages = {
+  fileTooBig: 'The file is too big. Max file size is 500KB',
+  fileType: 'Textures must be either PNG or GIF',
+  missingFields: 'You must fill in all the boxes',
+  tooManyUploads: 'Too many uploads. Try again in 10 minutes.',
+  titleTooLong: `The title may be at most ${GALLERY_TITLE_MAX} characters`,
+  titleCharacters: 'The title may only contain letters, numbers, underscores and spaces',
+  unknownTag: 'Choose tags from the list',
+  loginToLike: 'Login to be able to like items',
+} as const;
+
+/** The sort options: likes, downloads, name and uploaded, each ascending or descending. */
+export const GALLERY_SORTS = ['likes_desc', 'likes_asc', 'downloads_desc', 'downloads_asc', 'name_asc', 'name_desc', 'uploaded_desc', 'uploaded_asc'] as const;
+export type GallerySort = (typeof GALLERY_SORTS)[number];
+/** The sort used when none is asked for. */
+export const DEFAULT_GALLERY_SORT: GallerySort = 'likes_desc';
+
+/** The texture type filters and their stored codes (0 cape, 1 ears, 2 animated cape). */
+export const GALLERY_TYPES = { cape: 0, ears: 1, animated: 2 } as const;
+export type GalleryTypeName = keyof typeof GALLERY_TYPES;
+
+/** Whether a stored type code is a cape (0 or 2) rather than ears. */
+export function isCapeType(type: number): boolean {
+  return type === 0 || type === 2;
+}
+
+/** Removes every character a title or title search may not contain (letters, digits, underscore, whitespace). */
+export function filterTitleInput(value: string): string {
+  return value.replace(/[^A-Za-z0-9_\s]/g, '');
+}
+
+/** Checks a gallery title; returns the message, or null when it passes. */
+export function checkGalleryTitle(title: string): string | null {
+  if (title.trim().length === 0) return galleryMessages.missingFields;
+  if (title.length > GALLERY_TITLE_MAX) return galleryMessages.titleTooLong;
+  if (filterTitleInput(title) !== title) return galleryMessages.titleCharacters;
+  return null;
+}
+
+/** Checks a gallery file's size and type before it is loaded; returns the message, or null. */
+export function checkGalleryFile(file: { bytes: number; type: TextureType }): string | null {
+  if (file.bytes > CAPE_MAX_BYTES) return galleryMessages.fileTooBig;
+  if (file.type !== 'png' && file.type !== 'gif') return galleryMessages.fileType;
+  return null;
+}
+
+/** Whether dimensions are those of ears (14 x 7). */
+export function isEarsSize(image: { width: number; height: number }): boolean {
+  return image.width === EARS_WIDTH && image.height === EARS_HEIGHT;
+}
+
+/** Checks a gallery texture's dimensions: 14 x 7 is ears, anything else must pass the cape rules. */
+export function checkGalleryDimensions(image: { width: number; height: number }): string | null {
+  return isEarsSize(image) ? null : checkCapeDimensions(image);
+}

@@ -1,0 +1,221 @@
+// Unit tests for the texture pipeline: checks, safe decode and clean PNG re-encode of capes and ears (server/textures/process.ts).
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { textureMessages } from '../../src/lib/texture-rules.ts';
+import { processCape, processEars, sha256, TextureRejected } from '../../server/textures/process.ts';
+import {
+  animatedGif,
+  frameColour,
+  padPng,
+  pixelAt,
+  PNG_SIGNATURE,
+  pngChunks,
+  pngHeaderOnly,
+  rgbaPixels,
+  sha256Hex,
+  solidGif,
+  solidPng,
+  withIhdrSize,
+  withTextChunks,
+} from '../fixtures/textures.ts';
+
+const METADATA_CHUNKS = ['tEXt', 'iTXt', 'zTXt', 'eXIf', 'iCCP', 'tIME'];
+
+/** The message a pipeline call is rejected with (fails the test if it resolves or throws something else). */
+async function rejection(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+  } catch (error) {
+    expect(error).toBeInstanceOf(TextureRejected);
+    return (error as Error).message;
+  }
+  throw new Error('Expected a TextureRejected, but the texture was accepted');
+}
+
+let cape: Buffer;
+let capeWithMetadata: Buffer;
+let gif4: Buffer;
+
+beforeAll(async () => {
+  cape = await solidPng(128, 64, [10, 120, 200, 255]);
+  capeWithMetadata = withTextChunks(await sharp(cape).withMetadata().withExif({ IFD0: { Copyright: 'someone', Artist: 'a tester' } }).png().toBuffer(), 'secret comment');
+  gif4 = await animatedGif(64, 32, 4);
+});
+
+describe('processCape', () => {
+  it('re-encodes a PNG to a PNG with its size and the SHA-256 of the output as hash', async () => {
+    const { still, strip } = await processCape(cape);
+    expect(still.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(still.hash).toBe(sha256Hex(still.bytes));
+    expect(still.hash).toBe(sha256(still.bytes));
+    expect(still.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect([still.width, still.height, still.frames]).toEqual([128, 64, 1]);
+    expect(strip).toBeNull();
+    const pixels = await rgbaPixels(still.bytes);
+    expect([pixels.width, pixels.height]).toEqual([128, 64]);
+    expect(pixelAt(pixels, 0, 0)).toEqual([10, 120, 200, 255]);
+    expect(pixelAt(pixels, 127, 63)).toEqual([10, 120, 200, 255]);
+  });
+
+  it('strips every metadata chunk from the stored PNG', async () => {
+    const inputTypes = pngChunks(capeWithMetadata).map((chunk) => chunk.type);
+    for (const type of ['tEXt', 'iTXt', 'zTXt', 'eXIf']) expect(inputTypes, 'the input really carries metadata').toContain(type);
+    const { still } = await processCape(capeWithMetadata);
+    const outputTypes = pngChunks(still.bytes).map((chunk) => chunk.type);
+    for (const type of METADATA_CHUNKS) expect(outputTypes).not.toContain(type);
+    expect(outputTypes[0]).toBe('IHDR');
+    expect(outputTypes.at(-1)).toBe('IEND');
+    expect(still.bytes.includes(Buffer.from('secret comment'))).toBe(false);
+    expect(still.bytes.includes(Buffer.from('someone'))).toBe(false);
+  });
+
+  it('gives the same image the same hash, also when the input bytes differ only in metadata or compression', async () => {
+    const first = await processCape(cape);
+    const again = await processCape(Buffer.from(cape));
+    expect(again.still.hash).toBe(first.still.hash);
+    expect(again.still.bytes.equals(first.still.bytes)).toBe(true);
+    const fromMetadata = await processCape(capeWithMetadata);
+    expect(fromMetadata.still.hash).toBe(first.still.hash);
+    const uncompressed = await sharp(cape).png({ compressionLevel: 0 }).toBuffer();
+    expect(uncompressed.equals(cape)).toBe(false);
+    expect((await processCape(uncompressed)).still.hash).toBe(first.still.hash);
+    const other = await processCape(await solidPng(128, 64, [10, 120, 201, 255]));
+    expect(other.still.hash).not.toBe(first.still.hash);
+  });
+
+  it('turns an animated GIF into its first frame and a strip of all frames, stacked in order', async () => {
+    const { still, strip } = await processCape(gif4);
+    expect([still.width, still.height, still.frames]).toEqual([64, 32, 1]);
+    expect(still.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(pixelAt(await rgbaPixels(still.bytes), 5, 5)).toEqual(frameColour(0));
+
+    expect(strip).not.toBeNull();
+    expect([strip!.width, strip!.height, strip!.frames]).toEqual([64, 128, 4]);
+    expect(strip!.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(strip!.hash).toBe(sha256Hex(strip!.bytes));
+    expect(strip!.hash).not.toBe(still.hash);
+    const pixels = await rgbaPixels(strip!.bytes);
+    expect([pixels.width, pixels.height]).toEqual([64, 128]);
+    for (let frame = 0; frame < 4; frame++) {
+      for (const y of [frame * 32, frame * 32 + 16, frame * 32 + 31]) {
+        expect(pixelAt(pixels, 0, y), `frame ${frame}, row ${y}`).toEqual(frameColour(frame));
+        expect(pixelAt(pixels, 63, y), `frame ${frame}, row ${y}`).toEqual(frameColour(frame));
+      }
+    }
+    const types = pngChunks(strip!.bytes).map((chunk) => chunk.type);
+    for (const type of [...METADATA_CHUNKS, 'acTL', 'fcTL', 'fdAT']) expect(types).not.toContain(type);
+  });
+
+  it('treats a one-frame GIF as a still cape with no strip', async () => {
+    const { still, strip } = await processCape(await solidGif(64, 32, [1, 2, 3, 255]));
+    expect(strip).toBeNull();
+    expect([still.width, still.height]).toEqual([64, 32]);
+    expect(pixelAt(await rgbaPixels(still.bytes), 0, 0)).toEqual([1, 2, 3, 255]);
+  });
+
+  it('accepts 64 frames and rejects 65 with the frame message', async () => {
+    const { strip } = await processCape(await animatedGif(64, 32, 64));
+    expect(strip?.frames).toBe(64);
+    expect(await rejection(processCape(await animatedGif(64, 32, 65)))).toBe('Animated capes can have at most 64 frames');
+  });
+
+  it('accepts exactly 500,000 bytes and rejects 500,001 with the size message', async () => {
+    const { still } = await processCape(padPng(cape, 500_000));
+    expect(still.bytes.length).toBeLessThan(10_000);
+    expect(await rejection(processCape(padPng(cape, 500_001)))).toBe('The cape is too big. Max file size is 500KB.');
+  });
+
+  it('rejects a file that is neither PNG nor GIF with the type message', async () => {
+    const jpeg = await sharp(cape).jpeg().toBuffer();
+    for (const bytes of [Buffer.from('just some text, not an image'), jpeg, Buffer.alloc(0)]) {
+      expect(await rejection(processCape(bytes))).toBe('Capes must be either PNG or GIF');
+    }
+  });
+
+  it('rejects PNGs whose header promises pixels the file does not hold as not valid', async () => {
+    const cases = {
+      'cut after IHDR': cape.subarray(0, 33),
+      'cut inside IDAT': cape.subarray(0, Math.floor(cape.length * 0.7)),
+      'garbage after IHDR': pngHeaderOnly(64, 32, Buffer.alloc(200, 7)),
+      'IHDR says 64 x 32, data is 128 x 64': withIhdrSize(cape, 64, 32),
+      'signature only': PNG_SIGNATURE,
+    };
+    for (const [name, bytes] of Object.entries(cases)) expect(await rejection(processCape(bytes)), name).toBe('That image is not valid');
+  });
+
+  it('rejects a PNG whose header claims a size over the limit before decoding anything (a bomb)', async () => {
+    // The data is garbage: the only way to get this message is from the header.
+    expect(await rejection(processCape(pngHeaderOnly(4096, 2048, Buffer.alloc(100))))).toBe('Capes must be no larger than 2048 x 1024');
+    expect(await rejection(processCape(pngHeaderOnly(100_000, 50_000)))).toBe(textureMessages.capeTooLarge);
+    expect(await rejection(processCape(pngHeaderOnly(64, 33, Buffer.alloc(100))))).toBe(textureMessages.capeDimensions);
+  });
+
+  it('rejects real images of the wrong size with the SPEC messages', async () => {
+    expect(await rejection(processCape(await solidPng(64, 33)))).toBe("The cape isn't the right dimensions. Check out the gallery for some awesome capes");
+    expect(await rejection(processCape(await solidPng(100, 50)))).toBe(textureMessages.capeDimensions);
+    expect(await rejection(processCape(await solidPng(2050, 1025)))).toBe('Capes must be no larger than 2048 x 1024');
+    expect(await rejection(processCape(await solidGif(64, 64)))).toBe(textureMessages.capeDimensions);
+    expect((await processCape(await solidPng(192, 96))).still.width).toBe(192);
+  });
+
+  it('rejects a GIF that is cut short or malformed as not valid', async () => {
+    expect(await rejection(processCape(gif4.subarray(0, gif4.length - 1)))).toBe('That image is not valid');
+    expect(await rejection(processCape(gif4.subarray(0, 40)))).toBe(textureMessages.invalidImage);
+    const noFrames = Buffer.concat([gif4.subarray(0, 6), Buffer.from([64, 0, 32, 0, 0, 0, 0, 0x3b])]);
+    expect(await rejection(processCape(noFrames))).toBe(textureMessages.invalidImage);
+  });
+
+  it('rejects a GIF whose header hides frames larger than allowed', async () => {
+    // Logical screen patched to 64 x 32 over 2100 x 1050 pixels: the decoder's pixel limit must stop it.
+    const hidden = Buffer.from(await solidGif(2100, 1050));
+    hidden.writeUInt16LE(64, 6);
+    hidden.writeUInt16LE(32, 8);
+    const message = await rejection(processCape(hidden));
+    expect([textureMessages.invalidImage, textureMessages.capeTooLarge]).toContain(message);
+  });
+});
+
+describe('processEars', () => {
+  it('re-encodes 14 x 7 ears to a clean PNG hashed by SHA-256', async () => {
+    const input = withTextChunks(await solidPng(14, 7, [250, 200, 10, 255]));
+    const ears = await processEars(input);
+    expect(ears.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect([ears.width, ears.height, ears.frames]).toEqual([14, 7, 1]);
+    expect(ears.hash).toBe(sha256Hex(ears.bytes));
+    const types = pngChunks(ears.bytes).map((chunk) => chunk.type);
+    for (const type of METADATA_CHUNKS) expect(types).not.toContain(type);
+    expect(pixelAt(await rgbaPixels(ears.bytes), 13, 6)).toEqual([250, 200, 10, 255]);
+    expect((await processEars(await solidPng(14, 7, [250, 200, 10, 255]))).hash).toBe(ears.hash);
+  });
+
+  it('rejects anything but exactly 14 x 7 with the ears dimensions message', async () => {
+    for (const [width, height] of [
+      [14, 10],
+      [15, 7],
+      [7, 14],
+      [28, 14],
+    ] as const) {
+      expect(await rejection(processEars(await solidPng(width, height))), `${width} x ${height}`).toBe(
+        "The ears aren't the right dimensions. Check out the gallery for some awesome ears",
+      );
+    }
+  });
+
+  it('rejects GIF and other types with the PNG-only message', async () => {
+    expect(await rejection(processEars(await solidGif(14, 7)))).toBe('Ears must be PNG');
+    expect(await rejection(processEars(Buffer.from('not an image')))).toBe('Ears must be PNG');
+  });
+
+  it('accepts exactly 10,000 bytes and rejects 10,001 with the size message', async () => {
+    const ears = await solidPng(14, 7);
+    expect((await processEars(padPng(ears, 10_000))).width).toBe(14);
+    expect(await rejection(processEars(padPng(ears, 10_001)))).toBe('The ears are too big. Max file size is 10KB.');
+  });
+
+  it('rejects broken 14 x 7 PNGs as not valid', async () => {
+    const ears = await solidPng(14, 7);
+    expect(await rejection(processEars(ears.subarray(0, 40)))).toBe('That image is not valid');
+    expect(await rejection(processEars(pngHeaderOnly(14, 7, Buffer.alloc(50, 3))))).toBe(textureMessages.invalidImage);
+    expect(await rejection(processEars(ears.subarray(0, 20)))).toBe(textureMessages.invalidImage);
+  });
+});
