@@ -1,5 +1,6 @@
 // Gallery writes: new items, edits, deletion, likes, downloads and reports; counters move in the same transaction.
 import type { Db } from '../db/database.ts';
+import { isPostgres } from '../db/migrations.ts';
 import type { ReferenceCounter } from '../textures/library.ts';
 import { adjustCounters } from './counts.ts';
 
@@ -61,7 +62,13 @@ export async function createGalleryItem(db: Db, item: NewGalleryItem, now = Date
 /** Changes an item's title and tags. */
 export async function editGalleryItem(db: Db, hash: string, title: string, tags: string[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const item = await trx.selectFrom('gallery_items').select('type').where('hash', '=', hash).executeTakeFirstOrThrow();
+    // The row lock makes concurrent edits of one item take turns (SQLite transactions already do).
+    const item = await trx
+      .selectFrom('gallery_items')
+      .select('type')
+      .where('hash', '=', hash)
+      .$if(isPostgres(db), (query) => query.forUpdate())
+      .executeTakeFirstOrThrow();
     const before = await trx.selectFrom('gallery_tags').select('tag_key').where('hash', '=', hash).execute();
     await adjustCounters(trx, item.type, before.map((row) => row.tag_key), -1);
     await trx.updateTable('gallery_items').set({ title, title_lower: title.toLowerCase() }).where('hash', '=', hash).execute();
@@ -72,17 +79,24 @@ export async function editGalleryItem(db: Db, hash: string, title: string, tags:
   });
 }
 
-/** Removes items (with their tags, likes and reports) and moves the counters; returns their texture hashes. */
+/** Removes items (with their tags, likes and reports) and moves the counters; returns the texture hashes of the items it removed. */
 export async function deleteGalleryItems(db: Db, hashes: string[]): Promise<string[]> {
   if (hashes.length === 0) return [];
   return db.transaction().execute(async (trx) => {
-    const items = await trx.selectFrom('gallery_items').select(['hash', 'strip_hash', 'type']).where('hash', 'in', hashes).execute();
-    for (const item of items) {
-      const tags = await trx.selectFrom('gallery_tags').select('tag_key').where('hash', '=', item.hash).execute();
-      await adjustCounters(trx, item.type, tags.map((row) => row.tag_key), -1);
+    const items = await trx
+      .selectFrom('gallery_items')
+      .select(['hash', 'strip_hash', 'type'])
+      .where('hash', 'in', hashes)
+      .$if(isPostgres(db), (query) => query.forUpdate())
+      .execute();
+    if (items.length === 0) return [];
+    const tags = await trx.selectFrom('gallery_tags').select(['hash', 'tag_key']).where('hash', 'in', items.map((item) => item.hash)).execute();
+    const removed = await trx.deleteFrom('gallery_items').where('hash', 'in', items.map((item) => item.hash)).returning('hash').execute();
+    const removedHashes = new Set(removed.map((row) => row.hash));
+    for (const item of items.filter((candidate) => removedHashes.has(candidate.hash))) {
+      await adjustCounters(trx, item.type, tags.filter((tag) => tag.hash === item.hash).map((tag) => tag.tag_key), -1);
     }
-    await trx.deleteFrom('gallery_items').where('hash', 'in', hashes).execute();
-    return items.flatMap((item) => [item.hash, item.strip_hash]).filter((hash): hash is string => Boolean(hash));
+    return items.filter((item) => removedHashes.has(item.hash)).flatMap((item) => [item.hash, item.strip_hash]).filter((hash): hash is string => Boolean(hash));
   });
 }
 
@@ -92,19 +106,27 @@ export async function itemsByAuthor(db: Db, authorUuid: string): Promise<string[
   return rows.map((row) => row.hash);
 }
 
-/** Likes or unlikes an item for a user; returns the new state and like count. */
+/** Likes or unlikes an item for a user; returns the new state and like count. A repeated click never counts twice. */
 export async function toggleLike(db: Db, hash: string, userUuid: string): Promise<{ liked: boolean; total_user_likes: number }> {
   return db.transaction().execute(async (trx) => {
     const removed = await trx.deleteFrom('gallery_likes').where('hash', '=', hash).where('user_uuid', '=', userUuid).executeTakeFirst();
-    const liked = Number(removed.numDeletedRows) === 0;
-    if (liked) await trx.insertInto('gallery_likes').values({ hash, user_uuid: userUuid }).execute();
+    let change = 0;
+    if (Number(removed.numDeletedRows) > 0) change = -1;
+    else {
+      const added = await trx
+        .insertInto('gallery_likes')
+        .values({ hash, user_uuid: userUuid })
+        .onConflict((oc) => oc.columns(['hash', 'user_uuid']).doNothing())
+        .executeTakeFirst();
+      change = Number(added.numInsertedOrUpdatedRows ?? 0) > 0 ? 1 : 0;
+    }
     const row = await trx
       .updateTable('gallery_items')
-      .set((eb) => ({ likes: eb('likes', liked ? '+' : '-', 1) }))
+      .set((eb) => ({ likes: eb('likes', '+', change) }))
       .where('hash', '=', hash)
       .returning('likes')
       .executeTakeFirstOrThrow();
-    return { liked, total_user_likes: row.likes };
+    return { liked: change >= 0, total_user_likes: row.likes };
   });
 }
 

@@ -27,7 +27,8 @@ import { findGalleryItem, listGallery } from '../gallery/queries.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
 import type { TextureLibrary } from '../textures/library.ts';
-import { processGalleryTexture, sha256, stripToGif, TextureRejected } from '../textures/process.ts';
+import { processGalleryTexture, stripToGif, TextureRejected } from '../textures/process.ts';
+import { derivedKey, type DerivedVariant } from '../textures/library.ts';
 import { renderTextureMap, renderTexturePreview } from '../textures/render.ts';
 
 const HASH_PARAM = '^[0-9a-f]{64}$';
@@ -80,8 +81,8 @@ export async function galleryRoutes(app: FastifyInstance, options: { db: Db; lib
   };
 
   /** Serves a rendered image, rendering it once per texture and keeping it in the blob store. */
-  const sendRendered = async (reply: FastifyReply, hash: string, variant: string, render: (png: Buffer) => Promise<Buffer>) => {
-    const key = sha256(Buffer.from(`${variant}:v1:${hash}`));
+  const sendRendered = async (reply: FastifyReply, hash: string, variant: DerivedVariant, render: (png: Buffer) => Promise<Buffer>) => {
+    const key = derivedKey(hash, variant);
     let image = await library.store.get(key);
     if (!image) {
       const texture = await library.read(hash);
@@ -104,8 +105,8 @@ export async function galleryRoutes(app: FastifyInstance, options: { db: Db; lib
         page: query.page,
         sort: query.sortBy,
         title: title || undefined,
-        types: query.type?.map((name) => GALLERY_TYPES[name as GalleryTypeName]),
-        tags: query.tags,
+        types: query.type ? [...new Set(query.type.map((name) => GALLERY_TYPES[name as GalleryTypeName]))] : undefined,
+        tags: query.tags ? [...new Set(query.tags)] : undefined,
         author: query.user || undefined,
       },
       user.uuid,
@@ -202,7 +203,7 @@ export async function galleryRoutes(app: FastifyInstance, options: { db: Db; lib
         rateLimit: {
           max: options.uploadsPerTenMinutes,
           timeWindow: 10 * 60_000,
-          keyGenerator: (request: FastifyRequest) => `gallery-new:${request.cookies.session ?? request.ip}`,
+          keyGenerator: async (request: FastifyRequest) => `gallery-new:${(await request.currentUser())?.uuid ?? request.ip}`,
           errorResponseBuilder: () => new HttpError(429, galleryMessages.tooManyUploads),
         },
       },

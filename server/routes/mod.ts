@@ -17,7 +17,7 @@ export async function modRoutes(app: FastifyInstance, options: { profiles: Profi
   const { profiles, library } = options;
 
   const sendTexture = async (reply: FastifyReply, hash: string | null, cacheControl: string) => {
-    const bytes = hash ? await library.read(hash) : null;
+    const bytes = hash ? await library.readRegistered(hash) : null;
     if (!bytes) return notFound(reply);
     return reply.header('cache-control', cacheControl).header('etag', `"${hash}"`).header('access-control-allow-origin', '*').type('image/png').send(bytes);
   };

@@ -1,7 +1,17 @@
 // Stored textures: put once by hash (blob first, then its row), and removed when nothing refers to them any more.
+import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { EncodedTexture } from './process.ts';
+
+/** Images rendered from a texture and kept beside it in the blob store. */
+export type DerivedVariant = 'preview' | 'map';
+const DERIVED_VARIANTS: DerivedVariant[] = ['preview', 'map'];
+
+/** The blob key of an image rendered from a texture; removed with the texture. */
+export function derivedKey(hash: string, variant: DerivedVariant): string {
+  return createHash('sha256').update(`${variant}:v1:${hash}`).digest('hex');
+}
 
 /** What a stored texture is used as. */
 export type TextureKind = 'cape' | 'cape-strip' | 'ears' | 'gallery';
@@ -61,11 +71,18 @@ export class TextureLibrary {
       if (references > 0) continue;
       await this.db.deleteFrom('textures').where('hash', '=', hash).execute();
       await this.store.delete(hash);
+      for (const variant of DERIVED_VARIANTS) await this.store.delete(derivedKey(hash, variant));
     }
   }
 
   /** The stored bytes of a texture, or null. */
   async read(hash: string): Promise<Buffer | null> {
     return this.store.get(hash);
+  }
+
+  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null. */
+  async readRegistered(hash: string): Promise<Buffer | null> {
+    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
+    return row ? this.store.get(hash) : null;
   }
 }
