@@ -74,10 +74,10 @@ export interface Config {
 /** An S3-compatible bucket. */
 export interface S3Config {
   bucket: string;
-  endpoint?: string;
+  endpoint?: string | undefined;
   region: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
+  accessKeyId?: string | undefined;
+  secretAccessKey?: string | undefined;
   forcePathStyle: boolean;
 }
 

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.ts';
 import { readMultipart } from '../http/multipart.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { TextureLibrary } from '../textures/library.ts';
-import { processCape, processEars, TextureRejected } from '../textures/process.ts';
+import { processCape, processEars, TextureRejected, type EncodedTexture } from '../textures/process.ts';
 
 /** The message when a request carries no file. */
 export const NO_FILE_MESSAGE = 'Choose a file to upload';
@@ -15,73 +15,76 @@ function refuse(reply: FastifyReply, msg: string) {
   return reply.status(422).send({ success: false, msg });
 }
 
+/** One of a player's texture slots: where it is uploaded, its rules, and the user columns it fills. */
+interface TextureSlot {
+  name: 'cape' | 'ears';
+  maxBytes: number;
+  tooBigMessage: string;
+  /** Checks and re-encodes an upload into the still texture and an optional strip. */
+  process(upload: Buffer): Promise<{ still: EncodedTexture; strip: EncodedTexture | null }>;
+  stillColumn: 'cape_hash' | 'ears_hash';
+  stripColumn: 'cape_strip_hash' | null;
+}
+
+const slots: TextureSlot[] = [
+  {
+    name: 'cape',
+    maxBytes: CAPE_MAX_BYTES,
+    tooBigMessage: textureMessages.capeTooBig,
+    process: processCape,
+    stillColumn: 'cape_hash',
+    stripColumn: 'cape_strip_hash',
+  },
+  {
+    name: 'ears',
+    maxBytes: EARS_MAX_BYTES,
+    tooBigMessage: textureMessages.earsTooBig,
+    process: async (upload) => ({ still: await processEars(upload), strip: null }),
+    stillColumn: 'ears_hash',
+    stripColumn: null,
+  },
+];
+
 /** Registers POST/DELETE /api/upload-cape and /api/upload-ears. */
 export async function uploadRoutes(app: FastifyInstance, options: { db: Db; library: TextureLibrary; bus: InvalidationBus; texturesBaseUrl: string }) {
   const { db, library, bus, texturesBaseUrl } = options;
-  const textureUrl = (hash: string) => `${texturesBaseUrl}/${hash}`;
 
-  const currentTextures = (uuid: string) =>
-    db.selectFrom('users').select(['cape_hash', 'cape_strip_hash', 'ears_hash']).where('uuid', '=', uuid).executeTakeFirstOrThrow();
+  /** Points a player's slot at new hashes (or none), releases what it pointed at before and tells the profile caches. */
+  const setSlot = async (uuid: string, slot: TextureSlot, still: string | null, strip: string | null) => {
+    const columns = slot.stripColumn ? [slot.stillColumn, slot.stripColumn] : [slot.stillColumn];
+    const before = await db.selectFrom('users').select(columns).where('uuid', '=', uuid).executeTakeFirstOrThrow();
+    const values = slot.stripColumn ? { [slot.stillColumn]: still, [slot.stripColumn]: strip } : { [slot.stillColumn]: still };
+    await db.updateTable('users').set(values).where('uuid', '=', uuid).execute();
+    const previous = Object.values(before as Record<string, string | null>);
+    await library.release(previous.filter((hash) => hash !== still && hash !== strip));
+    await bus.publish(uuid);
+  };
 
-  app.post('/api/upload-cape', async (request, reply) => {
-    const user = await requireUser(request);
-    const upload = (await readMultipart(request, CAPE_MAX_BYTES)).file;
-    if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
-    if (upload === 'too-big') return refuse(reply, textureMessages.capeTooBig);
-    let cape;
-    try {
-      cape = await processCape(upload);
-    } catch (error) {
-      if (error instanceof TextureRejected) return refuse(reply, error.message);
-      throw error;
-    }
-    const before = await currentTextures(user.uuid);
-    const stillHash = await library.put(cape.still, 'cape');
-    const stripHash = cape.strip ? await library.put(cape.strip, 'cape-strip') : null;
-    await db.updateTable('users').set({ cape_hash: stillHash, cape_strip_hash: stripHash }).where('uuid', '=', user.uuid).execute();
-    await library.ensure(cape.still, 'cape');
-    if (cape.strip) await library.ensure(cape.strip, 'cape-strip');
-    await library.release([before.cape_hash, before.cape_strip_hash].filter((hash) => hash !== stillHash && hash !== stripHash));
-    await bus.publish(user.uuid);
-    return { success: true, cape: textureUrl(stillHash) };
-  });
+  for (const slot of slots) {
+    app.post(`/api/upload-${slot.name}`, async (request, reply) => {
+      const user = await requireUser(request);
+      const upload = (await readMultipart(request, slot.maxBytes)).file;
+      if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
+      if (upload === 'too-big') return refuse(reply, slot.tooBigMessage);
+      let texture;
+      try {
+        texture = await slot.process(upload);
+      } catch (error) {
+        if (error instanceof TextureRejected) return refuse(reply, error.message);
+        throw error;
+      }
+      const still = await library.put(texture.still, slot.name);
+      const strip = texture.strip ? await library.put(texture.strip, 'cape-strip') : null;
+      await setSlot(user.uuid, slot, still, strip);
+      await library.ensure(texture.still, slot.name);
+      if (texture.strip) await library.ensure(texture.strip, 'cape-strip');
+      return { success: true, [slot.name]: `${texturesBaseUrl}/${still}` };
+    });
 
-  app.delete('/api/upload-cape', async (request) => {
-    const user = await requireUser(request);
-    const before = await currentTextures(user.uuid);
-    await db.updateTable('users').set({ cape_hash: null, cape_strip_hash: null }).where('uuid', '=', user.uuid).execute();
-    await library.release([before.cape_hash, before.cape_strip_hash]);
-    await bus.publish(user.uuid);
-    return { success: true, cape: null };
-  });
-
-  app.post('/api/upload-ears', async (request, reply) => {
-    const user = await requireUser(request);
-    const upload = (await readMultipart(request, EARS_MAX_BYTES)).file;
-    if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
-    if (upload === 'too-big') return refuse(reply, textureMessages.earsTooBig);
-    let ears;
-    try {
-      ears = await processEars(upload);
-    } catch (error) {
-      if (error instanceof TextureRejected) return refuse(reply, error.message);
-      throw error;
-    }
-    const before = await currentTextures(user.uuid);
-    const hash = await library.put(ears, 'ears');
-    await db.updateTable('users').set({ ears_hash: hash }).where('uuid', '=', user.uuid).execute();
-    await library.ensure(ears, 'ears');
-    if (before.ears_hash !== hash) await library.release([before.ears_hash]);
-    await bus.publish(user.uuid);
-    return { success: true, ears: textureUrl(hash) };
-  });
-
-  app.delete('/api/upload-ears', async (request) => {
-    const user = await requireUser(request);
-    const before = await currentTextures(user.uuid);
-    await db.updateTable('users').set({ ears_hash: null }).where('uuid', '=', user.uuid).execute();
-    await library.release([before.ears_hash]);
-    await bus.publish(user.uuid);
-    return { success: true, ears: null };
-  });
+    app.delete(`/api/upload-${slot.name}`, async (request) => {
+      const user = await requireUser(request);
+      await setSlot(user.uuid, slot, null, null);
+      return { success: true, [slot.name]: null };
+    });
+  }
 }

@@ -1,5 +1,6 @@
 // Picks the blob store from configuration: an S3 bucket when one is configured, else files under DATA_DIR/textures.
 import path from 'node:path';
+import type { S3Config } from '../config.ts';
 import type { BlobStore } from './blob-store.ts';
 import { LocalBlobStore } from './local-store.ts';
 import { S3BlobStore } from './s3-store.ts';
@@ -11,16 +12,7 @@ export { S3BlobStore, type S3BlobStoreOptions } from './s3-store.ts';
 /** The part of the server configuration the blob store needs (a subset of `Config`). */
 export interface BlobStoreConfig {
   dataDir: string;
-  s3?:
-    | {
-        bucket: string;
-        endpoint?: string | undefined;
-        region: string;
-        accessKeyId?: string | undefined;
-        secretAccessKey?: string | undefined;
-        forcePathStyle: boolean;
-      }
-    | undefined;
+  s3?: S3Config | undefined;
 }
 
 /** Creates the configured blob store: S3BlobStore when `config.s3` is set, else LocalBlobStore in DATA_DIR/textures. */

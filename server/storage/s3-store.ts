@@ -7,16 +7,11 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import type { S3Config } from '../config.ts';
 import { isBlobKey, type BlobStore } from './blob-store.ts';
 
 /** How to reach the bucket; credentials fall back to the SDK's default chain when not given. */
-export interface S3BlobStoreOptions {
-  bucket: string;
-  endpoint?: string | undefined;
-  region: string;
-  accessKeyId?: string | undefined;
-  secretAccessKey?: string | undefined;
-  forcePathStyle: boolean;
+export interface S3BlobStoreOptions extends S3Config {
   /** Prepended to every object key; 'textures/' unless given. */
   prefix?: string | undefined;
 }
