@@ -24,6 +24,8 @@ export function startAdSlots(): void {
   }
   slots.forEach((slot) => {
     window.setTimeout(() => {
+      // A slot the layout hides (side slots on narrow screens) has nothing to check.
+      if (slot.offsetParent === null) return;
       if (isAdMarkerBlocked(slot.querySelector<HTMLElement>('ins.adsbygoogle'))) {
         slot.querySelector('.ad-blocked-message')?.classList.remove('hidden');
       } else if (client) {

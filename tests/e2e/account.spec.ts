@@ -1,6 +1,6 @@
 // The visitor redirect, the game-code login, the menu for visitors, users and admins, log out and account deletion.
 import { expect, test } from '@playwright/test';
-import { issueCode, logIn, skipServerAdvert, uniqueName } from './helpers';
+import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 
@@ -23,6 +23,7 @@ test('the code login takes digits only, rejects a wrong code and logs in with th
   const name = uniqueName('Code');
   const code = issueCode(name);
   await page.goto('/account/login/minecraft?ref=%2Fhelp');
+  await waitForIslands(page);
   await expect(page.getByTestId('auth-server-address')).toBeVisible();
   const box = page.getByLabel('Code');
   await box.fill('12ab3x4');
@@ -43,6 +44,7 @@ test('a used code does not log in twice', async ({ page, baseURL }) => {
   const name = uniqueName('Twice');
   const code = issueCode(name);
   await page.goto('/account/login/minecraft');
+  await waitForIslands(page);
   await page.getByLabel('Code').fill(code);
   await page.getByRole('button', { name: 'Confirm identity' }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -50,6 +52,7 @@ test('a used code does not log in twice', async ({ page, baseURL }) => {
   await page.context().clearCookies();
   await skipServerAdvert(page.context(), baseURL!);
   await page.goto('/account/login/minecraft');
+  await waitForIslands(page);
   await page.getByLabel('Code').fill(code);
   await page.getByRole('button', { name: 'Confirm identity' }).click();
   await expect(page.getByRole('alert')).toContainText('That code is incorrect. Please try again.');

@@ -24,10 +24,17 @@ export async function skipServerAdvert(context: BrowserContext, baseURL: string)
   await context.addCookies([{ name: 'server_advert', value: '1', url: baseURL }]);
 }
 
+/** Waits until every React island on the page has hydrated (Astro removes the `ssr` attribute then). */
+export async function waitForIslands(page: Page): Promise<void> {
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
 /** Logs in through the code login page and waits for the landing page. */
 export async function logIn(page: Page, username: string, options: { admin?: boolean; ref?: string } = {}): Promise<void> {
   const code = issueCode(username, options.admin);
   await page.goto(`/account/login/minecraft${options.ref ? `?ref=${encodeURIComponent(options.ref)}` : ''}`);
+  // A code typed or a click made before the login island hydrates is lost (a busy machine hydrates late).
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   await page.getByLabel('Code').fill(code);
   await page.getByRole('button', { name: 'Confirm identity' }).click();
   await page.waitForURL((url) => url.pathname === (options.ref ?? '/'));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { skinUrlFor } from '../../src/lib/skin';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
 import { CAPE_KIND, EARS_KIND } from '../../src/islands/upload/texture-kinds';
-import { savedFromProfile, textureMessageDisplay, type HeldTexture } from '../../src/islands/upload/textures';
+import { heldCape, savedFromProfile, textureMessageDisplay, type HeldTexture } from '../../src/islands/upload/textures';
 import { isHoldingFile, uploadReducer, type TextureUploadState } from '../../src/islands/upload/useTextureUpload';
 
 const waiting: TextureUploadState = {
@@ -89,6 +89,12 @@ describe('upload page helpers', () => {
     expect(savedFromProfile(base)).toEqual({ cape: { kind: 'image', url: '/t/still' }, ears: '/t/ears' });
     expect(savedFromProfile({ ...base, animatedCape: true })).toEqual({ cape: { kind: 'strip', url: '/t/strip' }, ears: '/t/ears' });
     expect(savedFromProfile(null)).toEqual({ cape: null, ears: null });
+  });
+
+  it('gives the preview the same cape object for the same held file', () => {
+    expect(heldCape(texture)).toBe(heldCape(texture));
+    expect(heldCape(texture)).toEqual({ kind: 'image', url: 'blob:new' });
+    expect(heldCape(other)).not.toBe(heldCape(texture));
   });
 
   it('fills the skin service template', () => {

@@ -25,7 +25,12 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [ref, setRef] = useState<string | undefined>();
 
-  useEffect(() => setRef(currentRef()), []);
+  // Until the island has hydrated, a click would submit the bare form; the button waits for the script.
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    setRef(currentRef());
+    setReady(true);
+  }, []);
 
   const copyAddress = () => {
     navigator.clipboard?.writeText(authServerHost).then(() => setCopied(true), () => setCopied(false));
@@ -83,7 +88,7 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
         className="mt-2 w-full rounded-lg border border-ink-600 bg-ink-800 px-4 py-3 text-center font-mono text-3xl tracking-[0.5em] text-ink-100 outline-none focus:border-brand-400"
         autoFocus
       />
-      <button type="submit" className="btn-primary mt-4 w-full py-3" disabled={busy}>
+      <button type="submit" className="btn-primary mt-4 w-full py-3" disabled={busy || !ready}>
         {busy ? 'Checking…' : 'Confirm identity'}
       </button>
       <ErrorDisplay error={error} />

@@ -1,0 +1,170 @@
+// Browser-side texture work for the upload pages: running the SPEC §5 checks on a picked file, decoding GIF frames, reading saved textures from the mod API.
+import { API_URL } from '../../lib/api';
+import type { ErrorDisplay } from '../../lib/api-client';
+import { checkCapeFrames, COMPRESS_URL, textureMessages, typeFromMime } from '../../lib/texture-rules';
+import type { TextureKind } from './texture-kinds';
+
+/** A cape as the 3D preview shows it. */
+export type CapeTexture =
+  /** A still image (PNG, or the first frame of a GIF). */
+  | { kind: 'image'; url: string }
+  /** A vertical strip of frames, each width × width/2 (the mod API's animated_cape_url). */
+  | { kind: 'strip'; url: string }
+  /** Frames decoded from a GIF in the browser, all the same size. */
+  | { kind: 'frames'; frames: readonly HTMLCanvasElement[] };
+
+/** A file that passed the client checks and is held until Upload or Cancel. */
+export interface HeldTexture {
+  file: File;
+  /** Object URL of the file (revoke when dropped). */
+  url: string;
+  width: number;
+  height: number;
+  /** Decoded frames when the file is an animated GIF and the browser can decode it. */
+  frames: HTMLCanvasElement[] | null;
+}
+
+/** The player's saved textures, as the mod API serves them. */
+export interface SavedTextures {
+  cape: CapeTexture | null;
+  ears: string | null;
+}
+
+/** What GET /profile/{uuid} answers (DESIGN.md "The mod API"). */
+export interface ModProfile {
+  capeGlint: boolean;
+  upsideDown: boolean;
+  animatedCape: boolean;
+  cape_url: string | null;
+  animated_cape_url: string | null;
+  ear_url: string | null;
+}
+
+/** Decoded GIF frames are scaled down to at most this width: enough for the preview, and 64 frames stay small in memory. */
+const PREVIEW_FRAME_MAX_WIDTH = 512;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A message for the error display; the "too big" messages (or any, when `compressLink` says so) get a link to a compression site. */
+export function textureMessageDisplay(message: string, compressLink?: boolean): ErrorDisplay {
+  const tooBig = compressLink ?? (message === textureMessages.capeTooBig || message === textureMessages.earsTooBig);
+  const link = tooBig ? ` <a href="${COMPRESS_URL}" target="_blank" rel="noopener noreferrer">Compress it here</a>.` : '';
+  return { kind: 'message', message: escapeHtml(message) + link };
+}
+
+/** Loads an image URL into an Image element; resolves null when it is not a valid image. */
+export function loadImage(url: string, crossOrigin = false): Promise<HTMLImageElement | null> {
+  return new Promise((resolve) => {
+    const image = new Image();
+    if (crossOrigin) image.crossOrigin = 'anonymous';
+    image.onload = () => resolve(image.naturalWidth > 0 && image.naturalHeight > 0 ? image : null);
+    image.onerror = () => resolve(null);
+    image.src = url;
+  });
+}
+
+/** Decodes every frame of a GIF with ImageDecoder (scaled to the preview size); null when the browser cannot, or it has one frame. Throws the frame-count message. */
+async function decodeGifFrames(file: File): Promise<HTMLCanvasElement[] | null> {
+  if (typeof ImageDecoder === 'undefined') return null;
+  let decoder: ImageDecoder | undefined;
+  try {
+    if (!(await ImageDecoder.isTypeSupported('image/gif'))) return null;
+    decoder = new ImageDecoder({ data: await file.arrayBuffer(), type: 'image/gif' });
+    await decoder.tracks.ready;
+    await decoder.completed;
+    const count = decoder.tracks.selectedTrack?.frameCount ?? 1;
+    const tooMany = checkCapeFrames(count);
+    if (tooMany) throw new FrameCountError(tooMany);
+    if (count <= 1) return null;
+    const frames: HTMLCanvasElement[] = [];
+    for (let index = 0; index < count; index++) {
+      const { image } = await decoder.decode({ frameIndex: index });
+      const scale = Math.min(1, PREVIEW_FRAME_MAX_WIDTH / image.displayWidth);
+      const canvas = document.createElement('canvas');
+      canvas.width = Math.max(1, Math.round(image.displayWidth * scale));
+      canvas.height = Math.max(1, Math.round(image.displayHeight * scale));
+      canvas.getContext('2d')!.drawImage(image, 0, 0, canvas.width, canvas.height);
+      image.close();
+      frames.push(canvas);
+    }
+    return frames;
+  } catch (error) {
+    if (error instanceof FrameCountError) throw error;
+    // The server decides on odd GIFs; the preview falls back to the first frame.
+    return null;
+  } finally {
+    decoder?.close();
+  }
+}
+
+class FrameCountError extends Error {}
+
+/** The outcome of the client checks: the held texture, or the SPEC §5 message. */
+export type CheckResult = { ok: true; texture: HeldTexture } | { ok: false; message: string };
+
+/** The rules a picked file is checked against: an upload page's kind, or the gallery's rules. */
+export type TextureChecks = Pick<TextureKind, 'checkFile' | 'checkDimensions' | 'animated'>;
+
+/** Runs the SPEC §5 checks on a picked file in order: size and type, then that it loads as an image, then its dimensions (and a GIF's frame count). */
+export async function checkTextureFile(file: File, kind: TextureChecks): Promise<CheckResult> {
+  const type = typeFromMime(file.type);
+  const fileProblem = kind.checkFile({ bytes: file.size, type });
+  if (fileProblem) return { ok: false, message: fileProblem };
+
+  const url = URL.createObjectURL(file);
+  const image = await loadImage(url);
+  if (!image) {
+    URL.revokeObjectURL(url);
+    return { ok: false, message: textureMessages.invalidImage };
+  }
+  const { naturalWidth: width, naturalHeight: height } = image;
+  const dimensionProblem = kind.checkDimensions({ width, height });
+  if (dimensionProblem) {
+    URL.revokeObjectURL(url);
+    return { ok: false, message: dimensionProblem };
+  }
+
+  let frames: HTMLCanvasElement[] | null = null;
+  if (kind.animated && type === 'gif') {
+    try {
+      frames = await decodeGifFrames(file);
+    } catch (error) {
+      URL.revokeObjectURL(url);
+      return { ok: false, message: error instanceof FrameCountError ? error.message : textureMessages.invalidImage };
+    }
+  }
+  return { ok: true, texture: { file, url, width, height, frames } };
+}
+
+const heldCapes = new WeakMap<HeldTexture, CapeTexture>();
+
+/** The cape the preview shows for a held file (its decoded frames when animated, else the image); the same object each time, so re-renders don't reload the preview. */
+export function heldCape(texture: HeldTexture): CapeTexture {
+  let cape = heldCapes.get(texture);
+  if (!cape) {
+    cape = texture.frames ? { kind: 'frames', frames: texture.frames } : { kind: 'image', url: texture.url };
+    heldCapes.set(texture, cape);
+  }
+  return cape;
+}
+
+/** The saved textures in a mod API profile, as other players see them: the animated strip when it plays (animatedCape), else the still cape. */
+export function savedFromProfile(profile: ModProfile | null): SavedTextures {
+  if (!profile) return { cape: null, ears: null };
+  const cape: CapeTexture | null = profile.animatedCape && profile.animated_cape_url
+    ? { kind: 'strip', url: profile.animated_cape_url }
+    : profile.cape_url
+      ? { kind: 'image', url: profile.cape_url }
+      : null;
+  return { cape, ears: profile.ear_url ?? null };
+}
+
+/** Reads a player's saved textures from the mod API (GET /profile/{uuid}); a 404 (never seen) means none. */
+export async function fetchSavedTextures(uuid: string, signal?: AbortSignal): Promise<SavedTextures> {
+  const response = await fetch(`${API_URL}/profile/${encodeURIComponent(uuid)}`, { cache: 'no-store', signal });
+  if (response.status === 404) return savedFromProfile(null);
+  if (!response.ok) throw new Error(`The profile answered ${response.status}`);
+  return savedFromProfile((await response.json()) as ModProfile);
+}

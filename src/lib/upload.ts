@@ -1,0 +1,95 @@
+// File uploads with progress (XMLHttpRequest, since fetch reports no upload progress), with the API client's cookies, XSRF header and SPEC §8 status handling.
+import { API_URL } from './api';
+import { XSRF_COOKIE_PATH } from './api-client';
+import { getCookie } from './cookies';
+import { loginUrlFor } from './routes';
+import { $apiOffline, $maintenance, forgetUser } from './session';
+
+/** What an upload answered: the HTTP status (0 when no response arrived) and the parsed JSON body (undefined when there was none). */
+export interface UploadResponse {
+  status: number;
+  body: unknown;
+}
+
+/** Options of {@link uploadFile}. */
+export interface UploadOptions {
+  /** The multipart field that carries the file; `file` by default. */
+  field?: string;
+  /** Text fields sent before the file (e.g. a gallery upload's title and tags). */
+  fields?: Record<string, string>;
+  /** Called with the fraction (0…1) of the request body sent so far. */
+  onProgress?: (fraction: number) => void;
+  /** Aborts the upload; the promise then rejects with an AbortError. */
+  signal?: AbortSignal;
+  /** Milliseconds before the upload counts as timed out (API-offline modal). */
+  timeoutMs?: number;
+}
+
+/** How long an upload may take before it counts as timed out. */
+export const UPLOAD_TIMEOUT_MS = 60_000;
+
+/** Returns the XSRF-TOKEN cookie, first asking the API for one (GET /api/csrf-cookie) when the browser has none. */
+export async function ensureXsrfToken(): Promise<string | undefined> {
+  if (!getCookie('XSRF-TOKEN')) {
+    await fetch(`${API_URL}${XSRF_COOKIE_PATH}`, { credentials: 'include' }).catch(() => undefined);
+  }
+  return getCookie('XSRF-TOKEN');
+}
+
+/** Reacts to the statuses SPEC §8 gives app-wide meaning, as the API client does: 401 logs out, 503 maintenance, 408 offline. */
+export function handleAppStatus(status: number): void {
+  if (status === 401) {
+    forgetUser();
+    if (document.documentElement.hasAttribute('data-auth')) location.replace(loginUrlFor(location.pathname + location.search));
+  } else if (status === 503) {
+    $maintenance.set(true);
+  } else if (status === 408 || status === 0) {
+    $apiOffline.set(true);
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** POSTs one file as multipart/form-data to an API path, reporting upload progress; resolves for every HTTP answer and with status 0 when none came. */
+export async function uploadFile(path: string, file: Blob, options: UploadOptions = {}): Promise<UploadResponse> {
+  const token = await ensureXsrfToken();
+  if (options.signal?.aborted) throw new DOMException('The upload was aborted', 'AbortError');
+  const form = new FormData();
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
+  form.append(options.field ?? 'file', file, file instanceof File ? file.name : 'texture');
+
+  return new Promise<UploadResponse>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `${API_URL}${path}`);
+    request.withCredentials = true;
+    request.timeout = options.timeoutMs ?? UPLOAD_TIMEOUT_MS;
+    request.setRequestHeader('accept', 'application/json');
+    if (token) request.setRequestHeader('x-xsrf-token', token);
+
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) options.onProgress?.(Math.min(1, event.loaded / event.total));
+    };
+    request.upload.onload = () => options.onProgress?.(1);
+    request.onload = () => {
+      handleAppStatus(request.status);
+      resolve({ status: request.status, body: parseBody(request.responseText) });
+    };
+    const noAnswer = () => {
+      handleAppStatus(0);
+      resolve({ status: 0, body: undefined });
+    };
+    request.onerror = noAnswer;
+    request.ontimeout = noAnswer;
+    request.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'));
+    options.signal?.addEventListener('abort', () => request.abort(), { once: true });
+
+    request.send(form);
+  });
+}
