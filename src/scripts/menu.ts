@@ -12,6 +12,8 @@ function renderUser(user: User | null): void {
   const template = document.getElementById('avatar-url-template')?.dataset.template ?? '';
   document.querySelectorAll<HTMLImageElement>('[data-user-avatar]').forEach((img) => {
     if (user) {
+      // The profile-image service may be unreachable: fall back to the site icon rather than a broken image.
+      img.addEventListener('error', () => (img.src = '/favicon.svg'), { once: true });
       img.src = avatarUrl(template, user.uuid, 24);
       img.alt = `${user.username}'s avatar`;
     } else img.removeAttribute('src');
