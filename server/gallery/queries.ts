@@ -62,8 +62,23 @@ function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The FTS5 phrase that finds a title substring (the trigram tokenizer needs 3+ characters). */
+function ftsPhrase(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/** On SQLite, how many titles contain a term, from the FTS index alone; null when the index cannot answer (PostgreSQL, short terms). */
+async function ftsMatchCount(db: Db, term: string | undefined): Promise<number | null> {
+  if (!term || term.length < 3 || isPostgres(db)) return null;
+  const result = await sql<{ count: number }>`select count(*) as count from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)}`.execute(db);
+  return Number(result.rows[0]?.count ?? 0);
+}
+
+/** Above this many title matches, SQLite walks the sort index and checks each row against the matches instead of sorting them all. */
+const WALK_SORT_INDEX_FROM = 1000;
+
 /** Adds the title, type, tag and author filters to a query over `gallery_items as g`. */
-function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, postgres: boolean): Q {
+function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, postgres: boolean, walkSortIndex = false): Q {
   let q = query as ItemsQuery;
   if (filter.author) q = q.where('g.author_uuid', '=', filter.author);
   if (filter.types && filter.types.length > 0 && filter.types.length < 3) q = q.where('g.type', 'in', filter.types);
@@ -75,13 +90,19 @@ function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, post
   if (filter.title) {
     const term = filter.title;
     if (!postgres && term.length >= 3) {
-      const phrase = `"${term.replace(/"/g, '""')}"`;
-      q = q.where(sql<boolean>`g.rowid in (select rowid from gallery_title_fts where gallery_title_fts match ${phrase})`);
+      const matches = sql`(select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)})`;
+      // The unary + stops SQLite from driving the query from the matches, so it reads the sort index in order.
+      q = q.where(walkSortIndex ? sql<boolean>`+g.rowid in ${matches}` : sql<boolean>`g.rowid in ${matches}`);
     } else {
       q = q.where(sql<boolean>`g.title_lower like ${likePattern(term)} escape '\\'`);
     }
   }
   return q as Q;
+}
+
+/** Whether the title is the only filter. */
+function onlyTitle(filter: GalleryQuery): boolean {
+  return !filter.author && (filter.tags?.length ?? 0) === 0 && (!filter.types || filter.types.length === 0 || filter.types.length >= 3);
 }
 
 /** Whether the total can come from the maintained counters (no title, author or multi-tag filter). */
@@ -90,8 +111,9 @@ function countersCover(filter: GalleryQuery): boolean {
 }
 
 /** The number of items matching a filter: from the counters when they cover it, else counted. */
-export async function countGallery(db: Db, filter: GalleryQuery): Promise<number> {
+export async function countGallery(db: Db, filter: GalleryQuery, titleMatches: number | null = null): Promise<number> {
   if (countersCover(filter)) return sumCounters(db, typeCounterKeys(filter.types, filter.tags?.[0]));
+  if (titleMatches !== null && onlyTitle(filter)) return titleMatches;
   const query = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, isPostgres(db));
   const row = await query.select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return Number((row as { count: number }).count);
@@ -164,16 +186,24 @@ async function toItems(db: Db, rows: ItemRow[], viewer: string | null): Promise<
 export async function listGallery(db: Db, filter: GalleryQuery, viewer: string | null): Promise<GalleryPage> {
   const [field, direction] = filter.sort.split('_') as [keyof typeof SORT_COLUMNS, 'asc' | 'desc'];
   const column = SORT_COLUMNS[field];
-  const base = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, isPostgres(db));
-  const rows = (await base
-    .innerJoin('users as u', 'u.uuid', 'g.author_uuid')
-    .select(itemColumns)
+  const titleMatches = await ftsMatchCount(db, filter.title);
+  const walkSortIndex = titleMatches !== null && titleMatches >= WALK_SORT_INDEX_FROM;
+  // The page is chosen from gallery_items alone (an index walk), and only its rows are joined to their authors.
+  const pageHashes = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, isPostgres(db), walkSortIndex)
+    .select('g.hash')
     .orderBy(column, direction)
     .orderBy('g.hash', direction)
     .limit(GALLERY_PER_PAGE)
-    .offset((filter.page - 1) * GALLERY_PER_PAGE)
+    .offset((filter.page - 1) * GALLERY_PER_PAGE);
+  const rows = (await db
+    .selectFrom('gallery_items as g')
+    .innerJoin('users as u', 'u.uuid', 'g.author_uuid')
+    .select(itemColumns)
+    .where('g.hash', 'in', pageHashes as never)
+    .orderBy(column, direction)
+    .orderBy('g.hash', direction)
     .execute()) as ItemRow[];
-  const [data, total] = await Promise.all([toItems(db, rows, viewer), countGallery(db, filter)]);
+  const [data, total] = await Promise.all([toItems(db, rows, viewer), countGallery(db, filter, titleMatches)]);
   return { data, total, per_page: GALLERY_PER_PAGE, current_page: filter.page };
 }
 
