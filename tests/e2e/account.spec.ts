@@ -1,5 +1,6 @@
 // The visitor redirect, the game-code login, the menu for visitors, users and admins, log out and account deletion.
 import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
 import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
@@ -59,6 +60,9 @@ test('a used code does not log in twice', async ({ page, baseURL }) => {
 });
 
 test('visitors see Login and Register; users see avatar, name and their dropdown', async ({ page }) => {
+  // The profile-image service answers with a tiny PNG (this machine has no internet).
+  const avatar = await sharp({ create: { width: 24, height: 24, channels: 4, background: '#3a7' } }).png().toBuffer();
+  await page.route('https://crafatar.com/avatars/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: avatar }));
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
@@ -74,6 +78,12 @@ test('visitors see Login and Register; users see avatar, name and their dropdown
   await expect(page.getByRole('link', { name: 'My Profile' })).toHaveAttribute('href', `/user/${user.uuid}`);
   await expect(page.getByRole('link', { name: /^Admin/ })).toBeHidden();
   await expect(page.getByRole('heading', { name: `Welcome back, ${name}!` })).toBeVisible();
+});
+
+test('the menu shows the site icon when the profile-image service is unreachable', async ({ page }) => {
+  await page.route('https://crafatar.com/avatars/**', (route) => route.abort('internetdisconnected'));
+  await logIn(page, uniqueName('NoAvatar'));
+  await expect(page.getByTestId('user-menu').locator('img')).toHaveAttribute('src', '/favicon.svg');
 });
 
 test('admins see the Admin entry with their group emoji', async ({ page }) => {

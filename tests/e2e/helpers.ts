@@ -34,7 +34,7 @@ export async function logIn(page: Page, username: string, options: { admin?: boo
   const code = issueCode(username, options.admin);
   await page.goto(`/account/login/minecraft${options.ref ? `?ref=${encodeURIComponent(options.ref)}` : ''}`);
   // A code typed or a click made before the login island hydrates is lost (a busy machine hydrates late).
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await waitForIslands(page);
   await page.getByLabel('Code').fill(code);
   await page.getByRole('button', { name: 'Confirm identity' }).click();
   await page.waitForURL((url) => url.pathname === (options.ref ?? '/'));

@@ -1,0 +1,109 @@
+// One gallery card: the preview, title and author links, like and download counts, and the report and delete steps (SPEC §4 card states).
+import { memo, useEffect, useRef, type MouseEvent } from 'react';
+import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { deleteItem, itemHref, previewUrl, reportItem, userGalleryHref, type GalleryItem } from './gallery-api';
+import { FlagIcon, TrashIcon } from './icons';
+import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WhitelistedNotice } from './ItemControls';
+import { useItemActions } from './useItemActions';
+
+/** What a card needs from its list. */
+export interface GalleryCardProps {
+  item: GalleryItem;
+  /** Removes the card at once and runs the call (delete or report); the list brings it back if the call fails. */
+  onRemove: (hash: string, call: () => Promise<unknown>) => void;
+  /** Why the last removal failed, if it did. */
+  removeError?: ErrorDisplayValue;
+  /** Loads the preview at once (cards in the first rows). */
+  eager?: boolean;
+}
+
+/** A gallery card. */
+export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, removeError, eager = false }: GalleryCardProps) {
+  const actions = useItemActions(initial);
+  const { item, state } = actions;
+  const opener = useRef<HTMLButtonElement | null>(null);
+
+  // Back to waiting: the keyboard focus returns to the button that opened the step.
+  useEffect(() => {
+    if (state === 'waiting' && opener.current) {
+      opener.current.focus();
+      opener.current = null;
+    }
+  }, [state]);
+
+  const open = (next: () => void) => (event: MouseEvent<HTMLButtonElement>) => {
+    opener.current = event.currentTarget;
+    next();
+  };
+
+  return (
+    <article
+      className="relative flex min-w-0 flex-col overflow-hidden rounded-xl border border-ink-700 bg-ink-900 shadow-lg transition-colors hover:border-ink-600"
+      data-testid="gallery-card"
+      data-hash={item.hash}
+      data-state={state}
+      aria-label={item.title}
+    >
+      <a href={itemHref(item.hash)} className="relative block aspect-[16/9] bg-[radial-gradient(circle_at_50%_40%,var(--color-ink-700),var(--color-ink-950)_80%)]" tabIndex={-1} aria-hidden="true">
+        <img
+          src={previewUrl(item.hash)}
+          alt=""
+          width={320}
+          height={180}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          className="h-full w-full object-contain [image-rendering:pixelated]"
+        />
+      </a>
+      {actions.likeNotice && (
+        <p role="status" className="absolute inset-x-2 top-2 rounded-lg bg-ink-950/95 px-3 py-2 text-xs text-ink-100 shadow-lg" data-testid="like-notice">
+          {actions.likeNotice.kind === 'message' ? actions.likeNotice.message : actions.likeNotice.messages.join(' ')}
+        </p>
+      )}
+      <div className="flex flex-1 flex-col gap-1 px-3 pt-2.5 pb-2">
+        <div className="flex min-w-0 items-center gap-2">
+          <h3 className="min-w-0 flex-1 truncate font-bold">
+            <a href={itemHref(item.hash)} className="text-ink-100 hover:text-brand-400" title={item.title} data-testid="card-title">
+              {item.title}
+            </a>
+          </h3>
+          <KindBadge item={item} short />
+        </div>
+        <p className="truncate text-sm text-ink-300">
+          by{' '}
+          <a href={userGalleryHref(item.author)} data-testid="card-author">
+            {item.author_name}
+          </a>
+        </p>
+        {removeError && (
+          <div className="text-xs [&>div]:mt-1 [&>div]:px-2 [&>div]:py-1.5">
+            <ErrorDisplay error={removeError} />
+          </div>
+        )}
+        <div className="mt-auto -mx-1 flex items-center gap-0.5 pt-1">
+          <LikeButton item={item} onToggle={actions.toggleLike} />
+          <DownloadLink item={item} onDownload={actions.countDownload} />
+          <span className="flex-1" />
+          {actions.canReport && (
+            <button type="button" className="rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 hover:text-amber-300" title="Report" aria-label={`Report ${item.title}`} onClick={open(actions.openReport)}>
+              <FlagIcon />
+            </button>
+          )}
+          {actions.canManage && (
+            <button type="button" className="rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 hover:text-red-300" title="Delete" aria-label={`Delete ${item.title}`} onClick={open(actions.openDelete)}>
+              <TrashIcon />
+            </button>
+          )}
+        </div>
+      </div>
+      {state !== 'waiting' && (
+        <div className="absolute inset-0 flex flex-col justify-center overflow-y-auto bg-ink-900/95 p-3 backdrop-blur-sm">
+          {state === 'delete' && <DeleteConfirm item={item} onConfirm={() => onRemove(item.hash, () => deleteItem(item.hash))} onCancel={actions.cancel} />}
+          {state === 'report' && <ReportConfirm item={item} onConfirm={() => onRemove(item.hash, () => reportItem(item.hash))} onCancel={actions.cancel} />}
+          {state === 'report_whitelisted' && <WhitelistedNotice onBack={actions.cancel} />}
+        </div>
+      )}
+    </article>
+  );
+});

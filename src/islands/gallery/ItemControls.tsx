@@ -1,0 +1,162 @@
+// The controls a card and the texture page share: like, download, the report and delete confirmation steps and the marked-safe notice.
+import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { downloadUrl, kindLabel, type GalleryItem } from './gallery-api';
+import { DownloadIcon, HeartIcon, ShieldIcon } from './icons';
+
+/** The like toggle with the like count (pressed when the viewer likes the item). */
+export function LikeButton({ item, onToggle, large = false }: { item: GalleryItem; onToggle: () => void; large?: boolean }) {
+  const liked = item.user_liked;
+  const colours = liked ? 'bg-pink-500/15 text-pink-300 hover:bg-pink-500/25 hover:text-pink-200' : large ? 'bg-ink-700 text-ink-100 hover:bg-ink-600' : 'text-ink-300 hover:bg-ink-700 hover:text-ink-100';
+  return (
+    <button
+      type="button"
+      data-testid="like-button"
+      aria-pressed={liked}
+      title={liked ? 'Unlike' : 'Like'}
+      onClick={onToggle}
+      className={`inline-flex items-center gap-1.5 rounded-lg font-semibold transition-colors ${large ? 'px-4 py-2' : 'px-2 py-1 text-sm'} ${colours}`}
+    >
+      <HeartIcon filled={liked} className={large ? 'h-5 w-5' : 'h-4 w-4'} />
+      {large ? (
+        <>
+          {liked ? 'Liked' : 'Like'}{' '}
+          <span className="font-normal opacity-80">
+            (<span data-testid="like-count">{item.total_user_likes.toLocaleString('en')}</span> {item.total_user_likes === 1 ? 'like' : 'likes'})
+          </span>
+        </>
+      ) : (
+        <>
+          <span data-testid="like-count">{item.total_user_likes.toLocaleString('en')}</span>
+          <span className="sr-only">{item.total_user_likes === 1 ? 'like' : 'likes'}</span>
+        </>
+      )}
+    </button>
+  );
+}
+
+/** The download link with the download count; a click counts one more at once. */
+export function DownloadLink({ item, onDownload, large = false }: { item: GalleryItem; onDownload: () => void; large?: boolean }) {
+  return (
+    <a
+      href={downloadUrl(item.hash)}
+      download
+      data-testid="download-link"
+      title={`Download ${item.animated ? 'the GIF' : 'the PNG'}`}
+      onClick={onDownload}
+      className={`inline-flex items-center gap-1.5 rounded-lg font-semibold no-underline transition-colors ${
+        large ? 'btn-secondary' : 'px-2 py-1 text-sm text-ink-300 hover:bg-ink-700 hover:text-ink-100'
+      }`}
+    >
+      <DownloadIcon className={large ? 'h-5 w-5' : 'h-4 w-4'} />
+      {large ? (
+        <>
+          Download{' '}
+          <span className="font-normal opacity-80">
+            (<span data-testid="download-count">{item.downloads.toLocaleString('en')}</span> {item.downloads === 1 ? 'download' : 'downloads'})
+          </span>
+        </>
+      ) : (
+        <>
+          <span data-testid="download-count">{item.downloads.toLocaleString('en')}</span>
+          <span className="sr-only">{item.downloads === 1 ? 'download' : 'downloads'}</span>
+        </>
+      )}
+    </a>
+  );
+}
+
+/** The kind of texture as a small badge; `short` says "Animated" for an animated cape (cards are narrow). */
+export function KindBadge({ item, short = false }: { item: GalleryItem; short?: boolean }) {
+  const label = kindLabel(item);
+  return (
+    <span className="shrink-0 rounded-md bg-ink-700 px-1.5 py-0.5 text-[11px] font-semibold tracking-wide text-ink-300 uppercase" title={label}>
+      {short && label === 'Animated cape' ? 'Animated' : label}
+    </span>
+  );
+}
+
+/** The marked-safe badge. */
+export function WhitelistedBadge() {
+  return (
+    <span className="inline-flex items-center gap-1 rounded-md bg-emerald-500/15 px-2 py-0.5 text-xs font-semibold text-emerald-300" title="Marked safe by staff">
+      <ShieldIcon className="h-3.5 w-3.5" /> Staff approved
+    </span>
+  );
+}
+
+function onEscape(cancel: () => void) {
+  return (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      cancel();
+    }
+  };
+}
+
+/** A confirmation step's frame: a heading, text and the buttons. */
+function ConfirmPanel({ title, children, testId, onCancel }: { title: string; children: ReactNode; testId: string; onCancel: () => void }) {
+  const titleId = useId();
+  return (
+    <div role="group" aria-labelledby={titleId} data-testid={testId} onKeyDown={onEscape(onCancel)} className="flex flex-col gap-2.5">
+      <p id={titleId} className="font-bold break-words text-ink-100">
+        {title}
+      </p>
+      {children}
+    </div>
+  );
+}
+
+/** Delete confirm: the item goes for good. */
+export function DeleteConfirm({ item, busy = false, onConfirm, onCancel }: { item: GalleryItem; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <ConfirmPanel title={`Delete “${item.title}”?`} testId="delete-confirm" onCancel={onCancel}>
+      <p className="text-sm leading-snug text-ink-300">It leaves the gallery for everyone. This can't be undone.</p>
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className="btn-danger flex-1 px-2 py-1.5 text-sm" onClick={onConfirm} disabled={busy}>
+          {busy ? 'Deleting…' : 'Delete'}
+        </button>
+        <button type="button" className="btn-secondary flex-1 px-2 py-1.5 text-sm" onClick={onCancel} disabled={busy} autoFocus>
+          Cancel
+        </button>
+      </div>
+    </ConfirmPanel>
+  );
+}
+
+/** Report confirm: the terms box (tac) must be ticked before Report. */
+export function ReportConfirm({ item, busy = false, onConfirm, onCancel }: { item: GalleryItem; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const [tac, setTac] = useState(false);
+  return (
+    <ConfirmPanel title={`Report “${item.title}”?`} testId="report-confirm" onCancel={onCancel}>
+      <label className="flex items-start gap-2 text-sm leading-snug text-ink-300">
+        <input type="checkbox" name="tac" className="mt-0.5 h-4 w-4 shrink-0 accent-red-600" checked={tac} onChange={(event) => setTac(event.target.checked)} autoFocus />
+        <span>
+          It breaks the <a href="/legal/rules" target="_blank" rel="noopener">rules</a>, and I accept the <a href="/legal/terms" target="_blank" rel="noopener">terms</a>.
+        </span>
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className="btn-danger flex-1 px-2 py-1.5 text-sm" onClick={onConfirm} disabled={!tac || busy}>
+          {busy ? 'Reporting…' : 'Report'}
+        </button>
+        <button type="button" className="btn-secondary flex-1 px-2 py-1.5 text-sm" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </ConfirmPanel>
+  );
+}
+
+/** report_whitelisted: staff marked the texture safe, so it cannot be reported. */
+export function WhitelistedNotice({ onBack }: { onBack: () => void }) {
+  return (
+    <ConfirmPanel title="This texture was marked safe by staff" testId="report-whitelisted" onCancel={onBack}>
+      <p className="flex items-start gap-2 text-sm text-ink-300">
+        <ShieldIcon className="mt-0.5 h-4 w-4 shrink-0 text-emerald-300" />
+        Staff already checked it against the rules, so it can't be reported.
+      </p>
+      <button type="button" className="btn-secondary py-1.5 text-sm" onClick={onBack} autoFocus>
+        OK
+      </button>
+    </ConfirmPanel>
+  );
+}
