@@ -4,6 +4,7 @@ import { GALLERY_PER_PAGE, type GallerySort } from '../../src/lib/gallery-rules.
 import type { Db } from '../db/database.ts';
 import { isPostgres } from '../db/migrations.ts';
 import type { Database } from '../db/schema.ts';
+import type { GalleryItem, GalleryPage } from '../../src/lib/types.ts';
 import { sumCounters, typeCounterKeys } from './counts.ts';
 
 /** What the listing asks for (already validated). */
@@ -18,34 +19,6 @@ export interface GalleryQuery {
   tags?: string[];
   /** Only this author's items. */
   author?: string;
-}
-
-/** One gallery item as the API answers it (SPEC §3). */
-export interface GalleryItem {
-  hash: string;
-  title: string;
-  author: string;
-  author_name: string;
-  type: number;
-  animated: boolean;
-  /** The texture (still) as served by the mod API, relative to the API host. */
-  texture: string;
-  /** The animated strip, or null. */
-  animated_texture: string | null;
-  tags: Array<{ tag_key: string; name: string }>;
-  whitelisted: boolean;
-  user_liked: boolean;
-  total_user_likes: number;
-  downloads: number;
-  createdAt: string;
-}
-
-/** A page of items. */
-export interface GalleryPage {
-  data: GalleryItem[];
-  total: number;
-  per_page: number;
-  current_page: number;
 }
 
 type ItemsQuery = SelectQueryBuilder<Database & { g: Database['gallery_items'] }, 'g', object>;

@@ -2,16 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
-
-/** The profile body the mod reads (DESIGN.md "The mod API"). */
-export interface ModProfile {
-  capeGlint: boolean;
-  upsideDown: boolean;
-  animatedCape: boolean;
-  cape_url: string | null;
-  animated_cape_url: string | null;
-  ear_url: string | null;
-}
+import type { ModProfile } from '../../src/lib/types.ts';
 
 /** A cached profile: serialized once, with its ETag and the player it belongs to. */
 export interface CachedProfile {

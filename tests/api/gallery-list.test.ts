@@ -1,5 +1,6 @@
 // API tests for GET /api/gallery/get and /api/gallery/user/{uuid}: shape, the 8 sorts, title/type/tag/user filters, pages and totals.
 import { randomBytes } from 'node:crypto';
+import type { GalleryItem } from '../../src/lib/types.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations.ts';
@@ -26,22 +27,7 @@ const ITEM_FIELDS = [
   'whitelisted',
 ].sort();
 
-interface Item {
-  hash: string;
-  title: string;
-  author: string;
-  author_name: string;
-  type: number;
-  animated: boolean;
-  texture: string;
-  animated_texture: string | null;
-  tags: Array<{ tag_key: string; name: string }>;
-  whitelisted: boolean;
-  user_liked: boolean;
-  total_user_likes: number;
-  downloads: number;
-  createdAt: string;
-}
+type Item = GalleryItem;
 
 interface Page {
   data: Item[];

@@ -2,6 +2,7 @@
 import sharp from 'sharp';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { GalleryItem } from '../../src/lib/types.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
@@ -16,22 +17,7 @@ const TEXTURE_URL = /^https?:\/\/[^/]+\/textures\/([0-9a-f]{64})$/;
 
 type User = Awaited<ReturnType<typeof loginNewUser>>;
 
-interface Item {
-  hash: string;
-  title: string;
-  author: string;
-  author_name: string;
-  type: number;
-  animated: boolean;
-  texture: string;
-  animated_texture: string | null;
-  tags: Array<{ tag_key: string; name: string }>;
-  whitelisted: boolean;
-  user_liked: boolean;
-  total_user_likes: number;
-  downloads: number;
-  createdAt: string;
-}
+type Item = GalleryItem;
 
 /** Fixed images for the rejection cases, made once. */
 const images: Record<string, Buffer> = {};

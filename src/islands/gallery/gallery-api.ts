@@ -1,42 +1,9 @@
 // The gallery's shapes (SPEC §3) and its calls (SPEC §7 Gallery): listing, one item, tags, like, delete, report, edit, and image URLs.
 import { api, API_URL } from '../../lib/api';
+import type { GalleryItem, GalleryPage, Tag } from '../../lib/types';
 import { DEFAULT_GALLERY_SORT, type GallerySort, type GalleryTypeName } from '../../lib/gallery-rules';
 
-/** A gallery tag. */
-export interface Tag {
-  tag_key: string;
-  name: string;
-}
-
-/** One gallery item as the API answers it. */
-export interface GalleryItem {
-  hash: string;
-  title: string;
-  /** The author's uuid. */
-  author: string;
-  author_name: string;
-  /** 0 cape, 1 ears, 2 animated cape. */
-  type: number;
-  animated: boolean;
-  /** The still PNG, relative to the API host. */
-  texture: string;
-  /** The animated strip (frames stacked vertically), or null. */
-  animated_texture: string | null;
-  tags: Tag[];
-  whitelisted: boolean;
-  user_liked: boolean;
-  total_user_likes: number;
-  downloads: number;
-  createdAt: string;
-}
-
-/** One page of items. */
-export interface GalleryPage {
-  data: GalleryItem[];
-  total: number;
-  per_page: number;
-  current_page: number;
-}
+export type { GalleryItem, GalleryPage, Tag };
 
 /** What GET /api/gallery/user/{uuid} answers. */
 export interface UserGallery {

@@ -1,6 +1,7 @@
 // Browser-side texture work for the upload pages: running the SPEC §5 checks on a picked file, decoding GIF frames, reading saved textures from the mod API.
 import { API_URL } from '../../lib/api';
 import type { ErrorDisplay } from '../../lib/api-client';
+import type { ModProfile } from '../../lib/types';
 import { checkCapeFrames, COMPRESS_URL, textureMessages, typeFromMime } from '../../lib/texture-rules';
 import type { TextureKind } from './texture-kinds';
 
@@ -30,15 +31,7 @@ export interface SavedTextures {
   ears: string | null;
 }
 
-/** What GET /profile/{uuid} answers (DESIGN.md "The mod API"). */
-export interface ModProfile {
-  capeGlint: boolean;
-  upsideDown: boolean;
-  animatedCape: boolean;
-  cape_url: string | null;
-  animated_cape_url: string | null;
-  ear_url: string | null;
-}
+
 
 /** Decoded GIF frames are scaled down to at most this width: enough for the preview, and 64 frames stay small in memory. */
 const PREVIEW_FRAME_MAX_WIDTH = 512;
