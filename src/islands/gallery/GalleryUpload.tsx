@@ -1,18 +1,18 @@
 // /gallery/new: share a texture (SPEC §4 gallery upload): waiting → confirming (3D preview) → uploading (progress) → uploaded (opens the texture) | failed (back to waiting after 3 s).
-import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import { checkGalleryDimensions, checkGalleryFile, checkGalleryTitle, GALLERY_TITLE_MAX, galleryMessages, isEarsSize } from '../../lib/gallery-rules';
+import { checkGalleryDimensions, checkGalleryFile, checkGalleryTitle, galleryMessages, isEarsSize } from '../../lib/gallery-rules';
 import { $user } from '../../lib/session';
 import { uploadFile } from '../../lib/upload';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import PlayerPreview from '../upload/PlayerPreview';
 import { checkTextureFile, heldCape, textureMessageDisplay, type HeldTexture, type TextureChecks } from '../upload/textures';
-import { DropZone, ProgressBar, TextureImage } from '../upload/UploadPanel';
+import { DropZone, ProgressBar, TextureImage, usePreventWindowDrop } from '../upload/UploadPanel';
 import { BackButton } from './BackButton';
-import { cleanTitle } from './filters';
 import { itemHref } from './gallery-api';
-import { TagChips, useTags } from './TagChips';
+import { useTags } from './TagChips';
+import { TitleAndTagsFields } from './TitleAndTagsFields';
 
 /** The gallery's file rules (SPEC §5): PNG or GIF up to 500 KB; 14 × 7 is ears, anything else follows the cape rules. */
 export const GALLERY_CHECKS: TextureChecks = { checkFile: checkGalleryFile, checkDimensions: checkGalleryDimensions, animated: true };
@@ -105,8 +105,6 @@ export default function GalleryUpload() {
   const uploadButton = useRef<HTMLButtonElement>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const errorBox = useRef<HTMLDivElement>(null);
-  const titleId = useId();
-  const titleHint = useId();
 
   useEffect(() => {
     mounted.current = true;
@@ -147,16 +145,7 @@ export default function GalleryUpload() {
     if (state.error) errorBox.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
   }, [state.error]);
 
-  // A file dropped beside the drop zone must not make the browser leave the page.
-  useEffect(() => {
-    const stop = (event: Event) => event.preventDefault();
-    window.addEventListener('dragover', stop);
-    window.addEventListener('drop', stop);
-    return () => {
-      window.removeEventListener('dragover', stop);
-      window.removeEventListener('drop', stop);
-    };
-  }, []);
+  usePreventWindowDrop();
 
   const pickFile = useCallback(async (file: File | undefined) => {
     if (!file || holding(stateRef.current.status)) return;
@@ -240,36 +229,16 @@ export default function GalleryUpload() {
             </div>
           )}
 
-          <div>
-            <label htmlFor={titleId} className="mb-1.5 block text-sm font-semibold">
-              Title
-            </label>
-            <input
-              ref={titleInput}
-              id={titleId}
-              value={title}
-              maxLength={GALLERY_TITLE_MAX}
-              onChange={(event) => setTitle(cleanTitle(event.target.value))}
-              aria-describedby={titleHint}
-              disabled={busy}
-              autoComplete="off"
-              placeholder="e.g. Starry night"
-              className="w-full rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 placeholder:text-ink-600 focus:border-brand-400 focus:outline-none disabled:opacity-60"
-            />
-            <p id={titleHint} className="mt-1 flex justify-between gap-3 text-xs text-ink-300">
-              <span>Letters, numbers, underscores and spaces.</span>
-              <span>
-                {title.length}/{GALLERY_TITLE_MAX}
-              </span>
-            </p>
-          </div>
-
-          <div>
-            <p className="mb-1.5 text-sm font-semibold" aria-hidden="true">
-              Tags <span className="font-normal text-ink-300">(at least one)</span>
-            </p>
-            <TagChips tags={tags} selected={selected} onChange={setSelected} label="Tags" disabled={busy} />
-          </div>
+          <TitleAndTagsFields
+            title={title}
+            onTitle={setTitle}
+            tags={tags}
+            selected={selected}
+            onSelected={setSelected}
+            busy={busy}
+            placeholder="e.g. Starry night"
+            titleRef={titleInput}
+          />
 
           <div className="flex flex-wrap gap-3">
             <button ref={uploadButton} type="button" className="btn-primary min-w-32 flex-1 py-3" onClick={() => void upload()} disabled={busy || state.checking || state.status === 'failed'}>

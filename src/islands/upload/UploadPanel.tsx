@@ -257,16 +257,7 @@ export function UploadPanel({
     if (state.status === 'confirming') uploadButtonRef.current?.focus();
   }, [state.status]);
 
-  // A file dropped beside the drop zone must not make the browser leave the page.
-  useEffect(() => {
-    const stop = (event: Event) => event.preventDefault();
-    window.addEventListener('dragover', stop);
-    window.addEventListener('drop', stop);
-    return () => {
-      window.removeEventListener('dragover', stop);
-      window.removeEventListener('drop', stop);
-    };
-  }, []);
+  usePreventWindowDrop();
 
   return (
     <div className="grid gap-6 lg:grid-cols-2" data-testid="upload-panel" data-state={state.status}>
@@ -301,4 +292,17 @@ export function UploadPanel({
       </section>
     </div>
   );
+}
+
+/** Keeps a file dropped beside the drop zone from making the browser leave the page. */
+export function usePreventWindowDrop(): void {
+  useEffect(() => {
+    const stop = (event: Event) => event.preventDefault();
+    window.addEventListener('dragover', stop);
+    window.addEventListener('drop', stop);
+    return () => {
+      window.removeEventListener('dragover', stop);
+      window.removeEventListener('drop', stop);
+    };
+  }, []);
 }

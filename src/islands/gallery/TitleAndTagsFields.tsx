@@ -1,0 +1,59 @@
+// The title box (character filter, at most 20, with a counter) and tag chips, shared by the upload and edit forms.
+import { useId, type Ref } from 'react';
+import { GALLERY_TITLE_MAX } from '../../lib/gallery-rules';
+import type { Tag } from '../../lib/types';
+import { cleanTitle } from './filters';
+import { TagChips } from './TagChips';
+
+/** What the fields show and where their changes go. */
+export interface TitleAndTagsProps {
+  title: string;
+  onTitle: (title: string) => void;
+  tags: Tag[] | null | 'failed';
+  selected: string[];
+  onSelected: (keys: string[]) => void;
+  busy: boolean;
+  autoFocus?: boolean;
+  placeholder?: string;
+  titleRef?: Ref<HTMLInputElement>;
+}
+
+/** Renders the title and tag fields of a gallery form. */
+export function TitleAndTagsFields({ title, onTitle, tags, selected, onSelected, busy, autoFocus, placeholder, titleRef }: TitleAndTagsProps) {
+  const titleId = useId();
+  const hintId = useId();
+  return (
+    <>
+      <div>
+        <label htmlFor={titleId} className="mb-1.5 block text-sm font-semibold">
+          Title
+        </label>
+        <input
+          ref={titleRef}
+          id={titleId}
+          value={title}
+          maxLength={GALLERY_TITLE_MAX}
+          onChange={(event) => onTitle(cleanTitle(event.target.value))}
+          aria-describedby={hintId}
+          disabled={busy}
+          autoComplete="off"
+          autoFocus={autoFocus}
+          placeholder={placeholder}
+          className="w-full rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 placeholder:text-ink-600 focus:border-brand-400 focus:outline-none disabled:opacity-60"
+        />
+        <p id={hintId} className="mt-1 flex justify-between gap-3 text-xs text-ink-300">
+          <span>Letters, numbers, underscores and spaces.</span>
+          <span>
+            {title.length}/{GALLERY_TITLE_MAX}
+          </span>
+        </p>
+      </div>
+      <div>
+        <p className="mb-1.5 text-sm font-semibold" aria-hidden="true">
+          Tags <span className="font-normal text-ink-300">(at least one)</span>
+        </p>
+        <TagChips tags={tags} selected={selected} onChange={onSelected} label="Tags" disabled={busy} />
+      </div>
+    </>
+  );
+}
