@@ -87,8 +87,25 @@ function countersCover(filter: GalleryQuery): boolean {
 export async function countGallery(db: Db, filter: GalleryQuery, titleMatches: number | null = null): Promise<number> {
   if (countersCover(filter)) return sumCounters(db, typeCounterKeys(filter.types, filter.tags?.[0]));
   if (titleMatches !== null && onlyTitle(filter)) return titleMatches;
-  const query = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, isPostgres(db));
-  const row = await query.select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const postgres = isPostgres(db);
+  const tags = filter.tags ?? [];
+  let row: unknown;
+  if (tags.length >= 2) {
+    // Several tags: start from the rarest tag's index entries instead of testing every item.
+    const sizes = await Promise.all(tags.map((tag) => sumCounters(db, typeCounterKeys(filter.types, tag))));
+    const rarest = tags[sizes.indexOf(Math.min(...sizes))]!;
+    const fromRarest = db
+      .selectFrom('gallery_tags as rare')
+      .innerJoin('gallery_items as g', 'g.hash', 'rare.hash')
+      .where('rare.tag_key', '=', rarest) as unknown as ItemsQuery;
+    row = await applyFilters(fromRarest, { ...filter, tags: tags.filter((tag) => tag !== rarest) }, postgres)
+      .select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+  } else {
+    row = await applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, postgres)
+      .select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+  }
   return Number((row as { count: number }).count);
 }
 
