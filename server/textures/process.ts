@@ -13,7 +13,7 @@ import {
   MAX_CAPE_FRAMES,
   textureMessages,
 } from '../../src/lib/texture-rules.ts';
-import { checkGalleryDimensions, checkGalleryFile, isEarsSize } from '../../src/lib/gallery-rules.ts';
+import { checkGalleryFile, isEarsSize } from '../../src/lib/gallery-rules.ts';
 import { countGifFrames, readImageHeader } from './image-header.ts';
 
 sharp.cache(false);
@@ -91,13 +91,13 @@ export async function processCape(upload: Buffer, checkFile: FileCheck = checkCa
   });
 }
 
-/** Checks and re-encodes ears (PNG, exactly 14 x 7); throws TextureRejected with the SPEC §5 message. */
-export async function processEars(upload: Buffer): Promise<EncodedTexture> {
+/** Checks and re-encodes ears (PNG, exactly 14 x 7; the first frame of a GIF where `checkFile` allows one); throws TextureRejected with the SPEC §5 message. */
+export async function processEars(upload: Buffer, checkFile: FileCheck = checkEarsFile): Promise<EncodedTexture> {
   const header = readImageHeader(upload);
-  reject(checkEarsFile({ bytes: upload.length, type: header.type }));
+  reject(checkFile({ bytes: upload.length, type: header.type }));
   if (header.width === 0 || header.height === 0) reject(textureMessages.invalidImage);
   reject(checkEarsDimensions(header));
-  const ears = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error' }), 1));
+  const ears = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error', page: 0, pages: 1 }), 1));
   reject(checkEarsDimensions(ears));
   return ears;
 }
@@ -108,11 +108,8 @@ export type ProcessedGalleryTexture = { kind: 'ears'; still: EncodedTexture; str
 /** Checks and re-encodes a gallery upload: 14 x 7 is ears, anything else a cape (SPEC §5 gallery rules and messages). */
 export async function processGalleryTexture(upload: Buffer): Promise<ProcessedGalleryTexture> {
   const header = readImageHeader(upload);
-  reject(checkGalleryFile({ bytes: upload.length, type: header.type }));
   if (!isEarsSize(header)) return { kind: 'cape', ...(await processCape(upload, checkGalleryFile)) };
-  const still = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error', page: 0, pages: 1 }), 1));
-  reject(checkGalleryDimensions(still));
-  return { kind: 'ears', still, strip: null };
+  return { kind: 'ears', still: await processEars(upload, checkGalleryFile), strip: null };
 }
 
 /** Turns a stored strip (frames stacked vertically, each width x width/2) back into a looping GIF at 100 ms a frame. */
