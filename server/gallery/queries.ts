@@ -1,6 +1,6 @@
 // Gallery reads: the filtered, sorted page of items (FTS5 trigram / pg_trgm title search, index-ordered sorts) and its total.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import { GALLERY_PER_PAGE, type GallerySort } from '../../src/lib/gallery-rules.ts';
+import { GALLERY_COUNT_CAP, GALLERY_PER_PAGE, type GallerySort } from '../../src/lib/gallery-rules.ts';
 import type { Db } from '../db/database.ts';
 import { isPostgres } from '../db/migrations.ts';
 import type { Database } from '../db/schema.ts';
@@ -40,18 +40,36 @@ function ftsPhrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
-/** On SQLite, how many titles contain a term, from the FTS index alone; null when the index cannot answer (PostgreSQL, short terms). */
-async function ftsMatchCount(db: Db, term: string | undefined): Promise<number | null> {
-  if (!term || term.length < 3 || isPostgres(db)) return null;
-  const result = await sql<{ count: number }>`select count(*) as count from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)}`.execute(db);
+/** Counting a title's matches stops one past the cap: enough to know the total is capped. */
+const COUNT_LIMIT = GALLERY_COUNT_CAP + 1;
+
+/**
+ * How many titles contain a term, counting at most COUNT_LIMIT: on SQLite from the FTS index alone
+ * (exact and cheap), on PostgreSQL (and for terms too short for the trigram index) by reading matches up to the limit.
+ */
+async function titleMatchCount(db: Db, term: string): Promise<number> {
+  if (!isPostgres(db) && term.length >= 3) {
+    const result = await sql<{ count: number }>`select count(*) as count from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)}`.execute(db);
+    return Math.min(Number(result.rows[0]?.count ?? 0), COUNT_LIMIT);
+  }
+  const result = await sql<{ count: number }>`select count(*) as count from (select 1 from gallery_items where title_lower like ${likePattern(term)} escape '\\' limit ${COUNT_LIMIT}) matches`.execute(db);
   return Number(result.rows[0]?.count ?? 0);
 }
 
-/** Above this many title matches, SQLite walks the sort index and checks each row against the matches instead of sorting them all. */
-const WALK_SORT_INDEX_FROM = 1000;
+/**
+ * How the title filter finds its rows: `matches` gathers the matching rows and sorts them (few matches),
+ * `sortIndex` walks the sort index and keeps the rows that match (many matches), `planner` leaves it to the database.
+ */
+type TitlePlan = 'matches' | 'sortIndex' | 'planner';
+
+/** Picks the title plan from how many titles match (the trigram indexes need a term of 3+ characters). */
+function titlePlan(term: string | undefined, matches: number | null): TitlePlan {
+  if (!term || matches === null || term.length < 3) return 'planner';
+  return matches > GALLERY_COUNT_CAP ? 'sortIndex' : 'matches';
+}
 
 /** Adds the title, type, tag and author filters to a query over `gallery_items as g`. */
-function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, postgres: boolean, walkSortIndex = false): Q {
+function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, postgres: boolean, plan: TitlePlan = 'planner'): Q {
   let q = query as ItemsQuery;
   if (filter.author) q = q.where('g.author_uuid', '=', filter.author);
   if (filter.types && filter.types.length > 0 && filter.types.length < 3) q = q.where('g.type', 'in', filter.types);
@@ -65,7 +83,7 @@ function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, post
     if (!postgres && term.length >= 3) {
       const matches = sql`(select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)})`;
       // The unary + stops SQLite from driving the query from the matches, so it reads the sort index in order.
-      q = q.where(walkSortIndex ? sql<boolean>`+g.rowid in ${matches}` : sql<boolean>`g.rowid in ${matches}`);
+      q = q.where(plan === 'sortIndex' ? sql<boolean>`+g.rowid in ${matches}` : sql<boolean>`g.rowid in ${matches}`);
     } else {
       q = q.where(sql<boolean>`g.title_lower like ${likePattern(term)} escape '\\'`);
     }
@@ -83,13 +101,32 @@ function countersCover(filter: GalleryQuery): boolean {
   return !filter.title && !filter.author && (filter.tags?.length ?? 0) <= 1;
 }
 
-/** The number of items matching a filter: from the counters when they cover it, else counted. */
-export async function countGallery(db: Db, filter: GalleryQuery, titleMatches: number | null = null): Promise<number> {
-  if (countersCover(filter)) return sumCounters(db, typeCounterKeys(filter.types, filter.tags?.[0]));
-  if (titleMatches !== null && onlyTitle(filter)) return titleMatches;
+/** Whether the filter is a search whose count is capped: a title, or several tags. */
+function isSearch(filter: GalleryQuery): boolean {
+  return Boolean(filter.title) || (filter.tags?.length ?? 0) >= 2;
+}
+
+/** A total, and whether more items match than it says. */
+export interface GalleryTotal {
+  total: number;
+  capped: boolean;
+}
+
+/** A count of at most COUNT_LIMIT as a total. */
+function cappedTotal(count: number): GalleryTotal {
+  return count > GALLERY_COUNT_CAP ? { total: GALLERY_COUNT_CAP, capped: true } : { total: count, capped: false };
+}
+
+/**
+ * The number of items matching a filter: from the counters when they cover it; a search (title or several tags)
+ * counts up to GALLERY_COUNT_CAP; anything else (an author's items) is counted exactly.
+ */
+export async function countGallery(db: Db, filter: GalleryQuery, titleMatches: number | null = null): Promise<GalleryTotal> {
+  if (countersCover(filter)) return { total: await sumCounters(db, typeCounterKeys(filter.types, filter.tags?.[0])), capped: false };
+  if (filter.title && onlyTitle(filter)) return cappedTotal(titleMatches ?? (await titleMatchCount(db, filter.title)));
   const postgres = isPostgres(db);
   const tags = filter.tags ?? [];
-  let row: unknown;
+  let matching: ItemsQuery;
   if (tags.length >= 2) {
     // Several tags: start from the rarest tag's index entries instead of testing every item.
     const sizes = await Promise.all(tags.map((tag) => sumCounters(db, typeCounterKeys(filter.types, tag))));
@@ -98,15 +135,21 @@ export async function countGallery(db: Db, filter: GalleryQuery, titleMatches: n
       .selectFrom('gallery_tags as rare')
       .innerJoin('gallery_items as g', 'g.hash', 'rare.hash')
       .where('rare.tag_key', '=', rarest) as unknown as ItemsQuery;
-    row = await applyFilters(fromRarest, { ...filter, tags: tags.filter((tag) => tag !== rarest) }, postgres)
-      .select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
+    matching = applyFilters(fromRarest, { ...filter, tags: tags.filter((tag) => tag !== rarest) }, postgres);
   } else {
-    row = await applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, postgres)
-      .select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
+    matching = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, postgres);
   }
-  return Number((row as { count: number }).count);
+  if (isSearch(filter)) {
+    const row = await db
+      .selectFrom(matching.select(sql`1`.as('one')).limit(COUNT_LIMIT).as('matches'))
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return cappedTotal(Number(row.count));
+  }
+  const row = await matching
+    .select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return { total: Number((row as { count: number }).count), capped: false };
 }
 
 /** Loads the tags of the given items. */
@@ -172,16 +215,24 @@ async function toItems(db: Db, rows: ItemRow[], viewer: string | null): Promise<
   }));
 }
 
+/** The sort column as an expression no index serves, so the database gathers the matches and sorts them. */
+function unindexedSort(column: (typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS]) {
+  return column === 'g.title_lower' ? sql`${sql.ref(column)} || ''` : sql`${sql.ref(column)} + 0`;
+}
+
 /** One page of the gallery for a viewer (null for none), with the total. */
 export async function listGallery(db: Db, filter: GalleryQuery, viewer: string | null): Promise<GalleryPage> {
   const [field, direction] = filter.sort.split('_') as [keyof typeof SORT_COLUMNS, 'asc' | 'desc'];
   const column = SORT_COLUMNS[field];
-  const titleMatches = await ftsMatchCount(db, filter.title);
-  const walkSortIndex = titleMatches !== null && titleMatches >= WALK_SORT_INDEX_FROM;
+  const postgres = isPostgres(db);
+  const titleMatches = filter.title ? await titleMatchCount(db, filter.title) : null;
+  const plan = titlePlan(filter.title, titleMatches);
+  // PostgreSQL's estimate for a substring is unreliable: with few matches, keep it off the sort index explicitly.
+  const sortBy = postgres && plan === 'matches' ? unindexedSort(column) : sql.ref(column);
   // The page is chosen from gallery_items alone (an index walk), and only its rows are joined to their authors.
-  const pageHashes = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, isPostgres(db), walkSortIndex)
+  const pageHashes = applyFilters(db.selectFrom('gallery_items as g') as ItemsQuery, filter, postgres, plan)
     .select('g.hash')
-    .orderBy(column, direction)
+    .orderBy(sortBy, direction)
     .orderBy('g.hash', direction)
     .limit(GALLERY_PER_PAGE)
     .offset((filter.page - 1) * GALLERY_PER_PAGE);
@@ -193,8 +244,8 @@ export async function listGallery(db: Db, filter: GalleryQuery, viewer: string |
     .orderBy(column, direction)
     .orderBy('g.hash', direction)
     .execute()) as ItemRow[];
-  const [data, total] = await Promise.all([toItems(db, rows, viewer), countGallery(db, filter, titleMatches)]);
-  return { data, total, per_page: GALLERY_PER_PAGE, current_page: filter.page };
+  const [data, counted] = await Promise.all([toItems(db, rows, viewer), countGallery(db, filter, titleMatches)]);
+  return { data, total: counted.total, total_capped: counted.capped, per_page: GALLERY_PER_PAGE, current_page: filter.page };
 }
 
 /** One item by hash for a viewer, or undefined. */

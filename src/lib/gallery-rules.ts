@@ -5,6 +5,8 @@ import { CAPE_MAX_BYTES, checkCapeDimensions, EARS_HEIGHT, EARS_WIDTH, type Text
 export const GALLERY_PER_PAGE = 24;
 /** Longest gallery title. */
 export const GALLERY_TITLE_MAX = 20;
+/** Searches (a title, or several tags) count their matches up to this many; above it the total says this many and `total_capped` is set. */
+export const GALLERY_COUNT_CAP = 1000;
 /** The search box debounce. */
 export const GALLERY_SEARCH_DEBOUNCE_MS = 500;
 

@@ -60,7 +60,10 @@ export interface GalleryItem {
 /** One page of gallery items. */
 export interface GalleryPage {
   data: GalleryItem[];
+  /** How many items match; when `total_capped`, at least this many (a search counts up to GALLERY_COUNT_CAP). */
   total: number;
+  /** Whether more items match than `total` says. */
+  total_capped: boolean;
   per_page: number;
   current_page: number;
 }

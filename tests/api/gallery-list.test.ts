@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { GalleryItem } from '../../src/lib/types.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
+import { GALLERY_COUNT_CAP, GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations.ts';
 import { createGalleryItem } from '../../server/gallery/items.ts';
 import { backends, type TestDatabase } from '../helpers/backends.ts';
@@ -32,6 +32,7 @@ type Item = GalleryItem;
 interface Page {
   data: Item[];
   total: number;
+  total_capped: boolean;
   per_page: number;
   current_page: number;
 }
@@ -162,10 +163,10 @@ describe.each(backends)('gallery listing on $name', (backend) => {
 
   const matching = (test: (seed: Seed) => boolean, sort: GallerySort = 'likes_desc') => ordered(seeds.filter(test), sort);
 
-  it('answers {data, total, per_page: 24, current_page} with exactly the item fields', async () => {
+  it('answers {data, total, total_capped, per_page: 24, current_page} with exactly the item fields', async () => {
     const body = await getPage(alice.jar);
-    expect(Object.keys(body).sort()).toEqual(['current_page', 'data', 'per_page', 'total']);
-    expect(body).toMatchObject({ total: seeds.length, per_page: 24, current_page: 1 });
+    expect(Object.keys(body).sort()).toEqual(['current_page', 'data', 'per_page', 'total', 'total_capped']);
+    expect(body).toMatchObject({ total: seeds.length, total_capped: false, per_page: 24, current_page: 1 });
     expect(body.data).toHaveLength(24);
     for (const item of body.data) {
       expect(Object.keys(item).sort()).toEqual(ITEM_FIELDS);
@@ -364,12 +365,92 @@ describe.each(backends)('gallery listing on $name', (backend) => {
     it('answers an author without items with an empty gallery', async () => {
       const nobody = await loginNewUser(server);
       const body = (await (await alice.jar.get(`/api/gallery/user/${nobody.uuid}`)).json()) as { user: unknown; gallery: Page };
-      expect(body).toEqual({ user: { username: nobody.username, uuid: nobody.uuid }, gallery: { data: [], total: 0, per_page: 24, current_page: 1 } });
+      expect(body).toEqual({ user: { username: nobody.username, uuid: nobody.uuid }, gallery: { data: [], total: 0, total_capped: false, per_page: 24, current_page: 1 } });
     });
 
     it('answers 404 for an unknown uuid', async () => {
       await expectStatus(alice.jar, `/api/gallery/user/${randomUuid()}`, 404);
       await expectStatus(alice.jar, '/api/gallery/user/nobody', 404);
     });
+  });
+});
+
+describe.each(backends)('gallery search totals past the count cap on $name', (backend) => {
+  let database: TestDatabase;
+  let server: TestServer;
+  let viewer: Awaited<ReturnType<typeof loginNewUser>>;
+  let author: Awaited<ReturnType<typeof loginNewUser>>;
+  const seeds: Seed[] = [];
+  const COUNT = GALLERY_COUNT_CAP + 30;
+
+  beforeAll(async () => {
+    database = await backend.createDatabase();
+    server = await startServer(database.url, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
+    viewer = await loginNewUser(server, 'CapViewer');
+    author = await loginNewUser(server, 'CapAuthor');
+    const base = Date.UTC(2024, 0, 1);
+    for (let i = 0; i < COUNT; i++) {
+      const seed: Seed = {
+        hash: randomBytes(32).toString('hex'),
+        title: `Many${i}`,
+        author: author.uuid,
+        type: 0,
+        tags: ['animals', 'nature'],
+        likes: (i * 7) % 13,
+        downloads: 0,
+        createdAt: base + i * 1000,
+      };
+      await createGalleryItem(server.db, { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: 0, tags: seed.tags }, seed.createdAt);
+      if (seed.likes > 0) await server.db.updateTable('gallery_items').set({ likes: seed.likes }).where('hash', '=', seed.hash).execute();
+      seeds.push(seed);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  async function getPage(params: Params): Promise<Page> {
+    const response = await viewer.jar.get(`/api/gallery/get${query(params)}`);
+    const body = await response.json();
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    return body as Page;
+  }
+
+  it.each([
+    ['a title', { title: 'many' }],
+    ['two tags', { tags: ['animals', 'nature'] }],
+    ['a title and a type', { title: 'many', type: ['cape'] }],
+  ])('%s matching more than the cap answers the cap with total_capped and still pages to the last match', async (_name, params) => {
+    const expected = ordered(seeds, 'likes_desc');
+    const first = await getPage({ ...params });
+    expect(first).toMatchObject({ total: GALLERY_COUNT_CAP, total_capped: true });
+    expect(first.data.map((item) => item.hash)).toEqual(expected.slice(0, 24));
+    const lastPage = Math.ceil(COUNT / 24);
+    const last = await getPage({ ...params, page: lastPage });
+    expect(last).toMatchObject({ total: GALLERY_COUNT_CAP, total_capped: true });
+    expect(last.data.map((item) => item.hash)).toEqual(expected.slice((lastPage - 1) * 24));
+  });
+
+  it.each(GALLERY_SORTS)('a title with fewer matches than the cap is counted exactly and sorted by %s', async (sortBy) => {
+    // Many1, Many10–19, Many100–199, Many1000–1029.
+    const expected = ordered(seeds.filter((seed) => seed.title.startsWith('Many1')), sortBy);
+    expect(expected).toHaveLength(141);
+    const hashes: string[] = [];
+    for (let page = 1; page <= 6; page++) {
+      const body = await getPage({ title: 'many1', sortBy, page });
+      expect(body).toMatchObject({ total: 141, total_capped: false });
+      hashes.push(...body.data.map((item) => item.hash));
+    }
+    expect(hashes).toEqual(expected);
+  });
+
+  it('listings without a search count exactly past the cap: everything, a type, one tag, an author', async () => {
+    for (const params of [{}, { type: ['cape'] }, { tags: ['animals'] }, { user: author.uuid }]) {
+      expect(await getPage(params), JSON.stringify(params)).toMatchObject({ total: COUNT, total_capped: false });
+    }
+    const response = await viewer.jar.get(`/api/gallery/user/${author.uuid}`);
+    expect(((await response.json()) as { gallery: Page }).gallery).toMatchObject({ total: COUNT, total_capped: false });
   });
 });

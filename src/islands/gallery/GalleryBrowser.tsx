@@ -10,6 +10,7 @@ import { GalleryGrid } from './GalleryGrid';
 import { PlusIcon, SearchIcon } from './icons';
 import { TagChips, useTags } from './TagChips';
 import { useInfiniteGallery } from './useInfiniteGallery';
+import { textureCount } from './texture-count';
 
 /** The gallery browser island. */
 export default function GalleryBrowser() {
@@ -181,7 +182,7 @@ export default function GalleryBrowser() {
 
         <section aria-label="Textures" className="min-w-0">
           <p className="mb-3 min-h-5 text-sm text-ink-300" aria-live="polite" data-testid="gallery-count">
-            {list.total !== null && (list.total === 1 ? '1 texture' : `${list.total.toLocaleString('en')} textures`)}
+            {list.total !== null && textureCount(list.total, list.totalCapped)}
           </p>
           <GalleryGrid list={list} empty={empty} />
         </section>

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { GalleryCard } from './GalleryCard';
 import type { InfiniteGallery } from './useInfiniteGallery';
+import { textureCount } from './texture-count';
 
 /** The responsive grid; columns follow the width of the listing, not the window (the sidebar takes room). */
 const GRID = 'grid grid-cols-1 gap-4 @sm:grid-cols-2 @2xl:grid-cols-3 @3xl:grid-cols-4';
@@ -38,7 +39,7 @@ export function SkeletonGrid({ count }: { count: number }) {
 }
 
 /** The listing with its states; `empty` is shown when nothing matches. */
-export function GalleryGrid({ list, empty, noun = 'textures' }: { list: InfiniteGallery; empty: ReactNode; noun?: string }) {
+export function GalleryGrid({ list, empty }: { list: InfiniteGallery; empty: ReactNode }) {
   const { items, status, error, hasMore, firstPage } = list;
   const firstLoad = firstPage && items.length === 0;
 
@@ -57,7 +58,7 @@ export function GalleryGrid({ list, empty, noun = 'textures' }: { list: Infinite
     return (
       <div aria-busy="true" data-testid="gallery-loading">
         <p className="sr-only" role="status">
-          Loading {noun}…
+          Loading textures…
         </p>
         <SkeletonGrid count={8} />
       </div>
@@ -87,10 +88,10 @@ export function GalleryGrid({ list, empty, noun = 'textures' }: { list: Infinite
             Load more
           </button>
         )}
-        {status === 'loading' && <span role="status">Loading more {noun}…</span>}
+        {status === 'loading' && <span role="status">Loading more textures…</span>}
         {status === 'ready' && !hasMore && (
           <p role="status" data-testid="gallery-end">
-            That's all {list.total === 1 ? `1 ${noun.replace(/s$/, '')}` : `${list.total ?? items.length} ${noun}`}.
+            That's all {textureCount(list.total ?? items.length)}.
           </p>
         )}
       </div>

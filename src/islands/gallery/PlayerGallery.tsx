@@ -8,6 +8,7 @@ import { fetchUserGallery, type GalleryPage } from './gallery-api';
 import { GalleryGrid } from './GalleryGrid';
 import { PlusIcon } from './icons';
 import { useInfiniteGallery } from './useInfiniteGallery';
+import { textureCount } from './texture-count';
 
 /** The uuid in a /gallery/{uuid} path, or null. */
 export function uuidFromPath(pathname: string): string | null {
@@ -80,7 +81,7 @@ export default function PlayerGallery() {
             {username ? `${username}'s textures` : <span className="inline-block h-9 w-64 max-w-full animate-pulse rounded bg-ink-700 align-middle" aria-label="Loading" />}
           </h1>
           <p className="mt-1 min-h-6 text-ink-300" aria-live="polite">
-            {list.total !== null && `${list.total === 1 ? '1 texture' : `${list.total.toLocaleString('en')} textures`} · newest first`}
+            {list.total !== null && `${textureCount(list.total, list.totalCapped)} · newest first`}
           </p>
         </div>
         {own && (

@@ -14,6 +14,8 @@ export interface InfiniteGallery {
   items: GalleryItem[];
   /** How many items match (after removals), or null before the first page. */
   total: number | null;
+  /** Whether at least `total` match rather than exactly (a search counts up to a cap). */
+  totalCapped: boolean;
   /** loading: a page is on its way; error: the last page failed (with `error`); ready: idle. */
   status: ListStatus;
   error: ErrorDisplay | null;
@@ -35,7 +37,7 @@ export interface InfiniteGallery {
 export function useInfiniteGallery(key: string, fetchPage: (page: number, signal: AbortSignal) => Promise<GalleryPage>): InfiniteGallery {
   // Every item received (removed ones too), the server's total at the last page and how many were hidden then.
   const [items, setItems] = useState<GalleryItem[]>([]);
-  const [serverTotal, setServerTotal] = useState<{ total: number; hiddenThen: number } | null>(null);
+  const [serverTotal, setServerTotal] = useState<{ total: number; capped: boolean; hiddenThen: number } | null>(null);
   const [perPage, setPerPage] = useState(0);
   const [exhausted, setExhausted] = useState(false);
   const [status, setStatus] = useState<ListStatus>('loading');
@@ -67,10 +69,11 @@ export function useInfiniteGallery(key: string, fetchPage: (page: number, signal
       const fresh = result.data.filter((item) => !seen.has(item.hash));
       itemsRef.current = [...itemsRef.current, ...fresh];
       setItems(itemsRef.current);
-      // A page with nothing new (the listing shifted under us) ends the scrolling rather than asking forever.
-      setExhausted(fresh.length === 0);
-      setServerTotal({ total: result.total, hiddenThen: hiddenRef.current.size });
-      setPerPage(result.per_page || result.data.length || 1);
+      const pageSize = result.per_page || result.data.length || 1;
+      // A short page is the last; a page with nothing new (the listing shifted under us) ends the scrolling rather than asking forever.
+      setExhausted(fresh.length === 0 || result.data.length < pageSize);
+      setServerTotal({ total: result.total, capped: result.total_capped, hiddenThen: hiddenRef.current.size });
+      setPerPage(pageSize);
       setStatus('ready');
     } catch (failure) {
       if (run !== generation.current || abort.signal.aborted) return;
@@ -96,8 +99,11 @@ export function useInfiniteGallery(key: string, fetchPage: (page: number, signal
 
   // Where the next unseen item sits on the server: removed items no longer count, so pages are asked for from there.
   const position = items.length - hidden.size;
-  const total = serverTotal === null ? null : Math.max(position, serverTotal.total - (hidden.size - serverTotal.hiddenThen));
-  const hasMore = total === null ? true : !exhausted && position < total;
+  // A capped total is a lower bound until the last page arrives; then what was received is the count.
+  const totalCapped = serverTotal !== null && serverTotal.capped && !exhausted;
+  const total =
+    serverTotal === null ? null : serverTotal.capped && exhausted ? position : Math.max(position, serverTotal.total - (hidden.size - serverTotal.hiddenThen));
+  const hasMore = total === null ? true : !exhausted && (totalCapped || position < total);
 
   const loadMore = useCallback(() => {
     if (loading.current || !hasMore) return;
@@ -132,6 +138,7 @@ export function useInfiniteGallery(key: string, fetchPage: (page: number, signal
   return {
     items: hidden.size === 0 ? items : items.filter((item) => !hidden.has(item.hash)),
     total,
+    totalCapped,
     status,
     error,
     hasMore,
