@@ -121,6 +121,9 @@ export const DEFAULT_TAGS: Array<{ tag_key: string; name: string }> = [
   { tag_key: 'vanilla-style', name: 'Vanilla Style' },
 ];
 
+/** The gallery's sort columns, each indexed with the hash as a tie-breaker. */
+const GALLERY_SORT_COLUMNS = ['likes', 'downloads', 'title_lower', 'created_at'] as const;
+
 const gallery: Migration = {
   async up(db: Kysely<any>) {
     const postgres = isPostgres(db);
@@ -143,7 +146,7 @@ const gallery: Migration = {
       .addColumn('downloads', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
-    for (const column of ['likes', 'downloads', 'title_lower', 'created_at']) {
+    for (const column of GALLERY_SORT_COLUMNS) {
       await db.schema.createIndex(`gallery_items_${column}`).on('gallery_items').columns([column, 'hash']).execute();
     }
     await db.schema.createIndex('gallery_items_author').on('gallery_items').columns(['author_uuid', 'created_at']).execute();
@@ -197,10 +200,34 @@ const gallery: Migration = {
   },
 };
 
+/**
+ * PostgreSQL: the sort indexes also carry the title and type, so a listing that walks one (a broad title search,
+ * a type filter) checks each row from the index alone instead of reading the table. SQLite has no INCLUDE and
+ * needs none: its title search checks rowids against the FTS matches, and every index holds the rowid.
+ */
+const gallerySortIndexes: Migration = {
+  async up(db: Kysely<any>) {
+    if (!isPostgres(db)) return;
+    for (const column of GALLERY_SORT_COLUMNS) {
+      const carried = column === 'title_lower' ? sql`type` : sql`title_lower, type`;
+      await sql`DROP INDEX ${sql.ref(`gallery_items_${column}`)}`.execute(db);
+      await sql`CREATE INDEX ${sql.ref(`gallery_items_${column}`)} ON gallery_items (${sql.ref(column)}, hash) INCLUDE (${carried})`.execute(db);
+    }
+  },
+  async down(db: Kysely<any>) {
+    if (!isPostgres(db)) return;
+    for (const column of GALLERY_SORT_COLUMNS) {
+      await sql`DROP INDEX ${sql.ref(`gallery_items_${column}`)}`.execute(db);
+      await db.schema.createIndex(`gallery_items_${column}`).on('gallery_items').columns([column, 'hash']).execute();
+    }
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_textures': textures,
   '0003_gallery': gallery,
+  '0004_gallery_sort_indexes': gallerySortIndexes,
 };
 

@@ -44,13 +44,13 @@ function ftsPhrase(term: string): string {
 const COUNT_LIMIT = GALLERY_COUNT_CAP + 1;
 
 /**
- * How many titles contain a term, counting at most COUNT_LIMIT: on SQLite from the FTS index alone
- * (exact and cheap), on PostgreSQL (and for terms too short for the trigram index) by reading matches up to the limit.
+ * How many titles contain a term, counting at most COUNT_LIMIT: on SQLite from the FTS index alone,
+ * on PostgreSQL (and for terms too short for the trigram index) by reading matching rows up to the limit.
  */
 async function titleMatchCount(db: Db, term: string): Promise<number> {
   if (!isPostgres(db) && term.length >= 3) {
-    const result = await sql<{ count: number }>`select count(*) as count from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)}`.execute(db);
-    return Math.min(Number(result.rows[0]?.count ?? 0), COUNT_LIMIT);
+    const result = await sql<{ count: number }>`select count(*) as count from (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)} limit ${COUNT_LIMIT})`.execute(db);
+    return Number(result.rows[0]?.count ?? 0);
   }
   const result = await sql<{ count: number }>`select count(*) as count from (select 1 from gallery_items where title_lower like ${likePattern(term)} escape '\\' limit ${COUNT_LIMIT}) matches`.execute(db);
   return Number(result.rows[0]?.count ?? 0);
@@ -84,6 +84,9 @@ function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, post
       const matches = sql`(select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)})`;
       // The unary + stops SQLite from driving the query from the matches, so it reads the sort index in order.
       q = q.where(plan === 'sortIndex' ? sql<boolean>`+g.rowid in ${matches}` : sql<boolean>`g.rowid in ${matches}`);
+    } else if (plan === 'sortIndex') {
+      // An expression the trigram index cannot serve: PostgreSQL walks the sort index, which carries the title.
+      q = q.where(sql<boolean>`(g.title_lower || '') like ${likePattern(term)} escape '\\'`);
     } else {
       q = q.where(sql<boolean>`g.title_lower like ${likePattern(term)} escape '\\'`);
     }
