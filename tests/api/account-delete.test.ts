@@ -1,31 +1,20 @@
 // API tests for POST /api/account/delete: the confirmation, and that everything of the account is gone afterwards.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends } from '../helpers/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
-import { loginNewUser, newBrowser, startServer, type TestServer } from '../helpers/server.ts';
+import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 
 describe.each(backends)('account deletion on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const suite = serverForSuite(backend);
 
   async function userCount(): Promise<number> {
-    const response = await fetch(`${server.url}/api/home`);
+    const response = await fetch(`${suite.server.url}/api/home`);
     return ((await response.json()) as { users: number }).users;
   }
 
   it('refuses without the confirmation (422 with errors.confirm) and keeps the account', async () => {
-    const { jar } = await loginNewUser(server);
+    const { jar } = await loginNewUser(suite.server);
     const before = await userCount();
     for (const body of [{}, { confirm: false }, { confirm: 'no' }]) {
       const response = await jar.post('/api/account/delete', body);
@@ -39,16 +28,16 @@ describe.each(backends)('account deletion on $name', (backend) => {
   });
 
   it('answers 401 without a session', async () => {
-    const jar = await newBrowser(server);
+    const jar = await newBrowser(suite.server);
     const before = await userCount();
     expect((await jar.post('/api/account/delete', { confirm: true })).status).toBe(401);
     expect(await userCount()).toBe(before);
   });
 
   it('with confirm true removes the account, its sessions and its login codes', async () => {
-    const bystander = await loginNewUser(server);
-    const { jar, uuid } = await loginNewUser(server);
-    const pendingCode = await issueLoginCode(server.db, uuid);
+    const bystander = await loginNewUser(suite.server);
+    const { jar, uuid } = await loginNewUser(suite.server);
+    const pendingCode = await issueLoginCode(suite.server.db, uuid);
     const oldSession = jar.cookie('session')!;
     const before = await userCount();
 
@@ -58,15 +47,15 @@ describe.each(backends)('account deletion on $name', (backend) => {
     expect(jar.cookie('session'), 'the session cookie is cleared').toBeUndefined();
 
     expect(await userCount()).toBe(before - 1);
-    const replay = new CookieJar(server.url);
+    const replay = new CookieJar(suite.server.url);
     replay.setCookie('session', oldSession);
     expect((await replay.get('/api/user')).status).toBe(401);
 
-    const codes = await server.db.selectFrom('login_codes').select('code').where('user_uuid', '=', uuid).execute();
+    const codes = await suite.server.db.selectFrom('login_codes').select('code').where('user_uuid', '=', uuid).execute();
     expect(codes).toEqual([]);
-    const sessions = await server.db.selectFrom('sessions').select('id').where('user_uuid', '=', uuid).execute();
+    const sessions = await suite.server.db.selectFrom('sessions').select('id').where('user_uuid', '=', uuid).execute();
     expect(sessions).toEqual([]);
-    const login = await (await newBrowser(server)).post('/api/account/checkauth', { code: pendingCode });
+    const login = await (await newBrowser(suite.server)).post('/api/account/checkauth', { code: pendingCode });
     expect(await login.json()).toMatchObject({ success: false });
 
     expect((await bystander.jar.get('/api/user')).status, 'other accounts are untouched').toBe(200);

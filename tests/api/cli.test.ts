@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
-import { newBrowser, startServer, type TestServer } from '../helpers/server.ts';
+import { backends } from '../helpers/backends.ts';
+import { newBrowser, serverForSuite } from '../helpers/server.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** UUID v3 of "OfflinePlayer:SomeName", as an offline-mode game server derives it. */
@@ -48,15 +48,12 @@ function printedCode(result: CliResult): string {
 }
 
 describe.each(backends)('CLI on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
+  const suite = serverForSuite(backend);
   let mojang: http.Server;
   let mojangUrl: string;
   const mojangRequests: string[] = [];
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url);
     mojang = http.createServer((request, response) => {
       mojangRequests.push(request.url ?? '');
       const match = /^\/users\/profiles\/minecraft\/([^/?]+)$/.exec(request.url ?? '');
@@ -75,13 +72,11 @@ describe.each(backends)('CLI on $name', (backend) => {
 
   afterAll(async () => {
     await new Promise((resolve) => mojang?.close(resolve));
-    await server?.close();
-    await database?.drop();
   });
 
   /** Logs in with a code through the site's login call; returns GET /api/user's body. */
   async function logInWith(code: string): Promise<{ uuid: string; username: string; group: { admin: boolean } }> {
-    const jar = await newBrowser(server);
+    const jar = await newBrowser(suite.server);
     const login = await jar.post('/api/account/checkauth', { code });
     expect(await login.json()).toMatchObject({ success: true });
     const me = await jar.get('/api/user');
@@ -90,7 +85,7 @@ describe.each(backends)('CLI on $name', (backend) => {
   }
 
   it('in offline mode prints a code for the offline uuid that logs the player in', async () => {
-    const result = await runCli(['code', 'SomeName'], { OFFLINE_MODE: 'true', DATABASE_URL: database.url, MOJANG_API_URL: mojangUrl });
+    const result = await runCli(['code', 'SomeName'], { OFFLINE_MODE: 'true', DATABASE_URL: suite.database.url, MOJANG_API_URL: mojangUrl });
     expect(result.code, result.stderr).toBe(0);
     const user = await logInWith(printedCode(result));
     expect(user).toMatchObject({ uuid: SOME_NAME_OFFLINE_UUID, username: 'SomeName', group: { admin: false } });
@@ -98,25 +93,25 @@ describe.each(backends)('CLI on $name', (backend) => {
   });
 
   it('with --admin puts the player in the admin group', async () => {
-    const result = await runCli(['code', 'Notch', '--admin'], { OFFLINE_MODE: 'true', DATABASE_URL: database.url });
+    const result = await runCli(['code', 'Notch', '--admin'], { OFFLINE_MODE: 'true', DATABASE_URL: suite.database.url });
     expect(result.code, result.stderr).toBe(0);
     const user = await logInWith(printedCode(result));
     expect(user).toMatchObject({ uuid: NOTCH_OFFLINE_UUID, username: 'Notch', group: { admin: true } });
   });
 
   it('online, stores the uuid and name the Mojang API returns', async () => {
-    const result = await runCli(['code', 'mojangplayer'], { OFFLINE_MODE: 'false', DATABASE_URL: database.url, MOJANG_API_URL: mojangUrl });
+    const result = await runCli(['code', 'mojangplayer'], { OFFLINE_MODE: 'false', DATABASE_URL: suite.database.url, MOJANG_API_URL: mojangUrl });
     expect(result.code, result.stderr).toBe(0);
     expect(mojangRequests).toContain('/users/profiles/minecraft/mojangplayer');
     const user = await logInWith(printedCode(result));
     expect(user).toMatchObject({ uuid: MOJANG_PROFILE.id, username: MOJANG_PROFILE.name, group: { admin: false } });
-    const rows = await server.db.selectFrom('users').select(['uuid', 'username']).where('uuid', '=', MOJANG_PROFILE.id).execute();
+    const rows = await suite.server.db.selectFrom('users').select(['uuid', 'username']).where('uuid', '=', MOJANG_PROFILE.id).execute();
     expect(rows).toEqual([{ uuid: MOJANG_PROFILE.id, username: MOJANG_PROFILE.name }]);
   });
 
   it('online, exits non-zero for a name Mojang does not know (404 or 204) and creates no account', async () => {
-    const before = await server.db.selectFrom('users').select('uuid').execute();
-    const env = { OFFLINE_MODE: 'false', DATABASE_URL: database.url, MOJANG_API_URL: mojangUrl };
+    const before = await suite.server.db.selectFrom('users').select('uuid').execute();
+    const env = { OFFLINE_MODE: 'false', DATABASE_URL: suite.database.url, MOJANG_API_URL: mojangUrl };
     const [notFound, noContent] = await Promise.all([runCli(['code', 'Nobody404'], env), runCli(['code', 'Nobody204'], env)]);
     for (const result of [notFound, noContent]) {
       expect(result.code).not.toBe(0);
@@ -124,7 +119,7 @@ describe.each(backends)('CLI on $name', (backend) => {
       expect(result.stdout).not.toMatch(/\d{6}/);
       expect(result.stderr).toMatch(/No player is called/);
     }
-    expect(await server.db.selectFrom('users').select('uuid').execute()).toHaveLength(before.length);
+    expect(await suite.server.db.selectFrom('users').select('uuid').execute()).toHaveLength(before.length);
   });
 });
 

@@ -1,13 +1,13 @@
 // API tests for GET /api/gallery/get and /api/gallery/user/{uuid}: shape, the 8 sorts, title/type/tag/user filters, pages and totals.
 import { randomBytes } from 'node:crypto';
 import type { GalleryItem } from '../../src/lib/types.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GALLERY_COUNT_CAP, GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations.ts';
 import { createGalleryItem } from '../../server/gallery/items.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { loginNewUser, newBrowser, randomUuid, startServer, type TestServer } from '../helpers/server.ts';
+import { loginNewUser, newBrowser, randomUuid, serverForSuite } from '../helpers/server.ts';
 
 /** The fields of a gallery item (SPEC §3 plus animated, texture and animated_texture). */
 const ITEM_FIELDS = [
@@ -80,8 +80,7 @@ function ordered(seeds: Seed[], sort: GallerySort): string[] {
 }
 
 describe.each(backends)('gallery listing on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
   let alice: Awaited<ReturnType<typeof loginNewUser>>;
   let bob: Awaited<ReturnType<typeof loginNewUser>>;
   let carol: Awaited<ReturnType<typeof loginNewUser>>;
@@ -89,11 +88,9 @@ describe.each(backends)('gallery listing on $name', (backend) => {
   const names = new Map<string, string>();
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
-    alice = await loginNewUser(server, 'AliceList');
-    bob = await loginNewUser(server, 'BobList');
-    carol = await loginNewUser(server, 'CarolList');
+    alice = await loginNewUser(suite.server, 'AliceList');
+    bob = await loginNewUser(suite.server, 'BobList');
+    carol = await loginNewUser(suite.server, 'CarolList');
     for (const user of [alice, bob, carol]) names.set(user.uuid, user.username);
 
     const base = Date.UTC(2024, 0, 1);
@@ -119,15 +116,10 @@ describe.each(backends)('gallery listing on $name', (backend) => {
         downloads: (i * 5) % 11,
         createdAt: base + ((i * 17) % all.length) * 60_000,
       };
-      expect(await createGalleryItem(server.db, { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: seed.type, tags: seed.tags }, seed.createdAt)).toBe(true);
-      await server.db.updateTable('gallery_items').set({ likes: seed.likes, downloads: seed.downloads }).where('hash', '=', seed.hash).execute();
+      expect(await createGalleryItem(suite.server.db, { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: seed.type, tags: seed.tags }, seed.createdAt)).toBe(true);
+      await suite.server.db.updateTable('gallery_items').set({ likes: seed.likes, downloads: seed.downloads }).where('hash', '=', seed.hash).execute();
       seeds.push(seed);
     }
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
   });
 
   async function getPage(jar: CookieJar, params: Params = {}): Promise<Page> {
@@ -344,7 +336,7 @@ describe.each(backends)('gallery listing on $name', (backend) => {
   });
 
   it('answers 401 to visitors', async () => {
-    const visitor = await newBrowser(server);
+    const visitor = await newBrowser(suite.server);
     expect((await visitor.get('/api/gallery/get')).status).toBe(401);
     expect((await visitor.get(`/api/gallery/user/${bob.uuid}`)).status).toBe(401);
   });
@@ -363,7 +355,7 @@ describe.each(backends)('gallery listing on $name', (backend) => {
     });
 
     it('answers an author without items with an empty gallery', async () => {
-      const nobody = await loginNewUser(server);
+      const nobody = await loginNewUser(suite.server);
       const body = (await (await alice.jar.get(`/api/gallery/user/${nobody.uuid}`)).json()) as { user: unknown; gallery: Page };
       expect(body).toEqual({ user: { username: nobody.username, uuid: nobody.uuid }, gallery: { data: [], total: 0, total_capped: false, per_page: 24, current_page: 1 } });
     });
@@ -376,18 +368,15 @@ describe.each(backends)('gallery listing on $name', (backend) => {
 });
 
 describe.each(backends)('gallery search totals past the count cap on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
   let viewer: Awaited<ReturnType<typeof loginNewUser>>;
   let author: Awaited<ReturnType<typeof loginNewUser>>;
   const seeds: Seed[] = [];
   const COUNT = GALLERY_COUNT_CAP + 30;
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
-    viewer = await loginNewUser(server, 'CapViewer');
-    author = await loginNewUser(server, 'CapAuthor');
+    viewer = await loginNewUser(suite.server, 'CapViewer');
+    author = await loginNewUser(suite.server, 'CapAuthor');
     const base = Date.UTC(2024, 0, 1);
     for (let i = 0; i < COUNT; i++) {
       const seed: Seed = {
@@ -400,16 +389,11 @@ describe.each(backends)('gallery search totals past the count cap on $name', (ba
         downloads: 0,
         createdAt: base + i * 1000,
       };
-      await createGalleryItem(server.db, { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: 0, tags: seed.tags }, seed.createdAt);
-      if (seed.likes > 0) await server.db.updateTable('gallery_items').set({ likes: seed.likes }).where('hash', '=', seed.hash).execute();
+      await createGalleryItem(suite.server.db, { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: 0, tags: seed.tags }, seed.createdAt);
+      if (seed.likes > 0) await suite.server.db.updateTable('gallery_items').set({ likes: seed.likes }).where('hash', '=', seed.hash).execute();
       seeds.push(seed);
     }
   }, 120_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
 
   async function getPage(params: Params): Promise<Page> {
     const response = await viewer.jar.get(`/api/gallery/get${query(params)}`);

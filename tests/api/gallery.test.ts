@@ -3,13 +3,13 @@ import sharp from 'sharp';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GalleryItem } from '../../src/lib/types.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { loginNewUser, newBrowser, startServer, type TestServer } from '../helpers/server.ts';
+import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';
 import { animatedGif, frameColour, padPng, PNG_SIGNATURE, rgbaPixels, sha256Hex, solidGif, solidPng, type Rgba } from '../fixtures/textures.ts';
 
 const UNKNOWN_HASH = 'f'.repeat(64);
@@ -46,19 +46,8 @@ function errorText(body: Record<string, unknown>): unknown {
 }
 
 describe.each(backends)('gallery on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000', GALLERY_UPLOADS_PER_10_MINUTES: '1000' });
   let colour = 0;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { LOGIN_ATTEMPTS_PER_MINUTE: '1000', GALLERY_UPLOADS_PER_10_MINUTES: '1000' });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
 
   /** A 64 x 32 cape in a colour no other test on this server uses. */
   function freshCape(): Promise<Buffer> {
@@ -106,11 +95,11 @@ describe.each(backends)('gallery on $name', (backend) => {
   }
 
   function fetchTexture(path: string): Promise<Response> {
-    return fetch(new URL(path, server.url));
+    return fetch(new URL(path, suite.server.url));
   }
 
   async function rows(table: 'gallery_items' | 'textures' | 'gallery_tags' | 'gallery_likes' | 'gallery_reports', hash?: string): Promise<number> {
-    let query = server.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
+    let query = suite.server.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
     if (hash) query = query.where('hash', '=', hash);
     return Number((await query.executeTakeFirstOrThrow()).n);
   }
@@ -126,7 +115,7 @@ describe.each(backends)('gallery on $name', (backend) => {
   }
 
   it('GET /api/gallery/tags lists the default tags as [{tag_key, name}]', async () => {
-    const response = await fetch(`${server.url}/api/gallery/tags`);
+    const response = await fetch(`${suite.server.url}/api/gallery/tags`);
     expect(response.status).toBe(200);
     const tags = (await response.json()) as Array<Record<string, string>>;
     for (const tag of tags) expect(Object.keys(tag).sort()).toEqual(['name', 'tag_key']);
@@ -135,7 +124,7 @@ describe.each(backends)('gallery on $name', (backend) => {
 
   describe('POST /api/gallery/new', () => {
     it('stores a cape PNG as type 0 (201) and the item page shows it', async () => {
-      const user = await loginNewUser(server);
+      const user = await loginNewUser(suite.server);
       const file = await freshCape();
       const before = Date.now();
       const hash = await upload(user.jar, file, 'Cool cape 1', ['space', 'abstract', 'space']);
@@ -170,14 +159,14 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('stores 14 x 7 ears as type 1', async () => {
-      const user = await loginNewUser(server);
+      const user = await loginNewUser(suite.server);
       const hash = await upload(user.jar, await freshEars(), 'Bunny ears', ['animals']);
       expect(await getItem(user.jar, hash)).toMatchObject({ type: 1, animated: false, animated_texture: null });
       expect(await rgbaPixels(Buffer.from(await (await fetchTexture(`/textures/${hash}`)).arrayBuffer()))).toMatchObject({ width: 14, height: 7 });
     });
 
     it('stores an animated GIF as type 2 with its strip as animated_texture; a one-frame GIF is a type 0 cape', async () => {
-      const user = await loginNewUser(server);
+      const user = await loginNewUser(suite.server);
       const frames: Rgba[] = [frameColour(colour++), frameColour(colour++), frameColour(colour++)];
       const hash = await upload(user.jar, await animatedGif(64, 32, frames), 'Flashing', ['colourful'], 'image/gif');
       const item = await getItem(user.jar, hash);
@@ -192,14 +181,14 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('accepts a file of exactly 500,000 bytes and a title of exactly 20 characters', async () => {
-      const user = await loginNewUser(server);
+      const user = await loginNewUser(suite.server);
       const hash = await upload(user.jar, images.maxBytes!, 'Abcdefghij_klmn 1234', ['minimal']);
       expect((await getItem(user.jar, hash)).title).toBe('Abcdefghij_klmn 1234');
     });
 
     it('answers the same image again, from its author or another user, with 200 {existing: true} and the same hash', async () => {
-      const first = await loginNewUser(server);
-      const second = await loginNewUser(server);
+      const first = await loginNewUser(suite.server);
+      const second = await loginNewUser(suite.server);
       const file = await freshCape();
       const hash = await upload(first.jar, file, 'Original', ['cute']);
       const before = await snapshot();
@@ -246,7 +235,7 @@ describe.each(backends)('gallery on $name', (backend) => {
       ] as Array<[string, { title?: string; tags?: string[] | string; file?: string; type?: string }, string]>)(
         'refuses %s with 422 and its message',
         async (_name, fields, message) => {
-          const { jar } = await loginNewUser(server);
+          const { jar } = await loginNewUser(suite.server);
           const file = fields.file === 'cape' ? await freshCape() : fields.file ? images[fields.file] : undefined;
           const before = await snapshot();
           await expectRefused(await sendNew(jar, { ...fields, file }), 422, message);
@@ -256,8 +245,8 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('answers 401 without a session and 419 without the XSRF header, storing nothing', async () => {
-      const visitor = await newBrowser(server);
-      const { jar } = await loginNewUser(server);
+      const visitor = await newBrowser(suite.server);
+      const { jar } = await loginNewUser(suite.server);
       const file = await freshCape();
       const before = await snapshot();
       expect((await sendNew(visitor, { title: 'Nice', tags: ['cute'], file })).status).toBe(401);
@@ -295,7 +284,7 @@ describe.each(backends)('gallery on $name', (backend) => {
     let animatedFrames: Rgba[];
 
     beforeAll(async () => {
-      author = await loginNewUser(server);
+      author = await loginNewUser(suite.server);
       cape = await upload(author.jar, await freshCape(), 'Download me', ['food']);
       ears = await upload(author.jar, await freshEars(), 'Ears preview', ['food']);
       animatedFrames = [frameColour(colour++), frameColour(colour++)];
@@ -305,7 +294,7 @@ describe.each(backends)('gallery on $name', (backend) => {
     it('GET /api/gallery/{hash} answers 404 for an unknown hash and 401 for visitors', async () => {
       await expectRefused(await author.jar.get(`/api/gallery/${UNKNOWN_HASH}`), 404, 'That texture does not exist.');
       expect((await author.jar.get('/api/gallery/not-a-hash')).status).toBe(404);
-      const visitor = await newBrowser(server);
+      const visitor = await newBrowser(suite.server);
       for (const path of [`/api/gallery/${cape}`, `/api/gallery/${cape}/preview`, `/api/gallery/${cape}/preview/map`, `/api/gallery/${cape}/download`]) {
         expect((await visitor.get(path)).status, path).toBe(401);
       }
@@ -330,7 +319,7 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('/download sends the PNG as an attachment and counts each download', async () => {
-      const viewer = await loginNewUser(server);
+      const viewer = await loginNewUser(suite.server);
       for (let n = 1; n <= 2; n++) {
         const response = await viewer.jar.get(`/api/gallery/${cape}/download`);
         expect(response.status).toBe(200);
@@ -359,9 +348,9 @@ describe.each(backends)('gallery on $name', (backend) => {
 
   describe('POST /api/gallery/like', () => {
     it('toggles the like, keeps total_user_likes right and survives a re-fetch', async () => {
-      const author = await loginNewUser(server);
-      const first = await loginNewUser(server);
-      const second = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
+      const first = await loginNewUser(suite.server);
+      const second = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Likeable', ['cute']);
 
       const like = async (jar: CookieJar) => {
@@ -381,13 +370,13 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('answers 404 for an unknown hash, 422 for a malformed one and 401 for visitors', async () => {
-      const { jar } = await loginNewUser(server);
+      const { jar } = await loginNewUser(suite.server);
       await expectRefused(await jar.post('/api/gallery/like', { hash: UNKNOWN_HASH }), 404, 'That texture does not exist.');
       expect((await jar.post('/api/gallery/like', { hash: 'abc' })).status).toBe(422);
       expect((await jar.post('/api/gallery/like', {})).status).toBe(422);
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Not for visitors', ['cute']);
-      const visitor = await newBrowser(server);
+      const visitor = await newBrowser(suite.server);
       expect((await visitor.post('/api/gallery/like', { hash })).status).toBe(401);
       expect((await getItem(author.jar, hash)).total_user_likes).toBe(0);
     });
@@ -395,8 +384,8 @@ describe.each(backends)('gallery on $name', (backend) => {
 
   describe('POST /api/gallery/delete', () => {
     it('lets the author delete: the item, its rows, listing and counters go, and the texture is released', async () => {
-      const author = await loginNewUser(server);
-      const fan = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
+      const fan = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Short lived', ['holidays']);
       await fan.jar.post('/api/gallery/like', { hash });
       expect((await fan.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
@@ -419,7 +408,7 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('lets the same image be uploaded again after its item was deleted', async () => {
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const file = await freshCape();
       const hash = await upload(author.jar, file, 'Second life', ['cute']);
       await author.jar.post('/api/gallery/like', { hash });
@@ -430,13 +419,13 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('never serves rendered previews under /textures, and removes them from the store with the item', async () => {
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Rendered then gone', ['cute']);
       expect((await author.jar.get(`/api/gallery/${hash}/preview`)).status).toBe(200);
       expect((await author.jar.get(`/api/gallery/${hash}/preview/map`)).status).toBe(200);
       // Renders are kept in the blob store under sha256("{variant}:v1:{hash}"); /textures serves registered textures only.
       const keys = ['preview', 'map'].map((variant) => sha256Hex(Buffer.from(`${variant}:v1:${hash}`)));
-      const files = keys.map((key) => path.join(server.config.dataDir, 'textures', key.slice(0, 2), `${key}.png`));
+      const files = keys.map((key) => path.join(suite.server.config.dataDir, 'textures', key.slice(0, 2), `${key}.png`));
       for (const file of files) expect(fs.existsSync(file), `${file} rendered`).toBe(true);
       for (const key of keys) expect((await fetchTexture(`/textures/${key}`)).status, `/textures/${key}`).toBe(404);
       expect((await author.jar.post('/api/gallery/delete', { hash })).status).toBe(200);
@@ -444,7 +433,7 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('releases both the still and the strip of an animated item', async () => {
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await animatedGif(64, 32, [frameColour(colour++), frameColour(colour++)]), 'Animated bye', ['cute'], 'image/gif');
       const strip = (await getItem(author.jar, hash)).animated_texture!;
       expect((await fetchTexture(strip)).status).toBe(200);
@@ -454,9 +443,9 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('refuses another user with 403 and lets an admin delete', async () => {
-      const author = await loginNewUser(server);
-      const other = await loginNewUser(server);
-      const admin = await loginNewUser(server, undefined, { admin: true });
+      const author = await loginNewUser(suite.server);
+      const other = await loginNewUser(suite.server);
+      const admin = await loginNewUser(suite.server, undefined, { admin: true });
       const hash = await upload(author.jar, await freshCape(), 'Keep me', ['cute']);
       await expectRefused(await other.jar.post('/api/gallery/delete', { hash }), 403, 'You can only delete your own textures.');
       expect((await getItem(author.jar, hash)).title).toBe('Keep me');
@@ -467,7 +456,7 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('keeps the texture while someone wears the same image as their cape', async () => {
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const file = await freshCape();
       const capeResponse = await author.jar.upload('/api/upload-cape', file);
       const capeUrl = ((await capeResponse.json()) as { cape: string }).cape;
@@ -481,9 +470,9 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('answers 401 for visitors and 404 for an unknown hash', async () => {
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Visitor proof', ['cute']);
-      const visitor = await newBrowser(server);
+      const visitor = await newBrowser(suite.server);
       expect((await visitor.post('/api/gallery/delete', { hash })).status).toBe(401);
       expect((await author.jar.post('/api/gallery/delete', { hash: UNKNOWN_HASH })).status).toBe(404);
       expect((await getItem(author.jar, hash)).hash).toBe(hash);
@@ -492,7 +481,7 @@ describe.each(backends)('gallery on $name', (backend) => {
 
   describe('POST /api/gallery/edit', () => {
     it('lets the author change title and tags; tags are replaced and the tag totals move', async () => {
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Before edit', ['sports', 'memes']);
       const sports = await total(author.jar, { tags: ['sports'] });
       const memes = await total(author.jar, { tags: ['memes'] });
@@ -520,7 +509,7 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('refuses a bad title or tags with the upload messages, changing nothing', async () => {
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Stable', ['nature']);
       for (const [fields, message] of [
         [{ title: 'Abcdefghij_klmn 12345', tags: '["nature"]' }, galleryMessages.titleTooLong],
@@ -538,12 +527,12 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('refuses another user with 403, lets an admin edit, 404 for an unknown hash and 401 for visitors', async () => {
-      const author = await loginNewUser(server);
-      const other = await loginNewUser(server);
-      const admin = await loginNewUser(server, undefined, { admin: true });
+      const author = await loginNewUser(suite.server);
+      const other = await loginNewUser(suite.server);
+      const admin = await loginNewUser(suite.server, undefined, { admin: true });
       const hash = await upload(author.jar, await freshCape(), 'Owned', ['flags']);
       await expectRefused(await other.jar.post('/api/gallery/edit', { hash, title: 'Stolen', tags: '["flags"]' }), 403, 'You can only edit your own textures.');
-      expect((await (await newBrowser(server)).post('/api/gallery/edit', { hash, title: 'Visitor', tags: '["flags"]' })).status).toBe(401);
+      expect((await (await newBrowser(suite.server)).post('/api/gallery/edit', { hash, title: 'Visitor', tags: '["flags"]' })).status).toBe(401);
       expect((await author.jar.post('/api/gallery/edit', { hash: UNKNOWN_HASH, title: 'Gone', tags: '["flags"]' })).status).toBe(404);
       expect((await getItem(author.jar, hash)).title).toBe('Owned');
       const response = await admin.jar.post('/api/gallery/edit', { hash, title: 'Moderated', tags: '["pride"]' });
@@ -554,8 +543,8 @@ describe.each(backends)('gallery on $name', (backend) => {
 
   describe('POST /api/gallery/report', () => {
     it('files one report per user, refusing missing terms, own items, whitelisted items and a second report', async () => {
-      const author = await loginNewUser(server);
-      const reporter = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
+      const reporter = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Reportable', ['text']);
 
       for (const body of [{ hash }, { hash, tac: false }, { hash, tac: 'no' }]) {
@@ -570,19 +559,19 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ success: true });
       await expectRefused(await reporter.jar.post('/api/gallery/report', { hash, tac: true }), 422, 'You have already reported this texture.');
-      const reports = await server.db.selectFrom('gallery_reports').select(['hash', 'reporter_uuid']).where('hash', '=', hash).execute();
+      const reports = await suite.server.db.selectFrom('gallery_reports').select(['hash', 'reporter_uuid']).where('hash', '=', hash).execute();
       expect(reports).toEqual([{ hash, reporter_uuid: reporter.uuid }]);
     });
 
     it('refuses a whitelisted item with its message, 404 for an unknown hash and 401 for visitors', async () => {
-      const author = await loginNewUser(server);
-      const reporter = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
+      const reporter = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Staff approved', ['text']);
-      await server.db.updateTable('gallery_items').set({ whitelisted: 1 }).where('hash', '=', hash).execute();
+      await suite.server.db.updateTable('gallery_items').set({ whitelisted: 1 }).where('hash', '=', hash).execute();
       expect((await getItem(reporter.jar, hash)).whitelisted).toBe(true);
       await expectRefused(await reporter.jar.post('/api/gallery/report', { hash, tac: true }), 422, 'This texture was marked safe by staff and cannot be reported.');
       expect((await reporter.jar.post('/api/gallery/report', { hash: UNKNOWN_HASH, tac: true })).status).toBe(404);
-      expect((await (await newBrowser(server)).post('/api/gallery/report', { hash, tac: true })).status).toBe(401);
+      expect((await (await newBrowser(suite.server)).post('/api/gallery/report', { hash, tac: true })).status).toBe(401);
       expect(await rows('gallery_reports', hash)).toBe(0);
     });
   });
@@ -593,8 +582,8 @@ describe.each(backends)('gallery on $name', (backend) => {
     }
 
     it('two likes at once by one user answer without a server error and leave a consistent count', async () => {
-      const author = await loginNewUser(server);
-      const fan = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
+      const fan = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Double click', ['cute']);
       for (let round = 0; round < 5; round++) {
         const responses = await Promise.all([fan.jar.post('/api/gallery/like', { hash }), fan.jar.post('/api/gallery/like', { hash })]);
@@ -605,8 +594,8 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('two deletes of one item at once move the counters once', async () => {
-      const author = await loginNewUser(server);
-      const admin = await loginNewUser(server, undefined, { admin: true });
+      const author = await loginNewUser(suite.server);
+      const admin = await loginNewUser(suite.server, undefined, { admin: true });
       for (let round = 0; round < 5; round++) {
         const hash = await upload(author.jar, await freshCape(), `Race ${round}`, ['cute']);
         const responses = await Promise.all([author.jar.post('/api/gallery/delete', { hash }), admin.jar.post('/api/gallery/delete', { hash })]);
@@ -618,7 +607,7 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
 
     it('two identical edits at once move the tag counters once', async () => {
-      const author = await loginNewUser(server);
+      const author = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Edit race', ['nature']);
       for (let round = 0; round < 5; round++) {
         const [from, to] = round % 2 === 0 ? ['nature', 'space'] : ['space', 'nature'];
@@ -634,8 +623,8 @@ describe.each(backends)('gallery on $name', (backend) => {
   });
 
   it('account deletion removes the gallery items and likes of the account and releases its textures', async () => {
-    const leaving = await loginNewUser(server);
-    const staying = await loginNewUser(server);
+    const leaving = await loginNewUser(suite.server);
+    const staying = await loginNewUser(suite.server);
     const stayingItem = await upload(staying.jar, await freshCape(), 'Staying item', ['logos']);
     const sharedFile = await freshCape();
     const leavingCape = await upload(leaving.jar, sharedFile, 'Leaving cape', ['logos']);
@@ -661,8 +650,8 @@ describe.each(backends)('gallery on $name', (backend) => {
     expect(await total(staying.jar, { tags: ['logos'] })).toBe(logos - 2);
     expect(await total(staying.jar, { type: ['animated'] })).toBe(animatedTotal - 1);
     expect(await getItem(staying.jar, stayingItem)).toMatchObject({ total_user_likes: 0, user_liked: false });
-    expect(await server.db.selectFrom('gallery_likes').select('hash').where('user_uuid', '=', leaving.uuid).execute()).toEqual([]);
-    expect(await server.db.selectFrom('gallery_items').select('hash').where('author_uuid', '=', leaving.uuid).execute()).toEqual([]);
+    expect(await suite.server.db.selectFrom('gallery_likes').select('hash').where('user_uuid', '=', leaving.uuid).execute()).toEqual([]);
+    expect(await suite.server.db.selectFrom('gallery_items').select('hash').where('author_uuid', '=', leaving.uuid).execute()).toEqual([]);
     expect((await staying.jar.get(`/api/gallery/user/${leaving.uuid}`)).status).toBe(404);
 
     expect((await fetchTexture(`/textures/${leavingAnimated}`)).status).toBe(404);

@@ -1,53 +1,42 @@
 // API tests for the general calls: current user, home count, contributors, XSRF cookie, 404s, CORS and the Microsoft login stub.
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { upsertUser } from '../../server/db/users.ts';
 import { XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends } from '../helpers/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
-import { loginNewUser, randomUuid, startServer, type TestServer } from '../helpers/server.ts';
+import { loginNewUser, randomUuid, serverForSuite } from '../helpers/server.ts';
 
 const ALLOWED_ORIGIN = 'https://site.example';
 
 describe.each(backends)('general API on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { PUBLIC_SITE_ORIGINS: `${ALLOWED_ORIGIN}, https://other.example` });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const suite = serverForSuite(backend, { PUBLIC_SITE_ORIGINS: `${ALLOWED_ORIGIN}, https://other.example` });
 
   it('GET /api/home counts the registered users', async () => {
-    const before = await fetch(`${server.url}/api/home`);
+    const before = await fetch(`${suite.server.url}/api/home`);
     expect(before.status).toBe(200);
     expect(await before.json()).toEqual({ users: 0 });
 
-    await upsertUser(server.db, randomUuid(), 'CountedOne');
-    await upsertUser(server.db, randomUuid(), 'CountedTwo');
-    const after = await fetch(`${server.url}/api/home`);
+    await upsertUser(suite.server.db, randomUuid(), 'CountedOne');
+    await upsertUser(suite.server.db, randomUuid(), 'CountedTwo');
+    const after = await fetch(`${suite.server.url}/api/home`);
     expect(await after.json()).toEqual({ users: 2 });
   });
 
   it('GET /api/user answers 401 without a session', async () => {
-    const response = await fetch(`${server.url}/api/user`);
+    const response = await fetch(`${suite.server.url}/api/user`);
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(await response.json()).toHaveProperty('error');
   });
 
   it('GET /api/user answers 401 with a session cookie the server never issued', async () => {
-    const response = await fetch(`${server.url}/api/user`, { headers: { cookie: 'session=made-up-token' } });
+    const response = await fetch(`${suite.server.url}/api/user`, { headers: { cookie: 'session=made-up-token' } });
     expect(response.status).toBe(401);
   });
 
   it('GET /api/user returns the logged-in user in the SPEC §3 shape', async () => {
-    const { jar, uuid } = await loginNewUser(server, 'ShapeCheck');
+    const { jar, uuid } = await loginNewUser(suite.server, 'ShapeCheck');
     const response = await jar.get('/api/user');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -60,7 +49,7 @@ describe.each(backends)('general API on $name', (backend) => {
 
   it('GET /api/contributors returns the list in src/content/contributors.json', async () => {
     const expected = JSON.parse(fs.readFileSync(new URL('../../src/content/contributors.json', import.meta.url), 'utf8')) as unknown[];
-    const response = await fetch(`${server.url}/api/contributors`);
+    const response = await fetch(`${suite.server.url}/api/contributors`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as Array<{ uuid: string; username: string }>;
     expect(body).toEqual(expected);
@@ -78,7 +67,7 @@ describe.each(backends)('general API on $name', (backend) => {
     ];
     const tokens = new Set<string>();
     for (const [method, path, status] of calls) {
-      const response = await fetch(`${server.url}${path}`, { method });
+      const response = await fetch(`${suite.server.url}${path}`, { method });
       expect(response.status, `${method} ${path}`).toBe(status);
       const cookie = findSetCookie(response, 'XSRF-TOKEN');
       expect(cookie, `${method} ${path} sets XSRF-TOKEN`).toBeDefined();
@@ -91,13 +80,13 @@ describe.each(backends)('general API on $name', (backend) => {
   });
 
   it('the call the site client uses to fetch the XSRF cookie answers with one', async () => {
-    const response = await fetch(`${server.url}${XSRF_COOKIE_PATH}`);
+    const response = await fetch(`${suite.server.url}${XSRF_COOKIE_PATH}`);
     expect(response.ok).toBe(true);
     expect(findSetCookie(response, 'XSRF-TOKEN')?.value.length).toBeGreaterThanOrEqual(20);
   });
 
   it('does not replace an XSRF-TOKEN cookie the browser already has', async () => {
-    const jar = new CookieJar(server.url);
+    const jar = new CookieJar(suite.server.url);
     await jar.get('/api/home');
     const first = jar.cookie('XSRF-TOKEN');
     const again = await jar.get('/api/home');
@@ -107,7 +96,7 @@ describe.each(backends)('general API on $name', (backend) => {
 
   it('an unknown /api/ path answers 404 JSON', async () => {
     for (const method of ['GET', 'POST']) {
-      const jar = new CookieJar(server.url);
+      const jar = new CookieJar(suite.server.url);
       await jar.get('/api/home');
       const response = await jar.request(method, '/api/does-not-exist', method === 'POST' ? {} : undefined);
       expect(response.status, method).toBe(404);
@@ -117,7 +106,7 @@ describe.each(backends)('general API on $name', (backend) => {
   });
 
   it('GET /api/account/oauth/redirect without MICROSOFT_CLIENT_ID answers a 501 HTML page saying it is not configured', async () => {
-    const response = await fetch(`${server.url}/api/account/oauth/redirect?ref=/premium`, { redirect: 'manual' });
+    const response = await fetch(`${suite.server.url}/api/account/oauth/redirect?ref=/premium`, { redirect: 'manual' });
     expect(response.status).toBe(501);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     const html = await response.text();
@@ -127,13 +116,13 @@ describe.each(backends)('general API on $name', (backend) => {
   });
 
   it('CORS: a listed origin gets access-control-allow-origin with credentials', async () => {
-    const response = await fetch(`${server.url}/api/home`, { headers: { origin: ALLOWED_ORIGIN } });
+    const response = await fetch(`${suite.server.url}/api/home`, { headers: { origin: ALLOWED_ORIGIN } });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     expect(response.headers.get('vary')?.toLowerCase(), 'caches must keep answers per origin').toContain('origin');
 
-    const preflight = await fetch(`${server.url}/api/account/checkauth`, {
+    const preflight = await fetch(`${suite.server.url}/api/account/checkauth`, {
       method: 'OPTIONS',
       headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-xsrf-token' },
     });
@@ -144,11 +133,11 @@ describe.each(backends)('general API on $name', (backend) => {
   });
 
   it('CORS: an unlisted origin gets no access-control-allow-origin', async () => {
-    const response = await fetch(`${server.url}/api/home`, { headers: { origin: 'https://evil.example' } });
+    const response = await fetch(`${suite.server.url}/api/home`, { headers: { origin: 'https://evil.example' } });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(response.headers.get('access-control-allow-credentials')).not.toBe('true');
 
-    const preflight = await fetch(`${server.url}/api/account/checkauth`, {
+    const preflight = await fetch(`${suite.server.url}/api/account/checkauth`, {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     });

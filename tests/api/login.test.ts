@@ -1,32 +1,21 @@
 // API tests for the game-code login (POST /api/account/checkauth), logout, the XSRF check and the login rate limit.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { createSession } from '../../server/auth/sessions.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends } from '../helpers/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
-import { createUserWithCode, loginNewUser, newBrowser, randomUsername, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
+import { createUserWithCode, loginNewUser, newBrowser, randomUsername, serverForSuite, startServer, unusedCode } from '../helpers/server.ts';
 
 const WRONG_CODE = 'That code is incorrect. Please try again.';
 
 describe.each(backends)('login on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
 
   describe('checkauth', () => {
     it('logs in with the right code: success, the user, the ref echoed and an HttpOnly session cookie', async () => {
-      const { uuid, code } = await createUserWithCode(server.db, 'RightCode');
-      const jar = await newBrowser(server);
+      const { uuid, code } = await createUserWithCode(suite.server.db, 'RightCode');
+      const jar = await newBrowser(suite.server);
       const response = await jar.post('/api/account/checkauth', { code, ref: '/gallery/new' });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
@@ -50,8 +39,8 @@ describe.each(backends)('login on $name', (backend) => {
 
     it('sends the user home when the ref is missing or unsafe', async () => {
       for (const ref of [undefined, '//evil.com', 'https://evil.com/x', '/\\evil.com', '/\t/evil.com', 42]) {
-        const { code } = await createUserWithCode(server.db, randomUsername());
-        const jar = await newBrowser(server);
+        const { code } = await createUserWithCode(suite.server.db, randomUsername());
+        const jar = await newBrowser(suite.server);
         const response = await jar.post('/api/account/checkauth', ref === undefined ? { code } : { code, ref });
         const body = (await response.json()) as { success: boolean; ref: string };
         expect(body.success, String(ref)).toBe(true);
@@ -60,9 +49,9 @@ describe.each(backends)('login on $name', (backend) => {
     });
 
     it('refuses a wrong code with the SPEC §8 message and no session', async () => {
-      const { code } = await createUserWithCode(server.db, 'WrongCode');
-      const jar = await newBrowser(server);
-      const response = await jar.post('/api/account/checkauth', { code: await unusedCode(server.db), ref: '/' });
+      const { code } = await createUserWithCode(suite.server.db, 'WrongCode');
+      const jar = await newBrowser(suite.server);
+      const response = await jar.post('/api/account/checkauth', { code: await unusedCode(suite.server.db), ref: '/' });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ success: false, msg: WRONG_CODE });
       expect(findSetCookie(response, 'session')).toBeUndefined();
@@ -73,35 +62,35 @@ describe.each(backends)('login on $name', (backend) => {
     });
 
     it('accepts a code only once', async () => {
-      const { code } = await createUserWithCode(server.db, 'OnceOnly');
-      const first = await (await newBrowser(server)).post('/api/account/checkauth', { code });
+      const { code } = await createUserWithCode(suite.server.db, 'OnceOnly');
+      const first = await (await newBrowser(suite.server)).post('/api/account/checkauth', { code });
       expect(((await first.json()) as { success: boolean }).success).toBe(true);
 
-      const jar = await newBrowser(server);
+      const jar = await newBrowser(suite.server);
       const second = await jar.post('/api/account/checkauth', { code });
       expect(await second.json()).toEqual({ success: false, msg: WRONG_CODE });
       expect(jar.cookie('session')).toBeUndefined();
     });
 
     it('refuses an expired code', async () => {
-      const { uuid } = await createUserWithCode(server.db, 'Expired');
-      const code = await issueLoginCode(server.db, uuid, Date.now() - 11 * 60 * 1000);
-      const jar = await newBrowser(server);
+      const { uuid } = await createUserWithCode(suite.server.db, 'Expired');
+      const code = await issueLoginCode(suite.server.db, uuid, Date.now() - 11 * 60 * 1000);
+      const jar = await newBrowser(suite.server);
       const response = await jar.post('/api/account/checkauth', { code });
       expect(await response.json()).toEqual({ success: false, msg: WRONG_CODE });
       expect(jar.cookie('session')).toBeUndefined();
     });
 
     it('only the newest code of a player works', async () => {
-      const { uuid, code: old } = await createUserWithCode(server.db, 'TwoCodes');
-      const fresh = await issueLoginCode(server.db, uuid);
-      const jar = await newBrowser(server);
+      const { uuid, code: old } = await createUserWithCode(suite.server.db, 'TwoCodes');
+      const fresh = await issueLoginCode(suite.server.db, uuid);
+      const jar = await newBrowser(suite.server);
       expect(await (await jar.post('/api/account/checkauth', { code: old })).json()).toMatchObject({ success: false });
       expect(await (await jar.post('/api/account/checkauth', { code: fresh })).json()).toMatchObject({ success: true });
     });
 
     it('refuses codes that are not six digits', async () => {
-      const jar = await newBrowser(server);
+      const jar = await newBrowser(suite.server);
       for (const code of ['abcdef', '12345', '1234567', ' 12345', '12 345', 123456, null, '']) {
         const response = await jar.post('/api/account/checkauth', { code });
         expect(response.status, JSON.stringify(code)).toBe(200);
@@ -111,12 +100,12 @@ describe.each(backends)('login on $name', (backend) => {
     });
 
     it('refuses a banned player with the ban message, and a banned player loses their session', async () => {
-      const { jar, uuid } = await loginNewUser(server, 'BannedLater');
-      const { code } = await createUserWithCode(server.db, 'BannedLater', { uuid });
-      await server.db.updateTable('users').set({ banned: 1 }).where('uuid', '=', uuid).execute();
+      const { jar, uuid } = await loginNewUser(suite.server, 'BannedLater');
+      const { code } = await createUserWithCode(suite.server.db, 'BannedLater', { uuid });
+      await suite.server.db.updateTable('users').set({ banned: 1 }).where('uuid', '=', uuid).execute();
 
       expect((await jar.get('/api/user')).status).toBe(401);
-      const browser = await newBrowser(server);
+      const browser = await newBrowser(suite.server);
       const response = await browser.post('/api/account/checkauth', { code });
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual({ error: 'The specified account has been banned for violating our terms of service.' });
@@ -125,21 +114,21 @@ describe.each(backends)('login on $name', (backend) => {
   });
 
   it('an expired server session no longer counts as logged in', async () => {
-    const { uuid } = await createUserWithCode(server.db, 'StaleSession');
-    const token = await createSession(server.db, uuid, 60_000, Date.now() - 120_000);
-    const jar = new CookieJar(server.url);
+    const { uuid } = await createUserWithCode(suite.server.db, 'StaleSession');
+    const token = await createSession(suite.server.db, uuid, 60_000, Date.now() - 120_000);
+    const jar = new CookieJar(suite.server.url);
     jar.setCookie('session', token);
     expect((await jar.get('/api/user')).status).toBe(401);
-    const fresh = await createSession(server.db, uuid, 60_000);
+    const fresh = await createSession(suite.server.db, uuid, 60_000);
     jar.setCookie('session', fresh);
     expect((await jar.get('/api/user')).status, 'a live session for the same user still works').toBe(200);
   });
 
   describe('XSRF check', () => {
     it('answers 419 to checkauth without x-xsrf-token or with a wrong one, and does not use up the code', async () => {
-      const { code } = await createUserWithCode(server.db, 'XsrfLogin');
-      const jar = await newBrowser(server);
-      const missing = await fetch(`${server.url}/api/account/checkauth`, {
+      const { code } = await createUserWithCode(suite.server.db, 'XsrfLogin');
+      const jar = await newBrowser(suite.server);
+      const missing = await fetch(`${suite.server.url}/api/account/checkauth`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${jar.cookie('XSRF-TOKEN')}` },
         body: JSON.stringify({ code }),
@@ -151,7 +140,7 @@ describe.each(backends)('login on $name', (backend) => {
       expect(wrong.status).toBe(419);
       expect(findSetCookie(wrong, 'session')).toBeUndefined();
 
-      const noCookie = await fetch(`${server.url}/api/account/checkauth`, {
+      const noCookie = await fetch(`${suite.server.url}/api/account/checkauth`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-xsrf-token': jar.cookie('XSRF-TOKEN')! },
         body: JSON.stringify({ code }),
@@ -163,8 +152,8 @@ describe.each(backends)('login on $name', (backend) => {
     });
 
     it('answers 419 to logout without the header or with a wrong one, and the session survives', async () => {
-      const { jar } = await loginNewUser(server);
-      const missing = await fetch(`${server.url}/api/account/logout`, {
+      const { jar } = await loginNewUser(suite.server);
+      const missing = await fetch(`${suite.server.url}/api/account/logout`, {
         method: 'POST',
         headers: { cookie: `XSRF-TOKEN=${jar.cookie('XSRF-TOKEN')}; session=${jar.cookie('session')}` },
       });
@@ -174,8 +163,8 @@ describe.each(backends)('login on $name', (backend) => {
     });
 
     it('answers 419 to delete without the header or with a wrong one, and the account survives', async () => {
-      const { jar } = await loginNewUser(server);
-      const missing = await fetch(`${server.url}/api/account/delete`, {
+      const { jar } = await loginNewUser(suite.server);
+      const missing = await fetch(`${suite.server.url}/api/account/delete`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${jar.cookie('XSRF-TOKEN')}; session=${jar.cookie('session')}` },
         body: JSON.stringify({ confirm: true }),
@@ -188,53 +177,42 @@ describe.each(backends)('login on $name', (backend) => {
 
   describe('logout', () => {
     it('ends the session on the server, so the old cookie no longer works', async () => {
-      const { jar } = await loginNewUser(server);
+      const { jar } = await loginNewUser(suite.server);
       const oldSession = jar.cookie('session')!;
       const response = await jar.post('/api/account/logout');
       expect(response.status).toBe(200);
       expect(jar.cookie('session'), 'the session cookie is cleared').toBeUndefined();
       expect((await jar.get('/api/user')).status).toBe(401);
 
-      const replay = new CookieJar(server.url);
+      const replay = new CookieJar(suite.server.url);
       replay.setCookie('session', oldSession);
       expect((await replay.get('/api/user')).status).toBe(401);
     });
 
     it('ends only that browser session', async () => {
-      const { jar, uuid, username } = await loginNewUser(server);
-      const { code } = await createUserWithCode(server.db, username, { uuid });
-      const other = await newBrowser(server);
+      const { jar, uuid, username } = await loginNewUser(suite.server);
+      const { code } = await createUserWithCode(suite.server.db, username, { uuid });
+      const other = await newBrowser(suite.server);
       await other.post('/api/account/checkauth', { code });
       await jar.post('/api/account/logout');
       expect((await other.get('/api/user')).status).toBe(200);
     });
 
     it('answers 401 without a session', async () => {
-      const jar = await newBrowser(server);
+      const jar = await newBrowser(suite.server);
       expect((await jar.post('/api/account/logout')).status).toBe(401);
     });
   });
 });
 
 describe.each(backends)('login rate limit on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { LOGIN_ATTEMPTS_PER_MINUTE: '3' });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '3' });
 
   it('answers 429 after LOGIN_ATTEMPTS_PER_MINUTE attempts, even for the right code', async () => {
-    const { code } = await createUserWithCode(server.db, 'Guesser');
-    const jar = await newBrowser(server);
+    const { code } = await createUserWithCode(suite.server.db, 'Guesser');
+    const jar = await newBrowser(suite.server);
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const response = await jar.post('/api/account/checkauth', { code: await unusedCode(server.db) });
+      const response = await jar.post('/api/account/checkauth', { code: await unusedCode(suite.server.db) });
       expect(response.status, `attempt ${attempt}`).toBe(200);
     }
     const blocked = await jar.post('/api/account/checkauth', { code });

@@ -1,24 +1,13 @@
 // API tests for MAINTENANCE=true: every /api/ call answers 503 while the site's pages keep being served.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.ts';
+import { serverForSuite } from '../helpers/server.ts';
 
 const FIXTURE_SITE = fileURLToPath(new URL('../fixtures/site', import.meta.url));
 
 describe.each(backends)('maintenance mode on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { MAINTENANCE: 'true', SITE_DIR: FIXTURE_SITE, AUTH_API_KEY: 'maintenance-key' });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const suite = serverForSuite(backend, { MAINTENANCE: 'true', SITE_DIR: FIXTURE_SITE, AUTH_API_KEY: 'maintenance-key' });
 
   it('answers 503 to API calls, reads and writes alike', async () => {
     const calls: Array<[string, string, Record<string, string>]> = [
@@ -30,23 +19,23 @@ describe.each(backends)('maintenance mode on $name', (backend) => {
       ['POST', '/api/internal/auth', { 'content-type': 'application/json', authorization: 'Bearer maintenance-key' }],
     ];
     for (const [method, path, headers] of calls) {
-      const response = await fetch(`${server.url}${path}`, { method, headers, body: method === 'POST' ? '{}' : undefined });
+      const response = await fetch(`${suite.server.url}${path}`, { method, headers, body: method === 'POST' ? '{}' : undefined });
       expect(response.status, `${method} ${path}`).toBe(503);
       expect(await response.json(), `${method} ${path}`).toEqual({ error: "We'll be back soon" });
     }
   });
 
   it('keeps serving pages outside /api/', async () => {
-    const help = await fetch(`${server.url}/help`);
+    const help = await fetch(`${suite.server.url}/help`);
     expect(help.status).toBe(200);
     expect(help.headers.get('content-type')).toMatch(/text\/html/);
     expect(await help.text()).toContain('Fixture help page');
 
-    const unknown = await fetch(`${server.url}/no-such-page`);
+    const unknown = await fetch(`${suite.server.url}/no-such-page`);
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain("Oops, looks like that page wasn't found!");
 
-    const download = await fetch(`${server.url}/download`, { redirect: 'manual' });
+    const download = await fetch(`${suite.server.url}/download`, { redirect: 'manual' });
     expect(download.status).toBeGreaterThanOrEqual(300);
     expect(download.status).toBeLessThan(400);
   });

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { loginNewUser, randomUuid, startServer, type TestServer } from '../helpers/server.ts';
+import { loginNewUser, randomUuid, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../fixtures/textures.ts';
 
 const PROFILE_KEYS = ['animatedCape', 'animated_cape_url', 'capeGlint', 'cape_url', 'ear_url', 'upsideDown'];
@@ -43,26 +43,18 @@ function hashOf(url: string): string {
 }
 
 describe.each(backends)('mod API on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
   let player: { jar: CookieJar; uuid: string; username: string };
   let capeUrl: string;
   let earsUrl: string;
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
-    player = await loginNewUser(server, `Mod_${backend.name}`.slice(0, 16));
+    player = await loginNewUser(suite.server, `Mod_${backend.name}`.slice(0, 16));
     capeUrl = await upload(player.jar, 'cape', capes[0]!);
     earsUrl = await upload(player.jar, 'ears', ears[0]!);
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
-
-  const get = (urlPath: string, headers: Record<string, string> = {}) => fetch(`${server.url}${urlPath}`, { headers });
+  const get = (urlPath: string, headers: Record<string, string> = {}) => fetch(`${suite.server.url}${urlPath}`, { headers });
 
   async function profileJson(id: string): Promise<Record<string, unknown>> {
     const response = await get(`/profile/${id}`);
@@ -120,7 +112,7 @@ describe.each(backends)('mod API on $name', (backend) => {
     });
 
     it('shows a new cape, a deleted cape and new ears at once, by uuid and by username', async () => {
-      const { jar, uuid, username } = await loginNewUser(server);
+      const { jar, uuid, username } = await loginNewUser(suite.server);
       const first = await upload(jar, 'cape', capes[1]!);
       const before = await get(`/profile/${uuid}`);
       const etag = before.headers.get('etag')!;
@@ -143,7 +135,7 @@ describe.each(backends)('mod API on $name', (backend) => {
     });
 
     it('forgets a player whose account was deleted', async () => {
-      const { jar, uuid, username } = await loginNewUser(server);
+      const { jar, uuid, username } = await loginNewUser(suite.server);
       await upload(jar, 'cape', capes[3]!);
       await profileJson(uuid);
       await profileJson(username);
@@ -171,7 +163,7 @@ describe.each(backends)('mod API on $name', (backend) => {
     });
 
     it('answer 404 when the player has none, is unknown or the id is invalid', async () => {
-      const { jar, uuid, username } = await loginNewUser(server);
+      const { jar, uuid, username } = await loginNewUser(suite.server);
       expect((await get(`/profile/${uuid}/cape`)).status).toBe(404);
       expect((await get(`/profile/${username}/ears`)).status).toBe(404);
       await upload(jar, 'cape', capes[4]!);
@@ -211,7 +203,7 @@ describe.each(backends)('mod API on $name', (backend) => {
 
   describe('maintenance mode', () => {
     it('keeps /profile and /textures answering while the site API answers 503', async () => {
-      const maintenance = await startServer(database.url, { MAINTENANCE: 'true', DATA_DIR: server.config.dataDir });
+      const maintenance = await startServer(suite.database.url, { MAINTENANCE: 'true', DATA_DIR: suite.server.config.dataDir });
       try {
         expect((await fetch(`${maintenance.url}/api/home`)).status).toBe(503);
         const profile = await fetch(`${maintenance.url}/profile/${player.username}`);

@@ -1,9 +1,9 @@
 // API tests for POST/DELETE /api/upload-cape and /api/upload-ears: SPEC §5 rejections, storage, dedup, release and the profile.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { NO_FILE_MESSAGE } from '../../server/routes/upload.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
-import { loginNewUser, newBrowser, startServer, type TestServer } from '../helpers/server.ts';
+import { backends } from '../helpers/backends.ts';
+import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import {
   animatedGif,
   frameColour,
@@ -49,32 +49,21 @@ beforeAll(async () => {
 });
 
 describe.each(backends)('cape and ears upload on $name', (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer(database.url, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
 
   /** The texture URL's path fetched from the test server (URLs carry the configured public origin). */
   function fetchTexture(url: string): Promise<Response> {
-    return fetch(new URL(new URL(url).pathname, server.url));
+    return fetch(new URL(new URL(url).pathname, suite.server.url));
   }
 
   async function profile(uuid: string): Promise<Record<string, unknown>> {
-    const response = await fetch(`${server.url}/profile/${uuid}`);
+    const response = await fetch(`${suite.server.url}/profile/${uuid}`);
     expect(response.status).toBe(200);
     return (await response.json()) as Record<string, unknown>;
   }
 
   async function textureRows(hash?: string): Promise<number> {
-    let query = server.db.selectFrom('textures').select('hash');
+    let query = suite.server.db.selectFrom('textures').select('hash');
     if (hash) query = query.where('hash', '=', hash);
     return (await query.execute()).length;
   }
@@ -112,7 +101,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       ['15 x 7 ears', 'ears', 'ears15x7', 'image/png', textureMessages.earsDimensions],
       ['broken PNG ears', 'ears', 'earsInvalid', 'image/png', textureMessages.invalidImage],
     ])('refuses %s with 422 and the exact message, storing nothing', async (_name, kind, image, type, msg) => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const rowsBefore = await textureRows();
       await expectRefused(await jar.upload(`/api/upload-${kind}`, images[image]!, { type }), msg);
       expect(await textureRows()).toBe(rowsBefore);
@@ -120,7 +109,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('keeps the current cape when a later upload is refused', async () => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const url = await uploadOk(jar, 'cape', capes[0]!);
       await expectRefused(await jar.upload('/api/upload-cape', images.bombGif!, { type: 'image/gif' }), textureMessages.capeTooManyFrames);
       expect((await profile(uuid)).cape_url).toBe(url);
@@ -128,7 +117,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('refuses a request without a file field with 422', async () => {
-      const { jar } = await loginNewUser(server);
+      const { jar } = await loginNewUser(suite.server);
       const fieldsOnly = new FormData();
       fieldsOnly.append('title', 'no file here');
       for (const response of [
@@ -142,7 +131,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('refuses a body that is not multipart with a clear 4xx, never a 500', async () => {
-      const { jar } = await loginNewUser(server);
+      const { jar } = await loginNewUser(suite.server);
       const json = await jar.post('/api/upload-cape', { file: 'data:image/png;base64,AAAA' });
       await expectRefused(json, NO_FILE_MESSAGE);
       const raw = await jar.request('POST', '/api/upload-ears', undefined, { 'content-type': 'image/png' });
@@ -152,7 +141,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('refuses a malformed multipart body with a 4xx, never a 500', async () => {
-      const { jar } = await loginNewUser(server);
+      const { jar } = await loginNewUser(suite.server);
       const cases = {
         'no boundary': { type: 'multipart/form-data', body: 'garbage' },
         'boundary never found': { type: 'multipart/form-data; boundary=XYZ', body: 'garbage without a boundary' },
@@ -162,7 +151,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
         },
       };
       for (const [name, { type, body }] of Object.entries(cases)) {
-        const sent = await fetch(`${server.url}/api/upload-cape`, {
+        const sent = await fetch(`${suite.server.url}/api/upload-cape`, {
           method: 'POST',
           headers: {
             'content-type': type,
@@ -179,7 +168,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
 
   describe('authentication', () => {
     it('answers 401 without a session and stores nothing', async () => {
-      const jar = await newBrowser(server);
+      const jar = await newBrowser(suite.server);
       const rowsBefore = await textureRows();
       expect((await jar.upload('/api/upload-cape', capes[2]!)).status).toBe(401);
       expect((await jar.upload('/api/upload-ears', ears[1]!)).status).toBe(401);
@@ -189,15 +178,15 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('answers 419 without the x-xsrf-token header or with a wrong one, and changes nothing', async () => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const url = await uploadOk(jar, 'cape', capes[3]!);
       const rowsBefore = await textureRows();
       expect((await jar.upload('/api/upload-cape', capes[4]!, { xsrf: false })).status).toBe(419);
       expect((await jar.upload('/api/upload-cape', capes[4]!, { headers: { 'x-xsrf-token': 'wrong' } })).status).toBe(419);
       expect((await jar.upload('/api/upload-ears', ears[2]!, { xsrf: false })).status).toBe(419);
       const cookie = `XSRF-TOKEN=${jar.cookie('XSRF-TOKEN')}; session=${jar.cookie('session')}`;
-      expect((await fetch(`${server.url}/api/upload-cape`, { method: 'DELETE', headers: { cookie } })).status).toBe(419);
-      expect((await fetch(`${server.url}/api/upload-ears`, { method: 'DELETE', headers: { cookie } })).status).toBe(419);
+      expect((await fetch(`${suite.server.url}/api/upload-cape`, { method: 'DELETE', headers: { cookie } })).status).toBe(419);
+      expect((await fetch(`${suite.server.url}/api/upload-ears`, { method: 'DELETE', headers: { cookie } })).status).toBe(419);
       expect(await textureRows()).toBe(rowsBefore);
       expect((await profile(uuid)).cape_url).toBe(url);
     });
@@ -205,7 +194,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
 
   describe('success', () => {
     it('answers {success, cape} and serves the stored PNG forever-cacheable under its SHA-256', async () => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const url = await uploadOk(jar, 'cape', capes[5]!);
       const response = await fetchTexture(url);
       expect(response.status).toBe(200);
@@ -221,7 +210,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('accepts a cape of exactly 500,000 bytes and ears of exactly 10,000 bytes, stored re-encoded', async () => {
-      const { jar } = await loginNewUser(server);
+      const { jar } = await loginNewUser(suite.server);
       const cape = await (await fetchTexture(await uploadOk(jar, 'cape', images.capeMaxBytes!))).arrayBuffer();
       expect(cape.byteLength).toBeLessThan(10_000);
       const earsBytes = await (await fetchTexture(await uploadOk(jar, 'ears', images.earsMaxBytes!))).arrayBuffer();
@@ -229,7 +218,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('answers {success, ears} for 14 x 7 ears and shows them in the profile', async () => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const url = await uploadOk(jar, 'ears', ears[3]!);
       const response = await fetchTexture(url);
       expect(response.status).toBe(200);
@@ -242,8 +231,8 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
 
   describe('storage', () => {
     it('stores an image two players upload once, and keeps it while either still uses it', async () => {
-      const first = await loginNewUser(server);
-      const second = await loginNewUser(server);
+      const first = await loginNewUser(suite.server);
+      const second = await loginNewUser(suite.server);
       const url = await uploadOk(first.jar, 'cape', capes[6]!);
       expect(await uploadOk(second.jar, 'cape', capes[6]!)).toBe(url);
       const hash = TEXTURE_URL.exec(url)![1]!;
@@ -261,7 +250,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('removes the old cape when a new one replaces it and no one else uses it', async () => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const oldUrl = await uploadOk(jar, 'cape', capes[7]!);
       expect(await uploadOk(jar, 'cape', capes[7]!), 'the same image again keeps its texture').toBe(oldUrl);
       expect((await fetchTexture(oldUrl)).status).toBe(200);
@@ -274,7 +263,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('removes replaced ears when no one else uses them', async () => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const oldUrl = await uploadOk(jar, 'ears', ears[4]!);
       const newUrl = await uploadOk(jar, 'ears', ears[5]!);
       expect((await fetchTexture(oldUrl)).status).toBe(404);
@@ -282,7 +271,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('DELETE removes the cape and the ears from the profile and their unshared textures', async () => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const capeUrl = await uploadOk(jar, 'cape', capes[9]!);
       const earsUrl = await uploadOk(jar, 'ears', ears[6]!);
       expect(await profile(uuid)).toMatchObject({ cape_url: capeUrl, ear_url: earsUrl });
@@ -302,7 +291,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('an animated GIF gives a strip of its frames; animatedCape needs the animated premium feature', async () => {
-      const { jar, uuid } = await loginNewUser(server);
+      const { jar, uuid } = await loginNewUser(suite.server);
       const url = await uploadOk(jar, 'cape', images.animated!, 'image/gif');
       const withoutPremium = await profile(uuid);
       expect(withoutPremium).toMatchObject({ cape_url: url, animatedCape: false });
@@ -317,7 +306,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       const still = await rgbaPixels(Buffer.from(await (await fetchTexture(url)).arrayBuffer()));
       expect([still.width, still.height]).toEqual([64, 32]);
 
-      await server.db.insertInto('premium').values({ user_uuid: uuid, animated: 1 }).execute();
+      await suite.server.db.insertInto('premium').values({ user_uuid: uuid, animated: 1 }).execute();
       // A direct database write is not a change notice; uploading again (as the site would after a purchase) is.
       expect(await uploadOk(jar, 'cape', images.animated!, 'image/gif')).toBe(url);
       expect(await profile(uuid)).toMatchObject({ cape_url: url, animated_cape_url: withoutPremium.animated_cape_url, animatedCape: true });
@@ -333,8 +322,8 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     });
 
     it('account deletion releases the textures only that player used', async () => {
-      const leaving = await loginNewUser(server);
-      const staying = await loginNewUser(server);
+      const leaving = await loginNewUser(suite.server);
+      const staying = await loginNewUser(suite.server);
       const capeUrl = await uploadOk(leaving.jar, 'cape', images.animated!, 'image/gif');
       const stripUrl = (await profile(leaving.uuid)).animated_cape_url as string;
       const earsUrl = await uploadOk(leaving.jar, 'ears', ears[0]!);
@@ -346,7 +335,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       expect((await fetchTexture(capeUrl)).status).toBe(404);
       expect((await fetchTexture(stripUrl)).status).toBe(404);
       expect((await fetchTexture(earsUrl)).status, 'still used by another player').toBe(200);
-      expect((await fetch(`${server.url}/profile/${leaving.uuid}`)).status).toBe(404);
+      expect((await fetch(`${suite.server.url}/profile/${leaving.uuid}`)).status).toBe(404);
       expect((await profile(staying.uuid)).ear_url).toBe(sharedUrl);
     });
   });

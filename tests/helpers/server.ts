@@ -4,11 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { makeAdmin, upsertUser } from '../../server/db/users.ts';
+import type { Backend, TestDatabase } from './backends.ts';
 import { CookieJar } from './cookie-jar.ts';
 
 /** A running app: its base URL, its database handle and configuration. */
@@ -47,6 +49,20 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
       fs.rmSync(scratch, { recursive: true, force: true });
     },
   };
+}
+
+/** Gives a describe block its own database and server: made in a beforeAll, closed and dropped in an afterAll; read them from a hook or test. */
+export function serverForSuite(backend: Backend, env: Record<string, string> = {}): { server: TestServer; database: TestDatabase } {
+  const suite = {} as { server: TestServer; database: TestDatabase };
+  beforeAll(async () => {
+    suite.database = await backend.createDatabase();
+    suite.server = await startServer(suite.database.url, env);
+  });
+  afterAll(async () => {
+    await suite.server?.close();
+    await suite.database?.drop();
+  });
+  return suite;
 }
 
 /** A random player uuid: 32 lowercase hex characters. */
