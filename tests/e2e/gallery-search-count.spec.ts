@@ -34,6 +34,8 @@ test('a search with more matches than are counted says "1,000+" and scrolls on t
   await page.goto(`/gallery?title=${word}&sort=uploaded_asc`);
   await expect(page.getByTestId('gallery-count')).toHaveText('1,000+ textures');
   await expect(page.getByTestId('gallery-card')).toHaveCount(24);
+  // These rows have no image behind them: their cards say so instead of showing a broken image.
+  await expect(page.getByTestId('gallery-card').first().getByTestId('card-preview-missing')).toHaveText('No preview');
   // Past the counted thousand the listing keeps loading until the server runs out, then knows the real number.
   // One DOM query per check: locators re-walk the thousand cards on every poll.
   const listing = () =>

@@ -64,6 +64,9 @@ test('the title search (filtered, debounced), tags, type and sort change the lis
   await expect(search).toHaveValue(word);
   await expect(page.getByTestId('gallery-card')).toHaveCount(3);
   await expect(page.getByTestId('gallery-count')).toHaveText('3 textures');
+  // A real texture's card shows its rendered 320 × 180 preview, not the placeholder.
+  await expect.poll(() => card(page, `${word} apple`).locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+  await expect(card(page, `${word} apple`).getByTestId('card-preview-missing')).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`[?&]title=${word}`));
 
   const sort = page.getByLabel('Sort by');

@@ -1,5 +1,5 @@
 // One gallery card: the preview, title and author links, like and download counts, and the report and delete steps (SPEC §4 card states).
-import { memo, useEffect, useRef, type MouseEvent } from 'react';
+import { memo, useEffect, useRef, useState, type MouseEvent } from 'react';
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { deleteItem, itemHref, previewUrl, reportItem, userGalleryHref, type GalleryItem } from './gallery-api';
@@ -23,6 +23,8 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
   const actions = useItemActions(initial);
   const { item, state } = actions;
   const opener = useRef<HTMLButtonElement | null>(null);
+  // A preview that fails to load (the image service is down, the texture is gone) shows a placeholder, not a broken image.
+  const [previewFailed, setPreviewFailed] = useState(false);
 
   // Back to waiting: the keyboard focus returns to the button that opened the step.
   useEffect(() => {
@@ -46,30 +48,37 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
       aria-label={item.title}
     >
       <a href={itemHref(item.hash)} className="relative block aspect-[16/9] bg-[radial-gradient(circle_at_50%_40%,var(--color-ink-700),var(--color-ink-950)_80%)]" tabIndex={-1} aria-hidden="true">
-        <img
-          src={previewUrl(item.hash)}
-          alt=""
-          width={320}
-          height={180}
-          loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
-          className="h-full w-full object-contain [image-rendering:pixelated]"
-        />
+        {previewFailed ? (
+          <span className="flex h-full w-full items-center justify-center text-sm text-ink-300" data-testid="card-preview-missing">
+            No preview
+          </span>
+        ) : (
+          <img
+            src={previewUrl(item.hash)}
+            alt=""
+            width={320}
+            height={180}
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+            className="h-full w-full object-contain [image-rendering:pixelated]"
+            onError={() => setPreviewFailed(true)}
+          />
+        )}
       </a>
+      <div className="pointer-events-none absolute top-2 left-2 shadow-md">
+        <KindBadge item={item} short />
+      </div>
       {actions.likeNotice && (
         <p role="status" className="absolute inset-x-2 top-2 rounded-lg bg-ink-950/95 px-3 py-2 text-xs text-ink-100 shadow-lg" data-testid="like-notice">
           {actions.likeNotice.kind === 'message' ? actions.likeNotice.message : actions.likeNotice.messages.join(' ')}
         </p>
       )}
       <div className="flex flex-1 flex-col gap-1 px-3 pt-2.5 pb-2">
-        <div className="flex min-w-0 items-center gap-2">
-          <h3 className="min-w-0 flex-1 truncate font-bold">
-            <a href={itemHref(item.hash)} className="text-ink-100 hover:text-brand-400" title={item.title} data-testid="card-title">
-              {item.title}
-            </a>
-          </h3>
-          <KindBadge item={item} short />
-        </div>
+        <h3 className="line-clamp-2 font-bold leading-snug break-words">
+          <a href={itemHref(item.hash)} className="text-ink-100 hover:text-brand-400" title={item.title} data-testid="card-title">
+            {item.title}
+          </a>
+        </h3>
         <p className="truncate text-sm text-ink-300">
           by{' '}
           <a href={userGalleryHref(item.author)} data-testid="card-author">
