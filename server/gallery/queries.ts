@@ -228,7 +228,8 @@ export async function listGallery(db: Db, filter: GalleryQuery, viewer: string |
   const [field, direction] = filter.sort.split('_') as [keyof typeof SORT_COLUMNS, 'asc' | 'desc'];
   const column = SORT_COLUMNS[field];
   const postgres = isPostgres(db);
-  const titleMatches = filter.title ? await titleMatchCount(db, filter.title) : null;
+  // The title's match count picks the plan (3+ characters) and is the total when the title is the only filter.
+  const titleMatches = filter.title && (filter.title.length >= 3 || onlyTitle(filter)) ? await titleMatchCount(db, filter.title) : null;
   const plan = titlePlan(filter.title, titleMatches);
   // PostgreSQL's estimate for a substring is unreliable: with few matches, keep it off the sort index explicitly.
   const sortBy = postgres && plan === 'matches' ? unindexedSort(column) : sql.ref(column);
