@@ -6,6 +6,8 @@ import tailwindcss from '@tailwindcss/vite';
 
 export default defineConfig({
   output: 'static',
+  // Astro 7 defaults to JSX whitespace rules, which join text across line breaks ("19players"); keep lossless compression.
+  compressHTML: true,
   build: { format: 'file', inlineStylesheets: 'auto' },
   trailingSlash: 'never',
   integrations: [react(), mdx()],

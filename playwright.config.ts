@@ -4,10 +4,10 @@ import { defineConfig } from '@playwright/test';
 
 /** Where the e2e servers keep their data; recreated by each run. */
 export const E2E_DATA_DIR = path.resolve('test-results/e2e-data');
-/** The normal server's port. */
-export const E2E_PORT = 4410;
+/** The normal server's port (`E2E_PORT` moves both servers, so two checkouts can run their suites at once). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4410);
 /** The maintenance-mode server's port. */
-export const E2E_MAINTENANCE_PORT = 4411;
+export const E2E_MAINTENANCE_PORT = E2E_PORT + 1;
 
 const serverEnv = {
   OFFLINE_MODE: 'true',

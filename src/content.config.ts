@@ -1,5 +1,6 @@
 // Content collections: legal pages and help (MDX), each with a checked frontmatter.
-import { defineCollection, z } from 'astro:content';
+import { defineCollection } from 'astro:content';
+import { z } from 'astro/zod';
 import { glob } from 'astro/loaders';
 
 const page = z.object({

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations.ts';
 

@@ -1,5 +1,6 @@
 // Schema migrations, in order; each runs on SQLite and on PostgreSQL alike.
-import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /** The group every new account joins. */
 export const PLAYER_GROUP_ID = 1;
