@@ -1,18 +1,26 @@
 // The API client factory (ofetch): credentials, XSRF header and the SPEC §8 status handling.
 import { ofetch, FetchError, type $Fetch } from 'ofetch';
 
-/** What the client does on the statuses that SPEC §8 gives app-wide meaning. */
-export interface ApiClientOptions {
-  /** The API host, '' for the same origin. */
-  baseURL: string;
-  /** Reads the XSRF-TOKEN cookie; undefined when there is none. */
-  readXsrfToken: () => string | undefined;
+/** What happens on the statuses that SPEC §8 gives app-wide meaning. */
+export interface StatusHandlers {
   /** Called on 401: the user is logged out. */
   onUnauthorized: () => void;
   /** Called on 503: maintenance mode. */
   onMaintenance: () => void;
   /** Called on 408 or a timeout of an /api/ call. */
   onOffline: () => void;
+}
+
+/** Where the API is and how its XSRF token is read. */
+export interface XsrfSource {
+  /** The API host, '' for the same origin. */
+  baseURL: string;
+  /** Reads the XSRF-TOKEN cookie; undefined when there is none. */
+  readXsrfToken: () => string | undefined;
+}
+
+/** What the client needs: the API host, the XSRF token and the SPEC §8 status handlers. */
+export interface ApiClientOptions extends StatusHandlers, XsrfSource {
   /** Milliseconds before a call counts as timed out. */
   timeout?: number;
 }
@@ -25,6 +33,22 @@ function isApiUrl(request: unknown): boolean {
   return url.includes('/api/');
 }
 
+/** Returns the XSRF token, first asking the API for the cookie (GET /api/csrf-cookie) when there is none yet. */
+export async function ensureXsrfToken(source: XsrfSource): Promise<string | undefined> {
+  if (!source.readXsrfToken()) {
+    // A first visit has no XSRF-TOKEN cookie yet: any API response sets one.
+    await fetch(`${source.baseURL}${XSRF_COOKIE_PATH}`, { credentials: 'include' }).catch(() => undefined);
+  }
+  return source.readXsrfToken();
+}
+
+/** Reacts to a response status as SPEC §8 says: 401 logs out, 503 maintenance, 408 from an /api/ URL offline; other statuses do nothing. */
+export function handleAppStatus(status: number, handlers: StatusHandlers, apiUrl = true): void {
+  if (status === 401) handlers.onUnauthorized();
+  else if (status === 503) handlers.onMaintenance();
+  else if (status === 408 && apiUrl) handlers.onOffline();
+}
+
 /** Creates an ofetch instance that sends cookies and the XSRF header and reacts to 401, 503, 408 and timeouts. */
 export function createApiClient(options: ApiClientOptions): $Fetch {
   return ofetch.create({
@@ -35,11 +59,7 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
     headers: { accept: 'application/json' },
     async onRequest({ options: request }) {
       const method = (request.method ?? 'GET').toUpperCase();
-      if (!options.readXsrfToken() && !['GET', 'HEAD', 'OPTIONS'].includes(method)) {
-        // A first visit has no XSRF-TOKEN cookie yet: any API response sets one.
-        await fetch(`${options.baseURL}${XSRF_COOKIE_PATH}`, { credentials: 'include' }).catch(() => undefined);
-      }
-      const token = options.readXsrfToken();
+      const token = ['GET', 'HEAD', 'OPTIONS'].includes(method) ? options.readXsrfToken() : await ensureXsrfToken(options);
       if (token) {
         const headers = new Headers(request.headers);
         headers.set('x-xsrf-token', token);
@@ -52,9 +72,7 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
       }
     },
     onResponseError({ request, response }) {
-      if (response.status === 401) options.onUnauthorized();
-      else if (response.status === 503) options.onMaintenance();
-      else if (response.status === 408 && isApiUrl(request)) options.onOffline();
+      handleAppStatus(response.status, options, isApiUrl(request));
     },
   });
 }

@@ -1,5 +1,5 @@
 // The browser's API client, wired to the session store and the overlays.
-import { createApiClient } from './api-client';
+import { createApiClient, type ApiClientOptions } from './api-client';
 import { getCookie } from './cookies';
 import { loginUrlFor } from './routes';
 import { $apiOffline, $maintenance, forgetUser } from './session';
@@ -13,11 +13,14 @@ function logOutLocally(): void {
   if (document.documentElement.hasAttribute('data-auth')) location.replace(loginUrlFor(location.pathname + location.search));
 }
 
-/** The client every page and island uses for `/api/` calls. */
-export const api = createApiClient({
+/** The browser's API host, XSRF cookie and SPEC §8 session effects (401 logs out, 503 maintenance, 408 or no answer offline), shared by the client and file uploads. */
+export const API_OPTIONS: ApiClientOptions = {
   baseURL: API_URL,
   readXsrfToken: () => getCookie('XSRF-TOKEN'),
   onUnauthorized: logOutLocally,
   onMaintenance: () => $maintenance.set(true),
   onOffline: () => $apiOffline.set(true),
-});
+};
+
+/** The client every page and island uses for `/api/` calls. */
+export const api = createApiClient(API_OPTIONS);

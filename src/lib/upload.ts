@@ -1,9 +1,6 @@
 // File uploads with progress (XMLHttpRequest, since fetch reports no upload progress), with the API client's cookies, XSRF header and SPEC §8 status handling.
-import { API_URL } from './api';
-import { XSRF_COOKIE_PATH } from './api-client';
-import { getCookie } from './cookies';
-import { loginUrlFor } from './routes';
-import { $apiOffline, $maintenance, forgetUser } from './session';
+import { API_OPTIONS, API_URL } from './api';
+import { ensureXsrfToken, handleAppStatus } from './api-client';
 
 /** What an upload answered: the HTTP status (0 when no response arrived) and the parsed JSON body (undefined when there was none). */
 export interface UploadResponse {
@@ -28,26 +25,6 @@ export interface UploadOptions {
 /** How long an upload may take before it counts as timed out. */
 export const UPLOAD_TIMEOUT_MS = 60_000;
 
-/** Returns the XSRF-TOKEN cookie, first asking the API for one (GET /api/csrf-cookie) when the browser has none. */
-export async function ensureXsrfToken(): Promise<string | undefined> {
-  if (!getCookie('XSRF-TOKEN')) {
-    await fetch(`${API_URL}${XSRF_COOKIE_PATH}`, { credentials: 'include' }).catch(() => undefined);
-  }
-  return getCookie('XSRF-TOKEN');
-}
-
-/** Reacts to the statuses SPEC §8 gives app-wide meaning, as the API client does: 401 logs out, 503 maintenance, 408 offline. */
-export function handleAppStatus(status: number): void {
-  if (status === 401) {
-    forgetUser();
-    if (document.documentElement.hasAttribute('data-auth')) location.replace(loginUrlFor(location.pathname + location.search));
-  } else if (status === 503) {
-    $maintenance.set(true);
-  } else if (status === 408 || status === 0) {
-    $apiOffline.set(true);
-  }
-}
-
 function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
@@ -59,7 +36,7 @@ function parseBody(text: string): unknown {
 
 /** POSTs one file as multipart/form-data to an API path, reporting upload progress; resolves for every HTTP answer and with status 0 when none came. */
 export async function uploadFile(path: string, file: Blob, options: UploadOptions = {}): Promise<UploadResponse> {
-  const token = await ensureXsrfToken();
+  const token = await ensureXsrfToken(API_OPTIONS);
   if (options.signal?.aborted) throw new DOMException('The upload was aborted', 'AbortError');
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
@@ -78,11 +55,11 @@ export async function uploadFile(path: string, file: Blob, options: UploadOption
     };
     request.upload.onload = () => options.onProgress?.(1);
     request.onload = () => {
-      handleAppStatus(request.status);
+      handleAppStatus(request.status, API_OPTIONS);
       resolve({ status: request.status, body: parseBody(request.responseText) });
     };
     const noAnswer = () => {
-      handleAppStatus(0);
+      API_OPTIONS.onOffline();
       resolve({ status: 0, body: undefined });
     };
     request.onerror = noAnswer;

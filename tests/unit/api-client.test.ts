@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, describeApiError, errorBody, XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
+import { createApiClient, describeApiError, ensureXsrfToken, errorBody, handleAppStatus, XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
 
 interface Seen {
   url: string;
@@ -98,6 +98,14 @@ describe('createApiClient', () => {
     expect(seen[1]!.headers['x-xsrf-token']).toBe('existing');
   });
 
+  it('ensureXsrfToken (also used by file uploads) asks for the cookie only while there is none', async () => {
+    cookieCallSetsToken = 'fresh-token';
+    const source = { baseURL, readXsrfToken: () => xsrf };
+    expect(await ensureXsrfToken(source)).toBe('fresh-token');
+    expect(await ensureXsrfToken(source)).toBe('fresh-token');
+    expect(seen.map((request) => request.url)).toEqual([XSRF_COOKIE_PATH]);
+  });
+
   it('calls onUnauthorized on 401', async () => {
     await expect(client()('/api/status/401')).rejects.toThrow();
     expect(calls).toEqual({ unauthorized: 1, maintenance: 0, offline: 0 });
@@ -149,6 +157,16 @@ describe('createApiClient', () => {
       expect(errorBody(error), String(status)).toEqual({ error: `status ${status}` });
     }
     expect(calls).toEqual({ unauthorized: 0, maintenance: 0, offline: 0 });
+  });
+});
+
+describe('handleAppStatus', () => {
+  it('turns 401, 503 and 408 from an /api/ URL into their handlers (as file uploads need) and ignores the rest', () => {
+    const calls: string[] = [];
+    const handlers = { onUnauthorized: () => calls.push('401'), onMaintenance: () => calls.push('503'), onOffline: () => calls.push('408') };
+    for (const status of [200, 401, 404, 408, 419, 422, 500, 503]) handleAppStatus(status, handlers);
+    handleAppStatus(408, handlers, false);
+    expect(calls).toEqual(['401', '408', '503']);
   });
 });
 

@@ -1,22 +1,15 @@
-// The upload state machine (SPEC §4) and the upload pages' helpers: messages with compress links, saved textures from the mod API, skin URLs.
+// The one upload state machine (SPEC §4) of the cape, ears and gallery upload pages, and the upload helpers: messages with compress links, saved textures from the mod API, skin URLs.
 import { describe, expect, it } from 'vitest';
+import { galleryMessages } from '../../src/lib/gallery-rules';
 import { skinUrlFor } from '../../src/lib/skin';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
+import { GALLERY_FAILED_RESET_MS } from '../../src/islands/gallery/GalleryUpload';
+import { heldCape, textureMessageDisplay, type HeldTexture } from '../../src/islands/shared/texture-files';
+import { initialUploadState, isHoldingFile, uploadReducer, type UploadState } from '../../src/islands/shared/useUploadFlow';
+import { savedFromProfile } from '../../src/islands/upload/saved-textures';
 import { CAPE_KIND, EARS_KIND } from '../../src/islands/upload/texture-kinds';
-import { heldCape, savedFromProfile, textureMessageDisplay, type HeldTexture } from '../../src/islands/upload/textures';
-import { isHoldingFile, uploadReducer, type TextureUploadState } from '../../src/islands/upload/useTextureUpload';
 
-const waiting: TextureUploadState = {
-  status: 'waiting',
-  held: null,
-  progress: 0,
-  error: null,
-  saved: { cape: { kind: 'image', url: '/textures/old' }, ears: null },
-  savedState: 'ready',
-  checking: false,
-  removing: false,
-  resetAfterMs: 0,
-};
+const waiting: UploadState = initialUploadState;
 const texture = { url: 'blob:new', width: 64, height: 32, frames: null } as unknown as HeldTexture;
 const other = { ...texture, url: 'blob:other' } as HeldTexture;
 
@@ -30,17 +23,36 @@ describe('uploadReducer', () => {
     expect(state.status).toBe('uploading');
     state = uploadReducer(state, { type: 'progress', fraction: 0.5 });
     expect(state.progress).toBe(0.5);
-    const saved = { cape: { kind: 'image' as const, url: '/textures/new' }, ears: null };
-    state = uploadReducer(state, { type: 'upload-succeeded', saved, resetAfterMs: 3000 });
-    expect(state).toMatchObject({ status: 'uploaded', saved, resetAfterMs: 3000 });
+    state = uploadReducer(state, { type: 'upload-succeeded', resetAfterMs: 3000 });
+    expect(state).toMatchObject({ status: 'uploaded', progress: 1, resetAfterMs: 3000 });
+    // The cape and ears pages take a new file during the 3 s of uploaded.
+    expect(isHoldingFile(state)).toBe(false);
     state = uploadReducer(state, { type: 'reset' });
-    expect(state).toMatchObject({ status: 'waiting', held: null, saved });
+    expect(state).toMatchObject({ status: 'waiting', held: null, progress: 0 });
+  });
+
+  it('an upload the page moves on from (gallery: opens the texture) stays uploaded and keeps its file', () => {
+    const uploading = uploadReducer(uploadReducer(waiting, { type: 'check-passed', texture }), { type: 'upload-started' });
+    const uploaded = uploadReducer(uploading, { type: 'upload-succeeded', resetAfterMs: null });
+    expect(uploaded).toMatchObject({ status: 'uploaded', held: texture, resetAfterMs: null });
+    expect(isHoldingFile(uploaded)).toBe(true);
+    expect(uploadReducer(uploaded, { type: 'check-started' })).toBe(uploaded);
+    expect(uploadReducer(uploaded, { type: 'check-passed', texture: other })).toBe(uploaded);
   });
 
   it('a check failure shows the message and stays in waiting', () => {
     const state = uploadReducer(waiting, { type: 'check-failed', message: textureMessages.capeDimensions });
     expect(state.status).toBe('waiting');
     expect(state.error).toEqual({ kind: 'message', message: textureMessages.capeDimensions.replace("'", '&#39;') });
+    const gallery = uploadReducer(waiting, { type: 'check-failed', message: galleryMessages.fileTooBig });
+    expect(gallery.error).toMatchObject({ message: expect.stringContaining(COMPRESS_URL) });
+  });
+
+  it('a message the page sets (a missing field, a failed removal) shows without changing the state', () => {
+    const confirming = uploadReducer(waiting, { type: 'check-passed', texture });
+    const error = { kind: 'message' as const, message: galleryMessages.missingFields };
+    expect(uploadReducer(confirming, { type: 'show-message', error })).toEqual({ ...confirming, error });
+    expect(uploadReducer(uploadReducer(waiting, { type: 'show-message', error }), { type: 'show-message', error: null })).toEqual(waiting);
   });
 
   it('ignores a new file while one is held (confirming or uploading)', () => {
@@ -49,13 +61,13 @@ describe('uploadReducer', () => {
     expect(uploadReducer(confirming, { type: 'check-failed', message: 'x' })).toBe(confirming);
     const uploading = uploadReducer(confirming, { type: 'upload-started' });
     expect(uploadReducer(uploading, { type: 'check-passed', texture: other }).held).toBe(texture);
-    expect(isHoldingFile('confirming') && isHoldingFile('uploading') && !isHoldingFile('uploaded')).toBe(true);
+    expect(isHoldingFile(confirming) && isHoldingFile(uploading)).toBe(true);
   });
 
-  it('Cancel returns to waiting from confirming only, keeping the saved texture', () => {
+  it('Cancel returns to waiting from confirming only, dropping the file', () => {
     const confirming = uploadReducer(waiting, { type: 'check-passed', texture });
     const cancelled = uploadReducer(confirming, { type: 'cancel' });
-    expect(cancelled).toMatchObject({ status: 'waiting', held: null, saved: waiting.saved });
+    expect(cancelled).toEqual(waiting);
     const uploading = uploadReducer(confirming, { type: 'upload-started' });
     expect(uploadReducer(uploading, { type: 'cancel' })).toBe(uploading);
   });
@@ -73,6 +85,7 @@ describe('upload page helpers', () => {
   it('resets on the SPEC §4 timers', () => {
     expect(CAPE_KIND.resetMs).toEqual({ uploaded: 3000, serverFailure: 3000, requestError: 10_000 });
     expect(EARS_KIND.resetMs).toEqual({ uploaded: 3000, serverFailure: 3000, requestError: 3000 });
+    expect(GALLERY_FAILED_RESET_MS).toBe(3000);
   });
 
   it('adds the compress link to the "too big" messages only', () => {

@@ -1,14 +1,17 @@
 // /gallery/new: share a texture (SPEC §4 gallery upload): waiting → confirming (3D preview) → uploading (progress) → uploaded (opens the texture) | failed (back to waiting after 3 s).
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { describeApiError, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError } from '../../lib/api-client';
 import { checkGalleryDimensions, checkGalleryFile, checkGalleryTitle, galleryMessages, isEarsSize } from '../../lib/gallery-rules';
 import { $user } from '../../lib/session';
-import { uploadFile } from '../../lib/upload';
+import type { UploadResponse } from '../../lib/upload';
+import { DropZone, usePreventWindowDrop } from '../shared/DropZone';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
-import PlayerPreview from '../upload/PlayerPreview';
-import { checkTextureFile, heldCape, textureMessageDisplay, type HeldTexture, type TextureChecks } from '../upload/textures';
-import { DropZone, ProgressBar, TextureImage, usePreventWindowDrop } from '../upload/UploadPanel';
+import PlayerPreview from '../shared/PlayerPreview';
+import { ProgressBar } from '../shared/ProgressBar';
+import { heldCape, textureMessageDisplay, type TextureChecks } from '../shared/texture-files';
+import { PickedFile } from '../shared/TextureImage';
+import { isHoldingFile, useUploadFlow, type UploadEnd } from '../shared/useUploadFlow';
 import { BackButton } from './BackButton';
 import { itemHref } from './gallery-api';
 import { useTags } from './TagChips';
@@ -23,68 +26,6 @@ const GALLERY_FILES = { accept: '.png,.gif', typesLabel: 'PNG or GIF up to 500 K
 /** How long failed lasts before the form returns to waiting. */
 export const GALLERY_FAILED_RESET_MS = 3000;
 
-/** The states of SPEC §4. */
-export type GalleryUploadStatus = 'waiting' | 'confirming' | 'uploading' | 'uploaded' | 'failed';
-
-interface State {
-  status: GalleryUploadStatus;
-  held: HeldTexture | null;
-  checking: boolean;
-  progress: number;
-  error: ErrorDisplayValue | null;
-  /** The new (or already existing) texture after uploaded. */
-  result: { hash: string; existing: boolean } | null;
-}
-
-type Action =
-  | { type: 'check-started' }
-  | { type: 'check-failed'; message: string }
-  | { type: 'check-passed'; texture: HeldTexture }
-  | { type: 'cancel' }
-  | { type: 'invalid'; message: string }
-  | { type: 'upload-started' }
-  | { type: 'progress'; fraction: number }
-  | { type: 'uploaded'; hash: string; existing: boolean }
-  | { type: 'failed'; error: ErrorDisplayValue }
-  | { type: 'reset' };
-
-const initial: State = { status: 'waiting', held: null, checking: false, progress: 0, error: null, result: null };
-
-const holding = (status: GalleryUploadStatus) => status === 'confirming' || status === 'uploading' || status === 'uploaded';
-
-function message(text: string): ErrorDisplayValue {
-  return textureMessageDisplay(text, text === galleryMessages.fileTooBig);
-}
-
-/** The pure transition function; actions that do not fit the current state change nothing. */
-export function galleryUploadReducer(state: State, action: Action): State {
-  switch (action.type) {
-    case 'check-started':
-      return holding(state.status) ? state : { ...state, checking: true, error: null };
-    case 'check-failed':
-      return holding(state.status) ? state : { ...state, status: 'waiting', held: null, checking: false, error: message(action.message) };
-    case 'check-passed':
-      return holding(state.status) ? state : { ...state, status: 'confirming', held: action.texture, checking: false, error: null };
-    case 'cancel':
-      return state.status === 'confirming' ? { ...state, status: 'waiting', held: null, error: null } : state;
-    case 'invalid':
-      return state.status === 'waiting' || state.status === 'confirming' ? { ...state, error: message(action.message) } : state;
-    case 'upload-started':
-      return state.status === 'confirming' ? { ...state, status: 'uploading', progress: 0, error: null } : state;
-    case 'progress':
-      return state.status === 'uploading' ? { ...state, progress: Math.max(state.progress, action.fraction) } : state;
-    case 'uploaded':
-      return state.status === 'uploading' ? { ...state, status: 'uploaded', progress: 1, result: { hash: action.hash, existing: action.existing } } : state;
-    case 'failed':
-      return state.status === 'uploading' ? { ...state, status: 'failed', error: action.error } : state;
-    case 'reset':
-      // The failure's message stays readable; the file goes, the title and tags stay.
-      return state.status === 'failed' ? { ...state, status: 'waiting', held: null, progress: 0 } : state;
-    default:
-      return state;
-  }
-}
-
 interface NewBody {
   success?: boolean;
   hash?: string;
@@ -95,43 +36,19 @@ interface NewBody {
 export default function GalleryUpload() {
   const user = useStore($user);
   const tags = useTags();
-  const [state, dispatch] = useReducer(galleryUploadReducer, initial);
+  const { state, stateRef, pickFile, cancel, upload: send, showMessage } = useUploadFlow(GALLERY_CHECKS);
+  // The new (or already existing) texture after uploaded.
+  const [result, setResult] = useState<{ hash: string; existing: boolean } | null>(null);
   const [title, setTitle] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
-  const stateRef = useRef(state);
-  stateRef.current = state;
-  const mounted = useRef(true);
-  const checkSequence = useRef(0);
   const uploadButton = useRef<HTMLButtonElement>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const errorBox = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
-  // failed returns to waiting after 3 s.
-  useEffect(() => {
-    if (state.status !== 'failed') return;
-    const timer = window.setTimeout(() => dispatch({ type: 'reset' }), GALLERY_FAILED_RESET_MS);
-    return () => window.clearTimeout(timer);
-  }, [state.status]);
-
   // uploaded opens the texture's page.
   useEffect(() => {
-    if (state.status === 'uploaded' && state.result) location.assign(itemHref(state.result.hash));
-  }, [state.status, state.result]);
-
-  // A held file's object URL lives as long as it is held.
-  useEffect(() => {
-    const url = state.held?.url;
-    return () => {
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [state.held]);
+    if (state.status === 'uploaded' && result) location.assign(itemHref(result.hash));
+  }, [state.status, result]);
 
   // A file that passed the checks moves the focus to what is still missing, else to Upload.
   useEffect(() => {
@@ -147,49 +64,25 @@ export default function GalleryUpload() {
 
   usePreventWindowDrop();
 
-  const pickFile = useCallback(async (file: File | undefined) => {
-    if (!file || holding(stateRef.current.status)) return;
-    const sequence = ++checkSequence.current;
-    dispatch({ type: 'check-started' });
-    const result = await checkTextureFile(file, GALLERY_CHECKS);
-    if (!mounted.current || sequence !== checkSequence.current || holding(stateRef.current.status)) {
-      if (result.ok) URL.revokeObjectURL(result.texture.url);
-      return;
-    }
-    dispatch(result.ok ? { type: 'check-passed', texture: result.texture } : { type: 'check-failed', message: result.message });
-  }, []);
-
+  // Checks the title, tags and file, then sends them; failed returns to waiting after 3 s, uploaded stays while the texture's page opens.
   const upload = async () => {
     const { status, held } = stateRef.current;
     if (status !== 'waiting' && status !== 'confirming') return;
-    if (!held || title.trim() === '' || selected.length === 0) {
-      dispatch({ type: 'invalid', message: galleryMessages.missingFields });
+    const problem = !held || title.trim() === '' || selected.length === 0 ? galleryMessages.missingFields : checkGalleryTitle(title);
+    if (problem) {
+      showMessage(textureMessageDisplay(problem));
       return;
     }
-    const titleProblem = checkGalleryTitle(title);
-    if (titleProblem) {
-      dispatch({ type: 'invalid', message: titleProblem });
-      return;
-    }
-    dispatch({ type: 'upload-started' });
-    let response;
-    try {
-      response = await uploadFile('/api/gallery/new', held.file, {
-        fields: { title: title.trim(), tags: JSON.stringify(selected) },
-        onProgress: (fraction) => dispatch({ type: 'progress', fraction }),
-      });
-    } catch {
-      return; // Aborted: the page is going away.
-    }
-    if (!mounted.current) return;
-    const body = response.body as NewBody | undefined;
-    if (response.status >= 200 && response.status < 300 && body?.success === true && typeof body.hash === 'string') {
-      dispatch({ type: 'uploaded', hash: body.hash, existing: body.existing === true });
-    } else if (response.status === 429) {
-      dispatch({ type: 'failed', error: { kind: 'message', message: galleryMessages.tooManyUploads } });
-    } else {
-      dispatch({ type: 'failed', error: describeApiError(body) });
-    }
+    const settle = (response: UploadResponse): UploadEnd => {
+      const body = response.body as NewBody | undefined;
+      if (response.status >= 200 && response.status < 300 && body?.success === true && typeof body.hash === 'string') {
+        setResult({ hash: body.hash, existing: body.existing === true });
+        return { type: 'upload-succeeded', resetAfterMs: null };
+      }
+      const error = response.status === 429 ? { kind: 'message' as const, message: galleryMessages.tooManyUploads } : describeApiError(body);
+      return { type: 'upload-failed', error, resetAfterMs: GALLERY_FAILED_RESET_MS };
+    };
+    await send('/api/gallery/new', settle, { title: title.trim(), tags: JSON.stringify(selected) });
   };
 
   const held = state.held;
@@ -211,22 +104,14 @@ export default function GalleryUpload() {
 
       <div className="grid items-start gap-6 lg:grid-cols-2" data-testid="gallery-upload" data-state={state.status}>
         <section className="card flex min-w-0 flex-col gap-5" aria-label="Your texture">
-          <DropZone kind={GALLERY_FILES} noun={{ singular: 'texture', plural: false }} holding={holding(state.status)} checking={state.checking} onFile={pickFile} />
+          <DropZone kind={GALLERY_FILES} noun={{ singular: 'texture', plural: false }} holding={isHoldingFile(state)} checking={state.checking} onFile={pickFile} />
 
           {held && (
-            <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
-              <TextureImage url={held.url} alt="The texture you picked" />
-              <dl className="min-w-0 flex-1 text-sm">
-                <dt className="sr-only">File</dt>
-                <dd className="truncate font-semibold" title={held.file.name}>
-                  {held.file.name}
-                </dd>
-                <dt className="sr-only">Kind and size</dt>
-                <dd className="text-ink-300">
-                  {earsHeld ? 'Ears' : held.frames ? `Animated cape, ${held.frames.length} frames` : 'Cape'} · {held.width} × {held.height} px
-                </dd>
-              </dl>
-            </div>
+            <PickedFile
+              held={held}
+              alt="The texture you picked"
+              details={[{ label: 'Kind and size', text: `${earsHeld ? 'Ears' : held.frames ? `Animated cape, ${held.frames.length} frames` : 'Cape'} · ${held.width} × ${held.height} px` }]}
+            />
           )}
 
           <TitleAndTagsFields
@@ -245,7 +130,7 @@ export default function GalleryUpload() {
               {state.status === 'uploading' ? 'Uploading…' : 'Upload'}
             </button>
             {state.status === 'confirming' && (
-              <button type="button" className="btn-secondary min-w-32 py-3" onClick={() => dispatch({ type: 'cancel' })}>
+              <button type="button" className="btn-secondary min-w-32 py-3" onClick={cancel}>
                 Cancel
               </button>
             )}
@@ -256,7 +141,7 @@ export default function GalleryUpload() {
             {state.status === 'uploading' && <ProgressBar value={state.progress} label="Uploading your texture…" />}
             {state.status === 'uploaded' && (
               <p className="rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200" data-testid="upload-success">
-                <strong>{state.result?.existing ? 'Already in the gallery!' : 'Uploaded!'}</strong> Opening the texture…
+                <strong>{result?.existing ? 'Already in the gallery!' : 'Uploaded!'}</strong> Opening the texture…
               </p>
             )}
           </div>

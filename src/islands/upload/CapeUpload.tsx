@@ -1,14 +1,14 @@
 // /upload-cape: the cape upload flow (PNG or GIF) with the 3D preview of cape and elytra.
-import PlayerPreview from './PlayerPreview';
+import PlayerPreview from '../shared/PlayerPreview';
+import { heldCape } from '../shared/texture-files';
 import { CAPE_KIND } from './texture-kinds';
-import { heldCape } from './textures';
 import { UploadPanel } from './UploadPanel';
 import { useTextureUpload } from './useTextureUpload';
 
 /** The cape upload island. */
 export default function CapeUpload() {
   const upload = useTextureUpload(CAPE_KIND);
-  const { state, user } = upload;
+  const { state, saved, savedState, user } = upload;
 
   const animatedFile = state.held?.file.type === 'image/gif';
   const ownsAnimated = user?.premium?.animated === true;
@@ -24,15 +24,15 @@ export default function CapeUpload() {
       kind={CAPE_KIND}
       noun={{ singular: 'cape', plural: false }}
       upload={upload}
-      saved={state.saved.cape}
+      saved={saved.cape}
       notice={notice}
       preview={
         <PlayerPreview
           uuid={user?.uuid ?? null}
-          cape={state.held ? heldCape(state.held) : state.saved.cape}
-          ears={state.saved.ears}
+          cape={state.held ? heldCape(state.held) : saved.cape}
+          ears={saved.ears}
           facing="back"
-          loading={state.savedState === 'loading'}
+          loading={savedState === 'loading'}
           elytraToggle
         />
       }

@@ -1,5 +1,5 @@
 // /upload-ears: the ears upload flow (14 × 7 PNG) with the 3D preview of the ears on the player's head.
-import PlayerPreview from './PlayerPreview';
+import PlayerPreview from '../shared/PlayerPreview';
 import { EARS_KIND } from './texture-kinds';
 import { UploadPanel } from './UploadPanel';
 import { useTextureUpload } from './useTextureUpload';
@@ -7,22 +7,22 @@ import { useTextureUpload } from './useTextureUpload';
 /** The ears upload island. */
 export default function EarsUpload() {
   const upload = useTextureUpload(EARS_KIND);
-  const { state, user } = upload;
+  const { state, saved, savedState, user } = upload;
 
   return (
     <UploadPanel
       kind={EARS_KIND}
       noun={{ singular: 'ears', plural: true }}
       upload={upload}
-      saved={state.saved.ears}
+      saved={saved.ears}
       preview={
         <PlayerPreview
           uuid={user?.uuid ?? null}
-          cape={state.saved.cape}
-          ears={state.held ? state.held.url : state.saved.ears}
+          cape={saved.cape}
+          ears={state.held ? state.held.url : saved.ears}
           facing="front"
           zoom={0.7}
-          loading={state.savedState === 'loading'}
+          loading={savedState === 'loading'}
         />
       }
     />

@@ -5,29 +5,20 @@ import {
   checkEarsDimensions,
   checkEarsFile,
   textureMessages,
-  type TextureType,
 } from '../../lib/texture-rules';
+import type { FileTypes } from '../shared/DropZone';
+import type { TextureChecks } from '../shared/texture-files';
 
 /** Which texture an upload page handles. */
 export type TextureKindName = 'cape' | 'ears';
 
-/** One kind of texture and how its upload page behaves. */
-export interface TextureKind {
+/** One kind of texture and how its upload page behaves: the files its picker takes and the checks they pass (SPEC §5), and more. */
+export interface TextureKind extends FileTypes, TextureChecks {
   name: TextureKindName;
   /** The API path for POST (upload) and DELETE (remove). */
   endpoint: string;
-  /** The file picker's accept attribute. */
-  accept: string;
-  /** File types the picker describes to the player. */
-  typesLabel: string;
-  /** Checks size and type before the image is loaded (SPEC §5). */
-  checkFile: (file: { bytes: number; type: TextureType }) => string | null;
-  /** Checks width and height once the image has loaded (SPEC §5). */
-  checkDimensions: (image: { width: number; height: number }) => string | null;
   /** The "too big" message, shown with a link to a compression site. */
   tooBigMessage: string;
-  /** Whether a GIF may be animated (its frames are played in the preview). */
-  animated: boolean;
   /** Milliseconds before the page returns to waiting after each outcome (SPEC §4). */
   resetMs: { uploaded: number; serverFailure: number; requestError: number };
 }

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { SkinViewer } from 'skinview3d';
 import { DEFAULT_SKIN_URL, skinUrlFor } from '../../lib/skin';
 import { CAPE_FRAME_MS } from '../../lib/texture-rules';
-import { loadImage, type CapeTexture } from './textures';
+import { loadImage, type CapeTexture } from './texture-files';
 
 /** What the preview shows. */
 export interface PlayerPreviewProps {

@@ -1,9 +1,7 @@
-// Browser-side texture work for the upload pages: running the SPEC §5 checks on a picked file, decoding GIF frames, reading saved textures from the mod API.
-import { API_URL } from '../../lib/api';
+// Browser-side work on picked texture files for the upload pages and the gallery upload: the SPEC §5 checks, decoding GIF frames, messages with compress links.
 import type { ErrorDisplay } from '../../lib/api-client';
-import type { ModProfile } from '../../lib/types';
-import { checkCapeFrames, COMPRESS_URL, textureMessages, typeFromMime } from '../../lib/texture-rules';
-import type { TextureKind } from './texture-kinds';
+import { galleryMessages } from '../../lib/gallery-rules';
+import { checkCapeFrames, COMPRESS_URL, textureMessages, typeFromMime, type TextureType } from '../../lib/texture-rules';
 
 /** A cape as the 3D preview shows it. */
 export type CapeTexture =
@@ -25,14 +23,6 @@ export interface HeldTexture {
   frames: HTMLCanvasElement[] | null;
 }
 
-/** The player's saved textures, as the mod API serves them. */
-export interface SavedTextures {
-  cape: CapeTexture | null;
-  ears: string | null;
-}
-
-
-
 /** Decoded GIF frames are scaled down to at most this width: enough for the preview, and 64 frames stay small in memory. */
 const PREVIEW_FRAME_MAX_WIDTH = 512;
 
@@ -40,9 +30,12 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The SPEC §5 "too big" messages, which come with a link to a compression site. */
+const TOO_BIG_MESSAGES: ReadonlySet<string> = new Set([textureMessages.capeTooBig, textureMessages.earsTooBig, galleryMessages.fileTooBig]);
+
 /** A message for the error display; the "too big" messages (or any, when `compressLink` says so) get a link to a compression site. */
 export function textureMessageDisplay(message: string, compressLink?: boolean): ErrorDisplay {
-  const tooBig = compressLink ?? (message === textureMessages.capeTooBig || message === textureMessages.earsTooBig);
+  const tooBig = compressLink ?? TOO_BIG_MESSAGES.has(message);
   const link = tooBig ? ` <a href="${COMPRESS_URL}" target="_blank" rel="noopener noreferrer">Compress it here</a>.` : '';
   return { kind: 'message', message: escapeHtml(message) + link };
 }
@@ -98,7 +91,14 @@ class FrameCountError extends Error {}
 export type CheckResult = { ok: true; texture: HeldTexture } | { ok: false; message: string };
 
 /** The rules a picked file is checked against: an upload page's kind, or the gallery's rules. */
-export type TextureChecks = Pick<TextureKind, 'checkFile' | 'checkDimensions' | 'animated'>;
+export interface TextureChecks {
+  /** Checks size and type before the image is loaded (SPEC §5). */
+  checkFile: (file: { bytes: number; type: TextureType }) => string | null;
+  /** Checks width and height once the image has loaded (SPEC §5). */
+  checkDimensions: (image: { width: number; height: number }) => string | null;
+  /** Whether a GIF may be animated (its frames are played in the preview). */
+  animated: boolean;
+}
 
 /** Runs the SPEC §5 checks on a picked file in order: size and type, then that it loads as an image, then its dimensions (and a GIF's frame count). */
 export async function checkTextureFile(file: File, kind: TextureChecks): Promise<CheckResult> {
@@ -141,23 +141,4 @@ export function heldCape(texture: HeldTexture): CapeTexture {
     heldCapes.set(texture, cape);
   }
   return cape;
-}
-
-/** The saved textures in a mod API profile, as other players see them: the animated strip when it plays (animatedCape), else the still cape. */
-export function savedFromProfile(profile: ModProfile | null): SavedTextures {
-  if (!profile) return { cape: null, ears: null };
-  const cape: CapeTexture | null = profile.animatedCape && profile.animated_cape_url
-    ? { kind: 'strip', url: profile.animated_cape_url }
-    : profile.cape_url
-      ? { kind: 'image', url: profile.cape_url }
-      : null;
-  return { cape, ears: profile.ear_url ?? null };
-}
-
-/** Reads a player's saved textures from the mod API (GET /profile/{uuid}); a 404 (never seen) means none. */
-export async function fetchSavedTextures(uuid: string, signal?: AbortSignal): Promise<SavedTextures> {
-  const response = await fetch(`${API_URL}/profile/${encodeURIComponent(uuid)}`, { cache: 'no-store', signal });
-  if (response.status === 404) return savedFromProfile(null);
-  if (!response.ok) throw new Error(`The profile answered ${response.status}`);
-  return savedFromProfile((await response.json()) as ModProfile);
 }
