@@ -10,6 +10,8 @@ import { auth } from './auth/plugin.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { handleError, requestPath } from './http/errors.ts';
+import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
+import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
@@ -26,11 +28,6 @@ import { TextureLibrary } from './textures/library.ts';
 
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
-/** Whether a URL belongs to the mod API, which maintenance mode never stops. */
-export function isModApiUrl(url: string): boolean {
-  return url.startsWith('/profile/') || url.startsWith('/textures/');
-}
-
 /** Creates the app (not yet listening); closing it closes the database. */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
   const app = Fastify({
@@ -43,6 +40,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     bodyLimit: 1024 * 1024,
   });
 
+  // Only the site's files, the CORS preflight and the API description itself stay out of the API description.
+  useZodSchemas(app, (url) => url === '/*' || url === '*' || url === OPENAPI_PATH || url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`));
   app.setErrorHandler(handleError);
   app.addHook('onClose', async () => db.destroy());
 
@@ -53,6 +52,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));
   app.addHook('onClose', async () => bus.close());
 
+  await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });
   // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.
   await app.register(modRoutes, { profiles, library });
   await app.register(async (site) => {
@@ -78,10 +78,10 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
         }
       });
     }
-    await site.register(auth, { db, xsrfExempt: (url) => url.startsWith('/api/internal/') });
+    await site.register(auth, { db, authApiKey: config.authApiKey, xsrfExempt: (url) => url.startsWith('/api/internal/') });
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
     await site.register(accountRoutes, { db, config, library, bus });
-    await site.register(internalRoutes, { db, config, bus });
+    await site.register(internalRoutes, { db, bus });
     await site.register(uploadRoutes, { db, library, bus, texturesBaseUrl });
     await site.register(galleryRoutes, { db, library, uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes });
     await site.register(pageRoutes, { config });

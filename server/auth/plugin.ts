@@ -12,10 +12,17 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Who may call a route: a logged-in player, an admin, or the game auth server with its bearer key; unset is everyone. */
+export type RouteAuth = 'session' | 'admin' | 'bearer';
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in user, loaded lazily from the session cookie. */
     currentUser(): Promise<UserRow | null>;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route; checked before the input is validated, and written into the OpenAPI description. */
+    auth?: RouteAuth;
   }
 }
 
@@ -58,8 +65,40 @@ function decodeHeader(value: string): string {
   }
 }
 
-async function authPlugin(app: FastifyInstance, options: { db: Db; xsrfExempt: (url: string) => boolean }) {
+/** Refuses a request without the bearer key (401); an unset key refuses every request. */
+function checkBearer(request: FastifyRequest, key: string | undefined): void {
+  const header = request.headers.authorization ?? '';
+  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+  if (!key || !token || !safeEqual(token, key)) throw new HttpError(401, 'A valid API key is required.');
+}
+
+/** The OpenAPI security requirement of a route: its auth, plus the XSRF header for state-changing site calls. */
+function securityOf(auth: RouteAuth | undefined, stateChanging: boolean): Array<Record<string, string[]>> | undefined {
+  if (auth === 'bearer') return [{ bearer: [] }];
+  const requirement: Record<string, string[]> = {};
+  if (auth) requirement.session = [];
+  if (stateChanging) requirement.xsrf = [];
+  return Object.keys(requirement).length > 0 ? [requirement] : undefined;
+}
+
+async function authPlugin(app: FastifyInstance, options: { db: Db; authApiKey: string | undefined; xsrfExempt: (url: string) => boolean }) {
   const { db } = options;
+
+  // Each route's `config.auth` becomes a check that runs before its input is validated (a visitor gets 401, not 422), and its OpenAPI security.
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const stateChanging = route.url.startsWith('/api/') && !options.xsrfExempt(route.url) && methods.some((method) => !SAFE_METHODS.has(method));
+    const security = securityOf(auth, stateChanging);
+    if (security && route.schema) route.schema = { ...route.schema, security } as typeof route.schema;
+    if (!auth) return;
+    const check =
+      auth === 'bearer'
+        ? async (request: FastifyRequest) => checkBearer(request, options.authApiKey)
+        : async (request: FastifyRequest) => void (auth === 'admin' ? await requireAdmin(request) : await requireUser(request));
+    const existing = route.preValidation ? (Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]) : [];
+    route.preValidation = [check, ...existing];
+  });
 
   app.decorateRequest('currentUser', function (this: FastifyRequest) {
     const cache = this as FastifyRequest & { userPromise?: Promise<UserRow | null> };

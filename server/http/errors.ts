@@ -32,17 +32,22 @@ export class HttpError extends Error {
   }
 }
 
-/** Validates input with a zod schema; throws a 422 listing the first problem of each field. */
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
+/** The 422 for input a zod schema refused: every message by field, the first one as the message. */
+export function validationError(error: z.ZodError): HttpError {
   const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
+  for (const issue of error.issues) {
     const field = issue.path.join('.') || 'body';
     (errors[field] ??= []).push(issue.message);
   }
   const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
-  throw new HttpError(422, first, errors);
+  return new HttpError(422, first, errors);
+}
+
+/** Validates input with a zod schema (for input no route schema covers, like multipart fields); throws the 422 of {@link validationError}. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw validationError(result.error);
 }
 
 /** Sends errors as JSON with the right status; logs server faults and never leaks a stack trace. */

@@ -1,6 +1,7 @@
 // Reads a multipart upload: its text fields and the `file` field, with a hard byte limit; a malformed body reads as empty.
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
+import { z } from 'zod';
 
 /** What a multipart upload carried: its fields, and the file's bytes (or 'too-big' past the limit, or null). */
 export interface MultipartUpload {
@@ -27,4 +28,12 @@ export async function readMultipart(request: FastifyRequest, maxFileBytes: numbe
     return { fields: {}, file: null };
   }
   return upload;
+}
+
+/**
+ * The route schema entries of a multipart call: its fields, for the OpenAPI description only (the handler reads the
+ * stream itself, so nothing validates them before it).
+ */
+export function multipartBody(fields: z.ZodRawShape | z.ZodObject) {
+  return { consumes: ['multipart/form-data'], multipartFields: fields instanceof z.ZodObject ? fields : z.object(fields) };
 }

@@ -1,6 +1,7 @@
 // Account calls (SPEC §7): the game-code login, logout, account deletion and the Microsoft login entry points.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { checkAuthBodySchema, checkAuthResultSchema, deleteAccountBodySchema, successSchema } from '../../src/lib/api-schemas.ts';
 import { isSafeRef } from '../../src/lib/routes.ts';
 import { isLoginCode, redeemLoginCode } from '../auth/login-codes.ts';
 import { clearSessionCookie, cookieOptions, requireUser } from '../auth/plugin.ts';
@@ -9,7 +10,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { deleteAccount } from '../accounts.ts';
 import { findUser, toApiUser } from '../db/users.ts';
-import { HttpError, parseInput } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { errorResponses, htmlResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { renderMessagePage } from '../http/message-page.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { TextureLibrary } from '../textures/library.ts';
@@ -19,15 +21,9 @@ export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
 /** The message for a banned account. */
 export const BANNED_MESSAGE = 'The specified account has been banned for violating our terms of service.';
 
-const checkAuthBody = z.object({ code: z.unknown(), ref: z.unknown().optional() });
-const deleteBody = z.object({
-  confirm: z.union([z.literal(true), z.literal('true'), z.literal('1'), z.literal(1), z.literal('on')], {
-    message: 'Tick the box to confirm that you want to delete your account.',
-  }),
-});
-
 /** Registers the /api/account/* calls. */
-export async function accountRoutes(app: FastifyInstance, options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus }) {
+export async function accountRoutes(instance: FastifyInstance, options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, config, library, bus } = options;
   const sessionLifetimeMs = config.sessionDays * 86400 * 1000;
 
@@ -41,36 +37,54 @@ export async function accountRoutes(app: FastifyInstance, options: { db: Db; con
           errorResponseBuilder: () => new HttpError(429, 'Too many attempts. Wait a minute and try again.'),
         },
       },
+      schema: {
+        summary: 'Log in with a 6-digit code from the game auth server (or a registration code)',
+        body: checkAuthBodySchema,
+        response: { 200: checkAuthResultSchema, ...errorResponses },
+      },
     },
     async (request, reply) => {
-      const body = parseInput(checkAuthBody, request.body);
+      const body = request.body;
       const ref = isSafeRef(body.ref) ? body.ref : '/';
       const uuid = isLoginCode(body.code) ? await redeemLoginCode(db, body.code) : null;
       const user = uuid ? await findUser(db, uuid) : undefined;
-      if (!user) return { success: false, msg: WRONG_CODE_MESSAGE };
+      if (!user) return { success: false as const, msg: WRONG_CODE_MESSAGE };
       if (user.banned) throw new HttpError(403, BANNED_MESSAGE);
       const token = await createSession(db, user.uuid, sessionLifetimeMs);
       reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, sessionLifetimeMs / 1000));
-      return { success: true, user: toApiUser(user), ref };
+      return { success: true as const, user: toApiUser(user), ref };
     },
   );
 
-  app.post('/api/account/logout', async (request, reply) => {
-    await requireUser(request);
+  app.post('/api/account/logout', { config: { auth: 'session' }, schema: { summary: 'Log out', response: { 200: successSchema, ...errorResponses } } }, async (request, reply) => {
     await endSession(db, request.cookies[SESSION_COOKIE]!);
     clearSessionCookie(request, reply);
-    return { success: true };
+    return { success: true as const };
   });
 
-  app.post('/api/account/delete', async (request, reply) => {
+  app.post(
+    '/api/account/delete',
+    {
+      config: { auth: 'session' },
+      schema: { summary: 'Delete the account, its textures and gallery uploads', body: deleteAccountBodySchema, response: { 200: successSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
     const user = await requireUser(request);
-    parseInput(deleteBody, request.body);
     await deleteAccount(db, library, bus, user.uuid);
     clearSessionCookie(request, reply);
-    return { success: true };
+    return { success: true as const };
   });
 
-  app.get('/api/account/oauth/redirect', async (_request, reply) => {
+  app.get(
+    '/api/account/oauth/redirect',
+    {
+      schema: {
+        summary: "The Microsoft login button's link: on to the Microsoft sign-in page",
+        querystring: z.object({ ref: z.string().optional().meta({ description: 'The site path to return to after the login' }) }),
+        response: { 501: htmlResponse('Microsoft login is not configured: a page that says so'), ...errorResponses },
+      },
+    },
+    async (_request, reply) => {
     if (!config.microsoftClientId) {
       reply.status(501).type('text/html; charset=utf-8');
       return renderMessagePage({
@@ -84,7 +98,16 @@ export async function accountRoutes(app: FastifyInstance, options: { db: Db; con
     throw new HttpError(501, 'Microsoft login is not available yet.');
   });
 
-  app.post('/api/account/oauth/callback', async () => {
+  app.post(
+    '/api/account/oauth/callback',
+    {
+      schema: {
+        summary: 'Finish the Microsoft login with the code the sign-in page returned',
+        body: z.object({ code: z.string().optional() }),
+        response: { ...errorResponses },
+      },
+    },
+    async () => {
     throw new HttpError(501, 'Microsoft login is not available.', { code: ['Microsoft login is not configured on this server.'] });
   });
 }

@@ -2,28 +2,45 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { contributorSchema, homeStatsSchema, userSchema } from '../../src/lib/api-schemas.ts';
 import type { Contributor } from '../../src/lib/types.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import { countUsers, toApiUser } from '../db/users.ts';
-
-const contributorsSchema = z.array(z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/), username: z.string().min(1) }));
+import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 
 /** Reads and checks the contributors content file. */
 export function loadContributors(file: URL | string): Contributor[] {
-  return contributorsSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  return z.array(contributorSchema).parse(JSON.parse(fs.readFileSync(file, 'utf8')));
 }
 
 /** Registers GET /api/user, /api/csrf-cookie, /api/home and /api/contributors. */
-export async function generalRoutes(app: FastifyInstance, options: { db: Db; contributors: Contributor[] }) {
+export async function generalRoutes(instance: FastifyInstance, options: { db: Db; contributors: Contributor[] }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, contributors } = options;
 
-  app.get('/api/user', async (request) => toApiUser(await requireUser(request)));
+  app.get(
+    '/api/user',
+    { config: { auth: 'session' }, schema: { summary: 'The logged-in user', response: { 200: userSchema, ...errorResponses } } },
+    async (request) => toApiUser(await requireUser(request)),
+  );
 
   // The auth plugin sets XSRF-TOKEN on every API response; this call exists only to receive it.
-  app.get('/api/csrf-cookie', async (_request, reply) => reply.status(204).send());
+  app.get(
+    '/api/csrf-cookie',
+    { schema: { summary: 'Sets the XSRF-TOKEN cookie', response: { 204: emptyResponse('The cookie is set'), ...errorResponses } } },
+    async (_request, reply) => reply.status(204).send(null),
+  );
 
-  app.get('/api/home', async () => ({ users: await countUsers(db) }));
+  app.get(
+    '/api/home',
+    { schema: { summary: 'Home page statistics', response: { 200: homeStatsSchema, ...errorResponses } } },
+    async () => ({ users: await countUsers(db) }),
+  );
 
-  app.get('/api/contributors', async () => contributors);
+  app.get(
+    '/api/contributors',
+    { schema: { summary: 'The footer contributors', response: { 200: z.array(contributorSchema), ...errorResponses } } },
+    async () => contributors,
+  );
 }

@@ -1,38 +1,49 @@
 // Calls from the game auth server (bearer AUTH_API_KEY): a player joined, hand out a login code.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issueLoginCode } from '../auth/login-codes.ts';
 import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
-import { safeEqual } from '../auth/plugin.ts';
-import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { findUser, upsertUser } from '../db/users.ts';
-import { HttpError, parseInput } from '../http/errors.ts';
+import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 
 const authBody = z.object({
-  uuid: z.string().refine((value) => normalizeUuid(value) !== null, { message: 'The uuid must be a player uuid.' }),
+  uuid: z
+    .string()
+    .refine((value) => normalizeUuid(value) !== null, { message: 'The uuid must be a player uuid.' })
+    .meta({ description: 'Player uuid, with or without dashes' }),
   username: z.string().refine(isUsername, { message: 'The username must be 1 to 16 letters, digits or underscores.' }),
 });
 
-function checkBearer(request: FastifyRequest, key: string | undefined): void {
-  const header = request.headers.authorization ?? '';
-  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-  if (!key || !token || !safeEqual(token, key)) throw new HttpError(401, 'A valid API key is required.');
-}
+const authResult = z.object({
+  success: z.boolean(),
+  banned: z.boolean(),
+  code: z.string().nullable().meta({ description: 'The 6-digit login code to show the player; null for a banned player' }),
+});
 
 /** Registers POST /api/internal/auth. */
-export async function internalRoutes(app: FastifyInstance, options: { db: Db; config: Config; bus: InvalidationBus }) {
-  const { db, config, bus } = options;
+export async function internalRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db, bus } = options;
 
-  app.post('/api/internal/auth', async (request) => {
-    checkBearer(request, config.authApiKey);
-    const body = parseInput(authBody, request.body);
-    const uuid = normalizeUuid(body.uuid)!;
-    await upsertUser(db, uuid, body.username);
-    await bus.publish(uuid);
-    const user = await findUser(db, uuid);
-    if (user!.banned) return { success: false, banned: true, code: null };
-    return { success: true, banned: false, code: await issueLoginCode(db, uuid) };
-  });
+  app.post(
+    '/api/internal/auth',
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        summary: 'A player joined the game auth server: register them and hand out a login code',
+        body: authBody,
+        response: { 200: authResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const uuid = normalizeUuid(request.body.uuid)!;
+      await upsertUser(db, uuid, request.body.username);
+      await bus.publish(uuid);
+      const user = await findUser(db, uuid);
+      if (user!.banned) return { success: false, banned: true, code: null };
+      return { success: true, banned: false, code: await issueLoginCode(db, uuid) };
+    },
+  );
 }

@@ -1,5 +1,8 @@
 // The mod API: profiles, current textures and content-addressed texture files (never stopped by maintenance).
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { errorBodySchema, modProfileSchema } from '../../src/lib/api-schemas.ts';
+import { emptyResponse, fileResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
@@ -8,12 +11,24 @@ import type { ProfileCache } from '../mod/profiles.ts';
 const PROFILE_CACHE_CONTROL = 'public, max-age=60';
 const TEXTURE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
+const playerParams = z.object({
+  id: z.string().meta({ description: 'Player uuid (32 hex digits, dashes allowed) or username (1–16 letters, digits, underscores)' }),
+});
+const notModified = { 304: emptyResponse('Not modified (If-None-Match matched the ETag)') };
+const notFoundBody = { 404: errorBodySchema };
+const currentTexture = { 200: fileResponse('image/png', 'The texture'), ...notFoundBody };
+
+function notModifiedTexture(reply: FastifyReply) {
+  return reply.status(304).header('cache-control', TEXTURE_CACHE_CONTROL).send();
+}
+
 function notFound(reply: FastifyReply) {
   return reply.status(404).send({ error: 'Not found' });
 }
 
 /** Registers GET /profile/:id, /profile/:id/cape, /profile/:id/ears and /textures/:hash. */
-export async function modRoutes(app: FastifyInstance, options: { profiles: ProfileCache; library: TextureLibrary }) {
+export async function modRoutes(instance: FastifyInstance, options: { profiles: ProfileCache; library: TextureLibrary }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { profiles, library } = options;
 
   const sendTexture = async (reply: FastifyReply, hash: string | null, cacheControl: string) => {
@@ -22,28 +37,46 @@ export async function modRoutes(app: FastifyInstance, options: { profiles: Profi
     return reply.header('cache-control', cacheControl).header('etag', `"${hash}"`).header('access-control-allow-origin', '*').type('image/png').send(bytes);
   };
 
-  app.get<{ Params: { id: string } }>('/profile/:id', async (request, reply) => {
-    const profile = await profiles.get(request.params.id);
-    if (!profile) return notFound(reply);
-    reply.header('cache-control', PROFILE_CACHE_CONTROL).header('etag', profile.etag).header('access-control-allow-origin', '*');
-    if (request.headers['if-none-match'] === profile.etag) return reply.status(304).send();
-    return reply.type('application/json; charset=utf-8').send(profile.json);
-  });
+  // The profile's JSON is serialized once per change (the cache keeps it as text), so it is sent as text, not through the schema.
+  const sendProfile = (reply: FastifyReply, json: string, etag: string, ifNoneMatch: string | undefined) => {
+    reply.header('cache-control', PROFILE_CACHE_CONTROL).header('etag', etag).header('access-control-allow-origin', '*');
+    if (ifNoneMatch === etag) return reply.status(304).send();
+    return reply.type('application/json; charset=utf-8').send(json);
+  };
 
-  app.get<{ Params: { id: string } }>('/profile/:id/cape', async (request, reply) => {
+  app.get(
+    '/profile/:id',
+    { schema: { summary: "A player's cosmetics, as the mod reads them", params: playerParams, response: { 200: modProfileSchema, ...notModified, ...notFoundBody } } },
+    async (request, reply) => {
+      const profile = await profiles.get(request.params.id);
+      if (!profile) return notFound(reply);
+      return sendProfile(reply, profile.json, profile.etag, request.headers['if-none-match']);
+    },
+  );
+
+  app.get('/profile/:id/cape', { schema: { summary: "A player's current cape", params: playerParams, response: currentTexture } }, async (request, reply) => {
     const profile = await profiles.get(request.params.id);
     return sendTexture(reply, profile?.capeHash ?? null, 'public, max-age=60');
   });
 
-  app.get<{ Params: { id: string } }>('/profile/:id/ears', async (request, reply) => {
+  app.get('/profile/:id/ears', { schema: { summary: "A player's current ears", params: playerParams, response: currentTexture } }, async (request, reply) => {
     const profile = await profiles.get(request.params.id);
     return sendTexture(reply, profile?.earsHash ?? null, 'public, max-age=60');
   });
 
-  app.get<{ Params: { hash: string } }>('/textures/:hash', async (request, reply) => {
+  app.get(
+    '/textures/:hash',
+    {
+      schema: {
+        summary: 'A stored texture by its SHA-256 (cached for a year: the content never changes)',
+        params: z.object({ hash: z.string().meta({ description: 'SHA-256 of the PNG, optionally with .png' }) }),
+        response: { ...currentTexture, ...notModified },
+      },
+    },
+    async (request, reply) => {
     const hash = request.params.hash.replace(/\.png$/, '');
     if (!isBlobKey(hash)) return notFound(reply);
-    if (request.headers['if-none-match'] === `"${hash}"`) return reply.status(304).header('cache-control', TEXTURE_CACHE_CONTROL).send();
+    if (request.headers['if-none-match'] === `"${hash}"`) return notModifiedTexture(reply);
     return sendTexture(reply, hash, TEXTURE_CACHE_CONTROL);
   });
 }

@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { z } from 'zod';
 import { findRoute, normalizePath } from '../../src/lib/routes.ts';
 import type { Config } from '../config.ts';
 import { requestPath } from '../http/errors.ts';
+import { emptyResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 
 /** The built HTML file for a site path (`/` → index.html, `/help` → help.html). */
 export function pageFile(siteDir: string, page: string): string {
@@ -21,7 +23,8 @@ export function downloadTarget(base: string, platform?: string, version?: string
 }
 
 /** Registers the site: static assets, route-table pages, /download and the 404 fallback. */
-export async function pageRoutes(app: FastifyInstance, options: { config: Config }) {
+export async function pageRoutes(instance: FastifyInstance, options: { config: Config }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = options;
   const siteDir = config.siteDir;
   const pageCache = new Map<string, Buffer | null>();
@@ -56,12 +59,21 @@ export async function pageRoutes(app: FastifyInstance, options: { config: Config
     app.log.warn({ siteDir }, 'the site has not been built; pages will answer 404');
   }
 
-  app.get('/download', async (_request, reply) => reply.redirect(downloadTarget(config.downloadUrl)));
-  app.get<{ Params: { platform: string } }>('/download/:platform', async (request, reply) =>
-    reply.redirect(downloadTarget(config.downloadUrl, request.params.platform)),
+  const toDownloadPage = { 302: emptyResponse('On to the mod download page') };
+  app.get('/download', { schema: { summary: 'The mod download page', response: toDownloadPage } }, async (_request, reply) =>
+    reply.redirect(downloadTarget(config.downloadUrl)),
   );
-  app.get<{ Params: { platform: string; version: string } }>('/download/:platform/:version', async (request, reply) =>
-    reply.redirect(downloadTarget(config.downloadUrl, request.params.platform, request.params.version)),
+  app.get(
+    '/download/:platform',
+    { schema: { summary: 'The mod download page for a platform', params: z.object({ platform: z.string() }), response: toDownloadPage } },
+    async (request, reply) => reply.redirect(downloadTarget(config.downloadUrl, request.params.platform)),
+  );
+  app.get(
+    '/download/:platform/:version',
+    {
+      schema: { summary: 'The mod download page for a platform and game version', params: z.object({ platform: z.string(), version: z.string() }), response: toDownloadPage },
+    },
+    async (request, reply) => reply.redirect(downloadTarget(config.downloadUrl, request.params.platform, request.params.version)),
   );
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -1,9 +1,12 @@
 // Cape and ears uploads (SPEC §7 Upload): POST a file, DELETE the current one; every SPEC §5 rule is checked again here.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { uploadRefusalSchema } from '../../src/lib/api-schemas.ts';
 import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { multipartBody, readMultipart } from '../http/multipart.ts';
+import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import { processCape, processEars, TextureRejected, type EncodedTexture } from '../textures/process.ts';
@@ -46,7 +49,8 @@ const slots: TextureSlot[] = [
 ];
 
 /** Registers POST/DELETE /api/upload-cape and /api/upload-ears. */
-export async function uploadRoutes(app: FastifyInstance, options: { db: Db; library: TextureLibrary; bus: InvalidationBus; texturesBaseUrl: string }) {
+export async function uploadRoutes(instance: FastifyInstance, options: { db: Db; library: TextureLibrary; bus: InvalidationBus; texturesBaseUrl: string }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, library, bus, texturesBaseUrl } = options;
 
   /** Points a player's slot at new hashes (or none), releases what it pointed at before and tells the profile caches. */
@@ -61,7 +65,19 @@ export async function uploadRoutes(app: FastifyInstance, options: { db: Db; libr
   };
 
   for (const slot of slots) {
-    app.post(`/api/upload-${slot.name}`, async (request, reply) => {
+    const uploaded = z.object({ success: z.literal(true), [slot.name]: z.string().nullable().meta({ description: `The ${slot.name} texture URL, or null once removed` }) });
+    const kilobytes = slot.maxBytes / 1000;
+    app.post(
+      `/api/upload-${slot.name}`,
+      {
+        config: { auth: 'session' },
+        schema: {
+          summary: `Upload the player's ${slot.name}`,
+          ...multipartBody({ file: z.string().meta({ format: 'binary', description: `${slot.name === 'cape' ? 'PNG or GIF' : 'PNG'}, at most ${kilobytes} KB` }) }),
+          response: { 200: uploaded, 422: uploadRefusalSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
       const user = await requireUser(request);
       const upload = (await readMultipart(request, slot.maxBytes)).file;
       if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
@@ -78,13 +94,16 @@ export async function uploadRoutes(app: FastifyInstance, options: { db: Db; libr
       await setSlot(user.uuid, slot, still, strip);
       await library.ensure(texture.still, slot.name);
       if (texture.strip) await library.ensure(texture.strip, 'cape-strip');
-      return { success: true, [slot.name]: `${texturesBaseUrl}/${still}` };
+      return { success: true as const, [slot.name]: `${texturesBaseUrl}/${still}` };
     });
 
-    app.delete(`/api/upload-${slot.name}`, async (request) => {
+    app.delete(
+      `/api/upload-${slot.name}`,
+      { config: { auth: 'session' }, schema: { summary: `Remove the player's ${slot.name}`, response: { 200: uploaded, ...errorResponses } } },
+      async (request) => {
       const user = await requireUser(request);
       await setSlot(user.uuid, slot, null, null);
-      return { success: true, [slot.name]: null };
+      return { success: true as const, [slot.name]: null };
     });
   }
 }

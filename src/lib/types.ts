@@ -1,79 +1,51 @@
-// Shapes shared by the browser and the server (SPEC §3).
+// Shapes shared by the browser and the server (SPEC §3), inferred from the API's schemas in api-schemas.ts.
+// Type-only imports: the islands get the types without shipping zod.
+import type { z } from 'zod';
+import type {
+  checkAuthResultSchema,
+  contributorSchema,
+  editResultSchema,
+  galleryItemSchema,
+  galleryPageSchema,
+  groupSchema,
+  homeStatsSchema,
+  likeResultSchema,
+  modProfileSchema,
+  premiumSchema,
+  successSchema,
+  tagSchema,
+  uploadResultSchema,
+  userGallerySchema,
+  userSchema,
+} from './api-schemas';
 
 /** A user's group: its name, emoji and admin flag. */
-export interface Group {
-  name: string;
-  emoji: string;
-  admin: boolean;
-}
-
+export type Group = z.output<typeof groupSchema>;
 /** The premium features a user owns, or null when none. */
-export interface Premium {
-  animated: boolean;
-  glint: boolean;
-  dinnerbone: boolean;
-  boost_only: boolean;
-}
-
+export type Premium = z.output<typeof premiumSchema>;
 /** The current user, as `GET /api/user` returns it and local storage keeps it. */
-export interface User {
-  uuid: string;
-  username: string;
-  group: Group;
-  premium: Premium | null;
-}
-
+export type User = z.output<typeof userSchema>;
 /** A footer contributor. */
-export interface Contributor {
-  uuid: string;
-  username: string;
-}
-
+export type Contributor = z.output<typeof contributorSchema>;
+/** The home page's statistics. */
+export type HomeStats = z.output<typeof homeStatsSchema>;
+/** What the code login answers. */
+export type CheckAuthResult = z.output<typeof checkAuthResultSchema>;
+/** What a cape or ears upload answers on success. */
+export type UploadResult = z.output<typeof uploadResultSchema>;
+/** `{success: true}`. */
+export type Success = z.output<typeof successSchema>;
 /** A gallery tag. */
-export interface Tag {
-  tag_key: string;
-  name: string;
-}
-
+export type Tag = z.output<typeof tagSchema>;
 /** One gallery item as the API answers it (SPEC §3). */
-export interface GalleryItem {
-  hash: string;
-  title: string;
-  /** The author's uuid. */
-  author: string;
-  author_name: string;
-  /** 0 cape, 1 ears, 2 animated cape. */
-  type: number;
-  animated: boolean;
-  /** The still PNG, relative to the API host. */
-  texture: string;
-  /** The animated strip (frames stacked vertically), or null. */
-  animated_texture: string | null;
-  tags: Tag[];
-  whitelisted: boolean;
-  user_liked: boolean;
-  total_user_likes: number;
-  downloads: number;
-  createdAt: string;
-}
-
+export type GalleryItem = z.output<typeof galleryItemSchema>;
 /** One page of gallery items. */
-export interface GalleryPage {
-  data: GalleryItem[];
-  /** How many items match; when `total_capped`, at least this many (a search counts up to GALLERY_COUNT_CAP). */
-  total: number;
-  /** Whether more items match than `total` says. */
-  total_capped: boolean;
-  per_page: number;
-  current_page: number;
-}
-
+export type GalleryPage = z.output<typeof galleryPageSchema>;
+/** What GET /api/gallery/user/{uuid} answers. */
+export type UserGallery = z.output<typeof userGallerySchema>;
+/** What a like toggle answers. */
+export type LikeResult = z.output<typeof likeResultSchema>;
+/** What a gallery edit answers. */
+export type EditResult = z.output<typeof editResultSchema>;
 /** What the mod reads from GET /profile/{uuid} (DESIGN.md "The mod API"). */
-export interface ModProfile {
-  capeGlint: boolean;
-  upsideDown: boolean;
-  animatedCape: boolean;
-  cape_url: string | null;
-  animated_cape_url: string | null;
-  ear_url: string | null;
-}
+export type ModProfile = z.output<typeof modProfileSchema>;

@@ -27,7 +27,7 @@ export interface TestServer {
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<TestServer> {
   const scratch = path.join(os.tmpdir(), `cloakroom-nosite-${randomBytes(4).toString('hex')}`);
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: scratch,
     SITE_DIR: path.join(scratch, 'dist'),
     DATABASE_URL: databaseUrl,

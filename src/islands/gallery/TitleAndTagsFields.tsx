@@ -2,7 +2,7 @@
 import { useId, type Ref } from 'react';
 import { GALLERY_TITLE_MAX } from '../../lib/gallery-rules';
 import type { Tag } from '../../lib/types';
-import { cleanTitle } from './filters';
+import { cleanTitle } from '../../lib/gallery-query';
 import { TagChips } from './TagChips';
 
 /** What the fields show and where their changes go. */

@@ -1,26 +1,9 @@
 // The gallery's shapes (SPEC §3) and its calls (SPEC §7 Gallery): listing, one item, tags, like, delete, report, edit, and image URLs.
 import { api, API_URL } from '../../lib/api';
-import type { GalleryItem, GalleryPage, Tag } from '../../lib/types';
-import { DEFAULT_GALLERY_SORT, type GallerySort, type GalleryTypeName } from '../../lib/gallery-rules';
+import type { EditResult, GalleryItem, GalleryPage, LikeResult, Success, Tag, UserGallery } from '../../lib/types';
+import { galleryListParams, type GalleryFilters } from '../../lib/gallery-query';
 
-export type { GalleryItem, GalleryPage, Tag };
-
-/** What GET /api/gallery/user/{uuid} answers. */
-export interface UserGallery {
-  user: { username: string; uuid: string };
-  gallery: GalleryPage;
-}
-
-/** The listing's filters, as the sidebar and the URL hold them. */
-export interface GalleryFilters {
-  title: string;
-  sort: GallerySort;
-  types: GalleryTypeName[];
-  tags: string[];
-}
-
-/** No filters: every texture, most liked first. */
-export const EMPTY_FILTERS: GalleryFilters = { title: '', sort: DEFAULT_GALLERY_SORT, types: [], tags: [] };
+export type { GalleryItem, GalleryPage, Tag, UserGallery };
 
 /** The 320 × 180 front-and-back preview of an item. */
 export function previewUrl(hash: string): string {
@@ -76,12 +59,7 @@ export function fetchTags(): Promise<Tag[]> {
 
 /** One page of the listing for the given filters. */
 export function fetchGalleryPage(filters: GalleryFilters, page: number, signal?: AbortSignal): Promise<GalleryPage> {
-  const query: Record<string, string | number> = { page, sortBy: filters.sort };
-  const title = filters.title.trim();
-  if (title) query.title = title;
-  if (filters.types.length > 0) query.type = JSON.stringify(filters.types);
-  if (filters.tags.length > 0) query.tags = JSON.stringify(filters.tags);
-  return api<GalleryPage>('/api/gallery/get', { query, signal });
+  return api<GalleryPage>('/api/gallery/get', { query: { ...galleryListParams(filters, page) }, signal });
 }
 
 /** One page of a player's uploads, with the player's name. */
@@ -95,21 +73,21 @@ export function fetchItem(hash: string, signal?: AbortSignal): Promise<GalleryIt
 }
 
 /** Likes or unlikes an item; answers the new state and count. */
-export function likeItem(hash: string): Promise<{ liked: boolean; total_user_likes: number }> {
+export function likeItem(hash: string): Promise<LikeResult> {
   return api('/api/gallery/like', { method: 'POST', body: { hash } });
 }
 
 /** Deletes an item (its author or an admin). */
-export function deleteItem(hash: string): Promise<{ success: boolean }> {
+export function deleteItem(hash: string): Promise<Success> {
   return api('/api/gallery/delete', { method: 'POST', body: { hash } });
 }
 
 /** Reports an item; the terms box must be ticked. */
-export function reportItem(hash: string): Promise<{ success: boolean }> {
+export function reportItem(hash: string): Promise<Success> {
   return api('/api/gallery/report', { method: 'POST', body: { hash, tac: true } });
 }
 
 /** Changes an item's title and tags; answers the updated item. */
-export function editItem(hash: string, title: string, tags: string[]): Promise<{ success: boolean; item: GalleryItem }> {
+export function editItem(hash: string, title: string, tags: string[]): Promise<EditResult> {
   return api('/api/gallery/edit', { method: 'POST', body: { hash, title, tags: JSON.stringify(tags) } });
 }

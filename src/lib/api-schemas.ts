@@ -1,0 +1,182 @@
+// The API's request and response shapes (SPEC §3, §7) as zod schemas: the server validates and documents its routes with them,
+// and the islands take their types from them (type-only imports, so no zod reaches the browser).
+import { z } from 'zod';
+import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TYPES, galleryMessages, type GalleryTypeName } from './gallery-rules';
+import { GALLERY_TAG_KEY_MAX, GALLERY_TAGS_MAX, uniqueValues } from './gallery-query';
+
+// ---- Common ----
+
+/** A player uuid: 32 lowercase hex digits, no dashes. */
+export const playerUuidSchema = z.string().regex(/^[0-9a-f]{32}$/).meta({ description: 'Player uuid: 32 lowercase hex digits, no dashes', example: '069a79f444e94726a5befca90e38aaf5' });
+/** A texture's SHA-256, the key of every stored texture. */
+export const textureHashSchema = z.string().regex(/^[0-9a-f]{64}$/, { message: 'That texture does not exist.' }).meta({ description: 'SHA-256 of the stored PNG (64 lowercase hex digits)' });
+
+/** A refusal with one message (`{error}`), the usual error body. */
+export const errorBodySchema = z.object({ error: z.string() }).meta({ id: 'Error', description: 'A refusal with one message' });
+/** A Laravel-style validation refusal: the first message, and every message by field. */
+export const validationErrorBodySchema = z
+  .object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) })
+  .meta({ id: 'ValidationError', description: 'Field errors (422): the first message, and the messages of each field' });
+/** Any error body the API sends. */
+export const anyErrorBodySchema = z.union([errorBodySchema, validationErrorBodySchema]).meta({ description: 'Refused: `{error}`, or field errors for invalid input (422)' });
+/** `{success: true}`, the answer of calls that only act. */
+export const successSchema = z.object({ success: z.literal(true) });
+
+// ---- Users ----
+
+/** A user's group: its name, emoji and admin flag. */
+export const groupSchema = z.object({ name: z.string(), emoji: z.string(), admin: z.boolean() }).meta({ id: 'Group' });
+/** The premium features a user owns (null when none). */
+export const premiumSchema = z.object({ animated: z.boolean(), glint: z.boolean(), dinnerbone: z.boolean(), boost_only: z.boolean() }).meta({ id: 'Premium' });
+/** The current user, as `GET /api/user` answers it and local storage keeps it. */
+export const userSchema = z.object({ uuid: playerUuidSchema, username: z.string(), group: groupSchema, premium: premiumSchema.nullable() }).meta({ id: 'User' });
+/** A footer contributor. */
+export const contributorSchema = z.object({ uuid: playerUuidSchema, username: z.string().min(1) }).meta({ id: 'Contributor' });
+/** The home page's statistics. */
+export const homeStatsSchema = z.object({ users: z.number().int().nonnegative() }).meta({ id: 'HomeStats' });
+
+/** POST /api/account/checkauth: the 6-digit code (checked by the handler: a wrong one is `success: false`) and where to go next. */
+export const checkAuthBodySchema = z.object({ code: z.unknown(), ref: z.unknown().optional() });
+/** What the code login answers: the user and the safe `ref`, or the wrong-code message. */
+export const checkAuthResultSchema = z.union([
+  z.object({ success: z.literal(true), user: userSchema, ref: z.string() }),
+  z.object({ success: z.literal(false), msg: z.string() }),
+]);
+/** POST /api/account/delete: the ticked confirmation. */
+export const deleteAccountBodySchema = z.object({
+  confirm: z.union([z.literal(true), z.literal('true'), z.literal('1'), z.literal(1), z.literal('on')], {
+    message: 'Tick the box to confirm that you want to delete your account.',
+  }),
+});
+
+// ---- Uploads ----
+
+/** What a cape or ears upload or removal answers (SPEC §3 Upload response). */
+export const uploadResultSchema = z.union([
+  z.object({ success: z.literal(true), cape: z.string().nullable() }),
+  z.object({ success: z.literal(true), ears: z.string().nullable() }),
+]);
+/** An upload the texture rules refused: `success: false` and the SPEC §5 message. */
+export const uploadRefusalSchema = z.object({ success: z.literal(false), msg: z.string() }).meta({ id: 'UploadRefusal' });
+
+// ---- Gallery ----
+
+/** A gallery tag. */
+export const tagSchema = z.object({ tag_key: z.string(), name: z.string() }).meta({ id: 'Tag' });
+/** One gallery item (SPEC §3). */
+export const galleryItemSchema = z
+  .object({
+    hash: z.string(),
+    title: z.string(),
+    author: z.string().meta({ description: "The author's uuid" }),
+    author_name: z.string(),
+    type: z.number().int().meta({ description: '0 cape, 1 ears, 2 animated cape' }),
+    animated: z.boolean(),
+    texture: z.string().meta({ description: 'The still PNG, relative to the API host' }),
+    animated_texture: z.string().nullable().meta({ description: 'The animated strip (frames stacked vertically), or null' }),
+    tags: z.array(tagSchema),
+    whitelisted: z.boolean(),
+    user_liked: z.boolean(),
+    total_user_likes: z.number().int(),
+    downloads: z.number().int(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'GalleryItem' });
+/** One page of gallery items. */
+export const galleryPageSchema = z
+  .object({
+    data: z.array(galleryItemSchema),
+    total: z.number().int().meta({ description: 'How many items match; when total_capped, at least this many (a search counts up to 1,000)' }),
+    total_capped: z.boolean(),
+    per_page: z.number().int(),
+    current_page: z.number().int(),
+  })
+  .meta({ id: 'GalleryPage' });
+/** What GET /api/gallery/user/{uuid} answers: the player and a page of their uploads. */
+export const userGallerySchema = z.object({ user: z.object({ username: z.string(), uuid: z.string() }), gallery: galleryPageSchema }).meta({ id: 'UserGallery' });
+
+/** A query parameter that carries a list as JSON text (`["cape","ears"]`); empty is no list. */
+function jsonListParam<T extends z.ZodType>(item: T, max: number, message: string, description: string, example: string) {
+  return z
+    .string({ message })
+    .transform((text) => (text === '' ? [] : jsonList(text)))
+    .pipe(z.array(item, { message }).max(max))
+    .optional()
+    .meta({ description, example });
+}
+
+/** Reads a list sent as JSON text (query strings and form fields carry lists that way); anything unreadable fails the list check. */
+function jsonList(value: unknown): unknown {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'string' || value === '') return [];
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}
+
+const pageSchema = z.coerce.number().int().min(1).max(100_000).default(1);
+const typeNames = Object.keys(GALLERY_TYPES) as [GalleryTypeName, ...GalleryTypeName[]];
+
+/** GET /api/gallery/get's query (SPEC §7: `type` and `tags` are JSON lists); it parses into the listing's canonical filters, deduplicated once here. */
+export const galleryListQuerySchema = z
+  .object({
+    page: pageSchema,
+    user: z.string().regex(/^[0-9a-f]{32}$/, { message: 'The user must be a player uuid.' }).optional().or(z.literal('')),
+    title: z.string().max(20).regex(/^[A-Za-z0-9_\s]*$/, { message: galleryMessages.titleCharacters }).optional(),
+    sortBy: z.enum(GALLERY_SORTS, { message: `sortBy must be one of ${GALLERY_SORTS.join(', ')}` }).default(DEFAULT_GALLERY_SORT),
+    type: jsonListParam(z.enum(typeNames), 3, 'type must be a JSON list of cape, ears or animated', 'JSON list of texture types: cape, ears, animated', '["cape","animated"]'),
+    tags: jsonListParam(z.string().max(GALLERY_TAG_KEY_MAX), 20, 'tags must be a JSON list of tag keys', 'JSON list of tag keys an item must all have', '["anime"]'),
+  })
+  .transform((query) => ({
+    page: query.page,
+    author: query.user || undefined,
+    title: query.title?.trim() ?? '',
+    sort: query.sortBy,
+    types: uniqueValues(query.type ?? []),
+    tags: uniqueValues(query.tags ?? []),
+  }));
+/** A page number query (`?page=`, from 1). */
+export const pageQuerySchema = z.object({ page: pageSchema });
+
+/** Tags sent as a JSON list (the edit and upload forms), without repeats. */
+export const galleryTagsFieldSchema = z
+  .preprocess(jsonList, z.array(z.string().max(GALLERY_TAG_KEY_MAX), { message: galleryMessages.unknownTag }).max(GALLERY_TAGS_MAX))
+  .transform((tags) => uniqueValues(tags))
+  .meta({ description: 'Tag keys: a JSON list as text (`["anime"]`), or a list' });
+/** A call that names one gallery item. */
+export const galleryHashBodySchema = z.object({ hash: textureHashSchema });
+/** POST /api/gallery/report: the item and the ticked terms. */
+export const galleryReportBodySchema = z.object({
+  hash: textureHashSchema,
+  tac: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a texture.' }),
+});
+/** POST /api/gallery/edit: the new title and tags (JSON list). */
+export const galleryEditBodySchema = z.object({ hash: textureHashSchema, title: z.string({ message: galleryMessages.missingFields }), tags: galleryTagsFieldSchema });
+/** POST /api/gallery/new's multipart fields (checked by the handler, which reads the stream). */
+export const galleryNewFieldsSchema = z.object({
+  title: z.string().meta({ description: 'At most 20 letters, digits, underscores and spaces' }),
+  tags: z.string().meta({ description: 'JSON list of tag keys', example: '["anime"]' }),
+  file: z.string().meta({ format: 'binary', description: 'PNG or GIF, at most 500 KB' }),
+});
+/** What a like toggle answers: the new state and count. */
+export const likeResultSchema = z.object({ liked: z.boolean(), total_user_likes: z.number().int() });
+/** What an edit answers: the reloaded item. */
+export const editResultSchema = z.object({ success: z.literal(true), item: galleryItemSchema });
+/** What a gallery upload answers: the item's hash, and whether that texture was already in the gallery. */
+export const galleryNewResultSchema = z.object({ success: z.literal(true), hash: z.string(), existing: z.boolean() });
+
+// ---- Mod API ----
+
+/** What the mod reads from GET /profile/{uuid} (DESIGN.md "The mod API"). */
+export const modProfileSchema = z
+  .object({
+    capeGlint: z.boolean(),
+    upsideDown: z.boolean(),
+    animatedCape: z.boolean(),
+    cape_url: z.string().nullable(),
+    animated_cape_url: z.string().nullable(),
+    ear_url: z.string().nullable(),
+  })
+  .meta({ id: 'ModProfile' });

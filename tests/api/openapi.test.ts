@@ -1,0 +1,109 @@
+// API tests for the API description: /api/openapi.json is valid OpenAPI 3.1 and lists every call with its auth; /api/docs shows it.
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.ts';
+import { serverForSuite } from '../helpers/server.ts';
+
+/** Every call the server answers, as `METHOD /path` in OpenAPI's path syntax. */
+const EVERY_CALL = [
+  'GET /profile/{id}',
+  'GET /profile/{id}/cape',
+  'GET /profile/{id}/ears',
+  'GET /textures/{hash}',
+  'GET /api/user',
+  'GET /api/csrf-cookie',
+  'GET /api/home',
+  'GET /api/contributors',
+  'POST /api/account/checkauth',
+  'POST /api/account/logout',
+  'POST /api/account/delete',
+  'GET /api/account/oauth/redirect',
+  'POST /api/account/oauth/callback',
+  'POST /api/internal/auth',
+  'POST /api/upload-cape',
+  'DELETE /api/upload-cape',
+  'POST /api/upload-ears',
+  'DELETE /api/upload-ears',
+  'GET /api/gallery/tags',
+  'GET /api/gallery/get',
+  'GET /api/gallery/user/{uuid}',
+  'GET /api/gallery/{hash}',
+  'GET /api/gallery/{hash}/preview',
+  'GET /api/gallery/{hash}/preview/map',
+  'GET /api/gallery/{hash}/download',
+  'POST /api/gallery/like',
+  'POST /api/gallery/delete',
+  'POST /api/gallery/report',
+  'POST /api/gallery/edit',
+  'POST /api/gallery/new',
+  'GET /download',
+  'GET /download/{platform}',
+  'GET /download/{platform}/{version}',
+];
+
+interface Operation {
+  summary?: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: string }>;
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+type Spec = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+
+describe.each(backends.filter((backend) => backend.name === 'sqlite'))('API description on $name', (backend) => {
+  const suite = serverForSuite(backend);
+  const spec = async () => (await (await fetch(`${suite.server.url}/api/openapi.json`)).json()) as Spec;
+
+  it('is valid OpenAPI 3.1', async () => {
+    const response = await fetch(`${suite.server.url}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as Spec;
+    expect(document.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(document) as unknown as Parameters<typeof validate>[0]);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  it('lists every call, each with a summary and its answers', async () => {
+    const document = await spec();
+    const listed = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(listed.sort()).toEqual([...EVERY_CALL].sort());
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(operation.summary, `${method} ${path}`).toBeTruthy();
+        expect(Object.keys(operation.responses).length, `${method} ${path}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('says who may call what: the mod API is open, internal calls take the bearer key, site calls the session and XSRF header', async () => {
+    const { paths, components } = await spec();
+    expect(Object.keys(components.securitySchemes).sort()).toEqual(['bearer', 'session', 'xsrf']);
+    expect(paths['/profile/{id}']!.get!.security).toBeUndefined();
+    expect(paths['/textures/{hash}']!.get!.security).toBeUndefined();
+    expect(paths['/api/internal/auth']!.post!.security).toEqual([{ bearer: [] }]);
+    expect(paths['/api/gallery/get']!.get!.security).toEqual([{ session: [] }]);
+    expect(paths['/api/gallery/like']!.post!.security).toEqual([{ session: [], xsrf: [] }]);
+    expect(paths['/api/account/checkauth']!.post!.security).toEqual([{ xsrf: [] }]);
+    expect(paths['/api/home']!.get!.security).toBeUndefined();
+  });
+
+  it('describes the mod profile, uploads as multipart forms and images as PNG files', async () => {
+    const { paths } = await spec();
+    expect(JSON.stringify(paths['/profile/{id}']!.get!.responses['200'])).toContain('#/components/schemas/ModProfile');
+    expect(Object.keys(paths['/api/upload-cape']!.post!.requestBody!.content)).toEqual(['multipart/form-data']);
+    expect(Object.keys(paths['/api/gallery/new']!.post!.requestBody!.content)).toEqual(['multipart/form-data']);
+    expect(Object.keys(paths['/api/gallery/{hash}/preview']!.get!.responses['200']!.content!)).toEqual(['image/png']);
+    const listQuery = paths['/api/gallery/get']!.get!.parameters!.map((parameter) => `${parameter.in}:${parameter.name}`);
+    expect(listQuery.sort()).toEqual(['query:page', 'query:sortBy', 'query:tags', 'query:title', 'query:type', 'query:user']);
+  });
+
+  it('serves a reference page at /api/docs that loads the description', async () => {
+    const page = await fetch(`${suite.server.url}/api/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const initializer = await (await fetch(`${suite.server.url}/api/docs/static/swagger-initializer.js`)).text();
+    expect(initializer).toContain('json');
+    const described = await fetch(`${suite.server.url}/api/docs/json`);
+    expect(((await described.json()) as Spec).paths['/api/gallery/get']).toBeDefined();
+  });
+});
