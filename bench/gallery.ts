@@ -23,7 +23,10 @@ import { listGallery, type GalleryQuery } from '../server/gallery/queries.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 1_000_000);
 const USERS = Number(process.env.USERS ?? 100_000);
-const BACKENDS = (process.env.BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim()).filter(Boolean);
+const BACKENDS = (process.env.BACKENDS ?? 'sqlite,postgres')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 const SAMPLES = Number(process.env.SAMPLES ?? 40);
 const WARMUP = 3;
 const GOAL_P95_MS = 25;
@@ -85,8 +88,26 @@ const WORDS = (
 
 /** Tag keys by popularity, most used first. */
 const TAG_POPULARITY = [
-  'colourful', 'minimal', 'anime', 'games', 'pixel-art', 'dark', 'abstract', 'animals', 'cute', 'memes',
-  'nature', 'space', 'logos', 'flags', 'text', 'vanilla-style', 'pride', 'food', 'sports', 'holidays',
+  'colourful',
+  'minimal',
+  'anime',
+  'games',
+  'pixel-art',
+  'dark',
+  'abstract',
+  'animals',
+  'cute',
+  'memes',
+  'nature',
+  'space',
+  'logos',
+  'flags',
+  'text',
+  'vanilla-style',
+  'pride',
+  'food',
+  'sports',
+  'holidays',
 ];
 
 interface Dataset {
@@ -188,7 +209,24 @@ function generate(): Dataset {
       n++;
     }
   }
-  return { userUuids, hashes, stripHashes, titles, titlesLower, authors, types, whitelisted, likes, downloads, createdAt, tagMasks, likeItems, likeUsers, tagRows, start };
+  return {
+    userUuids,
+    hashes,
+    stripHashes,
+    titles,
+    titlesLower,
+    authors,
+    types,
+    whitelisted,
+    likes,
+    downloads,
+    createdAt,
+    tagMasks,
+    likeItems,
+    likeUsers,
+    tagRows,
+    start,
+  };
 }
 
 function countBits(mask: number): number {
@@ -236,7 +274,18 @@ async function seedSqlite(file: string, data: Dataset): Promise<void> {
     for (let from = 0; from < ITEMS; from += 100_000) {
       db.transaction(() => {
         for (let i = from; i < Math.min(ITEMS, from + 100_000); i++) {
-          insertItem.run(data.hashes[i], data.stripHashes[i], data.titles[i], data.titlesLower[i], data.userUuids[data.authors[i]], data.types[i], data.whitelisted[i], data.likes[i], data.downloads[i], data.createdAt[i]);
+          insertItem.run(
+            data.hashes[i],
+            data.stripHashes[i],
+            data.titles[i],
+            data.titlesLower[i],
+            data.userUuids[data.authors[i]],
+            data.types[i],
+            data.whitelisted[i],
+            data.likes[i],
+            data.downloads[i],
+            data.createdAt[i],
+          );
           for (const tag of tagsOf(data.tagMasks[i])) insertTag.run(data.hashes[i], tag);
         }
       })();
@@ -250,7 +299,12 @@ async function seedSqlite(file: string, data: Dataset): Promise<void> {
     db.exec(`INSERT INTO gallery_counts (key, n)
       SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash GROUP BY t.tag_key, g.type`);
     const now = Date.now();
-    db.prepare('INSERT INTO sessions (id, user_uuid, created_at, expires_at) VALUES (?, ?, ?, ?)').run(sha256(SESSION_TOKEN), data.userUuids[VIEWER], now, now + 365 * 86_400_000);
+    db.prepare('INSERT INTO sessions (id, user_uuid, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
+      sha256(SESSION_TOKEN),
+      data.userUuids[VIEWER],
+      now,
+      now + 365 * 86_400_000,
+    );
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
@@ -324,7 +378,12 @@ async function seedPostgres(url: string, data: Dataset): Promise<void> {
     await client.query(`INSERT INTO gallery_counts (key, n)
       SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash GROUP BY t.tag_key, g.type`);
     const now = Date.now();
-    await client.query('INSERT INTO sessions (id, user_uuid, created_at, expires_at) VALUES ($1, $2, $3, $4)', [sha256(SESSION_TOKEN), data.userUuids[VIEWER], now, now + 365 * 86_400_000]);
+    await client.query('INSERT INTO sessions (id, user_uuid, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+      sha256(SESSION_TOKEN),
+      data.userUuids[VIEWER],
+      now,
+      now + 365 * 86_400_000,
+    ]);
     // What autovacuum would have done by the time a real gallery holds a million items.
     await client.query('VACUUM ANALYZE');
   } finally {
@@ -356,8 +415,15 @@ function searchTerms(data: Dataset) {
   const byFrequency = new Map<string, number>();
   for (const title of data.titlesLower) for (const w of title.split(/[ _0-9]+/)) if (w) byFrequency.set(w, (byFrequency.get(w) ?? 0) + 1);
   const ranked = [...byFrequency.entries()].sort((a, b) => b[1] - a[1]).map(([w]) => w);
-  const mid = ranked.slice(25, 60).filter((w) => w.length >= 6).slice(0, 4).map((w) => w.slice(1, 1 + Math.min(5, w.length - 1)));
-  const rare = ranked.slice(-30).filter((w) => w.length >= 5).slice(0, 4);
+  const mid = ranked
+    .slice(25, 60)
+    .filter((w) => w.length >= 6)
+    .slice(0, 4)
+    .map((w) => w.slice(1, 1 + Math.min(5, w.length - 1)));
+  const rare = ranked
+    .slice(-30)
+    .filter((w) => w.length >= 5)
+    .slice(0, 4);
   const three = ['ing', 'ark', 'ter', 'sta'];
   return { mid, rare, three, two: ['ra', 'ne', 'ko', 'sh'] };
 }
@@ -460,7 +526,13 @@ function checkAnswer(status: number, body: unknown, filter: GalleryQuery, expect
   if (page.data.length !== size) return `${page.data.length} items, expected ${size}`;
   const [field, direction] = filter.sort.split('_');
   const value = (item: ApiItem) =>
-    field === 'likes' ? item.total_user_likes : field === 'downloads' ? item.downloads : field === 'name' ? item.title.toLowerCase() : Date.parse(item.createdAt);
+    field === 'likes'
+      ? item.total_user_likes
+      : field === 'downloads'
+        ? item.downloads
+        : field === 'name'
+          ? item.title.toLowerCase()
+          : Date.parse(item.createdAt);
   for (let k = 1; k < page.data.length; k++) {
     const a = value(page.data[k - 1]);
     const b = value(page.data[k]);
@@ -485,7 +557,15 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(port: number, dataDir: string, databaseUrl: string): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SKIP_SITE_BUILD: 'true', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SKIP_SITE_BUILD: 'true',
+    LOG_LEVEL: 'warn',
+  };
   for (const name of Object.keys(env)) if (name === 'REDIS_URL' || name.startsWith('S3_')) delete env[name];
   const child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   let exited = false;
@@ -553,7 +633,15 @@ interface Result {
 function summarize(c: Case, times: number[], problems: string[]): Result {
   times.sort((a, b) => a - b);
   const p95 = percentile(times, 95);
-  return { name: c.name, goal: c.goal, p50: percentile(times, 50), p95, max: times[times.length - 1], problems, pass: p95 <= GOAL_P95_MS && problems.length === 0 };
+  return {
+    name: c.name,
+    goal: c.goal,
+    p50: percentile(times, 50),
+    p95,
+    max: times[times.length - 1],
+    problems,
+    pass: p95 <= GOAL_P95_MS && problems.length === 0,
+  };
 }
 
 /**
@@ -612,7 +700,10 @@ function formatRow(r: Result): string {
 }
 
 function loadAverage(): string {
-  return os.loadavg().map((n) => n.toFixed(1)).join(' ');
+  return os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -634,7 +725,11 @@ function sqliteExplainer(file: string): Explainer {
     db,
     captured,
     plan: async (query) => {
-      const rows = raw.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.parameters as unknown[])) as Array<{ id: number; parent: number; detail: string }>;
+      const rows = raw.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.parameters as unknown[])) as Array<{
+        id: number;
+        parent: number;
+        detail: string;
+      }>;
       const depth = new Map<number, number>([[0, 0]]);
       return rows
         .map((row) => {
@@ -660,7 +755,10 @@ function sqliteExplainer(file: string): Explainer {
 function postgresExplainer(url: string): Explainer {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const captured: CompiledQuery[] = [];
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 4 }) }), log: (event: LogEvent) => void captured.push(event.query) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 4 }) }),
+    log: (event: LogEvent) => void captured.push(event.query),
+  });
   return {
     db,
     captured,
@@ -754,18 +852,19 @@ async function runBackend(backend: string, data: Dataset, cases: Case[]): Promis
       await admin.end();
     }
     if (KEEP) console.log(`KEEP: database ${name} stays; DROP DATABASE ${name} when done`);
-    else cleanups.push({
-      name: `drop database ${name}`,
-      run: async () => {
-        const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-        await client.connect();
-        try {
-          await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        } finally {
-          await client.end();
-        }
-      },
-    });
+    else
+      cleanups.push({
+        name: `drop database ${name}`,
+        run: async () => {
+          const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+          await client.connect();
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          } finally {
+            await client.end();
+          }
+        },
+      });
     const target = new URL(PG_ADMIN_URL);
     target.pathname = `/${name}`;
     databaseUrl = target.toString();
@@ -823,15 +922,21 @@ try {
   const tagCounts = TAG_POPULARITY.map((tag, t) => data.tagMasks.reduce((n, mask) => n + ((mask >> t) & 1), 0));
   const zeroLikes = data.likes.reduce((n, l) => n + (l === 0 ? 1 : 0), 0);
   const maxLikes = data.likes.reduce((m, l) => Math.max(m, l), 0);
-  console.log(`gallery bench: ${ITEMS.toLocaleString('en')} items, ${USERS.toLocaleString('en')} users, ${data.tagRows.toLocaleString('en')} item tags, ` +
-    `${data.likeItems.length.toLocaleString('en')} likes; ${SAMPLES} samples per case after ${WARMUP} warm-up requests; generated in ${((performance.now() - began) / 1000).toFixed(1)} s`);
-  console.log(`  likes: ${((zeroLikes / ITEMS) * 100).toFixed(0)} % of items have none, max ${maxLikes}; ` +
-    `types: ${[0, 1, 2].map((t) => data.types.reduce((n, x) => n + (x === t ? 1 : 0), 0)).join(' / ')} (cape / ears / animated)`);
+  console.log(
+    `gallery bench: ${ITEMS.toLocaleString('en')} items, ${USERS.toLocaleString('en')} users, ${data.tagRows.toLocaleString('en')} item tags, ` +
+      `${data.likeItems.length.toLocaleString('en')} likes; ${SAMPLES} samples per case after ${WARMUP} warm-up requests; generated in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `  likes: ${((zeroLikes / ITEMS) * 100).toFixed(0)} % of items have none, max ${maxLikes}; ` +
+      `types: ${[0, 1, 2].map((t) => data.types.reduce((n, x) => n + (x === t ? 1 : 0), 0)).join(' / ')} (cape / ears / animated)`,
+  );
   console.log(`  tags: ${TAG_POPULARITY.map((tag, t) => `${tag} ${tagCounts[t]}`).join(', ')}`);
   const counts = new Map<string, number>();
-  for (const term of [...terms.mid, ...terms.rare, ...terms.three, ...terms.two]) counts.set(term, expectedTotal(data, { page: 1, sort: 'likes_desc', title: term }, new Map()));
+  for (const term of [...terms.mid, ...terms.rare, ...terms.three, ...terms.two])
+    counts.set(term, expectedTotal(data, { page: 1, sort: 'likes_desc', title: term }, new Map()));
   console.log(`  title matches: ${[...counts].map(([term, n]) => `"${term}" ${n}`).join(', ')}`);
-  if (DEFAULT_TAGS.length !== TAG_POPULARITY.length || DEFAULT_TAGS.some((t) => !TAG_POPULARITY.includes(t.tag_key))) throw new Error('TAG_POPULARITY does not match DEFAULT_TAGS');
+  if (DEFAULT_TAGS.length !== TAG_POPULARITY.length || DEFAULT_TAGS.some((t) => !TAG_POPULARITY.includes(t.tag_key)))
+    throw new Error('TAG_POPULARITY does not match DEFAULT_TAGS');
 
   const all = new Map<string, Result[]>();
   for (const backend of BACKENDS) all.set(backend, await runBackend(backend, data, cases));
@@ -849,7 +954,9 @@ try {
     console.log(`| ${c.name} | ${cells.join(' | ')} |`);
   }
   const failed = [...all.values()].flat().filter((r) => r.goal && !r.pass);
-  console.log(failed.length === 0 ? '\nPASS: every goal case within 25 ms at p95' : `\nFAIL: ${failed.length} goal case(s) over 25 ms at p95 or with wrong answers`);
+  console.log(
+    failed.length === 0 ? '\nPASS: every goal case within 25 ms at p95' : `\nFAIL: ${failed.length} goal case(s) over 25 ms at p95 or with wrong answers`,
+  );
   process.exitCode = failed.length === 0 ? 0 : 1;
 } catch (error) {
   console.error(error);

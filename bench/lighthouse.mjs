@@ -159,10 +159,17 @@ function formatMetric(value, unit) {
 
 // Prints one line per run and the medians.
 function printSummary(lhrs) {
-  console.log(`\nLighthouse ${lhrs[0].lighthouseVersion}, ${lhrs[0].configSettings.formFactor} (default config, ${lhrs[0].configSettings.throttlingMethod} throttling), ${URL_TO_TEST}`);
+  console.log(
+    `\nLighthouse ${lhrs[0].lighthouseVersion}, ${lhrs[0].configSettings.formFactor} (default config, ${lhrs[0].configSettings.throttlingMethod} throttling), ${URL_TO_TEST}`,
+  );
   console.log(`Browser: ${lhrs[0].environment.hostUserAgent}`);
   const benchmarkIndexes = lhrs.map((lhr) => Math.round(lhr.environment.benchmarkIndex));
-  console.log(`CPU benchmark index per run: ${benchmarkIndexes.join(', ')}; load average now: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')} on ${os.cpus().length} cores\n`);
+  console.log(
+    `CPU benchmark index per run: ${benchmarkIndexes.join(', ')}; load average now: ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(', ')} on ${os.cpus().length} cores\n`,
+  );
   for (const [index, lhr] of lhrs.entries()) {
     const metrics = METRICS.map(([label, id, unit]) => `${label} ${formatMetric(lhr.audits[id].numericValue, unit)}`).join(', ');
     console.log(`Run ${index + 1}: performance ${categoryScore(lhr, 'performance')} | ${metrics}`);

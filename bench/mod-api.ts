@@ -25,7 +25,14 @@ async function seed(databaseUrl: string): Promise<string[]> {
       const uuid = i.toString(16).padStart(32, '0');
       uuids.push(uuid);
       const hash = (i % 2 === 0 ? i : 0).toString(16).padStart(64, 'a');
-      rows.push({ uuid, username: `Player${i}`, username_lower: `player${i}`, created_at: now, cape_hash: i % 2 === 0 ? hash : null, ears_hash: i % 4 === 0 ? hash : null });
+      rows.push({
+        uuid,
+        username: `Player${i}`,
+        username_lower: `player${i}`,
+        created_at: now,
+        cape_hash: i % 2 === 0 ? hash : null,
+        ears_hash: i % 4 === 0 ? hash : null,
+      });
     }
     await db.insertInto('users').values(rows).execute();
   }
@@ -76,8 +83,12 @@ try {
   const ratio = profileResult.rps / bareResult.rps;
   console.log(`players ${PLAYERS}, connections ${CONNECTIONS}, ${DURATION_S} s each, database ${databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}`);
   console.log(`bare Fastify route : ${bareResult.rps.toFixed(0)} req/s, p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms`);
-  console.log(`/profile/{uuid}    : ${profileResult.rps.toFixed(0)} req/s, p50 ${profileResult.p50} ms, p99 ${profileResult.p99} ms, errors ${profileResult.errors}, non-2xx ${profileResult.non2xx}`);
-  console.log(`ratio ${(ratio * 100).toFixed(1)} % (goal ≥ 80 %), p99 ${profileResult.p99} ms (goal < 15 ms): ${ratio >= 0.8 && profileResult.p99 < 15 ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `/profile/{uuid}    : ${profileResult.rps.toFixed(0)} req/s, p50 ${profileResult.p50} ms, p99 ${profileResult.p99} ms, errors ${profileResult.errors}, non-2xx ${profileResult.non2xx}`,
+  );
+  console.log(
+    `ratio ${(ratio * 100).toFixed(1)} % (goal ≥ 80 %), p99 ${profileResult.p99} ms (goal < 15 ms): ${ratio >= 0.8 && profileResult.p99 < 15 ? 'PASS' : 'FAIL'}`,
+  );
 } finally {
   await bare.close();
   process.kill(-server.pid!, 'SIGTERM');

@@ -49,13 +49,18 @@ function isBudgeted(page) {
 
 // Turns the few HTML entities that can appear in attribute values back into characters.
 function decodeEntities(text) {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 // The attributes of a start tag as a lower-cased name → value map (valueless attributes map to '').
 function parseAttributes(tag) {
   const attributes = {};
-  const pattern = /([^\s"'<>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+  const pattern = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
   const inner = tag.replace(/^<[a-zA-Z-]+/, '').replace(/\/?>$/, '');
   for (const match of inner.matchAll(pattern)) {
     attributes[match[1].toLowerCase()] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');

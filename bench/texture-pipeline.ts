@@ -25,7 +25,9 @@ async function largePng(): Promise<Buffer> {
       raw[i + 3] = 255;
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 9 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 4 } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 /** A 64-frame GIF cape of the given size, each frame a different colour with a moving band. */
@@ -44,7 +46,9 @@ async function animatedGif(width: number, frames: number): Promise<Buffer> {
       }
     }
   }
-  return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height } }).gif({ effort: 1 }).toBuffer();
+  return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height } })
+    .gif({ effort: 1 })
+    .toBuffer();
 }
 
 /** The median of numbers. */
@@ -73,7 +77,9 @@ async function time(label: string, upload: Buffer): Promise<void> {
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
     frames = cape.strip?.frames ?? 1;
   }
-  console.log(`${label.padEnd(34)} ${String(upload.length).padStart(7)} bytes, ${String(frames).padStart(2)} frames: median ${median(samples).toFixed(1)} ms, min ${Math.min(...samples).toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`);
+  console.log(
+    `${label.padEnd(34)} ${String(upload.length).padStart(7)} bytes, ${String(frames).padStart(2)} frames: median ${median(samples).toFixed(1)} ms, min ${Math.min(...samples).toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`,
+  );
 }
 
 try {

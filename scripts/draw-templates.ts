@@ -2,15 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import {
-  CAPE_REGIONS,
-  CAPE_TEMPLATE_SIZE,
-  EARS_REGIONS,
-  EARS_TEMPLATE_SIZE,
-  HD_SCALE,
-  TEMPLATE_FILES,
-  type TextureRegion,
-} from '../src/lib/texture-layout.ts';
+import { CAPE_REGIONS, CAPE_TEMPLATE_SIZE, EARS_REGIONS, EARS_TEMPLATE_SIZE, HD_SCALE, TEMPLATE_FILES, type TextureRegion } from '../src/lib/texture-layout.ts';
 
 const PUBLIC_DIR = path.resolve(import.meta.dirname, '..', 'public');
 

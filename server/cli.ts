@@ -17,9 +17,7 @@ async function codeCommand(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   const requested = names[0]!;
-  const profile = config.offlineMode
-    ? { uuid: offlineUuid(requested), username: requested }
-    : await fetchProfileByName(config.mojangApiUrl, requested);
+  const profile = config.offlineMode ? { uuid: offlineUuid(requested), username: requested } : await fetchProfileByName(config.mojangApiUrl, requested);
   if (!profile) {
     console.error(`No player is called "${requested}".`);
     return 1;

@@ -10,7 +10,12 @@ const flag = z
 const list = z
   .string()
   .optional()
-  .transform((value) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean));
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),

@@ -23,7 +23,9 @@ export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.e
     .sort()
     .map((key) => `${key}=${env[key]}`);
   const times = SOURCES.map((entry) => `${entry}:${newestMtime(path.join(root, entry))}`);
-  return createHash('sha256').update([...times, ...publicSettings].join('\n')).digest('hex');
+  return createHash('sha256')
+    .update([...times, ...publicSettings].join('\n'))
+    .digest('hex');
 }
 
 /** Runs `astro build` unless `siteDir` already holds a build of the current sources (or `force`); returns whether it built. */

@@ -12,7 +12,10 @@ function hashToken(token: string): string {
 /** Starts a session for a user; returns the token for the cookie. */
 export async function createSession(db: Db, userUuid: string, lifetimeMs: number, now = Date.now()): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await db.insertInto('sessions').values({ id: hashToken(token), user_uuid: userUuid, created_at: now, expires_at: now + lifetimeMs }).execute();
+  await db
+    .insertInto('sessions')
+    .values({ id: hashToken(token), user_uuid: userUuid, created_at: now, expires_at: now + lifetimeMs })
+    .execute();
   return token;
 }
 
@@ -30,9 +33,4 @@ export async function sessionUser(db: Db, token: string, now = Date.now()): Prom
 /** Ends one session. */
 export async function endSession(db: Db, token: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
-}
-
-/** Ends every session of a user (ban, account deletion). */
-export async function endUserSessions(db: Db, userUuid: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_uuid', '=', userUuid).execute();
 }

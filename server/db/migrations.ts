@@ -2,13 +2,17 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
+/** A database as migrations see it: untyped, since each migration runs against the schema of its own time (Kysely's guidance). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types
+type MigrationDb = Kysely<any>;
+
 /** The group every new account joins. */
 export const PLAYER_GROUP_ID = 1;
 /** The group `cloakroom code --admin` puts an account in. */
 export const ADMIN_GROUP_ID = 2;
 
 const accounts: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable('groups')
       .addColumn('id', 'integer', (c) => c.primaryKey())
@@ -49,13 +53,13 @@ const accounts: Migration = {
       .execute();
     await db.schema.createIndex('login_codes_user').on('login_codes').column('user_uuid').execute();
   },
-  async down(db: Kysely<any>) {
+  async down(db: MigrationDb) {
     for (const table of ['login_codes', 'sessions', 'users', 'groups']) await db.schema.dropTable(table).execute();
   },
 };
 
 const textures: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable('textures')
       .addColumn('hash', 'text', (c) => c.primaryKey())
@@ -83,7 +87,7 @@ const textures: Migration = {
       .addColumn('dinnerbone_enabled', 'integer', (c) => c.notNull().defaultTo(0))
       .execute();
   },
-  async down(db: Kysely<any>) {
+  async down(db: MigrationDb) {
     await db.schema.dropTable('premium').execute();
     for (const column of ['cape_hash', 'cape_strip_hash', 'ears_hash']) {
       await db.schema.dropIndex(`users_${column}`).execute();
@@ -94,7 +98,7 @@ const textures: Migration = {
 };
 
 /** Whether a database is PostgreSQL (otherwise SQLite). */
-export function isPostgres(db: Kysely<any>): boolean {
+export function isPostgres(db: MigrationDb): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
@@ -126,7 +130,7 @@ export const DEFAULT_TAGS: Array<{ tag_key: string; name: string }> = [
 const GALLERY_SORT_COLUMNS = ['likes', 'downloads', 'title_lower', 'created_at'] as const;
 
 const gallery: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     const postgres = isPostgres(db);
     await db.schema
       .createTable('tags')
@@ -193,7 +197,7 @@ const gallery: Migration = {
         INSERT INTO gallery_title_fts(rowid, title_lower) VALUES (new.rowid, new.title_lower); END`.execute(db);
     }
   },
-  async down(db: Kysely<any>) {
+  async down(db: MigrationDb) {
     if (!isPostgres(db)) await sql`DROP TABLE gallery_title_fts`.execute(db);
     for (const table of ['gallery_counts', 'gallery_reports', 'gallery_likes', 'gallery_tags', 'gallery_items', 'tags']) {
       await db.schema.dropTable(table).execute();
@@ -207,7 +211,7 @@ const gallery: Migration = {
  * needs none: its title search checks rowids against the FTS matches, and every index holds the rowid.
  */
 const gallerySortIndexes: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     if (!isPostgres(db)) return;
     for (const column of GALLERY_SORT_COLUMNS) {
       const carried = column === 'title_lower' ? sql`type` : sql`title_lower, type`;
@@ -215,7 +219,7 @@ const gallerySortIndexes: Migration = {
       await sql`CREATE INDEX ${sql.ref(`gallery_items_${column}`)} ON gallery_items (${sql.ref(column)}, hash) INCLUDE (${carried})`.execute(db);
     }
   },
-  async down(db: Kysely<any>) {
+  async down(db: MigrationDb) {
     if (!isPostgres(db)) return;
     for (const column of GALLERY_SORT_COLUMNS) {
       await sql`DROP INDEX ${sql.ref(`gallery_items_${column}`)}`.execute(db);
@@ -231,4 +235,3 @@ export const migrations: Record<string, Migration> = {
   '0003_gallery': gallery,
   '0004_gallery_sort_indexes': gallerySortIndexes,
 };
-

@@ -54,7 +54,10 @@ export function toApiUser(row: UserRow): User {
 
 /** How many accounts exist. */
 export async function countUsers(db: Db): Promise<number> {
-  const { count } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 

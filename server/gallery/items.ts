@@ -33,7 +33,11 @@ export async function existingTags(db: Db, keys: string[]): Promise<string[]> {
 
 /** The stored fields of an item needed for permission checks, or undefined. */
 export async function galleryItemOwner(db: Db, hash: string) {
-  return db.selectFrom('gallery_items').select(['hash', 'strip_hash', 'author_uuid', 'type', 'whitelisted', 'title']).where('hash', '=', hash).executeTakeFirst();
+  return db
+    .selectFrom('gallery_items')
+    .select(['hash', 'strip_hash', 'author_uuid', 'type', 'whitelisted', 'title'])
+    .where('hash', '=', hash)
+    .executeTakeFirst();
 }
 
 /** Adds an item unless one with that hash exists; returns whether it was added. */
@@ -53,7 +57,10 @@ export async function createGalleryItem(db: Db, item: NewGalleryItem, now = Date
       .onConflict((oc) => oc.column('hash').doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
-    await trx.insertInto('gallery_tags').values(item.tags.map((tag_key) => ({ hash: item.hash, tag_key }))).execute();
+    await trx
+      .insertInto('gallery_tags')
+      .values(item.tags.map((tag_key) => ({ hash: item.hash, tag_key })))
+      .execute();
     await adjustCounters(trx, item.type, item.tags, 1);
     return true;
   });
@@ -70,10 +77,18 @@ export async function editGalleryItem(db: Db, hash: string, title: string, tags:
       .$if(isPostgres(db), (query) => query.forUpdate())
       .executeTakeFirstOrThrow();
     const before = await trx.selectFrom('gallery_tags').select('tag_key').where('hash', '=', hash).execute();
-    await adjustCounters(trx, item.type, before.map((row) => row.tag_key), -1);
+    await adjustCounters(
+      trx,
+      item.type,
+      before.map((row) => row.tag_key),
+      -1,
+    );
     await trx.updateTable('gallery_items').set({ title, title_lower: title.toLowerCase() }).where('hash', '=', hash).execute();
     await trx.deleteFrom('gallery_tags').where('hash', '=', hash).execute();
-    await trx.insertInto('gallery_tags').values(tags.map((tag_key) => ({ hash, tag_key }))).execute();
+    await trx
+      .insertInto('gallery_tags')
+      .values(tags.map((tag_key) => ({ hash, tag_key })))
+      .execute();
     await adjustCounters(trx, item.type, tags, 1);
     // The per-type counter was moved by -1 and +1 above; it is unchanged overall.
   });
@@ -90,13 +105,37 @@ export async function deleteGalleryItems(db: Db, hashes: string[]): Promise<stri
       .$if(isPostgres(db), (query) => query.forUpdate())
       .execute();
     if (items.length === 0) return [];
-    const tags = await trx.selectFrom('gallery_tags').select(['hash', 'tag_key']).where('hash', 'in', items.map((item) => item.hash)).execute();
-    const removed = await trx.deleteFrom('gallery_items').where('hash', 'in', items.map((item) => item.hash)).returning('hash').execute();
+    const tags = await trx
+      .selectFrom('gallery_tags')
+      .select(['hash', 'tag_key'])
+      .where(
+        'hash',
+        'in',
+        items.map((item) => item.hash),
+      )
+      .execute();
+    const removed = await trx
+      .deleteFrom('gallery_items')
+      .where(
+        'hash',
+        'in',
+        items.map((item) => item.hash),
+      )
+      .returning('hash')
+      .execute();
     const removedHashes = new Set(removed.map((row) => row.hash));
     for (const item of items.filter((candidate) => removedHashes.has(candidate.hash))) {
-      await adjustCounters(trx, item.type, tags.filter((tag) => tag.hash === item.hash).map((tag) => tag.tag_key), -1);
+      await adjustCounters(
+        trx,
+        item.type,
+        tags.filter((tag) => tag.hash === item.hash).map((tag) => tag.tag_key),
+        -1,
+      );
     }
-    return items.filter((item) => removedHashes.has(item.hash)).flatMap((item) => [item.hash, item.strip_hash]).filter((hash): hash is string => Boolean(hash));
+    return items
+      .filter((item) => removedHashes.has(item.hash))
+      .flatMap((item) => [item.hash, item.strip_hash])
+      .filter((hash): hash is string => Boolean(hash));
   });
 }
 
@@ -132,7 +171,11 @@ export async function toggleLike(db: Db, hash: string, userUuid: string): Promis
 
 /** Counts one download of an item. */
 export async function recordDownload(db: Db, hash: string): Promise<void> {
-  await db.updateTable('gallery_items').set((eb) => ({ downloads: eb('downloads', '+', 1) })).where('hash', '=', hash).execute();
+  await db
+    .updateTable('gallery_items')
+    .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+    .where('hash', '=', hash)
+    .execute();
 }
 
 /** Files a report; returns false when this user already reported the item. */

@@ -49,10 +49,16 @@ const COUNT_LIMIT = GALLERY_COUNT_CAP + 1;
  */
 async function titleMatchCount(db: Db, term: string): Promise<number> {
   if (!isPostgres(db) && term.length >= 3) {
-    const result = await sql<{ count: number }>`select count(*) as count from (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)} limit ${COUNT_LIMIT})`.execute(db);
+    const result = await sql<{
+      count: number;
+    }>`select count(*) as count from (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)} limit ${COUNT_LIMIT})`.execute(db);
     return Number(result.rows[0]?.count ?? 0);
   }
-  const result = await sql<{ count: number }>`select count(*) as count from (select 1 from gallery_items where title_lower like ${likePattern(term)} escape '\\' limit ${COUNT_LIMIT}) matches`.execute(db);
+  const result = await sql<{
+    count: number;
+  }>`select count(*) as count from (select 1 from gallery_items where title_lower like ${likePattern(term)} escape '\\' limit ${COUNT_LIMIT}) matches`.execute(
+    db,
+  );
   return Number(result.rows[0]?.count ?? 0);
 }
 
@@ -75,7 +81,12 @@ function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, post
   if (filter.types && filter.types.length > 0 && filter.types.length < 3) q = q.where('g.type', 'in', filter.types);
   for (const tag of filter.tags ?? []) {
     q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('gallery_tags as t').select(sql`1`.as('one')).whereRef('t.hash', '=', 'g.hash').where('t.tag_key', '=', tag)),
+      exists(
+        selectFrom('gallery_tags as t')
+          .select(sql`1`.as('one'))
+          .whereRef('t.hash', '=', 'g.hash')
+          .where('t.tag_key', '=', tag),
+      ),
     );
   }
   if (filter.title) {
@@ -144,7 +155,12 @@ export async function countGallery(db: Db, filter: GalleryQuery, titleMatches: n
   }
   if (isSearch(filter)) {
     const row = await db
-      .selectFrom(matching.select(sql`1`.as('one')).limit(COUNT_LIMIT).as('matches'))
+      .selectFrom(
+        matching
+          .select(sql`1`.as('one'))
+          .limit(COUNT_LIMIT)
+          .as('matches'),
+      )
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow();
     return cappedTotal(Number(row.count));
@@ -194,7 +210,18 @@ const itemColumns = [
   'g.created_at',
 ] as const;
 
-type ItemRow = { hash: string; title: string; author_uuid: string; username: string; type: number; strip_hash: string | null; whitelisted: number; likes: number; downloads: number; created_at: number };
+type ItemRow = {
+  hash: string;
+  title: string;
+  author_uuid: string;
+  username: string;
+  type: number;
+  strip_hash: string | null;
+  whitelisted: number;
+  likes: number;
+  downloads: number;
+  created_at: number;
+};
 
 /** Turns rows into API items with their tags and the viewer's likes. */
 async function toItems(db: Db, rows: ItemRow[], viewer: string | null): Promise<GalleryItem[]> {

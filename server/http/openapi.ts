@@ -10,7 +10,11 @@ export const DOCS_PATH = '/api/docs';
 
 /** The groups the description sorts its calls into, by path. */
 const TAGS = [
-  { name: 'Mod API', description: "What players' games call: profiles and textures. Never stopped by maintenance mode; no cookies.", prefixes: ['/profile/', '/textures/'] },
+  {
+    name: 'Mod API',
+    description: "What players' games call: profiles and textures. Never stopped by maintenance mode; no cookies.",
+    prefixes: ['/profile/', '/textures/'],
+  },
   { name: 'Internal', description: 'Calls from the game auth server, with `Authorization: Bearer $AUTH_API_KEY`.', prefixes: ['/api/internal/'] },
   { name: 'Account', description: 'Logins, logout and account deletion.', prefixes: ['/api/account/'] },
   { name: 'Upload', description: "A player's cape and ears.", prefixes: ['/api/upload-'] },
@@ -31,7 +35,7 @@ function withoutUnusedSchemas(spec: ReturnType<SwaggerTransformObject>): ReturnT
   const referenced = (value: unknown) => new Set([...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!));
   // A schema is kept when the paths refer to it, or a kept schema does.
   const kept = referenced({ ...document, components: { ...document.components, schemas: {} } });
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const name of referenced([...kept].map((name) => schemas[name]))) {
       if (!kept.has(name)) {

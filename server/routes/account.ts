@@ -56,24 +56,33 @@ export async function accountRoutes(instance: FastifyInstance, options: { db: Db
     },
   );
 
-  app.post('/api/account/logout', { config: { auth: 'session' }, schema: { summary: 'Log out', response: { 200: successSchema, ...errorResponses } } }, async (request, reply) => {
-    await endSession(db, request.cookies[SESSION_COOKIE]!);
-    clearSessionCookie(request, reply);
-    return { success: true as const };
-  });
+  app.post(
+    '/api/account/logout',
+    { config: { auth: 'session' }, schema: { summary: 'Log out', response: { 200: successSchema, ...errorResponses } } },
+    async (request, reply) => {
+      await endSession(db, request.cookies[SESSION_COOKIE]!);
+      clearSessionCookie(request, reply);
+      return { success: true as const };
+    },
+  );
 
   app.post(
     '/api/account/delete',
     {
       config: { auth: 'session' },
-      schema: { summary: 'Delete the account, its textures and gallery uploads', body: deleteAccountBodySchema, response: { 200: successSchema, ...errorResponses } },
+      schema: {
+        summary: 'Delete the account, its textures and gallery uploads',
+        body: deleteAccountBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
     },
     async (request, reply) => {
-    const user = await requireUser(request);
-    await deleteAccount(db, library, bus, user.uuid);
-    clearSessionCookie(request, reply);
-    return { success: true as const };
-  });
+      const user = await requireUser(request);
+      await deleteAccount(db, library, bus, user.uuid);
+      clearSessionCookie(request, reply);
+      return { success: true as const };
+    },
+  );
 
   app.get(
     '/api/account/oauth/redirect',
@@ -85,18 +94,19 @@ export async function accountRoutes(instance: FastifyInstance, options: { db: Db
       },
     },
     async (_request, reply) => {
-    if (!config.microsoftClientId) {
-      reply.status(501).type('text/html; charset=utf-8');
-      return renderMessagePage({
-        siteName: config.siteName,
-        title: 'Microsoft login is not available',
-        message: 'Microsoft login is not configured on this server yet. You can still log in with a code from the game.',
-        linkHref: '/account/login/minecraft',
-        linkText: 'Login using Minecraft',
-      });
-    }
-    throw new HttpError(501, 'Microsoft login is not available yet.');
-  });
+      if (!config.microsoftClientId) {
+        reply.status(501).type('text/html; charset=utf-8');
+        return renderMessagePage({
+          siteName: config.siteName,
+          title: 'Microsoft login is not available',
+          message: 'Microsoft login is not configured on this server yet. You can still log in with a code from the game.',
+          linkHref: '/account/login/minecraft',
+          linkText: 'Login using Minecraft',
+        });
+      }
+      throw new HttpError(501, 'Microsoft login is not available yet.');
+    },
+  );
 
   app.post(
     '/api/account/oauth/callback',
@@ -108,6 +118,7 @@ export async function accountRoutes(instance: FastifyInstance, options: { db: Db
       },
     },
     async () => {
-    throw new HttpError(501, 'Microsoft login is not available.', { code: ['Microsoft login is not configured on this server.'] });
-  });
+      throw new HttpError(501, 'Microsoft login is not available.', { code: ['Microsoft login is not configured on this server.'] });
+    },
+  );
 }

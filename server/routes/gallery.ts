@@ -86,17 +86,19 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', image);
   };
 
-  app.get(
-    '/api/gallery/tags',
-    { schema: { summary: 'The gallery tags', response: { 200: z.array(tagSchema), ...errorResponses } } },
-    async () => db.selectFrom('tags').select(['tag_key', 'name']).orderBy('name').execute(),
+  app.get('/api/gallery/tags', { schema: { summary: 'The gallery tags', response: { 200: z.array(tagSchema), ...errorResponses } } }, async () =>
+    db.selectFrom('tags').select(['tag_key', 'name']).orderBy('name').execute(),
   );
 
   app.get(
     '/api/gallery/get',
     {
       config: sessionOnly,
-      schema: { summary: 'One page of the gallery, filtered and sorted', querystring: galleryListQuerySchema, response: { 200: galleryPageSchema, ...errorResponses } },
+      schema: {
+        summary: 'One page of the gallery, filtered and sorted',
+        querystring: galleryListQuerySchema,
+        response: { 200: galleryPageSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await requireUser(request);
@@ -142,7 +144,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     `/api/gallery/:hash(${HASH_PARAM})/preview`,
     {
       config: sessionOnly,
-      schema: { summary: 'The 320 × 180 front-and-back preview of an item', params: hashParams, response: { 200: fileResponse('image/png', 'The preview'), ...errorResponses } },
+      schema: {
+        summary: 'The 320 × 180 front-and-back preview of an item',
+        params: hashParams,
+        response: { 200: fileResponse('image/png', 'The preview'), ...errorResponses },
+      },
     },
     async (request, reply) => {
       const item = await itemOr404(request.params.hash);
@@ -154,7 +160,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     `/api/gallery/:hash(${HASH_PARAM})/preview/map`,
     {
       config: sessionOnly,
-      schema: { summary: "An item's texture map, scaled up", params: hashParams, response: { 200: fileResponse('image/png', 'The texture map'), ...errorResponses } },
+      schema: {
+        summary: "An item's texture map, scaled up",
+        params: hashParams,
+        response: { 200: fileResponse('image/png', 'The texture map'), ...errorResponses },
+      },
     },
     async (request, reply) => {
       const item = await itemOr404(request.params.hash);
@@ -169,7 +179,10 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
       schema: {
         summary: 'Download an item (counts a download): a PNG, or a GIF for an animated cape',
         params: hashParams,
-        response: { 200: { description: 'The texture', content: { ...fileResponse('image/png', '').content, ...fileResponse('image/gif', '').content } }, ...errorResponses },
+        response: {
+          200: { description: 'The texture', content: { ...fileResponse('image/png', '').content, ...fileResponse('image/gif', '').content } },
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
@@ -188,7 +201,10 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
 
   app.post(
     '/api/gallery/like',
-    { config: sessionOnly, schema: { summary: 'Like an item, or take the like back', body: galleryHashBodySchema, response: { 200: likeResultSchema, ...errorResponses } } },
+    {
+      config: sessionOnly,
+      schema: { summary: 'Like an item, or take the like back', body: galleryHashBodySchema, response: { 200: likeResultSchema, ...errorResponses } },
+    },
     async (request) => {
       const user = await requireUser(request);
       await itemOr404(request.body.hash);
@@ -198,7 +214,10 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
 
   app.post(
     '/api/gallery/delete',
-    { config: sessionOnly, schema: { summary: 'Delete an item (its author or an admin)', body: galleryHashBodySchema, response: { 200: successSchema, ...errorResponses } } },
+    {
+      config: sessionOnly,
+      schema: { summary: 'Delete an item (its author or an admin)', body: galleryHashBodySchema, response: { 200: successSchema, ...errorResponses } },
+    },
     async (request) => {
       const user = await requireUser(request);
       const item = await itemOr404(request.body.hash);
@@ -210,7 +229,10 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
 
   app.post(
     '/api/gallery/report',
-    { config: sessionOnly, schema: { summary: 'Report an item to the moderators', body: galleryReportBodySchema, response: { 200: successSchema, ...errorResponses } } },
+    {
+      config: sessionOnly,
+      schema: { summary: 'Report an item to the moderators', body: galleryReportBodySchema, response: { 200: successSchema, ...errorResponses } },
+    },
     async (request) => {
       const user = await requireUser(request);
       const item = await itemOr404(request.body.hash);
@@ -225,7 +247,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     '/api/gallery/edit',
     {
       config: sessionOnly,
-      schema: { summary: "Change an item's title and tags (its author or an admin)", body: galleryEditBodySchema, response: { 200: editResultSchema, ...errorResponses } },
+      schema: {
+        summary: "Change an item's title and tags (its author or an admin)",
+        body: galleryEditBodySchema,
+        response: { 200: editResultSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await requireUser(request);

@@ -32,11 +32,9 @@ export async function generalRoutes(instance: FastifyInstance, options: { db: Db
     async (_request, reply) => reply.status(204).send(null),
   );
 
-  app.get(
-    '/api/home',
-    { schema: { summary: 'Home page statistics', response: { 200: homeStatsSchema, ...errorResponses } } },
-    async () => ({ users: await countUsers(db) }),
-  );
+  app.get('/api/home', { schema: { summary: 'Home page statistics', response: { 200: homeStatsSchema, ...errorResponses } } }, async () => ({
+    users: await countUsers(db),
+  }));
 
   app.get(
     '/api/contributors',

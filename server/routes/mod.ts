@@ -46,7 +46,13 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
 
   app.get(
     '/profile/:id',
-    { schema: { summary: "A player's cosmetics, as the mod reads them", params: playerParams, response: { 200: modProfileSchema, ...notModified, ...notFoundBody } } },
+    {
+      schema: {
+        summary: "A player's cosmetics, as the mod reads them",
+        params: playerParams,
+        response: { 200: modProfileSchema, ...notModified, ...notFoundBody },
+      },
+    },
     async (request, reply) => {
       const profile = await profiles.get(request.params.id);
       if (!profile) return notFound(reply);
@@ -74,9 +80,10 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
       },
     },
     async (request, reply) => {
-    const hash = request.params.hash.replace(/\.png$/, '');
-    if (!isBlobKey(hash)) return notFound(reply);
-    if (request.headers['if-none-match'] === `"${hash}"`) return notModifiedTexture(reply);
-    return sendTexture(reply, hash, TEXTURE_CACHE_CONTROL);
-  });
+      const hash = request.params.hash.replace(/\.png$/, '');
+      if (!isBlobKey(hash)) return notFound(reply);
+      if (request.headers['if-none-match'] === `"${hash}"`) return notModifiedTexture(reply);
+      return sendTexture(reply, hash, TEXTURE_CACHE_CONTROL);
+    },
+  );
 }

@@ -71,7 +71,11 @@ export async function pageRoutes(instance: FastifyInstance, options: { config: C
   app.get(
     '/download/:platform/:version',
     {
-      schema: { summary: 'The mod download page for a platform and game version', params: z.object({ platform: z.string(), version: z.string() }), response: toDownloadPage },
+      schema: {
+        summary: 'The mod download page for a platform and game version',
+        params: z.object({ platform: z.string(), version: z.string() }),
+        response: toDownloadPage,
+      },
     },
     async (request, reply) => reply.redirect(downloadTarget(config.downloadUrl, request.params.platform, request.params.version)),
   );

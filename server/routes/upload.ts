@@ -65,7 +65,13 @@ export async function uploadRoutes(instance: FastifyInstance, options: { db: Db;
   };
 
   for (const slot of slots) {
-    const uploaded = z.object({ success: z.literal(true), [slot.name]: z.string().nullable().meta({ description: `The ${slot.name} texture URL, or null once removed` }) });
+    const uploaded = z.object({
+      success: z.literal(true),
+      [slot.name]: z
+        .string()
+        .nullable()
+        .meta({ description: `The ${slot.name} texture URL, or null once removed` }),
+    });
     const kilobytes = slot.maxBytes / 1000;
     app.post(
       `/api/upload-${slot.name}`,
@@ -73,37 +79,41 @@ export async function uploadRoutes(instance: FastifyInstance, options: { db: Db;
         config: { auth: 'session' },
         schema: {
           summary: `Upload the player's ${slot.name}`,
-          ...multipartBody({ file: z.string().meta({ format: 'binary', description: `${slot.name === 'cape' ? 'PNG or GIF' : 'PNG'}, at most ${kilobytes} KB` }) }),
+          ...multipartBody({
+            file: z.string().meta({ format: 'binary', description: `${slot.name === 'cape' ? 'PNG or GIF' : 'PNG'}, at most ${kilobytes} KB` }),
+          }),
           response: { 200: uploaded, 422: uploadRefusalSchema, ...errorResponses },
         },
       },
       async (request, reply) => {
-      const user = await requireUser(request);
-      const upload = (await readMultipart(request, slot.maxBytes)).file;
-      if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
-      if (upload === 'too-big') return refuse(reply, slot.tooBigMessage);
-      let texture;
-      try {
-        texture = await slot.process(upload);
-      } catch (error) {
-        if (error instanceof TextureRejected) return refuse(reply, error.message);
-        throw error;
-      }
-      const still = await library.put(texture.still, slot.name);
-      const strip = texture.strip ? await library.put(texture.strip, 'cape-strip') : null;
-      await setSlot(user.uuid, slot, still, strip);
-      await library.ensure(texture.still, slot.name);
-      if (texture.strip) await library.ensure(texture.strip, 'cape-strip');
-      return { success: true as const, [slot.name]: `${texturesBaseUrl}/${still}` };
-    });
+        const user = await requireUser(request);
+        const upload = (await readMultipart(request, slot.maxBytes)).file;
+        if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
+        if (upload === 'too-big') return refuse(reply, slot.tooBigMessage);
+        let texture;
+        try {
+          texture = await slot.process(upload);
+        } catch (error) {
+          if (error instanceof TextureRejected) return refuse(reply, error.message);
+          throw error;
+        }
+        const still = await library.put(texture.still, slot.name);
+        const strip = texture.strip ? await library.put(texture.strip, 'cape-strip') : null;
+        await setSlot(user.uuid, slot, still, strip);
+        await library.ensure(texture.still, slot.name);
+        if (texture.strip) await library.ensure(texture.strip, 'cape-strip');
+        return { success: true as const, [slot.name]: `${texturesBaseUrl}/${still}` };
+      },
+    );
 
     app.delete(
       `/api/upload-${slot.name}`,
       { config: { auth: 'session' }, schema: { summary: `Remove the player's ${slot.name}`, response: { 200: uploaded, ...errorResponses } } },
       async (request) => {
-      const user = await requireUser(request);
-      await setSlot(user.uuid, slot, null, null);
-      return { success: true as const, [slot.name]: null };
-    });
+        const user = await requireUser(request);
+        await setSlot(user.uuid, slot, null, null);
+        return { success: true as const, [slot.name]: null };
+      },
+    );
   }
 }

@@ -1,12 +1,5 @@
 // The S3-compatible blob store: textures as `<prefix><sha256>.png` objects in one bucket (AWS, MinIO, R2, s3rver).
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.ts';
 import { isBlobKey, type BlobStore } from './blob-store.ts';
 
@@ -36,9 +29,7 @@ export class S3BlobStore implements BlobStore {
     this.bucket = options.bucket;
     this.prefix = options.prefix ?? 'textures/';
     const credentials =
-      options.accessKeyId && options.secretAccessKey
-        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-        : undefined;
+      options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined;
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),

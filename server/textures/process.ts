@@ -82,10 +82,7 @@ export async function processCape(upload: Buffer, checkFile: FileCheck = checkCa
     const still = await encode(sharp(upload, { limitInputPixels: frameLimit, failOn: 'error', page: 0, pages: 1 }), 1);
     reject(checkCapeDimensions(still));
     if (frames === 1) return { still, strip: null };
-    const strip = await encode(
-      sharp(upload, { limitInputPixels: frameLimit * MAX_CAPE_FRAMES, failOn: 'error', pages: -1 }),
-      frames!,
-    );
+    const strip = await encode(sharp(upload, { limitInputPixels: frameLimit * MAX_CAPE_FRAMES, failOn: 'error', pages: -1 }), frames!);
     if (strip.width !== still.width || strip.height !== still.height * frames!) reject(textureMessages.invalidImage);
     return { still, strip };
   });

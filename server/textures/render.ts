@@ -46,7 +46,7 @@ async function readPngSize(png: Buffer): Promise<{ width: number; height: number
   try {
     metadata = await sharp(png).metadata();
   } catch (error) {
-    throw new Error(`Cannot render texture: the input is not a readable image (${(error as Error).message})`);
+    throw new Error(`Cannot render texture: the input is not a readable image (${(error as Error).message})`, { cause: error });
   }
   if (metadata.format !== 'png') throw new Error(`Cannot render texture: expected a PNG, got ${metadata.format ?? 'an unknown format'}`);
   return { width: metadata.width ?? 0, height: metadata.height ?? 0 };
@@ -91,7 +91,7 @@ async function decodeFirstFrame(png: Buffer, width: number, frameHeight: number,
     if (info.channels !== 4) throw new Error(`decoded to ${info.channels} channels`);
     return { pixels: data, width: info.width, height: info.height, scale };
   } catch (error) {
-    throw new Error(`Cannot render texture: the PNG could not be decoded (${(error as Error).message})`);
+    throw new Error(`Cannot render texture: the PNG could not be decoded (${(error as Error).message})`, { cause: error });
   }
 }
 
@@ -113,19 +113,13 @@ function scaledRegion(frame: DecodedFrame, region: Region | null, width: number,
 async function renderPanels(frame: DecodedFrame, left: Region, right: Region): Promise<Buffer> {
   const zoom = Math.max(
     1,
-    Math.min(
-      Math.floor((PREVIEW_WIDTH - 2 * PANEL_MARGIN - PANEL_GAP) / (2 * left.width)),
-      Math.floor((PREVIEW_HEIGHT - 2 * PANEL_MARGIN) / left.height),
-    ),
+    Math.min(Math.floor((PREVIEW_WIDTH - 2 * PANEL_MARGIN - PANEL_GAP) / (2 * left.width)), Math.floor((PREVIEW_HEIGHT - 2 * PANEL_MARGIN) / left.height)),
   );
   const panelWidth = left.width * zoom;
   const panelHeight = left.height * zoom;
   const x = Math.floor((PREVIEW_WIDTH - (2 * panelWidth + PANEL_GAP)) / 2);
   const y = Math.floor((PREVIEW_HEIGHT - panelHeight) / 2);
-  const [leftPanel, rightPanel] = await Promise.all([
-    scaledRegion(frame, left, panelWidth, panelHeight),
-    scaledRegion(frame, right, panelWidth, panelHeight),
-  ]);
+  const [leftPanel, rightPanel] = await Promise.all([scaledRegion(frame, left, panelWidth, panelHeight), scaledRegion(frame, right, panelWidth, panelHeight)]);
   return sharp({ create: { width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
     .composite([
       { input: leftPanel, left: x, top: y },

@@ -7,9 +7,15 @@ import { GALLERY_TAG_KEY_MAX, GALLERY_TAGS_MAX, uniqueValues } from './gallery-q
 // ---- Common ----
 
 /** A player uuid: 32 lowercase hex digits, no dashes. */
-export const playerUuidSchema = z.string().regex(/^[0-9a-f]{32}$/).meta({ description: 'Player uuid: 32 lowercase hex digits, no dashes', example: '069a79f444e94726a5befca90e38aaf5' });
+export const playerUuidSchema = z
+  .string()
+  .regex(/^[0-9a-f]{32}$/)
+  .meta({ description: 'Player uuid: 32 lowercase hex digits, no dashes', example: '069a79f444e94726a5befca90e38aaf5' });
 /** A texture's SHA-256, the key of every stored texture. */
-export const textureHashSchema = z.string().regex(/^[0-9a-f]{64}$/, { message: 'That texture does not exist.' }).meta({ description: 'SHA-256 of the stored PNG (64 lowercase hex digits)' });
+export const textureHashSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, { message: 'That texture does not exist.' })
+  .meta({ description: 'SHA-256 of the stored PNG (64 lowercase hex digits)' });
 
 /** A refusal with one message (`{error}`), the usual error body. */
 export const errorBodySchema = z.object({ error: z.string() }).meta({ id: 'Error', description: 'A refusal with one message' });
@@ -18,7 +24,9 @@ export const validationErrorBodySchema = z
   .object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) })
   .meta({ id: 'ValidationError', description: 'Field errors (422): the first message, and the messages of each field' });
 /** Any error body the API sends. */
-export const anyErrorBodySchema = z.union([errorBodySchema, validationErrorBodySchema]).meta({ description: 'Refused: `{error}`, or field errors for invalid input (422)' });
+export const anyErrorBodySchema = z
+  .union([errorBodySchema, validationErrorBodySchema])
+  .meta({ description: 'Refused: `{error}`, or field errors for invalid input (422)' });
 /** `{success: true}`, the answer of calls that only act. */
 export const successSchema = z.object({ success: z.literal(true) });
 
@@ -29,7 +37,9 @@ export const groupSchema = z.object({ name: z.string(), emoji: z.string(), admin
 /** The premium features a user owns (null when none). */
 export const premiumSchema = z.object({ animated: z.boolean(), glint: z.boolean(), dinnerbone: z.boolean(), boost_only: z.boolean() }).meta({ id: 'Premium' });
 /** The current user, as `GET /api/user` answers it and local storage keeps it. */
-export const userSchema = z.object({ uuid: playerUuidSchema, username: z.string(), group: groupSchema, premium: premiumSchema.nullable() }).meta({ id: 'User' });
+export const userSchema = z
+  .object({ uuid: playerUuidSchema, username: z.string(), group: groupSchema, premium: premiumSchema.nullable() })
+  .meta({ id: 'User' });
 /** A footer contributor. */
 export const contributorSchema = z.object({ uuid: playerUuidSchema, username: z.string().min(1) }).meta({ id: 'Contributor' });
 /** The home page's statistics. */
@@ -93,7 +103,9 @@ export const galleryPageSchema = z
   })
   .meta({ id: 'GalleryPage' });
 /** What GET /api/gallery/user/{uuid} answers: the player and a page of their uploads. */
-export const userGallerySchema = z.object({ user: z.object({ username: z.string(), uuid: z.string() }), gallery: galleryPageSchema }).meta({ id: 'UserGallery' });
+export const userGallerySchema = z
+  .object({ user: z.object({ username: z.string(), uuid: z.string() }), gallery: galleryPageSchema })
+  .meta({ id: 'UserGallery' });
 
 /** A query parameter that carries a list as JSON text (`["cape","ears"]`); empty is no list. */
 function jsonListParam<T extends z.ZodType>(item: T, max: number, message: string, description: string, example: string) {
@@ -123,11 +135,31 @@ const typeNames = Object.keys(GALLERY_TYPES) as [GalleryTypeName, ...GalleryType
 export const galleryListQuerySchema = z
   .object({
     page: pageSchema,
-    user: z.string().regex(/^[0-9a-f]{32}$/, { message: 'The user must be a player uuid.' }).optional().or(z.literal('')),
-    title: z.string().max(20).regex(/^[A-Za-z0-9_\s]*$/, { message: galleryMessages.titleCharacters }).optional(),
+    user: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/, { message: 'The user must be a player uuid.' })
+      .optional()
+      .or(z.literal('')),
+    title: z
+      .string()
+      .max(20)
+      .regex(/^[A-Za-z0-9_\s]*$/, { message: galleryMessages.titleCharacters })
+      .optional(),
     sortBy: z.enum(GALLERY_SORTS, { message: `sortBy must be one of ${GALLERY_SORTS.join(', ')}` }).default(DEFAULT_GALLERY_SORT),
-    type: jsonListParam(z.enum(typeNames), 3, 'type must be a JSON list of cape, ears or animated', 'JSON list of texture types: cape, ears, animated', '["cape","animated"]'),
-    tags: jsonListParam(z.string().max(GALLERY_TAG_KEY_MAX), 20, 'tags must be a JSON list of tag keys', 'JSON list of tag keys an item must all have', '["anime"]'),
+    type: jsonListParam(
+      z.enum(typeNames),
+      3,
+      'type must be a JSON list of cape, ears or animated',
+      'JSON list of texture types: cape, ears, animated',
+      '["cape","animated"]',
+    ),
+    tags: jsonListParam(
+      z.string().max(GALLERY_TAG_KEY_MAX),
+      20,
+      'tags must be a JSON list of tag keys',
+      'JSON list of tag keys an item must all have',
+      '["anime"]',
+    ),
   })
   .transform((query) => ({
     page: query.page,
@@ -153,7 +185,11 @@ export const galleryReportBodySchema = z.object({
   tac: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a texture.' }),
 });
 /** POST /api/gallery/edit: the new title and tags (JSON list). */
-export const galleryEditBodySchema = z.object({ hash: textureHashSchema, title: z.string({ message: galleryMessages.missingFields }), tags: galleryTagsFieldSchema });
+export const galleryEditBodySchema = z.object({
+  hash: textureHashSchema,
+  title: z.string({ message: galleryMessages.missingFields }),
+  tags: galleryTagsFieldSchema,
+});
 /** POST /api/gallery/new's multipart fields (checked by the handler, which reads the stream). */
 export const galleryNewFieldsSchema = z.object({
   title: z.string().meta({ description: 'At most 20 letters, digits, underscores and spaces' }),

@@ -43,12 +43,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   if (!isAllowedCookieName(name)) throw new Error(`Forbidden cookie name: ${name}`);
   const seconds = durationToSeconds(options.expires ?? '1d');
   const expires = new Date(now.getTime() + seconds * 1000);
-  const parts = [
-    `${name}=${encodeURIComponent(value)}`,
-    `expires=${expires.toUTCString()}`,
-    `max-age=${seconds}`,
-    `path=${options.path ?? '/'}`,
-  ];
+  const parts = [`${name}=${encodeURIComponent(value)}`, `expires=${expires.toUTCString()}`, `max-age=${seconds}`, `path=${options.path ?? '/'}`];
   if (options.domain) parts.push(`domain=${options.domain}`);
   parts.push(`SameSite=${options.sameSite ?? 'Lax'}`);
   if (options.secure) parts.push('secure');
@@ -79,9 +74,4 @@ export function getCookie(name: string): string | undefined {
 /** Sets a cookie in the browser. */
 export function setCookie(name: string, value: string, options?: CookieOptions): void {
   document.cookie = serializeCookie(name, value, options);
-}
-
-/** Removes a cookie in the browser. */
-export function removeCookie(name: string, path = '/'): void {
-  document.cookie = serializeCookie(name, '', { expires: 0, path });
 }

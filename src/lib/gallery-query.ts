@@ -1,6 +1,14 @@
 // The gallery listing's filters: one canonical shape for the page, the API call and the server, and the two ways it is written
 // (the page's own URL, `?type=cape,ears`, and the API query of SPEC §7, `type=["cape","ears"]`).
-import { DEFAULT_GALLERY_SORT, filterTitleInput, GALLERY_SORTS, GALLERY_TITLE_MAX, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from './gallery-rules';
+import {
+  DEFAULT_GALLERY_SORT,
+  filterTitleInput,
+  GALLERY_SORTS,
+  GALLERY_TITLE_MAX,
+  GALLERY_TYPES,
+  type GallerySort,
+  type GalleryTypeName,
+} from './gallery-rules';
 
 /** Longest tag key. */
 export const GALLERY_TAG_KEY_MAX = 40;

@@ -32,11 +32,6 @@ export const DEFAULT_GALLERY_SORT: GallerySort = 'likes_desc';
 export const GALLERY_TYPES = { cape: 0, ears: 1, animated: 2 } as const;
 export type GalleryTypeName = keyof typeof GALLERY_TYPES;
 
-/** Whether a stored type code is a cape (0 or 2) rather than ears. */
-export function isCapeType(type: number): boolean {
-  return type === 0 || type === 2;
-}
-
 /** Removes every character a title or title search may not contain (letters, digits, underscore, whitespace). */
 export function filterTitleInput(value: string): string {
   return value.replace(/[^A-Za-z0-9_\s]/g, '');

@@ -111,7 +111,7 @@ export function loginUrlFor(path: string): string {
 /** Whether `ref` is a safe place to send a user after login: a path on this site, nothing a browser could read as another host. */
 export function isSafeRef(ref: unknown): ref is string {
   if (typeof ref !== 'string' || !ref.startsWith('/') || ref.startsWith('//')) return false;
-  if (/[\u0000-\u001f\u007f\\]/.test(ref)) return false;
+  if ([...ref].some((char) => char.charCodeAt(0) < 0x20 || char === '\u007f' || char === '\\')) return false;
   try {
     return new URL(ref, 'http://site.invalid').origin === 'http://site.invalid';
   } catch {

@@ -10,7 +10,6 @@ function setting(name: string, fallback: string): string {
 /** The public settings every page may use. */
 export const site = {
   name: setting('PUBLIC_SITE_NAME', 'Cloakroom'),
-  apiUrl: setting('PUBLIC_API_URL', ''),
   authServerHost: setting('PUBLIC_AUTH_SERVER_HOST', 'auth.cloakroom.gg'),
   gameServerHost: setting('PUBLIC_GAME_SERVER_HOST', 'play.cloakroom.gg'),
   discordUrl: setting('PUBLIC_DISCORD_URL', 'https://discord.gg/cloakroom'),

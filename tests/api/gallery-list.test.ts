@@ -116,7 +116,13 @@ describe.each(backends)('gallery listing on $name', (backend) => {
         downloads: (i * 5) % 11,
         createdAt: base + ((i * 17) % all.length) * 60_000,
       };
-      expect(await createGalleryItem(suite.server.db, { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: seed.type, tags: seed.tags }, seed.createdAt)).toBe(true);
+      expect(
+        await createGalleryItem(
+          suite.server.db,
+          { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: seed.type, tags: seed.tags },
+          seed.createdAt,
+        ),
+      ).toBe(true);
       await suite.server.db.updateTable('gallery_items').set({ likes: seed.likes, downloads: seed.downloads }).where('hash', '=', seed.hash).execute();
       seeds.push(seed);
     }
@@ -192,7 +198,16 @@ describe.each(backends)('gallery listing on $name', (backend) => {
   });
 
   it('refuses an unknown sortBy, a bad page and a bad type list with 422', async () => {
-    for (const params of [{ sortBy: 'random' }, { sortBy: 'likes' }, { page: 0 }, { page: 'two' }, { type: ['hat'] }, { type: 'cape' }, { tags: 'animals' }, { user: 'not-a-uuid' }]) {
+    for (const params of [
+      { sortBy: 'random' },
+      { sortBy: 'likes' },
+      { page: 0 },
+      { page: 'two' },
+      { type: ['hat'] },
+      { type: 'cape' },
+      { tags: 'animals' },
+      { user: 'not-a-uuid' },
+    ]) {
       await expectStatus(alice.jar, `/api/gallery/get${query(params)}`, 422);
     }
   });
@@ -266,7 +281,11 @@ describe.each(backends)('gallery listing on $name', (backend) => {
     );
 
     it('a type listed more than once filters the same as listed once', async () => {
-      for (const types of [['ears', 'ears'], ['ears', 'ears', 'ears'], ['cape', 'cape', 'animated']]) {
+      for (const types of [
+        ['ears', 'ears'],
+        ['ears', 'ears', 'ears'],
+        ['cape', 'cape', 'animated'],
+      ]) {
         const codes = types.map((name) => TYPE_CODES[name as keyof typeof TYPE_CODES]);
         const expected = matching((seed) => codes.includes(seed.type as 0 | 1 | 2));
         expect(await getAll(alice.jar, { type: types }), JSON.stringify(types)).toEqual({ hashes: expected, total: expected.length });
@@ -311,7 +330,10 @@ describe.each(backends)('gallery listing on $name', (backend) => {
       const bobsDragons = matching((seed) => seed.author === bob.uuid && seed.title.toLowerCase().includes('dragon'), 'name_desc');
       expect(await getAll(alice.jar, { user: bob.uuid, title: 'dragon', sortBy: 'name_desc' })).toEqual({ hashes: bobsDragons, total: 2 });
       const carolsAnimated = matching((seed) => seed.author === carol.uuid && seed.type === 2 && seed.tags.includes('animals'));
-      expect(await getAll(alice.jar, { user: carol.uuid, type: ['animated'], tags: ['animals'] })).toEqual({ hashes: carolsAnimated, total: carolsAnimated.length });
+      expect(await getAll(alice.jar, { user: carol.uuid, type: ['animated'], tags: ['animals'] })).toEqual({
+        hashes: carolsAnimated,
+        total: carolsAnimated.length,
+      });
       expect(await getAll(alice.jar, { user: randomUuid() })).toEqual({ hashes: [], total: 0 });
       expect(await getAll(alice.jar, { user: '' })).toEqual({ hashes: ordered(seeds, 'likes_desc'), total: seeds.length });
     });
@@ -357,7 +379,10 @@ describe.each(backends)('gallery listing on $name', (backend) => {
     it('answers an author without items with an empty gallery', async () => {
       const nobody = await loginNewUser(suite.server);
       const body = (await (await alice.jar.get(`/api/gallery/user/${nobody.uuid}`)).json()) as { user: unknown; gallery: Page };
-      expect(body).toEqual({ user: { username: nobody.username, uuid: nobody.uuid }, gallery: { data: [], total: 0, total_capped: false, per_page: 24, current_page: 1 } });
+      expect(body).toEqual({
+        user: { username: nobody.username, uuid: nobody.uuid },
+        gallery: { data: [], total: 0, total_capped: false, per_page: 24, current_page: 1 },
+      });
     });
 
     it('answers 404 for an unknown uuid', async () => {
@@ -389,7 +414,11 @@ describe.each(backends)('gallery search totals past the count cap on $name', (ba
         downloads: 0,
         createdAt: base + i * 1000,
       };
-      await createGalleryItem(suite.server.db, { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: 0, tags: seed.tags }, seed.createdAt);
+      await createGalleryItem(
+        suite.server.db,
+        { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: 0, tags: seed.tags },
+        seed.createdAt,
+      );
       if (seed.likes > 0) await suite.server.db.updateTable('gallery_items').set({ likes: seed.likes }).where('hash', '=', seed.hash).execute();
       seeds.push(seed);
     }
@@ -419,7 +448,10 @@ describe.each(backends)('gallery search totals past the count cap on $name', (ba
 
   it.each(GALLERY_SORTS)('a title with fewer matches than the cap is counted exactly and sorted by %s', async (sortBy) => {
     // Many1, Many10–19, Many100–199, Many1000–1029.
-    const expected = ordered(seeds.filter((seed) => seed.title.startsWith('Many1')), sortBy);
+    const expected = ordered(
+      seeds.filter((seed) => seed.title.startsWith('Many1')),
+      sortBy,
+    );
     expect(expected).toHaveLength(141);
     const hashes: string[] = [];
     for (let page = 1; page <= 6; page++) {

@@ -27,7 +27,9 @@ beforeAll(async () => {
     tooBig: padPng(await solidPng(64, 32, [1, 1, 1, 255]), 500_001),
     maxBytes: padPng(await solidPng(64, 32, [2, 2, 2, 255]), 500_000),
     text: Buffer.from('Not an image at all.\n'.repeat(20)),
-    jpeg: await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 9, g: 9, b: 9 } } }).jpeg().toBuffer(),
+    jpeg: await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+      .jpeg()
+      .toBuffer(),
     invalidPng: (await solidPng(128, 64)).subarray(0, 60),
     wrongRatio: await solidPng(64, 33),
     square: await solidPng(64, 64),
@@ -266,9 +268,21 @@ describe.each(backends)('gallery on $name', (backend) => {
         const third = await sendNew(jar, { title: 'Upload 3', tags: ['cute'], file: await solidPng(64, 32, frameColour(3)) });
         expect(third.status).toBe(429);
         expect(await third.json()).toEqual({ error: galleryMessages.tooManyUploads });
-        expect(Number((await limited.db.selectFrom('gallery_items').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(2);
+        expect(
+          Number(
+            (
+              await limited.db
+                .selectFrom('gallery_items')
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          ),
+        ).toBe(2);
         const other = await loginNewUser(limited);
-        expect((await sendNew(other.jar, { title: 'Other user', tags: ['cute'], file: await solidPng(64, 32, frameColour(4)) })).status, 'the limit is per user').toBe(201);
+        expect(
+          (await sendNew(other.jar, { title: 'Other user', tags: ['cute'], file: await solidPng(64, 32, frameColour(4)) })).status,
+          'the limit is per user',
+        ).toBe(201);
       } finally {
         await limited.close();
         await limitedDb.drop();
@@ -311,7 +325,11 @@ describe.each(backends)('gallery on $name', (backend) => {
         const map = await author.jar.get(`/api/gallery/${hash}/preview/map`);
         expect(map.status).toBe(200);
         expect(map.headers.get('content-type')).toBe('image/png');
-        expect(Buffer.from(await map.arrayBuffer()).subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+        expect(
+          Buffer.from(await map.arrayBuffer())
+            .subarray(0, 8)
+            .equals(PNG_SIGNATURE),
+        ).toBe(true);
       }
       for (const suffix of ['preview', 'preview/map', 'download']) {
         expect((await author.jar.get(`/api/gallery/${UNKNOWN_HASH}/${suffix}`)).status, suffix).toBe(404);
@@ -492,8 +510,21 @@ describe.each(backends)('gallery on $name', (backend) => {
       const body = (await response.json()) as { success: boolean; item: Item };
       expect(response.status, JSON.stringify(body)).toBe(200);
       expect(body.success).toBe(true);
-      expect(body.item).toMatchObject({ hash, title: 'After edit', tags: [{ tag_key: 'games', name: 'Games' }, { tag_key: 'memes', name: 'Memes' }] });
-      expect(await getItem(author.jar, hash)).toMatchObject({ title: 'After edit', tags: [{ tag_key: 'games', name: 'Games' }, { tag_key: 'memes', name: 'Memes' }] });
+      expect(body.item).toMatchObject({
+        hash,
+        title: 'After edit',
+        tags: [
+          { tag_key: 'games', name: 'Games' },
+          { tag_key: 'memes', name: 'Memes' },
+        ],
+      });
+      expect(await getItem(author.jar, hash)).toMatchObject({
+        title: 'After edit',
+        tags: [
+          { tag_key: 'games', name: 'Games' },
+          { tag_key: 'memes', name: 'Memes' },
+        ],
+      });
 
       expect(await total(author.jar, { tags: ['sports'] })).toBe(sports - 1);
       expect(await total(author.jar, { tags: ['memes'] })).toBe(memes);
@@ -502,7 +533,9 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect(await total(author.jar, { tags: ['games', 'memes'] })).toBeGreaterThanOrEqual(1);
 
       const byTitle = async (title: string) =>
-        ((await (await author.jar.get(`/api/gallery/get?user=${author.uuid}&title=${encodeURIComponent(title)}`)).json()) as { data: Item[] }).data.map((item) => item.hash);
+        ((await (await author.jar.get(`/api/gallery/get?user=${author.uuid}&title=${encodeURIComponent(title)}`)).json()) as { data: Item[] }).data.map(
+          (item) => item.hash,
+        );
       expect(await byTitle('after edit')).toEqual([hash]);
       expect(await byTitle('before')).toEqual([]);
       expect(await byTitle('af')).toEqual([hash]);
@@ -569,7 +602,11 @@ describe.each(backends)('gallery on $name', (backend) => {
       const hash = await upload(author.jar, await freshCape(), 'Staff approved', ['text']);
       await suite.server.db.updateTable('gallery_items').set({ whitelisted: 1 }).where('hash', '=', hash).execute();
       expect((await getItem(reporter.jar, hash)).whitelisted).toBe(true);
-      await expectRefused(await reporter.jar.post('/api/gallery/report', { hash, tac: true }), 422, 'This texture was marked safe by staff and cannot be reported.');
+      await expectRefused(
+        await reporter.jar.post('/api/gallery/report', { hash, tac: true }),
+        422,
+        'This texture was marked safe by staff and cannot be reported.',
+      );
       expect((await reporter.jar.post('/api/gallery/report', { hash: UNKNOWN_HASH, tac: true })).status).toBe(404);
       expect((await (await newBrowser(suite.server)).post('/api/gallery/report', { hash, tac: true })).status).toBe(401);
       expect(await rows('gallery_reports', hash)).toBe(0);
@@ -628,7 +665,13 @@ describe.each(backends)('gallery on $name', (backend) => {
     const stayingItem = await upload(staying.jar, await freshCape(), 'Staying item', ['logos']);
     const sharedFile = await freshCape();
     const leavingCape = await upload(leaving.jar, sharedFile, 'Leaving cape', ['logos']);
-    const leavingAnimated = await upload(leaving.jar, await animatedGif(64, 32, [frameColour(colour++), frameColour(colour++)]), 'Leaving anim', ['logos'], 'image/gif');
+    const leavingAnimated = await upload(
+      leaving.jar,
+      await animatedGif(64, 32, [frameColour(colour++), frameColour(colour++)]),
+      'Leaving anim',
+      ['logos'],
+      'image/gif',
+    );
     const strip = (await getItem(leaving.jar, leavingAnimated)).animated_texture!;
     const leavingEars = await upload(leaving.jar, await freshEars(), 'Leaving ears', ['cute']);
     // The staying user wears the same image as a cape, so that texture must stay.

@@ -232,7 +232,9 @@ describe('XSRF check on an absolute-form request line', () => {
       const cookies = ['session', 'XSRF-TOKEN'].map((name) => `${name}=${jar.cookie(name)}`).join('; ');
       const reply = await new Promise<string>((resolve, reject) => {
         const socket = net.connect(Number(port), host, () => {
-          socket.write(`POST ${server.url}/api/account/logout HTTP/1.1\r\nHost: ${host}:${port}\r\nCookie: ${cookies}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+          socket.write(
+            `POST ${server.url}/api/account/logout HTTP/1.1\r\nHost: ${host}:${port}\r\nCookie: ${cookies}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+          );
         });
         let data = '';
         socket.on('data', (chunk) => (data += chunk.toString()));

@@ -71,14 +71,31 @@ describe.each(backends)('mod API on $name', (backend) => {
     });
 
     it('answers 404 for ids that are neither a uuid nor a username', async () => {
-      for (const id of ['a'.repeat(17), `${player.uuid}0`, player.uuid.slice(1), 'bad%20name', 'dash-name', encodeURIComponent('ünïcode'), 'name.json', `${player.uuid.slice(0, 8)}--${player.uuid.slice(8)}`]) {
+      for (const id of [
+        'a'.repeat(17),
+        `${player.uuid}0`,
+        player.uuid.slice(1),
+        'bad%20name',
+        'dash-name',
+        encodeURIComponent('ünïcode'),
+        'name.json',
+        `${player.uuid.slice(0, 8)}--${player.uuid.slice(8)}`,
+      ]) {
         const response = await get(`/profile/${id}`);
         expect(response.status, id).toBe(404);
       }
     });
 
     it('gives the same body by 32-hex uuid, dashed uuid and username in any case, with exactly the mod keys', async () => {
-      const ids = [player.uuid, dashed(player.uuid), player.uuid.toUpperCase(), dashed(player.uuid).toUpperCase(), player.username, player.username.toLowerCase(), player.username.toUpperCase()];
+      const ids = [
+        player.uuid,
+        dashed(player.uuid),
+        player.uuid.toUpperCase(),
+        dashed(player.uuid).toUpperCase(),
+        player.username,
+        player.username.toLowerCase(),
+        player.username.toUpperCase(),
+      ];
       const bodies = await Promise.all(ids.map(async (id) => (await get(`/profile/${id}`)).text()));
       for (const [index, body] of bodies.entries()) expect(body, ids[index]).toBe(bodies[0]);
       const profile = JSON.parse(bodies[0]!) as Record<string, unknown>;
@@ -194,7 +211,16 @@ describe.each(backends)('mod API on $name', (backend) => {
 
     it('answers 404 to bad hashes and unknown ones', async () => {
       const hash = hashOf(capeUrl);
-      for (const bad of ['abc', hash.toUpperCase(), hash.slice(1), `${hash}0`, `${hash.slice(0, 63)}g`, '..%2F..%2Fetc%2Fpasswd', `${hash}.gif`, sha256Hex(Buffer.from('nothing stored'))]) {
+      for (const bad of [
+        'abc',
+        hash.toUpperCase(),
+        hash.slice(1),
+        `${hash}0`,
+        `${hash.slice(0, 63)}g`,
+        '..%2F..%2Fetc%2Fpasswd',
+        `${hash}.gif`,
+        sha256Hex(Buffer.from('nothing stored')),
+      ]) {
         const response = await get(`/textures/${bad}`);
         expect(response.status, bad).toBe(404);
       }

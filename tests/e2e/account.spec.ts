@@ -61,7 +61,9 @@ test('a used code does not log in twice', async ({ page, baseURL }) => {
 
 test('visitors see Login and Register; users see avatar, name and their dropdown', async ({ page }) => {
   // The profile-image service answers with a tiny PNG (this machine has no internet).
-  const avatar = await sharp({ create: { width: 24, height: 24, channels: 4, background: '#3a7' } }).png().toBuffer();
+  const avatar = await sharp({ create: { width: 24, height: 24, channels: 4, background: '#3a7' } })
+    .png()
+    .toBuffer();
   await page.route('https://crafatar.com/avatars/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: avatar }));
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();

@@ -39,9 +39,12 @@ test('a search with more matches than are counted says "1,000+" and scrolls on t
   // Past the counted thousand the listing keeps loading until the server runs out, then knows the real number.
   // One DOM query per check: locators re-walk the thousand cards on every poll.
   const listing = () =>
-    page.evaluate(() => ({ cards: document.querySelectorAll('[data-testid="gallery-card"]').length, ended: document.querySelector('[data-testid="gallery-end"]') !== null }));
+    page.evaluate(() => ({
+      cards: document.querySelectorAll('[data-testid="gallery-card"]').length,
+      ended: document.querySelector('[data-testid="gallery-end"]') !== null,
+    }));
   // Straight to the bottom each time (the End key scrolls smoothly, and a press during that glide lands short).
-  for (let shown = 24, ended = false; !ended; ({ cards: shown, ended } = await listing())) {
+  for (let shown = 24, ended = false; !ended; { cards: shown, ended } = await listing()) {
     await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
     await expect.poll(async () => ((state) => state.ended || state.cards > shown)(await listing())).toBe(true);
   }

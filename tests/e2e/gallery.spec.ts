@@ -15,7 +15,9 @@ test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseUR
 async function noisePng(width = 64, height = 32): Promise<Buffer> {
   const raw = randomBytes(width * height * 4);
   for (let offset = 3; offset < raw.length; offset += 4) raw[offset] = 255;
-  return sharp(raw, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 /** A word for titles unique to one test (titles allow letters, digits, underscores and spaces, at most 20). */
@@ -43,7 +45,10 @@ function card(page: Page, title: string): Locator {
 
 /** The tag chip with a name (in the sidebar, the upload form or the edit form). */
 function chip(page: Page, name: string): Locator {
-  return page.getByTestId('tag-chips').locator('label').filter({ has: page.getByRole('checkbox', { name, exact: true }) });
+  return page
+    .getByTestId('tag-chips')
+    .locator('label')
+    .filter({ has: page.getByRole('checkbox', { name, exact: true }) });
 }
 
 /** The titles of the listed cards, in order. */
@@ -65,12 +70,27 @@ test('the title search (filtered, debounced), tags, type and sort change the lis
   await expect(page.getByTestId('gallery-card')).toHaveCount(3);
   await expect(page.getByTestId('gallery-count')).toHaveText('3 textures');
   // A real texture's card shows its rendered 320 × 180 preview, not the placeholder.
-  await expect.poll(() => card(page, `${word} apple`).locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+  await expect
+    .poll(() =>
+      card(page, `${word} apple`)
+        .locator('img')
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBe(320);
   await expect(card(page, `${word} apple`).getByTestId('card-preview-missing')).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`[?&]title=${word}`));
 
   const sort = page.getByLabel('Sort by');
-  await expect(sort.locator('option')).toHaveText(['Most liked', 'Least liked', 'Most downloaded', 'Least downloaded', 'Name A–Z', 'Name Z–A', 'Newest', 'Oldest']);
+  await expect(sort.locator('option')).toHaveText([
+    'Most liked',
+    'Least liked',
+    'Most downloaded',
+    'Least downloaded',
+    'Name A–Z',
+    'Name Z–A',
+    'Newest',
+    'Oldest',
+  ]);
   await sort.selectOption({ label: 'Name A–Z' });
   await expect.poll(() => cardTitles(page)).toEqual([`${word} apple`, `${word} banana`, `${word} cherry`]);
   await sort.selectOption({ label: 'Name Z–A' });
@@ -117,7 +137,9 @@ test('infinite scroll loads the next page near the bottom, after a delete too, a
   expect(pages).toEqual(['1']);
 
   // Deleting shifts the server's pages by one: the next request starts where the list really ends.
-  await card(page, `${word} 00`).getByRole('button', { name: `Delete ${word} 00` }).click();
+  await card(page, `${word} 00`)
+    .getByRole('button', { name: `Delete ${word} 00` })
+    .click();
   await card(page, `${word} 00`).getByTestId('delete-confirm').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByTestId('gallery-card')).toHaveCount(23);
   await expect(page.getByTestId('gallery-count')).toHaveText('25 textures');

@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
 import { solidPng, type Rgba } from '../fixtures/textures';
-import { issueCode, logIn, skipServerAdvert, uniqueName } from './helpers';
+import { logIn, skipServerAdvert, uniqueName } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 
@@ -158,7 +158,9 @@ test('an uploaded cape shows Done, returns to waiting 3 s later and is served by
 
   const profile = await (await page.request.get(`/profile/${await ownUuid(page)}`)).json();
   expect(profile.cape_url).toBeTruthy();
-  const stored = await sharp(Buffer.from(await (await page.request.get(profile.cape_url)).body())).raw().toBuffer({ resolveWithObject: true });
+  const stored = await sharp(Buffer.from(await (await page.request.get(profile.cape_url)).body()))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   expect([stored.info.width, stored.info.height]).toEqual([64, 32]);
   expect([...stored.data.subarray(0, 3)]).toEqual([255, 0, 255]);
 });
@@ -255,7 +257,9 @@ test('ears: 14 × 10 is refused, 14 × 7 is shown on the head, uploaded and rese
 test('ears: a file the server refuses shows its message (success false) and resets on its own', async ({ page }) => {
   await logIn(page, uniqueName('EarsGif'), { ref: '/upload-ears' });
   // GIF bytes under a PNG name and type pass the browser's checks; the server reads the header and refuses.
-  const gif = await sharp({ create: { width: 14, height: 7, channels: 4, background: '#ff00ff' } }).gif().toBuffer();
+  const gif = await sharp({ create: { width: 14, height: 7, channels: 4, background: '#ff00ff' } })
+    .gif()
+    .toBuffer();
   await pick(page, 'sneaky.png', gif, 'image/png');
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText(textureMessages.earsType);

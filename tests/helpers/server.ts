@@ -101,7 +101,11 @@ export async function newBrowser(server: TestServer): Promise<CookieJar> {
 }
 
 /** Logs a new account in through POST /api/account/checkauth; returns the browser and the account's uuid. */
-export async function loginNewUser(server: TestServer, username = randomUsername(), options: { uuid?: string; admin?: boolean } = {}): Promise<{ jar: CookieJar; uuid: string; username: string }> {
+export async function loginNewUser(
+  server: TestServer,
+  username = randomUsername(),
+  options: { uuid?: string; admin?: boolean } = {},
+): Promise<{ jar: CookieJar; uuid: string; username: string }> {
   const { uuid, code } = await createUserWithCode(server.db, username, options);
   const jar = await newBrowser(server);
   const response = await jar.post('/api/account/checkauth', { code, ref: '/' });

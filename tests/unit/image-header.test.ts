@@ -35,8 +35,12 @@ describe('readImageHeader', () => {
   });
 
   it('calls anything else "other" with size 0 x 0', async () => {
-    const jpeg = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#123456' } }).jpeg().toBuffer();
-    const webp = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#123456' } }).webp().toBuffer();
+    const jpeg = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#123456' } })
+      .jpeg()
+      .toBuffer();
+    const webp = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#123456' } })
+      .webp()
+      .toBuffer();
     for (const bytes of [jpeg, webp, Buffer.from('hello, this is not an image'), Buffer.alloc(0), Buffer.from('GIF88a\x40\x00\x20\x00', 'latin1')]) {
       expect(readImageHeader(bytes)).toEqual({ type: 'other', width: 0, height: 0 });
     }

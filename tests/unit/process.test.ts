@@ -38,7 +38,14 @@ let gif4: Buffer;
 
 beforeAll(async () => {
   cape = await solidPng(128, 64, [10, 120, 200, 255]);
-  capeWithMetadata = withTextChunks(await sharp(cape).withMetadata().withExif({ IFD0: { Copyright: 'someone', Artist: 'a tester' } }).png().toBuffer(), 'secret comment');
+  capeWithMetadata = withTextChunks(
+    await sharp(cape)
+      .withMetadata()
+      .withExif({ IFD0: { Copyright: 'someone', Artist: 'a tester' } })
+      .png()
+      .toBuffer(),
+    'secret comment',
+  );
   gif4 = await animatedGif(64, 32, 4);
 });
 

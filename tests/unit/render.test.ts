@@ -2,14 +2,7 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import {
-  PREVIEW_HEIGHT,
-  PREVIEW_WIDTH,
-  renderCapePreview,
-  renderEarsPreview,
-  renderTextureMap,
-  renderTexturePreview,
-} from '../../server/textures/render.ts';
+import { PREVIEW_HEIGHT, PREVIEW_WIDTH, renderCapePreview, renderEarsPreview, renderTextureMap, renderTexturePreview } from '../../server/textures/render.ts';
 import { encodeChunk, pixelAt, pngChunks, pngHeaderOnly, rgbaPixels, withTextChunks, type Rgba } from '../fixtures/textures.ts';
 
 const RED: Rgba = [220, 20, 30, 255];
@@ -63,12 +56,19 @@ function texture(width: number, frameHeight: number, frames: Fill[][], scale = 1
       }
     }
   });
-  return sharp(raw, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 /** A cape at scale factor `scale` (64·scale x 32·scale) with the given frames' front and inner colours. */
 function cape(scale: number, frames: Array<[front: Rgba, inner: Rgba]> = [[RED, BLUE]]): Promise<Buffer> {
-  return texture(64 * scale, 32 * scale, frames.map(([front, inner]) => capeFills(front, inner)), scale);
+  return texture(
+    64 * scale,
+    32 * scale,
+    frames.map(([front, inner]) => capeFills(front, inner)),
+    scale,
+  );
 }
 
 /** A 14x7 ears texture with the given front and back colours. */
@@ -123,7 +123,12 @@ async function expectPanels(png: Buffer, left: Rgba, right: Rgba, panelWidth: nu
   expect(rightArea.minX - leftArea.maxX).toBeGreaterThan(1);
   expect(Math.abs(leftArea.minX - (PREVIEW_WIDTH - 1 - rightArea.maxX))).toBeLessThanOrEqual(1); // centred horizontally
   const pixels = await rgbaPixels(png);
-  for (const [x, y] of [[0, 0], [PREVIEW_WIDTH - 1, 0], [0, PREVIEW_HEIGHT - 1], [PREVIEW_WIDTH - 1, PREVIEW_HEIGHT - 1]] as const) {
+  for (const [x, y] of [
+    [0, 0],
+    [PREVIEW_WIDTH - 1, 0],
+    [0, PREVIEW_HEIGHT - 1],
+    [PREVIEW_WIDTH - 1, PREVIEW_HEIGHT - 1],
+  ] as const) {
     expect(pixelAt(pixels, x, y)).toEqual(TRANSPARENT);
   }
   expect(pixelAt(pixels, (leftArea.minX + leftArea.maxX) >> 1, PREVIEW_HEIGHT >> 1)).toEqual(left);
@@ -195,10 +200,15 @@ describe('renderCapePreview', () => {
   });
 
   it('renders the same colours from a 16-bit texture and from one with no alpha channel', async () => {
-    const sixteenBit = await sharp(await cape(1)).toColourspace('rgb16').png().toBuffer();
+    const sixteenBit = await sharp(await cape(1))
+      .toColourspace('rgb16')
+      .png()
+      .toBuffer();
     expect((await sharp(sixteenBit).metadata()).depth).toBe('ushort');
     await expectPanels(await renderCapePreview(sixteenBit), RED, BLUE, 100, 160);
-    const opaque = await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 10, g: 120, b: 60 } } }).png().toBuffer();
+    const opaque = await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 10, g: 120, b: 60 } } })
+      .png()
+      .toBuffer();
     const { areas } = await colourAreas(await renderCapePreview(opaque));
     expect(areas.get('10,120,60,255')!.count).toBe(2 * 100 * 160);
   });
@@ -290,7 +300,10 @@ describe('renderTextureMap', () => {
 });
 
 describe('bad inputs', () => {
-  const size = (width: number, height: number) => sharp({ create: { width, height, channels: 4, background: '#c00' } }).png().toBuffer();
+  const size = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 4, background: '#c00' } })
+      .png()
+      .toBuffer();
 
   it.each([
     [64, 33],
@@ -324,7 +337,9 @@ describe('bad inputs', () => {
 
   it('bytes that are not a PNG are refused with a clear message', async () => {
     await expect(renderCapePreview(Buffer.from('not an image at all'))).rejects.toThrow(/not a readable image/);
-    const jpeg = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#c00' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#c00' } })
+      .jpeg()
+      .toBuffer();
     await expect(renderCapePreview(jpeg)).rejects.toThrow(/expected a PNG, got jpeg/);
     await expect(renderTextureMap(jpeg)).rejects.toThrow(/expected a PNG/);
   });

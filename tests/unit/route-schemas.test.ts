@@ -31,7 +31,13 @@ describe('route schema rules', () => {
     const app = appWithRules();
     app.post(
       '/api/echo',
-      { schema: { summary: 'echo', body: z.object({ name: z.string({ message: 'A name is needed.' }), age: z.number().int() }), response: { 200: z.object({ name: z.string() }), ...errorResponses } } },
+      {
+        schema: {
+          summary: 'echo',
+          body: z.object({ name: z.string({ message: 'A name is needed.' }), age: z.number().int() }),
+          response: { 200: z.object({ name: z.string() }), ...errorResponses },
+        },
+      },
       async (request) => ({ name: request.body.name }),
     );
     const missing = await app.inject({ method: 'POST', url: '/api/echo' });
@@ -47,8 +53,16 @@ describe('route schema rules', () => {
   it('never sends an answer that breaks its schema, and drops fields the schema does not name', async () => {
     const app = appWithRules();
     const answer = z.object({ uuid: z.string(), username: z.string() });
-    app.get('/api/broken', { schema: { summary: 'broken', response: { 200: answer, ...errorResponses } } }, async () => ({ uuid: 42 }) as unknown as z.output<typeof answer>);
-    app.get('/api/leaky', { schema: { summary: 'leaky', response: { 200: answer, ...errorResponses } } }, async () => ({ uuid: 'a', username: 'b', banned: true }));
+    app.get(
+      '/api/broken',
+      { schema: { summary: 'broken', response: { 200: answer, ...errorResponses } } },
+      async () => ({ uuid: 42 }) as unknown as z.output<typeof answer>,
+    );
+    app.get('/api/leaky', { schema: { summary: 'leaky', response: { 200: answer, ...errorResponses } } }, async () => ({
+      uuid: 'a',
+      username: 'b',
+      banned: true,
+    }));
     const broken = await app.inject({ method: 'GET', url: '/api/broken' });
     expect(broken.statusCode).toBe(500);
     expect(broken.json()).toEqual({ error: 'Something went wrong' });

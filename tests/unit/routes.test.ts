@@ -168,7 +168,25 @@ describe('isSafeRef', () => {
   });
 
   it('refuses other sites, protocol-relative URLs, backslashes and non-strings', () => {
-    for (const ref of ['//evil.com', '//evil.com/path', 'https://x', 'http://evil.com/', 'javascript:alert(1)', '/\\evil.com', '\\\\evil.com', '/ok\\..\\', '/\t/evil.com', '/\n/evil.com', '/\r/evil.com', 'premium', '', null, undefined, 42, ['/']]) {
+    for (const ref of [
+      '//evil.com',
+      '//evil.com/path',
+      'https://x',
+      'http://evil.com/',
+      'javascript:alert(1)',
+      '/\\evil.com',
+      '\\\\evil.com',
+      '/ok\\..\\',
+      '/\t/evil.com',
+      '/\n/evil.com',
+      '/\r/evil.com',
+      'premium',
+      '',
+      null,
+      undefined,
+      42,
+      ['/'],
+    ]) {
       expect(isSafeRef(ref), JSON.stringify(ref)).toBe(false);
     }
   });

@@ -28,11 +28,15 @@ export default function DeleteAccount({ discordUrl }: { discordUrl: string }) {
     <div className="card mx-auto max-w-lg">
       <h1 className="text-3xl font-extrabold">Delete your account</h1>
       <div role="note" className="mt-4 rounded-lg border border-red-500/50 bg-red-500/10 px-4 py-3 text-red-100">
-        This removes everything: your cape, your ears, your gallery textures and likes, and every premium feature you bought.
-        It cannot be undone, and purchases are not refunded.
+        This removes everything: your cape, your ears, your gallery textures and likes, and every premium feature you bought. It cannot be undone, and purchases
+        are not refunded.
       </div>
       <p className="mt-4 text-ink-300">
-        Having trouble instead? Ask us on <a href={discordUrl} rel="noopener">Discord</a> first.
+        Having trouble instead? Ask us on{' '}
+        <a href={discordUrl} rel="noopener">
+          Discord
+        </a>{' '}
+        first.
       </p>
       <label className="mt-6 flex items-start gap-3">
         <input type="checkbox" className="mt-1 h-4 w-4 accent-red-600" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />

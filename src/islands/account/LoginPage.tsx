@@ -6,19 +6,20 @@ import { storeUser } from '../../lib/session';
 import type { User } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef, dropQueryParams } from '../shared/query';
+import { useClientValue } from '../shared/useClientValue';
 
 /** The login page's body. */
 export default function LoginPage({ siteName }: { siteName: string }) {
-  const [ref, setRef] = useState<string | undefined>();
-  const [exchanging, setExchanging] = useState(false);
+  const ref = useClientValue(currentRef, undefined);
+  const hasCode = useClientValue(() => new URLSearchParams(location.search).has('code'), false);
+  const [failed, setFailed] = useState(false);
+  const exchanging = hasCode && !failed;
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
 
   useEffect(() => {
     const wanted = currentRef();
-    setRef(wanted);
     const code = new URLSearchParams(location.search).get('code');
     if (!code) return;
-    setExchanging(true);
     api<{ user: User; ref?: string }>('/api/account/oauth/callback', { method: 'POST', body: { code } })
       .then(({ user, ref: returned }) => {
         storeUser(user);
@@ -27,7 +28,7 @@ export default function LoginPage({ siteName }: { siteName: string }) {
       .catch((failure) => {
         setError(describeApiError(errorBody(failure), 'The Microsoft login failed. Please try again.'));
         dropQueryParams('code', 'state');
-        setExchanging(false);
+        setFailed(true);
       });
   }, []);
 

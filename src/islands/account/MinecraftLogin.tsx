@@ -1,11 +1,12 @@
 // /account/login/minecraft: the 6-digit game code login.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { storeUser } from '../../lib/session';
 import type { User } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef } from '../shared/query';
+import { useClientValue, useHydrated } from '../shared/useClientValue';
 
 /** The message for a wrong login code (SPEC §8). */
 export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
@@ -23,17 +24,16 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
-  const [ref, setRef] = useState<string | undefined>();
+  const ref = useClientValue(currentRef, undefined);
 
   // Until the island has hydrated, a click would submit the bare form; the button waits for the script.
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    setRef(currentRef());
-    setReady(true);
-  }, []);
+  const ready = useHydrated();
 
   const copyAddress = () => {
-    navigator.clipboard?.writeText(authServerHost).then(() => setCopied(true), () => setCopied(false));
+    navigator.clipboard?.writeText(authServerHost).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   };
 
   const submit = async (event: FormEvent) => {
@@ -65,11 +65,21 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
       <ol className="mt-4 list-decimal space-y-2 pl-5 text-ink-300">
         <li>
           Join{' '}
-          <button type="button" onClick={copyAddress} className="rounded bg-ink-800 px-2 py-0.5 font-mono text-ink-100 hover:bg-ink-700" title="Click to copy" data-testid="auth-server-address">
+          <button
+            type="button"
+            onClick={copyAddress}
+            className="rounded bg-ink-800 px-2 py-0.5 font-mono text-ink-100 hover:bg-ink-700"
+            title="Click to copy"
+            data-testid="auth-server-address"
+          >
             {authServerHost}
           </button>{' '}
           in the game with Direct Connect.
-          {copied && <span className="ml-2 text-xs text-green-400" role="status">Copied!</span>}
+          {copied && (
+            <span className="ml-2 text-xs text-green-400" role="status">
+              Copied!
+            </span>
+          )}
         </li>
         <li>Type the 6-digit code it shows you below.</li>
       </ol>

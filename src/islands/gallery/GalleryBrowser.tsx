@@ -136,7 +136,12 @@ export default function GalleryBrowser() {
               <div className="flex flex-col gap-1.5">
                 {(Object.keys(GALLERY_TYPES) as GalleryTypeName[]).map((name) => (
                   <label key={name} className="flex cursor-pointer items-center gap-2 text-sm text-ink-300 hover:text-ink-100">
-                    <input type="checkbox" className="h-4 w-4 accent-brand-500" checked={filters.types.includes(name)} onChange={(event) => toggleType(name, event.target.checked)} />
+                    <input
+                      type="checkbox"
+                      className="h-4 w-4 accent-brand-500"
+                      checked={filters.types.includes(name)}
+                      onChange={(event) => toggleType(name, event.target.checked)}
+                    />
                     {TYPE_LABELS[name]}
                   </label>
                 ))}

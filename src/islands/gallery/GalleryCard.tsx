@@ -47,7 +47,12 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
       data-state={state}
       aria-label={item.title}
     >
-      <a href={itemHref(item.hash)} className="relative block aspect-[16/9] bg-[radial-gradient(circle_at_50%_40%,var(--color-ink-700),var(--color-ink-950)_80%)]" tabIndex={-1} aria-hidden="true">
+      <a
+        href={itemHref(item.hash)}
+        className="relative block aspect-[16/9] bg-[radial-gradient(circle_at_50%_40%,var(--color-ink-700),var(--color-ink-950)_80%)]"
+        tabIndex={-1}
+        aria-hidden="true"
+      >
         {previewFailed ? (
           <span className="flex h-full w-full items-center justify-center text-sm text-ink-300" data-testid="card-preview-missing">
             No preview
@@ -95,12 +100,24 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
           <DownloadLink item={item} onDownload={actions.countDownload} />
           <span className="flex-1" />
           {actions.canReport && (
-            <button type="button" className="rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 hover:text-amber-300" title="Report" aria-label={`Report ${item.title}`} onClick={open(actions.openReport)}>
+            <button
+              type="button"
+              className="rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 hover:text-amber-300"
+              title="Report"
+              aria-label={`Report ${item.title}`}
+              onClick={open(actions.openReport)}
+            >
               <FlagIcon />
             </button>
           )}
           {actions.canManage && (
-            <button type="button" className="rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 hover:text-red-300" title="Delete" aria-label={`Delete ${item.title}`} onClick={open(actions.openDelete)}>
+            <button
+              type="button"
+              className="rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 hover:text-red-300"
+              title="Delete"
+              aria-label={`Delete ${item.title}`}
+              onClick={open(actions.openDelete)}
+            >
               <TrashIcon />
             </button>
           )}

@@ -40,7 +40,7 @@ export function SkeletonGrid({ count }: { count: number }) {
 
 /** The listing with its states; `empty` is shown when nothing matches. */
 export function GalleryGrid({ list, empty }: { list: InfiniteGallery; empty: ReactNode }) {
-  const { items, status, error, hasMore, firstPage } = list;
+  const { items, status, error, hasMore, firstPage, total, loadMore, removeItem, itemErrors, sentinelRef } = list;
   const firstLoad = firstPage && items.length === 0;
 
   if (firstLoad && status === 'error') {
@@ -48,7 +48,7 @@ export function GalleryGrid({ list, empty }: { list: InfiniteGallery; empty: Rea
       <div className="card text-center" data-testid="gallery-error">
         <p className="text-lg font-bold">The gallery didn't load</p>
         <ErrorDisplay error={error} />
-        <button type="button" className="btn-primary mt-4" onClick={list.loadMore}>
+        <button type="button" className="btn-primary mt-4" onClick={loadMore}>
           Try again
         </button>
       </div>
@@ -70,28 +70,28 @@ export function GalleryGrid({ list, empty }: { list: InfiniteGallery; empty: Rea
     <div className="@container" aria-busy={status === 'loading'}>
       <div className={GRID} data-testid="gallery-grid">
         {items.map((item, index) => (
-          <GalleryCard key={item.hash} item={item} onRemove={list.removeItem} removeError={list.itemErrors[item.hash]} eager={index < 8} />
+          <GalleryCard key={item.hash} item={item} onRemove={removeItem} removeError={itemErrors[item.hash]} eager={index < 8} />
         ))}
         {status === 'loading' && Array.from({ length: 4 }, (_, index) => <SkeletonCard key={`skeleton-${index}`} />)}
       </div>
-      <div ref={list.sentinelRef} className="mt-8 flex flex-col items-center gap-3 text-sm text-ink-300" data-testid="gallery-sentinel">
+      <div ref={sentinelRef} className="mt-8 flex flex-col items-center gap-3 text-sm text-ink-300" data-testid="gallery-sentinel">
         {status === 'error' && (
           <>
             <ErrorDisplay error={error} />
-            <button type="button" className="btn-secondary" onClick={list.loadMore}>
+            <button type="button" className="btn-secondary" onClick={loadMore}>
               Try again
             </button>
           </>
         )}
         {status === 'ready' && hasMore && (
-          <button type="button" className="btn-secondary" onClick={list.loadMore}>
+          <button type="button" className="btn-secondary" onClick={loadMore}>
             Load more
           </button>
         )}
         {status === 'loading' && <span role="status">Loading more textures…</span>}
         {status === 'ready' && !hasMore && (
           <p role="status" data-testid="gallery-end">
-            That's all {textureCount(list.total ?? items.length)}.
+            That's all {textureCount(total ?? items.length)}.
           </p>
         )}
       </div>

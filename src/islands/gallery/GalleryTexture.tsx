@@ -94,7 +94,15 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]" data-testid="texture-page" data-state={state}>
       <section className="card min-w-0 p-4 sm:p-6" aria-label="3D preview">
-        <PlayerPreview key={item.hash} uuid={user?.uuid ?? null} cape={cape} ears={earsUrl} facing={ears ? 'front' : 'back'} zoom={ears ? 0.7 : 0.8} elytraToggle={!ears} />
+        <PlayerPreview
+          key={item.hash}
+          uuid={user?.uuid ?? null}
+          cape={cape}
+          ears={earsUrl}
+          facing={ears ? 'front' : 'back'}
+          zoom={ears ? 0.7 : 0.8}
+          elytraToggle={!ears}
+        />
       </section>
 
       <section className="card flex min-w-0 flex-col gap-5" aria-labelledby="texture-title">
@@ -128,7 +136,10 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
                 <ul className="flex flex-wrap gap-2" data-testid="texture-tags">
                   {item.tags.map((tag) => (
                     <li key={tag.tag_key}>
-                      <a href={`/gallery?tags=${encodeURIComponent(tag.tag_key)}`} className="inline-block rounded-full border border-ink-600 px-3 py-1 text-sm text-ink-100 no-underline hover:border-brand-400">
+                      <a
+                        href={`/gallery?tags=${encodeURIComponent(tag.tag_key)}`}
+                        className="inline-block rounded-full border border-ink-600 px-3 py-1 text-sm text-ink-100 no-underline hover:border-brand-400"
+                      >
                         {tag.name}
                       </a>
                     </li>
@@ -209,16 +220,19 @@ export default function GalleryTexture() {
       location.replace('/gallery');
       return;
     }
-    try {
-      setError(null);
-      setItem(await fetchItem(hash));
-    } catch (failure) {
-      if (failure instanceof FetchError && failure.response?.status === 404) {
-        location.replace('/gallery');
-        return;
-      }
-      setError(describeApiError(errorBody(failure), "We couldn't load this texture. Check your connection and try again."));
-    }
+    await fetchItem(hash).then(
+      (loaded) => {
+        setError(null);
+        setItem(loaded);
+      },
+      (failure: unknown) => {
+        if (failure instanceof FetchError && failure.response?.status === 404) {
+          location.replace('/gallery');
+          return;
+        }
+        setError(describeApiError(errorBody(failure), "We couldn't load this texture. Check your connection and try again."));
+      },
+    );
   }, [hash]);
 
   useEffect(() => {

@@ -104,13 +104,24 @@ export default function GalleryUpload() {
 
       <div className="grid items-start gap-6 lg:grid-cols-2" data-testid="gallery-upload" data-state={state.status}>
         <section className="card flex min-w-0 flex-col gap-5" aria-label="Your texture">
-          <DropZone kind={GALLERY_FILES} noun={{ singular: 'texture', plural: false }} holding={isHoldingFile(state)} checking={state.checking} onFile={pickFile} />
+          <DropZone
+            kind={GALLERY_FILES}
+            noun={{ singular: 'texture', plural: false }}
+            holding={isHoldingFile(state)}
+            checking={state.checking}
+            onFile={pickFile}
+          />
 
           {held && (
             <PickedFile
               held={held}
               alt="The texture you picked"
-              details={[{ label: 'Kind and size', text: `${earsHeld ? 'Ears' : held.frames ? `Animated cape, ${held.frames.length} frames` : 'Cape'} · ${held.width} × ${held.height} px` }]}
+              details={[
+                {
+                  label: 'Kind and size',
+                  text: `${earsHeld ? 'Ears' : held.frames ? `Animated cape, ${held.frames.length} frames` : 'Cape'} · ${held.width} × ${held.height} px`,
+                },
+              ]}
             />
           )}
 
@@ -126,7 +137,13 @@ export default function GalleryUpload() {
           />
 
           <div className="flex flex-wrap gap-3">
-            <button ref={uploadButton} type="button" className="btn-primary min-w-32 flex-1 py-3" onClick={() => void upload()} disabled={busy || state.checking || state.status === 'failed'}>
+            <button
+              ref={uploadButton}
+              type="button"
+              className="btn-primary min-w-32 flex-1 py-3"
+              onClick={() => void upload()}
+              disabled={busy || state.checking || state.status === 'failed'}
+            >
               {state.status === 'uploading' ? 'Uploading…' : 'Upload'}
             </button>
             {state.status === 'confirming' && (

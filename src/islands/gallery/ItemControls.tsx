@@ -6,7 +6,11 @@ import { DownloadIcon, HeartIcon, ShieldIcon } from './icons';
 /** The like toggle with the like count (pressed when the viewer likes the item). */
 export function LikeButton({ item, onToggle, large = false }: { item: GalleryItem; onToggle: () => void; large?: boolean }) {
   const liked = item.user_liked;
-  const colours = liked ? 'bg-pink-500/15 text-pink-300 hover:bg-pink-500/25 hover:text-pink-200' : large ? 'bg-ink-700 text-ink-100 hover:bg-ink-600' : 'text-ink-300 hover:bg-ink-700 hover:text-ink-100';
+  const colours = liked
+    ? 'bg-pink-500/15 text-pink-300 hover:bg-pink-500/25 hover:text-pink-200'
+    : large
+      ? 'bg-ink-700 text-ink-100 hover:bg-ink-600'
+      : 'text-ink-300 hover:bg-ink-700 hover:text-ink-100';
   return (
     <button
       type="button"
@@ -78,7 +82,10 @@ export function KindBadge({ item, short = false }: { item: GalleryItem; short?: 
 /** The marked-safe badge. */
 export function WhitelistedBadge() {
   return (
-    <span className="inline-flex items-center gap-1 rounded-md bg-emerald-500/15 px-2 py-0.5 text-xs font-semibold text-emerald-300" title="Marked safe by staff">
+    <span
+      className="inline-flex items-center gap-1 rounded-md bg-emerald-500/15 px-2 py-0.5 text-xs font-semibold text-emerald-300"
+      title="Marked safe by staff"
+    >
       <ShieldIcon className="h-3.5 w-3.5" /> Staff approved
     </span>
   );
@@ -129,9 +136,24 @@ export function ReportConfirm({ item, busy = false, onConfirm, onCancel }: { ite
   return (
     <ConfirmPanel title={`Report “${item.title}”?`} testId="report-confirm" onCancel={onCancel}>
       <label className="flex items-start gap-2 text-sm leading-snug text-ink-300">
-        <input type="checkbox" name="tac" className="mt-0.5 h-4 w-4 shrink-0 accent-red-600" checked={tac} onChange={(event) => setTac(event.target.checked)} autoFocus />
+        <input
+          type="checkbox"
+          name="tac"
+          className="mt-0.5 h-4 w-4 shrink-0 accent-red-600"
+          checked={tac}
+          onChange={(event) => setTac(event.target.checked)}
+          autoFocus
+        />
         <span>
-          It breaks the <a href="/legal/rules" target="_blank" rel="noopener">rules</a>, and I accept the <a href="/legal/terms" target="_blank" rel="noopener">terms</a>.
+          It breaks the{' '}
+          <a href="/legal/rules" target="_blank" rel="noopener">
+            rules
+          </a>
+          , and I accept the{' '}
+          <a href="/legal/terms" target="_blank" rel="noopener">
+            terms
+          </a>
+          .
         </span>
       </label>
       <div className="flex flex-wrap gap-2">

@@ -78,7 +78,11 @@ export default function PlayerGallery() {
       <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0 flex-[1_1_18rem]">
           <h1 className="truncate text-3xl font-extrabold tracking-tight sm:text-4xl" data-testid="player-heading">
-            {username ? `${username}'s textures` : <span className="inline-block h-9 w-64 max-w-full animate-pulse rounded bg-ink-700 align-middle" aria-label="Loading" />}
+            {username ? (
+              `${username}'s textures`
+            ) : (
+              <span className="inline-block h-9 w-64 max-w-full animate-pulse rounded bg-ink-700 align-middle" aria-label="Loading" />
+            )}
           </h1>
           <p className="mt-1 min-h-6 text-ink-300" aria-live="polite">
             {list.total !== null && `${textureCount(list.total, list.totalCapped)} · newest first`}

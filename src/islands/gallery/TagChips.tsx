@@ -55,11 +55,20 @@ export function TagChips({
             <input type="checkbox" className="peer sr-only" checked={on} disabled={disabled} onChange={(event) => toggle(tag.tag_key, event.target.checked)} />
             <span
               className={`inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm font-medium transition-colors select-none peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-400 ${
-                on ? "border-brand-400 bg-brand-500/20 text-ink-100" : 'border-ink-600 text-ink-300 hover:border-ink-300 hover:text-ink-100'
+                on ? 'border-brand-400 bg-brand-500/20 text-ink-100' : 'border-ink-600 text-ink-300 hover:border-ink-300 hover:text-ink-100'
               }`}
             >
               {on && (
-                <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round">
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 16 16"
+                  className="h-3.5 w-3.5"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2.2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                >
                   <path d="m3.5 8.5 3 3 6-7" />
                 </svg>
               )}

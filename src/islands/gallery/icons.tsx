@@ -2,7 +2,15 @@
 
 type IconProps = { className?: string };
 
-const base = { 'aria-hidden': true, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+const base = {
+  'aria-hidden': true,
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 2,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+} as const;
 
 /** A heart; filled when `filled`. */
 export function HeartIcon({ className = 'h-4 w-4', filled = false }: IconProps & { filled?: boolean }) {

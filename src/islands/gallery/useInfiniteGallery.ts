@@ -113,9 +113,12 @@ export function useInfiniteGallery(key: string, fetchPage: (page: number, signal
   // The sentinel: observed afresh after every page, so a sentinel still in view after a page loads asks for the next.
   useEffect(() => {
     if (!sentinel || status !== 'ready' || !hasMore || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) loadMore();
-    }, { rootMargin: SENTINEL_MARGIN });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) loadMore();
+      },
+      { rootMargin: SENTINEL_MARGIN },
+    );
     observer.observe(sentinel);
     return () => observer.disconnect();
   }, [sentinel, status, hasMore, loadMore, items.length]);

@@ -18,7 +18,19 @@ function capitalise(text: string): string {
 }
 
 /** The drop zone with its keyboard-accessible file picker; files are ignored while one is held (the upload pages and the gallery upload). */
-export function DropZone({ kind, noun, holding, checking, onFile }: { kind: FileTypes; noun: Noun; holding: boolean; checking: boolean; onFile: (file: File | undefined) => void }) {
+export function DropZone({
+  kind,
+  noun,
+  holding,
+  checking,
+  onFile,
+}: {
+  kind: FileTypes;
+  noun: Noun;
+  holding: boolean;
+  checking: boolean;
+  onFile: (file: File | undefined) => void;
+}) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const hintId = useId();
@@ -45,11 +57,22 @@ export function DropZone({ kind, noun, holding, checking, onFile }: { kind: File
         over ? 'border-brand-400 bg-brand-500/10' : 'border-ink-600 bg-ink-950/40'
       } ${holding ? 'opacity-60' : ''}`}
     >
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-10 w-10 text-brand-400" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="h-10 w-10 text-brand-400"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="M12 16V4m0 0-4 4m4-4 4 4" />
         <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
       </svg>
-      <p className="text-lg font-semibold">{holding ? `Upload or cancel ${noun.plural ? 'these' : 'this'} ${noun.singular} first` : `Drop your ${noun.singular} here`}</p>
+      <p className="text-lg font-semibold">
+        {holding ? `Upload or cancel ${noun.plural ? 'these' : 'this'} ${noun.singular} first` : `Drop your ${noun.singular} here`}
+      </p>
       <button type="button" className="btn-primary" onClick={() => inputRef.current?.click()} disabled={holding || checking} aria-describedby={hintId}>
         {checking ? (
           <>

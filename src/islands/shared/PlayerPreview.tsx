@@ -55,7 +55,6 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
   const [capeState, setCapeState] = useState<LoadState>('loading');
   const [earsState, setEarsState] = useState<LoadState>('loading');
   const [elytra, setElytra] = useState(false);
-  elytraRef.current = elytra;
 
   /** Runs the render loop only while the player is dragged, zoomed or an animated cape plays; otherwise draws once and pauses. */
   const updatePaused = useCallback(() => {
@@ -79,6 +78,7 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
 
   // Create the viewer once (skinview3d is loaded on demand), size it to its box, and dispose of it on unmount.
   useEffect(() => {
+    const state = activity.current;
     let disposed = false;
     let observer: ResizeObserver | undefined;
     const canvas = canvasRef.current!;
@@ -145,7 +145,7 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
       window.removeEventListener('pointerup', onPointerUp);
       window.removeEventListener('pointercancel', onPointerUp);
       canvas.removeEventListener('wheel', onWheel);
-      window.clearTimeout(activity.current.wheelTimer);
+      window.clearTimeout(state.wheelTimer);
       viewerRef.current?.dispose();
       viewerRef.current = null;
     };
@@ -159,7 +159,7 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
     if (viewerState !== 'ready' || !viewer) return;
     let cancelled = false;
     setSkinState('loading');
-    (async () => {
+    void (async () => {
       const own = uuid ? await withTimeout(loadImage(skinUrlFor(uuid), true), SKIN_TIMEOUT_MS, null) : null;
       const image = own ?? (await loadImage(DEFAULT_SKIN_URL));
       if (cancelled || viewer.disposed) return;
@@ -186,9 +186,10 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
     if (viewerState !== 'ready' || !viewer) return;
     let cancelled = false;
     let timer: number | undefined;
+    const state = activity.current;
     const equipment = () => (elytraRef.current ? 'elytra' : 'cape');
 
-    (async () => {
+    void (async () => {
       if (!cape) {
         viewer.loadCape(null);
         setCapeState('none');
@@ -262,8 +263,8 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
     return () => {
       cancelled = true;
       window.clearInterval(timer);
-      if (activity.current.animating) {
-        activity.current.animating = false;
+      if (state.animating) {
+        state.animating = false;
         updatePaused();
       }
     };
@@ -271,6 +272,7 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
 
   // Cape or elytra: the same texture, a different model.
   useEffect(() => {
+    elytraRef.current = elytra;
     const viewer = viewerRef.current;
     if (!viewer || viewer.disposed || capeState !== 'ready') return;
     viewer.playerObject.backEquipment = elytra ? 'elytra' : 'cape';
@@ -282,7 +284,7 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
     const viewer = viewerRef.current;
     if (viewerState !== 'ready' || !viewer) return;
     let cancelled = false;
-    (async () => {
+    void (async () => {
       if (!ears) {
         viewer.loadEars(null);
         setEarsState('none');

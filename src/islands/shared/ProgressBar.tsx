@@ -9,7 +9,14 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
         <span>{percent >= 100 ? 'Processing…' : label}</span>
         <span>{percent}%</span>
       </div>
-      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 overflow-hidden rounded-full bg-ink-700">
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="h-2 overflow-hidden rounded-full bg-ink-700"
+      >
         <div className="h-full rounded-full bg-brand-500 transition-[width] duration-150" style={{ width: `${percent}%` }} />
       </div>
     </div>

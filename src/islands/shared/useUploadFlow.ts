@@ -23,9 +23,7 @@ export interface UploadState {
 }
 
 /** How an upload ended: the action that takes uploading to uploaded or failed. */
-export type UploadEnd =
-  | { type: 'upload-succeeded'; resetAfterMs: number | null }
-  | { type: 'upload-failed'; error: ErrorDisplay; resetAfterMs: number };
+export type UploadEnd = { type: 'upload-succeeded'; resetAfterMs: number | null } | { type: 'upload-failed'; error: ErrorDisplay; resetAfterMs: number };
 
 /** What can happen to an upload. */
 export type UploadAction =

@@ -14,7 +14,19 @@ function formatBytes(bytes: number): string {
 }
 
 /** The 2D preview: the held file with its details, else the saved texture, else a note that there is none. */
-function FilePreview({ noun, state, savedState, savedUrl, savedIsStrip }: { noun: Noun; state: UploadState; savedState: SavedState; savedUrl: string | null; savedIsStrip: boolean }) {
+function FilePreview({
+  noun,
+  state,
+  savedState,
+  savedUrl,
+  savedIsStrip,
+}: {
+  noun: Noun;
+  state: UploadState;
+  savedState: SavedState;
+  savedUrl: string | null;
+  savedIsStrip: boolean;
+}) {
   const held = state.held;
   if (held) {
     const details = [{ label: 'Size', text: `${held.width} × ${held.height} px · ${formatBytes(held.file.size)}` }];
@@ -95,8 +107,8 @@ function RemoveLink({ noun, disabled, onConfirm }: { noun: Noun; disabled: boole
           Remove your {noun.singular}?
         </h2>
         <p className="mt-3 text-ink-300">
-          Everyone running the mod will see you without {noun.plural ? 'them' : 'it'}. This can't be undone: to get {noun.plural ? 'them' : 'it'} back you
-          will have to upload the file again.
+          Everyone running the mod will see you without {noun.plural ? 'them' : 'it'}. This can't be undone: to get {noun.plural ? 'them' : 'it'} back you will
+          have to upload the file again.
         </p>
         <form method="dialog" className="mt-6 flex justify-end gap-3">
           <button className="btn-secondary" value="cancel" autoFocus>
@@ -150,7 +162,13 @@ export function UploadPanel({
         <FilePreview noun={noun} state={state} savedState={savedState} savedUrl={savedUrl} savedIsStrip={savedIsStrip} />
         {holding && (
           <div className="flex flex-wrap gap-3">
-            <button ref={uploadButtonRef} type="button" className="btn-primary min-w-32 flex-1 py-3" onClick={() => void send()} disabled={state.status !== 'confirming'}>
+            <button
+              ref={uploadButtonRef}
+              type="button"
+              className="btn-primary min-w-32 flex-1 py-3"
+              onClick={() => void send()}
+              disabled={state.status !== 'confirming'}
+            >
               {state.status === 'uploading' ? 'Uploading…' : 'Upload'}
             </button>
             <button type="button" className="btn-secondary min-w-32 py-3" onClick={cancel} disabled={state.status !== 'confirming'}>

@@ -12,11 +12,12 @@ export interface SavedTextures {
 /** The saved textures in a mod API profile, as other players see them: the animated strip when it plays (animatedCape), else the still cape. */
 export function savedFromProfile(profile: ModProfile | null): SavedTextures {
   if (!profile) return { cape: null, ears: null };
-  const cape: CapeTexture | null = profile.animatedCape && profile.animated_cape_url
-    ? { kind: 'strip', url: profile.animated_cape_url }
-    : profile.cape_url
-      ? { kind: 'image', url: profile.cape_url }
-      : null;
+  const cape: CapeTexture | null =
+    profile.animatedCape && profile.animated_cape_url
+      ? { kind: 'strip', url: profile.animated_cape_url }
+      : profile.cape_url
+        ? { kind: 'image', url: profile.cape_url }
+        : null;
   return { cape, ears: profile.ear_url ?? null };
 }
 

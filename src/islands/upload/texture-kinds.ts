@@ -1,11 +1,5 @@
 // What differs between the cape and the ears upload pages: endpoint, accepted files, rules and reset timers (SPEC §4, §5, §9).
-import {
-  checkCapeDimensions,
-  checkCapeFile,
-  checkEarsDimensions,
-  checkEarsFile,
-  textureMessages,
-} from '../../lib/texture-rules';
+import { checkCapeDimensions, checkCapeFile, checkEarsDimensions, checkEarsFile } from '../../lib/texture-rules';
 import type { FileTypes } from '../shared/DropZone';
 import type { TextureChecks } from '../shared/texture-files';
 
@@ -17,8 +11,6 @@ export interface TextureKind extends FileTypes, TextureChecks {
   name: TextureKindName;
   /** The API path for POST (upload) and DELETE (remove). */
   endpoint: string;
-  /** The "too big" message, shown with a link to a compression site. */
-  tooBigMessage: string;
   /** Milliseconds before the page returns to waiting after each outcome (SPEC §4). */
   resetMs: { uploaded: number; serverFailure: number; requestError: number };
 }
@@ -31,7 +23,6 @@ export const CAPE_KIND: TextureKind = {
   typesLabel: 'PNG or GIF, up to 500 KB, 64 × 32 up to 2048 × 1024',
   checkFile: checkCapeFile,
   checkDimensions: checkCapeDimensions,
-  tooBigMessage: textureMessages.capeTooBig,
   animated: true,
   resetMs: { uploaded: 3000, serverFailure: 3000, requestError: 10_000 },
 };
@@ -44,7 +35,6 @@ export const EARS_KIND: TextureKind = {
   typesLabel: 'PNG, up to 10 KB, exactly 14 × 7',
   checkFile: checkEarsFile,
   checkDimensions: checkEarsDimensions,
-  tooBigMessage: textureMessages.earsTooBig,
   animated: false,
   resetMs: { uploaded: 3000, serverFailure: 3000, requestError: 3000 },
 };

@@ -68,7 +68,8 @@ export function useTextureUpload(kind: TextureKind) {
         void refreshSaved();
         return { type: 'upload-succeeded', resetAfterMs: kind.resetMs.uploaded };
       }
-      if (body && body.success === false) return { type: 'upload-failed', error: textureMessageDisplay(body.msg || 'Something went wrong'), resetAfterMs: kind.resetMs.serverFailure };
+      if (body && body.success === false)
+        return { type: 'upload-failed', error: textureMessageDisplay(body.msg || 'Something went wrong'), resetAfterMs: kind.resetMs.serverFailure };
       return { type: 'upload-failed', error: describeApiError(body), resetAfterMs: kind.resetMs.requestError };
     };
     await flow.upload(kind.endpoint, settle);
