@@ -190,6 +190,7 @@ test('the upload page checks the file and fields, then uploads and opens the new
   const file = page.getByTestId('texture-file');
   const alert = page.getByRole('alert');
   const form = page.getByTestId('gallery-upload');
+  await expect(file).toBeEnabled();
 
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(alert).toHaveText(`Error: ${galleryMessages.missingFields}`);
@@ -234,6 +235,7 @@ test('the upload page checks the file and fields, then uploads and opens the new
 test('a 429 from the upload shows the too-many-uploads message, then the form waits again', async ({ page }) => {
   await logIn(page, uniqueName('Hasty'), { ref: '/gallery/new' });
   await page.route('**/api/gallery/new', (route) => route.fulfill({ status: 429, json: { error: galleryMessages.tooManyUploads } }));
+  await expect(page.getByTestId('texture-file')).toBeEnabled();
   await page.getByTestId('texture-file').setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: await noisePng() });
   await page.getByLabel('Title').fill('Too fast');
   await chip(page, 'Minimal').click();

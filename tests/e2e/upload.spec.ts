@@ -35,9 +35,11 @@ async function previewPixels(page: Page, colour: keyof typeof looksLike): Promis
   return count;
 }
 
-/** Picks a file through the page's file input. */
+/** Picks a file through the page's file input, once the page can take it (the picker is disabled until the island hydrates). */
 async function pick(page: Page, name: string, buffer: Buffer, mimeType = 'image/png'): Promise<void> {
-  await page.getByTestId('texture-file').setInputFiles({ name, mimeType, buffer });
+  const input = page.getByTestId('texture-file');
+  await expect(input).toBeEnabled();
+  await input.setInputFiles({ name, mimeType, buffer });
 }
 
 /** Waits until the preview has drawn the skin and the cape (or ears) it should show. */
@@ -53,9 +55,14 @@ async function uploadPicked(page: Page): Promise<void> {
   await expect(page.getByTestId('upload-success')).toBeVisible();
 }
 
-/** Stops the page's clock (installed before the page loaded): its timers fire only as the test moves time on, so the SPEC §4 reset timers are checked in page time, whatever the machine's load. */
+/**
+ * Stops the page's clock (installed before the page loaded): its timers fire only as the test moves time on, so the SPEC §4
+ * reset timers are checked in page time, whatever the machine's load. It pauses a little ahead of the page's own time, which
+ * keeps running while this call travels to the page.
+ */
 async function stopPageTime(page: Page): Promise<void> {
-  await page.clock.pauseAt(Date.now() + 1000);
+  const pageNow = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(pageNow + 5_000);
 }
 
 /** The logged-in player's uuid. */

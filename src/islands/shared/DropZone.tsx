@@ -1,5 +1,6 @@
 // The drop zone and file picker of the upload pages and the gallery upload, and the guard that keeps a stray drop from leaving the page.
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useHydrated } from './useClientValue';
 
 /** The page's words for its texture ("cape", "ears", "texture") and whether they take a plural verb. */
 export interface Noun {
@@ -33,6 +34,8 @@ export function DropZone({
 }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
+  // Before the island hydrates, a picked file would be lost: the picker waits for the script.
+  const hydrated = useHydrated();
   const hintId = useId();
 
   const onDragOver = (event: DragEvent) => {
@@ -73,7 +76,13 @@ export function DropZone({
       <p className="text-lg font-semibold">
         {holding ? `Upload or cancel ${noun.plural ? 'these' : 'this'} ${noun.singular} first` : `Drop your ${noun.singular} here`}
       </p>
-      <button type="button" className="btn-primary" onClick={() => inputRef.current?.click()} disabled={holding || checking} aria-describedby={hintId}>
+      <button
+        type="button"
+        className="btn-primary"
+        onClick={() => inputRef.current?.click()}
+        disabled={!hydrated || holding || checking}
+        aria-describedby={hintId}
+      >
         {checking ? (
           <>
             <span className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" aria-hidden="true" /> Checking…
@@ -90,6 +99,7 @@ export function DropZone({
         tabIndex={-1}
         aria-label={`${capitalise(noun.singular)} file`}
         data-testid="texture-file"
+        disabled={!hydrated}
         onChange={(event) => {
           onFile(event.target.files?.[0]);
           event.target.value = '';
