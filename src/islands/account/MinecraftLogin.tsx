@@ -3,15 +3,13 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { storeUser } from '../../lib/session';
-import type { User } from '../../lib/types';
+import type { CheckAuthResult } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef } from '../shared/query';
 import { useClientValue, useHydrated } from '../shared/useClientValue';
 
 /** The message for a wrong login code (SPEC §8). */
 export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
-
-type CheckAuthResponse = { success: true; user: User; ref?: string } | { success: false; msg?: string };
 
 /** Keeps only digits, at most six. */
 export function sanitizeCode(value: string): string {
@@ -46,7 +44,7 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
     setBusy(true);
     setError(null);
     try {
-      const result = await api<CheckAuthResponse>('/api/account/checkauth', { method: 'POST', body: { code, ref } });
+      const result = await api<CheckAuthResult>('/api/account/checkauth', { method: 'POST', body: { code, ref } });
       if (result.success) {
         storeUser(result.user);
         location.assign(result.ref || ref || '/');

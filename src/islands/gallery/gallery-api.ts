@@ -74,20 +74,20 @@ export function fetchItem(hash: string, signal?: AbortSignal): Promise<GalleryIt
 
 /** Likes or unlikes an item; answers the new state and count. */
 export function likeItem(hash: string): Promise<LikeResult> {
-  return api('/api/gallery/like', { method: 'POST', body: { hash } });
+  return api<LikeResult>('/api/gallery/like', { method: 'POST', body: { hash } });
 }
 
 /** Deletes an item (its author or an admin). */
 export function deleteItem(hash: string): Promise<Success> {
-  return api('/api/gallery/delete', { method: 'POST', body: { hash } });
+  return api<Success>('/api/gallery/delete', { method: 'POST', body: { hash } });
 }
 
 /** Reports an item; the terms box must be ticked. */
 export function reportItem(hash: string): Promise<Success> {
-  return api('/api/gallery/report', { method: 'POST', body: { hash, tac: true } });
+  return api<Success>('/api/gallery/report', { method: 'POST', body: { hash, tac: true } });
 }
 
 /** Changes an item's title and tags; answers the updated item. */
 export function editItem(hash: string, title: string, tags: string[]): Promise<EditResult> {
-  return api('/api/gallery/edit', { method: 'POST', body: { hash, title, tags: JSON.stringify(tags) } });
+  return api<EditResult>('/api/gallery/edit', { method: 'POST', body: { hash, title, tags: JSON.stringify(tags) } });
 }
