@@ -228,10 +228,34 @@ const gallerySortIndexes: Migration = {
   },
 };
 
+/**
+ * SQLite: the sort indexes end with the type and the title, so a listing that walks one (a type filter with a tag,
+ * a broad title search) tests each row from the index alone instead of reading its table row. The order is unchanged
+ * (the hash is unique), so every query keeps its plan; PostgreSQL already has this from 0004 (INCLUDE).
+ */
+const gallerySqliteCoveringIndexes: Migration = {
+  async up(db: Kysely<any>) {
+    if (isPostgres(db)) return;
+    for (const column of GALLERY_SORT_COLUMNS) {
+      const carried = column === 'title_lower' ? ['type'] : ['type', 'title_lower'];
+      await db.schema.dropIndex(`gallery_items_${column}`).execute();
+      await db.schema.createIndex(`gallery_items_${column}`).on('gallery_items').columns([column, 'hash', ...carried]).execute();
+    }
+  },
+  async down(db: Kysely<any>) {
+    if (isPostgres(db)) return;
+    for (const column of GALLERY_SORT_COLUMNS) {
+      await db.schema.dropIndex(`gallery_items_${column}`).execute();
+      await db.schema.createIndex(`gallery_items_${column}`).on('gallery_items').columns([column, 'hash']).execute();
+    }
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_textures': textures,
   '0003_gallery': gallery,
   '0004_gallery_sort_indexes': gallerySortIndexes,
+  '0005_gallery_sqlite_covering_indexes': gallerySqliteCoveringIndexes,
 };

@@ -91,14 +91,16 @@ function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, post
   }
   if (filter.title) {
     const term = filter.title;
-    if (!postgres && term.length >= 3) {
-      const matches = sql`(select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)})`;
-      // The unary + stops SQLite from driving the query from the matches, so it reads the sort index in order.
-      q = q.where(plan === 'sortIndex' ? sql<boolean>`+g.rowid in ${matches}` : sql<boolean>`g.rowid in ${matches}`);
-    } else if (plan === 'sortIndex') {
-      // An expression the trigram index cannot serve: PostgreSQL walks the sort index, which carries the title.
-      q = q.where(sql<boolean>`(g.title_lower || '') like ${likePattern(term)} escape '\\'`);
+    if (!postgres && term.length >= 3 && plan !== 'sortIndex') {
+      // SQLite gathers the matches from the FTS index (few matches, or a count).
+      q = q.where(sql<boolean>`g.rowid in (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)})`);
+    } else if (postgres && plan === 'sortIndex') {
+      // An expression the trigram index cannot serve and whose estimate (a third of the rows) keeps PostgreSQL on a
+      // plain walk of the sort index, which carries the title: a LIKE estimate that is too low made it plan a
+      // parallel walk, whose workers cost more than the walk itself.
+      q = q.where(sql<boolean>`strpos(g.title_lower, ${term}) > 0`);
     } else {
+      // On SQLite with many matches: the walk of the sort index (0005: it carries the title) tests each entry.
       q = q.where(sql<boolean>`g.title_lower like ${likePattern(term)} escape '\\'`);
     }
   }
