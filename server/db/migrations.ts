@@ -234,15 +234,19 @@ const gallerySortIndexes: Migration = {
  * (the hash is unique), so every query keeps its plan; PostgreSQL already has this from 0004 (INCLUDE).
  */
 const gallerySqliteCoveringIndexes: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     if (isPostgres(db)) return;
     for (const column of GALLERY_SORT_COLUMNS) {
       const carried = column === 'title_lower' ? ['type'] : ['type', 'title_lower'];
       await db.schema.dropIndex(`gallery_items_${column}`).execute();
-      await db.schema.createIndex(`gallery_items_${column}`).on('gallery_items').columns([column, 'hash', ...carried]).execute();
+      await db.schema
+        .createIndex(`gallery_items_${column}`)
+        .on('gallery_items')
+        .columns([column, 'hash', ...carried])
+        .execute();
     }
   },
-  async down(db: Kysely<any>) {
+  async down(db: MigrationDb) {
     if (isPostgres(db)) return;
     for (const column of GALLERY_SORT_COLUMNS) {
       await db.schema.dropIndex(`gallery_items_${column}`).execute();
