@@ -46,7 +46,10 @@ export const contributorSchema = z.object({ uuid: playerUuidSchema, username: z.
 export const homeStatsSchema = z.object({ users: z.number().int().nonnegative() }).meta({ id: 'HomeStats' });
 
 /** POST /api/account/checkauth: the 6-digit code (checked by the handler: a wrong one is `success: false`) and where to go next. */
-export const checkAuthBodySchema = z.object({ code: z.unknown(), ref: z.unknown().optional() });
+export const checkAuthBodySchema = z.object({
+  code: z.unknown().meta({ description: 'The 6-digit code', example: '123456' }),
+  ref: z.unknown().optional().meta({ description: 'The site path to go to after the login', example: '/upload-cape' }),
+});
 /** What the code login answers: the user and the safe `ref`, or the wrong-code message. */
 export const checkAuthResultSchema = z.union([
   z.object({ success: z.literal(true), user: userSchema, ref: z.string() }),
@@ -137,9 +140,9 @@ export const galleryListQuerySchema = z
     page: pageSchema,
     user: z
       .string()
-      .regex(/^[0-9a-f]{32}$/, { message: 'The user must be a player uuid.' })
+      .regex(/^([0-9a-f]{32})?$/, { message: 'The user must be a player uuid.' })
       .optional()
-      .or(z.literal('')),
+      .meta({ description: "Only this player's uploads (their uuid)" }),
     title: z
       .string()
       .max(20)
