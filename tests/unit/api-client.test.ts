@@ -124,9 +124,8 @@ describe('createApiClient', () => {
   });
 
   it('calls onOffline when an /api/ call times out', async () => {
-    const started = Date.now();
+    // /api/hang never answers: only the client's 200 ms timeout can end the call.
     await expect(client(200)('/api/hang')).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(calls).toEqual({ unauthorized: 0, maintenance: 0, offline: 1 });
   });
 
