@@ -35,7 +35,7 @@ const EXPLAIN = (process.env.EXPLAIN ?? 'fail') as 'fail' | 'all' | 'none';
 /** KEEP=1 leaves the seeded databases in place for manual EXPLAIN (the script prints where they are). */
 const KEEP = process.env.KEEP === '1';
 const TWO_YEARS_MS = 2 * 365 * 24 * 3600 * 1000;
-const GALLERY_TABLES = ['gallery_items', 'gallery_tags', 'gallery_likes'];
+const GALLERY_TABLES = ['gallery_items', 'gallery_tags', 'gallery_likes', 'gallery_title_counts'];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic data
@@ -372,6 +372,8 @@ async function seedPostgres(url: string, data: Dataset): Promise<void> {
         ids.map((n) => data.userUuids[data.likeUsers[n]]),
       ]);
     }
+    // What gallery_items' triggers (migration 0006) would have written, had replication_role not skipped them.
+    await client.query('INSERT INTO gallery_title_counts (title_lower, items) SELECT title_lower, count(*) FROM gallery_items GROUP BY title_lower');
     for (const index of indexes) await client.query(index.indexdef);
     await client.query('SET session_replication_role = DEFAULT');
     await client.query(`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items GROUP BY type`);

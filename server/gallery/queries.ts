@@ -44,11 +44,20 @@ function ftsPhrase(term: string): string {
 const COUNT_LIMIT = GALLERY_COUNT_CAP + 1;
 
 /**
- * How many titles contain a term, counting at most COUNT_LIMIT: on SQLite from the FTS index alone,
- * on PostgreSQL (and for terms too short for the trigram index) by reading matching rows up to the limit.
+ * How many titles contain a term, counting at most COUNT_LIMIT: on SQLite from the FTS index alone (3+ characters,
+ * otherwise by reading matching rows up to the limit), on PostgreSQL by adding up the items of at most COUNT_LIMIT
+ * matching titles in gallery_title_counts (0006; every title there counts at least one item).
  */
 async function titleMatchCount(db: Db, term: string): Promise<number> {
-  if (!isPostgres(db) && term.length >= 3) {
+  if (isPostgres(db)) {
+    const result = await sql<{
+      count: string | null;
+    }>`select sum(items) as count from (select items from gallery_title_counts where title_lower like ${likePattern(term)} escape '\\' limit ${COUNT_LIMIT}) titles`.execute(
+      db,
+    );
+    return Math.min(Number(result.rows[0]?.count ?? 0), COUNT_LIMIT);
+  }
+  if (term.length >= 3) {
     const result = await sql<{
       count: number;
     }>`select count(*) as count from (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)} limit ${COUNT_LIMIT})`.execute(db);
