@@ -13,7 +13,7 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Who may call a route: a logged-in player, an admin, or the game auth server with its bearer key; unset is everyone. */
-export type RouteAuth = 'session' | 'admin' | 'bearer';
+type RouteAuth = 'session' | 'admin' | 'bearer';
 
 declare module 'fastify' {
   interface FastifyRequest {

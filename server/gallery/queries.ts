@@ -11,11 +11,11 @@ import { sumCounters, typeCounterKeys } from './counts.ts';
 export interface GalleryQuery {
   page: number;
   sort: GallerySort;
-  /** Lowercased title substring. */
+  /** Lowercased title substring; empty or undefined is no title filter. */
   title?: string;
-  /** Stored type codes to include; undefined or all three means every type. */
+  /** Stored type codes to include; undefined, empty or all three means every type. */
   types?: number[];
-  /** Tag keys an item must all have. */
+  /** Tag keys an item must all have; undefined or empty is no tag filter. */
   tags?: string[];
   /** Only this author's items. */
   author?: string;

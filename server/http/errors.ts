@@ -43,13 +43,6 @@ export function validationError(error: z.ZodError): HttpError {
   return new HttpError(422, first, errors);
 }
 
-/** Validates input with a zod schema (for input no route schema covers, like multipart fields); throws the 422 of {@link validationError}. */
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  throw validationError(result.error);
-}
-
 /** Sends errors as JSON with the right status; logs server faults and never leaks a stack trace. */
 export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof HttpError) {

@@ -17,7 +17,7 @@ const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   };
 
 /** What is wrong with a route's schema (no summary, no response schema, path parameters without a schema), or null when nothing is. */
-export function routeSchemaProblem(route: { url: string; schema?: { hide?: boolean; summary?: string; response?: unknown; params?: unknown } }): string | null {
+function routeSchemaProblem(route: { url: string; schema?: { hide?: boolean; summary?: string; response?: unknown; params?: unknown } }): string | null {
   const schema = route.schema;
   if (!schema?.summary) return 'it has no summary';
   if (!schema.response || Object.keys(schema.response).length === 0) return 'it declares no response schema';

@@ -14,7 +14,6 @@ import {
   galleryTagsFieldSchema,
   likeResultSchema,
   pageQuerySchema,
-  playerUuidSchema,
   successSchema,
   tagSchema,
   textureHashSchema,
@@ -103,8 +102,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     async (request) => {
       const user = await requireUser(request);
       const { page, author, title, sort, types, tags } = request.query;
-      const query = { page, sort, author, title: title.toLowerCase() || undefined, tags: tags.length > 0 ? tags : undefined };
-      return listGallery(db, { ...query, types: types.length > 0 ? types.map((name) => GALLERY_TYPES[name]) : undefined }, user.uuid);
+      return listGallery(db, { page, sort, author, title: title.toLowerCase(), tags, types: types.map((name) => GALLERY_TYPES[name]) }, user.uuid);
     },
   );
 
@@ -114,7 +112,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
       config: sessionOnly,
       schema: {
         summary: "One page of a player's uploads, newest first",
-        params: z.object({ uuid: z.string().meta(playerUuidSchema.meta() ?? {}) }),
+        params: z.object({ uuid: z.string().meta({ description: 'Player uuid (an unknown one answers 404)' }) }),
         querystring: pageQuerySchema,
         response: { 200: userGallerySchema, ...errorResponses },
       },

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema, modProfileSchema } from '../../src/lib/api-schemas.ts';
-import { emptyResponse, fileResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { emptyResponse, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
@@ -34,7 +34,7 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
   const sendTexture = async (reply: FastifyReply, hash: string | null, cacheControl: string) => {
     const bytes = hash ? await library.readRegistered(hash) : null;
     if (!bytes) return notFound(reply);
-    return reply.header('cache-control', cacheControl).header('etag', `"${hash}"`).header('access-control-allow-origin', '*').type('image/png').send(bytes);
+    return sendFile(reply.header('cache-control', cacheControl).header('etag', `"${hash}"`).header('access-control-allow-origin', '*'), 'image/png', bytes);
   };
 
   // The profile's JSON is serialized once per change (the cache keeps it as text), so it is sent as text, not through the schema.

@@ -7,7 +7,7 @@ import { GALLERY_TAG_KEY_MAX, GALLERY_TAGS_MAX, uniqueValues } from './gallery-q
 // ---- Common ----
 
 /** A player uuid: 32 lowercase hex digits, no dashes. */
-export const playerUuidSchema = z
+const playerUuidSchema = z
   .string()
   .regex(/^[0-9a-f]{32}$/)
   .meta({ description: 'Player uuid: 32 lowercase hex digits, no dashes', example: '069a79f444e94726a5befca90e38aaf5' });
@@ -20,7 +20,7 @@ export const textureHashSchema = z
 /** A refusal with one message (`{error}`), the usual error body. */
 export const errorBodySchema = z.object({ error: z.string() }).meta({ id: 'Error', description: 'A refusal with one message' });
 /** A Laravel-style validation refusal: the first message, and every message by field. */
-export const validationErrorBodySchema = z
+const validationErrorBodySchema = z
   .object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) })
   .meta({ id: 'ValidationError', description: 'Field errors (422): the first message, and the messages of each field' });
 /** Any error body the API sends. */
