@@ -1,6 +1,7 @@
 // End-to-end tests in the system Chromium against the real server (one normal, one in maintenance mode).
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_FLAGS } from './scripts/chromium-flags.ts';
 
 /** Where the e2e servers keep their data; recreated by each run. */
 export const E2E_DATA_DIR = path.resolve('test-results/e2e-data');
@@ -33,15 +34,7 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_FLAGS,
     },
     trace: 'retain-on-failure',
   },
