@@ -106,11 +106,13 @@ export class ProfileCache {
     if (!row) return null;
     const url = (hash: string | null) => (hash && row.banned !== 1 ? `${this.texturesBaseUrl}/${hash}` : null);
     const hasCape = Boolean(row.cape_hash) && row.banned !== 1;
+    const animated = hasCape && row.animated === 1 && Boolean(row.cape_strip_hash);
+    // The mod reads only cape_url and plays it as a strip when its height is not half its width: the strip when the animation is on.
     const profile: ModProfile = {
       capeGlint: hasCape && row.glint === 1 && row.glint_enabled === 1,
       upsideDown: row.dinnerbone === 1 && row.dinnerbone_enabled === 1,
-      animatedCape: hasCape && row.animated === 1 && Boolean(row.cape_strip_hash),
-      cape_url: url(row.cape_hash),
+      animatedCape: animated,
+      cape_url: url(animated ? row.cape_strip_hash : row.cape_hash),
       animated_cape_url: url(row.cape_strip_hash),
       ear_url: url(row.ears_hash),
     };

@@ -299,7 +299,12 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       await suite.server.db.insertInto('premium').values({ user_uuid: uuid, animated: 1 }).execute();
       // A direct database write is not a change notice; uploading again (as the site would after a purchase) is.
       expect(await uploadOk(jar, 'cape', images.animated!, 'image/gif')).toBe(url);
-      expect(await profile(uuid)).toMatchObject({ cape_url: url, animated_cape_url: withoutPremium.animated_cape_url, animatedCape: true });
+      // The mod reads only cape_url: with the animation on it is the strip, which the mod plays frame by frame.
+      expect(await profile(uuid)).toMatchObject({
+        cape_url: withoutPremium.animated_cape_url,
+        animated_cape_url: withoutPremium.animated_cape_url,
+        animatedCape: true,
+      });
 
       const staticUrl = await uploadOk(jar, 'cape', capes[10]!);
       expect(await profile(uuid), 'a still cape is not animated even with the feature').toMatchObject({
