@@ -15,7 +15,6 @@ import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
-import { countGalleryReferences } from './gallery/items.ts';
 import { Redis } from 'ioredis';
 import { internalRoutes } from './routes/internal.ts';
 import { modRoutes } from './routes/mod.ts';
@@ -23,8 +22,7 @@ import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
 import { ProfileCache } from './mod/profiles.ts';
-import { createBlobStore } from './storage/index.ts';
-import { TextureLibrary } from './textures/library.ts';
+import { createTextureLibrary } from './textures/create-library.ts';
 
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
@@ -46,8 +44,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   app.addHook('onClose', async () => db.destroy());
 
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
-  const library = new TextureLibrary(db, createBlobStore(config));
-  library.addReferenceCounter(countGalleryReferences);
+  const library = createTextureLibrary(config, db);
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
   const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));
   app.addHook('onClose', async () => bus.close());

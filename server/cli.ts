@@ -1,12 +1,14 @@
-// The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code.
+// The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code; `cloakroom sweep` removes upload leftovers.
 import { loadConfig } from './config.ts';
 import { issueLoginCode, LOGIN_CODE_TTL_MS } from './auth/login-codes.ts';
 import { isUsername, offlineUuid } from './auth/player-ids.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { findUser, makeAdmin, upsertUser } from './db/users.ts';
 import { fetchProfileByName } from './integrations/mojang.ts';
+import { createTextureLibrary } from './textures/create-library.ts';
+import { describeSweep, sweepLeftovers } from './textures/sweep.ts';
 
-const USAGE = 'Usage: cloakroom code <username> [--admin]';
+const USAGE = 'Usage: cloakroom code <username> [--admin]\n       cloakroom sweep';
 
 async function codeCommand(args: string[]): Promise<number> {
   const admin = args.includes('--admin');
@@ -41,10 +43,33 @@ async function codeCommand(args: string[]): Promise<number> {
   }
 }
 
+async function sweepCommand(args: string[]): Promise<number> {
+  if (args.length > 0) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const db = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    const report = await sweepLeftovers(db, createTextureLibrary(config, db), { graceMs: config.sweepGraceMs });
+    for (const line of describeSweep(report)) console.log(`Removed ${line}`);
+    const minutes = config.sweepGraceMs / 60_000;
+    console.log(
+      `Removed ${report.partialWrites.length} partial write(s), ${report.textures.length} unreferenced texture(s) and ` +
+        `${report.blobs.length} unowned blob(s) older than ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    );
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** Runs the CLI with the given arguments; resolves to the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'code') return codeCommand(rest);
+  if (command === 'sweep') return sweepCommand(rest);
   console.error(USAGE);
   return 2;
 }

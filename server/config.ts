@@ -44,6 +44,8 @@ const schema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(200_000),
   GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
+  SWEEP_GRACE_MINUTES: z.coerce.number().min(1).default(60),
+  SWEEP_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -74,6 +76,10 @@ export interface Config {
   s3: S3Config | undefined;
   profileCacheSize: number;
   galleryUploadsPerTenMinutes: number;
+  /** How old a leftover (partial write, unreferenced texture, unowned blob) must be before a sweep removes it. */
+  sweepGraceMs: number;
+  /** How often the server sweeps leftovers (first at start); 0 leaves sweeping to `cloakroom sweep`. */
+  sweepIntervalMs: number;
 }
 
 /** An S3-compatible bucket. */
@@ -127,5 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     profileCacheSize: e.PROFILE_CACHE_SIZE,
     galleryUploadsPerTenMinutes: e.GALLERY_UPLOADS_PER_10_MINUTES,
+    sweepGraceMs: e.SWEEP_GRACE_MINUTES * 60_000,
+    sweepIntervalMs: e.SWEEP_INTERVAL_MINUTES * 60_000,
   };
 }

@@ -1,10 +1,13 @@
-// Starts the server: configuration, site build when needed, database migrations, listen, graceful shutdown.
+// Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { startSchedule, type Schedule } from './schedule.ts';
 import { ensureSiteBuilt } from './site-build.ts';
+import { createTextureLibrary } from './textures/create-library.ts';
+import { describeSweep, sweepLeftovers } from './textures/sweep.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = loadConfig();
@@ -15,6 +18,7 @@ const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);
 const app = await buildApp(config, db);
 
+let sweeps: Schedule | undefined;
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
@@ -23,14 +27,26 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    Promise.resolve(sweeps?.stop())
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   });
 }
 
 await app.listen({ port: config.port, host: config.host });
+
+// Leftovers of a server killed mid-upload: swept in the background from now on, every SWEEP_INTERVAL_MINUTES.
+if (config.sweepIntervalMs > 0 && !closing) {
+  const library = createTextureLibrary(config, db);
+  const sweep = async (signal: AbortSignal) => {
+    const removed = describeSweep(await sweepLeftovers(db, library, { graceMs: config.sweepGraceMs, signal }));
+    if (removed.length > 0) app.log.info({ removed }, `leftover sweep removed ${removed.length} item(s)`);
+  };
+  sweeps = startSchedule(sweep, config.sweepIntervalMs, (error) => app.log.error({ err: error }, 'leftover sweep failed'));
+}

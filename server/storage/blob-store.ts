@@ -10,6 +10,16 @@ export interface BlobStore {
   has(key: string): Promise<boolean>;
   /** Removes a key; removing a missing key is harmless. */
   delete(key: string): Promise<void>;
+  /** Every stored key with when its bytes were last written; a write still in progress is not listed. */
+  list(): AsyncIterable<StoredBlob>;
+  /** Removes what writes cut short before `before` (ms since the epoch) left behind; resolves to a name for each thing removed. */
+  removePartialWrites(before: number): Promise<string[]>;
+}
+
+/** A key in a blob store and when its bytes were last written (ms since the epoch). */
+export interface StoredBlob {
+  key: string;
+  modifiedAt: number;
 }
 
 /** Whether a string is a blob key (SHA-256, 64 lowercase hex). */

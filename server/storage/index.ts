@@ -5,7 +5,7 @@ import type { BlobStore } from './blob-store.ts';
 import { LocalBlobStore } from './local-store.ts';
 import { S3BlobStore } from './s3-store.ts';
 
-export { isBlobKey, type BlobStore } from './blob-store.ts';
+export { isBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts';
 export { LocalBlobStore } from './local-store.ts';
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-store.ts';
 

@@ -2,7 +2,33 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isBlobKey, type BlobStore } from './blob-store.ts';
+import { isBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts';
+
+/** A stored blob's file name: `<key>.png`. */
+const BLOB_FILE = /^([0-9a-f]{64})\.png$/;
+/** The file `put` writes before renaming it into place: `<key>.png.<12 hex>.tmp`. */
+const PARTIAL_FILE = /^[0-9a-f]{64}\.png\.[0-9a-f]{12}\.tmp$/;
+const SHARD = /^[0-9a-f]{2}$/;
+
+/** The names in a directory; none when it does not exist (yet, or any more). */
+async function namesIn(directory: string): Promise<string[]> {
+  try {
+    return await fs.readdir(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** When a file was last written, or null when it is gone. */
+async function modifiedAt(file: string): Promise<number | null> {
+  try {
+    return (await fs.stat(file)).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
 
 /** Stores blobs as files under a directory, two-level sharded by the key's first two characters. */
 export class LocalBlobStore implements BlobStore {
@@ -43,5 +69,33 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.file(key), { force: true });
+  }
+
+  /** The files in the shard directories whose names match a pattern, as paths relative to the root. */
+  private async *filesMatching(pattern: RegExp): AsyncGenerator<string> {
+    for (const shard of (await namesIn(this.root)).filter((name) => SHARD.test(name)).sort()) {
+      for (const name of (await namesIn(path.join(this.root, shard))).sort()) {
+        if (pattern.test(name) && name.startsWith(shard)) yield path.join(shard, name);
+      }
+    }
+  }
+
+  async *list(): AsyncGenerator<StoredBlob> {
+    for await (const relative of this.filesMatching(BLOB_FILE)) {
+      const written = await modifiedAt(path.join(this.root, relative));
+      if (written !== null) yield { key: BLOB_FILE.exec(path.basename(relative))![1]!, modifiedAt: written };
+    }
+  }
+
+  /** Removes the temporary files of writes that never got renamed into place (a process killed mid-write). */
+  async removePartialWrites(before: number): Promise<string[]> {
+    const removed: string[] = [];
+    for await (const relative of this.filesMatching(PARTIAL_FILE)) {
+      const written = await modifiedAt(path.join(this.root, relative));
+      if (written === null || written >= before) continue;
+      await fs.rm(path.join(this.root, relative), { force: true });
+      removed.push(relative.split(path.sep).join('/'));
+    }
+    return removed;
   }
 }

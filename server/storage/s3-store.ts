@@ -1,7 +1,15 @@
 // The S3-compatible blob store: textures as `<prefix><sha256>.png` objects in one bucket (AWS, MinIO, R2, s3rver).
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  paginateListObjectsV2,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.ts';
-import { isBlobKey, type BlobStore } from './blob-store.ts';
+import { isBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts';
 
 /** How to reach the bucket; credentials fall back to the SDK's default chain when not given. */
 export interface S3BlobStoreOptions extends S3Config {
@@ -81,6 +89,22 @@ export class S3BlobStore implements BlobStore {
       if (isNotFound(error)) return false;
       throw error;
     }
+  }
+
+  /** Lists the bucket's objects under the prefix page by page; objects whose names are not `<key>.png` are left out. */
+  async *list(): AsyncGenerator<StoredBlob> {
+    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: this.prefix })) {
+      for (const object of page.Contents ?? []) {
+        const name = object.Key?.slice(this.prefix.length) ?? '';
+        const key = name.endsWith('.png') ? name.slice(0, -'.png'.length) : '';
+        if (isBlobKey(key) && object.LastModified) yield { key, modifiedAt: object.LastModified.getTime() };
+      }
+    }
+  }
+
+  /** Nothing to do: a PutObject that is cut short leaves no object behind. */
+  async removePartialWrites(): Promise<string[]> {
+    return [];
   }
 
   /** S3 DeleteObject already succeeds on a missing key; a 404 from a stricter server is ignored too. */

@@ -13,6 +13,11 @@ export function derivedKey(hash: string, variant: DerivedVariant): string {
   return createHash('sha256').update(`${variant}:v1:${hash}`).digest('hex');
 }
 
+/** Every blob key a texture owns: its own bytes and each image rendered from it. */
+export function textureBlobKeys(hash: string): string[] {
+  return [hash, ...DERIVED_VARIANTS.map((variant) => derivedKey(hash, variant))];
+}
+
 /** What a stored texture is used as. */
 export type TextureKind = 'cape' | 'cape-strip' | 'ears' | 'gallery';
 
@@ -63,16 +68,23 @@ export class TextureLibrary {
     if (!row || !(await this.store.has(texture.hash))) await this.put(texture, kind);
   }
 
-  /** Removes each given texture that nothing refers to any more (row, then blob). */
-  async release(hashes: Array<string | null | undefined>): Promise<void> {
+  /** How many references a hash has from every place that refers to textures. */
+  async references(hash: string): Promise<number> {
+    let references = 0;
+    for (const count of this.counters) references += await count(this.db, hash);
+    return references;
+  }
+
+  /** Removes each given texture that nothing refers to any more (row, then blobs); resolves to the hashes it removed. */
+  async release(hashes: Array<string | null | undefined>): Promise<string[]> {
+    const removed: string[] = [];
     for (const hash of new Set(hashes.filter((value): value is string => Boolean(value)))) {
-      let references = 0;
-      for (const count of this.counters) references += await count(this.db, hash);
-      if (references > 0) continue;
+      if ((await this.references(hash)) > 0) continue;
       await this.db.deleteFrom('textures').where('hash', '=', hash).execute();
-      await this.store.delete(hash);
-      for (const variant of DERIVED_VARIANTS) await this.store.delete(derivedKey(hash, variant));
+      for (const key of textureBlobKeys(hash)) await this.store.delete(key);
+      removed.push(hash);
     }
+    return removed;
   }
 
   /** The stored bytes of a texture, or null. */
