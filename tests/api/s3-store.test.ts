@@ -1,4 +1,4 @@
-// S3BlobStore against a real S3 stand-in (s3rver in-process): round trips, misses, deletes, headers and large bodies.
+// S3BlobStore against a real S3 stand-in (s3rver in-process): round trips, misses, deletes, headers, large bodies and listing.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,20 +20,25 @@ async function noisePng(width: number, height: number): Promise<Buffer> {
 }
 
 let s3: RunningS3rver;
-let store: S3BlobStore;
-let smallPng: Buffer;
-let largePng: Buffer;
 
-beforeAll(async () => {
-  s3 = await startS3rver();
-  store = new S3BlobStore({
+/** Options for a store on the running s3rver's bucket. */
+function storeOptions() {
+  return {
     bucket: s3.bucket,
     endpoint: s3.endpoint,
     region: 'us-east-1',
     accessKeyId: s3.accessKeyId,
     secretAccessKey: s3.secretAccessKey,
     forcePathStyle: true,
-  });
+  };
+}
+let store: S3BlobStore;
+let smallPng: Buffer;
+let largePng: Buffer;
+
+beforeAll(async () => {
+  s3 = await startS3rver();
+  store = new S3BlobStore(storeOptions());
   smallPng = await noisePng(64, 32);
   largePng = await noisePng(160, 160);
 });
@@ -158,6 +163,36 @@ describe('S3BlobStore', () => {
       expect(await store.has(key)).toBe(false);
     } finally {
       other.client.destroy();
+    }
+  });
+
+  it('lists its own keys with when they were written, leaving out other objects and other prefixes', async () => {
+    const listed = new S3BlobStore({ ...storeOptions(), prefix: 'listed/' });
+    try {
+      const started = Date.now();
+      const pngs = await Promise.all([1, 2, 3].map(() => noisePng(8, 4)));
+      for (const png of pngs) await listed.put(sha256(png), png);
+      const written = Date.now();
+      const foreign = [
+        'listed/notes.txt',
+        `listed/${sha256(pngs[0]!)}.png.bak`,
+        `listed/${sha256(pngs[0]!).toUpperCase()}.png`,
+        `listed/sub/${sha256(pngs[1]!)}.png`,
+      ];
+      for (const Key of foreign) await listed.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key, Body: 'x' }));
+      await store.put(sha256(smallPng), smallPng);
+
+      const blobs = [];
+      for await (const blob of listed.list()) blobs.push(blob);
+      expect(blobs.map((blob) => blob.key).sort()).toEqual(pngs.map(sha256).sort());
+      for (const blob of blobs) {
+        // S3 keeps LastModified to the second.
+        expect(blob.modifiedAt).toBeGreaterThanOrEqual(Math.floor(started / 1000) * 1000);
+        expect(blob.modifiedAt).toBeLessThanOrEqual(written);
+      }
+      expect(await listed.removePartialWrites(Date.now() + 60_000)).toEqual([]);
+    } finally {
+      listed.client.destroy();
     }
   });
 });

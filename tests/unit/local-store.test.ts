@@ -1,4 +1,4 @@
-// LocalBlobStore in a temp directory: round trips, misses, deletes, key checks, atomic writes and sharding.
+// LocalBlobStore in a temp directory: round trips, misses, deletes, key checks, atomic writes, sharding, listing and partial writes.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -99,5 +99,47 @@ describe('LocalBlobStore', () => {
     const file = path.join(root, 'textures', key.slice(0, 2), `${key}.png`);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
     expect(listFiles(path.join(root, 'textures'))).toEqual([`${key.slice(0, 2)}/${key}.png`]);
+  });
+
+  it('lists every stored key with its write time, and nothing else in the directory', async () => {
+    const blobs = [randomBytes(64), randomBytes(64)];
+    for (const bytes of blobs) await store.put(sha256(bytes), bytes);
+    const key = sha256(blobs[0]!);
+    const shard = path.join(root, 'textures', key.slice(0, 2));
+    const hourAgo = Date.now() - 3_600_000;
+    fs.utimesSync(path.join(shard, `${key}.png`), hourAgo / 1000, hourAgo / 1000);
+    fs.writeFileSync(path.join(shard, `${key}.png.0123456789ab.tmp`), 'partial');
+    fs.writeFileSync(path.join(shard, 'notes.txt'), 'not a blob');
+    fs.writeFileSync(path.join(root, 'textures', `${key}.png`), 'not in its shard');
+    fs.mkdirSync(path.join(root, 'textures', 'zz'));
+    fs.writeFileSync(path.join(root, 'textures', 'zz', `${sha256(Buffer.from('z'))}.png`), 'wrong shard');
+
+    const listed = [];
+    for await (const blob of store.list()) listed.push(blob);
+    expect(listed.map((blob) => blob.key).sort()).toEqual(blobs.map(sha256).sort());
+    expect(Math.round(listed.find((blob) => blob.key === key)!.modifiedAt / 1000)).toBe(Math.round(hourAgo / 1000));
+  });
+
+  it('lists nothing before the first write', async () => {
+    const listed = [];
+    for await (const blob of store.list()) listed.push(blob);
+    expect(listed).toEqual([]);
+    expect(await store.removePartialWrites(Date.now())).toEqual([]);
+  });
+
+  it('removes the temporary files of writes cut short before a time, and nothing else', async () => {
+    const bytes = randomBytes(64);
+    const key = sha256(bytes);
+    await store.put(key, bytes);
+    const shard = key.slice(0, 2);
+    const old = `${shard}/${key}.png.0123456789ab.tmp`;
+    const recent = `${shard}/${key}.png.ba9876543210.tmp`;
+    for (const name of [old, recent]) fs.writeFileSync(path.join(root, 'textures', name), 'partial');
+    const hourAgo = Date.now() - 3_600_000;
+    for (const name of [old, `${shard}/${key}.png`]) fs.utimesSync(path.join(root, 'textures', name), hourAgo / 1000, hourAgo / 1000);
+
+    expect(await store.removePartialWrites(Date.now() - 60_000)).toEqual([old]);
+    expect(listFiles(path.join(root, 'textures'))).toEqual([`${shard}/${key}.png`, recent]);
+    expect((await store.get(key))!.equals(bytes)).toBe(true);
   });
 });
