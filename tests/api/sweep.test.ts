@@ -1,6 +1,6 @@
 // The leftover sweep (`cloakroom sweep`, at server start, and on S3): old partial writes, unreferenced textures and unowned
 // blobs go; anything in use (a player's cape, a gallery item, its rendered preview) and anything recent stays.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,10 +73,17 @@ interface Run {
   stderr: string;
 }
 
+/** Processes started by a test, stopped after the file when a failed test left one running. */
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 /** Runs a Node entry point of the project with extra environment variables until it exits (or `until` says stop, then SIGTERM). */
 function runNode(args: string[], env: Record<string, string>, until?: (stdout: string) => boolean): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
     let stdout = '';
     let stderr = '';
     let signalled = false;
@@ -89,7 +96,10 @@ function runNode(args: string[], env: Record<string, string>, until?: (stdout: s
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      children.delete(child);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -193,7 +203,7 @@ describe('the server at start', () => {
     expect(lines[swept]!.removed).toEqual([`partial write ${partial}`, `unowned blob ${orphan}`]);
     expect(listFiles(storeRoot)).toEqual([]);
     expect(result.code).toBe(0);
-  });
+  }, 60_000);
 });
 
 describe('sweepLeftovers on an S3 bucket', () => {
