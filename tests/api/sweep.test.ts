@@ -168,6 +168,33 @@ describe.each(backends)('cloakroom sweep on $name', (backend) => {
   });
 });
 
+describe('cloakroom sweep with bad input', () => {
+  let dataDir: string;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-sweep-refused-'));
+  });
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses extra arguments and a grace period under a minute with a clear message, and removes nothing', async () => {
+    const storeRoot = path.join(dataDir, 'textures');
+    const partial = makePartialWrite(storeRoot);
+    const twoHoursAgo = (Date.now() - 2 * HOUR) / 1000;
+    fs.utimesSync(path.join(storeRoot, partial), twoHoursAgo, twoHoursAgo);
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+
+    const extra = await runNode(['bin/cloakroom.mjs', 'sweep', '--all'], env);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('cloakroom sweep');
+    const noGrace = await runNode(['bin/cloakroom.mjs', 'sweep'], { ...env, SWEEP_GRACE_MINUTES: '0' });
+    expect(noGrace.code).toBe(1);
+    expect(noGrace.stderr).toMatch(/^Invalid configuration: SWEEP_GRACE_MINUTES: /);
+    expect(listFiles(storeRoot)).toEqual([partial]);
+  });
+});
+
 describe('the server at start', () => {
   let dataDir: string;
 
