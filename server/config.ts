@@ -1,4 +1,5 @@
 // The server's configuration: one typed reading of the environment, with defaults that work on a fresh machine.
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,51 @@ const list = z
       .filter(Boolean),
   );
 
+/** Whose X-Forwarded-* headers to believe: nobody (false), the nearest N proxies, or proxies at these addresses/CIDRs. */
+export type TrustProxy = false | number | string[];
+
+/** Whether a TRUST_PROXY list entry is an IP address or a CIDR block. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = net.isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: off, a hop count (`1`, `2`), a list of proxy addresses/CIDRs, or `true` (read as one hop, with a warning). */
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((value, context): { trust: TrustProxy; warning?: string } => {
+    const text = (value ?? '').trim();
+    if (text === '' || text === 'false' || text === '0') return { trust: false };
+    if (/^\d+$/.test(text)) return { trust: Number(text) };
+    if (text === 'true') {
+      return {
+        trust: 1,
+        warning: 'TRUST_PROXY=true is read as TRUST_PROXY=1 (trust the nearest proxy only); set the number of proxies or their addresses',
+      };
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+    if (bad.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `expected a hop count (1, 2), or comma-separated proxy addresses or CIDRs; not ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return { trust: entries };
+  });
+
+/** TRUST_PROXY as Fastify's trustProxy option: a hop count becomes "trust the nearest N addresses". */
+export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+const milliseconds = z.coerce.number().int().min(0);
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().default('localhost'),
@@ -30,12 +76,14 @@ const schema = z.object({
   MOJANG_API_URL: z.string().url().default('https://api.mojang.com'),
   OFFLINE_MODE: flag,
   MAINTENANCE: flag,
-  TRUST_PROXY: flag,
+  TRUST_PROXY: trustProxySetting,
   SESSION_DAYS: z.coerce.number().positive().default(30),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  LOGIN_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   MICROSOFT_CLIENT_ID: z.string().optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().optional(),
+  REDIS_PREFIX: z.string().default('cloakroom:'),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -44,6 +92,9 @@ const schema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(200_000),
   GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
+  HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
+  REQUEST_TIMEOUT_MS: milliseconds.default(60_000),
+  KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -62,18 +113,27 @@ export interface Config {
   mojangApiUrl: string;
   offlineMode: boolean;
   maintenance: boolean;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   sessionDays: number;
+  /** Code login attempts per client address per minute. */
   loginAttemptsPerMinute: number;
+  /** Failed code logins per minute across all clients (then every code login waits for the next minute). */
+  loginFailuresPerMinute: number;
   microsoftClientId: string | undefined;
   logLevel: string;
   /** The public origin of this server, for absolute texture URLs in the mod API. */
   publicBaseUrl: string;
   redisUrl: string | undefined;
+  /** The start of every Redis key and channel name this server uses. */
+  redisPrefix: string;
   /** The S3-compatible bucket for textures; undefined keeps them in DATA_DIR/textures. */
   s3: S3Config | undefined;
   profileCacheSize: number;
   galleryUploadsPerTenMinutes: number;
+  /** HTTP server timeouts: for a request's headers, for a whole request, and for an idle kept-alive connection (0 turns one off). */
+  timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** Settings that were read in a way the operator should hear about at start. */
+  warnings: string[];
 }
 
 /** An S3-compatible bucket. */
@@ -108,13 +168,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mojangApiUrl: e.MOJANG_API_URL.replace(/\/+$/, ''),
     offlineMode: e.OFFLINE_MODE,
     maintenance: e.MAINTENANCE,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY.trust,
     sessionDays: e.SESSION_DAYS,
     loginAttemptsPerMinute: e.LOGIN_ATTEMPTS_PER_MINUTE,
+    loginFailuresPerMinute: e.LOGIN_FAILURES_PER_MINUTE,
     microsoftClientId: e.MICROSOFT_CLIENT_ID || undefined,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     redisUrl: e.REDIS_URL || undefined,
+    redisPrefix: e.REDIS_PREFIX,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,
@@ -127,5 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     profileCacheSize: e.PROFILE_CACHE_SIZE,
     galleryUploadsPerTenMinutes: e.GALLERY_UPLOADS_PER_10_MINUTES,
+    timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
+    warnings: e.TRUST_PROXY.warning ? [e.TRUST_PROXY.warning] : [],
   };
 }

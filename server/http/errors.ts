@@ -2,20 +2,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-/** The path of a request, also when the request line names an absolute URL (`POST http://host/api/x`). */
-export function requestPath(request: FastifyRequest): string {
-  const url = request.url;
-  if (url.startsWith('/')) {
-    const query = url.indexOf('?');
-    return query < 0 ? url : url.slice(0, query);
-  }
-  try {
-    return new URL(request.url, 'http://localhost').pathname;
-  } catch {
-    return request.url.split('?', 1)[0]!;
-  }
-}
-
 /** An error that becomes a response with its status and body. */
 export class HttpError extends Error {
   constructor(
