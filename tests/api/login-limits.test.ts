@@ -62,7 +62,10 @@ describe.each(backends)('the failed code login budget on $name', (backend) => {
     expect(blocked.status).toBe(429);
     expect(await blocked.json()).toEqual({ error: LOGIN_BUDGET_SPENT_MESSAGE });
     expect(player.cookie('session')).toBeUndefined();
-    expect(await suite.server.db.selectFrom('login_codes').select('code').where('code', '=', code).executeTakeFirst(), 'the code was not checked').toBeDefined();
+    expect(
+      await suite.server.db.selectFrom('login_codes').select('code').where('code', '=', code).executeTakeFirst(),
+      'the code was not checked',
+    ).toBeDefined();
   });
 });
 
