@@ -133,7 +133,7 @@ export async function accountRoutes(
       },
     },
     async () => {
-      throw new HttpError(501, 'Microsoft login is not available.', { code: ['Microsoft login is not configured on this server.'] });
+      throw new HttpError(501, 'Microsoft login is not configured on this server.');
     },
   );
 }
