@@ -284,9 +284,9 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const { fields, file } = await readMultipart(request, CAPE_MAX_BYTES);
+      const { fields, file } = await readMultipart(request, reply, CAPE_MAX_BYTES);
+      if (file === 'too-big') throw new HttpError(413, galleryMessages.fileTooBig);
       if (!file || !fields.title || !fields.tags) throw new HttpError(422, galleryMessages.missingFields);
-      if (file === 'too-big') throw new HttpError(422, galleryMessages.fileTooBig);
       const tags = galleryTagsFieldSchema.safeParse(fields.tags);
       if (!tags.success) throw new HttpError(422, galleryMessages.unknownTag, { tags: [galleryMessages.unknownTag] });
       await checkTitleAndTags(db, fields.title, tags.data);
