@@ -72,6 +72,8 @@ const schema = z.object({
   PUBLIC_SITE_NAME: z.string().default('Cloakroom'),
   PUBLIC_SITE_ORIGINS: list,
   PUBLIC_DOWNLOAD_URL: z.string().url().default('https://modrinth.com/mod/cloakroom'),
+  PUBLIC_API_URL: z.union([z.literal(''), z.string().url()]).optional(),
+  PUBLIC_AD_CLIENT: z.string().optional(),
   AUTH_API_KEY: z.string().optional(),
   MOJANG_API_URL: z.string().url().default('https://api.mojang.com'),
   OFFLINE_MODE: flag,
@@ -109,6 +111,10 @@ export interface Config {
   siteName: string;
   siteOrigins: string[];
   downloadUrl: string;
+  /** The API's origin when the built site calls an API elsewhere (PUBLIC_API_URL); undefined for this origin. */
+  apiOrigin: string | undefined;
+  /** Whether the built site loads the ad network's script (PUBLIC_AD_CLIENT is set). */
+  adsEnabled: boolean;
   authApiKey: string | undefined;
   mojangApiUrl: string;
   offlineMode: boolean;
@@ -164,6 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteName: e.PUBLIC_SITE_NAME,
     siteOrigins: e.PUBLIC_SITE_ORIGINS,
     downloadUrl: e.PUBLIC_DOWNLOAD_URL,
+    apiOrigin: e.PUBLIC_API_URL ? new URL(e.PUBLIC_API_URL).origin : undefined,
+    adsEnabled: Boolean(e.PUBLIC_AD_CLIENT),
     authApiKey: e.AUTH_API_KEY || undefined,
     mojangApiUrl: e.MOJANG_API_URL.replace(/\/+$/, ''),
     offlineMode: e.OFFLINE_MODE,

@@ -17,22 +17,47 @@ export const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
 } as const;
 
+/** What a page's policy must allow besides this origin. */
+export interface PageSources {
+  /** CSP hashes (`sha256-…`) of the build's inline scripts: Astro's island loader, the session script, small page scripts. */
+  inlineScriptHashes: readonly string[];
+  /** The API's origin when the site calls an API elsewhere (PUBLIC_API_URL). */
+  apiOrigin?: string | undefined;
+  /** Whether the ad slots load the ad network's script (PUBLIC_AD_CLIENT is set). */
+  ads?: boolean;
+}
+
+/** The ad network's script, frame and beacon hosts (loaded only when an ad client is configured). */
+const AD_SCRIPT_SOURCES = [
+  'https://pagead2.googlesyndication.com',
+  'https://tpc.googlesyndication.com',
+  'https://www.googletagservices.com',
+  'https://adservice.google.com',
+];
+const AD_FRAME_SOURCES = ['https://googleads.g.doubleclick.net', 'https://tpc.googlesyndication.com', 'https://www.google.com'];
+const AD_CONNECT_SOURCES = ['https://pagead2.googlesyndication.com', 'https://googleads.g.doubleclick.net', 'https://ep1.adtrafficquality.google'];
+
 /**
- * The Content-Security-Policy of the site's pages: scripts from this origin and the inline scripts of the build (by
- * hash: Astro's island loader and the session script); styles from this origin and inline (React renders style
- * attributes); images from anywhere over HTTPS (skin and avatar services), object URLs (a picked file's preview) and
- * data: URLs; the tutorial video from youtube-nocookie.com.
+ * The Content-Security-Policy of the site's pages: scripts from this origin and the build's inline scripts by hash (no
+ * other inline script runs); styles from this origin and inline (React renders style attributes); images from anywhere
+ * over HTTPS (skin and avatar services), object URLs (a picked file's preview) and data: URLs; the tutorial video from
+ * youtube-nocookie.com; the ad network's hosts when ads are on; never framed.
  */
-export function pageContentSecurityPolicy(inlineScriptHashes: readonly string[]): string {
-  const scripts = ["'self'", ...inlineScriptHashes.map((hash) => `'${hash}'`)].join(' ');
+export function pageContentSecurityPolicy(sources: PageSources): string {
+  const ads = sources.ads === true;
+  const list = (...items: Array<string | readonly string[] | undefined | false>) => items.flat().filter(Boolean).join(' ');
   return [
     "default-src 'self'",
-    `script-src ${scripts}`,
+    `script-src ${list(
+      "'self'",
+      sources.inlineScriptHashes.map((hash) => `'${hash}'`),
+      ads && AD_SCRIPT_SOURCES,
+    )}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' https: data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
-    'frame-src https://www.youtube-nocookie.com',
+    `connect-src ${list("'self'", sources.apiOrigin, ads && AD_CONNECT_SOURCES)}`,
+    `frame-src ${list('https://www.youtube-nocookie.com', ads && AD_FRAME_SOURCES)}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -40,9 +65,9 @@ export function pageContentSecurityPolicy(inlineScriptHashes: readonly string[])
   ].join('; ');
 }
 
-/** The headers of a page of the site, for a build whose inline scripts have these hashes. */
-export function pageSecurityHeaders(inlineScriptHashes: readonly string[]): Record<string, string> {
-  return { ...COMMON_HEADERS, 'content-security-policy': pageContentSecurityPolicy(inlineScriptHashes) };
+/** The headers of a page of the site. */
+export function pageSecurityHeaders(sources: PageSources): Record<string, string> {
+  return { ...COMMON_HEADERS, 'content-security-policy': pageContentSecurityPolicy(sources) };
 }
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
