@@ -68,7 +68,12 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await bus.close();
     redis?.close();
   });
-  const pageHeaders = pageSecurityHeaders({ inlineScriptHashes: siteInlineScriptHashes(config.siteDir), apiOrigin: config.apiOrigin, ads: config.adsEnabled });
+  const pageHeaders = pageSecurityHeaders({
+    inlineScriptHashes: siteInlineScriptHashes(config.siteDir),
+    apiOrigin: config.apiOrigin,
+    textureOrigin: new URL(config.publicBaseUrl).origin,
+    ads: config.adsEnabled,
+  });
 
   await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });
   // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.

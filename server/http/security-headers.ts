@@ -23,6 +23,8 @@ export interface PageSources {
   inlineScriptHashes: readonly string[];
   /** The API's origin when the site calls an API elsewhere (PUBLIC_API_URL). */
   apiOrigin?: string | undefined;
+  /** The origin texture URLs start with (PUBLIC_BASE_URL), which may differ from the one the page was loaded from. */
+  textureOrigin?: string | undefined;
   /** Whether the ad slots load the ad network's script (PUBLIC_AD_CLIENT is set). */
   ads?: boolean;
 }
@@ -40,7 +42,7 @@ const AD_CONNECT_SOURCES = ['https://pagead2.googlesyndication.com', 'https://go
 /**
  * The Content-Security-Policy of the site's pages: scripts from this origin and the build's inline scripts by hash (no
  * other inline script runs); styles from this origin and inline (React renders style attributes); images from anywhere
- * over HTTPS (skin and avatar services), object URLs (a picked file's preview) and data: URLs; the tutorial video from
+ * over HTTPS (skin and avatar services), the texture origin, object URLs (a picked file's preview) and data: URLs; the tutorial video from
  * youtube-nocookie.com; the ad network's hosts when ads are on; never framed.
  */
 export function pageContentSecurityPolicy(sources: PageSources): string {
@@ -54,9 +56,9 @@ export function pageContentSecurityPolicy(sources: PageSources): string {
       ads && AD_SCRIPT_SOURCES,
     )}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' https: data: blob:",
+    `img-src ${list("'self'", 'https:', 'data:', 'blob:', sources.textureOrigin)}`,
     "font-src 'self' data:",
-    `connect-src ${list("'self'", sources.apiOrigin, ads && AD_CONNECT_SOURCES)}`,
+    `connect-src ${list("'self'", sources.apiOrigin, sources.textureOrigin, ads && AD_CONNECT_SOURCES)}`,
     `frame-src ${list('https://www.youtube-nocookie.com', ads && AD_FRAME_SOURCES)}`,
     "object-src 'none'",
     "base-uri 'self'",
