@@ -2,7 +2,6 @@
 // call in the API description, on both databases: each answer must be a refusal (4xx) or an answer, never a 500.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
 import { solidPng } from '../fixtures/textures.ts';
 
