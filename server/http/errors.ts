@@ -29,13 +29,26 @@ export function validationError(error: z.ZodError): HttpError {
   return new HttpError(422, first, errors);
 }
 
-/** Sends errors as JSON with the right status; logs server faults and never leaks a stack trace. */
+/** The errors of a connection the client closed (a download aborted half-way, a tab closed mid-request). */
+const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
+/** Whether an error only says that the client went away: nothing went wrong on the server. */
+function isClientGone(error: { code?: string }, request: FastifyRequest, reply: FastifyReply): boolean {
+  return CLIENT_GONE_CODES.has(error.code ?? '') || request.raw.socket?.destroyed === true || reply.raw.destroyed;
+}
+
+/** Sends errors as JSON with the right status; logs server faults (a client that went away is not one) and never leaks a stack trace. */
 export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof HttpError) {
     reply.status(error.statusCode).send(error.body());
     return;
   }
   const status = error.statusCode ?? 500;
+  if (status >= 500 && isClientGone(error, request, reply)) {
+    request.log.info({ code: error.code }, 'the client closed the connection');
+    if (!reply.raw.destroyed) reply.status(500).send({ error: 'Something went wrong' });
+    return;
+  }
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
     reply.status(500).send({ error: 'Something went wrong' });
