@@ -1,6 +1,7 @@
-// The built pages under their Content-Security-Policy: every page's scripts run (islands hydrate) and the browser
-// reports no violation.
+// The built pages under their Content-Security-Policy (every page's scripts run, islands hydrate, the browser reports no
+// violation), and the browser's view of an upload refused before it was all sent.
 import { expect, test, type Page } from '@playwright/test';
+import { textureMessages } from '../../src/lib/texture-rules';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
 
 /** Collects the page's Content-Security-Policy violations (the browser's own reports and its console messages). */
@@ -40,4 +41,25 @@ test("a player's pages run under their Content-Security-Policy without a violati
     await waitForIslands(page);
   }
   expect(violations).toEqual([]);
+});
+
+test('an upload over the limit that skips the page checks gets the 413 message in the browser', async ({ page, context, baseURL }) => {
+  await skipServerAdvert(context, baseURL!);
+  await logIn(page, uniqueName('Big'));
+  const answer = await page.evaluate(async () => {
+    const token = decodeURIComponent(document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/)?.[1] ?? '');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(5 * 1024 * 1024)], { type: 'image/png' }), 'big.png');
+    return new Promise<{ status: number; text: string }>((resolve) => {
+      const request = new XMLHttpRequest();
+      request.open('POST', '/api/upload-cape');
+      request.setRequestHeader('accept', 'application/json');
+      request.setRequestHeader('x-xsrf-token', token);
+      request.onload = () => resolve({ status: request.status, text: request.responseText });
+      request.onerror = () => resolve({ status: 0, text: '' });
+      request.send(form);
+    });
+  });
+  expect(answer.status).toBe(413);
+  expect(JSON.parse(answer.text)).toEqual({ success: false, msg: textureMessages.capeTooBig });
 });
