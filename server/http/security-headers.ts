@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Headers every answer carries whatever it is. */
-const COMMON_HEADERS = {
+/** Headers every answer carries whatever it is (its Content-Security-Policy depends on what it is). */
+export const BASE_SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'strict-origin-when-cross-origin',
@@ -13,7 +13,7 @@ const COMMON_HEADERS = {
 
 /** The headers of every answer that is not a page (JSON, images, redirects): nothing in it may run, load or be framed. */
 export const SECURITY_HEADERS = {
-  ...COMMON_HEADERS,
+  ...BASE_SECURITY_HEADERS,
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
 } as const;
 
@@ -69,7 +69,7 @@ export function pageContentSecurityPolicy(sources: PageSources): string {
 
 /** The headers of a page of the site. */
 export function pageSecurityHeaders(sources: PageSources): Record<string, string> {
-  return { ...COMMON_HEADERS, 'content-security-policy': pageContentSecurityPolicy(sources) };
+  return { ...BASE_SECURITY_HEADERS, 'content-security-policy': pageContentSecurityPolicy(sources) };
 }
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;

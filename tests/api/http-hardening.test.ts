@@ -68,6 +68,17 @@ describe('HTTP hardening', () => {
     });
   });
 
+  it('the API description and its reference page carry the headers too', async () => {
+    const description = await fetch(`${server.url}/api/openapi.json`);
+    expect(description.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    expect(description.headers.get('x-content-type-options')).toBe('nosniff');
+    const docs = await fetch(`${server.url}/api/docs/`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('x-frame-options')).toBe('DENY');
+    expect(docs.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(docs.headers.get('content-security-policy'), 'the reference page keeps its own policy').toContain("default-src 'self'");
+  });
+
   describe('too-big uploads', () => {
     const BODY_BYTES = 50 * 1024 * 1024;
 
