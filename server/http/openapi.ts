@@ -89,6 +89,11 @@ export async function registerOpenApi(app: FastifyInstance, options: { siteName:
     routePrefix: DOCS_PATH,
     uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
     staticCSP: true,
-    uiHooks: { onRequest: async (_request, reply) => void reply.headers(BASE_SECURITY_HEADERS) },
+    uiHooks: {
+      onRequest: (_request, reply, next) => {
+        reply.headers(BASE_SECURITY_HEADERS);
+        next();
+      },
+    },
   });
 }
