@@ -96,7 +96,7 @@ const schema = z.object({
   GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
   HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
   REQUEST_TIMEOUT_MS: milliseconds.default(60_000),
-  KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
+  KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(72_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

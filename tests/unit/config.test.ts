@@ -33,7 +33,7 @@ describe('TRUST_PROXY', () => {
 
 describe('HTTP timeouts', () => {
   it('have defaults and can be set', () => {
-    expect(loadConfig({}).timeouts).toEqual({ headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 });
+    expect(loadConfig({}).timeouts).toEqual({ headersMs: 10_000, requestMs: 60_000, keepAliveMs: 72_000 });
     expect(loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '1000' }).timeouts).toEqual({
       headersMs: 2000,
       requestMs: 0,
