@@ -17,6 +17,7 @@ const serverEnv = {
   HOST: '127.0.0.1',
   // Every test logs in from 127.0.0.1; the limit itself is covered by the API tests.
   LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+  LOGIN_FAILURES_PER_MINUTE: '1000',
   // The gallery tests seed more than a page of textures through the API (the 429 message is tested with an intercepted answer).
   GALLERY_UPLOADS_PER_10_MINUTES: '1000',
 };

@@ -7,15 +7,16 @@ import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { auth } from './auth/plugin.ts';
-import type { Config } from './config.ts';
+import { trustProxyOption, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { handleError, requestPath } from './http/errors.ts';
+import { handleError } from './http/errors.ts';
+import { isApiRequest } from './http/request-path.ts';
+import { pageSecurityHeaders, SECURITY_HEADERS, siteInlineScriptHashes } from './http/security-headers.ts';
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
-import { Redis } from 'ioredis';
 import { internalRoutes } from './routes/internal.ts';
 import { modRoutes } from './routes/mod.ts';
 import { pageRoutes } from './routes/pages.ts';
@@ -23,6 +24,8 @@ import { uploadRoutes } from './routes/upload.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
 import { ProfileCache } from './mod/profiles.ts';
 import { createTextureLibrary } from './textures/create-library.ts';
+import { connectRedis } from './redis/link.ts';
+import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
 
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
@@ -34,9 +37,17 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    http: {
+      headersTimeout: config.timeouts.requestMs > 0 ? Math.min(config.timeouts.headersMs, config.timeouts.requestMs) : config.timeouts.headersMs,
+      // How often Node looks for requests past those timeouts (its default, 30 s, would let a slow client stay that long).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, config.timeouts.headersMs || 1000)),
+    },
   });
+  for (const warning of config.warnings) app.log.warn(warning);
 
   // Only the site's files, the CORS preflight and the API description itself stay out of the API description.
   useZodSchemas(app, (url) => url === '/*' || url === '*' || url === OPENAPI_PATH || url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`));
@@ -46,8 +57,20 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = createTextureLibrary(config, db);
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
-  const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));
-  app.addHook('onClose', async () => bus.close());
+  // Redis, when configured, is used while it is reachable; the server starts and serves without it.
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
+  const counter = sharedWindowCounter(redis, config.redisPrefix);
+  const bus = createInvalidationBus(redis, `${config.redisPrefix}profile-changed`, (uuid) => profiles.invalidate(uuid));
+  app.addHook('onClose', async () => {
+    await bus.close();
+    redis?.close();
+  });
+  const pageHeaders = pageSecurityHeaders({
+    inlineScriptHashes: siteInlineScriptHashes(config.siteDir),
+    apiOrigin: config.apiOrigin,
+    textureOrigin: new URL(config.publicBaseUrl).origin,
+    ads: config.adsEnabled,
+  });
 
   await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });
   // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.
@@ -55,6 +78,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   await app.register(async (site) => {
     site.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
+      const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+      reply.headers(isPage ? pageHeaders : SECURITY_HEADERS);
     });
     await site.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
     await site.register(fastifyCookie);
@@ -63,21 +88,19 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       credentials: true,
       allowedHeaders: ['content-type', 'x-xsrf-token', 'x-requested-with', 'accept'],
     });
-    const rateLimitRedis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) : undefined;
-    if (rateLimitRedis) site.addHook('onClose', async () => rateLimitRedis.disconnect());
-    await site.register(fastifyRateLimit, { global: false, redis: rateLimitRedis, nameSpace: 'cloakroom-rate-limit:' });
+    await site.register(fastifyRateLimit, { global: false, store: rateLimitStore(counter) });
     // Over-limit files arrive truncated (and are refused with the SPEC message) rather than throwing.
     await site.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: 1_000_000, files: 1, fields: 10 } });
     if (config.maintenance) {
       site.addHook('onRequest', async (request, reply) => {
-        if (requestPath(request).startsWith('/api/')) {
+        if (isApiRequest(request)) {
           return reply.status(503).send({ error: "We'll be back soon" });
         }
       });
     }
     await site.register(auth, { db, authApiKey: config.authApiKey, xsrfExempt: (url) => url.startsWith('/api/internal/') });
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
-    await site.register(accountRoutes, { db, config, library, bus });
+    await site.register(accountRoutes, { db, config, library, bus, counter });
     await site.register(internalRoutes, { db, bus });
     await site.register(uploadRoutes, { db, library, bus, texturesBaseUrl });
     await site.register(galleryRoutes, { db, library, uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes });

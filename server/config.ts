@@ -1,4 +1,5 @@
 // The server's configuration: one typed reading of the environment, with defaults that work on a fresh machine.
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,51 @@ const list = z
       .filter(Boolean),
   );
 
+/** Whose X-Forwarded-* headers to believe: nobody (false), the nearest N proxies, or proxies at these addresses/CIDRs. */
+export type TrustProxy = false | number | string[];
+
+/** Whether a TRUST_PROXY list entry is an IP address or a CIDR block. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = net.isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: off, a hop count (`1`, `2`), a list of proxy addresses/CIDRs, or `true` (read as one hop, with a warning). */
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((value, context): { trust: TrustProxy; warning?: string } => {
+    const text = (value ?? '').trim();
+    if (text === '' || text === 'false' || text === '0') return { trust: false };
+    if (/^\d+$/.test(text)) return { trust: Number(text) };
+    if (text === 'true') {
+      return {
+        trust: 1,
+        warning: 'TRUST_PROXY=true is read as TRUST_PROXY=1 (trust the nearest proxy only); set the number of proxies or their addresses',
+      };
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+    if (bad.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `expected a hop count (1, 2), or comma-separated proxy addresses or CIDRs; not ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return { trust: entries };
+  });
+
+/** TRUST_PROXY as Fastify's trustProxy option: a hop count becomes "trust the nearest N addresses". */
+export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+const milliseconds = z.coerce.number().int().min(0);
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().default('localhost'),
@@ -26,16 +72,20 @@ const schema = z.object({
   PUBLIC_SITE_NAME: z.string().default('Cloakroom'),
   PUBLIC_SITE_ORIGINS: list,
   PUBLIC_DOWNLOAD_URL: z.string().url().default('https://modrinth.com/mod/cloakroom'),
+  PUBLIC_API_URL: z.union([z.literal(''), z.string().url()]).optional(),
+  PUBLIC_AD_CLIENT: z.string().optional(),
   AUTH_API_KEY: z.string().optional(),
   MOJANG_API_URL: z.string().url().default('https://api.mojang.com'),
   OFFLINE_MODE: flag,
   MAINTENANCE: flag,
-  TRUST_PROXY: flag,
+  TRUST_PROXY: trustProxySetting,
   SESSION_DAYS: z.coerce.number().positive().default(30),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  LOGIN_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   MICROSOFT_CLIENT_ID: z.string().optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().optional(),
+  REDIS_PREFIX: z.string().default('cloakroom:'),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -46,6 +96,9 @@ const schema = z.object({
   GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
   SWEEP_GRACE_MINUTES: z.coerce.number().min(1).default(60),
   SWEEP_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
+  HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
+  REQUEST_TIMEOUT_MS: milliseconds.default(60_000),
+  KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(72_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -60,18 +113,27 @@ export interface Config {
   siteName: string;
   siteOrigins: string[];
   downloadUrl: string;
+  /** The API's origin when the built site calls an API elsewhere (PUBLIC_API_URL); undefined for this origin. */
+  apiOrigin: string | undefined;
+  /** Whether the built site loads the ad network's script (PUBLIC_AD_CLIENT is set). */
+  adsEnabled: boolean;
   authApiKey: string | undefined;
   mojangApiUrl: string;
   offlineMode: boolean;
   maintenance: boolean;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   sessionDays: number;
+  /** Code login attempts per client address per minute. */
   loginAttemptsPerMinute: number;
+  /** Failed code logins per minute across all clients (then every code login waits for the next minute). */
+  loginFailuresPerMinute: number;
   microsoftClientId: string | undefined;
   logLevel: string;
   /** The public origin of this server, for absolute texture URLs in the mod API. */
   publicBaseUrl: string;
   redisUrl: string | undefined;
+  /** The start of every Redis key and channel name this server uses. */
+  redisPrefix: string;
   /** The S3-compatible bucket for textures; undefined keeps them in DATA_DIR/textures. */
   s3: S3Config | undefined;
   profileCacheSize: number;
@@ -80,6 +142,10 @@ export interface Config {
   sweepGraceMs: number;
   /** How often the server sweeps leftovers (first at start); 0 leaves sweeping to `cloakroom sweep`. */
   sweepIntervalMs: number;
+  /** HTTP server timeouts: for a request's headers, for a whole request, and for an idle kept-alive connection (0 turns one off). */
+  timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** Settings that were read in a way the operator should hear about at start. */
+  warnings: string[];
 }
 
 /** An S3-compatible bucket. */
@@ -110,17 +176,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteName: e.PUBLIC_SITE_NAME,
     siteOrigins: e.PUBLIC_SITE_ORIGINS,
     downloadUrl: e.PUBLIC_DOWNLOAD_URL,
+    apiOrigin: e.PUBLIC_API_URL ? new URL(e.PUBLIC_API_URL).origin : undefined,
+    adsEnabled: Boolean(e.PUBLIC_AD_CLIENT),
     authApiKey: e.AUTH_API_KEY || undefined,
     mojangApiUrl: e.MOJANG_API_URL.replace(/\/+$/, ''),
     offlineMode: e.OFFLINE_MODE,
     maintenance: e.MAINTENANCE,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY.trust,
     sessionDays: e.SESSION_DAYS,
     loginAttemptsPerMinute: e.LOGIN_ATTEMPTS_PER_MINUTE,
+    loginFailuresPerMinute: e.LOGIN_FAILURES_PER_MINUTE,
     microsoftClientId: e.MICROSOFT_CLIENT_ID || undefined,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     redisUrl: e.REDIS_URL || undefined,
+    redisPrefix: e.REDIS_PREFIX,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,
@@ -135,5 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     galleryUploadsPerTenMinutes: e.GALLERY_UPLOADS_PER_10_MINUTES,
     sweepGraceMs: e.SWEEP_GRACE_MINUTES * 60_000,
     sweepIntervalMs: e.SWEEP_INTERVAL_MINUTES * 60_000,
+    timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
+    warnings: e.TRUST_PROXY.warning ? [e.TRUST_PROXY.warning] : [],
   };
 }

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.ts';
 import { findUser, type UserRow } from '../db/users.ts';
-import { HttpError, requestPath } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { isApiRequest } from '../http/request-path.ts';
 import { SESSION_COOKIE, sessionUser } from './sessions.ts';
 
 /** The anti-forgery cookie the page reads and echoes in `x-xsrf-token`. */
@@ -65,6 +66,20 @@ function decodeHeader(value: string): string {
   }
 }
 
+/** Refuses a state-changing call whose x-xsrf-token header does not match its XSRF-TOKEN cookie (419). */
+async function checkXsrf(request: FastifyRequest): Promise<void> {
+  const cookieToken = request.cookies[XSRF_COOKIE];
+  const headerToken = request.headers['x-xsrf-token'];
+  if (!cookieToken || typeof headerToken !== 'string' || !safeEqual(decodeHeader(headerToken), cookieToken)) {
+    throw new HttpError(419, 'CSRF token mismatch.');
+  }
+}
+
+/** A route's hooks of one kind as a list. */
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
 /** Refuses a request without the bearer key (401); an unset key refuses every request. */
 function checkBearer(request: FastifyRequest, key: string | undefined): void {
   const header = request.headers.authorization ?? '';
@@ -91,13 +106,14 @@ async function authPlugin(app: FastifyInstance, options: { db: Db; authApiKey: s
     const stateChanging = route.url.startsWith('/api/') && !options.xsrfExempt(route.url) && methods.some((method) => !SAFE_METHODS.has(method));
     const security = securityOf(auth, stateChanging);
     if (security && route.schema) route.schema = { ...route.schema, security } as typeof route.schema;
+    // The XSRF check belongs to the route, so it holds however the path was spelled (`/%61pi/...` is routed here too).
+    if (stateChanging) route.onRequest = [checkXsrf, ...hookList(route.onRequest)];
     if (!auth) return;
     const check =
       auth === 'bearer'
         ? async (request: FastifyRequest) => checkBearer(request, options.authApiKey)
         : async (request: FastifyRequest) => void (auth === 'admin' ? await requireAdmin(request) : await requireUser(request));
-    const existing = route.preValidation ? (Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]) : [];
-    route.preValidation = [check, ...existing];
+    route.preValidation = [check, ...hookList(route.preValidation)];
   });
 
   app.decorateRequest('currentUser', function (this: FastifyRequest) {
@@ -112,18 +128,10 @@ async function authPlugin(app: FastifyInstance, options: { db: Db; authApiKey: s
     return cache.userPromise;
   });
 
+  // Every API answer hands out the XSRF-TOKEN cookie when the browser has none yet.
   app.addHook('onRequest', async (request, reply) => {
-    const urlPath = requestPath(request);
-    if (!urlPath.startsWith('/api/')) return;
-    const cookieToken = request.cookies[XSRF_COOKIE];
-    if (!cookieToken) {
-      reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, false, 60 * 60 * 24 * 7));
-    }
-    if (SAFE_METHODS.has(request.method) || options.xsrfExempt(urlPath)) return;
-    const headerToken = request.headers['x-xsrf-token'];
-    if (!cookieToken || typeof headerToken !== 'string' || !safeEqual(decodeHeader(headerToken), cookieToken)) {
-      throw new HttpError(419, 'CSRF token mismatch.');
-    }
+    if (!isApiRequest(request) || request.cookies[XSRF_COOKIE]) return;
+    reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, false, 60 * 60 * 24 * 7));
   });
 }
 

@@ -2,20 +2,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-/** The path of a request, also when the request line names an absolute URL (`POST http://host/api/x`). */
-export function requestPath(request: FastifyRequest): string {
-  const url = request.url;
-  if (url.startsWith('/')) {
-    const query = url.indexOf('?');
-    return query < 0 ? url : url.slice(0, query);
-  }
-  try {
-    return new URL(request.url, 'http://localhost').pathname;
-  } catch {
-    return request.url.split('?', 1)[0]!;
-  }
-}
-
 /** An error that becomes a response with its status and body. */
 export class HttpError extends Error {
   constructor(
@@ -43,13 +29,26 @@ export function validationError(error: z.ZodError): HttpError {
   return new HttpError(422, first, errors);
 }
 
-/** Sends errors as JSON with the right status; logs server faults and never leaks a stack trace. */
+/** The errors of a connection the client closed (a download aborted half-way, a tab closed mid-request). */
+const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
+/** Whether an error only says that the client went away: nothing went wrong on the server. */
+function isClientGone(error: { code?: string }, request: FastifyRequest, reply: FastifyReply): boolean {
+  return CLIENT_GONE_CODES.has(error.code ?? '') || request.raw.socket?.destroyed === true || reply.raw.destroyed;
+}
+
+/** Sends errors as JSON with the right status; logs server faults (a client that went away is not one) and never leaks a stack trace. */
 export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof HttpError) {
     reply.status(error.statusCode).send(error.body());
     return;
   }
   const status = error.statusCode ?? 500;
+  if (status >= 500 && isClientGone(error, request, reply)) {
+    request.log.info({ code: error.code }, 'the client closed the connection');
+    if (!reply.raw.destroyed) reply.status(500).send({ error: 'Something went wrong' });
+    return;
+  }
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
     reply.status(500).send({ error: 'Something went wrong' });

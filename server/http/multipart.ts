@@ -1,5 +1,7 @@
 // Reads a multipart upload: its text fields and the `file` field, with a hard byte limit; a malformed body reads as empty.
-import type { FastifyRequest } from 'fastify';
+// A body over the limit is not read to its end: it is refused by its Content-Length, or as soon as the file passes the
+// limit, and the connection closes after the answer (so nobody can make the server read a gigabyte to refuse it).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import { z } from 'zod';
 
@@ -9,16 +11,42 @@ export interface MultipartUpload {
   file: Buffer | 'too-big' | null;
 }
 
+const MAX_FIELDS = 5;
+const MAX_FIELD_BYTES = 4096;
+/** What a multipart body may carry besides the file's bytes: its text fields, part headers and boundaries. */
+const MULTIPART_OVERHEAD_BYTES = MAX_FIELDS * MAX_FIELD_BYTES + 16 * 1024;
+
+/** Stops reading a request body and closes the connection once the reply is sent (the rest of the body is never read). */
+function stopReading(request: FastifyRequest, reply: FastifyReply): void {
+  request.raw.unpipe();
+  request.raw.pause();
+  reply.header('connection', 'close');
+}
+
 /** Reads the body of a multipart request; anything that is not a well-formed multipart body gives no file. */
-export async function readMultipart(request: FastifyRequest, maxFileBytes: number): Promise<MultipartUpload> {
+export async function readMultipart(request: FastifyRequest, reply: FastifyReply, maxFileBytes: number): Promise<MultipartUpload> {
   const upload: MultipartUpload = { fields: {}, file: null };
   if (!request.isMultipart()) return upload;
+  if (Number(request.headers['content-length']) > maxFileBytes + MULTIPART_OVERHEAD_BYTES) {
+    stopReading(request, reply);
+    return { fields: {}, file: 'too-big' };
+  }
   try {
-    for await (const part of request.parts({ limits: { fileSize: maxFileBytes, files: 1, fields: 5, fieldSize: 4096 } })) {
+    // One byte over the limit is read, so that a file of exactly the limit passes and a bigger one is seen at once.
+    const limits = { fileSize: maxFileBytes + 1, files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES };
+    for await (const part of request.parts({ limits })) {
       if (part.type === 'file') {
         const chunks: Buffer[] = [];
-        for await (const chunk of part.file) chunks.push(chunk as Buffer);
-        if (part.fieldname === 'file') upload.file = part.file.truncated ? 'too-big' : Buffer.concat(chunks);
+        let bytes = 0;
+        for await (const chunk of part.file) {
+          chunks.push(chunk as Buffer);
+          bytes += (chunk as Buffer).length;
+          if (bytes > maxFileBytes) {
+            stopReading(request, reply);
+            return { fields: upload.fields, file: 'too-big' };
+          }
+        }
+        if (part.fieldname === 'file') upload.file = Buffer.concat(chunks);
       } else if (typeof part.value === 'string') {
         upload.fields[part.fieldname] = part.value;
       }

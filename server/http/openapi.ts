@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import fastifySwagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { BASE_SECURITY_HEADERS, SECURITY_HEADERS } from './security-headers.ts';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /** Where the description and the reference page are served. */
@@ -82,10 +83,17 @@ export async function registerOpenApi(app: FastifyInstance, options: { siteName:
     transformObject: (document) => withoutUnusedSchemas(jsonSchemaTransformObject(document)),
   });
 
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  app.get(OPENAPI_PATH, { schema: { hide: true }, onSend: async (_request, reply) => void reply.headers(SECURITY_HEADERS) }, async () => app.swagger());
+  // The reference page keeps the Content-Security-Policy the UI sets for its own files (staticCSP), and gets the rest.
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PATH,
     uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
     staticCSP: true,
+    uiHooks: {
+      onRequest: (_request, reply, next) => {
+        reply.headers(BASE_SECURITY_HEADERS);
+        next();
+      },
+    },
   });
 }

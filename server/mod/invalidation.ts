@@ -1,35 +1,38 @@
 // Change notices for cached profiles: in-process by default, across processes through Redis pub/sub when REDIS_URL is set.
-import { Redis } from 'ioredis';
-
-const CHANNEL = 'cloakroom:profile-changed';
+// A change notice never fails the request that made the change: while Redis is down, notices reach this process only.
+import type { Redis } from 'ioredis';
+import type { RedisLink } from '../redis/link.ts';
 
 /** Tells every process that a player's profile changed. */
 export interface InvalidationBus {
-  /** Announces a change; the local handler runs at once, other processes hear it through Redis. */
+  /** Announces a change; the local handler runs at once, other processes hear it through Redis when it is reachable. */
   publish(uuid: string): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Creates the bus; `onChange` runs for every change notice, local or remote. */
-export async function createInvalidationBus(redisUrl: string | undefined, onChange: (uuid: string) => void): Promise<InvalidationBus> {
-  if (!redisUrl) {
+/** Creates the bus on `channel`; `onChange` runs for every change notice, local or remote. Without a link, notices stay in this process. */
+export function createInvalidationBus(link: RedisLink | undefined, channel: string, onChange: (uuid: string) => void): InvalidationBus {
+  if (!link) {
     return { publish: async (uuid) => onChange(uuid), close: async () => undefined };
   }
-  const publisher = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  const subscriber = new Redis(redisUrl, { lazyConnect: true });
-  await Promise.all([publisher.connect(), subscriber.connect()]);
-  subscriber.on('message', (channel, message) => {
-    if (channel === CHANNEL) onChange(message);
+  // The subscriber connects (and subscribes again after every reconnect) in the background.
+  const subscriber: Redis = link.duplicate();
+  subscriber.on('message', (from, message) => {
+    if (from === channel) onChange(message);
   });
-  await subscriber.subscribe(CHANNEL);
+  subscriber.subscribe(channel).catch((error: unknown) => link.failed(error));
   return {
     async publish(uuid) {
       onChange(uuid);
-      await publisher.publish(CHANNEL, uuid);
+      if (!link.ready()) return;
+      try {
+        await link.client.publish(channel, uuid);
+      } catch (error) {
+        link.failed(error);
+      }
     },
     async close() {
       subscriber.disconnect();
-      publisher.disconnect();
     },
   };
 }

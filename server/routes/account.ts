@@ -14,18 +14,30 @@ import { HttpError } from '../http/errors.ts';
 import { errorResponses, htmlResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { renderMessagePage } from '../http/message-page.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { WindowCounter } from '../redis/window-counter.ts';
+import { loginFailureBudget } from '../auth/login-budget.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 
 /** The message for a wrong, used or expired login code. */
 export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
 /** The message for a banned account. */
 export const BANNED_MESSAGE = 'The specified account has been banned for violating our terms of service.';
+/** The message when one client has made too many code logins this minute. */
+export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many attempts. Wait a minute and try again.';
+/** The message when the site as a whole has seen too many wrong codes this minute. */
+export const LOGIN_BUDGET_SPENT_MESSAGE = 'Too many wrong codes have been tried on this site in the last minute. Wait a minute and try again.';
 
 /** Registers the /api/account/* calls. */
-export async function accountRoutes(instance: FastifyInstance, options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus }) {
+export async function accountRoutes(
+  instance: FastifyInstance,
+  options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus; counter: WindowCounter },
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, config, library, bus } = options;
   const sessionLifetimeMs = config.sessionDays * 86400 * 1000;
+  const failureBudget = loginFailureBudget(options.counter, config.loginFailuresPerMinute, () =>
+    instance.log.warn({ perMinute: config.loginFailuresPerMinute }, 'the failed code login budget is spent: code logins wait for the next minute'),
+  );
 
   app.post(
     '/api/account/checkauth',
@@ -34,7 +46,7 @@ export async function accountRoutes(instance: FastifyInstance, options: { db: Db
         rateLimit: {
           max: config.loginAttemptsPerMinute,
           timeWindow: 60_000,
-          errorResponseBuilder: () => new HttpError(429, 'Too many attempts. Wait a minute and try again.'),
+          errorResponseBuilder: () => new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE),
         },
       },
       schema: {
@@ -46,9 +58,12 @@ export async function accountRoutes(instance: FastifyInstance, options: { db: Db
     async (request, reply) => {
       const body = request.body;
       const ref = isSafeRef(body.ref) ? body.ref : '/';
-      const uuid = isLoginCode(body.code) ? await redeemLoginCode(db, body.code) : null;
+      if (!isLoginCode(body.code)) return { success: false as const, msg: WRONG_CODE_MESSAGE };
+      if (!(await failureBudget.take())) throw new HttpError(429, LOGIN_BUDGET_SPENT_MESSAGE);
+      const uuid = await redeemLoginCode(db, body.code);
       const user = uuid ? await findUser(db, uuid) : undefined;
       if (!user) return { success: false as const, msg: WRONG_CODE_MESSAGE };
+      await failureBudget.giveBack();
       if (user.banned) throw new HttpError(403, BANNED_MESSAGE);
       const token = await createSession(db, user.uuid, sessionLifetimeMs);
       reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, sessionLifetimeMs / 1000));
@@ -118,7 +133,7 @@ export async function accountRoutes(instance: FastifyInstance, options: { db: Db
       },
     },
     async () => {
-      throw new HttpError(501, 'Microsoft login is not available.', { code: ['Microsoft login is not configured on this server.'] });
+      throw new HttpError(501, 'Microsoft login is not configured on this server.');
     },
   );
 }

@@ -21,6 +21,7 @@ import {
 } from '../../src/lib/api-schemas.ts';
 import { checkGalleryTitle, GALLERY_TYPES, galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { CAPE_MAX_BYTES } from '../../src/lib/texture-rules.ts';
+import { normalizeUuid } from '../auth/player-ids.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
@@ -112,16 +113,17 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
       config: sessionOnly,
       schema: {
         summary: "One page of a player's uploads, newest first",
-        params: z.object({ uuid: z.string().meta({ description: 'Player uuid (an unknown one answers 404)' }) }),
+        params: z.object({ uuid: z.string().meta({ description: 'Player uuid, dashes allowed (an unknown or malformed one answers 404)' }) }),
         querystring: pageQuerySchema,
         response: { 200: userGallerySchema, ...errorResponses },
       },
     },
     async (request) => {
       const user = await requireUser(request);
-      const uuid = request.params.uuid;
-      const author = await db.selectFrom('users').select('username').where('uuid', '=', uuid).executeTakeFirst();
-      if (!author) throw new HttpError(404, "That user doesn't exist or isn't registered.");
+      // Only a well-formed uuid reaches the database; anything else names no player.
+      const uuid = normalizeUuid(request.params.uuid);
+      const author = uuid && (await db.selectFrom('users').select('username').where('uuid', '=', uuid).executeTakeFirst());
+      if (!uuid || !author) throw new HttpError(404, "That user doesn't exist or isn't registered.");
       const gallery = await listGallery(db, { page: request.query.page, sort: 'uploaded_desc', author: uuid }, user.uuid);
       return { user: { username: author.username, uuid }, gallery };
     },
@@ -282,9 +284,9 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const { fields, file } = await readMultipart(request, CAPE_MAX_BYTES);
+      const { fields, file } = await readMultipart(request, reply, CAPE_MAX_BYTES);
+      if (file === 'too-big') throw new HttpError(413, galleryMessages.fileTooBig);
       if (!file || !fields.title || !fields.tags) throw new HttpError(422, galleryMessages.missingFields);
-      if (file === 'too-big') throw new HttpError(422, galleryMessages.fileTooBig);
       const tags = galleryTagsFieldSchema.safeParse(fields.tags);
       if (!tags.success) throw new HttpError(422, galleryMessages.unknownTag, { tags: [galleryMessages.unknownTag] });
       await checkTitleAndTags(db, fields.title, tags.data);

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import { z } from 'zod';
 import { findRoute, normalizePath } from '../../src/lib/routes.ts';
 import type { Config } from '../config.ts';
-import { requestPath } from '../http/errors.ts';
+import { isApiRequest, requestPath } from '../http/request-path.ts';
 import { emptyResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 
 /** The built HTML file for a site path (`/` → index.html, `/help` → help.html). */
@@ -82,7 +82,7 @@ export async function pageRoutes(instance: FastifyInstance, options: { config: C
 
   app.setNotFoundHandler(async (request, reply) => {
     const urlPath = requestPath(request);
-    if (urlPath.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (isApiRequest(request) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.status(404).send({ error: 'Not found' });
     }
     const route = findRoute(urlPath);

@@ -14,8 +14,8 @@ import { processCape, processEars, TextureRejected, type EncodedTexture } from '
 /** The message when a request carries no file. */
 export const NO_FILE_MESSAGE = 'Choose a file to upload';
 
-function refuse(reply: FastifyReply, msg: string) {
-  return reply.status(422).send({ success: false, msg });
+function refuse(reply: FastifyReply, msg: string, status = 422) {
+  return reply.status(status).send({ success: false, msg });
 }
 
 /** One of a player's texture slots: where it is uploaded, its rules, and the user columns it fills. */
@@ -82,14 +82,14 @@ export async function uploadRoutes(instance: FastifyInstance, options: { db: Db;
           ...multipartBody({
             file: z.string().meta({ format: 'binary', description: `${slot.name === 'cape' ? 'PNG or GIF' : 'PNG'}, at most ${kilobytes} KB` }),
           }),
-          response: { 200: uploaded, 422: uploadRefusalSchema, ...errorResponses },
+          response: { 200: uploaded, 413: uploadRefusalSchema, 422: uploadRefusalSchema, ...errorResponses },
         },
       },
       async (request, reply) => {
         const user = await requireUser(request);
-        const upload = (await readMultipart(request, slot.maxBytes)).file;
+        const upload = (await readMultipart(request, reply, slot.maxBytes)).file;
         if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
-        if (upload === 'too-big') return refuse(reply, slot.tooBigMessage);
+        if (upload === 'too-big') return refuse(reply, slot.tooBigMessage, 413);
         let texture;
         try {
           texture = await slot.process(upload);

@@ -77,8 +77,14 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
   });
 }
 
-/** What the shared error display shows: one message, or the first message of each field. */
-export type ErrorDisplay = { kind: 'message'; message: string } | { kind: 'fields'; messages: string[] };
+/** A link shown after an error message (e.g. to a compression site). */
+export interface ErrorLink {
+  href: string;
+  label: string;
+}
+
+/** What the shared error display shows, always as text: one message (with an optional link after it), or the first message of each field. */
+export type ErrorDisplay = { kind: 'message'; message: string; link?: ErrorLink } | { kind: 'fields'; messages: string[] };
 
 /** Turns an error response body (`{error}`, `{message}` or Laravel `{errors: {field: [msg]}}`) into what the error display shows. */
 export function describeApiError(body: unknown, fallback = 'Something went wrong'): ErrorDisplay {

@@ -2,7 +2,7 @@
 // and the islands take their types from them (type-only imports, so no zod reaches the browser).
 import { z } from 'zod';
 import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TYPES, galleryMessages, type GalleryTypeName } from './gallery-rules';
-import { GALLERY_TAG_KEY_MAX, GALLERY_TAGS_MAX, uniqueValues } from './gallery-query';
+import { GALLERY_TAG_KEY_PATTERN, GALLERY_TAGS_MAX, uniqueValues } from './gallery-query';
 
 // ---- Common ----
 
@@ -11,6 +11,8 @@ const playerUuidSchema = z
   .string()
   .regex(/^[0-9a-f]{32}$/)
   .meta({ description: 'Player uuid: 32 lowercase hex digits, no dashes', example: '069a79f444e94726a5befca90e38aaf5' });
+/** A gallery tag's key (`pixel-art`). */
+const tagKeySchema = z.string().regex(GALLERY_TAG_KEY_PATTERN, { message: galleryMessages.unknownTag });
 /** A texture's SHA-256, the key of every stored texture. */
 export const textureHashSchema = z
   .string()
@@ -156,13 +158,7 @@ export const galleryListQuerySchema = z
       'JSON list of texture types: cape, ears, animated',
       '["cape","animated"]',
     ),
-    tags: jsonListParam(
-      z.string().max(GALLERY_TAG_KEY_MAX),
-      20,
-      'tags must be a JSON list of tag keys',
-      'JSON list of tag keys an item must all have',
-      '["anime"]',
-    ),
+    tags: jsonListParam(tagKeySchema, 20, 'tags must be a JSON list of tag keys', 'JSON list of tag keys an item must all have', '["anime"]'),
   })
   .transform((query) => ({
     page: query.page,
@@ -177,7 +173,7 @@ export const pageQuerySchema = z.object({ page: pageSchema });
 
 /** Tags sent as a JSON list (the edit and upload forms), without repeats. */
 export const galleryTagsFieldSchema = z
-  .preprocess(jsonList, z.array(z.string().max(GALLERY_TAG_KEY_MAX), { message: galleryMessages.unknownTag }).max(GALLERY_TAGS_MAX))
+  .preprocess(jsonList, z.array(tagKeySchema, { message: galleryMessages.unknownTag }).max(GALLERY_TAGS_MAX))
   .transform((tags) => uniqueValues(tags))
   .meta({ description: 'Tag keys: a JSON list as text (`["anime"]`), or a list' });
 /** A call that names one gallery item. */

@@ -12,6 +12,8 @@ import {
 
 /** Longest tag key. */
 export const GALLERY_TAG_KEY_MAX = 40;
+/** What a tag key looks like: lowercase letters, digits, underscores and dashes. */
+export const GALLERY_TAG_KEY_PATTERN = new RegExp(`^[a-z0-9_-]{1,${GALLERY_TAG_KEY_MAX}}$`);
 /** Most tags on one item. */
 export const GALLERY_TAGS_MAX = 10;
 
@@ -68,12 +70,11 @@ export function filtersFromSearch(search: string): GalleryFilters {
   const params = new URLSearchParams(search);
   const sort = params.get('sort');
   const types = commaList(params.get('type')).filter((name): name is GalleryTypeName => name in GALLERY_TYPES);
-  const tagPattern = new RegExp(`^[a-z0-9_-]{1,${GALLERY_TAG_KEY_MAX}}$`);
   return {
     title: cleanTitle(params.get('title') ?? ''),
     sort: (GALLERY_SORTS as readonly string[]).includes(sort ?? '') ? (sort as GallerySort) : DEFAULT_GALLERY_SORT,
     types: uniqueValues(types),
-    tags: uniqueValues(commaList(params.get('tags')).filter((key) => tagPattern.test(key))),
+    tags: uniqueValues(commaList(params.get('tags')).filter((key) => GALLERY_TAG_KEY_PATTERN.test(key))),
   };
 }
 

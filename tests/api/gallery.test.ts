@@ -222,7 +222,6 @@ describe.each(backends)('gallery on $name', (backend) => {
         ['an unknown tag', { title: 'Nice', tags: ['cute', 'no-such-tag'], file: 'cape' }, galleryMessages.unknownTag],
         ['tags that are not JSON', { title: 'Nice', tags: 'cute', file: 'cape' }, galleryMessages.unknownTag],
         ['tags that are not a list', { title: 'Nice', tags: '{"cute":true}', file: 'cape' }, galleryMessages.unknownTag],
-        ['a file of 500,001 bytes', { title: 'Nice', tags: ['cute'], file: 'tooBig' }, galleryMessages.fileTooBig],
         ['a text file', { title: 'Nice', tags: ['cute'], file: 'text', type: 'text/plain' }, galleryMessages.fileType],
         ['a text file sent as image/png', { title: 'Nice', tags: ['cute'], file: 'text' }, galleryMessages.fileType],
         ['a JPEG', { title: 'Nice', tags: ['cute'], file: 'jpeg', type: 'image/jpeg' }, galleryMessages.fileType],
@@ -244,6 +243,14 @@ describe.each(backends)('gallery on $name', (backend) => {
           expect(await snapshot()).toEqual(before);
         },
       );
+
+      it('refuses a file of 500,001 bytes with 413 and its message, even without the other fields', async () => {
+        const { jar } = await loginNewUser(suite.server);
+        const before = await snapshot();
+        await expectRefused(await sendNew(jar, { title: 'Nice', tags: ['cute'], file: images.tooBig }), 413, galleryMessages.fileTooBig);
+        await expectRefused(await sendNew(jar, { file: images.tooBig }), 413, galleryMessages.fileTooBig);
+        expect(await snapshot()).toEqual(before);
+      });
     });
 
     it('answers 401 without a session and 419 without the XSRF header, storing nothing', async () => {

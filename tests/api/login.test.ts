@@ -222,6 +222,19 @@ describe.each(backends)('login rate limit on $name', (backend) => {
   });
 });
 
+describe.each(backends)('Microsoft login callback on $name', (backend) => {
+  const suite = serverForSuite(backend);
+
+  it('answers 501 with a message the login page can show, whatever the code', async () => {
+    const jar = await newBrowser(suite.server);
+    for (const code of ['M.C507_BAY.2.U.abc', '', '\u0000']) {
+      const response = await jar.post('/api/account/oauth/callback', { code });
+      expect(response.status, JSON.stringify(code)).toBe(501);
+      expect(await response.json()).toEqual({ error: 'Microsoft login is not configured on this server.' });
+    }
+  });
+});
+
 describe('XSRF check on an absolute-form request line', () => {
   it('still refuses a state-changing call without the header (419) and keeps the session', async () => {
     const database = await backends[0]!.createDatabase();

@@ -79,7 +79,14 @@ export default function GalleryUpload() {
         setResult({ hash: body.hash, existing: body.existing === true });
         return { type: 'upload-succeeded', resetAfterMs: null };
       }
-      const error = response.status === 429 ? { kind: 'message' as const, message: galleryMessages.tooManyUploads } : describeApiError(body);
+      // A refused file (413 when it is too big) gets the same compress link as the page's own check.
+      const described = describeApiError(body);
+      const error =
+        response.status === 429
+          ? { kind: 'message' as const, message: galleryMessages.tooManyUploads }
+          : described.kind === 'message'
+            ? textureMessageDisplay(described.message)
+            : described;
       return { type: 'upload-failed', error, resetAfterMs: GALLERY_FAILED_RESET_MS };
     };
     await send('/api/gallery/new', settle, { title: title.trim(), tags: JSON.stringify(selected) });

@@ -26,18 +26,13 @@ export interface HeldTexture {
 /** Decoded GIF frames are scaled down to at most this width: enough for the preview, and 64 frames stay small in memory. */
 const PREVIEW_FRAME_MAX_WIDTH = 512;
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** The SPEC §5 "too big" messages, which come with a link to a compression site. */
 const TOO_BIG_MESSAGES: ReadonlySet<string> = new Set([textureMessages.capeTooBig, textureMessages.earsTooBig, galleryMessages.fileTooBig]);
 
 /** A message for the error display; the "too big" messages (or any, when `compressLink` says so) get a link to a compression site. */
 export function textureMessageDisplay(message: string, compressLink?: boolean): ErrorDisplay {
   const tooBig = compressLink ?? TOO_BIG_MESSAGES.has(message);
-  const link = tooBig ? ` <a href="${COMPRESS_URL}" target="_blank" rel="noopener noreferrer">Compress it here</a>.` : '';
-  return { kind: 'message', message: escapeHtml(message) + link };
+  return tooBig ? { kind: 'message', message, link: { href: COMPRESS_URL, label: 'Compress it here' } } : { kind: 'message', message };
 }
 
 /** Loads an image URL into an Image element; resolves null when it is not a valid image. */

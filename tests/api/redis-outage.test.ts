@@ -1,0 +1,114 @@
+// API tests for Redis outages: the server starts without Redis, logins, uploads and change notices keep working while it
+// is down (limits and notices stay within the process), and Redis is used again once it is back.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, type TestDatabase } from '../helpers/backends.ts';
+import type { CookieJar } from '../helpers/cookie-jar.ts';
+import { createUserWithCode, loginNewUser, newBrowser, randomUsername, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
+import { closedPort, startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { frameColour, solidPng } from '../fixtures/textures.ts';
+
+const postgres = backends.find((backend) => backend.name === 'postgres')!;
+
+async function uploadCape(jar: CookieJar, colour: number): Promise<string> {
+  const response = await jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour)));
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as { cape: string }).cape;
+}
+
+async function capeUrl(server: TestServer, uuid: string): Promise<unknown> {
+  return ((await (await fetch(`${server.url}/profile/${uuid}`)).json()) as { cape_url: unknown }).cape_url;
+}
+
+describe('with Redis unreachable from the start', () => {
+  let database: TestDatabase;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    database = await postgres.createDatabase();
+    server = await startServer(database.url, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, LOGIN_ATTEMPTS_PER_MINUTE: '2', TRUST_PROXY: '1' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('starts, logs in, uploads and registers players', async () => {
+    const { jar, uuid } = await loginNewUser(server);
+    const cape = await uploadCape(jar, 1);
+    expect(await capeUrl(server, uuid)).toBe(cape);
+    const internal = await fetch(`${server.url}/api/internal/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer none' },
+      body: JSON.stringify({ uuid, username: 'x' }),
+    });
+    expect(internal.status, 'refused for the key, not for Redis').toBe(401);
+  });
+
+  it('still limits code logins per address, in the process', async () => {
+    const jar = await newBrowser(server);
+    const client = { 'x-forwarded-for': '198.51.100.7' };
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const response = await jar.post('/api/account/checkauth', { code: await unusedCode(server.db) }, client);
+      expect(response.status, `attempt ${attempt}`).toBe(200);
+    }
+    const { code } = await createUserWithCode(server.db, randomUsername());
+    expect((await jar.post('/api/account/checkauth', { code }, client)).status).toBe(429);
+  });
+});
+
+describe('with Redis going away and coming back', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let proxy: TcpProxy;
+  let throughProxy: TestServer;
+  let direct: TestServer;
+
+  beforeAll(async () => {
+    database = await postgres.createDatabase();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-outage-'));
+    proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
+    const env = { DATA_DIR: dataDir, LOGIN_ATTEMPTS_PER_MINUTE: '1000', REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:` };
+    throughProxy = await startServer(database.url, { ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+    direct = await startServer(database.url, { ...env, REDIS_URL: 'redis://127.0.0.1:6379' });
+  });
+  afterAll(async () => {
+    await throughProxy?.close();
+    await direct?.close();
+    await proxy?.stop();
+    await database?.drop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Uploads new capes on one server until the other serves the latest one (Redis carried the notice), or 10 s pass. */
+  async function noticeReaches(jar: CookieJar, uuid: string, firstColour: number): Promise<boolean> {
+    const deadline = Date.now() + 10_000;
+    for (let colour = firstColour; Date.now() < deadline; colour++) {
+      const cape = await uploadCape(jar, colour);
+      for (let poll = 0; poll < 10; poll++) {
+        if ((await capeUrl(direct, uuid)) === cape) return true;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    return false;
+  }
+
+  it('keeps answering while Redis is down and uses it again once it is back', async () => {
+    const { jar, uuid } = await loginNewUser(throughProxy);
+    await capeUrl(direct, uuid); // cached by the other process
+    expect(await noticeReaches(jar, uuid, 10), 'notices cross processes while Redis is up').toBe(true);
+
+    await proxy.stop();
+    const cape = await uploadCape(jar, 30);
+    expect(await capeUrl(throughProxy, uuid), 'the uploading process serves the new cape').toBe(cape);
+    const { jar: second } = await loginNewUser(throughProxy, randomUsername());
+    expect((await second.get('/api/user')).status).toBe(200);
+    expect((await jar.request('DELETE', '/api/upload-cape')).status).toBe(200);
+
+    await proxy.start();
+    expect(await noticeReaches(jar, uuid, 40), 'notices cross processes again after Redis came back').toBe(true);
+  });
+});

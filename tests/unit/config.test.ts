@@ -1,0 +1,43 @@
+// Unit tests for reading the configuration: TRUST_PROXY as a hop count or proxy addresses, and the HTTP timeouts.
+import { describe, expect, it } from 'vitest';
+import { loadConfig, trustProxyOption } from '../../server/config.ts';
+
+describe('TRUST_PROXY', () => {
+  it('is off by default and for false or 0', () => {
+    for (const value of [undefined, '', 'false', '0']) expect(loadConfig({ TRUST_PROXY: value }).trustProxy, String(value)).toBe(false);
+  });
+
+  it('reads a number as the count of proxies in front of the server', () => {
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    const trust = trustProxyOption(2) as (address: string, hop: number) => boolean;
+    expect([0, 1, 2].map((hop) => trust('10.0.0.1', hop))).toEqual([true, true, false]);
+  });
+
+  it('reads a list of proxy addresses and CIDR blocks', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+  });
+
+  it('reads true as one proxy, and says so at start', () => {
+    const config = loadConfig({ TRUST_PROXY: 'true' });
+    expect(config.trustProxy).toBe(1);
+    expect(config.warnings).toEqual([expect.stringContaining('TRUST_PROXY=true is read as TRUST_PROXY=1')]);
+    expect(loadConfig({ TRUST_PROXY: '1' }).warnings).toEqual([]);
+  });
+
+  it('refuses anything else with a message naming the setting', () => {
+    for (const value of ['yes', '10.0.0.0/33', '10.0.0', 'proxy.example', '1.2.3.4/8/1']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/Invalid configuration: TRUST_PROXY: expected a hop count/);
+    }
+  });
+});
+
+describe('HTTP timeouts', () => {
+  it('have defaults and can be set', () => {
+    expect(loadConfig({}).timeouts).toEqual({ headersMs: 10_000, requestMs: 60_000, keepAliveMs: 72_000 });
+    expect(loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '1000' }).timeouts).toEqual({
+      headersMs: 2000,
+      requestMs: 0,
+      keepAliveMs: 1000,
+    });
+  });
+});

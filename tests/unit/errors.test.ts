@@ -1,0 +1,55 @@
+// Unit tests for the error handler: server faults are logged as errors, a client that closed the connection is not.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { handleError, HttpError } from '../../server/http/errors.ts';
+
+function fakeExchange(connection: { destroyed: boolean }) {
+  const logged: Array<{ level: string; message: string }> = [];
+  const log = Object.fromEntries(
+    ['error', 'warn', 'info', 'debug'].map((level) => [level, (_details: unknown, message: string) => logged.push({ level, message })]),
+  );
+  const sent: Array<{ status: number; body: unknown }> = [];
+  let status = 200;
+  const reply = {
+    raw: { destroyed: connection.destroyed },
+    status(code: number) {
+      status = code;
+      return reply;
+    },
+    send(body: unknown) {
+      sent.push({ status, body });
+      return reply;
+    },
+  };
+  // A request's own stream reads as destroyed once its body is read; only its socket says whether the client is there.
+  const request = { log, raw: { destroyed: true, socket: { destroyed: connection.destroyed } } };
+  return { request: request as unknown as FastifyRequest, reply: reply as unknown as FastifyReply, logged, sent };
+}
+
+describe('handleError', () => {
+  it('logs a server fault as an error and answers 500 without details', () => {
+    const { request, reply, logged, sent } = fakeExchange({ destroyed: false });
+    handleError(Object.assign(new Error('disk on fire'), { statusCode: 500 }) as never, request, reply);
+    expect(logged.map((line) => line.level)).toEqual(['error']);
+    expect(sent).toEqual([{ status: 500, body: { error: 'Something went wrong' } }]);
+  });
+
+  it('does not log a download the client aborted as an error', () => {
+    for (const [error, destroyed] of [
+      [Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), false],
+      [Object.assign(new Error('premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }), true],
+      [new Error('write after end'), true],
+    ] as const) {
+      const { request, reply, logged } = fakeExchange({ destroyed });
+      handleError(error as never, request, reply);
+      expect(logged, error.message).toEqual([{ level: 'info', message: 'the client closed the connection' }]);
+    }
+  });
+
+  it('answers an HttpError with its status and body, logging nothing', () => {
+    const { request, reply, logged, sent } = fakeExchange({ destroyed: false });
+    handleError(new HttpError(404, 'Not here'), request, reply);
+    expect(logged).toEqual([]);
+    expect(sent).toEqual([{ status: 404, body: { error: 'Not here' } }]);
+  });
+});
