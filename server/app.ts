@@ -24,6 +24,7 @@ import { uploadRoutes } from './routes/upload.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
 import { ProfileCache } from './mod/profiles.ts';
 import { createBlobStore } from './storage/index.ts';
+import { ImageJobs } from './textures/image-jobs.ts';
 import { TextureLibrary } from './textures/library.ts';
 
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
@@ -48,6 +49,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = new TextureLibrary(db, createBlobStore(config));
   library.addReferenceCounter(countGalleryReferences);
+  const imageJobs = new ImageJobs(config.imageJobConcurrency);
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
   const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));
   app.addHook('onClose', async () => bus.close());
@@ -82,8 +84,14 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
     await site.register(accountRoutes, { db, config, library, bus });
     await site.register(internalRoutes, { db, bus });
-    await site.register(uploadRoutes, { db, library, bus, texturesBaseUrl });
-    await site.register(galleryRoutes, { db, library, uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes });
+    await site.register(uploadRoutes, { db, library, bus, imageJobs, texturesBaseUrl, uploadsPerTenMinutes: config.textureUploadsPerTenMinutes });
+    await site.register(galleryRoutes, {
+      db,
+      library,
+      imageJobs,
+      uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
+      downloadsPerMinute: config.galleryDownloadsPerMinute,
+    });
     await site.register(pageRoutes, { config });
   });
   return app;

@@ -1,6 +1,7 @@
 // The server's configuration: one typed reading of the environment, with defaults that work on a fresh machine.
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultImageJobConcurrency } from './textures/image-jobs.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -44,6 +45,9 @@ const schema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(200_000),
   GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
+  GALLERY_DOWNLOADS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  TEXTURE_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(20),
+  IMAGE_JOB_CONCURRENCY: z.coerce.number().int().positive().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -74,6 +78,12 @@ export interface Config {
   s3: S3Config | undefined;
   profileCacheSize: number;
   galleryUploadsPerTenMinutes: number;
+  /** Gallery downloads per user per minute. */
+  galleryDownloadsPerMinute: number;
+  /** Cape and ears uploads per user per 10 minutes. */
+  textureUploadsPerTenMinutes: number;
+  /** Image jobs (texture processing, previews, GIF builds) that run at once. */
+  imageJobConcurrency: number;
 }
 
 /** An S3-compatible bucket. */
@@ -127,5 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     profileCacheSize: e.PROFILE_CACHE_SIZE,
     galleryUploadsPerTenMinutes: e.GALLERY_UPLOADS_PER_10_MINUTES,
+    galleryDownloadsPerMinute: e.GALLERY_DOWNLOADS_PER_MINUTE,
+    textureUploadsPerTenMinutes: e.TEXTURE_UPLOADS_PER_10_MINUTES,
+    imageJobConcurrency: e.IMAGE_JOB_CONCURRENCY ?? defaultImageJobConcurrency(),
   };
 }

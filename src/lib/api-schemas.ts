@@ -64,10 +64,12 @@ export const deleteAccountBodySchema = z.object({
 
 // ---- Uploads ----
 
+/** What was changed to make an upload fit (an animation scaled down or cut), when anything was. */
+export const uploadNoticeSchema = z.string().optional().meta({ description: 'What was changed to make the upload fit (an animation scaled down or cut), when anything was' });
 /** What a cape or ears upload or removal answers (SPEC §3 Upload response). */
 export const uploadResultSchema = z.union([
-  z.object({ success: z.literal(true), cape: z.string().nullable() }),
-  z.object({ success: z.literal(true), ears: z.string().nullable() }),
+  z.object({ success: z.literal(true), cape: z.string().nullable(), notice: uploadNoticeSchema }),
+  z.object({ success: z.literal(true), ears: z.string().nullable(), notice: uploadNoticeSchema }),
 ]);
 /** An upload the texture rules refused: `success: false` and the SPEC §5 message. */
 export const uploadRefusalSchema = z.object({ success: z.literal(false), msg: z.string() }).meta({ id: 'UploadRefusal' });
@@ -204,7 +206,7 @@ export const likeResultSchema = z.object({ liked: z.boolean(), total_user_likes:
 /** What an edit answers: the reloaded item. */
 export const editResultSchema = z.object({ success: z.literal(true), item: galleryItemSchema });
 /** What a gallery upload answers: the item's hash, and whether that texture was already in the gallery. */
-export const galleryNewResultSchema = z.object({ success: z.literal(true), hash: z.string(), existing: z.boolean() });
+export const galleryNewResultSchema = z.object({ success: z.literal(true), hash: z.string(), existing: z.boolean(), notice: uploadNoticeSchema });
 
 // ---- Mod API ----
 
