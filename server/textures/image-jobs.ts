@@ -2,9 +2,14 @@
 // thread of libuv's pool and texture file reads, which share that pool, are not kept waiting behind it.
 import os from 'node:os';
 
-/** The default number of image jobs that run at once: one less than the cores, at least one. */
+/** The size of libuv's thread pool, which sharp's work and file reads share. */
+function libuvThreads(): number {
+  return Number(process.env.UV_THREADPOOL_SIZE) || 4;
+}
+
+/** The default number of image jobs that run at once: one less than the cores, at least one, and always one less than libuv's threads so a file read finds a free one. */
 export function defaultImageJobConcurrency(): number {
-  return Math.max(1, os.availableParallelism() - 1);
+  return Math.max(1, Math.min(os.availableParallelism() - 1, libuvThreads() - 1));
 }
 
 /** How many image jobs wait and run right now. */

@@ -139,6 +139,28 @@ async function encodeStill(upload: Buffer, header: { width: number; height: numb
   return encodeRaw(scaleNearest({ data, width: info.width, height: info.height }, width, width / 2), 1);
 }
 
+/** The strip's raw pixels from all decoded frames (stacked): for each tick its frame, scaled to frameWidth; the decode itself when nothing changes. */
+function assembleStrip(decoded: RawImage, frames: number, ticks: number[], frameWidth: number): Buffer {
+  const frameHeight = frameWidth / 2;
+  const decodedHeight = decoded.height / frames;
+  const unchanged = decoded.width === frameWidth && decodedHeight === frameHeight && ticks.length === frames && ticks.every((source, tick) => source === tick);
+  if (unchanged) return decoded.data;
+  const decodedFrameBytes = decoded.width * decodedHeight * 4;
+  const frameBytes = frameWidth * frameHeight * 4;
+  const strip = Buffer.alloc(frameBytes * ticks.length);
+  const scaled = new Map<number, RawImage>();
+  ticks.forEach((source, tick) => {
+    let frame = scaled.get(source);
+    if (!frame) {
+      const pixels = decoded.data.subarray(source * decodedFrameBytes, (source + 1) * decodedFrameBytes);
+      frame = scaleNearest({ data: pixels, width: decoded.width, height: decodedHeight }, frameWidth, frameHeight);
+      scaled.set(source, frame);
+    }
+    frame.data.copy(strip, tick * frameBytes);
+  });
+  return strip;
+}
+
 /** Builds the strip of an animated GIF from one decode of all its frames: resampled to the 100 ms tick, frames scaled to fit the pixel budget. */
 async function buildStrip(upload: Buffer, header: { width: number; height: number }, frames: number): Promise<Omit<ProcessedCape, 'still'>> {
   const limitInputPixels = CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT * MAX_CAPE_FRAMES;
@@ -150,23 +172,11 @@ async function buildStrip(upload: Buffer, header: { width: number; height: numbe
   const frameWidth = stripFrameWidth(storedWidth, ticks.length);
   const frameHeight = frameWidth / 2;
   // One decode of every frame, then nearest-neighbour sampling in JavaScript: sharp's resize premultiplies alpha in floats
-  // and takes twice as long as the decode for the largest animations.
+  // and takes twice as long as the decode for the largest animations. The worst upload (64 frames of 2048 x 1024) holds
+  // 512 MB of pixels for a moment; the image job queue bounds how many do at once.
   const { data, info } = await sharp(upload, { limitInputPixels, failOn: 'error', pages: -1 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const decodedHeight = info.height / frames;
-  if (!Number.isInteger(decodedHeight)) reject(textureMessages.invalidImage);
-  const decodedFrameBytes = info.width * decodedHeight * 4;
-  const frameBytes = frameWidth * frameHeight * 4;
-  const strip = Buffer.alloc(frameBytes * ticks.length);
-  const scaled = new Map<number, RawImage>();
-  ticks.forEach((source, tick) => {
-    let frame = scaled.get(source);
-    if (!frame) {
-      const decoded = { data: data.subarray(source * decodedFrameBytes, (source + 1) * decodedFrameBytes), width: info.width, height: decodedHeight };
-      frame = scaleNearest(decoded, frameWidth, frameHeight);
-      scaled.set(source, frame);
-    }
-    frame.data.copy(strip, tick * frameBytes);
-  });
+  if (!Number.isInteger(info.height / frames)) reject(textureMessages.invalidImage);
+  const strip = assembleStrip({ data, width: info.width, height: info.height }, frames, ticks, frameWidth);
   const notices: string[] = [];
   if (frameWidth < storedWidth) notices.push(`The animation was scaled to ${frameWidth} × ${frameHeight} a frame to fit.`);
   if (cut) notices.push(`The animation was cut to its first ${(MAX_CAPE_FRAMES * CAPE_FRAME_MS) / 1000} seconds.`);

@@ -430,7 +430,9 @@ describe.each(backends)('gallery on $name', (backend) => {
       const limited = await startServer(limitedDb.url, { GALLERY_DOWNLOADS_PER_MINUTE: '2' });
       try {
         const { jar } = await loginNewUser(limited);
-        const created = (await (await sendNew(jar, { title: 'Limited', tags: ['cute'], file: await solidPng(64, 32, frameColour(7)) })).json()) as { hash: string };
+        const created = (await (await sendNew(jar, { title: 'Limited', tags: ['cute'], file: await solidPng(64, 32, frameColour(7)) })).json()) as {
+          hash: string;
+        };
         for (let i = 0; i < 2; i++) expect((await jar.get(`/api/gallery/${created.hash}/download`)).status).toBe(200);
         const third = await jar.get(`/api/gallery/${created.hash}/download`);
         expect(third.status).toBe(429);

@@ -365,7 +365,8 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       const limited = await startServer(limitedDb.url, { TEXTURE_UPLOADS_PER_10_MINUTES: '2' });
       try {
         const { jar, uuid } = await loginNewUser(limited);
-        const send = (bytes: Buffer, kind: 'cape' | 'ears' = 'cape') => jar.upload(`/api/upload-${kind}`, bytes, { type: 'image/png', filename: `${kind}.png` });
+        const send = (bytes: Buffer, kind: 'cape' | 'ears' = 'cape') =>
+          jar.upload(`/api/upload-${kind}`, bytes, { type: 'image/png', filename: `${kind}.png` });
         expect((await send(capes[2]!)).status).toBe(200);
         const kept = (await (await send(capes[0]!)).json()) as { cape: string };
         const third = await send(capes[1]!);
