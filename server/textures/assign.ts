@@ -21,6 +21,21 @@ export const PLAYER_TEXTURE_COLUMNS = ['cape_hash', 'cape_strip_hash', 'ears_has
 /** A user column that refers to a texture. */
 export type PlayerTextureColumn = (typeof PLAYER_TEXTURE_COLUMNS)[number];
 
+/** The texture columns as a query on `users` selects them. */
+export const PLAYER_TEXTURE_SELECTION = PLAYER_TEXTURE_COLUMNS.map((column) => `users.${column}` as const);
+
+/** A player's current texture hashes. */
+export interface PlayerTextureHashes {
+  cape: string | null;
+  capeStrip: string | null;
+  ears: string | null;
+}
+
+/** A player's texture hashes from a users row read with PLAYER_TEXTURE_SELECTION. */
+export function playerTextureHashes(row: Record<PlayerTextureColumn, string | null>): PlayerTextureHashes {
+  return { cape: row.cape_hash, capeStrip: row.cape_strip_hash, ears: row.ears_hash };
+}
+
 /** What a slot is set to: a still image and, for an animated cape, its strip. */
 export interface SlotTextures {
   still: EncodedTexture;
