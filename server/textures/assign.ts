@@ -71,8 +71,8 @@ function slotValues(slot: PlayerSlot, textures: SlotTextures | null): Partial<Re
   return values;
 }
 
-/** Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent changes take turns). */
-async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTextureColumn, string | null>>): Promise<string[]> {
+/** Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent changes take turns); null when the player is gone. */
+async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTextureColumn, string | null>>): Promise<string[] | null> {
   const columns = Object.keys(values) as PlayerTextureColumn[];
   return db.transaction().execute(async (trx) => {
     const before = await trx
@@ -81,7 +81,7 @@ async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTe
       .where('uuid', '=', uuid)
       .$if(isPostgres(db), (query) => query.forUpdate())
       .executeTakeFirst();
-    if (!before) return [];
+    if (!before) return null;
     await trx.updateTable('users').set(values).where('uuid', '=', uuid).execute();
     return Object.values(before as Record<string, string | null>).filter((hash): hash is string => Boolean(hash));
   });
@@ -94,14 +94,15 @@ export async function assignPlayerTextures(context: AssignmentContext, uuid: str
   if (textures.strip) toStore.push({ texture: textures.strip, kind: 'cape-strip' });
   const values = slotValues(slot, textures);
   const previous = await storeAndPoint(context.library, toStore, () => swapColumns(context.db, uuid, values));
-  const kept = new Set(Object.values(values));
-  await context.library.release(previous.filter((hash) => !kept.has(hash)));
+  const assigned = toStore.map(({ texture }) => texture.hash);
+  // A player deleted meanwhile keeps nothing: the new textures go again unless someone else uses them.
+  await context.library.release(previous === null ? assigned : previous.filter((hash) => !assigned.includes(hash)));
   await context.bus.publish(uuid);
 }
 
 /** Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change. */
 export async function clearPlayerTextures(context: AssignmentContext, uuid: string, slots: PlayerSlot[] = ['cape', 'ears']): Promise<void> {
   const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<Record<PlayerTextureColumn, null>>;
-  await context.library.release(await swapColumns(context.db, uuid, values));
+  await context.library.release((await swapColumns(context.db, uuid, values)) ?? []);
   await context.bus.publish(uuid);
 }
