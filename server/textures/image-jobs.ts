@@ -1,5 +1,7 @@
 // One small queue for all image work (uploads, gallery uploads, previews, maps, GIF builds), so sharp never takes every
-// thread of libuv's pool and texture file reads, which share that pool, are not kept waiting behind it.
+// thread of libuv's pool and texture file reads, which share that pool, are not kept waiting behind it. Each sharp call
+// holds one libuv thread and runs its pixels on libvips' own threads (sharp.concurrency(), left at the core count, so
+// a lone large job still uses every core).
 import os from 'node:os';
 
 /** The size of libuv's thread pool, which sharp's work and file reads share. */
