@@ -1,4 +1,4 @@
-// Texture pipeline timing: validate, re-encode and store a 2048x1024 PNG cape and a 64-frame GIF cape (median of 20 runs).
+// Texture pipeline timing: validate, re-encode and store a 2048x1024 PNG cape and 64-frame GIF capes, and build the gallery download GIF of each strip (median of 20 runs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { CAPE_MAX_BYTES } from '../src/lib/texture-rules.ts';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
 import { TextureLibrary } from '../server/textures/library.ts';
-import { processCape } from '../server/textures/process.ts';
+import { processCape, stripToGif, type EncodedTexture } from '../server/textures/process.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 
@@ -67,6 +67,7 @@ async function time(label: string, upload: Buffer): Promise<void> {
   if (upload.length > CAPE_MAX_BYTES) throw new Error(`${label} is ${upload.length} bytes, over the limit`);
   const samples: number[] = [];
   let frames = 1;
+  let strip: EncodedTexture | null = null;
   for (let run = 0; run < RUNS; run++) {
     await db.deleteFrom('textures').execute();
     fs.rmSync(path.join(dir, 'textures'), { recursive: true, force: true });
@@ -76,10 +77,19 @@ async function time(label: string, upload: Buffer): Promise<void> {
     if (cape.strip) await library.put(cape.strip, 'cape-strip');
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
     frames = cape.strip?.frames ?? 1;
+    strip = cape.strip;
   }
   console.log(
     `${label.padEnd(34)} ${String(upload.length).padStart(7)} bytes, ${String(frames).padStart(2)} frames: median ${median(samples).toFixed(1)} ms, min ${Math.min(...samples).toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`,
   );
+  if (!strip) return;
+  const builds: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const started = process.hrtime.bigint();
+    await stripToGif(strip.bytes);
+    builds.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  console.log(`${''.padEnd(34)} strip ${strip.width}x${strip.height}, download GIF build: median ${median(builds).toFixed(1)} ms`);
 }
 
 try {

@@ -23,9 +23,10 @@ import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
 import { ProfileCache } from './mod/profiles.ts';
-import { createTextureLibrary } from './textures/create-library.ts';
 import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
+import { createTextureLibrary } from './textures/create-library.ts';
+import { ImageJobs } from './textures/image-jobs.ts';
 
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
 
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = createTextureLibrary(config, db);
+  const imageJobs = new ImageJobs(config.imageJobConcurrency);
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
   // Redis, when configured, is used while it is reachable; the server starts and serves without it.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
@@ -102,8 +104,14 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
     await site.register(accountRoutes, { db, config, library, bus, counter });
     await site.register(internalRoutes, { db, bus });
-    await site.register(uploadRoutes, { db, library, bus, texturesBaseUrl });
-    await site.register(galleryRoutes, { db, library, uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes });
+    await site.register(uploadRoutes, { db, library, bus, imageJobs, texturesBaseUrl, uploadsPerTenMinutes: config.textureUploadsPerTenMinutes });
+    await site.register(galleryRoutes, {
+      db,
+      library,
+      imageJobs,
+      uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
+      downloadsPerMinute: config.galleryDownloadsPerMinute,
+    });
     await site.register(pageRoutes, { config });
   });
   return app;

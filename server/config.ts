@@ -2,6 +2,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultImageJobConcurrency } from './textures/image-jobs.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -99,6 +100,9 @@ const schema = z.object({
   HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
   REQUEST_TIMEOUT_MS: milliseconds.default(60_000),
   KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(72_000),
+  GALLERY_DOWNLOADS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  TEXTURE_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(20),
+  IMAGE_JOB_CONCURRENCY: z.coerce.number().int().positive().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -146,6 +150,12 @@ export interface Config {
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** Settings that were read in a way the operator should hear about at start. */
   warnings: string[];
+  /** Gallery downloads per user per minute. */
+  galleryDownloadsPerMinute: number;
+  /** Cape and ears uploads per user per 10 minutes. */
+  textureUploadsPerTenMinutes: number;
+  /** Image jobs (texture processing, previews, GIF builds) that run at once. */
+  imageJobConcurrency: number;
 }
 
 /** An S3-compatible bucket. */
@@ -207,5 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: e.SWEEP_INTERVAL_MINUTES * 60_000,
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
     warnings: e.TRUST_PROXY.warning ? [e.TRUST_PROXY.warning] : [],
+    galleryDownloadsPerMinute: e.GALLERY_DOWNLOADS_PER_MINUTE,
+    textureUploadsPerTenMinutes: e.TEXTURE_UPLOADS_PER_10_MINUTES,
+    imageJobConcurrency: e.IMAGE_JOB_CONCURRENCY ?? defaultImageJobConcurrency(),
   };
 }

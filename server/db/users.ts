@@ -61,9 +61,7 @@ export async function countUsers(db: Db): Promise<number> {
   return Number(count);
 }
 
-/** Deletes an account and, through the foreign keys, everything it owns; returns the texture hashes it referred to. */
-export async function deleteUser(db: Db, uuid: string): Promise<string[]> {
-  const row = await db.selectFrom('users').select(['cape_hash', 'cape_strip_hash', 'ears_hash']).where('uuid', '=', uuid).executeTakeFirst();
+/** Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see textures/assign.ts). */
+export async function deleteUser(db: Db, uuid: string): Promise<void> {
   await db.deleteFrom('users').where('uuid', '=', uuid).execute();
-  return [row?.cape_hash, row?.cape_strip_hash, row?.ears_hash].filter((hash): hash is string => Boolean(hash));
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/assign.ts';
 
 /** A cached profile: serialized once, with its ETag and the player it belongs to. */
 export interface CachedProfile {
@@ -91,9 +92,7 @@ export class ProfileCache {
         'users.uuid',
         'users.username',
         'users.banned',
-        'users.cape_hash',
-        'users.cape_strip_hash',
-        'users.ears_hash',
+        ...PLAYER_TEXTURE_SELECTION,
         'premium.animated',
         'premium.glint',
         'premium.glint_enabled',
@@ -105,23 +104,24 @@ export class ProfileCache {
       .executeTakeFirst();
     if (!row) return null;
     const url = (hash: string | null) => (hash && row.banned !== 1 ? `${this.texturesBaseUrl}/${hash}` : null);
-    const hasCape = Boolean(row.cape_hash) && row.banned !== 1;
-    const animated = hasCape && row.animated === 1 && Boolean(row.cape_strip_hash);
+    const textures = playerTextureHashes(row);
+    const hasCape = Boolean(textures.cape) && row.banned !== 1;
+    const animated = hasCape && row.animated === 1 && Boolean(textures.capeStrip);
     // The mod reads only cape_url and plays it as a strip when its height is not half its width: the strip when the animation is on.
     const profile: ModProfile = {
       capeGlint: hasCape && row.glint === 1 && row.glint_enabled === 1,
       upsideDown: row.dinnerbone === 1 && row.dinnerbone_enabled === 1,
       animatedCape: animated,
-      cape_url: url(animated ? row.cape_strip_hash : row.cape_hash),
-      animated_cape_url: url(row.cape_strip_hash),
-      ear_url: url(row.ears_hash),
+      cape_url: url(animated ? textures.capeStrip : textures.cape),
+      animated_cape_url: url(textures.capeStrip),
+      ear_url: url(textures.ears),
     };
     const json = JSON.stringify(profile);
     return {
       uuid: row.uuid,
       username: row.username,
-      capeHash: row.banned === 1 ? null : row.cape_hash,
-      earsHash: row.banned === 1 ? null : row.ears_hash,
+      capeHash: row.banned === 1 ? null : textures.cape,
+      earsHash: row.banned === 1 ? null : textures.ears,
       json,
       etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
       expiresAt: now + FOUND_TTL_MS,

@@ -39,9 +39,10 @@ import { findGalleryItem, listGallery } from '../gallery/queries.ts';
 import { HttpError } from '../http/errors.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { TextureLibrary } from '../textures/library.ts';
+import { storeAndPoint } from '../textures/assign.ts';
+import type { ImageJobs } from '../textures/image-jobs.ts';
+import type { DerivedVariant, TextureLibrary } from '../textures/library.ts';
 import { processGalleryTexture, stripToGif, TextureRejected } from '../textures/process.ts';
-import { derivedKey, type DerivedVariant } from '../textures/library.ts';
 import { renderTextureMap, renderTexturePreview } from '../textures/render.ts';
 
 const HASH_PARAM = '^[0-9a-f]{64}$';
@@ -63,9 +64,12 @@ function mayManage(user: UserRow, authorUuid: string): boolean {
 }
 
 /** Registers every /api/gallery call. */
-export async function galleryRoutes(instance: FastifyInstance, options: { db: Db; library: TextureLibrary; uploadsPerTenMinutes: number }) {
+export async function galleryRoutes(
+  instance: FastifyInstance,
+  options: { db: Db; library: TextureLibrary; imageJobs: ImageJobs; uploadsPerTenMinutes: number; downloadsPerMinute: number },
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, library } = options;
+  const { db, library, imageJobs } = options;
 
   const itemOr404 = async (hash: string) => {
     const item = await galleryItemOwner(db, hash);
@@ -73,16 +77,10 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     return item;
   };
 
-  /** Serves a rendered image, rendering it once per texture and keeping it in the blob store. */
+  /** Serves a rendered image, rendering it once per texture (in the image job queue) and keeping it in the blob store. */
   const sendRendered = async (reply: FastifyReply, hash: string, variant: DerivedVariant, render: (png: Buffer) => Promise<Buffer>) => {
-    const key = derivedKey(hash, variant);
-    let image = await library.store.get(key);
-    if (!image) {
-      const texture = await library.read(hash);
-      if (!texture) throw new HttpError(404, 'That texture does not exist.');
-      image = await render(texture);
-      await library.store.put(key, image);
-    }
+    const image = await library.derived(hash, variant, (png) => imageJobs.run(() => render(png)));
+    if (!image) throw new HttpError(404, 'That texture does not exist.');
     return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', image);
   };
 
@@ -175,7 +173,15 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
   app.get(
     `/api/gallery/:hash(${HASH_PARAM})/download`,
     {
-      config: sessionOnly,
+      config: {
+        auth: 'session',
+        rateLimit: {
+          max: options.downloadsPerMinute,
+          timeWindow: 60_000,
+          keyGenerator: async (request: FastifyRequest) => `gallery-download:${(await request.currentUser())?.uuid ?? request.ip}`,
+          errorResponseBuilder: () => new HttpError(429, galleryMessages.tooManyDownloads),
+        },
+      },
       schema: {
         summary: 'Download an item (counts a download): a PNG, or a GIF for an animated cape',
         params: hashParams,
@@ -187,15 +193,15 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
     },
     async (request, reply) => {
       const item = await itemOr404(request.params.hash);
-      const strip = item.strip_hash ? await library.read(item.strip_hash) : null;
-      const still = strip ? null : await library.read(item.hash);
-      if (!strip && !still) throw new HttpError(404, 'That texture does not exist.');
+      // An animated item downloads as a GIF, built once per strip and kept beside it in the blob store.
+      const file = item.strip_hash
+        ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run(() => stripToGif(strip)))
+        : await library.read(item.hash);
+      if (!file) throw new HttpError(404, 'That texture does not exist.');
       await recordDownload(db, item.hash);
       const name = item.title.replace(/[^A-Za-z0-9_ ]/g, '').trim() || 'texture';
-      if (strip) {
-        return sendFile(reply.header('content-disposition', `attachment; filename="${name}.gif"`), 'image/gif', await stripToGif(strip));
-      }
-      return sendFile(reply.header('content-disposition', `attachment; filename="${name}.png"`), 'image/png', still!);
+      const type = item.strip_hash ? 'gif' : 'png';
+      return sendFile(reply.header('content-disposition', `attachment; filename="${name}.${type}"`), `image/${type}`, file);
     },
   );
 
@@ -292,18 +298,20 @@ export async function galleryRoutes(instance: FastifyInstance, options: { db: Db
       await checkTitleAndTags(db, fields.title, tags.data);
       let texture;
       try {
-        texture = await processGalleryTexture(file);
+        texture = await imageJobs.run(() => processGalleryTexture(file));
       } catch (error) {
         if (error instanceof TextureRejected) throw new HttpError(422, error.message);
         throw error;
       }
-      const hash = await library.put(texture.still, 'gallery');
-      const stripHash = texture.strip ? await library.put(texture.strip, 'gallery') : null;
+      // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches a
+      // still item, or another GIF with the same first frame, is an item of its own.
+      const stored = texture.strip ?? texture.still;
       const type = texture.kind === 'ears' ? GALLERY_TYPES.ears : texture.strip ? GALLERY_TYPES.animated : GALLERY_TYPES.cape;
-      const created = await createGalleryItem(db, { hash, stripHash, title: fields.title, authorUuid: user.uuid, type, tags: tags.data });
-      await library.ensure(texture.still, 'gallery');
-      if (texture.strip) await library.ensure(texture.strip, 'gallery');
-      return reply.status(created ? 201 : 200).send({ success: true as const, hash, existing: !created });
+      const item = { hash: stored.hash, stripHash: texture.strip?.hash ?? null, title: fields.title, authorUuid: user.uuid, type, tags: tags.data };
+      const created = await storeAndPoint(library, [{ texture: stored, kind: 'gallery' }], () => createGalleryItem(db, item));
+      return reply
+        .status(created ? 201 : 200)
+        .send({ success: true as const, hash: stored.hash, existing: !created, ...(texture.notice ? { notice: texture.notice } : {}) });
     },
   );
 }

@@ -2,11 +2,12 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import { PLAYER_TEXTURE_COLUMNS } from './assign.ts';
 import type { EncodedTexture } from './process.ts';
 
-/** Images rendered from a texture and kept beside it in the blob store. */
-export type DerivedVariant = 'preview' | 'map';
-const DERIVED_VARIANTS: DerivedVariant[] = ['preview', 'map'];
+/** Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip. */
+export type DerivedVariant = 'preview' | 'map' | 'gif';
+const DERIVED_VARIANTS: DerivedVariant[] = ['preview', 'map', 'gif'];
 
 /** The blob key of an image rendered from a texture; removed with the texture. */
 export function derivedKey(hash: string, variant: DerivedVariant): string {
@@ -24,14 +25,12 @@ export type TextureKind = 'cape' | 'cape-strip' | 'ears' | 'gallery';
 /** A place that can refer to a texture: returns how many references a hash has there. */
 export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
 
-const userColumns = ['cape_hash', 'cape_strip_hash', 'ears_hash'] as const;
-
 /** Counts references to a hash from players' current capes and ears. */
 export const countPlayerReferences: ReferenceCounter = async (db, hash) => {
   const row = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where((eb) => eb.or(userColumns.map((column) => eb(column, '=', hash))))
+    .where((eb) => eb.or(PLAYER_TEXTURE_COLUMNS.map((column) => eb(column, '=', hash))))
     .executeTakeFirstOrThrow();
   return Number(row.count);
 };
@@ -39,6 +38,8 @@ export const countPlayerReferences: ReferenceCounter = async (db, hash) => {
 /** The texture library: the blob store plus the `textures` rows. */
 export class TextureLibrary {
   private readonly counters: ReferenceCounter[] = [countPlayerReferences];
+  /** Derived images being built, by blob key, so concurrent requests share one build. */
+  private readonly building = new Map<string, Promise<Buffer | null>>();
 
   constructor(
     private readonly db: Db,
@@ -85,6 +86,25 @@ export class TextureLibrary {
       removed.push(hash);
     }
     return removed;
+  }
+
+  /** An image derived from a texture: read from the store, or built once from the texture (concurrent callers share the build) and kept; null when the texture is gone. */
+  async derived(hash: string, variant: DerivedVariant, build: (texture: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
+    const key = derivedKey(hash, variant);
+    const stored = await this.store.get(key);
+    if (stored) return stored;
+    let pending = this.building.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const texture = await this.store.get(hash);
+        if (!texture) return null;
+        const image = await build(texture);
+        await this.store.put(key, image);
+        return image;
+      })().finally(() => this.building.delete(key));
+      this.building.set(key, pending);
+    }
+    return pending;
   }
 
   /** The stored bytes of a texture, or null. */

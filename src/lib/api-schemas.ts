@@ -66,10 +66,15 @@ export const deleteAccountBodySchema = z.object({
 
 // ---- Uploads ----
 
+/** What was changed to make an upload fit (an animation scaled down or cut), when anything was. */
+export const uploadNoticeSchema = z
+  .string()
+  .optional()
+  .meta({ description: 'What was changed to make the upload fit (an animation scaled down or cut), when anything was' });
 /** What a cape or ears upload or removal answers (SPEC §3 Upload response). */
 export const uploadResultSchema = z.union([
-  z.object({ success: z.literal(true), cape: z.string().nullable() }),
-  z.object({ success: z.literal(true), ears: z.string().nullable() }),
+  z.object({ success: z.literal(true), cape: z.string().nullable(), notice: uploadNoticeSchema }),
+  z.object({ success: z.literal(true), ears: z.string().nullable(), notice: uploadNoticeSchema }),
 ]);
 /** An upload the texture rules refused: `success: false` and the SPEC §5 message. */
 export const uploadRefusalSchema = z.object({ success: z.literal(false), msg: z.string() }).meta({ id: 'UploadRefusal' });
@@ -87,8 +92,8 @@ export const galleryItemSchema = z
     author_name: z.string(),
     type: z.number().int().meta({ description: '0 cape, 1 ears, 2 animated cape' }),
     animated: z.boolean(),
-    texture: z.string().meta({ description: 'The still PNG, relative to the API host' }),
-    animated_texture: z.string().nullable().meta({ description: 'The animated strip (frames stacked vertically), or null' }),
+    texture: z.string().meta({ description: 'The texture PNG, relative to the API host: the still image, or for an animated cape its strip' }),
+    animated_texture: z.string().nullable().meta({ description: 'The animated strip (frames of width x width/2 stacked vertically, 100 ms each), or null' }),
     tags: z.array(tagSchema),
     whitelisted: z.boolean(),
     user_liked: z.boolean(),
@@ -200,7 +205,7 @@ export const likeResultSchema = z.object({ liked: z.boolean(), total_user_likes:
 /** What an edit answers: the reloaded item. */
 export const editResultSchema = z.object({ success: z.literal(true), item: galleryItemSchema });
 /** What a gallery upload answers: the item's hash, and whether that texture was already in the gallery. */
-export const galleryNewResultSchema = z.object({ success: z.literal(true), hash: z.string(), existing: z.boolean() });
+export const galleryNewResultSchema = z.object({ success: z.literal(true), hash: z.string(), existing: z.boolean(), notice: uploadNoticeSchema });
 
 // ---- Mod API ----
 

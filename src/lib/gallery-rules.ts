@@ -16,6 +16,7 @@ export const galleryMessages = {
   fileType: 'Textures must be either PNG or GIF',
   missingFields: 'You must fill in all the boxes',
   tooManyUploads: 'Too many uploads. Try again in 10 minutes.',
+  tooManyDownloads: 'Too many downloads. Try again in a minute.',
   titleTooLong: `The title may be at most ${GALLERY_TITLE_MAX} characters`,
   titleCharacters: 'The title may only contain letters, numbers, underscores and spaces',
   unknownTag: 'Choose tags from the list',

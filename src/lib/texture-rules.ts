@@ -14,6 +14,10 @@ export const EARS_HEIGHT = 7;
 export const MAX_CAPE_FRAMES = 64;
 /** How long each frame of an animated cape shows. */
 export const CAPE_FRAME_MS = 100;
+/** Most pixels a stored strip holds in all (2048 x 4096); larger animations are stored with smaller frames. */
+export const STRIP_MAX_PIXELS = 2048 * 4096;
+/** Narrowest stored cape: the mod's canvas is 64 pixels wide times a power of two. */
+export const CAPE_BASE_WIDTH = 64;
 /** Where the "too big" messages point for compressing an image. */
 export const COMPRESS_URL = 'https://tinypng.com/';
 
@@ -55,6 +59,13 @@ export function checkCapeDimensions(image: { width: number; height: number }): s
   if (height * 2 !== width) return textureMessages.capeDimensions;
   if (height % 32 !== 0 && width % 64 !== 0) return textureMessages.capeDimensions;
   return null;
+}
+
+/** The width a cape is stored at: the next 64·2ⁿ at or above its width (the mod pads anything else into such a canvas). */
+export function storedCapeWidth(width: number): number {
+  let stored = CAPE_BASE_WIDTH;
+  while (stored < width) stored *= 2;
+  return stored;
 }
 
 /** Checks an animated cape's frame count; returns the message, or null when it passes. */

@@ -167,14 +167,12 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect(await rgbaPixels(Buffer.from(await (await fetchTexture(`/textures/${hash}`)).arrayBuffer()))).toMatchObject({ width: 14, height: 7 });
     });
 
-    it('stores an animated GIF as type 2 with its strip as animated_texture; a one-frame GIF is a type 0 cape', async () => {
+    it('stores an animated GIF as type 2 keyed by its strip (texture and animated_texture); a one-frame GIF is a type 0 cape', async () => {
       const user = await loginNewUser(suite.server);
       const frames: Rgba[] = [frameColour(colour++), frameColour(colour++), frameColour(colour++)];
       const hash = await upload(user.jar, await animatedGif(64, 32, frames), 'Flashing', ['colourful'], 'image/gif');
       const item = await getItem(user.jar, hash);
-      expect(item).toMatchObject({ type: 2, animated: true, texture: `/textures/${hash}` });
-      expect(item.animated_texture).toMatch(/^\/textures\/[0-9a-f]{64}$/);
-      expect(item.animated_texture).not.toBe(item.texture);
+      expect(item).toMatchObject({ type: 2, animated: true, texture: `/textures/${hash}`, animated_texture: `/textures/${hash}` });
       const strip = await rgbaPixels(Buffer.from(await (await fetchTexture(item.animated_texture!)).arrayBuffer()));
       expect([strip.width, strip.height]).toEqual([64, 96]);
 
@@ -204,6 +202,49 @@ describe.each(backends)('gallery on $name', (backend) => {
       }
       expect(await snapshot()).toEqual(before);
       expect(await getItem(second.jar, hash)).toMatchObject({ title: 'Original', author: first.uuid, tags: [{ tag_key: 'cute', name: 'Cute' }] });
+    });
+
+    it('keeps an animated GIF whose first frame matches a still item as an item of its own, in both orders', async () => {
+      const user = await loginNewUser(suite.server);
+      for (const order of ['still first', 'GIF first'] as const) {
+        const frames: Rgba[] = [frameColour(colour++), frameColour(colour++)];
+        const still = await solidPng(64, 32, frames[0]);
+        const gif = await animatedGif(64, 32, frames);
+        const uploads = order === 'still first' ? [still, gif] : [gif, still];
+        const hashes = [];
+        for (const file of uploads) hashes.push(await upload(user.jar, file, 'Twins', ['cute'], file === gif ? 'image/gif' : 'image/png'));
+        const [stillHash, gifHash] = order === 'still first' ? hashes : [hashes[1]!, hashes[0]!];
+        expect(gifHash, order).not.toBe(stillHash);
+        expect(await getItem(user.jar, stillHash!), order).toMatchObject({ type: 0, animated: false, animated_texture: null });
+        const animatedItem = await getItem(user.jar, gifHash!);
+        expect(animatedItem, order).toMatchObject({ type: 2, animated: true, animated_texture: `/textures/${gifHash}` });
+        const strip = await rgbaPixels(Buffer.from(await (await fetchTexture(animatedItem.animated_texture!)).arrayBuffer()));
+        expect([strip.width, strip.height], order).toEqual([64, 64]);
+      }
+    });
+
+    it('keeps two animations that share a first frame apart, and answers the same animation again as existing', async () => {
+      const user = await loginNewUser(suite.server);
+      const first = frameColour(colour++);
+      const one = await animatedGif(64, 32, [first, frameColour(colour++)]);
+      const two = await animatedGif(64, 32, [first, frameColour(colour++)]);
+      const oneHash = await upload(user.jar, one, 'One', ['cute'], 'image/gif');
+      const twoHash = await upload(user.jar, two, 'Two', ['cute'], 'image/gif');
+      expect(twoHash).not.toBe(oneHash);
+      const again = await sendNew(user.jar, { title: 'One again', tags: ['cute'], file: one, type: 'image/gif' });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual({ success: true, hash: oneHash, existing: true });
+    });
+
+    it('says in its answer when an animation was scaled down to fit the strip budget', async () => {
+      const user = await loginNewUser(suite.server);
+      const frames = Array.from({ length: 17 }, () => frameColour(colour++));
+      const response = await sendNew(user.jar, { title: 'Big animation', tags: ['cute'], file: await animatedGif(1024, 512, frames), type: 'image/gif' });
+      const body = (await response.json()) as { hash: string; notice?: string };
+      expect(response.status, JSON.stringify(body)).toBe(201);
+      expect(body.notice).toBe('The animation was scaled to 512 × 256 a frame to fit.');
+      const strip = await rgbaPixels(Buffer.from(await (await fetchTexture((await getItem(user.jar, body.hash)).animated_texture!)).arrayBuffer()));
+      expect([strip.width, strip.height]).toEqual([512, 256 * 17]);
     });
 
     describe('refusals store nothing', () => {
@@ -371,6 +412,49 @@ describe.each(backends)('gallery on $name', (backend) => {
     });
   });
 
+  describe('animated downloads', () => {
+    it('builds the GIF once, keeps it in the blob store beside the strip and removes it with the item', async () => {
+      const author = await loginNewUser(suite.server);
+      const frames = [frameColour(colour++), frameColour(colour++), frameColour(colour++)];
+      const hash = await upload(author.jar, await animatedGif(64, 32, frames), 'Kept gif', ['cute'], 'image/gif');
+      const key = sha256Hex(Buffer.from(`gif:v1:${hash}`));
+      const file = path.join(suite.server.config.dataDir, 'textures', key.slice(0, 2), `${key}.png`);
+      expect(fs.existsSync(file), 'no GIF before the first download').toBe(false);
+      const answers = await Promise.all(Array.from({ length: 5 }, () => author.jar.get(`/api/gallery/${hash}/download`)));
+      const bodies = await Promise.all(answers.map(async (response) => Buffer.from(await response.arrayBuffer())));
+      expect(answers.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+      for (const body of bodies) expect(body.equals(bodies[0]!)).toBe(true);
+      expect(fs.existsSync(file), 'the GIF is kept').toBe(true);
+      expect(fs.readFileSync(file).equals(bodies[0]!)).toBe(true);
+      expect((await getItem(author.jar, hash)).downloads).toBe(5);
+      expect((await fetchTexture(`/textures/${key}`)).status, 'never served as a texture').toBe(404);
+      expect((await author.jar.post('/api/gallery/delete', { hash })).status).toBe(200);
+      expect(fs.existsSync(file), 'gone with the item').toBe(false);
+    });
+
+    it('answers 429 with a clear message past the per-user download limit, and counts nothing more', async () => {
+      const limitedDb = await backend.createDatabase();
+      const limited = await startServer(limitedDb.url, { GALLERY_DOWNLOADS_PER_MINUTE: '2' });
+      try {
+        const { jar } = await loginNewUser(limited);
+        const created = (await (await sendNew(jar, { title: 'Limited', tags: ['cute'], file: await solidPng(64, 32, frameColour(7)) })).json()) as {
+          hash: string;
+        };
+        for (let i = 0; i < 2; i++) expect((await jar.get(`/api/gallery/${created.hash}/download`)).status).toBe(200);
+        const third = await jar.get(`/api/gallery/${created.hash}/download`);
+        expect(third.status).toBe(429);
+        expect(await third.json()).toEqual({ error: galleryMessages.tooManyDownloads });
+        const other = await loginNewUser(limited);
+        expect((await other.jar.get(`/api/gallery/${created.hash}/download`)).status, 'the limit is per user').toBe(200);
+        const row = await limited.db.selectFrom('gallery_items').select('downloads').where('hash', '=', created.hash).executeTakeFirstOrThrow();
+        expect(row.downloads).toBe(3);
+      } finally {
+        await limited.close();
+        await limitedDb.drop();
+      }
+    });
+  });
+
   describe('POST /api/gallery/like', () => {
     it('toggles the like, keeps total_user_likes right and survives a re-fetch', async () => {
       const author = await loginNewUser(suite.server);
@@ -457,7 +541,7 @@ describe.each(backends)('gallery on $name', (backend) => {
       for (const file of files) expect(fs.existsSync(file), `${file} after the delete`).toBe(false);
     });
 
-    it('releases both the still and the strip of an animated item', async () => {
+    it('releases the strip of an animated item', async () => {
       const author = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await animatedGif(64, 32, [frameColour(colour++), frameColour(colour++)]), 'Animated bye', ['cute'], 'image/gif');
       const strip = (await getItem(author.jar, hash)).animated_texture!;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { NO_FILE_MESSAGE } from '../../server/routes/upload.ts';
 import { backends } from '../helpers/backends.ts';
-import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
+import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';
 import { animatedGif, frameColour, padPng, PNG_SIGNATURE, pngHeaderOnly, rgbaPixels, sha256Hex, solidGif, solidPng } from '../fixtures/textures.ts';
 
 const TEXTURE_URL = /^https?:\/\/[^/]+\/textures\/([0-9a-f]{64})$/;
@@ -29,6 +29,8 @@ beforeAll(async () => {
     tooLargeHeaderOnly: pngHeaderOnly(4096, 2048, Buffer.alloc(1000)),
     bombGif: await animatedGif(64, 32, 65),
     animated: await animatedGif(64, 32, 3),
+    hdCape: await solidPng(192, 96, frameColour(300)),
+    overBudget: await animatedGif(1024, 512, 17),
     earsTooBig: padPng(await solidPng(14, 7, [3, 3, 3, 255]), 10_001),
     earsMaxBytes: padPng(await solidPng(14, 7, [4, 4, 4, 255]), 10_000),
     earsGif: await solidGif(14, 7),
@@ -323,6 +325,71 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       });
       expect((await fetchTexture(withoutPremium.animated_cape_url as string)).status).toBe(404);
       expect((await fetchTexture(url)).status).toBe(404);
+    });
+
+    it('stores an HD cape that is not 64·2ⁿ wide at the next such width, as the mod draws it (192 x 96 → 256 x 128)', async () => {
+      const { jar, uuid } = await loginNewUser(suite.server);
+      const url = await uploadOk(jar, 'cape', images.hdCape!);
+      expect((await profile(uuid)).cape_url).toBe(url);
+      const stored = await rgbaPixels(Buffer.from(await (await fetchTexture(url)).arrayBuffer()));
+      expect([stored.width, stored.height]).toEqual([256, 128]);
+    });
+
+    it('answers a notice when the animation was scaled down to fit, and keeps the still at full size', async () => {
+      const { jar, uuid } = await loginNewUser(suite.server);
+      const response = await jar.upload('/api/upload-cape', images.overBudget!, { type: 'image/gif', filename: 'cape.gif' });
+      const body = (await response.json()) as Record<string, string>;
+      expect(response.status, JSON.stringify(body)).toBe(200);
+      expect(body).toEqual({ success: true, cape: expect.stringMatching(TEXTURE_URL), notice: 'The animation was scaled to 512 × 256 a frame to fit.' });
+      const strip = await rgbaPixels(Buffer.from(await (await fetchTexture((await profile(uuid)).animated_cape_url as string)).arrayBuffer()));
+      expect([strip.width, strip.height]).toEqual([512, 256 * 17]);
+      const still = await rgbaPixels(Buffer.from(await (await fetchTexture(body.cape!)).arrayBuffer()));
+      expect([still.width, still.height]).toEqual([1024, 512]);
+    });
+
+    it('keeps the animation of a GIF whose first frame is the current still cape, and drops it again for the still, in both orders', async () => {
+      const { jar, uuid } = await loginNewUser(suite.server);
+      const first = frameColour(310);
+      const still = await solidPng(64, 32, first);
+      const gif = await animatedGif(64, 32, [first, frameColour(311)]);
+      const stillUrl = await uploadOk(jar, 'cape', still);
+      expect(await uploadOk(jar, 'cape', gif, 'image/gif'), 'the same still').toBe(stillUrl);
+      const stripUrl = (await profile(uuid)).animated_cape_url as string;
+      expect(stripUrl).toMatch(TEXTURE_URL);
+      expect(stripUrl).not.toBe(stillUrl);
+      expect((await fetchTexture(stripUrl)).status).toBe(200);
+
+      expect(await uploadOk(jar, 'cape', still)).toBe(stillUrl);
+      expect(await profile(uuid)).toMatchObject({ cape_url: stillUrl, animated_cape_url: null });
+      expect((await fetchTexture(stripUrl)).status, 'the strip no one uses is released').toBe(404);
+      expect((await fetchTexture(stillUrl)).status).toBe(200);
+
+      expect(await uploadOk(jar, 'cape', gif, 'image/gif')).toBe(stillUrl);
+      expect((await profile(uuid)).animated_cape_url).toBe(stripUrl);
+      expect((await fetchTexture(stripUrl)).status).toBe(200);
+    });
+
+    it('answers 429 with a clear message past the per-user cape upload limit, changing nothing', async () => {
+      const limitedDb = await backend.createDatabase();
+      const limited = await startServer(limitedDb.url, { TEXTURE_UPLOADS_PER_10_MINUTES: '2' });
+      try {
+        const { jar, uuid } = await loginNewUser(limited);
+        const send = (bytes: Buffer, kind: 'cape' | 'ears' = 'cape') =>
+          jar.upload(`/api/upload-${kind}`, bytes, { type: 'image/png', filename: `${kind}.png` });
+        expect((await send(capes[2]!)).status).toBe(200);
+        const kept = (await (await send(capes[0]!)).json()) as { cape: string };
+        const third = await send(capes[1]!);
+        expect(third.status).toBe(429);
+        expect(await third.json()).toEqual({ error: 'Too many cape uploads. Try again in 10 minutes.' });
+        const row = await limited.db.selectFrom('users').select('cape_hash').where('uuid', '=', uuid).executeTakeFirstOrThrow();
+        expect(row.cape_hash, 'the refused upload changed nothing').toBe(TEXTURE_URL.exec(kept.cape)![1]);
+        expect((await send(ears[1]!, 'ears')).status, 'ears have a limit of their own').toBe(200);
+        const other = await loginNewUser(limited);
+        expect((await other.jar.upload('/api/upload-cape', capes[1]!, { type: 'image/png', filename: 'cape.png' })).status, 'the limit is per user').toBe(200);
+      } finally {
+        await limited.close();
+        await limitedDb.drop();
+      }
     });
 
     it('account deletion releases the textures only that player used', async () => {

@@ -232,6 +232,27 @@ test('the upload page checks the file and fields, then uploads and opens the new
   await expect(page.getByTestId('player-preview')).toHaveAttribute('data-cape', 'ready');
 });
 
+test('an upload answer with a notice (an animation scaled to fit) stays on the form with the notice and a link to the texture', async ({ page }) => {
+  const notice = 'The animation was scaled to 512 × 256 a frame to fit.';
+  await logIn(page, uniqueName('NoticeShare'), { ref: '/gallery/new' });
+  // The server's scaling is covered by the API tests; here the form shows what the answer says.
+  await page.route('**/api/gallery/new', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), notice } });
+  });
+  await expect(page.getByTestId('texture-file')).toBeEnabled();
+  await page.getByTestId('texture-file').setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: await noisePng() });
+  await page.getByLabel('Title').fill('Scaled to fit');
+  await chip(page, 'Space').click();
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByTestId('upload-notice')).toHaveText(notice);
+  const link = page.getByRole('link', { name: 'Open the texture' });
+  await expect(link).toHaveAttribute('href', /\/gallery\/[0-9a-f]{64}$/);
+  await link.click();
+  await page.waitForURL(/\/gallery\/[0-9a-f]{64}$/);
+  await expect(page.getByTestId('texture-title')).toHaveText('Scaled to fit');
+});
+
 test('a 429 from the upload shows the too-many-uploads message, then the form waits again', async ({ page }) => {
   await logIn(page, uniqueName('Hasty'), { ref: '/gallery/new' });
   await page.route('**/api/gallery/new', (route) => route.fulfill({ status: 429, json: { error: galleryMessages.tooManyUploads } }));

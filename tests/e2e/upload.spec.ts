@@ -172,6 +172,22 @@ test('an uploaded cape shows Done, returns to waiting 3 s later and is served by
   expect([...stored.data.subarray(0, 3)]).toEqual([255, 0, 255]);
 });
 
+test('the notice of an upload answer (an animation scaled to fit) shows with Done and stays readable after the reset', async ({ page }) => {
+  const notice = 'The animation was scaled to 512 × 256 a frame to fit.';
+  await logIn(page, uniqueName('NoticeUp'), { ref: '/upload-cape' });
+  // The server's scaling is covered by the API tests; here the page shows what the answer says.
+  await page.route('**/api/upload-cape', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), notice } });
+  });
+  await pick(page, 'magenta.png', await solidPng(64, 32, MAGENTA));
+  await previewSettled(page, 'cape');
+  await uploadPicked(page);
+  await expect(page.getByTestId('upload-notice')).toHaveText(notice);
+  await expect(page.getByTestId('upload-panel')).toHaveAttribute('data-state', 'waiting', { timeout: 20_000 });
+  await expect(page.getByTestId('upload-notice')).toHaveText(notice);
+});
+
 test('Cancel returns to waiting and restores the saved cape in the preview', async ({ page }) => {
   await logIn(page, uniqueName('CapeCancel'), { ref: '/upload-cape' });
   await pick(page, 'red.png', await solidPng(64, 32, RED));

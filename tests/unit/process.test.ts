@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
-import { processCape, processEars, sha256, TextureRejected } from '../../server/textures/process.ts';
+import { processCape, processEars, resampleTimeline, sha256, stripFrameWidth, TextureRejected } from '../../server/textures/process.ts';
 import {
   animatedGif,
   frameColour,
@@ -15,8 +15,11 @@ import {
   sha256Hex,
   solidGif,
   solidPng,
+  timedGif,
+  twoColourPng,
   withIhdrSize,
   withTextChunks,
+  type Rgba,
 } from '../fixtures/textures.ts';
 
 const METADATA_CHUNKS = ['tEXt', 'iTXt', 'zTXt', 'eXIf', 'iCCP', 'tIME'];
@@ -162,7 +165,6 @@ describe('processCape', () => {
     expect(await rejection(processCape(await solidPng(100, 50)))).toBe(textureMessages.capeDimensions);
     expect(await rejection(processCape(await solidPng(2050, 1025)))).toBe('Capes must be no larger than 2048 x 1024');
     expect(await rejection(processCape(await solidGif(64, 64)))).toBe(textureMessages.capeDimensions);
-    expect((await processCape(await solidPng(192, 96))).still.width).toBe(192);
   });
 
   it('rejects a GIF that is cut short or malformed as not valid', async () => {
@@ -179,6 +181,120 @@ describe('processCape', () => {
     hidden.writeUInt16LE(32, 8);
     const message = await rejection(processCape(hidden));
     expect([textureMessages.invalidImage, textureMessages.capeTooLarge]).toContain(message);
+  });
+});
+
+describe('capes as the mod reads them', () => {
+  const red: Rgba = [220, 20, 20, 255];
+  const blue: Rgba = [20, 20, 220, 255];
+
+  it('stores a 2:1 cape that is not 64·2ⁿ wide scaled up (nearest neighbour) to the next such width: 192 → 256, 320 → 512', async () => {
+    for (const [width, stored] of [
+      [192, 256],
+      [320, 512],
+      [1536, 2048],
+    ] as const) {
+      const { still, strip, notice } = await processCape(await twoColourPng(width, width / 2, red, blue));
+      expect([still.width, still.height], `${width} wide`).toEqual([stored, stored / 2]);
+      expect([strip, notice]).toEqual([null, null]);
+      const pixels = await rgbaPixels(still.bytes);
+      expect(pixelAt(pixels, 0, 0)).toEqual(red);
+      expect(pixelAt(pixels, stored / 2 - 1, stored / 2 - 1)).toEqual(red);
+      expect(pixelAt(pixels, stored / 2, 0)).toEqual(blue);
+      expect(pixelAt(pixels, stored - 1, stored / 2 - 1)).toEqual(blue);
+    }
+  });
+
+  it('keeps 64·2ⁿ-wide capes at their size', async () => {
+    for (const width of [64, 128, 256, 512, 1024, 2048]) {
+      expect((await processCape(await solidPng(width, width / 2))).still.width).toBe(width);
+    }
+  });
+
+  it('scales the frames of a 192 x 96 animation to 256 x 128 too', async () => {
+    const { still, strip } = await processCape(await animatedGif(192, 96, 3));
+    expect([still.width, still.height]).toEqual([256, 128]);
+    expect([strip!.width, strip!.height, strip!.frames]).toEqual([256, 384, 3]);
+    const pixels = await rgbaPixels(strip!.bytes);
+    for (let frame = 0; frame < 3; frame++) expect(pixelAt(pixels, 255, frame * 128 + 127)).toEqual(frameColour(frame));
+  });
+
+  it('scales every frame of a strip down by halves until the strip holds at most 2048 x 4096 pixels; the still keeps its size', async () => {
+    expect(stripFrameWidth(2048, 64)).toBe(512);
+    expect(stripFrameWidth(2048, 4)).toBe(2048);
+    expect(stripFrameWidth(1024, 16)).toBe(1024);
+    expect(stripFrameWidth(1024, 17)).toBe(512);
+    // 17 frames of 1024 x 512 are 8,912,896 pixels, over the 8,388,608 budget.
+    const { still, strip, notice } = await processCape(await animatedGif(1024, 512, 17));
+    expect([still.width, still.height]).toEqual([1024, 512]);
+    expect([strip!.width, strip!.height, strip!.frames]).toEqual([512, 256 * 17, 17]);
+    expect(strip!.width * strip!.height).toBeLessThanOrEqual(2048 * 4096);
+    expect(notice).toBe('The animation was scaled to 512 × 256 a frame to fit.');
+    const pixels = await rgbaPixels(strip!.bytes);
+    for (let frame = 0; frame < 17; frame++) expect(pixelAt(pixels, 511, frame * 256 + 255), `frame ${frame}`).toEqual(frameColour(frame));
+  });
+
+  it('leaves a strip that fits alone, with no notice', async () => {
+    const { strip, notice } = await processCape(await animatedGif(1024, 512, 16));
+    expect([strip!.width, strip!.frames, notice]).toEqual([1024, 16, null]);
+  });
+});
+
+describe('frame timing', () => {
+  it('resamples a timeline to the 100 ms tick: long frames repeat, short ones merge into the frame on screen at each tick', () => {
+    expect(resampleTimeline([100, 100, 100], 3)).toEqual({ ticks: [0, 1, 2], cut: false });
+    expect(resampleTimeline([300, 100], 2)).toEqual({ ticks: [0, 0, 0, 1], cut: false });
+    expect(resampleTimeline([50, 50, 100], 3)).toEqual({ ticks: [0, 2], cut: false });
+    expect(resampleTimeline([150, 150], 2)).toEqual({ ticks: [0, 0, 1], cut: false });
+    expect(resampleTimeline([30, 30, 30], 3)).toEqual({ ticks: [0], cut: false });
+  });
+
+  it('shows frames with a missing delay or one of 10 ms or less for 100 ms, as browsers do', () => {
+    expect(resampleTimeline([0, 0], 2)).toEqual({ ticks: [0, 1], cut: false });
+    expect(resampleTimeline([10, 20], 2)).toEqual({ ticks: [0, 1], cut: false });
+    expect(resampleTimeline([], 3)).toEqual({ ticks: [0, 1, 2], cut: false });
+  });
+
+  it('cuts a timeline longer than 6.4 s at 64 ticks', () => {
+    const { ticks, cut } = resampleTimeline([5000, 5000], 2);
+    expect([ticks.length, cut]).toEqual([64, true]);
+    expect(ticks.slice(49, 51)).toEqual([0, 1]);
+  });
+
+  it("builds the strip from the GIF's own delays: long frames repeat, a frame between two ticks is merged away", async () => {
+    const colours = [frameColour(0), frameColour(1), frameColour(2), frameColour(3)];
+    // On screen: frame 0 for 0-250 ms, frame 1 for 250-300, frame 2 for 300-450, frame 3 for 450-600.
+    const gif = await timedGif(64, 32, [
+      { colour: colours[0]!, delay: 250 },
+      { colour: colours[1]!, delay: 50 },
+      { colour: colours[2]!, delay: 150 },
+      { colour: colours[3]!, delay: 150 },
+    ]);
+    const { strip } = await processCape(gif);
+    expect(strip!.frames).toBe(6);
+    const pixels = await rgbaPixels(strip!.bytes);
+    const shown = Array.from({ length: 6 }, (_, tick) => pixelAt(pixels, 0, tick * 32));
+    expect(shown).toEqual([colours[0], colours[0], colours[0], colours[2], colours[2], colours[3]]);
+  });
+
+  it('stores a GIF whose whole animation fits in one tick as a still cape', async () => {
+    const gif = await timedGif(64, 32, [
+      { colour: frameColour(0), delay: 30 },
+      { colour: frameColour(1), delay: 30 },
+    ]);
+    const { still, strip } = await processCape(gif);
+    expect(strip).toBeNull();
+    expect(pixelAt(await rgbaPixels(still.bytes), 0, 0)).toEqual(frameColour(0));
+  });
+
+  it('cuts a GIF longer than 6.4 s at 64 strip frames and says so', async () => {
+    const gif = await timedGif(64, 32, [
+      { colour: frameColour(0), delay: 4000 },
+      { colour: frameColour(1), delay: 4000 },
+    ]);
+    const { strip, notice } = await processCape(gif);
+    expect(strip!.frames).toBe(64);
+    expect(notice).toBe('The animation was cut to its first 6.4 seconds.');
   });
 });
 

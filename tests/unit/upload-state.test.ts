@@ -40,6 +40,19 @@ describe('uploadReducer', () => {
     expect(uploadReducer(uploaded, { type: 'check-passed', texture: other })).toBe(uploaded);
   });
 
+  it("keeps the server's notice (an animation scaled to fit) readable after the reset, until the next file or upload", () => {
+    const notice = 'The animation was scaled to 512 × 256 a frame to fit.';
+    let state = uploadReducer(uploadReducer(waiting, { type: 'check-passed', texture }), { type: 'upload-started' });
+    state = uploadReducer(state, { type: 'upload-succeeded', resetAfterMs: 3000, notice });
+    expect(state).toMatchObject({ status: 'uploaded', notice });
+    state = uploadReducer(state, { type: 'reset' });
+    expect(state).toMatchObject({ status: 'waiting', notice });
+    state = uploadReducer(state, { type: 'check-started' });
+    expect(state.notice).toBeNull();
+    state = uploadReducer(uploadReducer(state, { type: 'check-passed', texture }), { type: 'upload-started' });
+    expect(uploadReducer(state, { type: 'upload-succeeded', resetAfterMs: 3000 }).notice).toBeNull();
+  });
+
   it('a check failure shows the message and stays in waiting', () => {
     const state = uploadReducer(waiting, { type: 'check-failed', message: textureMessages.capeDimensions });
     expect(state.status).toBe('waiting');

@@ -11,6 +11,7 @@ import PlayerPreview from '../shared/PlayerPreview';
 import { ProgressBar } from '../shared/ProgressBar';
 import { heldCape, textureMessageDisplay, type TextureChecks } from '../shared/texture-files';
 import { PickedFile } from '../shared/TextureImage';
+import { UploadNotice } from '../shared/UploadNotice';
 import { isHoldingFile, useUploadFlow, type UploadEnd } from '../shared/useUploadFlow';
 import { BackButton } from './BackButton';
 import { itemHref } from './gallery-api';
@@ -30,6 +31,7 @@ interface NewBody {
   success?: boolean;
   hash?: string;
   existing?: boolean;
+  notice?: string;
 }
 
 /** The gallery upload island. */
@@ -45,10 +47,10 @@ export default function GalleryUpload() {
   const titleInput = useRef<HTMLInputElement>(null);
   const errorBox = useRef<HTMLDivElement>(null);
 
-  // uploaded opens the texture's page.
+  // uploaded opens the texture's page, unless the server changed the texture to fit: then its note stays readable, with a link.
   useEffect(() => {
-    if (state.status === 'uploaded' && result) location.assign(itemHref(result.hash));
-  }, [state.status, result]);
+    if (state.status === 'uploaded' && result && !state.notice) location.assign(itemHref(result.hash));
+  }, [state.status, state.notice, result]);
 
   // A file that passed the checks moves the focus to what is still missing, else to Upload.
   useEffect(() => {
@@ -77,7 +79,7 @@ export default function GalleryUpload() {
       const body = response.body as NewBody | undefined;
       if (response.status >= 200 && response.status < 300 && body?.success === true && typeof body.hash === 'string') {
         setResult({ hash: body.hash, existing: body.existing === true });
-        return { type: 'upload-succeeded', resetAfterMs: null };
+        return { type: 'upload-succeeded', resetAfterMs: null, notice: body.notice ?? null };
       }
       // A refused file (413 when it is too big) gets the same compress link as the page's own check.
       const described = describeApiError(body);
@@ -165,9 +167,11 @@ export default function GalleryUpload() {
             {state.status === 'uploading' && <ProgressBar value={state.progress} label="Uploading your texture…" />}
             {state.status === 'uploaded' && (
               <p className="rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200" data-testid="upload-success">
-                <strong>{result?.existing ? 'Already in the gallery!' : 'Uploaded!'}</strong> Opening the texture…
+                <strong>{result?.existing ? 'Already in the gallery!' : 'Uploaded!'}</strong>{' '}
+                {state.notice && result ? <a href={itemHref(result.hash)}>Open the texture</a> : 'Opening the texture…'}
               </p>
             )}
+            <UploadNotice notice={state.notice} />
           </div>
           <div ref={errorBox} className="empty:hidden">
             <ErrorDisplay error={state.error} />

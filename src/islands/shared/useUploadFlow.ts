@@ -20,10 +20,13 @@ export interface UploadState {
   error: ErrorDisplay | null;
   /** How long uploaded or failed lasts before the page returns to waiting; null after an upload the page moves on from (the file stays held). */
   resetAfterMs: number | null;
+  /** What the server changed to make the last upload fit (an animation scaled down or cut), readable until the next upload or file. */
+  notice: string | null;
 }
 
 /** How an upload ended: the action that takes uploading to uploaded or failed. */
-export type UploadEnd = { type: 'upload-succeeded'; resetAfterMs: number | null } | { type: 'upload-failed'; error: ErrorDisplay; resetAfterMs: number };
+export type UploadEnd =
+  { type: 'upload-succeeded'; resetAfterMs: number | null; notice?: string | null } | { type: 'upload-failed'; error: ErrorDisplay; resetAfterMs: number };
 
 /** What can happen to an upload. */
 export type UploadAction =
@@ -38,7 +41,7 @@ export type UploadAction =
   | { type: 'show-message'; error: ErrorDisplay | null };
 
 /** A page's upload before anything is picked. */
-export const initialUploadState: UploadState = { status: 'waiting', held: null, checking: false, progress: 0, error: null, resetAfterMs: null };
+export const initialUploadState: UploadState = { status: 'waiting', held: null, checking: false, progress: 0, error: null, resetAfterMs: null, notice: null };
 
 /** Whether a file is held, so a newly dropped or picked one is ignored (SPEC §4): while confirming or uploading, and once uploaded when the page moves on rather than resets. */
 export function isHoldingFile(state: Pick<UploadState, 'status' | 'resetAfterMs'>): boolean {
@@ -49,7 +52,7 @@ export function isHoldingFile(state: Pick<UploadState, 'status' | 'resetAfterMs'
 export function uploadReducer(state: UploadState, action: UploadAction): UploadState {
   switch (action.type) {
     case 'check-started':
-      return isHoldingFile(state) ? state : { ...state, checking: true, error: null };
+      return isHoldingFile(state) ? state : { ...state, checking: true, error: null, notice: null };
     case 'check-failed':
       // Any check failure shows its message and stays in (or returns to) waiting.
       return isHoldingFile(state) ? state : { ...state, status: 'waiting', held: null, checking: false, error: textureMessageDisplay(action.message) };
@@ -59,11 +62,13 @@ export function uploadReducer(state: UploadState, action: UploadAction): UploadS
       // Back to waiting: the page shows what it showed before the file was picked.
       return state.status === 'confirming' ? { ...state, status: 'waiting', held: null, error: null } : state;
     case 'upload-started':
-      return state.status === 'confirming' ? { ...state, status: 'uploading', progress: 0, error: null } : state;
+      return state.status === 'confirming' ? { ...state, status: 'uploading', progress: 0, error: null, notice: null } : state;
     case 'progress':
       return state.status === 'uploading' ? { ...state, progress: Math.max(state.progress, action.fraction) } : state;
     case 'upload-succeeded':
-      return state.status === 'uploading' ? { ...state, status: 'uploaded', progress: 1, resetAfterMs: action.resetAfterMs } : state;
+      return state.status === 'uploading'
+        ? { ...state, status: 'uploaded', progress: 1, resetAfterMs: action.resetAfterMs, notice: action.notice ?? null }
+        : state;
     case 'upload-failed':
       return state.status === 'uploading' ? { ...state, status: 'failed', error: action.error, resetAfterMs: action.resetAfterMs } : state;
     case 'reset':

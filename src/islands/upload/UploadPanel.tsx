@@ -5,6 +5,7 @@ import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ProgressBar } from '../shared/ProgressBar';
 import type { CapeTexture } from '../shared/texture-files';
 import { PickedFile, TextureImage } from '../shared/TextureImage';
+import { UploadNotice } from '../shared/UploadNotice';
 import { isHoldingFile, type UploadState } from '../shared/useUploadFlow';
 import type { TextureKind } from './texture-kinds';
 import type { SavedState, useTextureUpload } from './useTextureUpload';
@@ -179,6 +180,7 @@ export function UploadPanel({
         {holding && notice}
         <div aria-live="polite" className="empty:hidden">
           <StatusLine noun={noun} state={state} />
+          <UploadNotice notice={state.notice} />
         </div>
         <ErrorDisplay error={state.error} />
         {savedUrl && state.status === 'waiting' && <RemoveLink noun={noun} disabled={removing} onConfirm={remove} />}

@@ -18,6 +18,7 @@ interface UploadBody {
   msg?: string;
   cape?: string | null;
   ears?: string | null;
+  notice?: string;
 }
 
 /** Runs an upload page: loads the saved texture, checks picked files, uploads with progress, resets on the SPEC §4 timers, removes. */
@@ -66,7 +67,7 @@ export function useTextureUpload(kind: TextureKind) {
         if (typeof url === 'string') setSaved((current) => (kind.name === 'cape' ? { ...current, cape: { kind: 'image', url } } : { ...current, ears: url }));
         // The stored texture may differ from the file (an animated cape becomes a strip): read it back.
         void refreshSaved();
-        return { type: 'upload-succeeded', resetAfterMs: kind.resetMs.uploaded };
+        return { type: 'upload-succeeded', resetAfterMs: kind.resetMs.uploaded, notice: body.notice ?? null };
       }
       if (body && body.success === false)
         return { type: 'upload-failed', error: textureMessageDisplay(body.msg || 'Something went wrong'), resetAfterMs: kind.resetMs.serverFailure };
