@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { checkAuthBodySchema, checkAuthResultSchema, deleteAccountBodySchema, successSchema } from '../../src/lib/api-schemas.ts';
+import { loginErrorPath } from '../../src/lib/login-errors.ts';
 import { isSafeRef } from '../../src/lib/routes.ts';
 import { isLoginCode, redeemLoginCode } from '../auth/login-codes.ts';
 import { clearSessionCookie, cookieOptions, requireUser } from '../auth/plugin.ts';
@@ -11,8 +12,7 @@ import type { Db } from '../db/database.ts';
 import { deleteAccount } from '../accounts.ts';
 import { findUser, toApiUser } from '../db/users.ts';
 import { HttpError } from '../http/errors.ts';
-import { errorResponses, htmlResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { renderMessagePage } from '../http/message-page.ts';
+import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { WindowCounter } from '../redis/window-counter.ts';
 import { loginFailureBudget } from '../auth/login-budget.ts';
@@ -105,19 +105,14 @@ export async function accountRoutes(
       schema: {
         summary: "The Microsoft login button's link: on to the Microsoft sign-in page",
         querystring: z.object({ ref: z.string().optional().meta({ description: 'The site path to return to after the login' }) }),
-        response: { 501: htmlResponse('Microsoft login is not configured: a page that says so'), ...errorResponses },
+        response: { 302: emptyResponse('Microsoft login is not configured: back to the login page, which says so'), ...errorResponses },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      // The site's own login page shows the message in its error box and keeps where the player was going.
       if (!config.microsoftClientId) {
-        reply.status(501).type('text/html; charset=utf-8');
-        return renderMessagePage({
-          siteName: config.siteName,
-          title: 'Microsoft login is not available',
-          message: 'Microsoft login is not configured on this server yet. You can still log in with a code from the game.',
-          linkHref: '/account/login/minecraft',
-          linkText: 'Login using Minecraft',
-        });
+        const ref = isSafeRef(request.query.ref) ? request.query.ref : undefined;
+        return reply.redirect(loginErrorPath('microsoft_unavailable', ref), 302);
       }
       throw new HttpError(501, 'Microsoft login is not available yet.');
     },

@@ -1,14 +1,6 @@
 // The gallery listing's filters: one canonical shape for the page, the API call and the server, and the two ways it is written
 // (the page's own URL, `?type=cape,ears`, and the API query of SPEC §7, `type=["cape","ears"]`).
-import {
-  DEFAULT_GALLERY_SORT,
-  filterTitleInput,
-  GALLERY_SORTS,
-  GALLERY_TITLE_MAX,
-  GALLERY_TYPES,
-  type GallerySort,
-  type GalleryTypeName,
-} from './gallery-rules';
+import { cleanTitle, DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from './gallery-rules';
 
 /** Longest tag key. */
 export const GALLERY_TAG_KEY_MAX = 40;
@@ -51,11 +43,6 @@ export function galleryListParams(filters: GalleryFilters, page: number): Galler
   if (filters.types.length > 0) params.type = JSON.stringify(filters.types);
   if (filters.tags.length > 0) params.tags = JSON.stringify(filters.tags);
   return params;
-}
-
-/** Cleans what a user typed into the title search or title box: allowed characters only, at most 20. */
-export function cleanTitle(value: string): string {
-  return filterTitleInput(value).slice(0, GALLERY_TITLE_MAX);
 }
 
 function commaList(value: string | null): string[] {

@@ -38,6 +38,11 @@ export function filterTitleInput(value: string): string {
   return value.replace(/[^A-Za-z0-9_\s]/g, '');
 }
 
+/** Cleans what a user typed or pasted into the title box or title search: the disallowed characters go first, then it is cut to 20. */
+export function cleanTitle(value: string): string {
+  return filterTitleInput(value).slice(0, GALLERY_TITLE_MAX);
+}
+
 /** Checks a gallery title; returns the message, or null when it passes. */
 export function checkGalleryTitle(title: string): string | null {
   if (title.trim().length === 0) return galleryMessages.missingFields;

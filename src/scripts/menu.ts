@@ -1,4 +1,4 @@
-// The menu's user variant: avatar, name, profile link, admin entry, dropdowns and log out.
+// The menu's user variant (avatar, name, profile link, admin entry), its dropdowns, the menu button of narrow screens and log out.
 import { api } from '../lib/api';
 import { $user, forgetUser } from '../lib/session';
 import { avatarUrl } from '../lib/site';
@@ -34,23 +34,50 @@ export async function logOut(): Promise<void> {
   location.reload();
 }
 
-/** Wires the menu to the session store. */
+/** The collapsed menu of narrow screens: whether it is open, and opening or closing it (closing also closes its dropdowns). */
+function collapsedMenu(toggle: HTMLButtonElement, panel: HTMLElement) {
+  return {
+    isOpen: () => toggle.getAttribute('aria-expanded') === 'true',
+    setOpen(open: boolean) {
+      toggle.setAttribute('aria-expanded', String(open));
+      panel.toggleAttribute('data-open', open);
+      if (!open) panel.querySelectorAll('details').forEach((details) => (details.open = false));
+    },
+  };
+}
+
+/** Wires the menu to the session store, the dropdowns and the menu button of narrow screens. */
 export function startMenu(): void {
   $user.subscribe(renderUser);
   document.querySelectorAll('[data-logout]').forEach((button) => button.addEventListener('click', () => void logOut()));
   const dropdowns = document.querySelectorAll<HTMLDetailsElement>('details.menu-dropdown');
-  document.addEventListener('click', (event) => {
-    dropdowns.forEach((details) => {
-      if (!details.contains(event.target as Node)) details.open = false;
-    });
+  const toggle = document.querySelector<HTMLButtonElement>('[data-menu-toggle]');
+  const panel = document.querySelector<HTMLElement>('[data-menu-panel]');
+  const nav = toggle?.closest('nav');
+  const menu = toggle && panel ? collapsedMenu(toggle, panel) : null;
+
+  toggle?.addEventListener('click', () => menu?.setOpen(!menu.isOpen()));
+  // Tabbing past the last entry closes the collapsed menu.
+  nav?.addEventListener('focusout', (event) => {
+    if (event.relatedTarget instanceof Node && !nav.contains(event.relatedTarget)) menu?.setOpen(false);
   });
+  document.addEventListener('click', (event) => {
+    const target = event.target as Node;
+    dropdowns.forEach((details) => {
+      if (!details.contains(target)) details.open = false;
+    });
+    if (nav && !nav.contains(target)) menu?.setOpen(false);
+  });
+  // Escape closes the open dropdown first (focus back on its summary), then the collapsed menu (focus back on its button).
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
-    dropdowns.forEach((details) => {
-      if (details.open) {
-        details.open = false;
-        details.querySelector('summary')?.focus();
-      }
-    });
+    const open = [...dropdowns].find((details) => details.open);
+    if (open) {
+      open.open = false;
+      open.querySelector('summary')?.focus();
+    } else if (menu?.isOpen()) {
+      menu.setOpen(false);
+      toggle?.focus();
+    }
   });
 }

@@ -1,6 +1,7 @@
 // The visitor redirect, the game-code login, the menu for visitors, users and admins, log out and account deletion.
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { LOGIN_ERRORS } from '../../src/lib/login-errors';
 import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
@@ -11,6 +12,26 @@ test('a visitor opening an auth page is sent to the login page with ref', async 
   await expect(page.getByRole('heading', { name: 'Login or Register' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Login with Microsoft' })).toHaveAttribute('href', '/api/account/oauth/redirect?ref=%2Faccount%2Fdelete');
   await expect(page.getByRole('link', { name: 'Login using Minecraft' })).toHaveAttribute('href', '/account/login/minecraft?ref=%2Faccount%2Fdelete');
+});
+
+test('Microsoft login, not configured, comes back to the login page with the message in its error box and the ref kept', async ({ page }) => {
+  await page.goto('/account/login?ref=%2Fupload-cape');
+  await waitForIslands(page);
+  await page.getByRole('link', { name: 'Login with Microsoft' }).click();
+  await expect(page).toHaveURL(/\/account\/login\?ref=%2Fupload-cape$/);
+  await expect(page.getByRole('alert')).toHaveText(`Error: ${LOGIN_ERRORS.microsoft_unavailable}`);
+  // The site's own page: its header, menu and footer are there.
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Login using Minecraft' })).toHaveAttribute('href', '/account/login/minecraft?ref=%2Fupload-cape');
+});
+
+test('the login page shows no message for an unknown error reason', async ({ page }) => {
+  await page.goto('/account/login?error=%3Cb%3Ehacked%3C%2Fb%3E');
+  await waitForIslands(page);
+  await expect(page).toHaveURL(/\/account\/login$/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByText('hacked')).toHaveCount(0);
 });
 
 test('the login page warns about image-stealing mods when ref is a gallery page', async ({ page }) => {

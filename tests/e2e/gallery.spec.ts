@@ -4,7 +4,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
-import { logIn, skipServerAdvert, uniqueName } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
 
 // Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than the default.
 test.describe.configure({ timeout: 60_000 });
@@ -251,6 +251,24 @@ test('an upload answer with a notice (an animation scaled to fit) stays on the f
   await link.click();
   await page.waitForURL(/\/gallery\/[0-9a-f]{64}$/);
   await expect(page.getByTestId('texture-title')).toHaveText('Scaled to fit');
+});
+
+test('a pasted long title loses its disallowed characters before it is cut to 20, in the upload form and the search', async ({ page }) => {
+  await logIn(page, uniqueName('Paster'), { ref: '/gallery/new' });
+  await waitForIslands(page);
+  const pasted = 'Purple-Dusk!! with a very long name';
+  const title = page.getByLabel('Title');
+  await title.focus();
+  await page.keyboard.insertText(pasted);
+  await expect(title).toHaveValue('PurpleDusk with a ve');
+  await expect(page.getByText('20/20')).toBeVisible();
+
+  await page.goto('/gallery');
+  await waitForIslands(page);
+  const search = page.getByLabel('Search titles');
+  await search.focus();
+  await page.keyboard.insertText(pasted);
+  await expect(search).toHaveValue('PurpleDusk with a ve');
 });
 
 test('a 429 from the upload shows the too-many-uploads message, then the form waits again', async ({ page }) => {

@@ -184,8 +184,27 @@ test('the notice of an upload answer (an animation scaled to fit) shows with Don
   await previewSettled(page, 'cape');
   await uploadPicked(page);
   await expect(page.getByTestId('upload-notice')).toHaveText(notice);
-  await expect(page.getByTestId('upload-panel')).toHaveAttribute('data-state', 'waiting', { timeout: 20_000 });
+  await expect(page.getByTestId('upload-panel')).toHaveAttribute('data-state', 'waiting', { timeout: RESET_WAIT_MS });
   await expect(page.getByTestId('upload-notice')).toHaveText(notice);
+});
+
+test('after an upload the preview turns to the back, where the new cape is, even when the player was turned to the front', async ({ page }) => {
+  await logIn(page, uniqueName('CapeTurn'), { ref: '/upload-cape' });
+  const canvas = page.getByTestId('player-preview');
+  await previewSettled(page, 'cape', 'none');
+  await expect(canvas).toHaveAttribute('data-facing', 'back');
+  await page.getByRole('button', { name: 'Turn around' }).click();
+  await expect(canvas).toHaveAttribute('data-facing', 'front');
+
+  await pick(page, 'magenta.png', await solidPng(64, 32, MAGENTA));
+  await previewSettled(page, 'cape');
+  await expect(canvas).toHaveAttribute('data-facing', 'front');
+  await uploadPicked(page);
+  await expect(canvas).toHaveAttribute('data-facing', 'back');
+  expect(await previewPixels(page, 'magenta')).toBeGreaterThan(SHOWN);
+  // It stays there once the page is back to waiting with the saved cape.
+  await expect(page.getByTestId('upload-panel')).toHaveAttribute('data-state', 'waiting', { timeout: RESET_WAIT_MS });
+  await expect(canvas).toHaveAttribute('data-facing', 'back');
 });
 
 test('Cancel returns to waiting and restores the saved cape in the preview', async ({ page }) => {
@@ -251,6 +270,14 @@ test('a request error shows the error body and the cape page waits 10 s before r
   await page.clock.runFor(1_000);
   await expect(panel).toHaveAttribute('data-state', 'waiting');
   await expect(page.getByRole('alert')).toContainText('The texture store is not answering');
+});
+
+test("the ears page's help and video box speak of ears, not capes", async ({ page }) => {
+  await logIn(page, uniqueName('EarsHelp'), { ref: '/upload-ears' });
+  await expect(page.getByText('How to set up your ears, step by step.')).toBeVisible();
+  await expect(page.getByText('Read the help page to set up your ears in three minutes.')).toBeVisible();
+  await expect(page.getByText(/set up your cape/)).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'How it works' })).toContainText('Everyone running the mod sees your ears in game.');
 });
 
 test('ears: 14 × 10 is refused, 14 × 7 is shown on the head, uploaded and reset on its own', async ({ page }) => {

@@ -1,12 +1,21 @@
-// /account/login: the Microsoft and game-code login choices, the gallery warning and the Microsoft callback exchange.
+// /account/login: the Microsoft and game-code login choices, the gallery warning, the Microsoft callback exchange and the message of a login step that sent the player back.
 import { useEffect, useState } from 'react';
 import { api, API_URL } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { loginErrorMessage } from '../../lib/login-errors';
 import { storeUser } from '../../lib/session';
 import type { User } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef, dropQueryParams } from '../shared/query';
 import { useClientValue } from '../shared/useClientValue';
+
+let sentBackReason: string | null | undefined;
+
+/** The message of the login step that sent the player back here (`?error=<reason>`), read from the address the page opened with. */
+function sentBackMessage(): string | null {
+  sentBackReason ??= new URLSearchParams(location.search).get('error');
+  return loginErrorMessage(sentBackReason);
+}
 
 /** The login page's body. */
 export default function LoginPage({ siteName }: { siteName: string }) {
@@ -15,6 +24,13 @@ export default function LoginPage({ siteName }: { siteName: string }) {
   const [failed, setFailed] = useState(false);
   const exchanging = hasCode && !failed;
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
+
+  const sentBack = useClientValue(sentBackMessage, null);
+
+  // The reason has been read: clean it from the address bar (a reload should not show it again).
+  useEffect(() => {
+    if (new URLSearchParams(location.search).has('error')) dropQueryParams('error');
+  }, []);
 
   useEffect(() => {
     const wanted = currentRef();
@@ -56,7 +72,7 @@ export default function LoginPage({ siteName }: { siteName: string }) {
           </a>
         </div>
       )}
-      <ErrorDisplay error={error} />
+      <ErrorDisplay error={error ?? (sentBack ? { kind: 'message', message: sentBack } : null)} />
       <p className="mt-6 text-xs text-ink-300">
         By logging in you agree to our <a href="/legal/terms">Terms of Service</a> and <a href="/legal/privacy">Privacy Policy</a>.
       </p>

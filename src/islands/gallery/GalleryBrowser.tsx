@@ -1,17 +1,17 @@
 // /gallery: the search sidebar (title, type, tags, sort) and the infinite-scroll listing; the filters live in the URL query.
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { GALLERY_SEARCH_DEBOUNCE_MS, GALLERY_SORTS, GALLERY_TITLE_MAX, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from '../../lib/gallery-rules';
+import { cleanTitle, GALLERY_SEARCH_DEBOUNCE_MS, GALLERY_SORTS, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from '../../lib/gallery-rules';
 import { $user } from '../../lib/session';
 import { BackButton } from './BackButton';
-import { cleanTitle, filtersFromSearch, searchFromFilters, type GalleryFilters } from '../../lib/gallery-query';
+import { filtersFromSearch, searchFromFilters, type GalleryFilters } from '../../lib/gallery-query';
 import { clearedFilters, hasNarrowingFilters, SORT_LABELS, TYPE_LABELS } from './filters';
 import { fetchGalleryPage, userGalleryHref } from './gallery-api';
 import { GalleryGrid } from './GalleryGrid';
 import { PlusIcon, SearchIcon } from './icons';
 import { TagChips, useTags } from './TagChips';
 import { useInfiniteGallery } from './useInfiniteGallery';
-import { textureCount } from './texture-count';
+import { countOf } from '../../lib/plural';
 
 /** The gallery browser island. */
 export default function GalleryBrowser() {
@@ -122,7 +122,6 @@ export default function GalleryBrowser() {
                   id={ids.search}
                   type="search"
                   value={titleInput}
-                  maxLength={GALLERY_TITLE_MAX}
                   onChange={(event) => setTitleInput(cleanTitle(event.target.value))}
                   placeholder="e.g. galaxy"
                   autoComplete="off"
@@ -188,7 +187,7 @@ export default function GalleryBrowser() {
 
         <section aria-label="Textures" className="min-w-0">
           <p className="mb-3 min-h-5 text-sm text-ink-300" aria-live="polite" data-testid="gallery-count">
-            {list.total !== null && textureCount(list.total, list.totalCapped)}
+            {list.total !== null && countOf(list.total, 'texture', { atLeast: list.totalCapped })}
           </p>
           <GalleryGrid list={list} empty={empty} />
         </section>

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { GalleryCard } from './GalleryCard';
 import type { InfiniteGallery } from './useInfiniteGallery';
-import { textureCount } from './texture-count';
+import { countOf } from '../../lib/plural';
 
 /** The responsive grid; columns follow the width of the listing, not the window (the sidebar takes room). */
 const GRID = 'grid grid-cols-1 gap-4 @sm:grid-cols-2 @2xl:grid-cols-3 @3xl:grid-cols-4';
@@ -91,7 +91,7 @@ export function GalleryGrid({ list, empty }: { list: InfiniteGallery; empty: Rea
         {status === 'loading' && <span role="status">Loading more textures…</span>}
         {status === 'ready' && !hasMore && (
           <p role="status" data-testid="gallery-end">
-            That's all {textureCount(total ?? items.length)}.
+            That's all {countOf(total ?? items.length, 'texture')}.
           </p>
         )}
       </div>

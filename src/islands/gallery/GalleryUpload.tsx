@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError } from '../../lib/api-client';
 import { checkGalleryDimensions, checkGalleryFile, checkGalleryTitle, galleryMessages, isEarsSize } from '../../lib/gallery-rules';
+import { countOf } from '../../lib/plural';
 import { $user } from '../../lib/session';
 import type { UploadResponse } from '../../lib/upload';
 import { DropZone, usePreventWindowDrop } from '../shared/DropZone';
@@ -128,7 +129,7 @@ export default function GalleryUpload() {
               details={[
                 {
                   label: 'Kind and size',
-                  text: `${earsHeld ? 'Ears' : held.frames ? `Animated cape, ${held.frames.length} frames` : 'Cape'} · ${held.width} × ${held.height} px`,
+                  text: `${earsHeld ? 'Ears' : held.frames ? `Animated cape, ${countOf(held.frames.length, 'frame')}` : 'Cape'} · ${held.width} × ${held.height} px`,
                 },
               ]}
             />

@@ -2,6 +2,7 @@
 import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { downloadUrl, kindLabel, type GalleryItem } from './gallery-api';
 import { DownloadIcon, HeartIcon, ShieldIcon } from './icons';
+import { formatCount, plural } from '../../lib/plural';
 
 /** The like toggle with the like count (pressed when the viewer likes the item). */
 export function LikeButton({ item, onToggle, large = false }: { item: GalleryItem; onToggle: () => void; large?: boolean }) {
@@ -25,13 +26,13 @@ export function LikeButton({ item, onToggle, large = false }: { item: GalleryIte
         <>
           {liked ? 'Liked' : 'Like'}{' '}
           <span className="font-normal opacity-80">
-            (<span data-testid="like-count">{item.total_user_likes.toLocaleString('en')}</span> {item.total_user_likes === 1 ? 'like' : 'likes'})
+            (<span data-testid="like-count">{formatCount(item.total_user_likes)}</span> {plural(item.total_user_likes, 'like')})
           </span>
         </>
       ) : (
         <>
-          <span data-testid="like-count">{item.total_user_likes.toLocaleString('en')}</span>
-          <span className="sr-only">{item.total_user_likes === 1 ? 'like' : 'likes'}</span>
+          <span data-testid="like-count">{formatCount(item.total_user_likes)}</span>
+          <span className="sr-only">{plural(item.total_user_likes, 'like')}</span>
         </>
       )}
     </button>
@@ -56,13 +57,13 @@ export function DownloadLink({ item, onDownload, large = false }: { item: Galler
         <>
           Download{' '}
           <span className="font-normal opacity-80">
-            (<span data-testid="download-count">{item.downloads.toLocaleString('en')}</span> {item.downloads === 1 ? 'download' : 'downloads'})
+            (<span data-testid="download-count">{formatCount(item.downloads)}</span> {plural(item.downloads, 'download')})
           </span>
         </>
       ) : (
         <>
-          <span data-testid="download-count">{item.downloads.toLocaleString('en')}</span>
-          <span className="sr-only">{item.downloads === 1 ? 'download' : 'downloads'}</span>
+          <span data-testid="download-count">{formatCount(item.downloads)}</span>
+          <span className="sr-only">{plural(item.downloads, 'download')}</span>
         </>
       )}
     </a>

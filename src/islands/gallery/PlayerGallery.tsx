@@ -8,7 +8,7 @@ import { fetchUserGallery, type GalleryPage } from './gallery-api';
 import { GalleryGrid } from './GalleryGrid';
 import { PlusIcon } from './icons';
 import { useInfiniteGallery } from './useInfiniteGallery';
-import { textureCount } from './texture-count';
+import { countOf } from '../../lib/plural';
 
 /** The uuid in a /gallery/{uuid} path, or null. */
 export function uuidFromPath(pathname: string): string | null {
@@ -85,7 +85,7 @@ export default function PlayerGallery() {
             )}
           </h1>
           <p className="mt-1 min-h-6 text-ink-300" aria-live="polite">
-            {list.total !== null && `${textureCount(list.total, list.totalCapped)} · newest first`}
+            {list.total !== null && `${countOf(list.total, 'texture', { atLeast: list.totalCapped })} · newest first`}
           </p>
         </div>
         {own && (

@@ -1,8 +1,7 @@
 // The title box (character filter, at most 20, with a counter) and tag chips, shared by the upload and edit forms.
 import { useId, type Ref } from 'react';
-import { GALLERY_TITLE_MAX } from '../../lib/gallery-rules';
+import { cleanTitle, GALLERY_TITLE_MAX } from '../../lib/gallery-rules';
 import type { Tag } from '../../lib/types';
-import { cleanTitle } from '../../lib/gallery-query';
 import { TagChips } from './TagChips';
 
 /** What the fields show and where their changes go. */
@@ -32,7 +31,6 @@ export function TitleAndTagsFields({ title, onTitle, tags, selected, onSelected,
           ref={titleRef}
           id={titleId}
           value={title}
-          maxLength={GALLERY_TITLE_MAX}
           onChange={(event) => onTitle(cleanTitle(event.target.value))}
           aria-describedby={hintId}
           disabled={busy}

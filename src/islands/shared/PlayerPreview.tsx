@@ -14,6 +14,8 @@ export interface PlayerPreviewProps {
   ears: string | null;
   /** Which side of the player faces the viewer at first. */
   facing: 'back' | 'front';
+  /** Each time this becomes true (an upload finished), the player turns so that the `facing` side faces the camera again. */
+  turnToFacing?: boolean;
   /** Shows a loading veil while the saved textures load. */
   loading?: boolean;
   /** Offers the Elytra switch (cape page). */
@@ -26,10 +28,19 @@ export interface PlayerPreviewProps {
 const SKIN_TIMEOUT_MS = 4000;
 /** How long after the last wheel turn rendering pauses again. */
 const WHEEL_IDLE_MS = 300;
+/** The player's turn that shows a side, seen from a camera straight ahead (a little off square, so the model looks 3D). */
+const SIDE_TURN = { back: Math.PI - 0.4, front: 0.4 } as const;
 /** How far one arrow key press turns the player. */
 const TURN_STEP = Math.PI / 8;
 
 type LoadState = 'loading' | 'ready' | 'none' | 'error';
+
+/** Which side of the player the camera sees: the camera's angle around the player against the player's own turn. */
+function sideFacingCamera(viewer: SkinViewer): 'back' | 'front' {
+  const camera = Math.atan2(viewer.camera.position.x, viewer.camera.position.z);
+  const relative = Math.atan2(Math.sin(camera - viewer.playerWrapper.rotation.y), Math.cos(camera - viewer.playerWrapper.rotation.y));
+  return Math.abs(relative) < Math.PI / 2 ? 'front' : 'back';
+}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   return Promise.race([promise, new Promise<T>((resolve) => window.setTimeout(() => resolve(fallback), ms))]);
@@ -44,7 +55,16 @@ interface FrameSource {
 }
 
 /** The 3D preview with its Elytra and Turn around controls. */
-export default function PlayerPreview({ uuid, cape, ears, facing, loading = false, elytraToggle = false, zoom = 0.8 }: PlayerPreviewProps) {
+export default function PlayerPreview({
+  uuid,
+  cape,
+  ears,
+  facing,
+  turnToFacing = false,
+  loading = false,
+  elytraToggle = false,
+  zoom = 0.8,
+}: PlayerPreviewProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const viewerRef = useRef<SkinViewer | null>(null);
@@ -55,6 +75,12 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
   const [capeState, setCapeState] = useState<LoadState>('loading');
   const [earsState, setEarsState] = useState<LoadState>('loading');
   const [elytra, setElytra] = useState(false);
+
+  /** Writes which side of the player faces the camera onto the canvas (data-facing), after every pose or camera change. */
+  const markFacing = useCallback(() => {
+    const viewer = viewerRef.current;
+    if (viewer && !viewer.disposed && canvasRef.current) canvasRef.current.dataset.facing = sideFacingCamera(viewer);
+  }, []);
 
   /** Runs the render loop only while the player is dragged, zoomed or an animated cape plays; otherwise draws once and pauses. */
   const updatePaused = useCallback(() => {
@@ -68,13 +94,15 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
       viewer.renderPaused = true;
       viewer.render();
     }
-  }, []);
+    markFacing();
+  }, [markFacing]);
 
   /** Draws the scene once when the loop is paused (after a texture or pose change). */
   const renderOnce = useCallback(() => {
     const viewer = viewerRef.current;
     if (viewer && !viewer.disposed && viewer.renderPaused) viewer.render();
-  }, []);
+    markFacing();
+  }, [markFacing]);
 
   // Create the viewer once (skinview3d is loaded on demand), size it to its box, and dispose of it on unmount.
   useEffect(() => {
@@ -119,8 +147,9 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
           setViewerState('unsupported');
           return;
         }
-        viewer.playerWrapper.rotation.y = facing === 'back' ? Math.PI - 0.4 : 0.4;
+        viewer.playerWrapper.rotation.y = SIDE_TURN[facing];
         viewer.controls.enableZoom = true;
+        viewer.controls.addEventListener('change', markFacing);
         viewerRef.current = viewer;
         canvas.addEventListener('pointerdown', onPointerDown);
         window.addEventListener('pointerup', onPointerUp);
@@ -134,6 +163,7 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
         });
         observer.observe(box);
         viewer.render();
+        markFacing();
         setViewerState('ready');
       })
       .catch(() => !disposed && setViewerState('unsupported'));
@@ -308,6 +338,15 @@ export default function PlayerPreview({ uuid, cape, ears, facing, loading = fals
       cancelled = true;
     };
   }, [viewerState, ears, renderOnce]);
+
+  // After an upload the player turns to show the side the page is about (the new cape on its back), wherever it was dragged or turned.
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!turnToFacing || viewerState !== 'ready' || !viewer || viewer.disposed) return;
+    const cameraAngle = Math.atan2(viewer.camera.position.x, viewer.camera.position.z);
+    viewer.playerWrapper.rotation.y = cameraAngle + SIDE_TURN[facing];
+    renderOnce();
+  }, [turnToFacing, viewerState, facing, renderOnce]);
 
   const turn = (angle: number) => {
     const viewer = viewerRef.current;

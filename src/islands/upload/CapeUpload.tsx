@@ -32,6 +32,7 @@ export default function CapeUpload() {
           cape={state.held ? heldCape(state.held) : saved.cape}
           ears={saved.ears}
           facing="back"
+          turnToFacing={state.status === 'uploaded'}
           loading={savedState === 'loading'}
           elytraToggle
         />

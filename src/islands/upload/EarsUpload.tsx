@@ -21,6 +21,7 @@ export default function EarsUpload() {
           cape={saved.cape}
           ears={state.held ? state.held.url : saved.ears}
           facing="front"
+          turnToFacing={state.status === 'uploaded'}
           zoom={0.7}
           loading={savedState === 'loading'}
         />

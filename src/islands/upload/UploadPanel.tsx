@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { DropZone, usePreventWindowDrop, type Noun } from '../shared/DropZone';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ProgressBar } from '../shared/ProgressBar';
+import { countOf } from '../../lib/plural';
 import type { CapeTexture } from '../shared/texture-files';
 import { PickedFile, TextureImage } from '../shared/TextureImage';
 import { UploadNotice } from '../shared/UploadNotice';
@@ -31,7 +32,7 @@ function FilePreview({
   const held = state.held;
   if (held) {
     const details = [{ label: 'Size', text: `${held.width} × ${held.height} px · ${formatBytes(held.file.size)}` }];
-    if (held.frames) details.push({ label: 'Animation', text: `Animated, ${held.frames.length} frames` });
+    if (held.frames) details.push({ label: 'Animation', text: `Animated, ${countOf(held.frames.length, 'frame')}` });
     return <PickedFile held={held} alt={`The ${noun.singular} you picked`} details={details} />;
   }
   if (savedState === 'loading') {
