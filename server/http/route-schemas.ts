@@ -53,11 +53,6 @@ export function emptyResponse(description: string) {
   return z.null().meta({ description });
 }
 
-/** A response of HTML text (the message pages some calls answer with). */
-export function htmlResponse(description: string) {
-  return { description, content: { 'text/html': { schema: z.string() } } };
-}
-
 /** Sends bytes as a file of the given type (file answers are never serialized, whatever the route's typed reply says). */
 export function sendFile(reply: FastifyReply, mediaType: string, bytes: Buffer): FastifyReply {
   return reply.type(mediaType).send(bytes);
