@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { handleError, requestPath } from './http/errors.ts';
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
+import { RequestLog } from './http/request-log.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { galleryRoutes } from './routes/gallery.ts';
@@ -18,20 +19,24 @@ import { generalRoutes, loadContributors } from './routes/general.ts';
 import { countGalleryReferences } from './gallery/items.ts';
 import { Redis } from 'ioredis';
 import { internalRoutes } from './routes/internal.ts';
-import { modRoutes } from './routes/mod.ts';
+import { isModApiPath, modRoutes } from './routes/mod.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
 import { ProfileCache } from './mod/profiles.ts';
 import { createBlobStore } from './storage/index.ts';
 import { TextureLibrary } from './textures/library.ts';
+import { TextureCache } from './textures/texture-cache.ts';
 
+/** A mod API answer slower than this is logged (the mod API logs nothing else but failures). */
+const MOD_API_SLOW_MS = 500;
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
 /** Creates the app (not yet listening); closing it closes the database. */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'] },
+    logController: new RequestLog(isModApiPath, MOD_API_SLOW_MS),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
@@ -46,7 +51,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   app.addHook('onClose', async () => db.destroy());
 
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
-  const library = new TextureLibrary(db, createBlobStore(config));
+  const library = new TextureLibrary(db, createBlobStore(config), new TextureCache(config.textureCacheBytes));
   library.addReferenceCounter(countGalleryReferences);
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
   const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));

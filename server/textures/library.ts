@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { EncodedTexture } from './process.ts';
+import type { TextureCache } from './texture-cache.ts';
 
 /** Images rendered from a texture and kept beside it in the blob store. */
 export type DerivedVariant = 'preview' | 'map';
@@ -34,10 +35,13 @@ export const countPlayerReferences: ReferenceCounter = async (db, hash) => {
 /** The texture library: the blob store plus the `textures` rows. */
 export class TextureLibrary {
   private readonly counters: ReferenceCounter[] = [countPlayerReferences];
+  /** Moves on every release, so a read that raced with a release does not cache the released bytes. */
+  private releases = 0;
 
   constructor(
     private readonly db: Db,
     readonly store: BlobStore,
+    private readonly cache?: TextureCache,
   ) {}
 
   /** Adds another place that refers to textures (the gallery), so release never removes a texture in use. */
@@ -70,6 +74,8 @@ export class TextureLibrary {
       for (const count of this.counters) references += await count(this.db, hash);
       if (references > 0) continue;
       await this.db.deleteFrom('textures').where('hash', '=', hash).execute();
+      this.releases += 1;
+      this.cache?.delete(hash);
       await this.store.delete(hash);
       for (const variant of DERIVED_VARIANTS) await this.store.delete(derivedKey(hash, variant));
     }
@@ -80,9 +86,18 @@ export class TextureLibrary {
     return this.store.get(hash);
   }
 
-  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null. */
-  async readRegistered(hash: string): Promise<Buffer | null> {
+  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null; from the cache when it has them. */
+  async readRegistered(hash: string, now = Date.now()): Promise<Buffer | null> {
+    const cached = this.cache?.get(hash, now);
+    if (cached?.fresh) return cached.bytes;
+    const releases = this.releases;
     const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
-    return row ? this.store.get(hash) : null;
+    if (!row) {
+      this.cache?.delete(hash);
+      return null;
+    }
+    const bytes = cached?.bytes ?? (await this.store.get(hash));
+    if (bytes && releases === this.releases) this.cache?.set(hash, bytes, now);
+    return bytes;
   }
 }
