@@ -20,6 +20,22 @@ const FOUND_TTL_MS = 5 * 60_000;
 /** How long an unknown player is remembered as unknown. */
 const MISSING_TTL_MS = 10_000;
 
+/** The ETag of a profile body. */
+function etagOf(json: string): string {
+  return `"${createHash('sha1').update(json).digest('base64url')}"`;
+}
+
+const emptyJson = JSON.stringify({
+  capeGlint: false,
+  upsideDown: false,
+  animatedCape: false,
+  cape_url: null,
+  animated_cape_url: null,
+  ear_url: null,
+} satisfies ModProfile);
+/** The body of a player without cape, ears or premium features. */
+const EMPTY_PROFILE = { json: emptyJson, etag: etagOf(emptyJson) };
+
 /** A player id from the URL: a uuid (dashes allowed) or a username; null when it is neither. */
 export function parsePlayerId(id: string): { uuid: string } | { username: string } | null {
   const uuid = normalizeUuid(id);
@@ -43,12 +59,16 @@ export class ProfileCache {
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
   async get(id: string, now = Date.now()): Promise<CachedProfile | null> {
+    // The mod asks by 32-hex lowercase uuid, which is already a key: no parsing on that hit.
+    const direct = this.byUuid.get(id);
+    if (direct && direct.expiresAt > now) return direct;
     const parsed = parsePlayerId(id);
     if (!parsed) return null;
     const key = 'uuid' in parsed ? parsed.uuid : `name:${parsed.username}`;
     const uuid = 'uuid' in parsed ? parsed.uuid : this.uuidByName.get(parsed.username);
     const hit = uuid ? this.byUuid.get(uuid) : undefined;
-    if (hit && hit.expiresAt > now) return hit;
+    // A name's entry may outlive its profile's (each map drops its own oldest): the player may since have been renamed.
+    if (hit && hit.expiresAt > now && ('uuid' in parsed || hit.username.toLowerCase() === parsed.username)) return hit;
     const missingUntil = this.missing.get(key);
     if (missingUntil !== undefined && missingUntil > now) return null;
     const generation = this.generation;
@@ -59,7 +79,8 @@ export class ProfileCache {
       return null;
     }
     this.remember(this.byUuid, loaded.uuid, loaded);
-    this.remember(this.uuidByName, loaded.username.toLowerCase(), loaded.uuid);
+    // Names are remembered only when asked by name: the mod asks by uuid, and a million names would cost memory for nothing.
+    if ('username' in parsed) this.remember(this.uuidByName, parsed.username, loaded.uuid);
     return loaded;
   }
 
@@ -117,13 +138,15 @@ export class ProfileCache {
       ear_url: url(row.ears_hash),
     };
     const json = JSON.stringify(profile);
+    // Most players have nothing to show: they share one body and one ETag instead of a copy each.
+    const body = json === EMPTY_PROFILE.json ? EMPTY_PROFILE : { json, etag: etagOf(json) };
     return {
       uuid: row.uuid,
       username: row.username,
       capeHash: row.banned === 1 ? null : row.cape_hash,
       earsHash: row.banned === 1 ? null : row.ears_hash,
-      json,
-      etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
+      json: body.json,
+      etag: body.etag,
       expiresAt: now + FOUND_TTL_MS,
     };
   }

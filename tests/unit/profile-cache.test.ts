@@ -83,6 +83,44 @@ describe('ProfileCache', () => {
     expect(JSON.parse((await cache.get('CACHEDONE'))!.json).cape_url).toBe(`${BASE}/${HASH_B}`);
   });
 
+  it('does not find a renamed player under the old name, also after the cache had dropped their profile', async () => {
+    const uuid = '3'.repeat(32);
+    await newPlayer(uuid, 'OldName', HASH_A);
+    const cache = new ProfileCache(db, BASE, 2);
+    expect((await cache.get('OldName'))?.uuid).toBe(uuid);
+    // Two other players push the profile out of the cache (at most 2); the name's entry stays.
+    await newPlayer('4'.repeat(32), 'Other4', null);
+    await newPlayer('5'.repeat(32), 'Other5', null);
+    await cache.get('4'.repeat(32));
+    await cache.get('5'.repeat(32));
+    await upsertUser(db, uuid, 'NewName');
+    cache.invalidate(uuid);
+    expect((await cache.get(uuid))?.username, 'asked by uuid: the new name').toBe('NewName');
+    expect(await cache.get('OldName')).toBeNull();
+    expect((await cache.get('newname'))?.uuid).toBe(uuid);
+  });
+
+  it('serves a player asked by uuid also by name, and players without textures all get the same body and ETag', async () => {
+    const first = '6'.repeat(32);
+    const second = '7'.repeat(32);
+    await newPlayer(first, 'Plain6', null);
+    await newPlayer(second, 'Plain7', null);
+    const cache = new ProfileCache(db, BASE, 100);
+    const byUuid = await cache.get(first);
+    expect((await cache.get('PLAIN6'))?.etag).toBe(byUuid!.etag);
+    const other = await cache.get(second);
+    expect(other!.json).toBe(byUuid!.json);
+    expect(other!.etag).toBe(byUuid!.etag);
+    expect(JSON.parse(other!.json)).toEqual({
+      capeGlint: false,
+      upsideDown: false,
+      animatedCape: false,
+      cape_url: null,
+      animated_cape_url: null,
+      ear_url: null,
+    });
+  });
+
   it('does not keep a profile loaded before an invalidation that arrived while it was loading', async () => {
     const uuid = '2'.repeat(32);
     await newPlayer(uuid, 'RacingOne', HASH_A);
