@@ -42,7 +42,7 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
-  PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(200_000),
+  PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(1_000_000),
   TEXTURE_CACHE_MB: z.coerce.number().min(0).default(64),
   GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
