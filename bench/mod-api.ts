@@ -29,6 +29,8 @@ interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  /** The target process's CPU time (user + system) per answered request, in µs: steadier than req/s on a busy machine. */
+  cpuUs: number;
 }
 
 /** A server under test, in its own process (or process group). */
@@ -141,18 +143,26 @@ async function startProcess(
       await pause(100);
     }
   }
-  stopProcess(child);
+  await stopProcess(child);
   throw new Error(`${name} did not start; see ${logFile}`);
 }
 
-/** Stops a process started by startProcess (its whole group). */
-function stopProcess(child: ChildProcess): void {
-  if (child.exitCode !== null || child.pid === undefined) return;
+/** Stops a process started by startProcess (its whole group); resolves when it has exited. */
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     process.kill(-child.pid, 'SIGTERM');
   } catch {
-    // Already gone.
+    return; // Already gone.
   }
+  await exited;
+}
+
+/** The CPU time a process has used (user + system), in µs (Linux clock ticks of 10 ms). */
+function cpuTimeUs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** The resident memory of a process, in MB. */
@@ -205,7 +215,7 @@ http {
 }
 
 /** Runs wrk on a target with the paths of a file (`random` picks, or `once`: each path once, then stop). */
-function runWrk(port: number, pathsFile: string, durationS: number, mode: 'random' | 'once' = 'random'): Promise<LoadResult> {
+function runWrk(port: number, pathsFile: string, durationS: number, mode: 'random' | 'once' = 'random'): Promise<Omit<LoadResult, 'cpuUs'>> {
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${durationS}s`, '--timeout', '10s', '-s', WRK_SCRIPT, `http://127.0.0.1:${port}`, '--', pathsFile, mode];
   return new Promise((resolve, reject) => {
     const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -234,8 +244,9 @@ function runWrk(port: number, pathsFile: string, durationS: number, mode: 'rando
  * background-load phase; resolves when both are done.
  */
 async function load(target: Target, pathsFile: string, durationS: number, during?: () => Promise<void>): Promise<LoadResult> {
+  const cpuBefore = cpuTimeUs(target.child.pid!);
   const [result] = await Promise.all([runWrk(target.port, pathsFile, durationS), during?.()]);
-  return result;
+  return { ...result, cpuUs: (cpuTimeUs(target.child.pid!) - cpuBefore) / (result.rps * durationS) };
 }
 
 /** Runs a case: warm-up of every target, then rounds in turn (bare, nginx, real, bare, ...); prints every run and the medians. */
@@ -248,14 +259,14 @@ async function runCase(benchCase: BenchCase): Promise<Map<string, LoadResult[]>>
       const result = await load(target, benchCase.pathsFile, DURATION_S);
       results.get(target.name)!.push(result);
       console.log(
-        `  round ${round} ${target.name.padEnd(6)} ${thousands(result.rps).padStart(7)} req/s  p50 ${result.p50.toFixed(2).padStart(6)} ms  p99 ${result.p99.toFixed(2).padStart(6)} ms${result.errors ? `  errors ${result.errors}` : ''}`,
+        `  round ${round} ${target.name.padEnd(6)} ${thousands(result.rps).padStart(7)} req/s  p50 ${result.p50.toFixed(2).padStart(6)} ms  p99 ${result.p99.toFixed(2).padStart(6)} ms  CPU ${result.cpuUs.toFixed(1).padStart(5)} µs/req${result.errors ? `  errors ${result.errors}` : ''}`,
       );
     }
   }
   for (const [name, runs] of results) {
     const rps = runs.map((run) => run.rps);
     console.log(
-      `  ${name.padEnd(6)} median ${thousands(median(rps))} req/s (${thousands(Math.min(...rps))}–${thousands(Math.max(...rps))}), p50 ${median(runs.map((run) => run.p50)).toFixed(2)} ms, p99 ${median(runs.map((run) => run.p99)).toFixed(2)} ms (${Math.min(...runs.map((run) => run.p99)).toFixed(2)}–${Math.max(...runs.map((run) => run.p99)).toFixed(2)})`,
+      `  ${name.padEnd(6)} median ${thousands(median(rps))} req/s (${thousands(Math.min(...rps))}–${thousands(Math.max(...rps))}), p50 ${median(runs.map((run) => run.p50)).toFixed(2)} ms, p99 ${median(runs.map((run) => run.p99)).toFixed(2)} ms (${Math.min(...runs.map((run) => run.p99)).toFixed(2)}–${Math.max(...runs.map((run) => run.p99)).toFixed(2)}), CPU ${median(runs.map((run) => run.cpuUs)).toFixed(1)} µs/req`,
     );
   }
   return results;
@@ -288,10 +299,9 @@ async function sameAnswers(targets: Target[], urlPath: string): Promise<void> {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-mod-bench-'));
 const started: ChildProcess[] = [];
-const stopAll = () => started.forEach(stopProcess);
+const stopAll = () => Promise.all(started.map(stopProcess));
 process.on('SIGINT', () => {
-  stopAll();
-  process.exit(130);
+  void stopAll().then(() => process.exit(130));
 });
 let allPass = true;
 try {
@@ -358,6 +368,8 @@ try {
       SITE_DIR: path.join(dir, 'no-site'),
       SKIP_SITE_BUILD: 'true',
       PUBLIC_BASE_URL: publicBaseUrl,
+      // The first pass over a million players can outlast the default 5 minutes on a busy machine; the rounds measure hits.
+      PROFILE_CACHE_TTL_S: process.env.PROFILE_CACHE_TTL_S ?? '3600',
     };
     const real = await startProcess(
       'real',
@@ -376,11 +388,6 @@ try {
       .readFileSync(path.join(dir, `real-${label}.log`), 'utf8')
       .split('\n')
       .filter(Boolean).length;
-  const stopReal = async (real: Target) => {
-    const exited = new Promise((resolve) => real.child.once('exit', resolve));
-    stopProcess(real.child);
-    await exited;
-  };
 
   for (const count of PLAYER_COUNTS) {
     const label = `profile-${count}`;
@@ -418,7 +425,8 @@ try {
         false,
       ) && allPass;
     console.log(`  profile / nginx, req/s              ${roundRatio(results, 'real', 'nginx', (r) => r.rps).toFixed(2)}×`);
-    await stopReal(real);
+    console.log(`  bare route CPU / profile CPU        ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+    await stopProcess(real.child);
   }
 
   const real = await startReal('textures');
@@ -440,10 +448,12 @@ try {
       false,
     ) && allPass;
   console.log(`  textures / bare route, req/s        ${roundRatio(results, 'real', 'bare', (r) => r.rps).toFixed(2)}×`);
-  await stopReal(real);
+  console.log(`  nginx CPU / textures CPU            ${roundRatio(results, 'nginx', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+  console.log(`  bare route CPU / textures CPU       ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+  await stopProcess(real.child);
   console.log(`\n${allPass ? 'PASS' : 'FAIL'} (load average at the end ${loadAverage()})`);
 } finally {
-  stopAll();
+  await stopAll();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 process.exitCode = allPass ? 0 : 1;

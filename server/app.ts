@@ -53,7 +53,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = new TextureLibrary(db, createBlobStore(config), new TextureCache(config.textureCacheBytes));
   library.addReferenceCounter(countGalleryReferences);
-  const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
+  const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize, config.profileCacheTtlMs);
   const bus = await createInvalidationBus(config.redisUrl, (uuid) => profiles.invalidate(uuid));
   app.addHook('onClose', async () => bus.close());
 

@@ -15,8 +15,6 @@ export interface CachedProfile {
   expiresAt: number;
 }
 
-/** How long a found profile is kept without a change notice (bounds staleness from other writers). */
-const FOUND_TTL_MS = 5 * 60_000;
 /** How long an unknown player is remembered as unknown. */
 const MISSING_TTL_MS = 10_000;
 
@@ -55,6 +53,8 @@ export class ProfileCache {
     private readonly db: Db,
     private readonly texturesBaseUrl: string,
     private readonly maxEntries: number,
+    /** How long a found profile is kept without a change notice (bounds staleness from other writers). */
+    private readonly foundTtlMs = 5 * 60_000,
   ) {}
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
@@ -147,7 +147,7 @@ export class ProfileCache {
       earsHash: row.banned === 1 ? null : row.ears_hash,
       json: body.json,
       etag: body.etag,
-      expiresAt: now + FOUND_TTL_MS,
+      expiresAt: now + this.foundTtlMs,
     };
   }
 }

@@ -83,6 +83,17 @@ describe('ProfileCache', () => {
     expect(JSON.parse((await cache.get('CACHEDONE'))!.json).cape_url).toBe(`${BASE}/${HASH_B}`);
   });
 
+  it('reloads a profile once its time to live has passed, without a change notice', async () => {
+    const uuid = '8'.repeat(32);
+    await newPlayer(uuid, 'Expiring8', HASH_A);
+    const cache = new ProfileCache(db, BASE, 100, 60_000);
+    const now = Date.now();
+    await cache.get(uuid, now);
+    await db.updateTable('users').set({ cape_hash: HASH_B }).where('uuid', '=', uuid).execute();
+    expect(JSON.parse((await cache.get(uuid, now + 59_000))!.json).cape_url).toBe(`${BASE}/${HASH_A}`);
+    expect(JSON.parse((await cache.get(uuid, now + 60_000))!.json).cape_url).toBe(`${BASE}/${HASH_B}`);
+  });
+
   it('does not find a renamed player under the old name, also after the cache had dropped their profile', async () => {
     const uuid = '3'.repeat(32);
     await newPlayer(uuid, 'OldName', HASH_A);
