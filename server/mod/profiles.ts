@@ -4,14 +4,16 @@ import type { Db } from '../db/database.ts';
 import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
 
-/** A cached profile: serialized once, with its ETag and the player it belongs to. */
+/** A cached profile: serialized once, with its ETag and the player it belongs to (kept small: a million of them may be held). */
 export interface CachedProfile {
   uuid: string;
-  username: string;
+  /** The lowercase name it was asked for by, or null when it was asked for by uuid. */
+  nameLower: string | null;
   capeHash: string | null;
   earsHash: string | null;
   json: string;
   etag: string;
+  /** When it expires, in whole seconds on the cache's clock: a small integer, so no boxed number per entry. */
   expiresAt: number;
 }
 
@@ -48,6 +50,7 @@ export class ProfileCache {
   private readonly missing = new Map<string, number>();
   /** Moves on every invalidation, so a load that raced with a change is not cached. */
   private generation = 0;
+  private readonly clockStart = Date.now();
 
   constructor(
     private readonly db: Db,
@@ -59,16 +62,17 @@ export class ProfileCache {
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
   async get(id: string, now = Date.now()): Promise<CachedProfile | null> {
+    const clock = this.seconds(now);
     // The mod asks by 32-hex lowercase uuid, which is already a key: no parsing on that hit.
     const direct = this.byUuid.get(id);
-    if (direct && direct.expiresAt > now) return direct;
+    if (direct && direct.expiresAt > clock) return direct;
     const parsed = parsePlayerId(id);
     if (!parsed) return null;
     const key = 'uuid' in parsed ? parsed.uuid : `name:${parsed.username}`;
     const uuid = 'uuid' in parsed ? parsed.uuid : this.uuidByName.get(parsed.username);
     const hit = uuid ? this.byUuid.get(uuid) : undefined;
     // A name's entry may outlive its profile's (each map drops its own oldest): the player may since have been renamed.
-    if (hit && hit.expiresAt > now && ('uuid' in parsed || hit.username.toLowerCase() === parsed.username)) return hit;
+    if (hit && hit.expiresAt > clock && ('uuid' in parsed || hit.nameLower === parsed.username)) return hit;
     const missingUntil = this.missing.get(key);
     if (missingUntil !== undefined && missingUntil > now) return null;
     const generation = this.generation;
@@ -89,13 +93,18 @@ export class ProfileCache {
     this.generation += 1;
     const entry = this.byUuid.get(uuid);
     this.byUuid.delete(uuid);
-    if (entry) this.uuidByName.delete(entry.username.toLowerCase());
+    if (entry?.nameLower) this.uuidByName.delete(entry.nameLower);
     this.missing.clear();
   }
 
   /** How many players are cached. */
   get size(): number {
     return this.byUuid.size;
+  }
+
+  /** A time on the cache's clock: whole seconds since the cache was made. */
+  private seconds(now: number): number {
+    return Math.floor((now - this.clockStart) / 1000);
   }
 
   private remember<V>(map: Map<string, V>, key: string, value: V): void {
@@ -110,7 +119,6 @@ export class ProfileCache {
       .leftJoin('premium', 'premium.user_uuid', 'users.uuid')
       .select([
         'users.uuid',
-        'users.username',
         'users.banned',
         'users.cape_hash',
         'users.cape_strip_hash',
@@ -142,12 +150,12 @@ export class ProfileCache {
     const body = json === EMPTY_PROFILE.json ? EMPTY_PROFILE : { json, etag: etagOf(json) };
     return {
       uuid: row.uuid,
-      username: row.username,
+      nameLower: 'username' in id ? id.username : null,
       capeHash: row.banned === 1 ? null : row.cape_hash,
       earsHash: row.banned === 1 ? null : row.ears_hash,
       json: body.json,
       etag: body.etag,
-      expiresAt: now + this.foundTtlMs,
+      expiresAt: this.seconds(now + this.foundTtlMs),
     };
   }
 }
