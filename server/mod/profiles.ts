@@ -60,12 +60,17 @@ export class ProfileCache {
     private readonly foundTtlMs = 5 * 60_000,
   ) {}
 
+  /** The fresh cached profile of a 32-hex lowercase uuid (what the mod sends), without parsing or loading anything. */
+  cached(uuid: string, now = Date.now()): CachedProfile | undefined {
+    const entry = this.byUuid.get(uuid);
+    return entry && entry.expiresAt > this.seconds(now) ? entry : undefined;
+  }
+
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
   async get(id: string, now = Date.now()): Promise<CachedProfile | null> {
+    const direct = this.cached(id, now);
+    if (direct) return direct;
     const clock = this.seconds(now);
-    // The mod asks by 32-hex lowercase uuid, which is already a key: no parsing on that hit.
-    const direct = this.byUuid.get(id);
-    if (direct && direct.expiresAt > clock) return direct;
     const parsed = parsePlayerId(id);
     if (!parsed) return null;
     const key = 'uuid' in parsed ? parsed.uuid : `name:${parsed.username}`;

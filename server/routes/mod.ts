@@ -59,7 +59,8 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
       },
     },
     async (request, reply) => {
-      const profile = await profiles.get(request.params.id);
+      // A cached profile is sent in the same tick as the request arrived (no await on the hot path).
+      const profile = profiles.cached(request.params.id) ?? (await profiles.get(request.params.id));
       if (!profile) return notFound(reply);
       return sendProfile(reply, profile.json, profile.etag, request.headers['if-none-match']);
     },

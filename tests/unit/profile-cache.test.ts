@@ -94,6 +94,18 @@ describe('ProfileCache', () => {
     expect(JSON.parse((await cache.get(uuid, now + 60_000))!.json).cape_url).toBe(`${BASE}/${HASH_B}`);
   });
 
+  it('answers cached() only for a fresh entry under its 32-hex lowercase uuid, loading nothing', async () => {
+    const uuid = '9'.repeat(32);
+    await newPlayer(uuid, 'Cached9', HASH_A);
+    const cache = new ProfileCache(db, BASE, 100, 60_000);
+    expect(cache.cached(uuid), 'not asked for yet').toBeUndefined();
+    const now = Date.now();
+    const loaded = await cache.get(uuid, now);
+    expect(cache.cached(uuid, now)).toBe(loaded);
+    expect(cache.cached('Cached9', now), 'a name is not a key').toBeUndefined();
+    expect(cache.cached(uuid, now + 60_000), 'expired').toBeUndefined();
+  });
+
   it('does not find a renamed player under the old name, also after the cache had dropped their profile', async () => {
     const uuid = '3'.repeat(32);
     await newPlayer(uuid, 'OldName', HASH_A);
