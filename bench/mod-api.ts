@@ -1,96 +1,459 @@
-// Mod API load test: /profile/{uuid} for random players among 10,000, against a bare Fastify route, with autocannon.
+// Mod API load test: /profile/{uuid} and /textures/{hash} of the real server against a bare Fastify route and nginx, each
+// in its own process, loaded by wrk (a process of its own), in interleaved rounds. See bench/README.md, "Mod API".
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
+import { fileURLToPath } from 'node:url';
+import SQLite from 'better-sqlite3';
+import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
+import { LocalBlobStore } from '../server/storage/local-store.ts';
+import { TextureLibrary } from '../server/textures/library.ts';
 
-const PLAYERS = Number(process.env.PLAYERS ?? 10_000);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
+const PLAYER_COUNTS = (process.env.PLAYERS ?? '10000,1000000').split(',').map(Number);
+const TEXTURE_COUNT = Number(process.env.TEXTURES ?? 200);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.DURATION ?? 10);
-const PORT = 4392;
-const BARE_PORT = 4393;
+const WARMUP_S = Number(process.env.WARMUP ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const BASE_PORT = Number(process.env.BENCH_PORT ?? 4392);
+const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 
-/** Fills a fresh database with players, about half of them with a cape and a quarter with ears. */
-async function seed(databaseUrl: string): Promise<string[]> {
-  const db = openDatabase(databaseUrl);
-  await migrateToLatest(db);
-  const uuids: string[] = [];
-  const now = Date.now();
-  for (let start = 0; start < PLAYERS; start += 500) {
-    const rows = [];
-    for (let i = start; i < Math.min(start + 500, PLAYERS); i++) {
-      const uuid = i.toString(16).padStart(32, '0');
-      uuids.push(uuid);
-      const hash = (i % 2 === 0 ? i : 0).toString(16).padStart(64, 'a');
-      rows.push({
-        uuid,
-        username: `Player${i}`,
-        username_lower: `player${i}`,
-        created_at: now,
-        cape_hash: i % 2 === 0 ? hash : null,
-        ears_hash: i % 4 === 0 ? hash : null,
-      });
+/** One wrk run: requests per second, latency percentiles in ms, and failed or non-2xx/3xx answers. */
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** The target process's CPU time (user + system) per answered request, in µs: steadier than req/s on a busy machine. */
+  cpuUs: number;
+}
+
+/** A server under test, in its own process (or process group). */
+interface Target {
+  name: string;
+  port: number;
+  child: ChildProcess;
+}
+
+/** What a case loads: the paths file wrk picks from, and the targets it compares. */
+interface BenchCase {
+  title: string;
+  pathsFile: string;
+  targets: Target[];
+}
+
+/** Node with the TypeScript loader, as `npm start` runs the server (tsx), without tsx's extra parent process. */
+const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+/** A deterministic pseudo-random byte source, so every run seeds the same textures. */
+function randomByteStream(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) & 0xff;
+  };
+}
+
+/** `count` cape PNGs (256x128) from about 2 KB to 40 KB: a noisy band (it does not compress) over a plain background. */
+async function makeCapes(count: number): Promise<Buffer[]> {
+  const width = 256;
+  const height = 128;
+  const capes: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const next = randomByteStream(i + 1);
+    const raw = Buffer.alloc(width * height * 4, 0x40);
+    const noisyBytes = Math.round(((1_000 + (34_000 * i) / Math.max(1, count - 1)) * 4) / 3);
+    for (let offset = 0; offset < raw.length; offset += 4) {
+      raw[offset + 3] = 255;
+      if (offset < noisyBytes) for (let channel = 0; channel < 3; channel++) raw[offset + channel] = next();
     }
-    await db.insertInto('users').values(rows).execute();
+    capes.push(
+      await sharp(raw, { raw: { width, height, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
+  }
+  return capes;
+}
+
+/** Migrates a fresh SQLite database, registers the capes (blob store and `textures` rows) and inserts `players` players
+ * with random uuids: half with a cape, a quarter also with ears (from the same capes). Returns the uuids and hashes. */
+async function seed(dataDir: string, databaseFile: string, players: number, capes: Buffer[]): Promise<{ uuids: string[]; hashes: string[] }> {
+  const db = openDatabase(`sqlite:${databaseFile}`);
+  await migrateToLatest(db);
+  const library = new TextureLibrary(db, new LocalBlobStore(path.join(dataDir, 'textures')));
+  const hashes: string[] = [];
+  for (const bytes of capes) {
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    hashes.push(await library.put({ bytes, hash, width: 256, height: 128, frames: 1 }, 'cape'));
   }
   await db.destroy();
-  return uuids;
+
+  const sqlite = new SQLite(databaseFile);
+  const insert = sqlite.prepare('INSERT INTO users (uuid, username, username_lower, created_at, cape_hash, ears_hash) VALUES (?, ?, ?, ?, ?, ?)');
+  const uuids: string[] = [];
+  const now = Date.now();
+  sqlite.transaction(() => {
+    for (let i = 0; i < players; i++) {
+      const uuid = randomBytes(16).toString('hex');
+      uuids.push(uuid);
+      const hash = (offset: number) => hashes[(i + offset) % hashes.length]!;
+      insert.run(uuid, `Player${i}`, `player${i}`, now, i % 2 === 0 ? hash(0) : null, i % 4 === 0 ? hash(1) : null);
+    }
+  })();
+  sqlite.close();
+  return { uuids, hashes };
 }
 
-/** Starts the real server in its own process and waits until it answers. */
-async function startServer(dataDir: string, databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn('npx', ['tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SKIP_SITE_BUILD: 'true', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-    detached: true,
-  });
-  for (let i = 0; i < 100; i++) {
+/** Starts a command in its own process group with its output in a log file, and waits until `readyUrl` answers. */
+async function startProcess(
+  name: string,
+  port: number,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  readyPath: string,
+): Promise<Target> {
+  const log = fs.openSync(logFile, 'a');
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', log, log], detached: true });
+  fs.closeSync(log);
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) break;
     try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/home`)).ok) return child;
+      await fetch(`http://127.0.0.1:${port}${readyPath}`);
+      return { name, port, child };
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await pause(100);
     }
   }
-  throw new Error('server did not start');
+  await stopProcess(child);
+  throw new Error(`${name} did not start; see ${logFile}`);
 }
 
-/** Runs autocannon against a URL chooser; returns requests per second and latency percentiles. */
-async function load(port: number, pathFor: () => string) {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pathFor() }) }],
+/** Stops a process started by startProcess (its whole group); resolves when it has exited. */
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return; // Already gone.
+  }
+  await exited;
+}
+
+/** The CPU time a process has used (user + system), in µs (Linux clock ticks of 10 ms). */
+function cpuTimeUs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** The resident memory of a process, in MB. */
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** Writes nginx's configuration (one process, no access log, the mod API's headers) for files under `www`; returns its path. */
+function nginxConfig(dir: string, port: number): string {
+  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, `${temporary}_temp`), { recursive: true });
+  const config = `daemon off;
+master_process off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_requests 100000000;
+  client_body_temp_path ${dir}/client_body_temp;
+  proxy_temp_path ${dir}/proxy_temp;
+  fastcgi_temp_path ${dir}/fastcgi_temp;
+  uwsgi_temp_path ${dir}/uwsgi_temp;
+  scgi_temp_path ${dir}/scgi_temp;
+  types { }
+  server {
+    listen 127.0.0.1:${port};
+    root ${dir}/www;
+    location /profile/ {
+      default_type 'application/json; charset=utf-8';
+      add_header cache-control 'public, max-age=60';
+      add_header access-control-allow-origin '*';
+      try_files /profile.json =404;
+    }
+    location /textures/ {
+      default_type image/png;
+      add_header cache-control 'public, max-age=31536000, immutable';
+      add_header access-control-allow-origin '*';
+    }
+  }
+}
+`;
+  const file = path.join(dir, 'nginx.conf');
+  fs.writeFileSync(file, config);
+  return file;
+}
+
+/** Runs wrk on a target with the paths of a file (`random` picks, or `once`: each path once, then stop). */
+function runWrk(port: number, pathsFile: string, durationS: number, mode: 'random' | 'once' = 'random'): Promise<Omit<LoadResult, 'cpuUs'>> {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${durationS}s`, '--timeout', '10s', '-s', WRK_SCRIPT, `http://127.0.0.1:${port}`, '--', pathsFile, mode];
+  return new Promise((resolve, reject) => {
+    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    wrk.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (mode === 'once' && output.includes('walked\n')) wrk.kill('SIGINT');
+    });
+    wrk.on('error', reject);
+    wrk.on('close', (code) => {
+      const line = output.split('\n').find((text) => text.startsWith('{"requests"'));
+      if (code !== 0 || !line) return reject(new Error(`wrk failed (exit ${code}): ${output}`));
+      const result = JSON.parse(line) as Record<string, number>;
+      resolve({
+        rps: result.requests! / (result.duration_us! / 1e6),
+        p50: result.p50_us! / 1000,
+        p99: result.p99_us! / 1000,
+        errors: result.connect! + result.read! + result.write! + result.status! + result.timeout!,
+      });
+    });
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-bench-'));
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(dataDir, 'bench.db')}`;
-const uuids = await seed(databaseUrl);
-const server = await startServer(dataDir, databaseUrl);
-const bare = Fastify();
-bare.get('/bare', async () => ({ capeGlint: false, upsideDown: false, animatedCape: false, cape_url: null, animated_cape_url: null, ear_url: null }));
-await bare.listen({ port: BARE_PORT, host: '127.0.0.1' });
-try {
-  const randomProfile = () => `/profile/${uuids[Math.floor(Math.random() * uuids.length)]}`;
-  await load(PORT, randomProfile); // warm-up: every player gets seen once
-  const bareResult = await load(BARE_PORT, () => '/bare');
-  const profileResult = await load(PORT, randomProfile);
-  const ratio = profileResult.rps / bareResult.rps;
-  console.log(`players ${PLAYERS}, connections ${CONNECTIONS}, ${DURATION_S} s each, database ${databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}`);
-  console.log(`bare Fastify route : ${bareResult.rps.toFixed(0)} req/s, p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms`);
-  console.log(
-    `/profile/{uuid}    : ${profileResult.rps.toFixed(0)} req/s, p50 ${profileResult.p50} ms, p99 ${profileResult.p99} ms, errors ${profileResult.errors}, non-2xx ${profileResult.non2xx}`,
-  );
-  console.log(
-    `ratio ${(ratio * 100).toFixed(1)} % (goal ≥ 80 %), p99 ${profileResult.p99} ms (goal < 15 ms): ${ratio >= 0.8 && profileResult.p99 < 15 ? 'PASS' : 'FAIL'}`,
-  );
-} finally {
-  await bare.close();
-  process.kill(-server.pid!, 'SIGTERM');
-  fs.rmSync(dataDir, { recursive: true, force: true });
+/**
+ * Loads a target with wrk for `durationS` while `during` (if given) runs beside it, e.g. uploads and downloads for a
+ * background-load phase; resolves when both are done.
+ */
+async function load(target: Target, pathsFile: string, durationS: number, during?: () => Promise<void>): Promise<LoadResult> {
+  const cpuBefore = cpuTimeUs(target.child.pid!);
+  const [result] = await Promise.all([runWrk(target.port, pathsFile, durationS), during?.()]);
+  return { ...result, cpuUs: (cpuTimeUs(target.child.pid!) - cpuBefore) / (result.rps * durationS) };
 }
+
+/** Runs a case: warm-up of every target, then rounds in turn (bare, nginx, real, bare, ...); prints every run and the medians. */
+async function runCase(benchCase: BenchCase): Promise<Map<string, LoadResult[]>> {
+  console.log(`\n${benchCase.title} (load average ${loadAverage()})`);
+  for (const target of benchCase.targets) await load(target, benchCase.pathsFile, WARMUP_S);
+  const results = new Map<string, LoadResult[]>(benchCase.targets.map((target) => [target.name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of benchCase.targets) {
+      const result = await load(target, benchCase.pathsFile, DURATION_S);
+      results.get(target.name)!.push(result);
+      console.log(
+        `  round ${round} ${target.name.padEnd(6)} ${thousands(result.rps).padStart(7)} req/s  p50 ${result.p50.toFixed(2).padStart(6)} ms  p99 ${result.p99.toFixed(2).padStart(6)} ms  CPU ${result.cpuUs.toFixed(1).padStart(5)} µs/req${result.errors ? `  errors ${result.errors}` : ''}`,
+      );
+    }
+  }
+  for (const [name, runs] of results) {
+    const rps = runs.map((run) => run.rps);
+    console.log(
+      `  ${name.padEnd(6)} median ${thousands(median(rps))} req/s (${thousands(Math.min(...rps))}–${thousands(Math.max(...rps))}), p50 ${median(runs.map((run) => run.p50)).toFixed(2)} ms, p99 ${median(runs.map((run) => run.p99)).toFixed(2)} ms (${Math.min(...runs.map((run) => run.p99)).toFixed(2)}–${Math.max(...runs.map((run) => run.p99)).toFixed(2)}), CPU ${median(runs.map((run) => run.cpuUs)).toFixed(1)} µs/req`,
+    );
+  }
+  return results;
+}
+
+/** The median over rounds of a per-round ratio between two targets (rounds sit close in time, so load drift cancels). */
+function roundRatio(results: Map<string, LoadResult[]>, a: string, b: string, pick: (result: LoadResult) => number): number {
+  const mine = results.get(a)!;
+  const theirs = results.get(b)!;
+  return median(mine.map((result, round) => pick(result) / pick(theirs[round]!)));
+}
+
+/** Prints a ratio against its goal. */
+function verdict(label: string, value: number, goal: number, atLeast: boolean): boolean {
+  const pass = atLeast ? value >= goal : value <= goal;
+  console.log(`  ${label.padEnd(34)} ${value.toFixed(2)}× (goal ${atLeast ? '≥' : '≤'} ${goal}×) ${pass ? 'PASS' : 'FAIL'}`);
+  return pass;
+}
+
+/** Checks that every target answers a path with the same status and the same body length as the first. */
+async function sameAnswers(targets: Target[], urlPath: string): Promise<void> {
+  const answers = await Promise.all(
+    targets.map(async (target) => {
+      const response = await fetch(`http://127.0.0.1:${target.port}${urlPath}`);
+      return `${target.name} ${response.status} ${(await response.arrayBuffer()).byteLength} B`;
+    }),
+  );
+  console.log(`  ${urlPath.slice(0, 20)}…: ${answers.join(', ')}`);
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-mod-bench-'));
+const started: ChildProcess[] = [];
+const stopAll = () => Promise.all(started.map(stopProcess));
+process.on('SIGINT', () => {
+  void stopAll().then(() => process.exit(130));
+});
+let allPass = true;
+try {
+  const players = Math.max(...PLAYER_COUNTS);
+  const dataDir = path.join(dir, 'data');
+  const databaseFile = path.join(dataDir, 'bench.db');
+  const seedStart = Date.now();
+  const capes = await makeCapes(TEXTURE_COUNT);
+  const { uuids, hashes } = await seed(dataDir, databaseFile, players, capes);
+  console.log(
+    `Seeded ${thousands(players)} players and ${capes.length} capes (${Math.round(Math.min(...capes.map((c) => c.length)) / 1024)}–${Math.round(Math.max(...capes.map((c) => c.length)) / 1024)} KB) in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`,
+  );
+  console.log(
+    `Node ${process.version}, wrk -t1 -c${CONNECTIONS}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${os.cpus().length} cores, load average ${loadAverage()}`,
+  );
+
+  // What nginx and the bare route serve: the bytes of a player with a cape (half the players), and the capes' files.
+  const realPort = BASE_PORT;
+  const publicBaseUrl = `http://127.0.0.1:${realPort}`;
+  const www = path.join(dir, 'www');
+  fs.mkdirSync(path.join(www, 'textures'), { recursive: true });
+  const capeProfile = {
+    capeGlint: false,
+    upsideDown: false,
+    animatedCape: false,
+    cape_url: `${publicBaseUrl}/textures/${hashes[2 % hashes.length]}`,
+    animated_cape_url: null,
+    ear_url: null,
+  };
+  fs.writeFileSync(path.join(www, 'profile.json'), JSON.stringify(capeProfile));
+  capes.forEach((bytes, i) => fs.writeFileSync(path.join(www, 'textures', hashes[i]!), bytes));
+  const texturePaths = path.join(dir, 'textures.txt');
+  fs.writeFileSync(texturePaths, hashes.map((hash) => `/textures/${hash}\n`).join(''));
+
+  const bare = await startProcess(
+    'bare',
+    BASE_PORT + 1,
+    NODE_TS[0],
+    [...NODE_TS.slice(1), 'bench/mod-api-bare.ts'],
+    { ...process.env, PORT: String(BASE_PORT + 1), PROFILE_FILE: path.join(www, 'profile.json'), TEXTURES_DIR: path.join(www, 'textures') },
+    path.join(dir, 'bare.log'),
+    '/profile/x',
+  );
+  started.push(bare.child);
+  const nginx = await startProcess(
+    'nginx',
+    BASE_PORT + 2,
+    NGINX,
+    ['-p', dir, '-c', nginxConfig(dir, BASE_PORT + 2)],
+    process.env,
+    path.join(dir, 'nginx.log'),
+    '/profile/x',
+  );
+  started.push(nginx.child);
+
+  /** Starts the real server as `npm start` would (default LOG_LEVEL, logs to a file), on the seeded database. */
+  const startReal = async (label: string) => {
+    const env = {
+      ...process.env,
+      PORT: String(realPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      SITE_DIR: path.join(dir, 'no-site'),
+      SKIP_SITE_BUILD: 'true',
+      PUBLIC_BASE_URL: publicBaseUrl,
+      // The first pass over a million players can outlast the default 5 minutes on a busy machine; the rounds measure hits.
+      PROFILE_CACHE_TTL_S: process.env.PROFILE_CACHE_TTL_S ?? '3600',
+    };
+    const real = await startProcess(
+      'real',
+      realPort,
+      NODE_TS[0],
+      [...NODE_TS.slice(1), 'server/main.ts'],
+      env,
+      path.join(dir, `real-${label}.log`),
+      '/api/home',
+    );
+    started.push(real.child);
+    return real;
+  };
+  const logLines = (label: string) =>
+    fs
+      .readFileSync(path.join(dir, `real-${label}.log`), 'utf8')
+      .split('\n')
+      .filter(Boolean).length;
+
+  for (const count of PLAYER_COUNTS) {
+    const label = `profile-${count}`;
+    const pathsFile = path.join(dir, `${label}.txt`);
+    fs.writeFileSync(
+      pathsFile,
+      uuids
+        .slice(0, count)
+        .map((uuid) => `/profile/${uuid}\n`)
+        .join(''),
+    );
+    const real = await startReal(label);
+    const rssStart = rssMb(real.child.pid!);
+    const warmStart = Date.now();
+    await runWrk(real.port, pathsFile, 3_600, 'once');
+    const rssWarm = rssMb(real.child.pid!);
+    console.log(
+      `\nreal server, ${thousands(count)} players: every player asked once in ${((Date.now() - warmStart) / 1000).toFixed(0)} s; RSS ${rssStart.toFixed(0)} MB before, ${rssWarm.toFixed(0)} MB after (${thousands(((rssWarm - rssStart) * 1024 * 1024) / count)} B per player)`,
+    );
+    await sameAnswers([bare, nginx, real], `/profile/${uuids[2]}`);
+    const results = await runCase({ title: `/profile/{uuid} over ${thousands(count)} players`, pathsFile, targets: [bare, nginx, real] });
+    console.log(`  real server RSS ${rssMb(real.child.pid!).toFixed(0)} MB; ${thousands(logLines(label))} log lines`);
+    allPass =
+      verdict(
+        'profile / bare route, req/s',
+        roundRatio(results, 'real', 'bare', (r) => r.rps),
+        0.9,
+        true,
+      ) && allPass;
+    allPass =
+      verdict(
+        'profile p99 / bare route p99',
+        roundRatio(results, 'real', 'bare', (r) => r.p99),
+        1.5,
+        false,
+      ) && allPass;
+    console.log(`  profile / nginx, req/s              ${roundRatio(results, 'real', 'nginx', (r) => r.rps).toFixed(2)}×`);
+    console.log(`  bare route CPU / profile CPU        ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+    await stopProcess(real.child);
+  }
+
+  const real = await startReal('textures');
+  await sameAnswers([bare, nginx, real], `/textures/${hashes.at(-1)}`);
+  const results = await runCase({ title: `/textures/{hash} over ${hashes.length} capes`, pathsFile: texturePaths, targets: [bare, nginx, real] });
+  console.log(`  real server RSS ${rssMb(real.child.pid!).toFixed(0)} MB; ${thousands(logLines('textures'))} log lines`);
+  allPass =
+    verdict(
+      'textures / nginx, req/s',
+      roundRatio(results, 'real', 'nginx', (r) => r.rps),
+      0.5,
+      true,
+    ) && allPass;
+  allPass =
+    verdict(
+      'textures p99 / bare route p99',
+      roundRatio(results, 'real', 'bare', (r) => r.p99),
+      1.5,
+      false,
+    ) && allPass;
+  console.log(`  textures / bare route, req/s        ${roundRatio(results, 'real', 'bare', (r) => r.rps).toFixed(2)}×`);
+  console.log(`  nginx CPU / textures CPU            ${roundRatio(results, 'nginx', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+  console.log(`  bare route CPU / textures CPU       ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+  await stopProcess(real.child);
+  console.log(`\n${allPass ? 'PASS' : 'FAIL'} (load average at the end ${loadAverage()})`);
+} finally {
+  await stopAll();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+process.exitCode = allPass ? 0 : 1;

@@ -13,12 +13,13 @@ import { handleError } from './http/errors.ts';
 import { isApiRequest } from './http/request-path.ts';
 import { pageSecurityHeaders, SECURITY_HEADERS, siteInlineScriptHashes } from './http/security-headers.ts';
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
+import { RequestLog } from './http/request-log.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
-import { modRoutes } from './routes/mod.ts';
+import { isModApiPath, modRoutes } from './routes/mod.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
@@ -27,13 +28,17 @@ import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
 import { createTextureLibrary } from './textures/create-library.ts';
 import { ImageJobs } from './textures/image-jobs.ts';
+import { TextureCache } from './textures/texture-cache.ts';
 
+/** A mod API answer slower than this is logged (the mod API logs nothing else but failures). */
+const MOD_API_SLOW_MS = 500;
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
 /** Creates the app (not yet listening); closing it closes the database. */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'] },
+    logController: new RequestLog(isModApiPath, MOD_API_SLOW_MS),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
@@ -56,9 +61,9 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   app.addHook('onClose', async () => db.destroy());
 
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
-  const library = createTextureLibrary(config, db);
+  const library = createTextureLibrary(config, db, new TextureCache(config.textureCacheBytes));
   const imageJobs = new ImageJobs(config.imageJobConcurrency);
-  const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize);
+  const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize, config.profileCacheTtlMs);
   // Redis, when configured, is used while it is reachable; the server starts and serves without it.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   const counter = sharedWindowCounter(redis, config.redisPrefix);

@@ -93,7 +93,9 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
-  PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(200_000),
+  PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(1_000_000),
+  PROFILE_CACHE_TTL_S: z.coerce.number().int().positive().default(300),
+  TEXTURE_CACHE_MB: z.coerce.number().min(0).default(64),
   GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
   SWEEP_GRACE_MINUTES: z.coerce.number().min(1).default(60),
   SWEEP_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
@@ -141,6 +143,10 @@ export interface Config {
   /** The S3-compatible bucket for textures; undefined keeps them in DATA_DIR/textures. */
   s3: S3Config | undefined;
   profileCacheSize: number;
+  /** How long a cached profile is served without a change notice, in ms. */
+  profileCacheTtlMs: number;
+  /** How many bytes of texture files the mod API keeps in memory (0: none). */
+  textureCacheBytes: number;
   galleryUploadsPerTenMinutes: number;
   /** How old a leftover (partial write, unreferenced texture, unowned blob) must be before a sweep removes it. */
   sweepGraceMs: number;
@@ -212,6 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     profileCacheSize: e.PROFILE_CACHE_SIZE,
+    profileCacheTtlMs: e.PROFILE_CACHE_TTL_S * 1000,
+    textureCacheBytes: Math.round(e.TEXTURE_CACHE_MB * 1024 * 1024),
     galleryUploadsPerTenMinutes: e.GALLERY_UPLOADS_PER_10_MINUTES,
     sweepGraceMs: e.SWEEP_GRACE_MINUTES * 60_000,
     sweepIntervalMs: e.SWEEP_INTERVAL_MINUTES * 60_000,

@@ -5,21 +5,37 @@ import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
 import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/assign.ts';
 
-/** A cached profile: serialized once, with its ETag and the player it belongs to. */
+/** A cached profile: serialized once, with its ETag and the player it belongs to (kept small: a million of them may be held). */
 export interface CachedProfile {
   uuid: string;
-  username: string;
+  /** The lowercase name it was asked for by, or null when it was asked for by uuid. */
+  nameLower: string | null;
   capeHash: string | null;
   earsHash: string | null;
   json: string;
   etag: string;
+  /** When it expires, in whole seconds on the cache's clock: a small integer, so no boxed number per entry. */
   expiresAt: number;
 }
 
-/** How long a found profile is kept without a change notice (bounds staleness from other writers). */
-const FOUND_TTL_MS = 5 * 60_000;
 /** How long an unknown player is remembered as unknown. */
 const MISSING_TTL_MS = 10_000;
+
+/** The ETag of a profile body. */
+function etagOf(json: string): string {
+  return `"${createHash('sha1').update(json).digest('base64url')}"`;
+}
+
+const emptyJson = JSON.stringify({
+  capeGlint: false,
+  upsideDown: false,
+  animatedCape: false,
+  cape_url: null,
+  animated_cape_url: null,
+  ear_url: null,
+} satisfies ModProfile);
+/** The body of a player without cape, ears or premium features. */
+const EMPTY_PROFILE = { json: emptyJson, etag: etagOf(emptyJson) };
 
 /** A player id from the URL: a uuid (dashes allowed) or a username; null when it is neither. */
 export function parsePlayerId(id: string): { uuid: string } | { username: string } | null {
@@ -35,21 +51,34 @@ export class ProfileCache {
   private readonly missing = new Map<string, number>();
   /** Moves on every invalidation, so a load that raced with a change is not cached. */
   private generation = 0;
+  private readonly clockStart = Date.now();
 
   constructor(
     private readonly db: Db,
     private readonly texturesBaseUrl: string,
     private readonly maxEntries: number,
+    /** How long a found profile is kept without a change notice (bounds staleness from other writers). */
+    private readonly foundTtlMs = 5 * 60_000,
   ) {}
+
+  /** The fresh cached profile of a 32-hex lowercase uuid (what the mod sends), without parsing or loading anything. */
+  cached(uuid: string, now = Date.now()): CachedProfile | undefined {
+    const entry = this.byUuid.get(uuid);
+    return entry && entry.expiresAt > this.seconds(now) ? entry : undefined;
+  }
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
   async get(id: string, now = Date.now()): Promise<CachedProfile | null> {
+    const direct = this.cached(id, now);
+    if (direct) return direct;
+    const clock = this.seconds(now);
     const parsed = parsePlayerId(id);
     if (!parsed) return null;
     const key = 'uuid' in parsed ? parsed.uuid : `name:${parsed.username}`;
     const uuid = 'uuid' in parsed ? parsed.uuid : this.uuidByName.get(parsed.username);
     const hit = uuid ? this.byUuid.get(uuid) : undefined;
-    if (hit && hit.expiresAt > now) return hit;
+    // A name's entry may outlive its profile's (each map drops its own oldest): the player may since have been renamed.
+    if (hit && hit.expiresAt > clock && ('uuid' in parsed || hit.nameLower === parsed.username)) return hit;
     const missingUntil = this.missing.get(key);
     if (missingUntil !== undefined && missingUntil > now) return null;
     const generation = this.generation;
@@ -60,7 +89,8 @@ export class ProfileCache {
       return null;
     }
     this.remember(this.byUuid, loaded.uuid, loaded);
-    this.remember(this.uuidByName, loaded.username.toLowerCase(), loaded.uuid);
+    // Names are remembered only when asked by name: the mod asks by uuid, and a million names would cost memory for nothing.
+    if ('username' in parsed) this.remember(this.uuidByName, parsed.username, loaded.uuid);
     return loaded;
   }
 
@@ -69,13 +99,18 @@ export class ProfileCache {
     this.generation += 1;
     const entry = this.byUuid.get(uuid);
     this.byUuid.delete(uuid);
-    if (entry) this.uuidByName.delete(entry.username.toLowerCase());
+    if (entry?.nameLower) this.uuidByName.delete(entry.nameLower);
     this.missing.clear();
   }
 
   /** How many players are cached. */
   get size(): number {
     return this.byUuid.size;
+  }
+
+  /** A time on the cache's clock: whole seconds since the cache was made. */
+  private seconds(now: number): number {
+    return Math.floor((now - this.clockStart) / 1000);
   }
 
   private remember<V>(map: Map<string, V>, key: string, value: V): void {
@@ -90,7 +125,6 @@ export class ProfileCache {
       .leftJoin('premium', 'premium.user_uuid', 'users.uuid')
       .select([
         'users.uuid',
-        'users.username',
         'users.banned',
         ...PLAYER_TEXTURE_SELECTION,
         'premium.animated',
@@ -117,14 +151,16 @@ export class ProfileCache {
       ear_url: url(textures.ears),
     };
     const json = JSON.stringify(profile);
+    // Most players have nothing to show: they share one body and one ETag instead of a copy each.
+    const body = json === EMPTY_PROFILE.json ? EMPTY_PROFILE : { json, etag: etagOf(json) };
     return {
       uuid: row.uuid,
-      username: row.username,
+      nameLower: 'username' in id ? id.username : null,
       capeHash: row.banned === 1 ? null : textures.cape,
       earsHash: row.banned === 1 ? null : textures.ears,
-      json,
-      etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
-      expiresAt: now + FOUND_TTL_MS,
+      json: body.json,
+      etag: body.etag,
+      expiresAt: this.seconds(now + this.foundTtlMs),
     };
   }
 }

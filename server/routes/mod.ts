@@ -18,6 +18,11 @@ const notModified = { 304: emptyResponse('Not modified (If-None-Match matched th
 const notFoundBody = { 404: errorBodySchema };
 const currentTexture = { 200: fileResponse('image/png', 'The texture'), ...notFoundBody };
 
+/** Whether a request path belongs to the mod API (the game's hot path: logged only when it fails or is slow). */
+export function isModApiPath(url: string): boolean {
+  return url.startsWith('/profile/') || url.startsWith('/textures/');
+}
+
 function notModifiedTexture(reply: FastifyReply) {
   return reply.status(304).header('cache-control', TEXTURE_CACHE_CONTROL).send();
 }
@@ -54,7 +59,8 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
       },
     },
     async (request, reply) => {
-      const profile = await profiles.get(request.params.id);
+      // A cached profile is sent in the same tick as the request arrived (no await on the hot path).
+      const profile = profiles.cached(request.params.id) ?? (await profiles.get(request.params.id));
       if (!profile) return notFound(reply);
       return sendProfile(reply, profile.json, profile.etag, request.headers['if-none-match']);
     },

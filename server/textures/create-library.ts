@@ -3,10 +3,11 @@ import type { Db } from '../db/database.ts';
 import { countGalleryReferences } from '../gallery/items.ts';
 import { createBlobStore, type BlobStoreConfig } from '../storage/index.ts';
 import { TextureLibrary } from './library.ts';
+import type { TextureCache } from './texture-cache.ts';
 
-/** Creates the texture library on the configured blob store, counting gallery items as references too. */
-export function createTextureLibrary(config: BlobStoreConfig, db: Db): TextureLibrary {
-  const library = new TextureLibrary(db, createBlobStore(config));
+/** Creates the texture library on the configured blob store, counting gallery items as references too; the server adds its in-memory texture cache. */
+export function createTextureLibrary(config: BlobStoreConfig, db: Db, cache?: TextureCache): TextureLibrary {
+  const library = new TextureLibrary(db, createBlobStore(config), cache);
   library.addReferenceCounter(countGalleryReferences);
   return library;
 }

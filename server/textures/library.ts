@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { PLAYER_TEXTURE_COLUMNS } from './assign.ts';
 import type { EncodedTexture } from './process.ts';
+import type { TextureCache } from './texture-cache.ts';
 
 /** Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip. */
 export type DerivedVariant = 'preview' | 'map' | 'gif';
@@ -40,10 +41,13 @@ export class TextureLibrary {
   private readonly counters: ReferenceCounter[] = [countPlayerReferences];
   /** Derived images being built, by blob key, so concurrent requests share one build. */
   private readonly building = new Map<string, Promise<Buffer | null>>();
+  /** Moves on every release, so a read that raced with a release does not cache the released bytes. */
+  private releases = 0;
 
   constructor(
     private readonly db: Db,
     readonly store: BlobStore,
+    private readonly cache?: TextureCache,
   ) {}
 
   /** Adds another place that refers to textures (the gallery), so release never removes a texture in use. */
@@ -82,6 +86,8 @@ export class TextureLibrary {
     for (const hash of new Set(hashes.filter((value): value is string => Boolean(value)))) {
       if ((await this.references(hash)) > 0) continue;
       await this.db.deleteFrom('textures').where('hash', '=', hash).execute();
+      this.releases += 1;
+      this.cache?.delete(hash);
       for (const key of textureBlobKeys(hash)) await this.store.delete(key);
       removed.push(hash);
     }
@@ -112,9 +118,18 @@ export class TextureLibrary {
     return this.store.get(hash);
   }
 
-  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null. */
-  async readRegistered(hash: string): Promise<Buffer | null> {
+  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null; from the cache when it has them. */
+  async readRegistered(hash: string, now = Date.now()): Promise<Buffer | null> {
+    const cached = this.cache?.get(hash, now);
+    if (cached?.fresh) return cached.bytes;
+    const releases = this.releases;
     const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
-    return row ? this.store.get(hash) : null;
+    if (!row) {
+      this.cache?.delete(hash);
+      return null;
+    }
+    const bytes = cached?.bytes ?? (await this.store.get(hash));
+    if (bytes && releases === this.releases) this.cache?.set(hash, bytes, now);
+    return bytes;
   }
 }

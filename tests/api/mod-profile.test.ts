@@ -209,6 +209,16 @@ describe.each(backends)('mod API on $name', (backend) => {
       expect((await get(`/textures/${hash}`, { 'if-none-match': etag! })).status).toBe(304);
     });
 
+    it('stops serving a texture the moment it is released, though it was just served from memory', async () => {
+      const { jar } = await loginNewUser(suite.server);
+      const url = await upload(jar, 'cape', capes[7]!);
+      for (let i = 0; i < 2; i++) expect((await get(new URL(url).pathname)).status).toBe(200);
+      await jar.request('DELETE', '/api/upload-cape');
+      const response = await get(new URL(url).pathname);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: 'Not found' });
+    });
+
     it('answers 404 to bad hashes and unknown ones', async () => {
       const hash = hashOf(capeUrl);
       for (const bad of [

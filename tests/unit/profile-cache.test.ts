@@ -83,6 +83,67 @@ describe('ProfileCache', () => {
     expect(JSON.parse((await cache.get('CACHEDONE'))!.json).cape_url).toBe(`${BASE}/${HASH_B}`);
   });
 
+  it('reloads a profile once its time to live has passed, without a change notice', async () => {
+    const uuid = '8'.repeat(32);
+    await newPlayer(uuid, 'Expiring8', HASH_A);
+    const cache = new ProfileCache(db, BASE, 100, 60_000);
+    const now = Date.now();
+    await cache.get(uuid, now);
+    await db.updateTable('users').set({ cape_hash: HASH_B }).where('uuid', '=', uuid).execute();
+    expect(JSON.parse((await cache.get(uuid, now + 59_000))!.json).cape_url).toBe(`${BASE}/${HASH_A}`);
+    expect(JSON.parse((await cache.get(uuid, now + 60_000))!.json).cape_url).toBe(`${BASE}/${HASH_B}`);
+  });
+
+  it('answers cached() only for a fresh entry under its 32-hex lowercase uuid, loading nothing', async () => {
+    const uuid = '9'.repeat(32);
+    await newPlayer(uuid, 'Cached9', HASH_A);
+    const cache = new ProfileCache(db, BASE, 100, 60_000);
+    expect(cache.cached(uuid), 'not asked for yet').toBeUndefined();
+    const now = Date.now();
+    const loaded = await cache.get(uuid, now);
+    expect(cache.cached(uuid, now)).toBe(loaded);
+    expect(cache.cached('Cached9', now), 'a name is not a key').toBeUndefined();
+    expect(cache.cached(uuid, now + 60_000), 'expired').toBeUndefined();
+  });
+
+  it('does not find a renamed player under the old name, also after the cache had dropped their profile', async () => {
+    const uuid = '3'.repeat(32);
+    await newPlayer(uuid, 'OldName', HASH_A);
+    const cache = new ProfileCache(db, BASE, 2);
+    expect((await cache.get('OldName'))?.uuid).toBe(uuid);
+    // Two other players push the profile out of the cache (at most 2); the name's entry stays.
+    await newPlayer('4'.repeat(32), 'Other4', null);
+    await newPlayer('5'.repeat(32), 'Other5', null);
+    await cache.get('4'.repeat(32));
+    await cache.get('5'.repeat(32));
+    await upsertUser(db, uuid, 'NewName');
+    cache.invalidate(uuid);
+    expect((await cache.get(uuid))?.uuid).toBe(uuid);
+    expect(await cache.get('OldName')).toBeNull();
+    expect((await cache.get('newname'))?.uuid).toBe(uuid);
+  });
+
+  it('serves a player asked by uuid also by name, and players without textures all get the same body and ETag', async () => {
+    const first = '6'.repeat(32);
+    const second = '7'.repeat(32);
+    await newPlayer(first, 'Plain6', null);
+    await newPlayer(second, 'Plain7', null);
+    const cache = new ProfileCache(db, BASE, 100);
+    const byUuid = await cache.get(first);
+    expect((await cache.get('PLAIN6'))?.etag).toBe(byUuid!.etag);
+    const other = await cache.get(second);
+    expect(other!.json).toBe(byUuid!.json);
+    expect(other!.etag).toBe(byUuid!.etag);
+    expect(JSON.parse(other!.json)).toEqual({
+      capeGlint: false,
+      upsideDown: false,
+      animatedCape: false,
+      cape_url: null,
+      animated_cape_url: null,
+      ear_url: null,
+    });
+  });
+
   it('does not keep a profile loaded before an invalidation that arrived while it was loading', async () => {
     const uuid = '2'.repeat(32);
     await newPlayer(uuid, 'RacingOne', HASH_A);
