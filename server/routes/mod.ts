@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema, modProfileSchema } from '../../src/lib/api-schemas.ts';
 import { emptyResponse, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { SECURITY_HEADERS } from '../http/security-headers.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
@@ -10,6 +11,8 @@ import type { ProfileCache } from '../mod/profiles.ts';
 /** How long game clients and proxies may reuse a profile. */
 const PROFILE_CACHE_CONTROL = 'public, max-age=60';
 const TEXTURE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** Headers of every mod API answer: readable from any origin, and the security headers of any non-page answer. */
+const MOD_HEADERS = { ...SECURITY_HEADERS, 'access-control-allow-origin': '*' };
 
 const playerParams = z.object({
   id: z.string().meta({ description: 'Player uuid (32 hex digits, dashes allowed) or username (1–16 letters, digits, underscores)' }),
@@ -24,11 +27,11 @@ export function isModApiPath(url: string): boolean {
 }
 
 function notModifiedTexture(reply: FastifyReply) {
-  return reply.status(304).header('cache-control', TEXTURE_CACHE_CONTROL).send();
+  return reply.status(304).headers(MOD_HEADERS).header('cache-control', TEXTURE_CACHE_CONTROL).send();
 }
 
 function notFound(reply: FastifyReply) {
-  return reply.status(404).send({ error: 'Not found' });
+  return reply.status(404).headers(MOD_HEADERS).send({ error: 'Not found' });
 }
 
 /** Registers GET /profile/:id, /profile/:id/cape, /profile/:id/ears and /textures/:hash. */
@@ -39,12 +42,12 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
   const sendTexture = async (reply: FastifyReply, hash: string | null, cacheControl: string) => {
     const bytes = hash ? await library.readRegistered(hash) : null;
     if (!bytes) return notFound(reply);
-    return sendFile(reply.header('cache-control', cacheControl).header('etag', `"${hash}"`).header('access-control-allow-origin', '*'), 'image/png', bytes);
+    return sendFile(reply.headers(MOD_HEADERS).header('cache-control', cacheControl).header('etag', `"${hash}"`), 'image/png', bytes);
   };
 
   // The profile's JSON is serialized once per change (the cache keeps it as text), so it is sent as text, not through the schema.
   const sendProfile = (reply: FastifyReply, json: string, etag: string, ifNoneMatch: string | undefined) => {
-    reply.header('cache-control', PROFILE_CACHE_CONTROL).header('etag', etag).header('access-control-allow-origin', '*');
+    reply.headers(MOD_HEADERS).header('cache-control', PROFILE_CACHE_CONTROL).header('etag', etag);
     if (ifNoneMatch === etag) return reply.status(304).send();
     return reply.type('application/json; charset=utf-8').send(json);
   };

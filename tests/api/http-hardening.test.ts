@@ -10,6 +10,7 @@ import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { backends, type TestDatabase } from '../helpers/backends.ts';
 import { loginNewUser, startServer, type TestServer } from '../helpers/server.ts';
+import { solidPng } from '../fixtures/textures.ts';
 
 const sqlite = backends.find((backend) => backend.name === 'sqlite')!;
 const INLINE_SCRIPT = 'document.documentElement.dataset.session = "visitor";';
@@ -66,6 +67,30 @@ describe('HTTP hardening', () => {
         expect(response.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
       }
     });
+  });
+
+  it('mod API answers carry them too: profiles, textures, 304s and 404s', async () => {
+    const { jar, uuid } = await loginNewUser(server);
+    const upload = await jar.upload('/api/upload-cape', await solidPng(64, 32), { type: 'image/png', filename: 'cape.png' });
+    const capeUrl = ((await upload.json()) as { cape: string }).cape;
+    const texturePath = new URL(capeUrl).pathname;
+    const profile = await fetch(`${server.url}/profile/${uuid}`);
+    const answers: Array<[string, Response]> = [
+      ['GET /profile/{uuid}', profile],
+      ['GET /profile/{uuid} (304)', await fetch(`${server.url}/profile/${uuid}`, { headers: { 'if-none-match': profile.headers.get('etag')! } })],
+      ['GET /profile/{unknown} (404)', await fetch(`${server.url}/profile/${'0'.repeat(32)}`)],
+      ['GET /profile/{uuid}/cape', await fetch(`${server.url}/profile/${uuid}/cape`)],
+      ['GET /textures/{hash}', await fetch(`${server.url}${texturePath}`)],
+      ['GET /textures/{hash} (304)', await fetch(`${server.url}${texturePath}`, { headers: { 'if-none-match': `"${texturePath.split('/').pop()}"` } })],
+    ];
+    expect(answers.map(([, response]) => response.status)).toEqual([200, 304, 404, 200, 200, 304]);
+    for (const [what, response] of answers) {
+      expect(response.headers.get('x-content-type-options'), what).toBe('nosniff');
+      expect(response.headers.get('x-frame-options'), what).toBe('DENY');
+      expect(response.headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+      expect(response.headers.get('access-control-allow-origin'), what).toBe('*');
+    }
   });
 
   it('the API description and its reference page carry the headers too', async () => {
