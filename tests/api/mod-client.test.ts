@@ -1,24 +1,11 @@
 // The mod API as the game sees it: uploads read back through the mod's own download rules (tests/helpers/mod-client.ts).
 import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { offlineUuid } from '../../server/auth/player-ids.ts';
-import { animatedGif, frameColour, pixelAt, rgbaPixels, solidPng, type Rgba } from '../fixtures/textures.ts';
+import { animatedGif, frameColour, pixelAt, rgbaPixels, solidPng, timedGif, type Rgba } from '../fixtures/textures.ts';
 import { backends } from '../helpers/backends.ts';
 import { modView, type ModCape, type Pixels } from '../helpers/mod-client.ts';
 import { loginNewUser, serverForSuite, type TestServer } from '../helpers/server.ts';
-
-/** A GIF of one solid colour per frame, each frame shown for its own delay in milliseconds. */
-function timedGif(width: number, height: number, frames: Array<{ colour: Rgba; delay: number }>): Promise<Buffer> {
-  const frameBytes = width * height * 4;
-  const raw = Buffer.alloc(frameBytes * frames.length);
-  frames.forEach(({ colour }, frame) => {
-    for (let offset = frame * frameBytes; offset < (frame + 1) * frameBytes; offset += 4) raw.set(colour, offset);
-  });
-  return sharp(raw, { raw: { width, height: height * frames.length, channels: 4, pageHeight: height } })
-    .gif({ delay: frames.map((frame) => frame.delay), dither: 0, keepDuplicateFrames: true })
-    .toBuffer();
-}
 
 /** The colour of each frame of a cape the game plays (the centre pixel), or of the still cape. */
 function colours(cape: ModCape | null): Rgba[] {

@@ -21,24 +21,13 @@ async function noisePng(width: number, height: number): Promise<Buffer> {
 
 let s3: RunningS3rver;
 
-/** Options for a store on the running s3rver's bucket. */
-function storeOptions() {
-  return {
-    bucket: s3.bucket,
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    accessKeyId: s3.accessKeyId,
-    secretAccessKey: s3.secretAccessKey,
-    forcePathStyle: true,
-  };
-}
 let store: S3BlobStore;
 let smallPng: Buffer;
 let largePng: Buffer;
 
 beforeAll(async () => {
   s3 = await startS3rver();
-  store = new S3BlobStore(storeOptions());
+  store = new S3BlobStore(s3.config);
   smallPng = await noisePng(64, 32);
   largePng = await noisePng(160, 160);
 });
@@ -167,7 +156,7 @@ describe('S3BlobStore', () => {
   });
 
   it('lists its own keys with when they were written, leaving out other objects and other prefixes', async () => {
-    const listed = new S3BlobStore({ ...storeOptions(), prefix: 'listed/' });
+    const listed = new S3BlobStore({ ...s3.config, prefix: 'listed/' });
     try {
       const started = Date.now();
       const pngs = await Promise.all([1, 2, 3].map(() => noisePng(8, 4)));

@@ -244,15 +244,7 @@ describe('sweepLeftovers on an S3 bucket', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-sweep-s3-'));
     db = openDatabase(`sqlite:${path.join(dir, 'cloakroom.db')}`);
     await migrateToLatest(db);
-    const s3Config = {
-      bucket: s3.bucket,
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      accessKeyId: s3.accessKeyId,
-      secretAccessKey: s3.secretAccessKey,
-      forcePathStyle: true,
-    };
-    library = createTextureLibrary({ dataDir: dir, s3: s3Config }, db);
+    library = createTextureLibrary({ dataDir: dir, s3: s3.config }, db);
   });
   afterAll(async () => {
     await db?.destroy();

@@ -29,6 +29,8 @@ export interface RunningS3rver {
   bucket: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** The bucket as the server's S3 configuration names it (path-style, with these credentials). */
+  config: { bucket: string; endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
   close(): Promise<void>;
 }
 
@@ -43,11 +45,13 @@ export async function startS3rver(bucket = 'cloakroom-test'): Promise<RunningS3r
     configureBuckets: [{ name: bucket }],
   });
   const address = await server.run();
+  const endpoint = `http://127.0.0.1:${address.port}`;
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint,
     bucket,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
+    config: { bucket, endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true },
     async close() {
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
