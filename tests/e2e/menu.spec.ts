@@ -36,6 +36,18 @@ async function expectFitsWithMenuOpen(page: Page, path: string): Promise<void> {
   expect(await overflow(page), `${path} with the gallery menu open`).toBe(0);
 }
 
+test('at 320 px the upload pages fit the screen while they load the saved texture too', async ({ page }) => {
+  await logIn(page, uniqueName('Loading'));
+  await page.setViewportSize({ width: 320, height: 800 });
+  // The saved texture's request never answers, so the page stays in its loading state.
+  await page.route('**/profile/**', () => undefined);
+  for (const path of ['/upload-cape', '/upload-ears']) {
+    await page.goto(path);
+    await expect(page.locator('[aria-busy="true"]').first()).toBeVisible();
+    expect(await overflow(page), `${path} loading`).toBe(0);
+  }
+});
+
 for (const width of PHONE_WIDTHS) {
   test(`at ${width} px every main page fits the screen, with the menu and its gallery dropdown open too`, async ({ page }) => {
     test.setTimeout(60_000);

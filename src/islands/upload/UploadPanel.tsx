@@ -37,7 +37,7 @@ function FilePreview({
   }
   if (savedState === 'loading') {
     return (
-      <div className="flex items-center gap-4" aria-busy="true">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center" aria-busy="true">
         <div className="aspect-[2/1] w-full max-w-[14rem] shrink-0 animate-pulse rounded-lg bg-ink-800 sm:w-44" />
         <p className="text-sm text-ink-300">Loading your {noun.singular}…</p>
       </div>
