@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
 import { TextureLibrary } from '../server/textures/library.ts';
+import { prepareHeavyLoad } from './heavy-load.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
@@ -22,6 +23,10 @@ const WARMUP_S = Number(process.env.WARMUP ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 4392);
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
+/** Players uploading and downloading heavy animated capes in the last phase (0 skips it). */
+const HEAVY_WORKERS = Number(process.env.HEAVY_WORKERS ?? 20);
+/** The p99 goal for /profile and /textures while the heavy work runs. */
+const HEAVY_P99_GOAL_MS = 50;
 
 /** One wrk run: requests per second, latency percentiles in ms, and failed or non-2xx/3xx answers. */
 interface LoadResult {
@@ -358,9 +363,10 @@ try {
   started.push(nginx.child);
 
   /** Starts the real server as `npm start` would (default LOG_LEVEL, logs to a file), on the seeded database. */
-  const startReal = async (label: string) => {
+  const startReal = async (label: string, extraEnv: Record<string, string> = {}) => {
     const env = {
       ...process.env,
+      ...extraEnv,
       PORT: String(realPort),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -451,6 +457,42 @@ try {
   console.log(`  nginx CPU / textures CPU            ${roundRatio(results, 'nginx', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
   console.log(`  bare route CPU / textures CPU       ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
   await stopProcess(real.child);
+
+  if (HEAVY_WORKERS > 0) {
+    // The last phase: players upload the heaviest animated cape and download an animated gallery item the whole time.
+    const heavyReal = await startReal('heavy', {
+      TEXTURE_UPLOADS_PER_10_MINUTES: '1000000',
+      GALLERY_DOWNLOADS_PER_MINUTE: '1000000',
+      GALLERY_UPLOADS_PER_10_MINUTES: '1000000',
+      LOGIN_ATTEMPTS_PER_MINUTE: '1000000',
+    });
+    const profilePaths = path.join(dir, 'heavy-profiles.txt');
+    fs.writeFileSync(
+      profilePaths,
+      uuids
+        .slice(0, 10_000)
+        .map((uuid) => `/profile/${uuid}\n`)
+        .join(''),
+    );
+    await runWrk(heavyReal.port, profilePaths, 3_600, 'once');
+    const heavy = await prepareHeavyLoad(`http://127.0.0.1:${heavyReal.port}`, databaseFile, uuids.slice(-HEAVY_WORKERS), HEAVY_WORKERS);
+    console.log(
+      `\nWhile ${HEAVY_WORKERS} players upload a ${Math.round(heavy.gifBytes / 1024)} KB 64-frame 2048x1024 GIF cape and download an animated gallery item, over and over (load average ${loadAverage()})`,
+    );
+    for (const [label, pathsFile] of [
+      ['/profile over 10,000 players', profilePaths],
+      ['/textures over 200 capes', texturePaths],
+    ] as const) {
+      const wrkRun = runWrk(heavyReal.port, pathsFile, DURATION_S);
+      const [result, report] = await Promise.all([wrkRun, heavy.run(wrkRun)]);
+      console.log(
+        `  ${label}: ${thousands(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${result.errors ? `, errors ${result.errors}` : ''}; beside it ${report.uploads} uploads and ${report.downloads} downloads finished${report.failures.length ? `, ${report.failures.length} failed (${report.failures[0]})` : ''}`,
+      );
+      allPass = verdict(`${label} p99 (ms / goal)`, result.p99 / HEAVY_P99_GOAL_MS, 1, false) && allPass;
+    }
+    console.log(`  real server RSS ${rssMb(heavyReal.child.pid!).toFixed(0)} MB`);
+    await stopProcess(heavyReal.child);
+  }
   console.log(`\n${allPass ? 'PASS' : 'FAIL'} (load average at the end ${loadAverage()})`);
 } finally {
   await stopAll();

@@ -8,6 +8,7 @@ import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
 import { TextureLibrary } from '../server/textures/library.ts';
 import { processCape, stripToGif, type EncodedTexture } from '../server/textures/process.ts';
+import { animatedGif } from './gif-fixture.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 
@@ -27,27 +28,6 @@ async function largePng(): Promise<Buffer> {
   }
   return sharp(raw, { raw: { width, height, channels: 4 } })
     .png({ compressionLevel: 9 })
-    .toBuffer();
-}
-
-/** A 64-frame GIF cape of the given size, each frame a different colour with a moving band. */
-async function animatedGif(width: number, frames: number): Promise<Buffer> {
-  const height = width / 2;
-  const raw = Buffer.alloc(width * height * frames * 4);
-  for (let f = 0; f < frames; f++) {
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        const i = ((f * height + y) * width + x) * 4;
-        const band = Math.abs(x - (f * width) / frames) < width / 16;
-        raw[i] = band ? 255 : (f * 37) & 0xff;
-        raw[i + 1] = band ? 255 : (f * 91) & 0xff;
-        raw[i + 2] = (f * 13) & 0xff;
-        raw[i + 3] = 255;
-      }
-    }
-  }
-  return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height } })
-    .gif({ effort: 1 })
     .toBuffer();
 }
 
