@@ -139,8 +139,11 @@ async function encodeStill(upload: Buffer, header: { width: number; height: numb
   return encodeRaw(scaleNearest({ data, width: info.width, height: info.height }, width, width / 2), 1);
 }
 
-/** The strip's raw pixels from all decoded frames (stacked): for each tick its frame, scaled to frameWidth; the decode itself when nothing changes. */
-function assembleStrip(decoded: RawImage, frames: number, ticks: number[], frameWidth: number): Buffer {
+/**
+ * The strip's raw pixels from all decoded frames (stacked): for each tick its frame, scaled to frameWidth; the decode
+ * itself when nothing changes. It runs on the event loop, so it gives way to other requests after every frame.
+ */
+async function assembleStrip(decoded: RawImage, frames: number, ticks: number[], frameWidth: number): Promise<Buffer> {
   const frameHeight = frameWidth / 2;
   const decodedHeight = decoded.height / frames;
   const unchanged = decoded.width === frameWidth && decodedHeight === frameHeight && ticks.length === frames && ticks.every((source, tick) => source === tick);
@@ -149,15 +152,16 @@ function assembleStrip(decoded: RawImage, frames: number, ticks: number[], frame
   const frameBytes = frameWidth * frameHeight * 4;
   const strip = Buffer.alloc(frameBytes * ticks.length);
   const scaled = new Map<number, RawImage>();
-  ticks.forEach((source, tick) => {
+  for (const [tick, source] of ticks.entries()) {
     let frame = scaled.get(source);
     if (!frame) {
+      await new Promise((resolve) => setImmediate(resolve));
       const pixels = decoded.data.subarray(source * decodedFrameBytes, (source + 1) * decodedFrameBytes);
       frame = scaleNearest({ data: pixels, width: decoded.width, height: decodedHeight }, frameWidth, frameHeight);
       scaled.set(source, frame);
     }
     frame.data.copy(strip, tick * frameBytes);
-  });
+  }
   return strip;
 }
 
@@ -176,7 +180,7 @@ async function buildStrip(upload: Buffer, header: { width: number; height: numbe
   // 512 MB of pixels for a moment; the image job queue bounds how many do at once.
   const { data, info } = await sharp(upload, { limitInputPixels, failOn: 'error', pages: -1 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   if (!Number.isInteger(info.height / frames)) reject(textureMessages.invalidImage);
-  const strip = assembleStrip({ data, width: info.width, height: info.height }, frames, ticks, frameWidth);
+  const strip = await assembleStrip({ data, width: info.width, height: info.height }, frames, ticks, frameWidth);
   const notices: string[] = [];
   if (frameWidth < storedWidth) notices.push(`The animation was scaled to ${frameWidth} × ${frameHeight} a frame to fit.`);
   if (cut) notices.push(`The animation was cut to its first ${(MAX_CAPE_FRAMES * CAPE_FRAME_MS) / 1000} seconds.`);
