@@ -119,7 +119,10 @@ test('admins see the Admin entry with their group emoji', async ({ page }) => {
 test('log out ends the session, removes the local user and reloads', async ({ page }) => {
   await logIn(page, uniqueName('Out'));
   await page.getByTestId('user-menu').click();
+  // The page reloads after the logout: wait for that load, so nothing below runs in the page that is going away.
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('button', { name: 'Log out' }).click();
+  await reloaded;
   await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
   const status = await page.evaluate(async () => (await fetch('/api/user')).status);
