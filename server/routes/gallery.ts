@@ -1,5 +1,5 @@
 // Gallery calls (SPEC §7 Gallery): tags, listing, items, preview images, download, like, delete, report, edit and new.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   editResultSchema,
@@ -37,6 +37,7 @@ import {
 } from '../gallery/items.ts';
 import { findGalleryItem, listGallery } from '../gallery/queries.ts';
 import { HttpError } from '../http/errors.ts';
+import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { storeAndPoint } from '../textures/assign.ts';
@@ -175,12 +176,7 @@ export async function galleryRoutes(
     {
       config: {
         auth: 'session',
-        rateLimit: {
-          max: options.downloadsPerMinute,
-          timeWindow: 60_000,
-          keyGenerator: async (request: FastifyRequest) => `gallery-download:${(await request.currentUser())?.uuid ?? request.ip}`,
-          errorResponseBuilder: () => new HttpError(429, galleryMessages.tooManyDownloads),
-        },
+        rateLimit: perUserRateLimit('gallery-download', options.downloadsPerMinute, 60_000, galleryMessages.tooManyDownloads),
       },
       schema: {
         summary: 'Download an item (counts a download): a PNG, or a GIF for an animated cape',
@@ -275,12 +271,7 @@ export async function galleryRoutes(
     {
       config: {
         auth: 'session',
-        rateLimit: {
-          max: options.uploadsPerTenMinutes,
-          timeWindow: 10 * 60_000,
-          keyGenerator: async (request: FastifyRequest) => `gallery-new:${(await request.currentUser())?.uuid ?? request.ip}`,
-          errorResponseBuilder: () => new HttpError(429, galleryMessages.tooManyUploads),
-        },
+        rateLimit: perUserRateLimit('gallery-new', options.uploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads),
       },
       schema: {
         summary: 'Share a texture to the gallery',

@@ -1,10 +1,10 @@
 // Cape and ears uploads (SPEC §7 Upload): POST a file, DELETE the current one; every SPEC §5 rule is checked again here.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/api-schemas.ts';
 import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type PlayerSlot, type SlotTextures } from '../textures/assign.ts';
@@ -65,12 +65,7 @@ export async function uploadRoutes(
       {
         config: {
           auth: 'session',
-          rateLimit: {
-            max: options.uploadsPerTenMinutes,
-            timeWindow: 10 * 60_000,
-            keyGenerator: async (request: FastifyRequest) => `upload-${slot.name}:${(await request.currentUser())?.uuid ?? request.ip}`,
-            errorResponseBuilder: () => new HttpError(429, tooManyUploadsMessage(slot.name)),
-          },
+          rateLimit: perUserRateLimit(`upload-${slot.name}`, options.uploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage(slot.name)),
         },
         schema: {
           summary: `Upload the player's ${slot.name}`,

@@ -1,0 +1,13 @@
+// Per-player rate limits: @fastify/rate-limit settings that count each logged-in player (a visitor by address) and answer 429 with a message.
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from './errors.ts';
+
+/** A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` to each player, counted under `name`; past it, 429 with `message`. */
+export function perUserRateLimit(name: string, max: number, timeWindowMs: number, message: string) {
+  return {
+    max,
+    timeWindow: timeWindowMs,
+    keyGenerator: async (request: FastifyRequest) => `${name}:${(await request.currentUser())?.uuid ?? request.ip}`,
+    errorResponseBuilder: () => new HttpError(429, message),
+  };
+}
