@@ -96,6 +96,62 @@ export interface GalleryCountsTable {
   n: number;
 }
 
+export interface UserReportsTable {
+  id: Generated<number>;
+  user_uuid: string;
+  reporter_uuid: string;
+  /** The reported player's textures when reported (kept as evidence). */
+  cape_hash: string | null;
+  cape_strip_hash: string | null;
+  ears_hash: string | null;
+  created_at: number;
+  /** Null while the report is open. */
+  resolved_at: number | null;
+  resolved_by: string | null;
+  /** IGNORE, REMOVE or BAN. */
+  resolution: string | null;
+}
+
+export interface UserBansTable {
+  id: Generated<number>;
+  user_uuid: string;
+  reason_key: string;
+  reason_text: string;
+  reported_by_uuid: string | null;
+  banned_by_uuid: string | null;
+  created_at: number;
+}
+
+export interface AdminAuditTable {
+  id: Generated<number>;
+  created_at: number;
+  admin_uuid: string;
+  admin_name: string;
+  action: string;
+  target_uuid: string | null;
+  target_name: string | null;
+  target_hash: string | null;
+  reason: string | null;
+  detail: string | null;
+}
+
+export interface TextureBlocklistTable {
+  hash: string;
+  /** 64-bit perceptual hash, 16 hex digits. */
+  phash: string;
+  reason: string;
+  admin_uuid: string;
+  created_at: number;
+}
+
+export interface AiCapeLogsTable {
+  id: Generated<number>;
+  created_at: number;
+  user_uuid: string | null;
+  prompt: string;
+  texture_hash: string | null;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   groups: GroupsTable;
@@ -110,4 +166,9 @@ export interface Database {
   gallery_likes: GalleryLikesTable;
   gallery_reports: GalleryReportsTable;
   gallery_counts: GalleryCountsTable;
+  user_reports: UserReportsTable;
+  user_bans: UserBansTable;
+  admin_audit: AdminAuditTable;
+  texture_blocklist: TextureBlocklistTable;
+  ai_cape_logs: AiCapeLogsTable;
 }
