@@ -204,12 +204,20 @@ http {
       default_type 'application/json; charset=utf-8';
       add_header cache-control 'public, max-age=60';
       add_header access-control-allow-origin '*';
+      add_header x-content-type-options nosniff;
+      add_header x-frame-options DENY;
+      add_header referrer-policy strict-origin-when-cross-origin;
+      add_header content-security-policy "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
       try_files /profile.json =404;
     }
     location /textures/ {
       default_type image/png;
       add_header cache-control 'public, max-age=31536000, immutable';
       add_header access-control-allow-origin '*';
+      add_header x-content-type-options nosniff;
+      add_header x-frame-options DENY;
+      add_header referrer-policy strict-origin-when-cross-origin;
+      add_header content-security-policy "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
     }
   }
 }
@@ -346,11 +354,23 @@ try {
     BASE_PORT + 1,
     NODE_TS[0],
     [...NODE_TS.slice(1), 'bench/mod-api-bare.ts'],
-    { ...process.env, PORT: String(BASE_PORT + 1), PROFILE_FILE: path.join(www, 'profile.json'), TEXTURES_DIR: path.join(www, 'textures') },
+    { ...process.env, BARE: 'fastify', PORT: String(BASE_PORT + 1), PROFILE_FILE: path.join(www, 'profile.json'), TEXTURES_DIR: path.join(www, 'textures') },
     path.join(dir, 'bare.log'),
     '/profile/x',
   );
   started.push(bare.child);
+  // The floor under any Node server: node:http alone. The real server answers cached profiles and textures at this level
+  // (server/mod/fast-path.ts), so it can beat the bare Fastify route; this is the baseline that shows what is left.
+  const bareNode = await startProcess(
+    'node',
+    BASE_PORT + 3,
+    NODE_TS[0],
+    [...NODE_TS.slice(1), 'bench/mod-api-bare.ts'],
+    { ...process.env, BARE: 'node', PORT: String(BASE_PORT + 3), PROFILE_FILE: path.join(www, 'profile.json'), TEXTURES_DIR: path.join(www, 'textures') },
+    path.join(dir, 'node.log'),
+    '/profile/x',
+  );
+  started.push(bareNode.child);
   const nginx = await startProcess(
     'nginx',
     BASE_PORT + 2,
@@ -413,8 +433,8 @@ try {
     console.log(
       `\nreal server, ${thousands(count)} players: every player asked once in ${((Date.now() - warmStart) / 1000).toFixed(0)} s; RSS ${rssStart.toFixed(0)} MB before, ${rssWarm.toFixed(0)} MB after (${thousands(((rssWarm - rssStart) * 1024 * 1024) / count)} B per player)`,
     );
-    await sameAnswers([bare, nginx, real], `/profile/${uuids[2]}`);
-    const results = await runCase({ title: `/profile/{uuid} over ${thousands(count)} players`, pathsFile, targets: [bare, nginx, real] });
+    await sameAnswers([bare, bareNode, nginx, real], `/profile/${uuids[2]}`);
+    const results = await runCase({ title: `/profile/{uuid} over ${thousands(count)} players`, pathsFile, targets: [bare, bareNode, nginx, real] });
     console.log(`  real server RSS ${rssMb(real.child.pid!).toFixed(0)} MB; ${thousands(logLines(label))} log lines`);
     allPass =
       verdict(
@@ -430,14 +450,15 @@ try {
         1.5,
         false,
       ) && allPass;
+    console.log(`  profile / node:http, req/s          ${roundRatio(results, 'real', 'node', (r) => r.rps).toFixed(2)}×`);
     console.log(`  profile / nginx, req/s              ${roundRatio(results, 'real', 'nginx', (r) => r.rps).toFixed(2)}×`);
     console.log(`  bare route CPU / profile CPU        ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
     await stopProcess(real.child);
   }
 
   const real = await startReal('textures');
-  await sameAnswers([bare, nginx, real], `/textures/${hashes.at(-1)}`);
-  const results = await runCase({ title: `/textures/{hash} over ${hashes.length} capes`, pathsFile: texturePaths, targets: [bare, nginx, real] });
+  await sameAnswers([bare, bareNode, nginx, real], `/textures/${hashes.at(-1)}`);
+  const results = await runCase({ title: `/textures/{hash} over ${hashes.length} capes`, pathsFile: texturePaths, targets: [bare, bareNode, nginx, real] });
   console.log(`  real server RSS ${rssMb(real.child.pid!).toFixed(0)} MB; ${thousands(logLines('textures'))} log lines`);
   allPass =
     verdict(
@@ -454,6 +475,7 @@ try {
       false,
     ) && allPass;
   console.log(`  textures / bare route, req/s        ${roundRatio(results, 'real', 'bare', (r) => r.rps).toFixed(2)}×`);
+  console.log(`  textures / node:http, req/s         ${roundRatio(results, 'real', 'node', (r) => r.rps).toFixed(2)}×`);
   console.log(`  nginx CPU / textures CPU            ${roundRatio(results, 'nginx', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
   console.log(`  bare route CPU / textures CPU       ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
   await stopProcess(real.child);

@@ -1,5 +1,6 @@
 // Builds the Fastify app: plugins, hooks and every route group, on a given configuration and database.
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
@@ -23,6 +24,7 @@ import { isModApiPath, modRoutes } from './routes/mod.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
+import { modFastPath } from './mod/fast-path.ts';
 import { ProfileCache } from './mod/profiles.ts';
 import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
@@ -36,6 +38,10 @@ const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.met
 
 /** Creates the app (not yet listening); closing it closes the database. */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
+  const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
+  const library = createTextureLibrary(config, db, new TextureCache(config.textureCacheBytes));
+  const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize, config.profileCacheTtlMs);
+  const fastPath = modFastPath(profiles, library);
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'] },
     logController: new RequestLog(isModApiPath, MOD_API_SLOW_MS),
@@ -45,14 +51,25 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
-    requestTimeout: config.timeouts.requestMs,
-    keepAliveTimeout: config.timeouts.keepAliveMs,
-    http: {
-      headersTimeout: config.timeouts.requestMs > 0 ? Math.min(config.timeouts.headersMs, config.timeouts.requestMs) : config.timeouts.headersMs,
-      // How often Node looks for requests past those timeouts (its default, 30 s, would let a slow client stay that long).
-      connectionsCheckingInterval: Math.max(100, Math.min(1000, config.timeouts.headersMs || 1000)),
+    // The server is made here (as Fastify would make it) so that cached mod API answers skip the framework altogether.
+    serverFactory: (handler) => {
+      const server = http.createServer(
+        {
+          headersTimeout: config.timeouts.requestMs > 0 ? Math.min(config.timeouts.headersMs, config.timeouts.requestMs) : config.timeouts.headersMs,
+          // How often Node looks for requests past those timeouts (its default, 30 s, would let a slow client stay that long).
+          connectionsCheckingInterval: Math.max(100, Math.min(1000, config.timeouts.headersMs || 1000)),
+        },
+        (request, response) => {
+          if (!fastPath(request, response)) handler(request, response);
+        },
+      );
+      server.requestTimeout = config.timeouts.requestMs;
+      server.keepAliveTimeout = config.timeouts.keepAliveMs;
+      return server;
     },
   });
+  app.decorate('modFastPath', fastPath);
+  app.addHook('preClose', async () => fastPath.stop());
   for (const warning of config.warnings) app.log.warn(warning);
 
   // Only the site's files, the CORS preflight and the API description itself stay out of the API description.
@@ -60,10 +77,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   app.setErrorHandler(handleError);
   app.addHook('onClose', async () => db.destroy());
 
-  const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
-  const library = createTextureLibrary(config, db, new TextureCache(config.textureCacheBytes));
   const imageJobs = new ImageJobs(config.imageJobConcurrency);
-  const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize, config.profileCacheTtlMs);
   // Redis, when configured, is used while it is reachable; the server starts and serves without it.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   const counter = sharedWindowCounter(redis, config.redisPrefix);

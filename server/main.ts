@@ -1,4 +1,5 @@
 // Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown.
+import './v8-flags.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';

@@ -3,16 +3,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema, modProfileSchema } from '../../src/lib/api-schemas.ts';
 import { emptyResponse, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { SECURITY_HEADERS } from '../http/security-headers.ts';
+import { MOD_HEADERS, PROFILE_CACHE_CONTROL, PROFILE_CONTENT_TYPE, TEXTURE_CACHE_CONTROL } from '../mod/answers.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-
-/** How long game clients and proxies may reuse a profile. */
-const PROFILE_CACHE_CONTROL = 'public, max-age=60';
-const TEXTURE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-/** Headers of every mod API answer: readable from any origin, and the security headers of any non-page answer. */
-const MOD_HEADERS = { ...SECURITY_HEADERS, 'access-control-allow-origin': '*' };
 
 const playerParams = z.object({
   id: z.string().meta({ description: 'Player uuid (32 hex digits, dashes allowed) or username (1–16 letters, digits, underscores)' }),
@@ -26,8 +20,8 @@ export function isModApiPath(url: string): boolean {
   return url.startsWith('/profile/') || url.startsWith('/textures/');
 }
 
-function notModifiedTexture(reply: FastifyReply) {
-  return reply.status(304).headers(MOD_HEADERS).header('cache-control', TEXTURE_CACHE_CONTROL).send();
+function notModifiedTexture(reply: FastifyReply, hash: string) {
+  return reply.status(304).headers(MOD_HEADERS).header('cache-control', TEXTURE_CACHE_CONTROL).header('etag', `"${hash}"`).send();
 }
 
 function notFound(reply: FastifyReply) {
@@ -49,7 +43,7 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
   const sendProfile = (reply: FastifyReply, json: string, etag: string, ifNoneMatch: string | undefined) => {
     reply.headers(MOD_HEADERS).header('cache-control', PROFILE_CACHE_CONTROL).header('etag', etag);
     if (ifNoneMatch === etag) return reply.status(304).send();
-    return reply.type('application/json; charset=utf-8').send(json);
+    return reply.type(PROFILE_CONTENT_TYPE).send(json);
   };
 
   app.get(
@@ -62,8 +56,8 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
       },
     },
     async (request, reply) => {
-      // A cached profile is sent in the same tick as the request arrived (no await on the hot path).
-      const profile = profiles.cached(request.params.id) ?? (await profiles.get(request.params.id));
+      // A cached profile asked for by its uuid is answered by the fast path (server/mod/fast-path.ts) before it gets here.
+      const profile = await profiles.get(request.params.id);
       if (!profile) return notFound(reply);
       return sendProfile(reply, profile.json, profile.etag, request.headers['if-none-match']);
     },
@@ -71,12 +65,12 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
 
   app.get('/profile/:id/cape', { schema: { summary: "A player's current cape", params: playerParams, response: currentTexture } }, async (request, reply) => {
     const profile = await profiles.get(request.params.id);
-    return sendTexture(reply, profile?.capeHash ?? null, 'public, max-age=60');
+    return sendTexture(reply, profile?.capeHash ?? null, PROFILE_CACHE_CONTROL);
   });
 
   app.get('/profile/:id/ears', { schema: { summary: "A player's current ears", params: playerParams, response: currentTexture } }, async (request, reply) => {
     const profile = await profiles.get(request.params.id);
-    return sendTexture(reply, profile?.earsHash ?? null, 'public, max-age=60');
+    return sendTexture(reply, profile?.earsHash ?? null, PROFILE_CACHE_CONTROL);
   });
 
   app.get(
@@ -91,7 +85,7 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
     async (request, reply) => {
       const hash = request.params.hash.replace(/\.png$/, '');
       if (!isBlobKey(hash)) return notFound(reply);
-      if (request.headers['if-none-match'] === `"${hash}"`) return notModifiedTexture(reply);
+      if (request.headers['if-none-match'] === `"${hash}"`) return notModifiedTexture(reply, hash);
       return sendTexture(reply, hash, TEXTURE_CACHE_CONTROL);
     },
   );

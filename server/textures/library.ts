@@ -118,6 +118,12 @@ export class TextureLibrary {
     return this.store.get(hash);
   }
 
+  /** The bytes of a registered texture when the cache holds them and they need no check against the database; otherwise undefined. */
+  cachedRegistered(hash: string, now = Date.now()): Buffer | undefined {
+    const cached = this.cache?.get(hash, now);
+    return cached?.fresh ? cached.bytes : undefined;
+  }
+
   /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null; from the cache when it has them. */
   async readRegistered(hash: string, now = Date.now()): Promise<Buffer | null> {
     const cached = this.cache?.get(hash, now);

@@ -1,0 +1,88 @@
+// The mod API's fast path (cached profiles and textures answered before Fastify) gives the very answers of the routes.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.ts';
+import type { CookieJar } from '../helpers/cookie-jar.ts';
+import { loginNewUser, serverForSuite } from '../helpers/server.ts';
+import { frameColour, solidPng } from '../fixtures/textures.ts';
+
+/** Status, headers (without the date) and body of an answer. */
+async function answerOf(response: Response) {
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'date'));
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()).toString('base64') };
+}
+
+/** Adds dashes to a 32-hex uuid (8-4-4-4-12). */
+function dashed(uuid: string): string {
+  return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
+}
+
+// The fast path sits in front of the database: one backend shows it.
+describe.each(backends.filter((backend) => backend.name === 'sqlite'))('mod API fast path on $name', (backend) => {
+  const suite = serverForSuite(backend);
+  let player: { jar: CookieJar; uuid: string };
+  let texturePath: string;
+
+  beforeAll(async () => {
+    player = await loginNewUser(suite.server, 'FastPath');
+    const response = await player.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(7)));
+    texturePath = new URL(((await response.json()) as { cape: string }).cape).pathname;
+  });
+
+  const get = (urlPath: string, headers: Record<string, string> = {}) => fetch(`${suite.server.url}${urlPath}`, { headers });
+
+  /** The answer to a path the fast path serves (checked by its count), and to an equivalent path only the routes serve. */
+  async function fastAndRoute(fastPath: string, routePath: string, headers: Record<string, string> = {}) {
+    await get(fastPath); // a miss: the routes load the profile or texture into the caches
+    const counter = suite.server.app.modFastPath;
+    const before = counter.answered;
+    const fromFastPath = await answerOf(await get(fastPath, headers));
+    expect(counter.answered).toBe(before + 1);
+    const fromRoute = await answerOf(await get(routePath, headers));
+    expect(counter.answered).toBe(before + 1);
+    return { fromFastPath, fromRoute };
+  }
+
+  it('answers a cached profile as the route does', async () => {
+    const { fromFastPath, fromRoute } = await fastAndRoute(`/profile/${player.uuid}`, `/profile/${dashed(player.uuid)}`);
+    expect(fromRoute.status).toBe(200);
+    expect(JSON.parse(Buffer.from(fromRoute.body, 'base64').toString()).cape_url).toContain(texturePath);
+    expect(fromFastPath).toEqual(fromRoute);
+  });
+
+  it('answers 304 to a cached profile ETag as the route does', async () => {
+    const etag = (await get(`/profile/${player.uuid}`)).headers.get('etag')!;
+    const { fromFastPath, fromRoute } = await fastAndRoute(`/profile/${player.uuid}`, `/profile/${dashed(player.uuid)}`, { 'if-none-match': etag });
+    expect(fromRoute.status).toBe(304);
+    expect(fromFastPath).toEqual(fromRoute);
+  });
+
+  it('answers a cached texture, and 304 to its ETag, as the route does', async () => {
+    const plain = await fastAndRoute(texturePath, `${texturePath}?from=route`);
+    expect(plain.fromRoute.status).toBe(200);
+    expect(plain.fromRoute.headers['content-type']).toBe('image/png');
+    expect(plain.fromFastPath).toEqual(plain.fromRoute);
+    const etag = plain.fromRoute.headers.etag!;
+    const revalidated = await fastAndRoute(texturePath, `${texturePath}?from=route`, { 'if-none-match': etag });
+    expect(revalidated.fromRoute.status).toBe(304);
+    expect(revalidated.fromFastPath).toEqual(revalidated.fromRoute);
+  });
+
+  it('leaves other methods, other paths and unknown players to the routes', async () => {
+    const counter = suite.server.app.modFastPath;
+    const before = counter.answered;
+    expect((await fetch(`${suite.server.url}/profile/${player.uuid}`, { method: 'HEAD' })).status).toBe(200);
+    expect((await get(`/profile/${player.uuid}/cape`)).status).toBe(200);
+    expect((await get(`/profile/${'0'.repeat(32)}`)).status).toBe(404);
+    expect((await get(`/textures/${'0'.repeat(64)}`)).status).toBe(404);
+    expect(counter.answered).toBe(before);
+  });
+
+  it('hands every request to the routes once stopped (the app is closing)', async () => {
+    const counter = suite.server.app.modFastPath;
+    await get(`/profile/${player.uuid}`);
+    const before = counter.answered;
+    counter.stop();
+    expect((await get(`/profile/${player.uuid}`)).status).toBe(200);
+    expect(counter.answered).toBe(before);
+  });
+});
