@@ -78,6 +78,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   app.addHook('onClose', async () => db.destroy());
 
   const imageJobs = new ImageJobs(config.imageJobConcurrency);
+  app.addHook('onClose', async () => imageJobs.close());
   // Redis, when configured, is used while it is reachable; the server starts and serves without it.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   const counter = sharedWindowCounter(redis, config.redisPrefix);

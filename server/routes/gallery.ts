@@ -43,8 +43,7 @@ import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '..
 import { storeAndPoint } from '../textures/assign.ts';
 import type { ImageJobs } from '../textures/image-jobs.ts';
 import type { DerivedVariant, TextureLibrary } from '../textures/library.ts';
-import { processGalleryTexture, stripToGif, TextureRejected } from '../textures/process.ts';
-import { renderTextureMap, renderTexturePreview } from '../textures/render.ts';
+import { TextureRejected } from '../textures/process.ts';
 
 const HASH_PARAM = '^[0-9a-f]{64}$';
 const hashParams = z.object({ hash: textureHashSchema });
@@ -79,8 +78,8 @@ export async function galleryRoutes(
   };
 
   /** Serves a rendered image, rendering it once per texture (in the image job queue) and keeping it in the blob store. */
-  const sendRendered = async (reply: FastifyReply, hash: string, variant: DerivedVariant, render: (png: Buffer) => Promise<Buffer>) => {
-    const image = await library.derived(hash, variant, (png) => imageJobs.run(() => render(png)));
+  const sendRendered = async (reply: FastifyReply, hash: string, variant: DerivedVariant, render: 'capePreview' | 'earsPreview' | 'textureMap') => {
+    const image = await library.derived(hash, variant, (png) => imageJobs.run(render, png));
     if (!image) throw new HttpError(404, 'That texture does not exist.');
     return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', image);
   };
@@ -151,7 +150,7 @@ export async function galleryRoutes(
     },
     async (request, reply) => {
       const item = await itemOr404(request.params.hash);
-      return sendRendered(reply, item.hash, 'preview', (png) => renderTexturePreview(png, item.type === GALLERY_TYPES.ears ? 'ears' : 'cape'));
+      return sendRendered(reply, item.hash, 'preview', item.type === GALLERY_TYPES.ears ? 'earsPreview' : 'capePreview');
     },
   );
 
@@ -167,7 +166,7 @@ export async function galleryRoutes(
     },
     async (request, reply) => {
       const item = await itemOr404(request.params.hash);
-      return sendRendered(reply, item.hash, 'map', renderTextureMap);
+      return sendRendered(reply, item.hash, 'map', 'textureMap');
     },
   );
 
@@ -190,9 +189,7 @@ export async function galleryRoutes(
     async (request, reply) => {
       const item = await itemOr404(request.params.hash);
       // An animated item downloads as a GIF, built once per strip and kept beside it in the blob store.
-      const file = item.strip_hash
-        ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run(() => stripToGif(strip)))
-        : await library.read(item.hash);
+      const file = item.strip_hash ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip)) : await library.read(item.hash);
       if (!file) throw new HttpError(404, 'That texture does not exist.');
       await recordDownload(db, item.hash);
       const name = item.title.replace(/[^A-Za-z0-9_ ]/g, '').trim() || 'texture';
@@ -289,7 +286,7 @@ export async function galleryRoutes(
       await checkTitleAndTags(db, fields.title, tags.data);
       let texture;
       try {
-        texture = await imageJobs.run(() => processGalleryTexture(file));
+        texture = await imageJobs.run('galleryTexture', file);
       } catch (error) {
         if (error instanceof TextureRejected) throw new HttpError(422, error.message);
         throw error;

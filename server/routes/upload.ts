@@ -7,9 +7,9 @@ import { requireUser } from '../auth/plugin.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type PlayerSlot, type SlotTextures } from '../textures/assign.ts';
+import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
 import type { ImageJobs } from '../textures/image-jobs.ts';
-import { processCape, processEars, TextureRejected } from '../textures/process.ts';
+import { TextureRejected } from '../textures/process.ts';
 
 /** The message when a request carries no file. */
 export const NO_FILE_MESSAGE = 'Choose a file to upload';
@@ -23,17 +23,17 @@ interface TextureSlot {
   name: PlayerSlot;
   maxBytes: number;
   tooBigMessage: string;
-  /** Checks and re-encodes an upload into the still texture, an optional strip and an optional note for the player. */
-  process(upload: Buffer): Promise<SlotTextures & { notice: string | null }>;
+  /** The image work that checks and re-encodes an upload into the still texture, an optional strip and an optional note for the player. */
+  work: 'cape' | 'ears';
 }
 
 const slots: TextureSlot[] = [
-  { name: 'cape', maxBytes: CAPE_MAX_BYTES, tooBigMessage: textureMessages.capeTooBig, process: processCape },
+  { name: 'cape', maxBytes: CAPE_MAX_BYTES, tooBigMessage: textureMessages.capeTooBig, work: 'cape' },
   {
     name: 'ears',
     maxBytes: EARS_MAX_BYTES,
     tooBigMessage: textureMessages.earsTooBig,
-    process: async (upload) => ({ still: await processEars(upload), strip: null, notice: null }),
+    work: 'ears',
   },
 ];
 
@@ -82,7 +82,7 @@ export async function uploadRoutes(
         if (upload === 'too-big') return refuse(reply, slot.tooBigMessage, 413);
         let texture;
         try {
-          texture = await imageJobs.run(() => slot.process(upload));
+          texture = await imageJobs.run(slot.work, upload);
         } catch (error) {
           if (error instanceof TextureRejected) return refuse(reply, error.message);
           throw error;

@@ -1,17 +1,12 @@
-// One small queue for all image work (uploads, gallery uploads, previews, maps, GIF builds), so sharp never takes every
-// thread of libuv's pool and texture file reads, which share that pool, are not kept waiting behind it. Each sharp call
-// holds one libuv thread and runs its pixels on libvips' own threads (sharp.concurrency(), left at the core count, so
-// a lone large job still uses every core).
+// One small queue for all image work (uploads, gallery uploads, previews, maps, GIF builds): at most `concurrency` jobs
+// at once, in order of arrival, each run in a worker process of its own (server/textures/image-workers.ts).
 import os from 'node:os';
+import type { ImageWorkName, ImageWorkResult } from './image-work.ts';
+import { ImageWorkerPool } from './image-workers.ts';
 
-/** The size of libuv's thread pool, which sharp's work and file reads share. */
-function libuvThreads(): number {
-  return Number(process.env.UV_THREADPOOL_SIZE) || 4;
-}
-
-/** The default number of image jobs that run at once: one less than the cores, at least one, and always one less than libuv's threads so a file read finds a free one. */
+/** The default number of image jobs that run at once: one less than the cores, at least one (so one core stays the API's). */
 export function defaultImageJobConcurrency(): number {
-  return Math.max(1, Math.min(os.availableParallelism() - 1, libuvThreads() - 1));
+  return Math.max(1, os.availableParallelism() - 1);
 }
 
 /** How many image jobs wait and run right now. */
@@ -20,22 +15,33 @@ export interface ImageJobCounts {
   running: number;
 }
 
+/** Does one piece of image work (the worker pool, or in tests anything with the same shape). */
+export type ImageWorkRunner = <N extends ImageWorkName>(name: N, input: Buffer) => Promise<ImageWorkResult<N>>;
+
 /** A first-in first-out queue that runs at most `concurrency` image jobs at once. */
 export class ImageJobs {
   private readonly queue: Array<() => void> = [];
   private active = 0;
+  private readonly pool: ImageWorkerPool | null;
+  private readonly runner: ImageWorkRunner;
 
-  constructor(readonly concurrency: number = defaultImageJobConcurrency()) {
+  constructor(
+    readonly concurrency: number = defaultImageJobConcurrency(),
+    runner?: ImageWorkRunner,
+  ) {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`Image job concurrency must be a whole number of at least 1, got ${concurrency}`);
+    const pool = runner ? null : new ImageWorkerPool(concurrency);
+    this.pool = pool;
+    this.runner = runner ?? ((name, input) => pool!.run(name, input));
   }
 
-  /** Runs a job when a slot is free (in order of arrival) and resolves or rejects with its result. */
-  run<T>(job: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
+  /** Runs a piece of image work when a slot is free (in order of arrival) and resolves or rejects with its result. */
+  run<N extends ImageWorkName>(name: N, input: Buffer): Promise<ImageWorkResult<N>> {
+    return new Promise<ImageWorkResult<N>>((resolve, reject) => {
       const start = () => {
         this.active += 1;
         Promise.resolve()
-          .then(job)
+          .then(() => this.runner(name, input))
           .then(resolve, reject)
           .finally(() => {
             this.active -= 1;
@@ -50,5 +56,10 @@ export class ImageJobs {
   /** The jobs waiting for a slot and the jobs running, for metrics. */
   counts(): ImageJobCounts {
     return { waiting: this.queue.length, running: this.active };
+  }
+
+  /** Stops the worker processes (the app is closing). */
+  close(): void {
+    this.pool?.close();
   }
 }

@@ -1,0 +1,68 @@
+// The image worker processes (server/textures/image-workers.ts): real work in a child process, its refusals and errors,
+// a lower CPU priority than the API, and a worker that dies.
+import fs from 'node:fs';
+import os from 'node:os';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ImageWorkerPool } from '../../server/textures/image-workers.ts';
+import { TextureRejected } from '../../server/textures/process.ts';
+import { frameColour, solidPng } from '../fixtures/textures.ts';
+
+/** The child processes of this process whose command line names the image worker. */
+function workerPids(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('image-worker.ts');
+      } catch {
+        return false;
+      }
+    });
+}
+
+describe('ImageWorkerPool', () => {
+  let pool: ImageWorkerPool;
+  afterEach(() => pool.close());
+
+  it('does image work in a child process at a lower CPU priority, and passes its results back', async () => {
+    pool = new ImageWorkerPool(1);
+    const cape = await solidPng(64, 32, frameColour(3));
+    const result = await pool.run('cape', cape);
+    expect(Buffer.isBuffer(result.still.bytes)).toBe(true);
+    expect(await sharp(result.still.bytes).metadata()).toMatchObject({ width: 64, height: 32, format: 'png' });
+    const [pid] = workerPids();
+    expect(pid).toBeDefined();
+    expect(os.getPriority(pid!)).toBeGreaterThan(os.getPriority());
+  });
+
+  it("passes a refusal back as the upload's message, and other errors as errors", async () => {
+    pool = new ImageWorkerPool(1);
+    const refusal = pool.run('cape', Buffer.from('not an image at all'));
+    await expect(refusal).rejects.toBeInstanceOf(TextureRejected);
+    await expect(pool.run('textureMap', await solidPng(10, 10, frameColour(1)))).rejects.toThrow(/Cannot render texture map/);
+  });
+
+  it('fails the job of a worker that dies, and starts a new worker for the next job', async () => {
+    pool = new ImageWorkerPool(1);
+    const ears = await solidPng(14, 7, frameColour(9));
+    await pool.run('ears', ears);
+    const [first] = workerPids();
+    const job = pool.run('ears', ears);
+    process.kill(first!, 'SIGKILL');
+    await expect(job).rejects.toThrow(/image worker stopped/);
+    const again = await pool.run('ears', ears);
+    expect(again.still.width).toBe(14);
+    expect(workerPids()).not.toContain(first);
+  });
+
+  it('refuses work once closed', async () => {
+    pool = new ImageWorkerPool(1);
+    pool.close();
+    await expect(pool.run('ears', Buffer.alloc(1))).rejects.toThrow(/closed/);
+  });
+});
