@@ -23,6 +23,7 @@ import { internalRoutes } from './routes/internal.ts';
 import { isModApiPath, modRoutes } from './routes/mod.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
+import { userRoutes } from './routes/users.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
 import { modFastPath } from './mod/fast-path.ts';
 import { ProfileCache } from './mod/profiles.ts';
@@ -124,6 +125,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
     await site.register(accountRoutes, { db, config, library, bus, counter });
     await site.register(internalRoutes, { db, bus });
+    await site.register(userRoutes, { db, profiles });
     await site.register(uploadRoutes, { db, library, bus, imageJobs, texturesBaseUrl, uploadsPerTenMinutes: config.textureUploadsPerTenMinutes });
     await site.register(galleryRoutes, {
       db,

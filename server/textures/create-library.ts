@@ -1,13 +1,15 @@
-// The texture library as the server and the CLI use it: the configured blob store, with players and gallery items as references.
+// The texture library as the server and the CLI use it: the configured blob store, with players, gallery items and reports' copies as references.
 import type { Db } from '../db/database.ts';
 import { countGalleryReferences } from '../gallery/items.ts';
 import { createBlobStore, type BlobStoreConfig } from '../storage/index.ts';
+import { countReportReferences } from '../users/reports.ts';
 import { TextureLibrary } from './library.ts';
 import type { TextureCache } from './texture-cache.ts';
 
-/** Creates the texture library on the configured blob store, counting gallery items as references too; the server adds its in-memory texture cache. */
+/** Creates the texture library on the configured blob store, counting gallery items and reported textures as references too; the server adds its in-memory texture cache. */
 export function createTextureLibrary(config: BlobStoreConfig, db: Db, cache?: TextureCache): TextureLibrary {
   const library = new TextureLibrary(db, createBlobStore(config), cache);
   library.addReferenceCounter(countGalleryReferences);
+  library.addReferenceCounter(countReportReferences);
   return library;
 }

@@ -220,3 +220,30 @@ export const modProfileSchema = z
     ear_url: z.string().nullable(),
   })
   .meta({ id: 'ModProfile' });
+
+// ---- Users (lookup and report) ----
+
+/** A player's name or uuid in a lookup path: a uuid with or without dashes, or a username (1–16 letters, digits, underscores). */
+export const playerIdSchema = z
+  .string()
+  .regex(/^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z0-9_]{1,16})$/, {
+    message: 'Enter a username (at most 16 letters, digits and underscores) or a uuid.',
+  })
+  .meta({ description: 'A username (any case) or a uuid (with or without dashes)' });
+
+/** GET /api/user/search/{id}: a registered player as others see them (SPEC §3 player lookup result). */
+export const playerLookupSchema = z
+  .object({
+    uuid: playerUuidSchema,
+    username: z.string(),
+    group: z.object({ name: z.string(), emoji: z.string() }),
+    premium: z.object({ boost_only: z.boolean() }).nullable(),
+    profile: modProfileSchema,
+  })
+  .meta({ id: 'PlayerLookup' });
+
+/** POST /api/user/report: the reported player and the ticked terms. */
+export const userReportBodySchema = z.object({
+  uuid: z.string().regex(/^[0-9a-f]{32}$/, { message: 'That user does not exist.' }),
+  terms: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a user.' }),
+});

@@ -11,6 +11,8 @@ const EVERY_CALL = [
   'GET /profile/{id}/ears',
   'GET /textures/{hash}',
   'GET /api/user',
+  'GET /api/user/search/{id}',
+  'POST /api/user/report',
   'GET /api/csrf-cookie',
   'GET /api/home',
   'GET /api/contributors',
