@@ -11,6 +11,7 @@ import type {
   homeStatsSchema,
   likeResultSchema,
   modProfileSchema,
+  playerLookupSchema,
   premiumSchema,
   successSchema,
   tagSchema,
@@ -25,6 +26,8 @@ export type Group = z.output<typeof groupSchema>;
 export type Premium = z.output<typeof premiumSchema>;
 /** The current user, as `GET /api/user` returns it and local storage keeps it. */
 export type User = z.output<typeof userSchema>;
+/** A registered player as the lookup shows them (SPEC §3 player lookup result). */
+export type PlayerLookup = z.output<typeof playerLookupSchema>;
 /** A footer contributor. */
 export type Contributor = z.output<typeof contributorSchema>;
 /** The home page's statistics. */
