@@ -17,6 +17,7 @@ import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
 import { RequestLog } from './http/request-log.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(accountRoutes, { db, config, library, bus, counter });
     await site.register(internalRoutes, { db, bus });
     await site.register(userRoutes, { db, profiles });
+    await site.register(adminRoutes, { db, bus });
     await site.register(uploadRoutes, { db, library, bus, imageJobs, texturesBaseUrl, uploadsPerTenMinutes: config.textureUploadsPerTenMinutes });
     await site.register(galleryRoutes, {
       db,

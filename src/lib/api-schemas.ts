@@ -247,3 +247,48 @@ export const userReportBodySchema = z.object({
   uuid: z.string().regex(/^[0-9a-f]{32}$/, { message: 'That user does not exist.' }),
   terms: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a user.' }),
 });
+
+// ---- Admin ----
+
+/** A pager link of a paginated admin answer. */
+export const pageLinkSchema = z.object({ label: z.string(), url: z.string().nullable(), active: z.boolean() }).meta({ id: 'PageLink' });
+/** A paginated admin answer (SPEC §3): one page of rows, the pager and the page shown. */
+export function paginatedSchema<T extends z.ZodType>(row: T) {
+  return z.object({ data: z.array(row), links: z.array(pageLinkSchema), currentPage: z.number().int().min(1) });
+}
+/** GET /api/admin/info: the dashboard's totals. */
+export const adminInfoSchema = z
+  .object({
+    totalUsers: z.number().int().nonnegative(),
+    totalPremium: z.number().int().nonnegative(),
+    totalGallery: z.number().int().nonnegative(),
+    totalCapes: z.number().int().nonnegative(),
+    totalEars: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'AdminInfo' });
+
+/** GET /api/admin/banreasons: reason texts by key. */
+export const banReasonsSchema = z.record(z.string(), z.string()).meta({ id: 'BanReasons' });
+
+/** A row of GET /api/admin/bans/user (SPEC §3 user ban row, plus the uuid the unban call takes). */
+export const userBanRowSchema = z
+  .object({
+    id: z.number().int(),
+    uuid: playerUuidSchema,
+    username: z.string(),
+    reported_by_username: z.string().nullable(),
+    reason_text: z.string(),
+    banned_by_username: z.string().nullable(),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'UserBanRow' });
+
+/** POST /api/admin/user/ban: the player, the ticked confirm box and the reason's key. */
+export const adminBanBodySchema = z.object({
+  uuid: playerUuidSchema,
+  confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to ban this player.' }),
+  reason: z.string().min(1, { message: 'Choose a reason.' }),
+});
+
+/** POST /api/admin/bans/user/delete: the player to unban. */
+export const adminUuidBodySchema = z.object({ uuid: playerUuidSchema });

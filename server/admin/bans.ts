@@ -1,0 +1,60 @@
+// Bans: a banned player cannot log in, their sessions and login codes end at once, and the mod API stops showing their
+// cape and ears (the profile cache hears of it through the change notice). Each ban and unban is audited.
+import type { Db } from '../db/database.ts';
+import type { InvalidationBus } from '../mod/invalidation.ts';
+import { recordAdminAction, type Moderator } from './audit.ts';
+import { BAN_REASONS } from './ban-reasons.ts';
+
+/** Why a ban or unban did nothing. */
+export type BanRefusal = 'unknown' | 'already-banned' | 'not-banned' | 'self';
+
+/** Bans a player for a reason (optionally the player whose report led to it); returns why not, or null when done. */
+export async function banPlayer(
+  db: Db,
+  bus: InvalidationBus,
+  moderator: Moderator,
+  ban: { uuid: string; reasonKey: string; reportedBy?: string | null },
+  now = Date.now(),
+): Promise<BanRefusal | null> {
+  if (ban.uuid === moderator.uuid) return 'self';
+  const refusal = await db.transaction().execute(async (trx) => {
+    const player = await trx.selectFrom('users').select(['uuid', 'username', 'banned']).where('uuid', '=', ban.uuid).executeTakeFirst();
+    if (!player) return 'unknown' as const;
+    if (player.banned === 1) return 'already-banned' as const;
+    const reasonText = BAN_REASONS[ban.reasonKey]!;
+    await trx.updateTable('users').set({ banned: 1 }).where('uuid', '=', player.uuid).execute();
+    await trx.deleteFrom('user_bans').where('user_uuid', '=', player.uuid).execute();
+    await trx
+      .insertInto('user_bans')
+      .values({
+        user_uuid: player.uuid,
+        reason_key: ban.reasonKey,
+        reason_text: reasonText,
+        reported_by_uuid: ban.reportedBy ?? null,
+        banned_by_uuid: moderator.uuid,
+        created_at: now,
+      })
+      .execute();
+    await trx.deleteFrom('sessions').where('user_uuid', '=', player.uuid).execute();
+    await trx.deleteFrom('login_codes').where('user_uuid', '=', player.uuid).execute();
+    await recordAdminAction(trx, moderator, { action: 'BAN', target: player, reason: reasonText }, now);
+    return null;
+  });
+  if (!refusal) await bus.publish(ban.uuid);
+  return refusal;
+}
+
+/** Lifts a player's ban; returns why not, or null when done. */
+export async function unbanPlayer(db: Db, bus: InvalidationBus, moderator: Moderator, uuid: string, now = Date.now()): Promise<BanRefusal | null> {
+  const refusal = await db.transaction().execute(async (trx) => {
+    const player = await trx.selectFrom('users').select(['uuid', 'username', 'banned']).where('uuid', '=', uuid).executeTakeFirst();
+    if (!player) return 'unknown' as const;
+    if (player.banned !== 1) return 'not-banned' as const;
+    await trx.updateTable('users').set({ banned: 0 }).where('uuid', '=', uuid).execute();
+    await trx.deleteFrom('user_bans').where('user_uuid', '=', uuid).execute();
+    await recordAdminAction(trx, moderator, { action: 'UNBAN', target: player }, now);
+    return null;
+  });
+  if (!refusal) await bus.publish(uuid);
+  return refusal;
+}

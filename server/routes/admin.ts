@@ -1,0 +1,150 @@
+// The admin API (SPEC §7 Admin), every call for admins only (401 visitors, 403 players): the dashboard's totals, ban
+// reasons, the ban list, banning and unbanning. Every action is audited (server/admin/audit.ts).
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import {
+  adminBanBodySchema,
+  adminInfoSchema,
+  adminUuidBodySchema,
+  banReasonsSchema,
+  pageQuerySchema,
+  paginatedSchema,
+  successSchema,
+  userBanRowSchema,
+} from '../../src/lib/api-schemas.ts';
+import { requireAdmin } from '../auth/plugin.ts';
+import { BAN_REASONS, isBanReason } from '../admin/ban-reasons.ts';
+import { banPlayer, unbanPlayer, type BanRefusal } from '../admin/bans.ts';
+import type { Db } from '../db/database.ts';
+import { countUsers } from '../db/users.ts';
+import { sumCounters, typeCounterKeys } from '../gallery/counts.ts';
+import { HttpError } from '../http/errors.ts';
+import { paginate } from '../http/pagination.ts';
+import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import type { InvalidationBus } from '../mod/invalidation.ts';
+import { UNKNOWN_PLAYER_MESSAGE } from './users.ts';
+
+/** Rows per page of the admin lists. */
+export const ADMIN_PAGE_SIZE = 15;
+const adminOnly = { auth: 'admin' } as const;
+
+const BAN_REFUSALS: Record<BanRefusal, { status: number; message: string }> = {
+  unknown: { status: 404, message: UNKNOWN_PLAYER_MESSAGE },
+  'already-banned': { status: 422, message: 'That player is already banned.' },
+  'not-banned': { status: 422, message: 'That player is not banned.' },
+  self: { status: 422, message: 'You cannot ban yourself.' },
+};
+
+/** Throws the answer for a refused ban or unban. */
+function refuse(refusal: BanRefusal | null): void {
+  if (refusal) throw new HttpError(BAN_REFUSALS[refusal].status, BAN_REFUSALS[refusal].message);
+}
+
+/** How many rows of a table match (an admin-only count, on indexed or small sets). */
+async function countWhere(db: Db, table: 'users' | 'premium', where: ReturnType<typeof sql<boolean>>): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(where)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Registers the admin calls. */
+export async function adminRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db, bus } = options;
+
+  app.get(
+    '/api/admin/info',
+    { config: adminOnly, schema: { summary: "The admin dashboard's totals", response: { 200: adminInfoSchema, ...errorResponses } } },
+    async () => {
+      const [totalUsers, totalPremium, totalGallery, totalCapes, totalEars] = await Promise.all([
+        countUsers(db),
+        countWhere(db, 'premium', sql<boolean>`animated = 1 OR glint = 1 OR dinnerbone = 1`),
+        sumCounters(db, typeCounterKeys(undefined)),
+        countWhere(db, 'users', sql<boolean>`cape_hash IS NOT NULL`),
+        countWhere(db, 'users', sql<boolean>`ears_hash IS NOT NULL`),
+      ]);
+      return { totalUsers, totalPremium, totalGallery, totalCapes, totalEars };
+    },
+  );
+
+  app.get(
+    '/api/admin/banreasons',
+    { config: adminOnly, schema: { summary: 'The reasons a moderator picks from, by key', response: { 200: banReasonsSchema, ...errorResponses } } },
+    async () => BAN_REASONS,
+  );
+
+  app.get(
+    '/api/admin/bans/user',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'Banned players, newest ban first',
+        querystring: pageQuerySchema,
+        response: { 200: paginatedSchema(userBanRowSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const page = request.query.page;
+      const [rows, total] = await Promise.all([
+        db
+          .selectFrom('user_bans')
+          .innerJoin('users as player', 'player.uuid', 'user_bans.user_uuid')
+          .leftJoin('users as reporter', 'reporter.uuid', 'user_bans.reported_by_uuid')
+          .leftJoin('users as moderator', 'moderator.uuid', 'user_bans.banned_by_uuid')
+          .select([
+            'user_bans.id',
+            'player.uuid',
+            'player.username',
+            'reporter.username as reported_by_username',
+            'user_bans.reason_text',
+            'moderator.username as banned_by_username',
+            'user_bans.created_at',
+          ])
+          .orderBy('user_bans.id', 'desc')
+          .limit(ADMIN_PAGE_SIZE)
+          .offset((page - 1) * ADMIN_PAGE_SIZE)
+          .execute(),
+        db
+          .selectFrom('user_bans')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      const data = rows.map(({ created_at, ...row }) => ({ ...row, createdAt: Number(created_at) }));
+      return paginate(data, page, ADMIN_PAGE_SIZE, Number(total.count), '/api/admin/bans/user');
+    },
+  );
+
+  app.post(
+    '/api/admin/user/ban',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'Ban a player: their sessions end, they cannot log in, and the mod API hides their cape and ears',
+        body: adminBanBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      if (!isBanReason(request.body.reason)) throw new HttpError(422, 'Choose a reason from the list.', { reason: ['Choose a reason from the list.'] });
+      refuse(await banPlayer(db, bus, moderator, { uuid: request.body.uuid, reasonKey: request.body.reason }));
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/api/admin/bans/user/delete',
+    {
+      config: adminOnly,
+      schema: { summary: "Lift a player's ban", body: adminUuidBodySchema, response: { 200: successSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      refuse(await unbanPlayer(db, bus, moderator, request.body.uuid));
+      return { success: true as const };
+    },
+  );
+}
