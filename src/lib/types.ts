@@ -2,6 +2,7 @@
 // Type-only imports: the islands get the types without shipping zod.
 import type { z } from 'zod';
 import type {
+  adminInfoSchema,
   checkAuthResultSchema,
   contributorSchema,
   editResultSchema,
@@ -11,12 +12,14 @@ import type {
   homeStatsSchema,
   likeResultSchema,
   modProfileSchema,
+  pageLinkSchema,
   playerLookupSchema,
   premiumSchema,
   successSchema,
   tagSchema,
   uploadResultSchema,
   userGallerySchema,
+  userBanRowSchema,
   userSchema,
 } from './api-schemas';
 
@@ -28,6 +31,18 @@ export type Premium = z.output<typeof premiumSchema>;
 export type User = z.output<typeof userSchema>;
 /** A registered player as the lookup shows them (SPEC §3 player lookup result). */
 export type PlayerLookup = z.output<typeof playerLookupSchema>;
+/** The admin dashboard's totals. */
+export type AdminInfo = z.output<typeof adminInfoSchema>;
+/** A link of an admin list's pager. */
+export type PageLink = z.output<typeof pageLinkSchema>;
+/** One page of an admin list. */
+export interface Paginated<T> {
+  data: T[];
+  links: PageLink[];
+  currentPage: number;
+}
+/** A row of the ban list. */
+export type UserBanRow = z.output<typeof userBanRowSchema>;
 /** A footer contributor. */
 export type Contributor = z.output<typeof contributorSchema>;
 /** The home page's statistics. */

@@ -1,0 +1,105 @@
+// /admin/bans/user: banned players, fifteen a page, each with an Unban button and its confirm step.
+import { useEffect, useState } from 'react';
+import { api } from '../../lib/api';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import type { Paginated, UserBanRow } from '../../lib/types';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { Pager } from './Pager';
+
+/** The page number in a pager link (`/api/admin/bans/user?page=3`). */
+function pageOf(url: string): number {
+  return Number(new URL(url, location.origin).searchParams.get('page') ?? 1);
+}
+
+/** The ban list island. */
+export default function BanList() {
+  const [page, setPage] = useState(() => Number(new URLSearchParams(location.search).get('page') ?? 1) || 1);
+  const [list, setList] = useState<Paginated<UserBanRow> | null>(null);
+  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  /** Moves after every change, so the list is read again. */
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    api<Paginated<UserBanRow>>('/api/admin/bans/user', { query: { page } }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+  }, [page, version]);
+
+  const goTo = (target: number) => {
+    history.pushState(null, '', `?page=${target}`);
+    setConfirming(null);
+    setPage(target);
+  };
+
+  const unban = async (uuid: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api('/api/admin/bans/user/delete', { method: 'POST', body: { uuid } });
+      setConfirming(null);
+      setVersion((count) => count + 1);
+    } catch (failure) {
+      setError(describeApiError(errorBody(failure)));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="bans-title">
+      <h1 id="bans-title" className="text-3xl font-extrabold">
+        Ban list
+      </h1>
+      <ErrorDisplay error={error} />
+      {!list && !error && <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the ban list" />}
+      {list && list.data.length === 0 && <p className="card mt-6 text-ink-300">Nobody is banned.</p>}
+      {list && list.data.length > 0 && (
+        <div className="card relative mt-6 max-w-full overflow-x-auto p-0">
+          <table className="w-full min-w-[40rem] text-left text-sm">
+            <thead className="border-b border-ink-800 text-ink-300">
+              <tr>
+                <th className="px-4 py-3">Player</th>
+                <th className="px-4 py-3">Reason</th>
+                <th className="px-4 py-3">Reported by</th>
+                <th className="px-4 py-3">Banned by</th>
+                <th className="px-4 py-3">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((row) => (
+                <tr key={row.id} className="border-b border-ink-800 last:border-0" data-testid="ban-row">
+                  <td className="px-4 py-3 font-semibold">
+                    <a href={`/user/${row.uuid}`}>{row.username}</a>
+                  </td>
+                  <td className="px-4 py-3">{row.reason_text}</td>
+                  <td className="px-4 py-3">{row.reported_by_username ?? '—'}</td>
+                  <td className="px-4 py-3">{row.banned_by_username ?? '—'}</td>
+                  <td className="px-4 py-3 text-right whitespace-nowrap">
+                    {confirming === row.uuid ? (
+                      <span className="inline-flex gap-2">
+                        <button type="button" className="btn-danger px-3 py-1" disabled={busy} onClick={() => unban(row.uuid)}>
+                          {busy ? 'Unbanning…' : `Confirm unban of ${row.username}`}
+                        </button>
+                        <button type="button" className="btn-secondary px-3 py-1" disabled={busy} onClick={() => setConfirming(null)}>
+                          Cancel
+                        </button>
+                      </span>
+                    ) : (
+                      <button type="button" className="btn-secondary px-3 py-1" onClick={() => setConfirming(row.uuid)}>
+                        Unban
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list && <Pager links={list.links} onPage={(url) => goTo(pageOf(url))} />}
+    </section>
+  );
+}
