@@ -349,28 +349,24 @@ try {
   const texturePaths = path.join(dir, 'textures.txt');
   fs.writeFileSync(texturePaths, hashes.map((hash) => `/textures/${hash}\n`).join(''));
 
-  const bare = await startProcess(
-    'bare',
-    BASE_PORT + 1,
-    NODE_TS[0],
-    [...NODE_TS.slice(1), 'bench/mod-api-bare.ts'],
-    { ...process.env, BARE: 'fastify', PORT: String(BASE_PORT + 1), PROFILE_FILE: path.join(www, 'profile.json'), TEXTURES_DIR: path.join(www, 'textures') },
-    path.join(dir, 'bare.log'),
-    '/profile/x',
-  );
-  started.push(bare.child);
+  /** Starts a reference server of bench/mod-api-bare.ts (`fastify` or `node`) serving the same bytes. */
+  const startBare = async (name: 'bare' | 'node', kind: 'fastify' | 'node', port: number) => {
+    const target = await startProcess(
+      name,
+      port,
+      NODE_TS[0],
+      [...NODE_TS.slice(1), 'bench/mod-api-bare.ts'],
+      { ...process.env, BARE: kind, PORT: String(port), PROFILE_FILE: path.join(www, 'profile.json'), TEXTURES_DIR: path.join(www, 'textures') },
+      path.join(dir, `${name}.log`),
+      '/profile/x',
+    );
+    started.push(target.child);
+    return target;
+  };
+  const bare = await startBare('bare', 'fastify', BASE_PORT + 1);
   // The floor under any Node server: node:http alone. The real server answers cached profiles and textures at this level
   // (server/mod/fast-path.ts), so it can beat the bare Fastify route; this is the baseline that shows what is left.
-  const bareNode = await startProcess(
-    'node',
-    BASE_PORT + 3,
-    NODE_TS[0],
-    [...NODE_TS.slice(1), 'bench/mod-api-bare.ts'],
-    { ...process.env, BARE: 'node', PORT: String(BASE_PORT + 3), PROFILE_FILE: path.join(www, 'profile.json'), TEXTURES_DIR: path.join(www, 'textures') },
-    path.join(dir, 'node.log'),
-    '/profile/x',
-  );
-  started.push(bareNode.child);
+  const bareNode = await startBare('node', 'node', BASE_PORT + 3);
   const nginx = await startProcess(
     'nginx',
     BASE_PORT + 2,
