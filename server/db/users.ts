@@ -1,6 +1,8 @@
 // User queries: create or update accounts, read them in the API's shape, delete them.
 import type { Premium, User } from '../../src/lib/types.ts';
+import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
 import { ADMIN_GROUP_ID } from './migrations.ts';
 
 /** A stored account with its group and premium features. */
@@ -62,6 +64,6 @@ export async function countUsers(db: Db): Promise<number> {
 }
 
 /** Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see textures/assign.ts). */
-export async function deleteUser(db: Db, uuid: string): Promise<void> {
+export async function deleteUser(db: Db | Transaction<Database>, uuid: string): Promise<void> {
   await db.deleteFrom('users').where('uuid', '=', uuid).execute();
 }

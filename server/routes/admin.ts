@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import {
   adminBanBodySchema,
+  adminDeleteBodySchema,
   adminInfoSchema,
+  adminUserRecordSchema,
   adminUuidBodySchema,
   banReasonsSchema,
   pageQuerySchema,
@@ -13,8 +15,10 @@ import {
   userBanRowSchema,
 } from '../../src/lib/api-schemas.ts';
 import { requireAdmin } from '../auth/plugin.ts';
+import type { Moderator } from '../admin/audit.ts';
 import { BAN_REASONS, isBanReason } from '../admin/ban-reasons.ts';
 import { banPlayer, unbanPlayer, type BanRefusal } from '../admin/bans.ts';
+import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture } from '../admin/players.ts';
 import type { Db } from '../db/database.ts';
 import { countUsers } from '../db/users.ts';
 import { sumCounters, typeCounterKeys } from '../gallery/counts.ts';
@@ -22,6 +26,9 @@ import { HttpError } from '../http/errors.ts';
 import { paginate } from '../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { ProfileCache } from '../mod/profiles.ts';
+import type { TextureLibrary } from '../textures/library.ts';
+import { z } from 'zod';
 import { UNKNOWN_PLAYER_MESSAGE } from './users.ts';
 
 /** Rows per page of the admin lists. */
@@ -51,9 +58,10 @@ async function countWhere(db: Db, table: 'users' | 'premium', where: ReturnType<
 }
 
 /** Registers the admin calls. */
-export async function adminRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus }) {
+export async function adminRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus; library: TextureLibrary; profiles: ProfileCache }) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, bus } = options;
+  const { db, bus, library, profiles } = options;
+  const context = { db, library, bus };
 
   app.get(
     '/api/admin/info',
@@ -146,5 +154,48 @@ export async function adminRoutes(instance: FastifyInstance, options: { db: Db; 
       refuse(await unbanPlayer(db, bus, moderator, request.body.uuid));
       return { success: true as const };
     },
+  );
+
+  app.get(
+    '/api/admin/user/:username',
+    {
+      config: adminOnly,
+      schema: {
+        summary: "A player's record for the edit user page",
+        params: z.object({ username: z.string().regex(/^[A-Za-z0-9_]{1,16}$/, { message: 'A username is 1 to 16 letters, digits or underscores.' }) }),
+        response: { 200: adminUserRecordSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const record = await adminPlayerRecord(db, profiles, request.params.username);
+      if (!record) throw new HttpError(404, UNKNOWN_PLAYER_MESSAGE);
+      return record;
+    },
+  );
+
+  /** Registers a POST /api/admin/user/... action on one player: 404 for an unknown player, `{success: true}` otherwise. */
+  const playerAction = <B extends z.ZodType<{ uuid: string }>>(
+    path: string,
+    summary: string,
+    body: B,
+    act: (moderator: Moderator, uuid: string) => Promise<boolean>,
+  ) =>
+    app.post(path, { config: adminOnly, schema: { summary, body, response: { 200: successSchema, ...errorResponses } } }, async (request) => {
+      const moderator = await requireAdmin(request);
+      if (!(await act(moderator, (request.body as { uuid: string }).uuid))) throw new HttpError(404, UNKNOWN_PLAYER_MESSAGE);
+      return { success: true as const };
+    });
+
+  playerAction('/api/admin/user/cache', "Drop every process's cached profile of a player", adminUuidBodySchema, (moderator, uuid) =>
+    refreshPlayerCache(context, moderator, uuid),
+  );
+  playerAction('/api/admin/user/cape/delete', "Remove a player's cape", adminUuidBodySchema, (moderator, uuid) =>
+    removePlayerTexture(context, moderator, uuid, 'cape'),
+  );
+  playerAction('/api/admin/user/ears/delete', "Remove a player's ears", adminUuidBodySchema, (moderator, uuid) =>
+    removePlayerTexture(context, moderator, uuid, 'ears'),
+  );
+  playerAction('/api/admin/user/delete', "Delete a player's account and everything it owns", adminDeleteBodySchema, (moderator, uuid) =>
+    deletePlayer(context, moderator, uuid),
   );
 }

@@ -1,5 +1,7 @@
 // Texture assignment, in one place: store the blobs, point a player (or a gallery item) at them in one transaction,
 // release what they pointed at before and tell the profile caches. The only module that knows the users' texture columns.
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
 import { isPostgres } from '../db/migrations.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
@@ -72,7 +74,12 @@ function slotValues(slot: PlayerSlot, textures: SlotTextures | null): Partial<Re
 }
 
 /** Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent changes take turns); null when the player is gone. */
-async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTextureColumn, string | null>>): Promise<string[] | null> {
+async function swapColumns(
+  db: Db,
+  uuid: string,
+  values: Partial<Record<PlayerTextureColumn, string | null>>,
+  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<string[] | null> {
   const columns = Object.keys(values) as PlayerTextureColumn[];
   return db.transaction().execute(async (trx) => {
     const before = await trx
@@ -83,6 +90,7 @@ async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTe
       .executeTakeFirst();
     if (!before) return null;
     await trx.updateTable('users').set(values).where('uuid', '=', uuid).execute();
+    await alsoInTransaction?.(trx);
     return Object.values(before as Record<string, string | null>).filter((hash): hash is string => Boolean(hash));
   });
 }
@@ -100,9 +108,19 @@ export async function assignPlayerTextures(context: AssignmentContext, uuid: str
   await context.bus.publish(uuid);
 }
 
-/** Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change. */
-export async function clearPlayerTextures(context: AssignmentContext, uuid: string, slots: PlayerSlot[] = ['cape', 'ears']): Promise<void> {
+/**
+ * Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change;
+ * `alsoInTransaction` runs in the same transaction as the change (an admin action's audit row). Returns the hashes removed, or null for an unknown player.
+ */
+export async function clearPlayerTextures(
+  context: AssignmentContext,
+  uuid: string,
+  slots: PlayerSlot[] = ['cape', 'ears'],
+  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<string[] | null> {
   const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<Record<PlayerTextureColumn, null>>;
-  await context.library.release((await swapColumns(context.db, uuid, values)) ?? []);
+  const removed = await swapColumns(context.db, uuid, values, alsoInTransaction);
+  await context.library.release(removed ?? []);
   await context.bus.publish(uuid);
+  return removed;
 }

@@ -292,3 +292,21 @@ export const adminBanBodySchema = z.object({
 
 /** POST /api/admin/bans/user/delete: the player to unban. */
 export const adminUuidBodySchema = z.object({ uuid: playerUuidSchema });
+
+/** GET /api/admin/user/{username}: the edit user page's record (SPEC §3 admin user record). */
+export const adminUserRecordSchema = z
+  .object({
+    username: z.string(),
+    uuid: playerUuidSchema,
+    createdAt: z.number().int().nullable(),
+    banned: z.boolean(),
+    hasCape: z.boolean(),
+    profile: z.object({ animatedCape: z.boolean(), capeGlint: z.boolean(), upsideDown: z.boolean() }),
+  })
+  .meta({ id: 'AdminUserRecord' });
+
+/** POST /api/admin/user/delete: the player and the ticked confirm box. */
+export const adminDeleteBodySchema = z.object({
+  uuid: playerUuidSchema,
+  confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to delete this player.' }),
+});

@@ -1,0 +1,77 @@
+// Admin actions on one player (SPEC §4 Admin edit user): read the record, drop the cached profile, remove the cape or
+// the ears, delete the account; each audited in the transaction of its change.
+import { deleteAccount } from '../accounts.ts';
+import type { Db } from '../db/database.ts';
+import type { ProfileCache } from '../mod/profiles.ts';
+import { clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
+import { recordAdminAction, type Moderator } from './audit.ts';
+
+/** A player as the edit user page shows them (SPEC §3 admin user record). */
+export interface AdminPlayerRecord {
+  username: string;
+  uuid: string;
+  createdAt: number | null;
+  banned: boolean;
+  hasCape: boolean;
+  profile: { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean };
+}
+
+/** The player holding a name (any case; the newest account when several did), or null. */
+export async function findPlayerByName(db: Db, username: string): Promise<{ uuid: string; username: string } | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(['uuid', 'username'])
+    .where('username_lower', '=', username.toLowerCase())
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** A player's record for the edit user page, or null for an unknown name. */
+export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username: string): Promise<AdminPlayerRecord | null> {
+  const found = await findPlayerByName(db, username);
+  if (!found) return null;
+  const row = await db.selectFrom('users').select(['created_at', 'banned', 'cape_hash']).where('uuid', '=', found.uuid).executeTakeFirstOrThrow();
+  const cached = await profiles.get(found.uuid);
+  const profile = cached ? (JSON.parse(cached.json) as { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean }) : null;
+  return {
+    username: found.username,
+    uuid: found.uuid,
+    createdAt: row.created_at ? Number(row.created_at) : null,
+    banned: row.banned === 1,
+    hasCape: row.cape_hash !== null,
+    profile: { animatedCape: profile?.animatedCape ?? false, capeGlint: profile?.capeGlint ?? false, upsideDown: profile?.upsideDown ?? false },
+  };
+}
+
+/** The player a uuid names, for an audit row, or null. */
+async function playerOf(db: Db, uuid: string): Promise<{ uuid: string; username: string } | null> {
+  return (await db.selectFrom('users').select(['uuid', 'username']).where('uuid', '=', uuid).executeTakeFirst()) ?? null;
+}
+
+/** Removes a player's cape or ears (audited); false for an unknown player. */
+export async function removePlayerTexture(context: AssignmentContext, moderator: Moderator, uuid: string, slot: PlayerSlot): Promise<boolean> {
+  const player = await playerOf(context.db, uuid);
+  if (!player) return false;
+  const removed = await clearPlayerTextures(context, uuid, [slot], (trx) =>
+    recordAdminAction(trx, moderator, { action: slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE', target: player }),
+  );
+  return removed !== null;
+}
+
+/** Drops every process's cached profile of a player (audited); false for an unknown player. */
+export async function refreshPlayerCache(context: AssignmentContext, moderator: Moderator, uuid: string): Promise<boolean> {
+  const player = await playerOf(context.db, uuid);
+  if (!player) return false;
+  await context.db.transaction().execute((trx) => recordAdminAction(trx, moderator, { action: 'CACHE', target: player }));
+  await context.bus.publish(uuid);
+  return true;
+}
+
+/** Deletes a player's account and everything it owns (audited with the account's last row); false for an unknown player. */
+export async function deletePlayer(context: AssignmentContext, moderator: Moderator, uuid: string): Promise<boolean> {
+  const player = await playerOf(context.db, uuid);
+  if (!player) return false;
+  await deleteAccount(context.db, context.library, context.bus, uuid, (trx) => recordAdminAction(trx, moderator, { action: 'DELETE', target: player }));
+  return true;
+}
