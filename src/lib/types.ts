@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type {
   adminInfoSchema,
+  adminUserRecordSchema,
   checkAuthResultSchema,
   contributorSchema,
   editResultSchema,
@@ -33,6 +34,8 @@ export type User = z.output<typeof userSchema>;
 export type PlayerLookup = z.output<typeof playerLookupSchema>;
 /** The admin dashboard's totals. */
 export type AdminInfo = z.output<typeof adminInfoSchema>;
+/** A player's record on the edit user page. */
+export type AdminUserRecord = z.output<typeof adminUserRecordSchema>;
 /** A link of an admin list's pager. */
 export type PageLink = z.output<typeof pageLinkSchema>;
 /** One page of an admin list. */

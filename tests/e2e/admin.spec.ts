@@ -70,3 +70,32 @@ test('a player who opens the admin area is told it is not for them', async ({ pa
   await page.goto('/admin');
   await expect(page.getByRole('alert')).toContainText('This action is unauthorized.');
 });
+
+test('an admin finds a player on the edit user page and bans them after ticking the confirm box', async ({ page }) => {
+  await logIn(page, uniqueName('Mod'), { admin: true });
+  const target = uniqueName('Edited');
+  await createPlayer(page, target);
+  await page.goto('/admin/edit-user');
+  await page.getByLabel('Username').fill(target);
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(page).toHaveURL(`/admin/edit-user/${target}`);
+  const record = page.getByTestId('admin-user-record');
+  await expect(record.getByRole('heading', { name: target })).toBeVisible();
+  await expect(record.getByRole('button', { name: 'Delete cape' })).toBeDisabled();
+
+  const banButton = record.getByRole('button', { name: 'Ban', exact: true });
+  await record.getByLabel('Reason').selectOption({ label: 'Impersonates another player or staff' });
+  await expect(banButton).toBeDisabled();
+  await record.getByRole('checkbox').check();
+  await banButton.click();
+  await expect(page.getByTestId('admin-banner')).toHaveText(`${target} was banned.`);
+  await expect(record.getByText('Banned', { exact: true })).toBeVisible();
+});
+
+test('the edit user page says an unknown player is not registered, then returns to the empty search', async ({ page }) => {
+  await logIn(page, uniqueName('Mod'), { admin: true });
+  await page.goto('/admin/edit-user/Nobody_Here_42');
+  await expect(page.getByRole('alert')).toHaveText("That user doesn't exist or isn't registered.");
+  await page.waitForURL('**/admin/edit-user');
+  await expect(page.getByLabel('Username')).toHaveValue('');
+});

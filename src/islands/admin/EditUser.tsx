@@ -1,0 +1,206 @@
+// /admin/edit-user/:username?: find a player, read their record, and act on them (SPEC §4 Admin edit user): refresh the
+// cache, remove the cape or ears, ban or delete (both behind the confirm box). A success banner shows 3 s and the record
+// reloads; an unknown player's message shows 3 s, then the page returns to /admin/edit-user.
+import { useEffect, useState, type FormEvent } from 'react';
+import { api } from '../../lib/api';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import type { AdminUserRecord } from '../../lib/types';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
+
+/** How long the success banner and the unknown-player message show (SPEC §9). */
+const BANNER_MS = 3000;
+const UNKNOWN_MESSAGE = "That user doesn't exist or isn't registered.";
+/** The premium flags the record shows (only meaningful while the player has a cape). */
+const FLAGS = [
+  ['animatedCape', 'Animated cape'],
+  ['capeGlint', 'Cape glint'],
+  ['upsideDown', 'Upside down'],
+] as const;
+
+/** The username in /admin/edit-user/{username}, or null. */
+function usernameFromPath(pathname: string): string | null {
+  return /^\/admin\/edit-user\/([A-Za-z0-9_]{1,16})\/?$/.exec(pathname)?.[1] ?? null;
+}
+
+/** The edit user island. */
+export default function EditUser() {
+  const [username] = useState(() => usernameFromPath(location.pathname));
+  const [query, setQuery] = useState(username ?? '');
+  const [record, setRecord] = useState<AdminUserRecord | null>(null);
+  const [unknown, setUnknown] = useState(false);
+  const [version, setVersion] = useState(0);
+  const [banner, setBanner] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirmed, setConfirmed] = useState(false);
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const [reason, setReason] = useState('');
+
+  useEffect(() => {
+    if (!username) return;
+    api<AdminUserRecord>(`/api/admin/user/${username}`).then(setRecord, (failure: unknown) => {
+      const described = describeApiError(errorBody(failure));
+      if (described.kind === 'message' && described.message === UNKNOWN_MESSAGE) setUnknown(true);
+      else setError(described);
+    });
+  }, [username, version]);
+
+  useEffect(() => {
+    api<Record<string, string>>('/api/admin/banreasons').then(setReasons, () => setReasons({}));
+  }, []);
+
+  useEffect(() => {
+    if (!unknown) return;
+    const timer = window.setTimeout(() => location.assign('/admin/edit-user'), BANNER_MS);
+    return () => window.clearTimeout(timer);
+  }, [unknown]);
+
+  useEffect(() => {
+    if (!banner) return;
+    const timer = window.setTimeout(() => setBanner(null), BANNER_MS);
+    return () => window.clearTimeout(timer);
+  }, [banner]);
+
+  const find = (event: FormEvent) => {
+    event.preventDefault();
+    if (/^[A-Za-z0-9_]{1,16}$/.test(query)) location.assign(`/admin/edit-user/${query}`);
+  };
+
+  const act = async (path: string, body: Record<string, unknown>, done: string, after?: () => void) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(path, { method: 'POST', body });
+      setBanner(done);
+      setConfirmed(false);
+      if (after) after();
+      else setVersion((count) => count + 1);
+    } catch (failure) {
+      setError(describeApiError(errorBody(failure)));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="edit-user-title">
+      <h1 id="edit-user-title" className="text-3xl font-extrabold">
+        Edit user
+      </h1>
+      <form className="mt-6 flex flex-col gap-3 sm:flex-row" onSubmit={find}>
+        <label className="sr-only" htmlFor="edit-user-name">
+          Username
+        </label>
+        <input
+          id="edit-user-name"
+          className="flex-1 rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 focus:border-brand-400 focus:outline-none"
+          placeholder="Username"
+          maxLength={16}
+          value={query}
+          onChange={(event) => setQuery(event.target.value.replace(/[^A-Za-z0-9_]/g, ''))}
+        />
+        <button type="submit" className="btn-primary" disabled={query === ''}>
+          Find
+        </button>
+      </form>
+      {banner && (
+        <p role="status" className="mt-4 rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-green-100" data-testid="admin-banner">
+          {banner}
+        </p>
+      )}
+      {unknown && (
+        <p role="alert" className="mt-4 rounded-lg border border-red-500/50 bg-red-500/10 px-4 py-3 text-red-200">
+          {UNKNOWN_MESSAGE}
+        </p>
+      )}
+      <ErrorDisplay error={error} />
+      {username && !record && !unknown && !error && <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the player" />}
+      {record && (
+        <div className="card mt-6" data-testid="admin-user-record">
+          <h2 className="text-2xl font-extrabold">
+            <a href={`/user/${record.uuid}`}>{record.username}</a>
+            {record.banned && <span className="ml-3 rounded bg-red-600 px-2 py-0.5 align-middle text-sm font-bold">Banned</span>}
+          </h2>
+          <dl className="mt-4 grid grid-cols-[7rem_minmax(0,1fr)] gap-y-2 text-sm">
+            <dt className="text-ink-300">UUID</dt>
+            <dd className="font-mono break-all">{record.uuid}</dd>
+            <dt className="text-ink-300">Created</dt>
+            <dd>{record.createdAt ? new Date(record.createdAt).toLocaleString() : 'Unknown'}</dd>
+            {FLAGS.map(([flag, label]) => (
+              <div key={flag} className="contents">
+                <dt className="text-ink-300">{label}</dt>
+                <dd>{record.hasCape ? (record.profile[flag] ? 'On' : 'Off') : 'No cape'}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="mt-6 flex flex-wrap gap-3">
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={busy}
+              onClick={() => act('/api/admin/user/cache', { uuid: record.uuid }, 'The cached profile was dropped.')}
+            >
+              Refresh cache
+            </button>
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={busy || !record.hasCape}
+              onClick={() => act('/api/admin/user/cape/delete', { uuid: record.uuid }, 'The cape was removed.')}
+            >
+              Delete cape
+            </button>
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={busy}
+              onClick={() => act('/api/admin/user/ears/delete', { uuid: record.uuid }, 'The ears were removed.')}
+            >
+              Delete ears
+            </button>
+          </div>
+          <fieldset className="mt-6 min-w-0 rounded-lg border border-red-500/40 p-4">
+            <legend className="px-1 text-sm font-bold text-red-200">Ban or delete</legend>
+            <label className="flex flex-col gap-1 text-sm">
+              Reason
+              <select className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2" value={reason} onChange={(event) => setReason(event.target.value)}>
+                <option value="">Choose a reason</option>
+                {Object.entries(reasons).map(([key, text]) => (
+                  <option key={key} value={key}>
+                    {text}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="mt-4 flex items-start gap-3 text-sm">
+              <input type="checkbox" className="mt-1 h-4 w-4 accent-red-600" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />
+              <span>I am sure: this acts on {record.username} at once.</span>
+            </label>
+            <div className="mt-4 flex flex-wrap gap-3">
+              <button
+                type="button"
+                className="btn-danger"
+                disabled={busy || !confirmed || !reason || record.banned}
+                onClick={() => act('/api/admin/user/ban', { uuid: record.uuid, confirm: true, reason }, `${record.username} was banned.`)}
+              >
+                Ban
+              </button>
+              <button
+                type="button"
+                className="btn-danger"
+                disabled={busy || !confirmed}
+                onClick={() =>
+                  act('/api/admin/user/delete', { uuid: record.uuid, confirm: true }, `${record.username} was deleted.`, () =>
+                    window.setTimeout(() => location.assign('/admin/edit-user'), BANNER_MS),
+                  )
+                }
+              >
+                Delete account
+              </button>
+            </div>
+          </fieldset>
+        </div>
+      )}
+    </section>
+  );
+}
