@@ -1,5 +1,6 @@
-// Bans: a banned player cannot log in, their sessions and login codes end at once, and the mod API stops showing their
-// cape and ears (the profile cache hears of it through the change notice). Each ban and unban is audited.
+// Bans: a banned player cannot log in, their sessions and login codes end at once, the mod API stops showing their
+// cape and ears (the profile cache hears of it through the change notice), and their open reports are closed as BAN.
+// Each ban and unban is audited.
 import type { Db } from '../db/database.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { recordAdminAction, type Moderator } from './audit.ts';
@@ -16,6 +17,7 @@ export async function banPlayer(
   ban: { uuid: string; reasonKey: string; reportedBy?: string | null },
   now = Date.now(),
 ): Promise<BanRefusal | null> {
+  // Every open report of the player is answered by the ban.
   if (ban.uuid === moderator.uuid) return 'self';
   const refusal = await db.transaction().execute(async (trx) => {
     const player = await trx.selectFrom('users').select(['uuid', 'username', 'banned']).where('uuid', '=', ban.uuid).executeTakeFirst();
@@ -37,6 +39,12 @@ export async function banPlayer(
       .execute();
     await trx.deleteFrom('sessions').where('user_uuid', '=', player.uuid).execute();
     await trx.deleteFrom('login_codes').where('user_uuid', '=', player.uuid).execute();
+    await trx
+      .updateTable('user_reports')
+      .set({ resolved_at: now, resolved_by: moderator.uuid, resolution: 'BAN' })
+      .where('user_uuid', '=', player.uuid)
+      .where('resolved_at', 'is', null)
+      .execute();
     await recordAdminAction(trx, moderator, { action: 'BAN', target: player, reason: reasonText }, now);
     return null;
   });

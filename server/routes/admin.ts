@@ -7,6 +7,8 @@ import {
   adminDeleteBodySchema,
   adminInfoSchema,
   adminUserRecordSchema,
+  reportActionBodySchema,
+  userReportRowSchema,
   adminUuidBodySchema,
   banReasonsSchema,
   pageQuerySchema,
@@ -17,8 +19,9 @@ import {
 import { requireAdmin } from '../auth/plugin.ts';
 import type { Moderator } from '../admin/audit.ts';
 import { BAN_REASONS, isBanReason } from '../admin/ban-reasons.ts';
-import { banPlayer, unbanPlayer, type BanRefusal } from '../admin/bans.ts';
+import { banPlayer, unbanPlayer } from '../admin/bans.ts';
 import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture } from '../admin/players.ts';
+import { answerUserReport, openUserReports, type UserReportRefusal } from '../admin/user-reports.ts';
 import type { Db } from '../db/database.ts';
 import { countUsers } from '../db/users.ts';
 import { sumCounters, typeCounterKeys } from '../gallery/counts.ts';
@@ -35,7 +38,8 @@ import { UNKNOWN_PLAYER_MESSAGE } from './users.ts';
 export const ADMIN_PAGE_SIZE = 15;
 const adminOnly = { auth: 'admin' } as const;
 
-const BAN_REFUSALS: Record<BanRefusal, { status: number; message: string }> = {
+const REFUSALS: Record<UserReportRefusal, { status: number; message: string }> = {
+  gone: { status: 404, message: 'That report was already answered or does not exist.' },
   unknown: { status: 404, message: UNKNOWN_PLAYER_MESSAGE },
   'already-banned': { status: 422, message: 'That player is already banned.' },
   'not-banned': { status: 422, message: 'That player is not banned.' },
@@ -43,8 +47,8 @@ const BAN_REFUSALS: Record<BanRefusal, { status: number; message: string }> = {
 };
 
 /** Throws the answer for a refused ban or unban. */
-function refuse(refusal: BanRefusal | null): void {
-  if (refusal) throw new HttpError(BAN_REFUSALS[refusal].status, BAN_REFUSALS[refusal].message);
+function refuse(refusal: UserReportRefusal | null): void {
+  if (refusal) throw new HttpError(REFUSALS[refusal].status, REFUSALS[refusal].message);
 }
 
 /** How many rows of a table match (an admin-only count, on indexed or small sets). */
@@ -197,5 +201,38 @@ export async function adminRoutes(instance: FastifyInstance, options: { db: Db; 
   );
   playerAction('/api/admin/user/delete', "Delete a player's account and everything it owns", adminDeleteBodySchema, (moderator, uuid) =>
     deletePlayer(context, moderator, uuid),
+  );
+
+  app.get(
+    '/api/admin/reports/user',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'Open player reports, oldest first, with the reported textures as they were',
+        response: { 200: z.array(userReportRowSchema), ...errorResponses },
+      },
+    },
+    async () => openUserReports(context),
+  );
+
+  app.post(
+    '/api/admin/reports/user',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'Answer a player report: IGNORE, REMOVE (with a reason) or BAN (with a reason)',
+        body: reportActionBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      const { id, action, reason } = request.body;
+      if (action === 'WHITELIST')
+        throw new HttpError(422, 'Only gallery reports can be whitelisted.', { action: ['Only gallery reports can be whitelisted.'] });
+      if (action !== 'IGNORE' && !(reason && isBanReason(reason))) throw new HttpError(422, 'Choose a reason.', { reason: ['Choose a reason.'] });
+      refuse(await answerUserReport(context, moderator, { id, action, reasonKey: action === 'IGNORE' ? null : reason! }));
+      return { success: true as const };
+    },
   );
 }

@@ -310,3 +310,23 @@ export const adminDeleteBodySchema = z.object({
   uuid: playerUuidSchema,
   confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to delete this player.' }),
 });
+
+/** A row of GET /api/admin/reports/user (SPEC §3 user report): the reported textures as PNG data URLs, or null. */
+export const userReportRowSchema = z
+  .object({
+    id: z.number().int(),
+    uuid: playerUuidSchema,
+    username: z.string(),
+    reported_by_username: z.string(),
+    cape: z.string().nullable(),
+    ears: z.string().nullable(),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'UserReportRow' });
+
+/** POST /api/admin/reports/{user or gallery}: the report, the answer and, for REMOVE and BAN, the reason's key. */
+export const reportActionBodySchema = z.object({
+  id: z.coerce.number().int().positive(),
+  action: z.enum(['IGNORE', 'REMOVE', 'BAN', 'WHITELIST'], { message: 'Choose IGNORE, REMOVE, BAN or WHITELIST.' }),
+  reason: z.string().nullish(),
+});

@@ -23,6 +23,8 @@ const EVERY_CALL = [
   'POST /api/admin/user/cape/delete',
   'POST /api/admin/user/ears/delete',
   'POST /api/admin/user/delete',
+  'GET /api/admin/reports/user',
+  'POST /api/admin/reports/user',
   'GET /api/csrf-cookie',
   'GET /api/home',
   'GET /api/contributors',

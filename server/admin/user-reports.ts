@@ -1,0 +1,117 @@
+// The player report queue: open reports with the reported textures as they were, and a moderator's answer to one
+// (IGNORE, REMOVE the reported cape and ears if the player still wears them, or BAN), audited with the answer.
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
+import type { TextureLibrary } from '../textures/library.ts';
+import { recordAdminAction, type Moderator } from './audit.ts';
+import { BAN_REASONS } from './ban-reasons.ts';
+import { banPlayer, type BanRefusal } from './bans.ts';
+
+/** How many open reports the queue shows at once (oldest first). */
+export const USER_REPORT_QUEUE_SIZE = 50;
+
+/** An open report as the queue shows it: the textures as data URLs of PNGs, or null. */
+export interface QueuedUserReport {
+  id: number;
+  uuid: string;
+  username: string;
+  reported_by_username: string;
+  cape: string | null;
+  ears: string | null;
+  createdAt: number;
+}
+
+/** What a moderator may answer a player report with. */
+export type UserReportAction = 'IGNORE' | 'REMOVE' | 'BAN';
+
+/** Why an answer did nothing: the report is gone or answered, or the ban was refused. */
+export type UserReportRefusal = 'gone' | BanRefusal;
+
+/** The bytes of a texture as a data URL, or null. */
+async function dataUrl(library: TextureLibrary, hash: string | null): Promise<string | null> {
+  const bytes = hash ? await library.read(hash) : null;
+  return bytes ? `data:image/png;base64,${bytes.toString('base64')}` : null;
+}
+
+/** The oldest open player reports with their copies of the reported textures. */
+export async function openUserReports(context: AssignmentContext): Promise<QueuedUserReport[]> {
+  const rows = await context.db
+    .selectFrom('user_reports')
+    .innerJoin('users as player', 'player.uuid', 'user_reports.user_uuid')
+    .innerJoin('users as reporter', 'reporter.uuid', 'user_reports.reporter_uuid')
+    .select([
+      'user_reports.id',
+      'player.uuid',
+      'player.username',
+      'reporter.username as reported_by_username',
+      'user_reports.cape_hash',
+      'user_reports.ears_hash',
+      'user_reports.created_at',
+    ])
+    .where('user_reports.resolved_at', 'is', null)
+    .orderBy('user_reports.id')
+    .limit(USER_REPORT_QUEUE_SIZE)
+    .execute();
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: row.id,
+      uuid: row.uuid,
+      username: row.username,
+      reported_by_username: row.reported_by_username,
+      cape: await dataUrl(context.library, row.cape_hash),
+      ears: await dataUrl(context.library, row.ears_hash),
+      createdAt: Number(row.created_at),
+    })),
+  );
+}
+
+/** Answers an open report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null when done. */
+export async function answerUserReport(
+  context: AssignmentContext,
+  moderator: Moderator,
+  answer: { id: number; action: UserReportAction; reasonKey: string | null },
+  now = Date.now(),
+): Promise<UserReportRefusal | null> {
+  const { db } = context;
+  const report = await db
+    .selectFrom('user_reports')
+    .innerJoin('users', 'users.uuid', 'user_reports.user_uuid')
+    .select(['user_reports.user_uuid', 'user_reports.reporter_uuid', 'user_reports.cape_hash', 'user_reports.ears_hash'])
+    .select(['users.username', 'users.cape_hash as current_cape', 'users.ears_hash as current_ears'])
+    .where('user_reports.id', '=', answer.id)
+    .where('user_reports.resolved_at', 'is', null)
+    .executeTakeFirst();
+  if (!report) return 'gone';
+  if (answer.action === 'BAN') {
+    return banPlayer(db, context.bus, moderator, { uuid: report.user_uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
+  }
+  const reason = answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null;
+  const target = { uuid: report.user_uuid, username: report.username };
+  const close = async (trx: Transaction<Database>) => {
+    const closed = await trx
+      .updateTable('user_reports')
+      .set({ resolved_at: now, resolved_by: moderator.uuid, resolution: answer.action })
+      .where('id', '=', answer.id)
+      .where('resolved_at', 'is', null)
+      .executeTakeFirst();
+    // Another moderator answered it meanwhile: undo this answer's changes.
+    if (Number(closed.numUpdatedRows) === 0) throw new ReportAnsweredMeanwhile();
+    await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, reason, detail: `report ${answer.id}` }, now);
+  };
+  // REMOVE takes off what was reported, if the player still wears it (a later, different cape stays).
+  const slots: PlayerSlot[] = [];
+  if (answer.action === 'REMOVE' && report.cape_hash && report.cape_hash === report.current_cape) slots.push('cape');
+  if (answer.action === 'REMOVE' && report.ears_hash && report.ears_hash === report.current_ears) slots.push('ears');
+  try {
+    if (slots.length > 0) await clearPlayerTextures(context, report.user_uuid, slots, close);
+    else await db.transaction().execute(close);
+  } catch (error) {
+    if (error instanceof ReportAnsweredMeanwhile) return 'gone';
+    throw error;
+  }
+  return null;
+}
+
+/** Thrown inside an answer's transaction when the report was answered by someone else first. */
+class ReportAnsweredMeanwhile extends Error {}
