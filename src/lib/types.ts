@@ -21,6 +21,7 @@ import type {
   uploadResultSchema,
   userGallerySchema,
   userBanRowSchema,
+  userReportRowSchema,
   userSchema,
 } from './api-schemas';
 
@@ -44,6 +45,8 @@ export interface Paginated<T> {
   links: PageLink[];
   currentPage: number;
 }
+/** An open player report in the admin queue. */
+export type UserReportRow = z.output<typeof userReportRowSchema>;
 /** A row of the ban list. */
 export type UserBanRow = z.output<typeof userBanRowSchema>;
 /** A footer contributor. */

@@ -1,5 +1,6 @@
 // The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out, and players kept out.
 import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { issueCode, logIn, skipServerAdvert, uniqueName } from './helpers';
 
 test.describe.configure({ timeout: 60_000 });
@@ -98,4 +99,59 @@ test('the edit user page says an unknown player is not registered, then returns 
   await expect(page.getByRole('alert')).toHaveText("That user doesn't exist or isn't registered.");
   await page.waitForURL('**/admin/edit-user');
   await expect(page.getByLabel('Username')).toHaveValue('');
+});
+
+/** Logs a new player in on a fresh page, gives them a cape and has another new player report them; returns the reported name. */
+async function reportedPlayerWithCape(page: Page): Promise<string> {
+  const browser = page.context().browser()!;
+  const baseURL = test.info().project.use.baseURL!;
+  const post = async (on: Page, path: string, options: Parameters<Page['request']['post']>[1]) => {
+    const token = (await on.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
+    const response = await on.request.post(path, { ...options, headers: { 'x-xsrf-token': decodeURIComponent(token) } });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  const target = await browser.newPage();
+  await skipServerAdvert(target.context(), baseURL);
+  const name = uniqueName('Reported');
+  await logIn(target, name);
+  const cape = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 200, g: 30, b: 160, alpha: 1 } } })
+    .png()
+    .toBuffer();
+  await post(target, '/api/upload-cape', { multipart: { file: { name: 'cape.png', mimeType: 'image/png', buffer: cape } } });
+  const uuid = ((await (await target.request.get('/api/user')).json()) as { uuid: string }).uuid;
+  await target.close();
+  const reporter = await browser.newPage();
+  await skipServerAdvert(reporter.context(), baseURL);
+  await logIn(reporter, uniqueName('Reporter'));
+  await post(reporter, '/api/user/report', { data: { uuid, terms: true } });
+  await reporter.close();
+  return name;
+}
+
+test('an admin works the player report queue: Remove needs a reason, Cancel goes back, Ban bans', async ({ page }) => {
+  const first = await reportedPlayerWithCape(page);
+  const second = await reportedPlayerWithCape(page);
+  await logIn(page, uniqueName('Mod'), { admin: true });
+  await page.goto('/admin/reports/user');
+
+  const firstReport = page.getByTestId('user-report').filter({ hasText: first });
+  await expect(firstReport.getByRole('img', { name: `${first}'s reported cape` })).toBeVisible();
+  await firstReport.getByRole('button', { name: 'Remove' }).click();
+  const confirmRemove = firstReport.getByRole('button', { name: 'Confirm remove' });
+  await expect(confirmRemove).toBeDisabled();
+  await firstReport.getByLabel('Reason').selectOption('nsfw');
+  await firstReport.getByRole('button', { name: 'Cancel' }).click();
+  await firstReport.getByRole('button', { name: 'Remove' }).click();
+  await expect(firstReport.getByLabel('Reason')).toHaveValue('');
+  await firstReport.getByLabel('Reason').selectOption('nsfw');
+  await confirmRemove.click();
+  await expect(page.getByTestId('user-report').filter({ hasText: first })).toHaveCount(0);
+
+  const secondReport = page.getByTestId('user-report').filter({ hasText: second });
+  await secondReport.getByRole('button', { name: 'Ban' }).click();
+  await secondReport.getByLabel('Reason').selectOption('hate');
+  await secondReport.getByRole('button', { name: 'Confirm ban' }).click();
+  await expect(page.getByTestId('user-report').filter({ hasText: second })).toHaveCount(0);
+  await page.goto('/admin/bans/user');
+  await expect(page.getByTestId('ban-row').filter({ hasText: second })).toContainText('Sexism, racism or other hateful content');
 });

@@ -1,0 +1,81 @@
+// The admin report panel (SPEC §4): waiting, then one of the answers with its confirm step and Cancel back to waiting;
+// REMOVE and BAN need a reason, and changing the answer clears the chosen reason.
+import { useState } from 'react';
+
+/** An answer to a report. */
+export type ReportAction = 'IGNORE' | 'REMOVE' | 'BAN' | 'WHITELIST';
+
+const LABELS: Record<ReportAction, string> = { IGNORE: 'Ignore', REMOVE: 'Remove', BAN: 'Ban', WHITELIST: 'Whitelist' };
+
+/** The panel for one report; `onAnswer` sends the answer and resolves when done (the list then reloads). */
+export function ReportPanel({
+  actions,
+  reasons,
+  subject,
+  onAnswer,
+}: {
+  actions: ReportAction[];
+  reasons: Record<string, string>;
+  /** Who or what the answer acts on, for the confirm question. */
+  subject: string;
+  onAnswer: (action: ReportAction, reason: string | null) => Promise<void>;
+}) {
+  const [chosen, setChosen] = useState<ReportAction | null>(null);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const needsReason = chosen === 'REMOVE' || chosen === 'BAN';
+
+  const choose = (action: ReportAction | null) => {
+    setChosen(action);
+    setReason('');
+  };
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onAnswer(chosen!, needsReason ? reason : null);
+      choose(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!chosen) {
+    return (
+      <div className="flex flex-wrap gap-2">
+        {actions.map((action) => (
+          <button key={action} type="button" className={action === 'BAN' ? 'btn-danger px-3 py-1' : 'btn-secondary px-3 py-1'} onClick={() => choose(action)}>
+            {LABELS[action]}
+          </button>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-3 rounded-lg border border-ink-700 p-3" role="group" aria-label={`${LABELS[chosen]} ${subject}`}>
+      <p className="text-sm">
+        {LABELS[chosen]} {subject}?
+      </p>
+      {needsReason && (
+        <label className="flex flex-col gap-1 text-sm">
+          Reason
+          <select className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2" value={reason} onChange={(event) => setReason(event.target.value)}>
+            <option value="">Choose a reason</option>
+            {Object.entries(reasons).map(([key, text]) => (
+              <option key={key} value={key}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <div className="flex gap-2">
+        <button type="button" className="btn-danger px-3 py-1" disabled={busy || (needsReason && !reason)} onClick={confirm}>
+          {busy ? 'Working…' : `Confirm ${LABELS[chosen].toLowerCase()}`}
+        </button>
+        <button type="button" className="btn-secondary px-3 py-1" disabled={busy} onClick={() => choose(null)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
