@@ -6,6 +6,7 @@ import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { AdminUserRecord } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { ReasonSelect, useBanReasons } from './ReasonSelect';
 
 /** How long the success banner and the unknown-player message show (SPEC §9). */
 const BANNER_MS = 3000;
@@ -33,7 +34,7 @@ export default function EditUser() {
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmed, setConfirmed] = useState(false);
-  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const reasons = useBanReasons();
   const [reason, setReason] = useState('');
 
   useEffect(() => {
@@ -44,10 +45,6 @@ export default function EditUser() {
       else setError(described);
     });
   }, [username, version]);
-
-  useEffect(() => {
-    api<Record<string, string>>('/api/admin/banreasons').then(setReasons, () => setReasons({}));
-  }, []);
 
   useEffect(() => {
     if (!unknown) return;
@@ -161,17 +158,7 @@ export default function EditUser() {
           </div>
           <fieldset className="mt-6 min-w-0 rounded-lg border border-red-500/40 p-4">
             <legend className="px-1 text-sm font-bold text-red-200">Ban or delete</legend>
-            <label className="flex flex-col gap-1 text-sm">
-              Reason
-              <select className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2" value={reason} onChange={(event) => setReason(event.target.value)}>
-                <option value="">Choose a reason</option>
-                {Object.entries(reasons).map(([key, text]) => (
-                  <option key={key} value={key}>
-                    {text}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ReasonSelect reasons={reasons} value={reason} onChange={setReason} />
             <label className="mt-4 flex items-start gap-3 text-sm">
               <input type="checkbox" className="mt-1 h-4 w-4 accent-red-600" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />
               <span>I am sure: this acts on {record.username} at once.</span>

@@ -1,6 +1,7 @@
 // The admin report panel (SPEC §4): waiting, then one of the answers with its confirm step and Cancel back to waiting;
 // REMOVE and BAN need a reason, and changing the answer clears the chosen reason.
 import { useState } from 'react';
+import { ReasonSelect } from './ReasonSelect';
 
 /** An answer to a report. */
 export type ReportAction = 'IGNORE' | 'REMOVE' | 'BAN' | 'WHITELIST';
@@ -55,19 +56,7 @@ export function ReportPanel({
       <p className="text-sm">
         {LABELS[chosen]} {subject}?
       </p>
-      {needsReason && (
-        <label className="flex flex-col gap-1 text-sm">
-          Reason
-          <select className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2" value={reason} onChange={(event) => setReason(event.target.value)}>
-            <option value="">Choose a reason</option>
-            {Object.entries(reasons).map(([key, text]) => (
-              <option key={key} value={key}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      {needsReason && <ReasonSelect reasons={reasons} value={reason} onChange={setReason} />}
       <div className="flex gap-2">
         <button type="button" className="btn-danger px-3 py-1" disabled={busy || (needsReason && !reason)} onClick={confirm}>
           {busy ? 'Working…' : `Confirm ${LABELS[chosen].toLowerCase()}`}

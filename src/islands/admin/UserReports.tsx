@@ -5,21 +5,19 @@ import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { UserReportRow } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { useBanReasons } from './ReasonSelect';
 import { ReportPanel, type ReportAction } from './ReportPanel';
 
 /** The player report queue island. */
 export default function UserReports() {
   const [reports, setReports] = useState<UserReportRow[] | null>(null);
-  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const reasons = useBanReasons();
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
     api<UserReportRow[]>('/api/admin/reports/user').then(setReports, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [version]);
-  useEffect(() => {
-    api<Record<string, string>>('/api/admin/banreasons').then(setReasons, () => setReasons({}));
-  }, []);
 
   const answer = async (id: number, action: ReportAction, reason: string | null) => {
     setError(null);
