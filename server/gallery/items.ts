@@ -1,5 +1,7 @@
 // Gallery writes: new items, edits, deletion, likes, downloads and reports; counters move in the same transaction.
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { isPostgres } from '../db/migrations.ts';
 import type { ReferenceCounter } from '../textures/library.ts';
 import { adjustCounters } from './counts.ts';
@@ -94,10 +96,11 @@ export async function editGalleryItem(db: Db, hash: string, title: string, tags:
   });
 }
 
-/** Removes items (with their tags, likes and reports) and moves the counters; returns the texture hashes of the items it removed. */
-export async function deleteGalleryItems(db: Db, hashes: string[]): Promise<string[]> {
+/** Removes items (with their tags, likes and reports) and moves the counters, running `alsoInTransaction` in the same transaction (an admin removal's audit row); returns the texture hashes of the items it removed. */
+export async function deleteGalleryItems(db: Db, hashes: string[], alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>): Promise<string[]> {
   if (hashes.length === 0) return [];
   return db.transaction().execute(async (trx) => {
+    await alsoInTransaction?.(trx);
     const items = await trx
       .selectFrom('gallery_items')
       .select(['hash', 'strip_hash', 'type'])

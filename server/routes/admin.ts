@@ -7,6 +7,7 @@ import {
   adminDeleteBodySchema,
   adminInfoSchema,
   adminUserRecordSchema,
+  galleryReportRowSchema,
   reportActionBodySchema,
   userReportRowSchema,
   adminUuidBodySchema,
@@ -21,6 +22,7 @@ import type { Moderator } from '../admin/audit.ts';
 import { BAN_REASONS, isBanReason } from '../admin/ban-reasons.ts';
 import { banPlayer, unbanPlayer } from '../admin/bans.ts';
 import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture } from '../admin/players.ts';
+import { answerGalleryReport, galleryReportPage } from '../admin/gallery-reports.ts';
 import { answerUserReport, openUserReports, type UserReportRefusal } from '../admin/user-reports.ts';
 import type { Db } from '../db/database.ts';
 import { countUsers } from '../db/users.ts';
@@ -232,6 +234,42 @@ export async function adminRoutes(instance: FastifyInstance, options: { db: Db; 
         throw new HttpError(422, 'Only gallery reports can be whitelisted.', { action: ['Only gallery reports can be whitelisted.'] });
       if (action !== 'IGNORE' && !(reason && isBanReason(reason))) throw new HttpError(422, 'Choose a reason.', { reason: ['Choose a reason.'] });
       refuse(await answerUserReport(context, moderator, { id, action, reasonKey: action === 'IGNORE' ? null : reason! }));
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/api/admin/reports/gallery',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'Reports of gallery textures, oldest first',
+        querystring: pageQuerySchema,
+        response: { 200: paginatedSchema(galleryReportRowSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await galleryReportPage(context, request.query.page, ADMIN_PAGE_SIZE);
+      return paginate(rows, request.query.page, ADMIN_PAGE_SIZE, total, '/api/admin/reports/gallery');
+    },
+  );
+
+  app.post(
+    '/api/admin/reports/gallery',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'Answer a gallery report: IGNORE, REMOVE (with a reason), BAN the author (with a reason) or WHITELIST',
+        body: reportActionBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      const { id, action, reason } = request.body;
+      const needsReason = action === 'REMOVE' || action === 'BAN';
+      if (needsReason && !(reason && isBanReason(reason))) throw new HttpError(422, 'Choose a reason.', { reason: ['Choose a reason.'] });
+      refuse(await answerGalleryReport(context, moderator, { id, action, reasonKey: needsReason ? reason! : null }));
       return { success: true as const };
     },
   );

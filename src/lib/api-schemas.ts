@@ -330,3 +330,15 @@ export const reportActionBodySchema = z.object({
   action: z.enum(['IGNORE', 'REMOVE', 'BAN', 'WHITELIST'], { message: 'Choose IGNORE, REMOVE, BAN or WHITELIST.' }),
   reason: z.string().nullish(),
 });
+
+/** A row of GET /api/admin/reports/gallery (SPEC §3 gallery report, with the item's title). */
+export const galleryReportRowSchema = z
+  .object({
+    id: z.number().int(),
+    reported_by_username: z.string(),
+    username: z.string(),
+    hash: z.string(),
+    title: z.string(),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'GalleryReportRow' });

@@ -25,6 +25,8 @@ const EVERY_CALL = [
   'POST /api/admin/user/delete',
   'GET /api/admin/reports/user',
   'POST /api/admin/reports/user',
+  'GET /api/admin/reports/gallery',
+  'POST /api/admin/reports/gallery',
   'GET /api/csrf-cookie',
   'GET /api/home',
   'GET /api/contributors',

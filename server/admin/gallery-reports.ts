@@ -1,0 +1,97 @@
+// The gallery report queue: reports of gallery textures, a page at a time, and a moderator's answer to one (IGNORE,
+// REMOVE the texture, BAN its author and remove it, or WHITELIST it so it can no longer be reported), audited.
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { deleteGalleryItems } from '../gallery/items.ts';
+import type { AssignmentContext } from '../textures/assign.ts';
+import { recordAdminAction, type AdminAction, type Moderator } from './audit.ts';
+import { BAN_REASONS } from './ban-reasons.ts';
+import { banPlayer } from './bans.ts';
+import type { UserReportRefusal } from './user-reports.ts';
+
+/** A gallery report as the queue shows it (SPEC §3 gallery report, with the item's title). */
+export interface QueuedGalleryReport {
+  id: number;
+  reported_by_username: string;
+  username: string;
+  hash: string;
+  title: string;
+  createdAt: number;
+}
+
+/** What a moderator may answer a gallery report with. */
+export type GalleryReportAction = 'IGNORE' | 'REMOVE' | 'BAN' | 'WHITELIST';
+
+/** One page of gallery reports (oldest first) and how many there are. */
+export async function galleryReportPage(context: AssignmentContext, page: number, perPage: number): Promise<{ rows: QueuedGalleryReport[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    context.db
+      .selectFrom('gallery_reports')
+      .innerJoin('gallery_items', 'gallery_items.hash', 'gallery_reports.hash')
+      .innerJoin('users as author', 'author.uuid', 'gallery_items.author_uuid')
+      .innerJoin('users as reporter', 'reporter.uuid', 'gallery_reports.reporter_uuid')
+      .select([
+        'gallery_reports.id',
+        'reporter.username as reported_by_username',
+        'author.username',
+        'gallery_items.hash',
+        'gallery_items.title',
+        'gallery_reports.created_at',
+      ])
+      .orderBy('gallery_reports.id')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    context.db
+      .selectFrom('gallery_reports')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(({ created_at, ...row }) => ({ ...row, createdAt: Number(created_at) })), total: Number(total.count) };
+}
+
+/** Answers a gallery report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null when done. */
+export async function answerGalleryReport(
+  context: AssignmentContext,
+  moderator: Moderator,
+  answer: { id: number; action: GalleryReportAction; reasonKey: string | null },
+  now = Date.now(),
+): Promise<UserReportRefusal | null> {
+  const { db, library } = context;
+  const report = await db
+    .selectFrom('gallery_reports')
+    .innerJoin('gallery_items', 'gallery_items.hash', 'gallery_reports.hash')
+    .innerJoin('users', 'users.uuid', 'gallery_items.author_uuid')
+    .select(['gallery_reports.hash', 'gallery_reports.reporter_uuid', 'users.uuid', 'users.username'])
+    .where('gallery_reports.id', '=', answer.id)
+    .executeTakeFirst();
+  if (!report) return 'gone';
+  const action: AdminAction = {
+    action: `GALLERY_REPORT_${answer.action}`,
+    target: { uuid: report.uuid, username: report.username },
+    targetHash: report.hash,
+    reason: answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null,
+    detail: `report ${answer.id}`,
+  };
+  const audit = (trx: Transaction<Database>) => recordAdminAction(trx, moderator, action, now);
+  if (answer.action === 'IGNORE') {
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('gallery_reports').where('id', '=', answer.id).execute();
+      await audit(trx);
+    });
+  } else if (answer.action === 'WHITELIST') {
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('gallery_items').set({ whitelisted: 1 }).where('hash', '=', report.hash).execute();
+      await trx.deleteFrom('gallery_reports').where('hash', '=', report.hash).execute();
+      await audit(trx);
+    });
+  } else {
+    if (answer.action === 'BAN') {
+      const refusal = await banPlayer(db, context.bus, moderator, { uuid: report.uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
+      if (refusal && refusal !== 'already-banned') return refusal;
+    }
+    // The reported texture goes (with its reports) whether the author is banned too or not.
+    await library.release(await deleteGalleryItems(db, [report.hash], audit));
+  }
+  return null;
+}
