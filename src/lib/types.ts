@@ -9,6 +9,7 @@ import type {
   editResultSchema,
   galleryItemSchema,
   galleryPageSchema,
+  galleryReportRowSchema,
   groupSchema,
   homeStatsSchema,
   likeResultSchema,
@@ -45,6 +46,8 @@ export interface Paginated<T> {
   links: PageLink[];
   currentPage: number;
 }
+/** A gallery report in the admin queue. */
+export type GalleryReportRow = z.output<typeof galleryReportRowSchema>;
 /** An open player report in the admin queue. */
 export type UserReportRow = z.output<typeof userReportRowSchema>;
 /** A row of the ban list. */

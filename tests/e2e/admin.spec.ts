@@ -155,3 +155,44 @@ test('an admin works the player report queue: Remove needs a reason, Cancel goes
   await page.goto('/admin/bans/user');
   await expect(page.getByTestId('ban-row').filter({ hasText: second })).toContainText('Sexism, racism or other hateful content');
 });
+
+test('an admin whitelists a reported gallery texture from the gallery report queue', async ({ page }) => {
+  const browser = page.context().browser()!;
+  const baseURL = test.info().project.use.baseURL!;
+  const author = await browser.newPage();
+  await skipServerAdvert(author.context(), baseURL);
+  await logIn(author, uniqueName('Artist'));
+  const title = uniqueName('art').toLowerCase();
+  const texture = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 20, g: 180, b: 90, alpha: 1 } } })
+    .png()
+    .toBuffer();
+  const authorToken = (await author.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
+  const created = await author.request.post('/api/gallery/new', {
+    headers: { 'x-xsrf-token': decodeURIComponent(authorToken) },
+    multipart: { title, tags: JSON.stringify(['nature']), file: { name: 'texture.png', mimeType: 'image/png', buffer: texture } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { hash } = (await created.json()) as { hash: string };
+  await author.close();
+
+  const reporter = await browser.newPage();
+  await skipServerAdvert(reporter.context(), baseURL);
+  await logIn(reporter, uniqueName('Reporter'));
+  const reporterToken = (await reporter.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
+  const reported = await reporter.request.post('/api/gallery/report', {
+    headers: { 'x-xsrf-token': decodeURIComponent(reporterToken) },
+    data: { hash, tac: true },
+  });
+  expect(reported.status()).toBe(200);
+  await reporter.close();
+
+  await logIn(page, uniqueName('Mod'), { admin: true });
+  await page.goto('/admin/reports/gallery');
+  const report = page.getByTestId('gallery-report').filter({ hasText: title });
+  await expect(report.getByRole('img', { name: `Preview of ${title}` })).toBeVisible();
+  await report.getByRole('button', { name: 'Whitelist' }).click();
+  await report.getByRole('button', { name: 'Confirm whitelist' }).click();
+  await expect(page.getByTestId('gallery-report').filter({ hasText: title })).toHaveCount(0);
+  const item = (await (await page.request.get(`/api/gallery/${hash}`)).json()) as { whitelisted: boolean };
+  expect(item.whitelisted).toBe(true);
+});

@@ -1,0 +1,76 @@
+// /admin/reports/gallery: reports of gallery textures, fifteen a page, each with the texture's preview and the report
+// panel (Ignore, Remove, Ban the author, Whitelist); the list reloads after every answer.
+import { useEffect, useState } from 'react';
+import { api } from '../../lib/api';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import type { GalleryReportRow, Paginated } from '../../lib/types';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { Pager } from './Pager';
+import { useBanReasons } from './ReasonSelect';
+import { ReportPanel, type ReportAction } from './ReportPanel';
+
+/** The gallery report queue island. */
+export default function GalleryReports() {
+  const [page, setPage] = useState(() => Number(new URLSearchParams(location.search).get('page') ?? 1) || 1);
+  const [list, setList] = useState<Paginated<GalleryReportRow> | null>(null);
+  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+  const [version, setVersion] = useState(0);
+  const reasons = useBanReasons();
+
+  useEffect(() => {
+    api<Paginated<GalleryReportRow>>('/api/admin/reports/gallery', { query: { page } }).then(setList, (failure: unknown) =>
+      setError(describeApiError(errorBody(failure))),
+    );
+  }, [page, version]);
+
+  const answer = async (id: number, action: ReportAction, reason: string | null) => {
+    setError(null);
+    try {
+      await api('/api/admin/reports/gallery', { method: 'POST', body: { id, action, reason } });
+    } catch (failure) {
+      setError(describeApiError(errorBody(failure)));
+    }
+    setVersion((count) => count + 1);
+  };
+
+  const goTo = (url: string) => {
+    const target = Number(new URL(url, location.origin).searchParams.get('page') ?? 1);
+    history.pushState(null, '', `?page=${target}`);
+    setPage(target);
+  };
+
+  return (
+    <section aria-labelledby="gallery-reports-title">
+      <h1 id="gallery-reports-title" className="text-3xl font-extrabold">
+        Gallery reports
+      </h1>
+      <ErrorDisplay error={error} />
+      {!list && !error && <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the reports" />}
+      {list && list.data.length === 0 && <p className="card mt-6 text-ink-300">No gallery reports.</p>}
+      <ul className="mt-6 grid gap-4">
+        {list?.data.map((report) => (
+          <li key={report.id} className="card grid gap-4 sm:grid-cols-[12rem_minmax(0,1fr)]" data-testid="gallery-report">
+            <a href={`/gallery/${report.hash}`}>
+              <img src={`/api/gallery/${report.hash}/preview`} alt={`Preview of ${report.title}`} className="w-full rounded bg-ink-950" loading="lazy" />
+            </a>
+            <div className="min-w-0">
+              <p className="font-bold break-words">{report.title}</p>
+              <p className="text-sm text-ink-300">
+                By {report.username}, reported by {report.reported_by_username} on {new Date(report.createdAt).toLocaleString()}
+              </p>
+              <div className="mt-3">
+                <ReportPanel
+                  actions={['IGNORE', 'REMOVE', 'BAN', 'WHITELIST']}
+                  reasons={reasons}
+                  subject={report.title}
+                  onAnswer={(action, reason) => answer(report.id, action, reason)}
+                />
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {list && <Pager links={list.links} onPage={goTo} />}
+    </section>
+  );
+}
