@@ -7,7 +7,7 @@ import type { GalleryReportRow, Paginated } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
 import { useBanReasons } from './ReasonSelect';
-import { ReportPanel, type ReportAction } from './ReportPanel';
+import { ReportPanel, reportAnswerer } from './ReportPanel';
 
 /** The gallery report queue island. */
 export default function GalleryReports() {
@@ -23,15 +23,7 @@ export default function GalleryReports() {
     );
   }, [page, version]);
 
-  const answer = async (id: number, action: ReportAction, reason: string | null) => {
-    setError(null);
-    try {
-      await api('/api/admin/reports/gallery', { method: 'POST', body: { id, action, reason } });
-    } catch (failure) {
-      setError(describeApiError(errorBody(failure)));
-    }
-    setVersion((count) => count + 1);
-  };
+  const answer = reportAnswerer('/api/admin/reports/gallery', setError, () => setVersion((count) => count + 1));
 
   const goTo = (url: string) => {
     const target = Number(new URL(url, location.origin).searchParams.get('page') ?? 1);

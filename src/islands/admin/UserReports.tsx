@@ -6,7 +6,7 @@ import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } f
 import type { UserReportRow } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { useBanReasons } from './ReasonSelect';
-import { ReportPanel, type ReportAction } from './ReportPanel';
+import { ReportPanel, reportAnswerer } from './ReportPanel';
 
 /** The player report queue island. */
 export default function UserReports() {
@@ -19,15 +19,7 @@ export default function UserReports() {
     api<UserReportRow[]>('/api/admin/reports/user').then(setReports, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [version]);
 
-  const answer = async (id: number, action: ReportAction, reason: string | null) => {
-    setError(null);
-    try {
-      await api('/api/admin/reports/user', { method: 'POST', body: { id, action, reason } });
-    } catch (failure) {
-      setError(describeApiError(errorBody(failure)));
-    }
-    setVersion((count) => count + 1);
-  };
+  const answer = reportAnswerer('/api/admin/reports/user', setError, () => setVersion((count) => count + 1));
 
   return (
     <section aria-labelledby="user-reports-title">
