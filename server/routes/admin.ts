@@ -7,6 +7,8 @@ import {
   adminDeleteBodySchema,
   adminInfoSchema,
   adminUserRecordSchema,
+  auditQuerySchema,
+  auditRowSchema,
   galleryReportRowSchema,
   reportActionBodySchema,
   userReportRowSchema,
@@ -22,6 +24,7 @@ import type { Moderator } from '../admin/audit.ts';
 import { BAN_REASONS, isBanReason } from '../admin/ban-reasons.ts';
 import { banPlayer, unbanPlayer } from '../admin/bans.ts';
 import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture } from '../admin/players.ts';
+import { auditPage } from '../admin/audit-log.ts';
 import { answerGalleryReport, galleryReportPage } from '../admin/gallery-reports.ts';
 import { answerUserReport, openUserReports, type UserReportRefusal } from '../admin/user-reports.ts';
 import type { Db } from '../db/database.ts';
@@ -271,6 +274,26 @@ export async function adminRoutes(instance: FastifyInstance, options: { db: Db; 
       if (needsReason && !(reason && isBanReason(reason))) throw new HttpError(422, 'Choose a reason.', { reason: ['Choose a reason.'] });
       refuse(await answerGalleryReport(context, moderator, { id, action, reasonKey: needsReason ? reason! : null }));
       return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/api/admin/audit',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'The audit log of admin actions, newest first; `admin` and `player` (a name or a uuid) narrow it',
+        querystring: auditQuerySchema,
+        response: { 200: paginatedSchema(auditRowSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { page, admin, player } = request.query;
+      const { rows, total } = await auditPage(db, { admin, player }, page, ADMIN_PAGE_SIZE);
+      const filters = new URLSearchParams({ ...(admin ? { admin } : {}), ...(player ? { player } : {}) }).toString();
+      const result = paginate(rows, page, ADMIN_PAGE_SIZE, total, '/api/admin/audit');
+      // The pager's links keep the filters.
+      return filters ? { ...result, links: result.links.map((link) => ({ ...link, url: link.url && `${link.url}&${filters}` })) } : result;
     },
   );
 }

@@ -342,3 +342,31 @@ export const galleryReportRowSchema = z
     createdAt: z.number().int(),
   })
   .meta({ id: 'GalleryReportRow' });
+
+/** A row of GET /api/admin/audit: who did what, to whom or to which texture, why and when. */
+export const auditRowSchema = z
+  .object({
+    id: z.number().int(),
+    createdAt: z.number().int(),
+    admin_uuid: z.string(),
+    admin_name: z.string(),
+    action: z.string(),
+    target_uuid: z.string().nullable(),
+    target_name: z.string().nullable(),
+    target_hash: z.string().nullable(),
+    reason: z.string().nullable(),
+  })
+  .meta({ id: 'AuditRow' });
+
+/** GET /api/admin/audit's query: the page, and optionally a moderator and a player (each a name or a uuid). */
+export const auditQuerySchema = z.object({
+  page: pageSchema,
+  admin: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,32}$/, { message: 'A moderator is a name or a uuid.' })
+    .optional(),
+  player: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,32}$/, { message: 'A player is a name or a uuid.' })
+    .optional(),
+});

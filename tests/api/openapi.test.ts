@@ -27,6 +27,7 @@ const EVERY_CALL = [
   'POST /api/admin/reports/user',
   'GET /api/admin/reports/gallery',
   'POST /api/admin/reports/gallery',
+  'GET /api/admin/audit',
   'GET /api/csrf-cookie',
   'GET /api/home',
   'GET /api/contributors',

@@ -1,0 +1,49 @@
+// Reading the audit log: newest first, optionally only one moderator's actions or only those on one player.
+import type { Db } from '../db/database.ts';
+
+/** An audit row as the audit page shows it. */
+export interface AuditEntry {
+  id: number;
+  createdAt: number;
+  admin_uuid: string;
+  admin_name: string;
+  action: string;
+  target_uuid: string | null;
+  target_name: string | null;
+  target_hash: string | null;
+  reason: string | null;
+}
+
+/** Who an audit filter names: a 32-hex uuid matches the uuid, anything else the name at the time (any case). */
+function filterOn(value: string): { column: 'uuid' | 'name'; value: string } {
+  return /^[0-9a-f]{32}$/.test(value) ? { column: 'uuid', value } : { column: 'name', value: value.toLowerCase() };
+}
+
+/** One page of the audit log and how many rows match. */
+export async function auditPage(
+  db: Db,
+  filters: { admin?: string | undefined; player?: string | undefined },
+  page: number,
+  perPage: number,
+): Promise<{ rows: AuditEntry[]; total: number }> {
+  let query = db.selectFrom('admin_audit');
+  if (filters.admin) {
+    const admin = filterOn(filters.admin);
+    query = admin.column === 'uuid' ? query.where('admin_uuid', '=', admin.value) : query.where((eb) => eb(eb.fn('lower', ['admin_name']), '=', admin.value));
+  }
+  if (filters.player) {
+    const player = filterOn(filters.player);
+    query =
+      player.column === 'uuid' ? query.where('target_uuid', '=', player.value) : query.where((eb) => eb(eb.fn('lower', ['target_name']), '=', player.value));
+  }
+  const [rows, total] = await Promise.all([
+    query
+      .select(['id', 'created_at', 'admin_uuid', 'admin_name', 'action', 'target_uuid', 'target_name', 'target_hash', 'reason'])
+      .orderBy('id', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(({ created_at, ...row }) => ({ ...row, createdAt: Number(created_at) })), total: Number(total.count) };
+}
