@@ -74,6 +74,7 @@ export const routes: readonly Route[] = [
   route('admin-gallery-reports', '/admin/reports/gallery', 'Gallery Reports', true),
   route('admin-edit-user', '/admin/edit-user/:username?', 'Edit User', true, '/admin/edit-user(?:/[A-Za-z0-9_]{1,16})?', '/admin/edit-user'),
   route('admin-ai-cape-logs', '/admin/ai-cape-logs', 'AI Cape Logs', true),
+  route('admin-audit', '/admin/audit', 'Audit Log', true),
 ];
 
 /** The 404 page's title. */

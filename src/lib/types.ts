@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type {
   adminInfoSchema,
   adminUserRecordSchema,
+  auditRowSchema,
   checkAuthResultSchema,
   contributorSchema,
   editResultSchema,
@@ -46,6 +47,8 @@ export interface Paginated<T> {
   links: PageLink[];
   currentPage: number;
 }
+/** A row of the audit log. */
+export type AuditRow = z.output<typeof auditRowSchema>;
 /** A gallery report in the admin queue. */
 export type GalleryReportRow = z.output<typeof galleryReportRowSchema>;
 /** An open player report in the admin queue. */

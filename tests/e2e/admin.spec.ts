@@ -196,3 +196,19 @@ test('an admin whitelists a reported gallery texture from the gallery report que
   const item = (await (await page.request.get(`/api/gallery/${hash}`)).json()) as { whitelisted: boolean };
   expect(item.whitelisted).toBe(true);
 });
+
+test('the audit log shows a ban with its moderator and reason, and narrows to one player', async ({ page }) => {
+  const moderator = uniqueName('Mod');
+  await logIn(page, moderator, { admin: true });
+  const target = uniqueName('Audited');
+  await ban(page, await createPlayer(page, target));
+  await page.goto('/admin/audit');
+  await page.getByLabel('Player').fill(target);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(`/admin/audit?page=1&player=${target}`);
+  const rows = page.getByTestId('audit-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(moderator);
+  await expect(rows.first()).toContainText('BAN');
+  await expect(rows.first()).toContainText('NSFW or NSFL image');
+});

@@ -44,6 +44,7 @@ const STATIC_ROUTES: Array<[path: string, name: string, auth: boolean]> = [
   ['/admin/reports/gallery', 'admin-gallery-reports', true],
   ['/admin/edit-user', 'admin-edit-user', true],
   ['/admin/ai-cape-logs', 'admin-ai-cape-logs', true],
+  ['/admin/audit', 'admin-audit', true],
 ];
 
 describe('findRoute: the static routes of SPEC §2', () => {
