@@ -1,10 +1,9 @@
 // The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code; `cloakroom sweep` removes upload leftovers.
 import { loadConfig } from './config.ts';
-import { issueLoginCode, LOGIN_CODE_TTL_MS } from './auth/login-codes.ts';
-import { isUsername, offlineUuid } from './auth/player-ids.ts';
+import { LOGIN_CODE_TTL_MS } from './auth/login-codes.ts';
+import { isUsername } from './auth/player-ids.ts';
+import { issueRegistrationCode } from './auth/registration.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { findUser, makeAdmin, upsertUser } from './db/users.ts';
-import { fetchProfileByName } from './integrations/mojang.ts';
 import { createTextureLibrary } from './textures/create-library.ts';
 import { describeSweep, sweepLeftovers } from './textures/sweep.ts';
 
@@ -19,23 +18,20 @@ async function codeCommand(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   const requested = names[0]!;
-  const profile = config.offlineMode ? { uuid: offlineUuid(requested), username: requested } : await fetchProfileByName(config.mojangApiUrl, requested);
-  if (!profile) {
-    console.error(`No player is called "${requested}".`);
-    return 1;
-  }
   const db = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
-    await upsertUser(db, profile.uuid, profile.username);
-    if (admin) await makeAdmin(db, profile.uuid);
-    const user = await findUser(db, profile.uuid);
-    if (user!.banned) {
-      console.error(`${user!.username} is banned.`);
+    const outcome = await issueRegistrationCode(db, config, requested, { admin });
+    if (outcome.kind === 'unknown') {
+      console.error(`No player is called "${requested}".`);
       return 1;
     }
-    const code = await issueLoginCode(db, profile.uuid);
-    console.log(`Login code for ${user!.username} (${user!.uuid}${user!.group.admin ? ', admin' : ''}): ${code}`);
+    const { user } = outcome;
+    if (outcome.kind === 'banned') {
+      console.error(`${user.username} is banned.`);
+      return 1;
+    }
+    console.log(`Login code for ${user.username} (${user.uuid}${user.group.admin ? ', admin' : ''}): ${outcome.code}`);
     console.log(`It works once and expires in ${LOGIN_CODE_TTL_MS / 60000} minutes. Enter it at /account/login/minecraft.`);
     return 0;
   } finally {

@@ -75,3 +75,41 @@ export async function deletePlayer(context: AssignmentContext, moderator: Modera
   await deleteAccount(context.db, context.library, context.bus, uuid, (trx) => recordAdminAction(trx, moderator, { action: 'DELETE', target: player }));
   return true;
 }
+
+/** The cape flags a moderator can set on the edit user page. */
+export interface CapeFlags {
+  animatedCape?: boolean | undefined;
+  capeGlint?: boolean | undefined;
+  upsideDown?: boolean | undefined;
+}
+
+/**
+ * Sets a player's cape flags (audited, the mod API told at once): on grants the feature and turns it on, off turns
+ * glint and upside down off (the player keeps them to turn on again) and takes the animation away. 'unknown' for an
+ * unknown player, 'no-cape' when they wear none (the flags mean nothing then), null when done.
+ */
+export async function setCapeFlags(context: AssignmentContext, moderator: Moderator, uuid: string, flags: CapeFlags): Promise<'unknown' | 'no-cape' | null> {
+  const refusal = await context.db.transaction().execute(async (trx) => {
+    const player = await trx.selectFrom('users').select(['uuid', 'username', 'cape_hash']).where('uuid', '=', uuid).executeTakeFirst();
+    if (!player) return 'unknown' as const;
+    if (player.cape_hash === null) return 'no-cape' as const;
+    const changes: Partial<Record<'animated' | 'glint' | 'glint_enabled' | 'dinnerbone' | 'dinnerbone_enabled', number>> = {};
+    if (flags.animatedCape !== undefined) changes.animated = flags.animatedCape ? 1 : 0;
+    if (flags.capeGlint !== undefined) Object.assign(changes, flags.capeGlint ? { glint: 1, glint_enabled: 1 } : { glint_enabled: 0 });
+    if (flags.upsideDown !== undefined) Object.assign(changes, flags.upsideDown ? { dinnerbone: 1, dinnerbone_enabled: 1 } : { dinnerbone_enabled: 0 });
+    if (Object.keys(changes).length === 0) return null;
+    await trx
+      .insertInto('premium')
+      .values({ user_uuid: uuid, ...changes })
+      .onConflict((oc) => oc.column('user_uuid').doUpdateSet(changes))
+      .execute();
+    const detail = Object.entries(flags)
+      .filter(([, value]) => value !== undefined)
+      .map(([flag, value]) => `${flag} ${value ? 'on' : 'off'}`)
+      .join(', ');
+    await recordAdminAction(trx, moderator, { action: 'CAPE_FLAGS', target: player, detail });
+    return null;
+  });
+  if (!refusal) await context.bus.publish(uuid);
+  return refusal;
+}

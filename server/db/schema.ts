@@ -152,6 +152,12 @@ export interface AiCapeLogsTable {
   texture_hash: string | null;
 }
 
+/** Counters kept by triggers: users, capes, ears, premium. */
+export interface SiteCountsTable {
+  key: string;
+  n: number;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   groups: GroupsTable;
@@ -171,4 +177,5 @@ export interface Database {
   admin_audit: AdminAuditTable;
   texture_blocklist: TextureBlocklistTable;
   ai_cape_logs: AiCapeLogsTable;
+  site_counts: SiteCountsTable;
 }

@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 import { ADMIN_GROUP_ID } from './migrations.ts';
+import { readSiteCounts } from './site-counts.ts';
 
 /** A stored account with its group and premium features. */
 export interface UserRow {
@@ -54,13 +55,9 @@ export function toApiUser(row: UserRow): User {
   return { uuid: row.uuid, username: row.username, group: row.group, premium: row.premium };
 }
 
-/** How many accounts exist. */
+/** How many accounts exist (the trigger-kept counter: no count over every player). */
 export async function countUsers(db: Db): Promise<number> {
-  const { count } = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(count);
+  return (await readSiteCounts(db)).users;
 }
 
 /** Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see textures/assign.ts). */

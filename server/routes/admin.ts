@@ -1,14 +1,20 @@
-// The admin API (SPEC §7 Admin), every call for admins only (401 visitors, 403 players): the dashboard's totals, ban
-// reasons, the ban list, banning and unbanning. Every action is audited (server/admin/audit.ts).
+// The admin API (SPEC §7 Admin), every call for admins only (401 visitors, 403 players): the dashboard's totals,
+// registration codes, ban reasons, bans, the gallery whitelist, edit user, both report queues, the AI cape log and the
+// audit log. Every action is audited (server/admin/audit.ts).
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import {
   adminBanBodySchema,
+  adminProfileFlagsBodySchema,
+  aiCapeLogPageSchema,
+  registrationBodySchema,
+  registrationCodeSchema,
+  whitelistRowSchema,
   adminDeleteBodySchema,
   adminInfoSchema,
   adminUserRecordSchema,
   auditQuerySchema,
   auditRowSchema,
+  galleryHashBodySchema,
   galleryReportRowSchema,
   reportActionBodySchema,
   userReportRowSchema,
@@ -20,19 +26,25 @@ import {
   userBanRowSchema,
 } from '../../src/lib/api-schemas.ts';
 import { requireAdmin } from '../auth/plugin.ts';
-import type { Moderator } from '../admin/audit.ts';
+import { recordAdminAction, type Moderator } from '../admin/audit.ts';
 import { BAN_REASONS, isBanReason } from '../admin/ban-reasons.ts';
 import { banPlayer, unbanPlayer } from '../admin/bans.ts';
-import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture } from '../admin/players.ts';
+import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture, setCapeFlags } from '../admin/players.ts';
+import { aiCapeLogPage, aiCapeLogTexture } from '../admin/ai-cape-logs.ts';
+import { removeFromWhitelist, whitelistPage } from '../admin/whitelist.ts';
+import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
+import { issueRegistrationCode, type ProfileLookup } from '../auth/registration.ts';
+import { BANNED_MESSAGE } from './account.ts';
+import { MojangUnavailableError } from '../integrations/mojang.ts';
+import { readSiteCounts } from '../db/site-counts.ts';
 import { auditPage } from '../admin/audit-log.ts';
 import { answerGalleryReport, galleryReportPage } from '../admin/gallery-reports.ts';
 import { answerUserReport, openUserReports, type UserReportRefusal } from '../admin/user-reports.ts';
 import type { Db } from '../db/database.ts';
-import { countUsers } from '../db/users.ts';
 import { sumCounters, typeCounterKeys } from '../gallery/counts.ts';
 import { HttpError } from '../http/errors.ts';
 import { paginate } from '../http/pagination.ts';
-import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
 import type { TextureLibrary } from '../textures/library.ts';
@@ -56,34 +68,55 @@ function refuse(refusal: UserReportRefusal | null): void {
   if (refusal) throw new HttpError(REFUSALS[refusal].status, REFUSALS[refusal].message);
 }
 
-/** How many rows of a table match (an admin-only count, on indexed or small sets). */
-async function countWhere(db: Db, table: 'users' | 'premium', where: ReturnType<typeof sql<boolean>>): Promise<number> {
-  const row = await db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where(where)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+/** Rows per page of the AI cape log. */
+export const AI_LOG_PAGE_SIZE = 10;
 
 /** Registers the admin calls. */
-export async function adminRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus; library: TextureLibrary; profiles: ProfileCache }) {
+export async function adminRoutes(
+  instance: FastifyInstance,
+  options: { db: Db; bus: InvalidationBus; library: TextureLibrary; profiles: ProfileCache; lookup: ProfileLookup },
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, bus, library, profiles } = options;
+  const { db, bus, library, profiles, lookup } = options;
   const context = { db, library, bus };
 
   app.get(
     '/api/admin/info',
     { config: adminOnly, schema: { summary: "The admin dashboard's totals", response: { 200: adminInfoSchema, ...errorResponses } } },
     async () => {
-      const [totalUsers, totalPremium, totalGallery, totalCapes, totalEars] = await Promise.all([
-        countUsers(db),
-        countWhere(db, 'premium', sql<boolean>`animated = 1 OR glint = 1 OR dinnerbone = 1`),
-        sumCounters(db, typeCounterKeys(undefined)),
-        countWhere(db, 'users', sql<boolean>`cape_hash IS NOT NULL`),
-        countWhere(db, 'users', sql<boolean>`ears_hash IS NOT NULL`),
-      ]);
-      return { totalUsers, totalPremium, totalGallery, totalCapes, totalEars };
+      const [counts, totalGallery] = await Promise.all([readSiteCounts(db), sumCounters(db, typeCounterKeys(undefined))]);
+      return { totalUsers: counts.users, totalPremium: counts.premium, totalGallery, totalCapes: counts.capes, totalEars: counts.ears };
+    },
+  );
+
+  app.post(
+    '/api/admin/registration/generate',
+    {
+      config: adminOnly,
+      schema: {
+        summary: "A player's one-time login code (as `cloakroom code` prints it); the account is created when needed",
+        body: registrationBodySchema,
+        response: { 200: registrationCodeSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      const { username } = request.body;
+      const outcome = await issueRegistrationCode(db, lookup, username, {
+        inTransaction: (trx, user) => recordAdminAction(trx, moderator, { action: 'REGISTRATION_CODE', target: user }),
+      }).catch((error: unknown) => {
+        if (error instanceof MojangUnavailableError) throw new HttpError(502, 'The game profile service could not be reached. Try again in a minute.');
+        throw error;
+      });
+      if (outcome.kind === 'unknown') throw new HttpError(404, `No player is called "${username}".`, { username: [`No player is called "${username}".`] });
+      if (outcome.kind === 'banned') throw new HttpError(403, BANNED_MESSAGE);
+      return {
+        success: true as const,
+        code: outcome.code,
+        username: outcome.user.username,
+        uuid: outcome.user.uuid,
+        expiresInMinutes: LOGIN_CODE_TTL_MS / 60_000,
+      };
     },
   );
 
@@ -206,6 +239,100 @@ export async function adminRoutes(instance: FastifyInstance, options: { db: Db; 
   );
   playerAction('/api/admin/user/delete', "Delete a player's account and everything it owns", adminDeleteBodySchema, (moderator, uuid) =>
     deletePlayer(context, moderator, uuid),
+  );
+
+  app.post(
+    '/api/admin/user/profile',
+    {
+      config: adminOnly,
+      schema: {
+        summary: "Set a player's cape flags (animatedCape, capeGlint, upsideDown); only for a player who wears a cape",
+        body: adminProfileFlagsBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      const { uuid, ...flags } = request.body;
+      const refusal = await setCapeFlags(context, moderator, uuid, flags);
+      if (refusal === 'unknown') throw new HttpError(404, UNKNOWN_PLAYER_MESSAGE);
+      if (refusal === 'no-cape') throw new HttpError(422, 'That player has no cape, so the cape flags cannot be set.');
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/api/admin/gallery/whitelist',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'Gallery textures marked safe by staff (they cannot be reported), newest first',
+        querystring: pageQuerySchema,
+        response: { 200: paginatedSchema(whitelistRowSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await whitelistPage(db, request.query.page, ADMIN_PAGE_SIZE);
+      return paginate(rows, request.query.page, ADMIN_PAGE_SIZE, total, '/api/admin/gallery/whitelist');
+    },
+  );
+
+  app.post(
+    '/api/admin/gallery/whitelist/delete',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'Take a texture off the whitelist, so players can report it again',
+        body: galleryHashBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      if (!(await removeFromWhitelist(db, moderator, request.body.hash))) throw new HttpError(404, 'That texture is not on the whitelist.');
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/api/admin/ai-cape-logs',
+    {
+      config: adminOnly,
+      schema: {
+        summary: "The AI cape creator's requests, newest first",
+        querystring: pageQuerySchema,
+        response: { 200: aiCapeLogPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const page = request.query.page;
+      const { logs, total } = await aiCapeLogPage(db, page, AI_LOG_PAGE_SIZE);
+      return { logs, pages: { total_count: total, per_page: AI_LOG_PAGE_SIZE, current_page: page } };
+    },
+  );
+
+  app.get(
+    '/api/admin/ai-cape-logs/:id',
+    {
+      config: adminOnly,
+      schema: {
+        summary: 'The texture an AI cape request made',
+        params: z.object({
+          id: z.coerce
+            .number()
+            .int()
+            .positive()
+            .max(2 ** 31 - 1),
+        }),
+        response: { 200: fileResponse('image/png', 'The texture'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const hash = await aiCapeLogTexture(db, request.params.id);
+      const bytes = hash ? await library.read(hash) : null;
+      if (!bytes) throw new HttpError(404, 'That log has no image.');
+      return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', bytes);
+    },
   );
 
   app.get(

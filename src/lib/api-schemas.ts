@@ -358,6 +358,40 @@ export const auditRowSchema = z
   })
   .meta({ id: 'AuditRow' });
 
+/** A row of GET /api/admin/gallery/whitelist (SPEC §3 gallery whitelist row, with the item's title). */
+export const whitelistRowSchema = z
+  .object({ hash: z.string(), title: z.string(), author_name: z.string(), author_uuid: z.string() })
+  .meta({ id: 'WhitelistRow' });
+
+/** POST /api/admin/registration/generate: the player's name (letters, digits and underscores, at most 16). */
+export const registrationBodySchema = z.object({
+  username: z.string({ message: 'Enter a username.' }).regex(/^[A-Za-z0-9_]{1,16}$/, { message: 'A username is 1 to 16 letters, digits or underscores.' }),
+});
+/** What POST /api/admin/registration/generate answers: the player's one-time login code. */
+export const registrationCodeSchema = z
+  .object({ success: z.literal(true), code: z.string(), username: z.string(), uuid: playerUuidSchema, expiresInMinutes: z.number().int() })
+  .meta({ id: 'RegistrationCode' });
+
+/** A row of GET /api/admin/ai-cape-logs (SPEC §3 AI cape log): the image is at /api/admin/ai-cape-logs/{id}. */
+export const aiCapeLogRowSchema = z
+  .object({ id: z.number().int(), created_at: z.number().int(), request_head: z.string(), username: z.string().nullable(), hasImage: z.boolean() })
+  .meta({ id: 'AiCapeLogRow' });
+/** What GET /api/admin/ai-cape-logs answers (SPEC §3): the page's logs and the counts the pager needs. */
+export const aiCapeLogPageSchema = z
+  .object({
+    logs: z.array(aiCapeLogRowSchema),
+    pages: z.object({ total_count: z.number().int().nonnegative(), per_page: z.number().int().positive(), current_page: z.number().int().min(1) }),
+  })
+  .meta({ id: 'AiCapeLogPage' });
+
+/** POST /api/admin/user/profile: the cape flags a moderator sets on a player who has a cape (each optional). */
+export const adminProfileFlagsBodySchema = z.object({
+  uuid: playerUuidSchema,
+  animatedCape: z.boolean().optional(),
+  capeGlint: z.boolean().optional(),
+  upsideDown: z.boolean().optional(),
+});
+
 /** GET /api/admin/audit's query: the page, and optionally a moderator and a player (each a name or a uuid). */
 export const auditQuerySchema = z.object({
   page: pageSchema,

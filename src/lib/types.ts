@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type {
   adminInfoSchema,
+  aiCapeLogPageSchema,
   adminUserRecordSchema,
   auditRowSchema,
   checkAuthResultSchema,
@@ -18,6 +19,7 @@ import type {
   pageLinkSchema,
   playerLookupSchema,
   premiumSchema,
+  registrationCodeSchema,
   successSchema,
   tagSchema,
   uploadResultSchema,
@@ -25,6 +27,7 @@ import type {
   userBanRowSchema,
   userReportRowSchema,
   userSchema,
+  whitelistRowSchema,
 } from './api-schemas';
 
 /** A user's group: its name, emoji and admin flag. */
@@ -53,6 +56,12 @@ export type AuditRow = z.output<typeof auditRowSchema>;
 export type GalleryReportRow = z.output<typeof galleryReportRowSchema>;
 /** An open player report in the admin queue. */
 export type UserReportRow = z.output<typeof userReportRowSchema>;
+/** A row of the gallery whitelist. */
+export type WhitelistRow = z.output<typeof whitelistRowSchema>;
+/** A generated registration code. */
+export type RegistrationCode = z.output<typeof registrationCodeSchema>;
+/** One page of the AI cape log. */
+export type AiCapeLogPage = z.output<typeof aiCapeLogPageSchema>;
 /** A row of the ban list. */
 export type UserBanRow = z.output<typeof userBanRowSchema>;
 /** A footer contributor. */
