@@ -1,36 +1,17 @@
 // /admin/bans/user: banned players, fifteen a page, each with an Unban button and its confirm step.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../lib/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody } from '../../lib/api-client';
 import type { Paginated, UserBanRow } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
-
-/** The page number in a pager link (`/api/admin/bans/user?page=3`). */
-function pageOf(url: string): number {
-  return Number(new URL(url, location.origin).searchParams.get('page') ?? 1);
-}
+import { usePagedList } from './paged-list';
 
 /** The ban list island. */
 export default function BanList() {
-  const [page, setPage] = useState(() => Number(new URLSearchParams(location.search).get('page') ?? 1) || 1);
-  const [list, setList] = useState<Paginated<UserBanRow> | null>(null);
-  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+  const { list, error, setError, reload, goTo } = usePagedList<Paginated<UserBanRow>>('/api/admin/bans/user');
   const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  /** Moves after every change, so the list is read again. */
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    api<Paginated<UserBanRow>>('/api/admin/bans/user', { query: { page } }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
-  }, [page, version]);
-
-  const goTo = (target: number) => {
-    history.pushState(null, '', `?page=${target}`);
-    setConfirming(null);
-    setPage(target);
-  };
 
   const unban = async (uuid: string) => {
     setBusy(true);
@@ -38,7 +19,7 @@ export default function BanList() {
     try {
       await api('/api/admin/bans/user/delete', { method: 'POST', body: { uuid } });
       setConfirming(null);
-      setVersion((count) => count + 1);
+      reload();
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));
     } finally {
@@ -99,7 +80,15 @@ export default function BanList() {
           </table>
         </div>
       )}
-      {list && <Pager links={list.links} onPage={(url) => goTo(pageOf(url))} />}
+      {list && (
+        <Pager
+          links={list.links}
+          onPage={(url) => {
+            setConfirming(null);
+            goTo(url);
+          }}
+        />
+      )}
     </section>
   );
 }

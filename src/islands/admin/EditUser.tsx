@@ -11,7 +11,7 @@ import { ReasonSelect, useBanReasons } from './ReasonSelect';
 /** How long the success banner and the unknown-player message show (SPEC §9). */
 const BANNER_MS = 3000;
 const UNKNOWN_MESSAGE = "That user doesn't exist or isn't registered.";
-/** The premium flags the record shows (only meaningful while the player has a cape). */
+/** The cape flags the record shows, as switches while the player has a cape (they mean nothing without one). */
 const FLAGS = [
   ['animatedCape', 'Animated cape'],
   ['capeGlint', 'Cape glint'],
@@ -126,7 +126,31 @@ export default function EditUser() {
             {FLAGS.map(([flag, label]) => (
               <div key={flag} className="contents">
                 <dt className="text-ink-300">{label}</dt>
-                <dd>{record.hasCape ? (record.profile[flag] ? 'On' : 'Off') : 'No cape'}</dd>
+                <dd>
+                  {record.hasCape ? (
+                    <button
+                      type="button"
+                      role="switch"
+                      aria-checked={record.profile[flag]}
+                      aria-label={label}
+                      disabled={busy}
+                      className={`inline-flex items-center gap-2 rounded-full border px-3 py-0.5 font-semibold ${
+                        record.profile[flag] ? 'border-brand-400 bg-brand-500 text-white' : 'border-ink-600 text-ink-200 hover:bg-ink-800'
+                      }`}
+                      onClick={() =>
+                        act(
+                          '/api/admin/user/profile',
+                          { uuid: record.uuid, [flag]: !record.profile[flag] },
+                          `${label} is now ${record.profile[flag] ? 'off' : 'on'}.`,
+                        )
+                      }
+                    >
+                      {record.profile[flag] ? 'On' : 'Off'}
+                    </button>
+                  ) : (
+                    'No cape'
+                  )}
+                </dd>
               </div>
             ))}
           </dl>

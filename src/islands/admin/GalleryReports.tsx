@@ -1,35 +1,17 @@
 // /admin/reports/gallery: reports of gallery textures, fifteen a page, each with the texture's preview and the report
 // panel (Ignore, Remove, Ban the author, Whitelist); the list reloads after every answer.
-import { useEffect, useState } from 'react';
-import { api } from '../../lib/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { GalleryReportRow, Paginated } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
+import { usePagedList } from './paged-list';
 import { useBanReasons } from './ReasonSelect';
 import { ReportPanel, reportAnswerer } from './ReportPanel';
 
 /** The gallery report queue island. */
 export default function GalleryReports() {
-  const [page, setPage] = useState(() => Number(new URLSearchParams(location.search).get('page') ?? 1) || 1);
-  const [list, setList] = useState<Paginated<GalleryReportRow> | null>(null);
-  const [error, setError] = useState<ErrorDisplayValue | null>(null);
-  const [version, setVersion] = useState(0);
+  const { list, error, setError, reload, goTo } = usePagedList<Paginated<GalleryReportRow>>('/api/admin/reports/gallery');
   const reasons = useBanReasons();
-
-  useEffect(() => {
-    api<Paginated<GalleryReportRow>>('/api/admin/reports/gallery', { query: { page } }).then(setList, (failure: unknown) =>
-      setError(describeApiError(errorBody(failure))),
-    );
-  }, [page, version]);
-
-  const answer = reportAnswerer('/api/admin/reports/gallery', setError, () => setVersion((count) => count + 1));
-
-  const goTo = (url: string) => {
-    const target = Number(new URL(url, location.origin).searchParams.get('page') ?? 1);
-    history.pushState(null, '', `?page=${target}`);
-    setPage(target);
-  };
+  const answer = reportAnswerer('/api/admin/reports/gallery', setError, reload);
 
   return (
     <section aria-labelledby="gallery-reports-title">
