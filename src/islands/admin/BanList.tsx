@@ -1,7 +1,4 @@
 // /admin/bans/user: banned players, fifteen a page, each with an Unban button and its confirm step.
-import { useState } from 'react';
-import { api } from '../../lib/api';
-import { describeApiError, errorBody } from '../../lib/api-client';
 import type { Paginated, UserBanRow } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
@@ -9,23 +6,8 @@ import { usePagedList } from './paged-list';
 
 /** The ban list island. */
 export default function BanList() {
-  const { list, error, setError, reload, goTo } = usePagedList<Paginated<UserBanRow>>('/api/admin/bans/user');
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const unban = async (uuid: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api('/api/admin/bans/user/delete', { method: 'POST', body: { uuid } });
-      setConfirming(null);
-      reload();
-    } catch (failure) {
-      setError(describeApiError(errorBody(failure)));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList<Paginated<UserBanRow>>('/api/admin/bans/user');
+  const unban = (uuid: string) => act('/api/admin/bans/user/delete', { uuid });
 
   return (
     <section aria-labelledby="bans-title">
@@ -80,15 +62,7 @@ export default function BanList() {
           </table>
         </div>
       )}
-      {list && (
-        <Pager
-          links={list.links}
-          onPage={(url) => {
-            setConfirming(null);
-            goTo(url);
-          }}
-        />
-      )}
+      {list && <Pager links={list.links} onPage={goTo} />}
     </section>
   );
 }

@@ -1,8 +1,5 @@
 // /admin/gallery/whitelist: gallery textures marked safe by staff, fifteen a page, each with its preview, author and a
 // Remove button with its confirm step (the texture can then be reported again).
-import { useState } from 'react';
-import { api } from '../../lib/api';
-import { describeApiError, errorBody } from '../../lib/api-client';
 import type { Paginated, WhitelistRow } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
@@ -10,23 +7,8 @@ import { usePagedList } from './paged-list';
 
 /** The gallery whitelist island. */
 export default function Whitelist() {
-  const { list, error, setError, reload, goTo } = usePagedList<Paginated<WhitelistRow>>('/api/admin/gallery/whitelist');
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const remove = async (hash: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api('/api/admin/gallery/whitelist/delete', { method: 'POST', body: { hash } });
-      setConfirming(null);
-      reload();
-    } catch (failure) {
-      setError(describeApiError(errorBody(failure)));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList<Paginated<WhitelistRow>>('/api/admin/gallery/whitelist');
+  const remove = (hash: string) => act('/api/admin/gallery/whitelist/delete', { hash });
 
   return (
     <section aria-labelledby="whitelist-title">
@@ -68,15 +50,7 @@ export default function Whitelist() {
           </li>
         ))}
       </ul>
-      {list && (
-        <Pager
-          links={list.links}
-          onPage={(url) => {
-            setConfirming(null);
-            goTo(url);
-          }}
-        />
-      )}
+      {list && <Pager links={list.links} onPage={goTo} />}
     </section>
   );
 }

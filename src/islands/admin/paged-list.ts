@@ -1,4 +1,5 @@
-// The state of a paginated admin list: the page in the address (`?page=`), the answer, its error, and a reload.
+// The state of a paginated admin list: the page in the address (`?page=`), the answer, its error, a reload, and the
+// row whose action waits for its confirm step.
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
@@ -10,7 +11,8 @@ export function pageOf(url: string): number {
 
 /**
  * Loads `path?page=N` for the page in the address, again after `reload()`; `goTo(url)` follows a pager link and keeps
- * the page in the address. Returns the answer (null while loading), the error shown, and those two actions.
+ * the page in the address. `confirming` is the key of the row whose action waits for its confirm step, and
+ * `act(path, body)` posts that action, then clears the step and reloads the list (`busy` meanwhile).
  */
 export function usePagedList<T>(path: string) {
   const [page, setPage] = useState(() => pageOf(location.search));
@@ -23,10 +25,28 @@ export function usePagedList<T>(path: string) {
     api<T>(path, { query: { page } }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [path, page, version]);
 
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
   const goTo = (url: string) => {
     const target = pageOf(url);
     history.pushState(null, '', `?page=${target}`);
+    setConfirming(null);
     setPage(target);
   };
-  return { list, error, setError, reload: () => setVersion((count) => count + 1), goTo };
+  const reload = () => setVersion((count) => count + 1);
+  const act = async (actionPath: string, body: Record<string, unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(actionPath, { method: 'POST', body });
+      setConfirming(null);
+      reload();
+    } catch (failure) {
+      setError(describeApiError(errorBody(failure)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { list, error, setError, reload, goTo, confirming, setConfirming, busy, act };
 }
