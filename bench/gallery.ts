@@ -3,7 +3,8 @@
 // against the 25 ms p95 goal. Prints the query plans of any case that misses it.
 //
 //   npx tsx bench/gallery.ts
-//   env ITEMS (1000000), USERS (100000), BACKENDS ("sqlite,postgres"), SAMPLES (40),
+//   env ITEMS (1000000), USERS (100000), BACKENDS ("sqlite,postgres"), SAMPLES (40), BANNED_EVERY (100: every 100th player
+//       is banned and their items hidden, as a ban leaves them; 0 for none),
 //       PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/test), EXPLAIN ("fail" | "all" | "none"; default "fail"),
 //       KEEP=1 (keep the seeded databases for manual EXPLAIN; the script prints where they are)
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -35,6 +36,8 @@ const EXPLAIN = (process.env.EXPLAIN ?? 'fail') as 'fail' | 'all' | 'none';
 /** KEEP=1 leaves the seeded databases in place for manual EXPLAIN (the script prints where they are). */
 const KEEP = process.env.KEEP === '1';
 const TWO_YEARS_MS = 2 * 365 * 24 * 3600 * 1000;
+/** Every n-th player is banned (0: none): their items are in the tables but hidden (migration 0009), as a ban leaves them. */
+const BANNED_EVERY = Number(process.env.BANNED_EVERY ?? 100);
 const GALLERY_TABLES = ['gallery_items', 'gallery_tags', 'gallery_likes', 'gallery_title_counts'];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -129,6 +132,13 @@ interface Dataset {
   likeUsers: Int32Array;
   tagRows: number;
   start: number;
+  /** 1 for the items of banned players (hidden). */
+  hidden: Uint8Array;
+}
+
+/** Whether the bench bans player `u` (never the viewer). */
+function isBanned(u: number): boolean {
+  return BANNED_EVERY > 0 && u !== VIEWER && u % BANNED_EVERY === BANNED_EVERY - 1;
 }
 
 function sha256(text: string): string {
@@ -194,6 +204,7 @@ function generate(): Dataset {
     tagMasks[i] = mask;
     tagRows += tagCount;
   }
+  const hidden = Uint8Array.from(authors, (author) => (isBanned(author) ? 1 : 0));
   // gallery_likes: for each item, `likes` distinct random users, so gallery_items.likes matches the rows.
   const likeItems = new Int32Array(totalLikes);
   const likeUsers = new Int32Array(totalLikes);
@@ -226,6 +237,7 @@ function generate(): Dataset {
     likeUsers,
     tagRows,
     start,
+    hidden,
   };
 }
 
@@ -263,12 +275,13 @@ async function seedSqlite(file: string, data: Dataset): Promise<void> {
       .all(...GALLERY_TABLES) as Array<{ name: string; sql: string }>;
     for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
 
-    const insertUser = db.prepare('INSERT INTO users (uuid, username, username_lower, group_id, banned, created_at) VALUES (?, ?, ?, 1, 0, ?)');
+    const insertUser = db.prepare('INSERT INTO users (uuid, username, username_lower, group_id, banned, created_at) VALUES (?, ?, ?, 1, ?, ?)');
     db.transaction(() => {
-      for (let u = 0; u < USERS; u++) insertUser.run(data.userUuids[u], `Player${u}`, `player${u}`, data.start - 86_400_000 + u);
+      for (let u = 0; u < USERS; u++) insertUser.run(data.userUuids[u], `Player${u}`, `player${u}`, isBanned(u) ? 1 : 0, data.start - 86_400_000 + u);
     })();
+    // The FTS trigger of 0009 leaves hidden items out of the title index, as hiding them would.
     const insertItem = db.prepare(
-      'INSERT INTO gallery_items (hash, strip_hash, title, title_lower, author_uuid, type, whitelisted, likes, downloads, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO gallery_items (hash, strip_hash, title, title_lower, author_uuid, type, whitelisted, likes, downloads, created_at, hidden) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertTag = db.prepare('INSERT INTO gallery_tags (hash, tag_key) VALUES (?, ?)');
     for (let from = 0; from < ITEMS; from += 100_000) {
@@ -285,6 +298,7 @@ async function seedSqlite(file: string, data: Dataset): Promise<void> {
             data.likes[i],
             data.downloads[i],
             data.createdAt[i],
+            data.hidden[i],
           );
           for (const tag of tagsOf(data.tagMasks[i])) insertTag.run(data.hashes[i], tag);
         }
@@ -295,9 +309,9 @@ async function seedSqlite(file: string, data: Dataset): Promise<void> {
       for (let n = 0; n < data.likeItems.length; n++) insertLike.run(data.hashes[data.likeItems[n]], data.userUuids[data.likeUsers[n]]);
     })();
     for (const index of indexes) db.exec(index.sql);
-    db.exec(`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items GROUP BY type`);
+    db.exec(`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items WHERE hidden = 0 GROUP BY type`);
     db.exec(`INSERT INTO gallery_counts (key, n)
-      SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash GROUP BY t.tag_key, g.type`);
+      SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash WHERE g.hidden = 0 GROUP BY t.tag_key, g.type`);
     const now = Date.now();
     db.prepare('INSERT INTO sessions (id, user_uuid, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
       sha256(SESSION_TOKEN),
@@ -333,15 +347,15 @@ async function seedPostgres(url: string, data: Dataset): Promise<void> {
       const ids = range(from, Math.min(USERS, from + BATCH));
       await client.query(
         `INSERT INTO users (uuid, username, username_lower, group_id, banned, created_at)
-         SELECT u, n, lower(n), 1, 0, c FROM unnest($1::text[], $2::text[], $3::bigint[]) AS t(u, n, c)`,
-        [ids.map((u) => data.userUuids[u]), ids.map((u) => `Player${u}`), ids.map((u) => data.start - 86_400_000 + u)],
+         SELECT u, n, lower(n), 1, b, c FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) AS t(u, n, c, b)`,
+        [ids.map((u) => data.userUuids[u]), ids.map((u) => `Player${u}`), ids.map((u) => data.start - 86_400_000 + u), ids.map((u) => (isBanned(u) ? 1 : 0))],
       );
     }
     for (let from = 0; from < ITEMS; from += BATCH) {
       const ids = range(from, Math.min(ITEMS, from + BATCH));
       await client.query(
-        `INSERT INTO gallery_items (hash, strip_hash, title, title_lower, author_uuid, type, whitelisted, likes, downloads, created_at)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::bigint[])`,
+        `INSERT INTO gallery_items (hash, strip_hash, title, title_lower, author_uuid, type, whitelisted, likes, downloads, created_at, hidden)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::bigint[], $11::int[])`,
         [
           ids.map((i) => data.hashes[i]),
           ids.map((i) => data.stripHashes[i]),
@@ -353,6 +367,7 @@ async function seedPostgres(url: string, data: Dataset): Promise<void> {
           ids.map((i) => data.likes[i]),
           ids.map((i) => data.downloads[i]),
           ids.map((i) => data.createdAt[i]),
+          ids.map((i) => data.hidden[i]),
         ],
       );
       const tagHashes: string[] = [];
@@ -372,13 +387,15 @@ async function seedPostgres(url: string, data: Dataset): Promise<void> {
         ids.map((n) => data.userUuids[data.likeUsers[n]]),
       ]);
     }
-    // What gallery_items' triggers (migration 0006) would have written, had replication_role not skipped them.
-    await client.query('INSERT INTO gallery_title_counts (title_lower, items) SELECT title_lower, count(*) FROM gallery_items GROUP BY title_lower');
+    // What gallery_items' triggers (migrations 0006 and 0009: listed items only) would have written, had replication_role not skipped them.
+    await client.query(
+      'INSERT INTO gallery_title_counts (title_lower, items) SELECT title_lower, count(*) FROM gallery_items WHERE hidden = 0 GROUP BY title_lower',
+    );
     for (const index of indexes) await client.query(index.indexdef);
     await client.query('SET session_replication_role = DEFAULT');
-    await client.query(`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items GROUP BY type`);
+    await client.query(`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items WHERE hidden = 0 GROUP BY type`);
     await client.query(`INSERT INTO gallery_counts (key, n)
-      SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash GROUP BY t.tag_key, g.type`);
+      SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash WHERE g.hidden = 0 GROUP BY t.tag_key, g.type`);
     const now = Date.now();
     await client.query('INSERT INTO sessions (id, user_uuid, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
       sha256(SESSION_TOKEN),
@@ -469,7 +486,7 @@ function buildCases(data: Dataset, terms: ReturnType<typeof searchTerms>): Case[
   cases.push({
     name: `(extra) author's items (user=…)`,
     goal: false,
-    params: () => ({ page: '1', sortBy: 'uploaded_desc', user: data.userUuids[data.authors[0]] }),
+    params: () => ({ page: '1', sortBy: 'uploaded_desc', user: data.userUuids[data.authors[data.hidden.indexOf(0)]] }),
   });
   return cases;
 }
@@ -498,6 +515,7 @@ function expectedTotal(data: Dataset, filter: GalleryQuery, cache: Map<string, n
   const author = filter.author ? data.userUuids.indexOf(filter.author) : -1;
   let total = 0;
   for (let i = 0; i < ITEMS; i++) {
+    if (data.hidden[i]) continue;
     if (typeSet && !typeSet.has(data.types[i])) continue;
     if ((data.tagMasks[i] & tagMask) !== tagMask) continue;
     if (filter.author && data.authors[i] !== author) continue;
@@ -932,6 +950,8 @@ try {
     `  likes: ${((zeroLikes / ITEMS) * 100).toFixed(0)} % of items have none, max ${maxLikes}; ` +
       `types: ${[0, 1, 2].map((t) => data.types.reduce((n, x) => n + (x === t ? 1 : 0), 0)).join(' / ')} (cape / ears / animated)`,
   );
+  const hiddenItems = data.hidden.reduce((n, h) => n + h, 0);
+  console.log(`  banned: every ${BANNED_EVERY || 'no'} player, ${hiddenItems.toLocaleString('en')} hidden items`);
   console.log(`  tags: ${TAG_POPULARITY.map((tag, t) => `${tag} ${tagCounts[t]}`).join(', ')}`);
   const counts = new Map<string, number>();
   for (const term of [...terms.mid, ...terms.rare, ...terms.three, ...terms.two])

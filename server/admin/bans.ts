@@ -1,8 +1,10 @@
 // Bans: a banned player cannot log in, their sessions and login codes end at once, the mod API stops showing their
-// cape and ears (the profile cache hears of it through the change notice), and their open reports are closed as BAN.
+// cape and ears (the profile cache hears of it through the change notice), their gallery items are hidden from every
+// gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN.
 // Each ban and unban is audited.
 import type { Db } from '../db/database.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
+import { setAuthorItemsHidden } from '../gallery/visibility.ts';
 import { recordAdminAction, type Moderator } from './audit.ts';
 import { BAN_REASONS } from './ban-reasons.ts';
 
@@ -39,6 +41,7 @@ export async function banPlayer(
       .execute();
     await trx.deleteFrom('sessions').where('user_uuid', '=', player.uuid).execute();
     await trx.deleteFrom('login_codes').where('user_uuid', '=', player.uuid).execute();
+    await setAuthorItemsHidden(trx, player.uuid, true);
     await trx
       .updateTable('user_reports')
       .set({ resolved_at: now, resolved_by: moderator.uuid, resolution: 'BAN' })
@@ -60,6 +63,7 @@ export async function unbanPlayer(db: Db, bus: InvalidationBus, moderator: Moder
     if (player.banned !== 1) return 'not-banned' as const;
     await trx.updateTable('users').set({ banned: 0 }).where('uuid', '=', uuid).execute();
     await trx.deleteFrom('user_bans').where('user_uuid', '=', uuid).execute();
+    await setAuthorItemsHidden(trx, uuid, false);
     await recordAdminAction(trx, moderator, { action: 'UNBAN', target: player }, now);
     return null;
   });

@@ -72,6 +72,8 @@ export interface GalleryItemsTable {
   likes: Generated<number>;
   downloads: Generated<number>;
   created_at: number;
+  /** 1 while the author is banned: the item is out of the gallery (lists, counters, item calls) until the unban (0009). */
+  hidden: Generated<number>;
 }
 
 export interface GalleryTagsTable {

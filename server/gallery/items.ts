@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { isPostgres } from '../db/migrations.ts';
 import type { ReferenceCounter } from '../textures/library.ts';
 import { adjustCounters } from './counts.ts';
+import { listedItem } from './visibility.ts';
 
 /** A new item's fields (texture already stored). */
 export interface NewGalleryItem {
@@ -33,18 +34,27 @@ export async function existingTags(db: Db, keys: string[]): Promise<string[]> {
   return rows.map((row) => row.tag_key);
 }
 
-/** The stored fields of an item needed for permission checks, or undefined. */
-export async function galleryItemOwner(db: Db, hash: string) {
+/** The stored fields of a listed item needed for permission checks, or undefined; `includeHidden` also finds a banned author's item (for moderators). */
+export async function galleryItemOwner(db: Db, hash: string, includeHidden = false) {
   return db
     .selectFrom('gallery_items')
     .select(['hash', 'strip_hash', 'author_uuid', 'type', 'whitelisted', 'title'])
     .where('hash', '=', hash)
+    .$if(!includeHidden, (query) => query.where(listedItem('gallery_items')))
     .executeTakeFirst();
 }
 
-/** Adds an item unless one with that hash exists; returns whether it was added. */
+/** Adds an item unless one with that hash exists (hidden if its author is banned); returns whether it was added. */
 export async function createGalleryItem(db: Db, item: NewGalleryItem, now = Date.now()): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    // The share lock waits for a ban of the author under way, so the item is hidden by it or created hidden.
+    const author = await trx
+      .selectFrom('users')
+      .select('banned')
+      .where('uuid', '=', item.authorUuid)
+      .$if(isPostgres(db), (query) => query.forShare())
+      .executeTakeFirst();
+    const hidden = author?.banned === 1;
     const inserted = await trx
       .insertInto('gallery_items')
       .values({
@@ -55,6 +65,7 @@ export async function createGalleryItem(db: Db, item: NewGalleryItem, now = Date
         author_uuid: item.authorUuid,
         type: item.type,
         created_at: now,
+        hidden: hidden ? 1 : 0,
       })
       .onConflict((oc) => oc.column('hash').doNothing())
       .executeTakeFirst();
@@ -63,47 +74,50 @@ export async function createGalleryItem(db: Db, item: NewGalleryItem, now = Date
       .insertInto('gallery_tags')
       .values(item.tags.map((tag_key) => ({ hash: item.hash, tag_key })))
       .execute();
-    await adjustCounters(trx, item.type, item.tags, 1);
+    if (!hidden) await adjustCounters(trx, item.type, item.tags, 1);
     return true;
   });
 }
 
-/** Changes an item's title and tags. */
+/** Changes an item's title and tags (the counters move only for a listed item). */
 export async function editGalleryItem(db: Db, hash: string, title: string, tags: string[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // The row lock makes concurrent edits of one item take turns (SQLite transactions already do).
     const item = await trx
       .selectFrom('gallery_items')
-      .select('type')
+      .select(['type', 'hidden'])
       .where('hash', '=', hash)
       .$if(isPostgres(db), (query) => query.forUpdate())
       .executeTakeFirstOrThrow();
+    const counted = item.hidden === 0;
     const before = await trx.selectFrom('gallery_tags').select('tag_key').where('hash', '=', hash).execute();
-    await adjustCounters(
-      trx,
-      item.type,
-      before.map((row) => row.tag_key),
-      -1,
-    );
+    if (counted) {
+      await adjustCounters(
+        trx,
+        item.type,
+        before.map((row) => row.tag_key),
+        -1,
+      );
+    }
     await trx.updateTable('gallery_items').set({ title, title_lower: title.toLowerCase() }).where('hash', '=', hash).execute();
     await trx.deleteFrom('gallery_tags').where('hash', '=', hash).execute();
     await trx
       .insertInto('gallery_tags')
       .values(tags.map((tag_key) => ({ hash, tag_key })))
       .execute();
-    await adjustCounters(trx, item.type, tags, 1);
+    if (counted) await adjustCounters(trx, item.type, tags, 1);
     // The per-type counter was moved by -1 and +1 above; it is unchanged overall.
   });
 }
 
-/** Removes items (with their tags, likes and reports) and moves the counters, running `alsoInTransaction` in the same transaction (an admin removal's audit row); returns the texture hashes of the items it removed. */
+/** Removes items (with their tags, likes and reports) and moves the counters of the listed ones, running `alsoInTransaction` in the same transaction (an admin removal's audit row); returns the texture hashes of the items it removed. */
 export async function deleteGalleryItems(db: Db, hashes: string[], alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>): Promise<string[]> {
   if (hashes.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     await alsoInTransaction?.(trx);
     const items = await trx
       .selectFrom('gallery_items')
-      .select(['hash', 'strip_hash', 'type'])
+      .select(['hash', 'strip_hash', 'type', 'hidden'])
       .where('hash', 'in', hashes)
       .$if(isPostgres(db), (query) => query.forUpdate())
       .execute();
@@ -127,7 +141,8 @@ export async function deleteGalleryItems(db: Db, hashes: string[], alsoInTransac
       .returning('hash')
       .execute();
     const removedHashes = new Set(removed.map((row) => row.hash));
-    for (const item of items.filter((candidate) => removedHashes.has(candidate.hash))) {
+    // A hidden item (banned author) left the counters when it was hidden.
+    for (const item of items.filter((candidate) => removedHashes.has(candidate.hash) && candidate.hidden === 0)) {
       await adjustCounters(
         trx,
         item.type,

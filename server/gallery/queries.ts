@@ -6,6 +6,7 @@ import { isPostgres } from '../db/migrations.ts';
 import type { Database } from '../db/schema.ts';
 import type { GalleryItem, GalleryPage } from '../../src/lib/types.ts';
 import { sumCounters, typeCounterKeys } from './counts.ts';
+import { listedItem } from './visibility.ts';
 
 /** What the listing asks for (already validated). */
 export interface GalleryQuery {
@@ -65,7 +66,7 @@ async function titleMatchCount(db: Db, term: string): Promise<number> {
   }
   const result = await sql<{
     count: number;
-  }>`select count(*) as count from (select 1 from gallery_items where title_lower like ${likePattern(term)} escape '\\' limit ${COUNT_LIMIT}) matches`.execute(
+  }>`select count(*) as count from (select 1 from gallery_items where ${listedItem('gallery_items')} and title_lower like ${likePattern(term)} escape '\\' limit ${COUNT_LIMIT}) matches`.execute(
     db,
   );
   return Number(result.rows[0]?.count ?? 0);
@@ -83,9 +84,9 @@ function titlePlan(term: string | undefined, matches: number | null): TitlePlan 
   return matches > GALLERY_COUNT_CAP ? 'sortIndex' : 'matches';
 }
 
-/** Adds the title, type, tag and author filters to a query over `gallery_items as g`. */
+/** Keeps listed items only (the partial sort indexes) and adds the title, type, tag and author filters to a query over `gallery_items as g`. */
 function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, postgres: boolean, plan: TitlePlan = 'planner'): Q {
-  let q = query as ItemsQuery;
+  let q = (query as ItemsQuery).where(listedItem('g'));
   if (filter.author) q = q.where('g.author_uuid', '=', filter.author);
   if (filter.types && filter.types.length > 0 && filter.types.length < 3) q = q.where('g.type', 'in', filter.types);
   for (const tag of filter.tags ?? []) {
@@ -290,13 +291,14 @@ export async function listGallery(db: Db, filter: GalleryQuery, viewer: string |
   return { data, total: counted.total, total_capped: counted.capped, per_page: GALLERY_PER_PAGE, current_page: filter.page };
 }
 
-/** One item by hash for a viewer, or undefined. */
+/** One listed item by hash for a viewer, or undefined (also for a banned author's hidden item). */
 export async function findGalleryItem(db: Db, hash: string, viewer: string | null): Promise<GalleryItem | undefined> {
   const row = (await db
     .selectFrom('gallery_items as g')
     .innerJoin('users as u', 'u.uuid', 'g.author_uuid')
     .select(itemColumns)
     .where('g.hash', '=', hash)
+    .where(listedItem('g'))
     .executeTakeFirst()) as ItemRow | undefined;
   return row ? (await toItems(db, [row], viewer))[0] : undefined;
 }

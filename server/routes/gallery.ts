@@ -71,8 +71,9 @@ export async function galleryRoutes(
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, library, imageJobs } = options;
 
-  const itemOr404 = async (hash: string) => {
-    const item = await galleryItemOwner(db, hash);
+  /** A listed item, or a 404 as for an unknown hash; `includeHidden` (for moderators) also finds a banned author's item. */
+  const itemOr404 = async (hash: string, includeHidden = false) => {
+    const item = await galleryItemOwner(db, hash, includeHidden);
     if (!item) throw new HttpError(404, 'That texture does not exist.');
     return item;
   };
@@ -149,7 +150,8 @@ export async function galleryRoutes(
       },
     },
     async (request, reply) => {
-      const item = await itemOr404(request.params.hash);
+      // Moderators still see a banned author's item in the gallery report queue.
+      const item = await itemOr404(request.params.hash, (await requireUser(request)).group.admin);
       return sendRendered(reply, item.hash, 'preview', item.type === GALLERY_TYPES.ears ? 'earsPreview' : 'capePreview');
     },
   );
@@ -165,7 +167,7 @@ export async function galleryRoutes(
       },
     },
     async (request, reply) => {
-      const item = await itemOr404(request.params.hash);
+      const item = await itemOr404(request.params.hash, (await requireUser(request)).group.admin);
       return sendRendered(reply, item.hash, 'map', 'textureMap');
     },
   );
