@@ -35,6 +35,7 @@ import { paginate } from '../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
+import type { ImageJobs } from '../textures/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import { z } from 'zod';
 import { UNKNOWN_PLAYER_MESSAGE } from './users.ts';
@@ -67,10 +68,13 @@ async function countWhere(db: Db, table: 'users' | 'premium', where: ReturnType<
 }
 
 /** Registers the admin calls. */
-export async function adminRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus; library: TextureLibrary; profiles: ProfileCache }) {
+export async function adminRoutes(
+  instance: FastifyInstance,
+  options: { db: Db; bus: InvalidationBus; library: TextureLibrary; imageJobs: ImageJobs; profiles: ProfileCache },
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, bus, library, profiles } = options;
-  const context = { db, library, bus };
+  const { db, bus, library, imageJobs, profiles } = options;
+  const context = { db, library, bus, imageJobs };
 
   app.get(
     '/api/admin/info',
