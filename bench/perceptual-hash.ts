@@ -101,7 +101,7 @@ for (const group of ['cape', 'ears'] as const) {
   pairs.sort((x, y) => x.distance - y.distance);
   const histogram = new Map<number, number>();
   for (const pair of pairs) histogram.set(pair.distance, (histogram.get(pair.distance) ?? 0) + 1);
-  console.log(`\ndifferent ${group}s: ${pairs.length} pairs (an upload's nearest probe to the other's hash); the nearest:`);
+  console.log(`\ndifferent ${group === 'cape' ? 'capes' : 'ears'}: ${pairs.length} pairs (an upload's nearest probe to the other's hash); the nearest:`);
   for (const pair of pairs.slice(0, 6)) console.log(`  ${pair.distance}: ${pair.names}`);
   console.log(
     `  histogram: ${[...histogram]
