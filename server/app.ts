@@ -127,7 +127,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(accountRoutes, { db, config, library, bus, counter });
     await site.register(internalRoutes, { db, bus });
     await site.register(userRoutes, { db, profiles });
-    await site.register(adminRoutes, { db, bus, library, profiles, lookup: config });
+    await site.register(adminRoutes, { db, bus, library, imageJobs, profiles, lookup: config });
     await site.register(uploadRoutes, { db, library, bus, imageJobs, texturesBaseUrl, uploadsPerTenMinutes: config.textureUploadsPerTenMinutes });
     await site.register(galleryRoutes, {
       db,

@@ -1,9 +1,11 @@
 // The gallery report queue: reports of gallery textures, a page at a time, and a moderator's answer to one (IGNORE,
-// REMOVE the texture, BAN its author and remove it, or WHITELIST it so it can no longer be reported), audited.
+// REMOVE the texture, BAN its author and remove it, or WHITELIST it so it can no longer be reported), audited; a removed
+// texture goes on the blocklist in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { deleteGalleryItems } from '../gallery/items.ts';
 import type { AssignmentContext } from '../textures/assign.ts';
+import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import { recordAdminAction, type AdminAction, type Moderator } from './audit.ts';
 import { BAN_REASONS } from './ban-reasons.ts';
 import { banPlayer } from './bans.ts';
@@ -52,7 +54,7 @@ export async function galleryReportPage(context: AssignmentContext, page: number
 
 /** Answers a gallery report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null when done. */
 export async function answerGalleryReport(
-  context: AssignmentContext,
+  context: AssignmentContext & BlocklistContext,
   moderator: Moderator,
   answer: { id: number; action: GalleryReportAction; reasonKey: string | null },
   now = Date.now(),
@@ -62,7 +64,7 @@ export async function answerGalleryReport(
     .selectFrom('gallery_reports')
     .innerJoin('gallery_items', 'gallery_items.hash', 'gallery_reports.hash')
     .innerJoin('users', 'users.uuid', 'gallery_items.author_uuid')
-    .select(['gallery_reports.hash', 'gallery_reports.reporter_uuid', 'users.uuid', 'users.username'])
+    .select(['gallery_reports.hash', 'gallery_items.strip_hash', 'gallery_reports.reporter_uuid', 'users.uuid', 'users.username'])
     .where('gallery_reports.id', '=', answer.id)
     .executeTakeFirst();
   if (!report) return 'gone';
@@ -86,12 +88,23 @@ export async function answerGalleryReport(
       await audit(trx);
     });
   } else {
+    // Hashed for the blocklist first: image work that fails leaves the author unbanned and the texture in place.
+    const block = await prepareBlocklisting(
+      context,
+      [{ hash: report.hash, stripHash: report.strip_hash }],
+      { reason: action.reason!, adminUuid: moderator.uuid },
+      now,
+    );
     if (answer.action === 'BAN') {
       const refusal = await banPlayer(db, context.bus, moderator, { uuid: report.uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
       if (refusal && refusal !== 'already-banned') return refusal;
     }
     // The reported texture goes (with its reports) whether the author is banned too or not.
-    await library.release(await deleteGalleryItems(db, [report.hash], audit));
+    const auditAndBlock = async (trx: Transaction<Database>) => {
+      await audit(trx);
+      await block(trx);
+    };
+    await library.release(await deleteGalleryItems(db, [report.hash], auditAndBlock));
   }
   return null;
 }

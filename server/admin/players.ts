@@ -1,9 +1,10 @@
 // Admin actions on one player (SPEC §4 Admin edit user): read the record, drop the cached profile, remove the cape or
-// the ears, delete the account; each audited in the transaction of its change.
+// the ears (which go on the blocklist), delete the account; each audited in the transaction of its change.
 import { deleteAccount } from '../accounts.ts';
 import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import { clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
+import { clearPlayerTextures, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
+import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import { recordAdminAction, type Moderator } from './audit.ts';
 
 /** A player as the edit user page shows them (SPEC §3 admin user record). */
@@ -49,14 +50,25 @@ async function playerOf(db: Db, uuid: string): Promise<{ uuid: string; username:
   return (await db.selectFrom('users').select(['uuid', 'username']).where('uuid', '=', uuid).executeTakeFirst()) ?? null;
 }
 
-/** Removes a player's cape or ears (audited); false for an unknown player. */
-export async function removePlayerTexture(context: AssignmentContext, moderator: Moderator, uuid: string, slot: PlayerSlot): Promise<boolean> {
+/** The blocklist's reason for a cape or ears a moderator removed on the edit user page (which asks for none). */
+export const EDIT_USER_REMOVAL_REASON = 'Removed by a moderator on the edit user page';
+
+/** Removes a player's cape or ears (audited) and puts what they wore on the blocklist; false for an unknown player. */
+export async function removePlayerTexture(
+  context: AssignmentContext & BlocklistContext,
+  moderator: Moderator,
+  uuid: string,
+  slot: PlayerSlot,
+): Promise<boolean> {
   const player = await playerOf(context.db, uuid);
   if (!player) return false;
-  const removed = await clearPlayerTextures(context, uuid, [slot], (trx) =>
-    recordAdminAction(trx, moderator, { action: slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE', target: player }),
-  );
-  return removed !== null;
+  const worn = await slotTextures(context.db, uuid, slot);
+  const block = await prepareBlocklisting(context, worn ? [worn] : [], { reason: EDIT_USER_REMOVAL_REASON, adminUuid: moderator.uuid });
+  const cleared = await clearPlayerTextures(context, uuid, [slot], async (trx) => {
+    await recordAdminAction(trx, moderator, { action: slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE', target: player });
+    await block(trx);
+  });
+  return cleared !== null;
 }
 
 /** Drops every process's cached profile of a player (audited); false for an unknown player. */

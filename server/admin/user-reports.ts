@@ -1,8 +1,10 @@
 // The player report queue: open reports with the reported textures as they were, and a moderator's answer to one
-// (IGNORE, REMOVE the reported cape and ears if the player still wears them, or BAN), audited with the answer.
+// (IGNORE, REMOVE the reported cape and ears if the player still wears them, or BAN), audited with the answer; REMOVE
+// puts the reported textures on the blocklist in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
+import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import { recordAdminAction, type Moderator } from './audit.ts';
 import { BAN_REASONS } from './ban-reasons.ts';
@@ -68,7 +70,7 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
 
 /** Answers an open report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null when done. */
 export async function answerUserReport(
-  context: AssignmentContext,
+  context: AssignmentContext & BlocklistContext,
   moderator: Moderator,
   answer: { id: number; action: UserReportAction; reasonKey: string | null },
   now = Date.now(),
@@ -77,7 +79,7 @@ export async function answerUserReport(
   const report = await db
     .selectFrom('user_reports')
     .innerJoin('users', 'users.uuid', 'user_reports.user_uuid')
-    .select(['user_reports.user_uuid', 'user_reports.reporter_uuid', 'user_reports.cape_hash', 'user_reports.ears_hash'])
+    .select(['user_reports.user_uuid', 'user_reports.reporter_uuid', 'user_reports.cape_hash', 'user_reports.cape_strip_hash', 'user_reports.ears_hash'])
     .select(['users.username', 'users.cape_hash as current_cape', 'users.ears_hash as current_ears'])
     .where('user_reports.id', '=', answer.id)
     .where('user_reports.resolved_at', 'is', null)
@@ -88,6 +90,12 @@ export async function answerUserReport(
   }
   const reason = answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null;
   const target = { uuid: report.user_uuid, username: report.username };
+  // REMOVE judges the reported textures: they go on the blocklist even when the player has changed them since.
+  const reported = [
+    ...(report.cape_hash ? [{ hash: report.cape_hash, stripHash: report.cape_strip_hash }] : []),
+    ...(report.ears_hash ? [{ hash: report.ears_hash }] : []),
+  ];
+  const block = answer.action === 'REMOVE' ? await prepareBlocklisting(context, reported, { reason: reason!, adminUuid: moderator.uuid }, now) : null;
   const close = async (trx: Transaction<Database>) => {
     const closed = await trx
       .updateTable('user_reports')
@@ -98,6 +106,7 @@ export async function answerUserReport(
     // Another moderator answered it meanwhile: undo this answer's changes.
     if (Number(closed.numUpdatedRows) === 0) throw new ReportAnsweredMeanwhile();
     await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, reason, detail: `report ${answer.id}` }, now);
+    await block?.(trx);
   };
   // REMOVE takes off what was reported, if the player still wears it (a later, different cape stays).
   const slots: PlayerSlot[] = [];

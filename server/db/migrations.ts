@@ -529,6 +529,8 @@ const siteCounts: Migration = {
       for (const name of ['insert', 'delete', 'update']) await sql.raw(`DROP TRIGGER premium_site_counts_${name}`).execute(db);
     }
     await db.schema.dropTable('site_counts').execute();
+  },
+};
 
 /** The sort index of `column` as 0004 (PostgreSQL, INCLUDE) and 0005 (SQLite, trailing columns) define it; `listedOnly` keeps hidden items out. */
 function gallerySortIndexSql(postgres: boolean, column: (typeof GALLERY_SORT_COLUMNS)[number], listedOnly: boolean) {

@@ -47,6 +47,7 @@ import { paginate } from '../http/pagination.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
+import type { ImageJobs } from '../textures/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import { z } from 'zod';
 import { UNKNOWN_PLAYER_MESSAGE } from './users.ts';
@@ -74,11 +75,11 @@ export const AI_LOG_PAGE_SIZE = 10;
 /** Registers the admin calls. */
 export async function adminRoutes(
   instance: FastifyInstance,
-  options: { db: Db; bus: InvalidationBus; library: TextureLibrary; profiles: ProfileCache; lookup: ProfileLookup },
+  options: { db: Db; bus: InvalidationBus; library: TextureLibrary; imageJobs: ImageJobs; profiles: ProfileCache; lookup: ProfileLookup },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, bus, library, profiles, lookup } = options;
-  const context = { db, library, bus };
+  const { db, bus, library, imageJobs, profiles, lookup } = options;
+  const context = { db, library, bus, imageJobs };
 
   app.get(
     '/api/admin/info',

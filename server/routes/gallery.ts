@@ -41,6 +41,7 @@ import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { storeAndPoint } from '../textures/assign.ts';
+import { refuseBlocklisted } from '../textures/blocklist.ts';
 import type { ImageJobs } from '../textures/image-jobs.ts';
 import type { DerivedVariant, TextureLibrary } from '../textures/library.ts';
 import { TextureRejected } from '../textures/process.ts';
@@ -289,6 +290,7 @@ export async function galleryRoutes(
       let texture;
       try {
         texture = await imageJobs.run('galleryTexture', file);
+        await refuseBlocklisted(db, texture);
       } catch (error) {
         if (error instanceof TextureRejected) throw new HttpError(422, error.message);
         throw error;

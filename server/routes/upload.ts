@@ -1,4 +1,5 @@
-// Cape and ears uploads (SPEC §7 Upload): POST a file, DELETE the current one; every SPEC §5 rule is checked again here.
+// Cape and ears uploads (SPEC §7 Upload): POST a file, DELETE the current one; every SPEC §5 rule is checked again here,
+// and a picture moderators removed is refused.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/api-schemas.ts';
@@ -8,6 +9,7 @@ import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
+import { refuseBlocklisted } from '../textures/blocklist.ts';
 import type { ImageJobs } from '../textures/image-jobs.ts';
 import { TextureRejected } from '../textures/process.ts';
 
@@ -83,6 +85,7 @@ export async function uploadRoutes(
         let texture;
         try {
           texture = await imageJobs.run(slot.work, upload);
+          await refuseBlocklisted(options.db, texture);
         } catch (error) {
           if (error instanceof TextureRejected) return refuse(reply, error.message);
           throw error;

@@ -38,6 +38,15 @@ export function playerTextureHashes(row: Record<PlayerTextureColumn, string | nu
   return { cape: row.cape_hash, capeStrip: row.cape_strip_hash, ears: row.ears_hash };
 }
 
+/** The hashes a player's slot holds now: its still and, for an animated cape, its strip; null when it is empty or the player unknown. */
+export async function slotTextures(db: Db, uuid: string, slot: PlayerSlot): Promise<{ hash: string; stripHash: string | null } | null> {
+  const row = await db.selectFrom('users').select(PLAYER_TEXTURE_SELECTION).where('users.uuid', '=', uuid).executeTakeFirst();
+  if (!row) return null;
+  const hashes = playerTextureHashes(row);
+  const hash = slot === 'cape' ? hashes.cape : hashes.ears;
+  return hash ? { hash, stripHash: slot === 'cape' ? hashes.capeStrip : null } : null;
+}
+
 /** What a slot is set to: a still image and, for an animated cape, its strip. */
 export interface SlotTextures {
   still: EncodedTexture;

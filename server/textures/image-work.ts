@@ -1,15 +1,21 @@
 // The catalogue of image work the worker processes do: each takes the bytes of one image and resolves with its result.
-import { processCape, processEars, processGalleryTexture, stripToGif } from './process.ts';
+import { perceptualHash, perceptualProbes } from './perceptual-hash.ts';
+import { processCape, processEars, processGalleryTexture, stripToGif, type EncodedTexture } from './process.ts';
 import { renderCapePreview, renderEarsPreview, renderTextureMap } from './render.ts';
+
+/** An upload's result with the perceptual hashes of its still (an animation's first frame) that the blocklist is checked with. */
+async function withProbes<T extends { still: EncodedTexture }>(processed: T): Promise<T & { probes: string[] }> {
+  return { ...processed, probes: await perceptualProbes(processed.still.bytes) };
+}
 
 /** Every kind of image work, by name. */
 export const imageWork = {
-  /** A cape upload checked and re-encoded (still, optional strip and notice). */
-  cape: processCape,
+  /** A cape upload checked and re-encoded (still, optional strip and notice), with its blocklist probes. */
+  cape: async (upload: Buffer) => withProbes(await processCape(upload)),
   /** Ears checked and re-encoded, in the shape of a cape's result. */
-  ears: async (upload: Buffer) => ({ still: await processEars(upload), strip: null, notice: null }),
-  /** A gallery upload checked and re-encoded. */
-  galleryTexture: processGalleryTexture,
+  ears: async (upload: Buffer) => withProbes({ still: await processEars(upload), strip: null, notice: null }),
+  /** A gallery upload checked and re-encoded, with its blocklist probes. */
+  galleryTexture: async (upload: Buffer) => withProbes(await processGalleryTexture(upload)),
   /** A stored strip turned back into a looping GIF. */
   stripGif: stripToGif,
   /** The 320x180 preview of a cape. */
@@ -18,6 +24,8 @@ export const imageWork = {
   earsPreview: renderEarsPreview,
   /** The whole texture scaled to fit 320x180. */
   textureMap: renderTextureMap,
+  /** The perceptual hash of a stored texture's first frame, for the blocklist. */
+  perceptualHash,
 } satisfies Record<string, (input: Buffer) => Promise<unknown>>;
 
 /** The name of a kind of image work. */

@@ -12,17 +12,18 @@ describe.each(backends)('admin edit user on $name', (backend) => {
   const suite = serverForSuite(backend);
   let admin: { jar: CookieJar; uuid: string; username: string };
   let player: { jar: CookieJar; uuid: string; username: string };
+  let colour = 40;
 
   beforeAll(async () => {
     admin = await loginNewUser(suite.server, undefined, { admin: true });
     player = await loginNewUser(suite.server);
   });
 
-  /** A player with a cape and ears, logged in. */
+  /** A player with a cape and ears of their own (a removed cape is blocklisted, so each player's differ), logged in. */
   async function dressedPlayer(): Promise<{ jar: CookieJar; uuid: string; username: string }> {
     const target = await loginNewUser(suite.server);
-    expect((await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(41)))).status).toBe(200);
-    expect((await target.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(42)))).status).toBe(200);
+    expect((await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(200);
+    expect((await target.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour++)))).status).toBe(200);
     return target;
   }
   const profile = async (uuid: string) =>

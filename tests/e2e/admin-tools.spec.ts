@@ -24,9 +24,9 @@ async function otherBrowser(browser: Browser, baseURL: string): Promise<Page> {
   return context.newPage();
 }
 
-/** A cape PNG of one colour. */
+/** A cape PNG of one colour, unlike any other test's (a moderator's removal refuses the same picture for everyone). */
 function cape(red: number): Promise<Buffer> {
-  return sharp({ create: { width: 64, height: 32, channels: 4, background: { r: red, g: 90, b: 160, alpha: 1 } } })
+  return sharp({ create: { width: 64, height: 32, channels: 4, background: { r: red, g: Math.floor(Math.random() * 256), b: 160, alpha: 1 } } })
     .png()
     .toBuffer();
 }

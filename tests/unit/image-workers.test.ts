@@ -1,12 +1,13 @@
-// The image worker processes (server/textures/image-workers.ts): real work in a child process, its refusals and errors,
-// a lower CPU priority than the API, and a worker that dies.
+// The image worker processes (server/textures/image-workers.ts): real work in a child process (the blocklist's hashes too),
+// its refusals and errors, a lower CPU priority than the API, and a worker that dies.
 import fs from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ImageWorkerPool } from '../../server/textures/image-workers.ts';
 import { TextureRejected } from '../../server/textures/process.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { NO_PERCEPTUAL_HASH } from '../../server/textures/perceptual-hash.ts';
+import { blobsDesign, designPng, frameColour, solidPng } from '../fixtures/textures.ts';
 
 /** The child processes of this process whose command line names the image worker. */
 function workerPids(): number[] {
@@ -38,6 +39,15 @@ describe('ImageWorkerPool', () => {
     const [pid] = workerPids();
     expect(pid).toBeDefined();
     expect(os.getPriority(pid!)).toBeGreaterThan(os.getPriority());
+  });
+
+  it('gives an upload the blocklist probes of its still, and hashes a stored texture for the blocklist', async () => {
+    pool = new ImageWorkerPool(1);
+    const cape = await pool.run('cape', await designPng(64, 32, blobsDesign(1), 'cape'));
+    const hash = await pool.run('perceptualHash', cape.still.bytes);
+    expect(hash).toMatch(/^[0-7][0-9a-f]{15}$/);
+    expect(cape.probes[0]).toBe(hash);
+    expect((await pool.run('ears', await solidPng(14, 7, frameColour(2)))).probes).toEqual([NO_PERCEPTUAL_HASH]);
   });
 
   it("passes a refusal back as the upload's message, and other errors as errors", async () => {
