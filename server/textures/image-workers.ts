@@ -42,7 +42,10 @@ export class ImageWorkerPool {
     const id = this.nextId++;
     const result = new Promise<unknown>((resolve, reject) => (worker.job = { id, resolve, reject }));
     await worker.ready;
-    worker.child.send({ id, name, input } satisfies ImageWorkerRequest);
+    // A worker that died a moment ago fails the send (EPIPE): the job fails, the worker's exit removes it.
+    worker.child.send({ id, name, input } satisfies ImageWorkerRequest, (error) => {
+      if (error) this.failJob(worker, id, new Error(`The image worker stopped (${error.message})`));
+    });
     return result as Promise<ImageWorkResult<N>>;
   }
 
@@ -50,6 +53,21 @@ export class ImageWorkerPool {
   close(): void {
     this.closed = true;
     for (const worker of this.workers.splice(0)) worker.child.kill();
+  }
+
+  /** Fails a worker's job if it is still the one given, and retires the worker: no job goes to it again. */
+  private failJob(worker: Worker, id: number, error: Error): void {
+    if (worker.job?.id !== id) return;
+    worker.job.reject(error);
+    worker.job = null;
+    this.retire(worker);
+    worker.child.kill('SIGKILL');
+  }
+
+  /** Takes a worker out of the pool. */
+  private retire(worker: Worker): void {
+    const index = this.workers.indexOf(worker);
+    if (index >= 0) this.workers.splice(index, 1);
   }
 
   private start(): Worker {
@@ -67,9 +85,12 @@ export class ImageWorkerPool {
       if ('error' in reply) job.reject(reply.error.rejected ? new TextureRejected(reply.error.message) : new Error(reply.error.message));
       else job.resolve(reply.result);
     });
+    // Errors of the IPC channel (a send to a dying worker) must not become the server's uncaught exceptions.
+    child.on('error', (error) => {
+      if (worker.job) this.failJob(worker, worker.job.id, new Error(`The image worker stopped (${error.message})`));
+    });
     child.on('exit', (code, signal) => {
-      const index = this.workers.indexOf(worker);
-      if (index >= 0) this.workers.splice(index, 1);
+      this.retire(worker);
       const error = new Error(`The image worker stopped (${signal ?? `exit code ${code}`})`);
       failStart(error);
       worker.job?.reject(error);

@@ -57,6 +57,20 @@ describe('ImageWorkerPool', () => {
     await expect(pool.run('textureMap', await solidPng(10, 10, frameColour(1)))).rejects.toThrow(/Cannot render texture map/);
   });
 
+  it('fails a job sent to a worker that has just died (no uncaught EPIPE), and the next job gets a new worker', async () => {
+    pool = new ImageWorkerPool(1);
+    const ears = await solidPng(14, 7, frameColour(10));
+    await pool.run('ears', ears);
+    const [first] = workerPids();
+    process.kill(first!, 'SIGKILL');
+    // Without yielding to the event loop: the worker is dead (a zombie) but the pool has not heard of its exit yet.
+    while (!/\) Z /.test(fs.readFileSync(`/proc/${first}/stat`, 'utf8'))) {
+      // busy wait
+    }
+    await expect(pool.run('ears', ears)).rejects.toThrow(/image worker stopped/);
+    expect((await pool.run('ears', ears)).still.width).toBe(14);
+  });
+
   it('fails the job of a worker that dies, and starts a new worker for the next job', async () => {
     pool = new ImageWorkerPool(1);
     const ears = await solidPng(14, 7, frameColour(9));
