@@ -1,11 +1,11 @@
 // API tests for the admin dashboard, ban reasons, bans and unbans (SPEC §7 Admin), on both databases: who may call them,
 // what a ban does to sessions, logins and the mod API, the ban list's pages, and the audit row of each action.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { BANNED_MESSAGE } from '../../server/routes/account.ts';
 import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { createUserWithCode, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
+import { adminAndPlayerForSuite, createUserWithCode, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';
 
 const KEY = 'admin-test-auth-key';
@@ -21,13 +21,7 @@ const CALLS: Array<{ method: 'GET' | 'POST'; path: string; body?: Record<string,
 
 describe.each(backends)('admin bans on $name', (backend) => {
   const suite = serverForSuite(backend, { AUTH_API_KEY: KEY });
-  let admin: { jar: CookieJar; uuid: string; username: string };
-  let player: { jar: CookieJar; uuid: string; username: string };
-
-  beforeAll(async () => {
-    admin = await loginNewUser(suite.server, undefined, { admin: true });
-    player = await loginNewUser(suite.server);
-  });
+  const accounts = adminAndPlayerForSuite(suite);
 
   const send = (jar: CookieJar, call: (typeof CALLS)[number]) => (call.method === 'GET' ? jar.get(call.path) : jar.post(call.path, call.body));
   const profile = async (uuid: string) => (await fetch(`${suite.server.url}/profile/${uuid}`)).json() as Promise<{ cape_url: string | null }>;
@@ -36,17 +30,17 @@ describe.each(backends)('admin bans on $name', (backend) => {
     const visitor = await newBrowser(suite.server);
     for (const call of CALLS) {
       expect((await send(visitor, call)).status, `${call.method} ${call.path}`).toBe(401);
-      expect((await send(player.jar, call)).status, `${call.method} ${call.path}`).toBe(403);
+      expect((await send(accounts.player.jar, call)).status, `${call.method} ${call.path}`).toBe(403);
     }
   });
 
   it('gives admins the totals and the ban reasons', async () => {
-    const info = await admin.jar.get('/api/admin/info');
+    const info = await accounts.admin.jar.get('/api/admin/info');
     expect(info.status).toBe(200);
     const totals = await info.json();
     expect(totals.totalUsers).toBeGreaterThanOrEqual(2);
     expect(Object.keys(totals).sort()).toEqual(['totalCapes', 'totalEars', 'totalGallery', 'totalPremium', 'totalUsers']);
-    const reasons = await (await admin.jar.get('/api/admin/banreasons')).json();
+    const reasons = await (await accounts.admin.jar.get('/api/admin/banreasons')).json();
     expect(reasons.nsfw).toBe('NSFW or NSFL image');
   });
 
@@ -55,7 +49,7 @@ describe.each(backends)('admin bans on $name', (backend) => {
     await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(31)));
     expect((await profile(target.uuid)).cape_url).not.toBeNull();
 
-    const ban = await admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'nsfw' });
+    const ban = await accounts.admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'nsfw' });
     expect(ban.status, await ban.clone().text()).toBe(200);
 
     expect((await target.jar.get('/api/user')).status).toBe(401);
@@ -70,19 +64,24 @@ describe.each(backends)('admin bans on $name', (backend) => {
     });
     expect(await internal.json()).toMatchObject({ banned: true, code: null });
 
-    const list = await (await admin.jar.get('/api/admin/bans/user')).json();
-    expect(list.data[0]).toMatchObject({ uuid: target.uuid, username: target.username, reason_text: 'NSFW or NSFL image', banned_by_username: admin.username });
+    const list = await (await accounts.admin.jar.get('/api/admin/bans/user')).json();
+    expect(list.data[0]).toMatchObject({
+      uuid: target.uuid,
+      username: target.username,
+      reason_text: 'NSFW or NSFL image',
+      banned_by_username: accounts.admin.username,
+    });
 
-    const unban = await admin.jar.post('/api/admin/bans/user/delete', { uuid: target.uuid });
+    const unban = await accounts.admin.jar.post('/api/admin/bans/user/delete', { uuid: target.uuid });
     expect(unban.status).toBe(200);
     expect((await profile(target.uuid)).cape_url).not.toBeNull();
-    const after = await (await admin.jar.get('/api/admin/bans/user')).json();
+    const after = await (await accounts.admin.jar.get('/api/admin/bans/user')).json();
     expect(after.data.map((row: { uuid: string }) => row.uuid)).not.toContain(target.uuid);
 
     const audit = await suite.server.db.selectFrom('admin_audit').selectAll().where('target_uuid', '=', target.uuid).orderBy('id').execute();
     expect(audit.map((row) => [row.action, row.admin_uuid, row.target_name, row.reason])).toEqual([
-      ['BAN', admin.uuid, target.username, 'NSFW or NSFL image'],
-      ['UNBAN', admin.uuid, target.username, null],
+      ['BAN', accounts.admin.uuid, target.username, 'NSFW or NSFL image'],
+      ['UNBAN', accounts.admin.uuid, target.username, null],
     ]);
   });
 
@@ -92,15 +91,15 @@ describe.each(backends)('admin bans on $name', (backend) => {
       [{ uuid: target.uuid, confirm: false, reason: 'nsfw' }, 422, 'Tick the confirm box to ban this player.'],
       [{ uuid: target.uuid, confirm: true, reason: 'because' }, 422, 'Choose a reason from the list.'],
       [{ uuid: 'f'.repeat(32), confirm: true, reason: 'nsfw' }, 404, "That user doesn't exist or isn't registered."],
-      [{ uuid: admin.uuid, confirm: true, reason: 'nsfw' }, 422, 'You cannot ban yourself.'],
+      [{ uuid: accounts.admin.uuid, confirm: true, reason: 'nsfw' }, 422, 'You cannot ban yourself.'],
     ];
     for (const [body, status, message] of cases) {
-      const response = await admin.jar.post('/api/admin/user/ban', body);
+      const response = await accounts.admin.jar.post('/api/admin/user/ban', body);
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect(JSON.stringify(await response.json())).toContain(message);
     }
-    expect((await admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'hate' })).status).toBe(200);
-    const again = await admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'hate' });
+    expect((await accounts.admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'hate' })).status).toBe(200);
+    const again = await accounts.admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'hate' });
     expect(again.status).toBe(422);
     expect((await again.json()).error).toBe('That player is already banned.');
     expect((await suite.server.db.selectFrom('admin_audit').select('action').where('target_uuid', '=', target.uuid).execute()).length).toBe(1);
@@ -109,9 +108,9 @@ describe.each(backends)('admin bans on $name', (backend) => {
   it('pages the ban list fifteen at a time with Previous, page and Next links', async () => {
     for (let i = 0; i < 16; i++) {
       const { uuid } = await createUserWithCode(suite.server.db, `Paged${backend.name.slice(0, 2)}${i}`);
-      expect((await admin.jar.post('/api/admin/user/ban', { uuid, confirm: true, reason: 'other' })).status).toBe(200);
+      expect((await accounts.admin.jar.post('/api/admin/user/ban', { uuid, confirm: true, reason: 'other' })).status).toBe(200);
     }
-    const first = await (await admin.jar.get('/api/admin/bans/user?page=1')).json();
+    const first = await (await accounts.admin.jar.get('/api/admin/bans/user?page=1')).json();
     expect(first.data).toHaveLength(15);
     expect(first.currentPage).toBe(1);
     const total = Number(
@@ -123,7 +122,7 @@ describe.each(backends)('admin bans on $name', (backend) => {
       ).n,
     );
     const lastPage = Math.ceil(total / 15);
-    const last = await (await admin.jar.get(`/api/admin/bans/user?page=${lastPage}`)).json();
+    const last = await (await accounts.admin.jar.get(`/api/admin/bans/user?page=${lastPage}`)).json();
     expect(last.data).toHaveLength(total - 15 * (lastPage - 1));
     expect(last.links[0]).toEqual({ label: 'Previous', url: `/api/admin/bans/user?page=${lastPage - 1}`, active: false });
     expect(last.links.at(-1)).toEqual({ label: 'Next', url: null, active: false });

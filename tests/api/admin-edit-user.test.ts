@@ -1,23 +1,17 @@
 // API tests for the admin edit user calls (SPEC §7 Admin), on both databases: the record, dropping the cached profile,
 // removing a cape or ears, deleting an account; who may call them; and the audit row each writes.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
+import { adminAndPlayerForSuite, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';
 
 const NOBODY = 'f'.repeat(32);
 
 describe.each(backends)('admin edit user on $name', (backend) => {
   const suite = serverForSuite(backend);
-  let admin: { jar: CookieJar; uuid: string; username: string };
-  let player: { jar: CookieJar; uuid: string; username: string };
+  const accounts = adminAndPlayerForSuite(suite);
   let colour = 40;
-
-  beforeAll(async () => {
-    admin = await loginNewUser(suite.server, undefined, { admin: true });
-    player = await loginNewUser(suite.server);
-  });
 
   /** A player with a cape and ears of their own (a removed cape is blocklisted, so each player's differ), logged in. */
   async function dressedPlayer(): Promise<{ jar: CookieJar; uuid: string; username: string }> {
@@ -34,67 +28,67 @@ describe.each(backends)('admin edit user on $name', (backend) => {
   it('answers visitors 401 and players 403 on every edit user call', async () => {
     const visitor = await newBrowser(suite.server);
     const calls: Array<[string, string, Record<string, unknown>?]> = [
-      ['GET', `/api/admin/user/${player.username}`],
-      ['POST', '/api/admin/user/cache', { uuid: player.uuid }],
-      ['POST', '/api/admin/user/cape/delete', { uuid: player.uuid }],
-      ['POST', '/api/admin/user/ears/delete', { uuid: player.uuid }],
-      ['POST', '/api/admin/user/delete', { uuid: player.uuid, confirm: true }],
+      ['GET', `/api/admin/user/${accounts.player.username}`],
+      ['POST', '/api/admin/user/cache', { uuid: accounts.player.uuid }],
+      ['POST', '/api/admin/user/cape/delete', { uuid: accounts.player.uuid }],
+      ['POST', '/api/admin/user/ears/delete', { uuid: accounts.player.uuid }],
+      ['POST', '/api/admin/user/delete', { uuid: accounts.player.uuid, confirm: true }],
     ];
     for (const [method, path, body] of calls) {
       for (const [jar, status] of [
         [visitor, 401],
-        [player.jar, 403],
+        [accounts.player.jar, 403],
       ] as const) {
         const response = method === 'GET' ? await jar.get(path) : await jar.post(path, body);
         expect(response.status, `${method} ${path}`).toBe(status);
       }
     }
-    expect(await audit(player.uuid)).toEqual([]);
+    expect(await audit(accounts.player.uuid)).toEqual([]);
   });
 
   it("reads a player's record by name in any case; an unknown name gets the SPEC's message", async () => {
     const target = await dressedPlayer();
-    const response = await admin.jar.get(`/api/admin/user/${target.username.toUpperCase()}`);
+    const response = await accounts.admin.jar.get(`/api/admin/user/${target.username.toUpperCase()}`);
     expect(response.status).toBe(200);
     const record = await response.json();
     expect(record).toMatchObject({ username: target.username, uuid: target.uuid, banned: false, hasCape: true });
     expect(record.profile).toEqual({ animatedCape: false, capeGlint: false, upsideDown: false });
     expect(record.createdAt).toBeGreaterThan(Date.now() - 60_000);
-    const unknown = await admin.jar.get('/api/admin/user/Nobody_At_All');
+    const unknown = await accounts.admin.jar.get('/api/admin/user/Nobody_At_All');
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toBe("That user doesn't exist or isn't registered.");
   });
 
   it('removes the cape and the ears, each at once in the mod API, and audits both', async () => {
     const target = await dressedPlayer();
-    expect((await admin.jar.post('/api/admin/user/cape/delete', { uuid: target.uuid })).status).toBe(200);
+    expect((await accounts.admin.jar.post('/api/admin/user/cape/delete', { uuid: target.uuid })).status).toBe(200);
     expect(await profile(target.uuid)).toMatchObject({ cape_url: null });
     expect((await profile(target.uuid)).ear_url).not.toBeNull();
-    expect((await admin.jar.post('/api/admin/user/ears/delete', { uuid: target.uuid })).status).toBe(200);
+    expect((await accounts.admin.jar.post('/api/admin/user/ears/delete', { uuid: target.uuid })).status).toBe(200);
     expect(await profile(target.uuid)).toMatchObject({ cape_url: null, ear_url: null });
-    expect((await admin.jar.post('/api/admin/user/cache', { uuid: target.uuid })).status).toBe(200);
+    expect((await accounts.admin.jar.post('/api/admin/user/cache', { uuid: target.uuid })).status).toBe(200);
     expect(await audit(target.uuid)).toEqual([
-      { action: 'CAPE_DELETE', admin_uuid: admin.uuid, target_name: target.username },
-      { action: 'EARS_DELETE', admin_uuid: admin.uuid, target_name: target.username },
-      { action: 'CACHE', admin_uuid: admin.uuid, target_name: target.username },
+      { action: 'CAPE_DELETE', admin_uuid: accounts.admin.uuid, target_name: target.username },
+      { action: 'EARS_DELETE', admin_uuid: accounts.admin.uuid, target_name: target.username },
+      { action: 'CACHE', admin_uuid: accounts.admin.uuid, target_name: target.username },
     ]);
   });
 
   it('deletes an account only with the confirm box; the audit row outlives the account', async () => {
     const target = await dressedPlayer();
-    const unconfirmed = await admin.jar.post('/api/admin/user/delete', { uuid: target.uuid, confirm: false });
+    const unconfirmed = await accounts.admin.jar.post('/api/admin/user/delete', { uuid: target.uuid, confirm: false });
     expect(unconfirmed.status).toBe(422);
     expect(JSON.stringify(await unconfirmed.json())).toContain('Tick the confirm box to delete this player.');
-    expect((await admin.jar.post('/api/admin/user/delete', { uuid: target.uuid, confirm: true })).status).toBe(200);
+    expect((await accounts.admin.jar.post('/api/admin/user/delete', { uuid: target.uuid, confirm: true })).status).toBe(200);
     expect((await fetch(`${suite.server.url}/api/user/search/${target.uuid}`)).status).toBe(404);
     expect((await target.jar.get('/api/user')).status).toBe(401);
-    expect(await audit(target.uuid)).toEqual([{ action: 'DELETE', admin_uuid: admin.uuid, target_name: target.username }]);
+    expect(await audit(target.uuid)).toEqual([{ action: 'DELETE', admin_uuid: accounts.admin.uuid, target_name: target.username }]);
   });
 
   it('answers 404 for an unknown player on every action', async () => {
     for (const path of ['/api/admin/user/cache', '/api/admin/user/cape/delete', '/api/admin/user/ears/delete']) {
-      expect((await admin.jar.post(path, { uuid: NOBODY })).status, path).toBe(404);
+      expect((await accounts.admin.jar.post(path, { uuid: NOBODY })).status, path).toBe(404);
     }
-    expect((await admin.jar.post('/api/admin/user/delete', { uuid: NOBODY, confirm: true })).status).toBe(404);
+    expect((await accounts.admin.jar.post('/api/admin/user/delete', { uuid: NOBODY, confirm: true })).status).toBe(404);
   });
 });

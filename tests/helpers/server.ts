@@ -115,3 +115,20 @@ export async function loginNewUser(
   }
   return { jar, uuid, username };
 }
+
+/** An account logged in by a test: its browser, uuid and name. */
+export interface LoggedIn {
+  jar: CookieJar;
+  uuid: string;
+  username: string;
+}
+
+/** Logs an admin and a player in once the suite's server is up; read them from a hook or test. */
+export function adminAndPlayerForSuite(suite: { server: TestServer }): { admin: LoggedIn; player: LoggedIn } {
+  const accounts = {} as { admin: LoggedIn; player: LoggedIn };
+  beforeAll(async () => {
+    accounts.admin = await loginNewUser(suite.server, undefined, { admin: true });
+    accounts.player = await loginNewUser(suite.server);
+  });
+  return accounts;
+}
