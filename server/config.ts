@@ -63,6 +63,8 @@ export function trustProxyOption(trust: TrustProxy): false | string[] | ((addres
 }
 
 const milliseconds = z.coerce.number().int().min(0);
+/** A price with two decimals, as the payment providers take it. */
+const price = z.string().regex(/^\d{1,6}\.\d{2}$/, { message: 'a price with two decimals, such as 4.99' });
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
@@ -105,6 +107,16 @@ const schema = z.object({
   GALLERY_DOWNLOADS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   TEXTURE_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(20),
   IMAGE_JOB_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  PREMIUM_ANIMATED_PRICE: price.default('4.99'),
+  PREMIUM_GLINT_PRICE: price.default('4.99'),
+  PREMIUM_DINNERBONE_PRICE: price.default('4.99'),
+  PREMIUM_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { message: 'a three-letter currency code such as GBP' })
+    .default('GBP'),
+  PAYPAL_URL: z.string().url().default('https://www.paypal.com/cgi-bin/webscr'),
+  PAYPAL_EMAIL: z.string().optional(),
+  PAYPAL_IPN_VERIFY_URL: z.string().url().default('https://ipnpb.paypal.com/cgi-bin/webscr'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -162,6 +174,17 @@ export interface Config {
   textureUploadsPerTenMinutes: number;
   /** Image jobs (texture processing, previews, GIF builds) that run at once. */
   imageJobConcurrency: number;
+  /** Premium features: each one's price, the currency, and PayPal Standard (checkout form and IPN verification). */
+  premium: PremiumConfig;
+  /** The site's own origin, where the browser returns after a payment. */
+  siteUrl: string;
+}
+
+/** The premium features' prices and how they are paid for. */
+export interface PremiumConfig {
+  prices: { animated: string; glint: string; dinnerbone: string };
+  currency: string;
+  paypal: { url: string; email: string | undefined; ipnVerifyUrl: string };
 }
 
 /** An S3-compatible bucket. */
@@ -228,5 +251,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     galleryDownloadsPerMinute: e.GALLERY_DOWNLOADS_PER_MINUTE,
     textureUploadsPerTenMinutes: e.TEXTURE_UPLOADS_PER_10_MINUTES,
     imageJobConcurrency: e.IMAGE_JOB_CONCURRENCY ?? defaultImageJobConcurrency(),
+    premium: {
+      prices: { animated: e.PREMIUM_ANIMATED_PRICE, glint: e.PREMIUM_GLINT_PRICE, dinnerbone: e.PREMIUM_DINNERBONE_PRICE },
+      currency: e.PREMIUM_CURRENCY,
+      paypal: { url: e.PAYPAL_URL, email: e.PAYPAL_EMAIL || undefined, ipnVerifyUrl: e.PAYPAL_IPN_VERIFY_URL },
+    },
+    siteUrl: (e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }

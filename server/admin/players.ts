@@ -6,6 +6,8 @@ import type { ProfileCache } from '../mod/profiles.ts';
 import { clearPlayerTextures, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import { recordAdminAction, type Moderator } from './audit.ts';
+import type { PremiumItem } from '../../src/lib/premium.ts';
+import { grantFeature, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
 
 /** A player as the edit user page shows them (SPEC §3 admin user record). */
 export interface AdminPlayerRecord {
@@ -105,16 +107,17 @@ export async function setCapeFlags(context: AssignmentContext, moderator: Modera
     const player = await trx.selectFrom('users').select(['uuid', 'username', 'cape_hash']).where('uuid', '=', uuid).executeTakeFirst();
     if (!player) return 'unknown' as const;
     if (player.cape_hash === null) return 'no-cape' as const;
-    const changes: Partial<Record<'animated' | 'glint' | 'glint_enabled' | 'dinnerbone' | 'dinnerbone_enabled', number>> = {};
-    if (flags.animatedCape !== undefined) changes.animated = flags.animatedCape ? 1 : 0;
-    if (flags.capeGlint !== undefined) Object.assign(changes, flags.capeGlint ? { glint: 1, glint_enabled: 1 } : { glint_enabled: 0 });
-    if (flags.upsideDown !== undefined) Object.assign(changes, flags.upsideDown ? { dinnerbone: 1, dinnerbone_enabled: 1 } : { dinnerbone_enabled: 0 });
-    if (Object.keys(changes).length === 0) return null;
-    await trx
-      .insertInto('premium')
-      .values({ user_uuid: uuid, ...changes })
-      .onConflict((oc) => oc.column('user_uuid').doUpdateSet(changes))
-      .execute();
+    const switches: Array<[boolean | undefined, PremiumItem]> = [
+      [flags.animatedCape, 'animated'],
+      [flags.capeGlint, 'glint'],
+      [flags.upsideDown, 'dinnerbone'],
+    ];
+    for (const [on, item] of switches) {
+      if (on === true) await grantFeature(trx, uuid, item);
+      else if (on === false && item === 'animated') await revokeFeature(trx, uuid, item);
+      else if (on === false && item !== 'animated') await setFeatureEnabled(trx, uuid, item, false);
+    }
+    if (switches.every(([on]) => on === undefined)) return null;
     const detail = Object.entries(flags)
       .filter(([, value]) => value !== undefined)
       .map(([flag, value]) => `${flag} ${value ? 'on' : 'off'}`)

@@ -160,6 +160,30 @@ export interface SiteCountsTable {
   n: number;
 }
 
+/** A provider transaction that paid for a premium feature. */
+export interface PremiumPaymentsTable {
+  provider: string;
+  txn_id: string;
+  user_uuid: string;
+  item: string;
+  amount: string;
+  currency: string;
+  /** completed, refunded or reversed. */
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A payment notification as it arrived, and what became of it. */
+export interface PaymentNotificationsTable {
+  id: Generated<number>;
+  provider: string;
+  received_at: number;
+  body: string;
+  txn_id: string | null;
+  outcome: string;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   groups: GroupsTable;
@@ -180,4 +204,6 @@ export interface Database {
   texture_blocklist: TextureBlocklistTable;
   ai_cape_logs: AiCapeLogsTable;
   site_counts: SiteCountsTable;
+  premium_payments: PremiumPaymentsTable;
+  payment_notifications: PaymentNotificationsTable;
 }

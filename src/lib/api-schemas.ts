@@ -248,6 +248,30 @@ export const userReportBodySchema = z.object({
   terms: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a user.' }),
 });
 
+// ---- Premium ----
+
+const premiumItemSchema = z.enum(['animated', 'glint', 'dinnerbone']);
+/** GET /api/premium: each feature's price and, for a logged-in player, whether they own it and have it on. */
+export const premiumStateSchema = z
+  .object({
+    currency: z.string(),
+    items: z.array(z.object({ key: premiumItemSchema, price: z.string(), owned: z.boolean(), enabled: z.boolean() })),
+  })
+  .meta({ id: 'PremiumState' });
+/** GET /api/premium/init (SPEC §3 premium init): where the checkout form goes, and the fields it carries. */
+export const premiumInitSchema = z
+  .object({
+    paypalUrl: z.string(),
+    paypalEmail: z.string(),
+    currency: z.string(),
+    prices: z.record(premiumItemSchema, z.string()),
+    returnUrl: z.string(),
+    notifyUrl: z.string(),
+  })
+  .meta({ id: 'PremiumInit' });
+/** What POST /api/premium/glint and /dinnerbone answer: the feature's new state. */
+export const premiumToggleSchema = z.object({ success: z.literal(true), enabled: z.boolean() }).meta({ id: 'PremiumToggle' });
+
 // ---- Admin ----
 
 /** A pager link of a paginated admin answer. */

@@ -19,6 +19,9 @@ import type {
   pageLinkSchema,
   playerLookupSchema,
   premiumSchema,
+  premiumInitSchema,
+  premiumStateSchema,
+  premiumToggleSchema,
   registrationCodeSchema,
   successSchema,
   tagSchema,
@@ -56,6 +59,12 @@ export type AuditRow = z.output<typeof auditRowSchema>;
 export type GalleryReportRow = z.output<typeof galleryReportRowSchema>;
 /** An open player report in the admin queue. */
 export type UserReportRow = z.output<typeof userReportRowSchema>;
+/** The premium features' prices and the player's state of each. */
+export type PremiumState = z.output<typeof premiumStateSchema>;
+/** Where the PayPal checkout form goes. */
+export type PremiumInit = z.output<typeof premiumInitSchema>;
+/** A premium toggle's answer. */
+export type PremiumToggle = z.output<typeof premiumToggleSchema>;
 /** A row of the gallery whitelist. */
 export type WhitelistRow = z.output<typeof whitelistRowSchema>;
 /** A generated registration code. */

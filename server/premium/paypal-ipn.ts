@@ -1,0 +1,165 @@
+// PayPal Standard's Instant Payment Notification (IPN): every message is stored, posted back to PayPal for verification
+// (`cmd=_notify-validate` and the message's bytes unchanged), and only a VERIFIED, Completed payment to our account, of
+// the feature's price in our currency, with a transaction id not seen before, grants the feature. Refunds and reversals
+// take it back, a cancelled reversal gives it again. Protocol: PayPal's "IPN integration guide" (developer.paypal.com,
+// /api/nvp-soap/ipn/IPNIntro/ and IPNandPDTVariables/).
+import type { PremiumConfig } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { InvalidationBus } from '../mod/invalidation.ts';
+import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
+import { grantFeature, revokeFeature } from './features.ts';
+
+const PROVIDER = 'paypal';
+
+/** What became of a notification (stored beside it). */
+export type IpnOutcome =
+  | 'granted'
+  | 'duplicate'
+  | 'unverified'
+  | 'revoked'
+  | 'restored'
+  | 'ignored'
+  | 'verification unavailable'
+  | `refused: ${'status' | 'receiver' | 'amount' | 'currency' | 'custom' | 'player' | 'unknown payment'}`;
+
+/** Raised when PayPal's verification endpoint cannot answer; the notification is answered 502, so PayPal sends it again. */
+export class IpnVerificationUnavailable extends Error {}
+
+/** The `custom` field our checkout form sends: the buyer's uuid and the feature, as `uuid:item`. */
+export function checkoutCustom(uuid: string, item: PremiumItem): string {
+  return `${uuid}:${item}`;
+}
+
+/** Posts a notification back to PayPal: true for VERIFIED, false for INVALID; throws IpnVerificationUnavailable otherwise. */
+export async function verifyIpn(verifyUrl: string, body: Buffer, timeoutMs = 10_000): Promise<boolean> {
+  let response: Response;
+  try {
+    response = await fetch(verifyUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Cloakroom-IPN-Verifier' },
+      body: Buffer.concat([Buffer.from('cmd=_notify-validate&'), body]),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw new IpnVerificationUnavailable(`PayPal's IPN verification could not be reached: ${(error as Error).message}`);
+  }
+  const text = (await response.text()).trim();
+  if (response.ok && text === 'VERIFIED') return true;
+  if (response.ok && text === 'INVALID') return false;
+  throw new IpnVerificationUnavailable(`PayPal's IPN verification answered ${response.status}: ${text.slice(0, 80)}`);
+}
+
+/** Amounts in cents, or null when the text is not an amount. */
+function cents(amount: string | null): number | null {
+  return amount !== null && /^\d{1,7}(\.\d{1,2})?$/.test(amount) ? Math.round(Number(amount) * 100) : null;
+}
+
+/** What the notification asks for, checked against our settings, before the database is touched. */
+function paymentOf(fields: URLSearchParams, premium: PremiumConfig): { outcome: IpnOutcome } | { uuid: string; item: PremiumItem } {
+  const [uuid = '', item = ''] = (fields.get('custom') ?? '').split(':');
+  if (!/^[0-9a-f]{32}$/.test(uuid) || !isPremiumItem(item)) return { outcome: 'refused: custom' };
+  if ((fields.get('receiver_email') ?? '').toLowerCase() !== (premium.paypal.email ?? '').toLowerCase()) return { outcome: 'refused: receiver' };
+  if (fields.get('mc_currency') !== premium.currency) return { outcome: 'refused: currency' };
+  if (cents(fields.get('mc_gross')) !== cents(premium.prices[item])) return { outcome: 'refused: amount' };
+  return { uuid, item };
+}
+
+/**
+ * Handles one IPN message (its raw bytes): stores it, verifies it with PayPal, and grants, revokes or ignores; returns
+ * what became of it. A grant and its payment row commit together, and the player's mod profile is told at once.
+ */
+export async function handleIpn(context: { db: Db; bus: InvalidationBus; premium: PremiumConfig }, body: Buffer, now = Date.now()): Promise<IpnOutcome> {
+  const { db, bus, premium } = context;
+  const fields = new URLSearchParams(body.toString('latin1'));
+  const txnId = fields.get('txn_id');
+  const stored = await db
+    .insertInto('payment_notifications')
+    .values({ provider: PROVIDER, received_at: now, body: body.toString('latin1'), txn_id: txnId, outcome: 'received' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const settle = async (outcome: IpnOutcome, uuid?: string) => {
+    await db.updateTable('payment_notifications').set({ outcome }).where('id', '=', stored.id).execute();
+    if (uuid && (outcome === 'granted' || outcome === 'revoked' || outcome === 'restored')) await bus.publish(uuid);
+    return outcome;
+  };
+
+  let verified: boolean;
+  try {
+    verified = await verifyIpn(premium.paypal.ipnVerifyUrl, body);
+  } catch (error) {
+    await settle('verification unavailable');
+    throw error;
+  }
+  if (!verified) return settle('unverified');
+  const status = fields.get('payment_status');
+  if (status === 'Refunded' || status === 'Reversed' || status === 'Canceled_Reversal') {
+    return settleReversal(db, fields.get('parent_txn_id'), status, now).then(({ outcome, uuid }) => settle(outcome, uuid));
+  }
+  if (status !== 'Completed') return settle(status === 'Pending' || status === 'Processed' ? 'ignored' : 'refused: status');
+  if (!txnId) return settle('refused: status');
+  const payment = paymentOf(fields, premium);
+  if ('outcome' in payment) return settle(payment.outcome);
+
+  const outcome = await db.transaction().execute(async (trx) => {
+    const player = await trx.selectFrom('users').select('uuid').where('uuid', '=', payment.uuid).executeTakeFirst();
+    if (!player) return 'refused: player' as const;
+    const inserted = await trx
+      .insertInto('premium_payments')
+      .values({
+        provider: PROVIDER,
+        txn_id: txnId,
+        user_uuid: payment.uuid,
+        item: payment.item,
+        amount: fields.get('mc_gross')!,
+        currency: premium.currency,
+        status: 'completed',
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(['provider', 'txn_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'duplicate' as const;
+    await grantFeature(trx, payment.uuid, payment.item);
+    return 'granted' as const;
+  });
+  return settle(outcome, payment.uuid);
+}
+
+/**
+ * A refund or reversal takes the feature of the original payment back (unless another completed payment of the player
+ * paid for it too); a cancelled reversal gives it again.
+ */
+async function settleReversal(db: Db, parentTxnId: string | null, status: string, now: number): Promise<{ outcome: IpnOutcome; uuid?: string }> {
+  if (!parentTxnId) return { outcome: 'refused: unknown payment' };
+  return db.transaction().execute(async (trx) => {
+    const payment = await trx
+      .selectFrom('premium_payments')
+      .select(['user_uuid', 'item', 'status'])
+      .where('provider', '=', PROVIDER)
+      .where('txn_id', '=', parentTxnId)
+      .executeTakeFirst();
+    if (!payment || !isPremiumItem(payment.item)) return { outcome: 'refused: unknown payment' as const };
+    const restoring = status === 'Canceled_Reversal';
+    const newStatus = restoring ? 'completed' : status.toLowerCase();
+    if (payment.status === newStatus) return { outcome: 'duplicate' as const };
+    await trx
+      .updateTable('premium_payments')
+      .set({ status: newStatus, updated_at: now })
+      .where('provider', '=', PROVIDER)
+      .where('txn_id', '=', parentTxnId)
+      .execute();
+    if (restoring) {
+      await grantFeature(trx, payment.user_uuid, payment.item);
+      return { outcome: 'restored' as const, uuid: payment.user_uuid };
+    }
+    const otherPayment = await trx
+      .selectFrom('premium_payments')
+      .select('txn_id')
+      .where('user_uuid', '=', payment.user_uuid)
+      .where('item', '=', payment.item)
+      .where('status', '=', 'completed')
+      .executeTakeFirst();
+    if (!otherPayment) await revokeFeature(trx, payment.user_uuid, payment.item);
+    return { outcome: 'revoked' as const, uuid: payment.user_uuid };
+  });
+}

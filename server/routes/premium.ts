@@ -1,0 +1,115 @@
+// The premium calls (SPEC §7 Premium): the features' prices and the player's state of each, the PayPal checkout form's
+// settings, the glint and upside down switches, and PayPal's payment notifications (IPN).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { premiumInitSchema, premiumStateSchema, premiumToggleSchema } from '../../src/lib/api-schemas.ts';
+import { PREMIUM_ITEMS } from '../../src/lib/premium.ts';
+import { requireUser } from '../auth/plugin.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import type { InvalidationBus } from '../mod/invalidation.ts';
+import { featureStates, setFeatureEnabled, type ToggledItem } from '../premium/features.ts';
+import { handleIpn, IpnVerificationUnavailable } from '../premium/paypal-ipn.ts';
+
+/** The path PayPal posts its notifications to (exempt from the XSRF check: PayPal's message is checked with PayPal). */
+export const PAYPAL_IPN_PATH = '/api/premium/payment';
+/** The largest notification read: PayPal's messages are a few kilobytes. */
+const IPN_BODY_LIMIT = 64 * 1024;
+const TOGGLES: Array<{ item: ToggledItem; name: string }> = [
+  { item: 'glint', name: 'cape glint' },
+  { item: 'dinnerbone', name: 'upside down' },
+];
+
+/** Registers the premium calls. */
+export async function premiumRoutes(
+  instance: FastifyInstance,
+  options: { db: Db; bus: InvalidationBus; config: Pick<Config, 'premium' | 'siteUrl' | 'publicBaseUrl'> },
+) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db, bus, config } = options;
+  const { premium } = config;
+
+  app.get(
+    '/api/premium',
+    {
+      schema: {
+        summary: "The premium features' prices and, for a logged-in player, which they own and have on",
+        response: { 200: premiumStateSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await request.currentUser();
+      const states = await featureStates(db, user?.uuid ?? null);
+      return { currency: premium.currency, items: PREMIUM_ITEMS.map((key) => ({ key, price: premium.prices[key], ...states[key] })) };
+    },
+  );
+
+  app.get(
+    '/api/premium/init',
+    {
+      config: { auth: 'session' },
+      schema: { summary: 'Where the PayPal checkout form goes, and the fields it carries', response: { 200: premiumInitSchema, ...errorResponses } },
+    },
+    async () => {
+      if (!premium.paypal.email) throw new HttpError(501, 'Payments are not set up on this site yet.');
+      return {
+        paypalUrl: premium.paypal.url,
+        paypalEmail: premium.paypal.email,
+        currency: premium.currency,
+        prices: premium.prices,
+        returnUrl: `${config.siteUrl}/premium/success`,
+        notifyUrl: `${config.publicBaseUrl}${PAYPAL_IPN_PATH}`,
+      };
+    },
+  );
+
+  for (const { item, name } of TOGGLES) {
+    app.post(
+      `/api/premium/${item}`,
+      {
+        config: { auth: 'session' },
+        schema: {
+          summary: `Switch ${name} on or off (owners only); the mod API shows the change at once`,
+          body: z.object({ enabled: z.boolean().optional() }),
+          response: { 200: premiumToggleSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(request);
+        const current = (await featureStates(db, user.uuid))[item];
+        if (!current.owned) throw new HttpError(403, `You don't own ${name}. Buy it on the premium page first.`);
+        const enabled = request.body.enabled ?? !current.enabled;
+        await setFeatureEnabled(db, user.uuid, item, enabled);
+        await bus.publish(user.uuid);
+        return { success: true as const, enabled };
+      },
+    );
+  }
+
+  // PayPal posts form-encoded messages; they are kept as bytes, since the verification posts them back unchanged.
+  await app.register(async (ipn) => {
+    ipn.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: IPN_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    ipn.withTypeProvider<ZodTypeProvider>().post(
+      PAYPAL_IPN_PATH,
+      {
+        schema: {
+          summary: "PayPal's payment notifications (IPN): verified with PayPal before anything is granted",
+          response: { 200: emptyResponse('Received (an empty answer, as PayPal expects)'), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new HttpError(400, 'A payment notification is form-encoded.');
+        try {
+          const outcome = await handleIpn({ db, bus, premium }, request.body);
+          request.log.info({ outcome }, 'PayPal notification');
+        } catch (error) {
+          if (error instanceof IpnVerificationUnavailable) throw new HttpError(502, error.message);
+          throw error;
+        }
+        return reply.status(200).send(null);
+      },
+    );
+  });
+}
