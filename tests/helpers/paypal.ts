@@ -47,7 +47,7 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
   const notify = async (notifyUrl: string, body: string) =>
     (await fetch(notifyUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status;
 
-  const server = http.createServer(async (request, response) => {
+  const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const body = request.method === 'POST' ? await bodyOf(request) : '';
     const form = new URLSearchParams(body || (request.url ?? '').split('?')[1] || '');
     if (form.get('cmd') === '_notify-validate') {
@@ -87,7 +87,8 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
       return response.writeHead(302, { location: form.get('return') ?? '/' }).end();
     }
     response.writeHead(404).end();
-  });
+  };
+  const server = http.createServer((request, response) => void handle(request, response));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cgi-bin/webscr`,
