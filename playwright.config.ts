@@ -9,6 +9,10 @@ export const E2E_DATA_DIR = path.resolve('test-results/e2e-data');
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4410);
 /** The maintenance-mode server's port. */
 export const E2E_MAINTENANCE_PORT = E2E_PORT + 1;
+/** The PayPal stand-in's port (tests/helpers/paypal.ts): the checkout page and the IPN verification. */
+export const E2E_PAYPAL_PORT = E2E_PORT + 2;
+/** The merchant account the e2e server sells to. */
+export const E2E_PAYPAL_EMAIL = 'payments@cloakroom.example';
 
 const serverEnv = {
   OFFLINE_MODE: 'true',
@@ -20,6 +24,11 @@ const serverEnv = {
   LOGIN_FAILURES_PER_MINUTE: '1000',
   // The gallery tests seed more than a page of textures through the API (the 429 message is tested with an intercepted answer).
   GALLERY_UPLOADS_PER_10_MINUTES: '1000',
+  // Payments go to the local PayPal stand-in; the buyer comes back to the address the browser uses.
+  PAYPAL_EMAIL: E2E_PAYPAL_EMAIL,
+  PAYPAL_URL: `http://127.0.0.1:${E2E_PAYPAL_PORT}/cgi-bin/webscr`,
+  PAYPAL_IPN_VERIFY_URL: `http://127.0.0.1:${E2E_PAYPAL_PORT}/cgi-bin/webscr`,
+  PUBLIC_SITE_URL: `http://127.0.0.1:${E2E_PORT}`,
 };
 
 export default defineConfig({
@@ -40,6 +49,13 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: [
+    {
+      command: 'npx tsx tests/e2e/paypal-standin.ts',
+      url: `http://127.0.0.1:${E2E_PAYPAL_PORT}/`,
+      env: { PAYPAL_STANDIN_PORT: String(E2E_PAYPAL_PORT) },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
     {
       command: `rm -rf ${E2E_DATA_DIR} && npx tsx server/main.ts`,
       url: `http://127.0.0.1:${E2E_PORT}/api/home`,

@@ -95,6 +95,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     apiOrigin: config.apiOrigin,
     textureOrigin: new URL(config.publicBaseUrl).origin,
     ads: config.adsEnabled,
+    checkoutOrigin: new URL(config.premium.paypal.url).origin,
   });
 
   await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });

@@ -117,6 +117,7 @@ const schema = z.object({
   PAYPAL_URL: z.string().url().default('https://www.paypal.com/cgi-bin/webscr'),
   PAYPAL_EMAIL: z.string().optional(),
   PAYPAL_IPN_VERIFY_URL: z.string().url().default('https://ipnpb.paypal.com/cgi-bin/webscr'),
+  PUBLIC_SITE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -176,7 +177,7 @@ export interface Config {
   imageJobConcurrency: number;
   /** Premium features: each one's price, the currency, and PayPal Standard (checkout form and IPN verification). */
   premium: PremiumConfig;
-  /** The site's own origin, where the browser returns after a payment. */
+  /** The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin, else PUBLIC_BASE_URL). */
   siteUrl: string;
 }
 
@@ -256,6 +257,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       currency: e.PREMIUM_CURRENCY,
       paypal: { url: e.PAYPAL_URL, email: e.PAYPAL_EMAIL || undefined, ipnVerifyUrl: e.PAYPAL_IPN_VERIFY_URL },
     },
-    siteUrl: (e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    siteUrl: (e.PUBLIC_SITE_URL ?? e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -27,6 +27,8 @@ export interface PageSources {
   textureOrigin?: string | undefined;
   /** Whether the ad slots load the ad network's script (PUBLIC_AD_CLIENT is set). */
   ads?: boolean;
+  /** Where the premium page's checkout form may post (the payment provider's origin, PAYPAL_URL). */
+  checkoutOrigin?: string | undefined;
 }
 
 /** The ad network's script, frame and beacon hosts (loaded only when an ad client is configured). */
@@ -43,7 +45,7 @@ const AD_CONNECT_SOURCES = ['https://pagead2.googlesyndication.com', 'https://go
  * The Content-Security-Policy of the site's pages: scripts from this origin and the build's inline scripts by hash (no
  * other inline script runs); styles from this origin and inline (React renders style attributes); images from anywhere
  * over HTTPS (skin and avatar services), the texture origin, object URLs (a picked file's preview) and data: URLs; the tutorial video from
- * youtube-nocookie.com; the ad network's hosts when ads are on; never framed.
+ * youtube-nocookie.com; the ad network's hosts when ads are on; forms to this origin and the payment checkout; never framed.
  */
 export function pageContentSecurityPolicy(sources: PageSources): string {
   const ads = sources.ads === true;
@@ -62,7 +64,7 @@ export function pageContentSecurityPolicy(sources: PageSources): string {
     `frame-src ${list('https://www.youtube-nocookie.com', ads && AD_FRAME_SOURCES)}`,
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action ${list("'self'", sources.checkoutOrigin)}`,
     "frame-ancestors 'none'",
   ].join('; ');
 }

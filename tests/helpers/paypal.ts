@@ -58,7 +58,10 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
     }
     if (form.get('cmd') === '_xclick') {
       // The checkout page: what is bought, and a Pay button that carries the order on.
-      const hidden = [...form].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+      const hidden = [...form]
+        .filter(([name]) => name !== 'cmd')
+        .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+        .join('');
       return response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end(
@@ -86,6 +89,7 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
       if (status !== 200) return response.writeHead(502, { 'content-type': 'text/plain' }).end(`The merchant answered the notification with ${status}`);
       return response.writeHead(302, { location: form.get('return') ?? '/' }).end();
     }
+    if (request.method === 'GET' && request.url === '/') return response.writeHead(200, { 'content-type': 'text/plain' }).end('PayPal stand-in');
     response.writeHead(404).end();
   };
   const server = http.createServer((request, response) => void handle(request, response));

@@ -1,0 +1,169 @@
+// /premium: the premium features with their price and, for a logged-in player, their state (owned and on or off, or a
+// Buy button that posts the PayPal checkout form); visitors get a Login link. /premium/success: "Payment Successful",
+// a progress bar rising 5% a second, then the stored user is refreshed and the page returns to /premium.
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { api } from '../../lib/api';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { formatPrice, PREMIUM_FEATURES, type PremiumItem } from '../../lib/premium';
+import { $user, storeUser } from '../../lib/session';
+import type { PremiumInit, PremiumState, PremiumToggle, User } from '../../lib/types';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
+
+/** The SPEC §8 alert when the checkout cannot start. */
+const CHECKOUT_FAILED = 'Something went wrong! Please refresh!';
+
+/** Posts the PayPal Standard checkout form (SPEC §7: amount, currency, custom, return, notify_url) for one feature. */
+function submitCheckout(init: PremiumInit, item: PremiumItem, uuid: string, siteName: string): void {
+  const fields: Record<string, string> = {
+    cmd: '_xclick',
+    business: init.paypalEmail,
+    item_name: `${siteName} ${PREMIUM_FEATURES[item].name}`,
+    amount: init.prices[item]!,
+    currency_code: init.currency,
+    custom: `${uuid}:${item}`,
+    return: init.returnUrl,
+    notify_url: init.notifyUrl,
+    no_shipping: '1',
+  };
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = init.paypalUrl;
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  document.body.append(form);
+  form.submit();
+}
+
+/** "Payment Successful" and its progress: +5% a second, then the refreshed user and back to /premium. */
+function PaymentSuccess() {
+  const [progress, setProgress] = useState(0);
+  useEffect(() => {
+    const timer = window.setInterval(() => setProgress((value) => Math.min(100, value + 5)), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    if (progress < 100) return;
+    void api<User>('/api/user')
+      .then(storeUser, () => undefined)
+      .finally(() => location.assign('/premium'));
+  }, [progress]);
+  return (
+    <section className="card mx-auto mt-6 max-w-xl text-center" aria-labelledby="payment-success">
+      <h2 id="payment-success" className="text-2xl font-extrabold text-green-300">
+        Payment Successful
+      </h2>
+      <p className="mt-2 text-ink-300">Thank you! Your feature is being switched on.</p>
+      <div
+        className="mt-4 h-3 overflow-hidden rounded-full bg-ink-800"
+        role="progressbar"
+        aria-label="Finishing your purchase"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress}
+      >
+        <div className="h-full bg-green-500 transition-[width]" style={{ width: `${progress}%` }} />
+      </div>
+    </section>
+  );
+}
+
+/** The premium page island. */
+export default function PremiumPage({ siteName, supportEmail }: { siteName: string; supportEmail: string }) {
+  const user = useStore($user);
+  const [success] = useState(() => /\/premium\/success\/?$/.test(location.pathname));
+  const [state, setState] = useState<PremiumState | null>(null);
+  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+  const [busy, setBusy] = useState<PremiumItem | null>(null);
+
+  useEffect(() => {
+    api<PremiumState>('/api/premium').then(setState, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+  }, [user?.uuid]);
+
+  const buy = async (item: PremiumItem) => {
+    if (!user) return;
+    setBusy(item);
+    try {
+      submitCheckout(await api<PremiumInit>('/api/premium/init'), item, user.uuid, siteName);
+    } catch {
+      setBusy(null);
+      window.alert(CHECKOUT_FAILED);
+    }
+  };
+
+  const toggle = async (item: PremiumItem, enabled: boolean) => {
+    setBusy(item);
+    setError(null);
+    try {
+      const answer = await api<PremiumToggle>(`/api/premium/${item}`, { method: 'POST', body: { enabled } });
+      setState(
+        (current) => current && { ...current, items: current.items.map((entry) => (entry.key === item ? { ...entry, enabled: answer.enabled } : entry)) },
+      );
+    } catch (failure) {
+      setError(describeApiError(errorBody(failure)));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <>
+      {success && <PaymentSuccess />}
+      <ErrorDisplay error={error} />
+      <ul className="mt-6 grid gap-4 md:grid-cols-3" aria-busy={!state && !error}>
+        {(state?.items ?? []).map((entry) => {
+          const feature = PREMIUM_FEATURES[entry.key];
+          return (
+            <li key={entry.key} className="card flex flex-col gap-3" data-testid={`premium-${entry.key}`}>
+              <h2 className="text-xl font-extrabold">{feature.name}</h2>
+              <p className="flex-1 text-ink-300">{feature.description}</p>
+              <p className="text-2xl font-extrabold">
+                {formatPrice(entry.price, state!.currency)} <span className="text-sm font-normal text-ink-400">one-time</span>
+              </p>
+              {!user && (
+                <a className="btn-primary text-center" href="/account/login?ref=/premium">
+                  Login to buy
+                </a>
+              )}
+              {user && !entry.owned && (
+                <button type="button" className="btn-primary" disabled={busy !== null} onClick={() => buy(entry.key)}>
+                  {busy === entry.key ? 'Opening PayPal…' : `Buy ${feature.name}`}
+                </button>
+              )}
+              {user && entry.owned && feature.toggles && (
+                <div className="flex items-center justify-between gap-3 rounded-lg border border-green-500/40 bg-green-500/10 px-4 py-2">
+                  <span className="font-semibold text-green-200">✓ Owned</span>
+                  <button
+                    type="button"
+                    role="switch"
+                    aria-checked={entry.enabled}
+                    aria-label={feature.name}
+                    disabled={busy !== null}
+                    className={`rounded-full border px-4 py-1 text-sm font-bold ${entry.enabled ? 'border-green-400 bg-green-600 text-white' : 'border-ink-500 bg-ink-900 text-ink-200'}`}
+                    onClick={() => toggle(entry.key, !entry.enabled)}
+                  >
+                    {entry.enabled ? 'On' : 'Off'}
+                  </button>
+                </div>
+              )}
+              {user && entry.owned && !feature.toggles && (
+                <p className="rounded-lg border border-green-500/40 bg-green-500/10 px-4 py-2 text-center font-semibold text-green-200">
+                  ✓ Owned · <a href="/upload-cape">upload an animated cape</a>
+                </p>
+              )}
+            </li>
+          );
+        })}
+        {!state && !error && [0, 1, 2].map((index) => <li key={index} className="card h-64 animate-pulse" aria-hidden="true" />)}
+      </ul>
+      <p className="mt-6 text-sm text-ink-300">
+        All purchases are final. Questions about a payment? Write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+      </p>
+    </>
+  );
+}

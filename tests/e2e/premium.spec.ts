@@ -1,0 +1,75 @@
+// Premium: a visitor sees the features and a Login link; a player buys cape glint through the local PayPal stand-in,
+// watches the success page's progress, comes back to /premium owning it, and switches it off and on, with the mod
+// profile following.
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { E2E_PAYPAL_EMAIL } from '../../playwright.config';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+
+test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
+
+/** The page session's XSRF header, for calls made with page.request. */
+async function xsrf(page: Page): Promise<Record<string, string>> {
+  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
+  return { 'x-xsrf-token': decodeURIComponent(token) };
+}
+
+test('a visitor sees each feature with its price and a Login link', async ({ page }) => {
+  await page.goto('/premium');
+  await expect(page.getByRole('heading', { name: 'Premium Features' })).toBeVisible();
+  for (const [key, name] of [
+    ['animated', 'Animated cape'],
+    ['glint', 'Cape glint'],
+    ['dinnerbone', 'Dinnerbone'],
+  ]) {
+    const card = page.getByTestId(`premium-${key}`);
+    await expect(card.getByRole('heading', { name })).toBeVisible();
+    await expect(card).toContainText('£4.99');
+    await expect(card.getByRole('link', { name: 'Login to buy' })).toHaveAttribute('href', '/account/login?ref=/premium');
+  }
+  await expect(page.getByText('All purchases are final.')).toBeVisible();
+});
+
+test('a player buys cape glint through PayPal, sees the payment succeed, and switches it off and on', async ({ page }) => {
+  test.setTimeout(90_000);
+  const name = uniqueName('Buyer');
+  await logIn(page, name);
+  const cape = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 90, g: Math.floor(Math.random() * 256), b: 30, alpha: 1 } } })
+    .png()
+    .toBuffer();
+  const upload = await page.request.post('/api/upload-cape', {
+    headers: await xsrf(page),
+    multipart: { file: { name: 'c.png', mimeType: 'image/png', buffer: cape } },
+  });
+  expect(upload.status()).toBe(200);
+  const uuid = ((await (await page.request.get('/api/user')).json()) as { uuid: string }).uuid;
+  const profile = async () => ((await (await page.request.get(`/profile/${uuid}`)).json()) as { capeGlint: boolean }).capeGlint;
+  expect(await profile()).toBe(false);
+
+  await page.goto('/premium');
+  await waitForIslands(page);
+  await page.getByTestId('premium-glint').getByRole('button', { name: 'Buy Cape glint' }).click();
+  // PayPal's checkout (the stand-in): the order the form carried.
+  await expect(page.getByRole('heading', { name: `Pay ${E2E_PAYPAL_EMAIL}` })).toBeVisible();
+  await expect(page.getByText('Cloakroom Cape glint: 4.99 GBP')).toBeVisible();
+  await page.getByRole('button', { name: 'Pay now' }).click();
+
+  await expect(page).toHaveURL('/premium/success');
+  await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', /^([1-9]\d?|100)$/);
+  // The progress reaches 100, the stored user is refreshed, and the page returns to /premium.
+  await page.waitForURL((url) => url.pathname === '/premium', { timeout: 40_000 });
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as { premium: { glint: boolean } | null });
+  expect(stored.premium?.glint).toBe(true);
+
+  const glint = page.getByTestId('premium-glint').getByRole('switch', { name: 'Cape glint' });
+  await expect(glint).toHaveAttribute('aria-checked', 'true');
+  expect(await profile()).toBe(true);
+  await glint.click();
+  await expect(glint).toHaveAttribute('aria-checked', 'false');
+  expect(await profile()).toBe(false);
+  await glint.click();
+  await expect(glint).toHaveAttribute('aria-checked', 'true');
+  expect(await profile()).toBe(true);
+  await expect(page.getByTestId('premium-dinnerbone').getByRole('button', { name: 'Buy Dinnerbone' })).toBeEnabled();
+});
