@@ -7,7 +7,7 @@ import type { PremiumConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
-import { grantFeature, revokeFeature } from './features.ts';
+import { cents, changePaymentStatus, grantPayment, settleNotification, storeNotification } from './payments.ts';
 
 const PROVIDER = 'paypal';
 
@@ -49,11 +49,6 @@ export async function verifyIpn(verifyUrl: string, body: Buffer, timeoutMs = 10_
   throw new IpnVerificationUnavailable(`PayPal's IPN verification answered ${response.status}: ${text.slice(0, 80)}`);
 }
 
-/** Amounts in cents, or null when the text is not an amount. */
-function cents(amount: string | null): number | null {
-  return amount !== null && /^\d{1,7}(\.\d{1,2})?$/.test(amount) ? Math.round(Number(amount) * 100) : null;
-}
-
 /** What the notification asks for, checked against our settings, before the database is touched. */
 function paymentOf(fields: URLSearchParams, premium: PremiumConfig): { outcome: IpnOutcome } | { uuid: string; item: PremiumItem } {
   const [uuid = '', item = ''] = (fields.get('custom') ?? '').split(':');
@@ -72,13 +67,9 @@ export async function handleIpn(context: { db: Db; bus: InvalidationBus; premium
   const { db, bus, premium } = context;
   const fields = new URLSearchParams(body.toString('latin1'));
   const txnId = fields.get('txn_id');
-  const stored = await db
-    .insertInto('payment_notifications')
-    .values({ provider: PROVIDER, received_at: now, body: body.toString('latin1'), txn_id: txnId, outcome: 'received' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const stored = await storeNotification(db, PROVIDER, body.toString('latin1'), txnId, now);
   const settle = async (outcome: IpnOutcome, uuid?: string) => {
-    await db.updateTable('payment_notifications').set({ outcome }).where('id', '=', stored.id).execute();
+    await settleNotification(db, stored, outcome);
     if (uuid && (outcome === 'granted' || outcome === 'revoked' || outcome === 'restored')) await bus.publish(uuid);
     return outcome;
   };
@@ -93,73 +84,19 @@ export async function handleIpn(context: { db: Db; bus: InvalidationBus; premium
   if (!verified) return settle('unverified');
   const status = fields.get('payment_status');
   if (status === 'Refunded' || status === 'Reversed' || status === 'Canceled_Reversal') {
-    return settleReversal(db, fields.get('parent_txn_id'), status, now).then(({ outcome, uuid }) => settle(outcome, uuid));
+    const parent = fields.get('parent_txn_id');
+    if (!parent) return settle('refused: unknown payment');
+    const changed = await changePaymentStatus(db, PROVIDER, parent, status === 'Canceled_Reversal' ? 'completed' : status.toLowerCase(), now);
+    return settle(changed.outcome, changed.uuid);
   }
   if (status !== 'Completed') return settle(status === 'Pending' || status === 'Processed' ? 'ignored' : 'refused: status');
   if (!txnId) return settle('refused: status');
   const payment = paymentOf(fields, premium);
   if ('outcome' in payment) return settle(payment.outcome);
-
-  const outcome = await db.transaction().execute(async (trx) => {
-    const player = await trx.selectFrom('users').select('uuid').where('uuid', '=', payment.uuid).executeTakeFirst();
-    if (!player) return 'refused: player' as const;
-    const inserted = await trx
-      .insertInto('premium_payments')
-      .values({
-        provider: PROVIDER,
-        txn_id: txnId,
-        user_uuid: payment.uuid,
-        item: payment.item,
-        amount: fields.get('mc_gross')!,
-        currency: premium.currency,
-        status: 'completed',
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.columns(['provider', 'txn_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'duplicate' as const;
-    await grantFeature(trx, payment.uuid, payment.item);
-    return 'granted' as const;
-  });
+  const outcome = await grantPayment(
+    db,
+    { provider: PROVIDER, txnId, uuid: payment.uuid, item: payment.item, amount: fields.get('mc_gross')!, currency: premium.currency },
+    now,
+  );
   return settle(outcome, payment.uuid);
-}
-
-/**
- * A refund or reversal takes the feature of the original payment back (unless another completed payment of the player
- * paid for it too); a cancelled reversal gives it again.
- */
-async function settleReversal(db: Db, parentTxnId: string | null, status: string, now: number): Promise<{ outcome: IpnOutcome; uuid?: string }> {
-  if (!parentTxnId) return { outcome: 'refused: unknown payment' };
-  return db.transaction().execute(async (trx) => {
-    const payment = await trx
-      .selectFrom('premium_payments')
-      .select(['user_uuid', 'item', 'status'])
-      .where('provider', '=', PROVIDER)
-      .where('txn_id', '=', parentTxnId)
-      .executeTakeFirst();
-    if (!payment || !isPremiumItem(payment.item)) return { outcome: 'refused: unknown payment' as const };
-    const restoring = status === 'Canceled_Reversal';
-    const newStatus = restoring ? 'completed' : status.toLowerCase();
-    if (payment.status === newStatus) return { outcome: 'duplicate' as const };
-    await trx
-      .updateTable('premium_payments')
-      .set({ status: newStatus, updated_at: now })
-      .where('provider', '=', PROVIDER)
-      .where('txn_id', '=', parentTxnId)
-      .execute();
-    if (restoring) {
-      await grantFeature(trx, payment.user_uuid, payment.item);
-      return { outcome: 'restored' as const, uuid: payment.user_uuid };
-    }
-    const otherPayment = await trx
-      .selectFrom('premium_payments')
-      .select('txn_id')
-      .where('user_uuid', '=', payment.user_uuid)
-      .where('item', '=', payment.item)
-      .where('status', '=', 'completed')
-      .executeTakeFirst();
-    if (!otherPayment) await revokeFeature(trx, payment.user_uuid, payment.item);
-    return { outcome: 'revoked' as const, uuid: payment.user_uuid };
-  });
 }
