@@ -11,6 +11,9 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 4410);
 export const E2E_MAINTENANCE_PORT = E2E_PORT + 1;
 /** The PayPal stand-in's port (tests/helpers/paypal.ts): the checkout page and the IPN verification. */
 export const E2E_PAYPAL_PORT = E2E_PORT + 2;
+/** The Stripe stand-in's port (tests/helpers/stripe.ts): the checkout session API and its hosted page. */
+export const E2E_STRIPE_PORT = E2E_PORT + 3;
+const STRIPE_KEYS = { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: 'whsec_e2e' };
 /** The merchant account the e2e server sells to. */
 export const E2E_PAYPAL_EMAIL = 'payments@cloakroom.example';
 
@@ -29,6 +32,8 @@ const serverEnv = {
   PAYPAL_URL: `http://127.0.0.1:${E2E_PAYPAL_PORT}/cgi-bin/webscr`,
   PAYPAL_IPN_VERIFY_URL: `http://127.0.0.1:${E2E_PAYPAL_PORT}/cgi-bin/webscr`,
   PUBLIC_SITE_URL: `http://127.0.0.1:${E2E_PORT}`,
+  STRIPE_API_URL: `http://127.0.0.1:${E2E_STRIPE_PORT}`,
+  ...STRIPE_KEYS,
 };
 
 export default defineConfig({
@@ -52,7 +57,12 @@ export default defineConfig({
     {
       command: 'npx tsx tests/e2e/paypal-standin.ts',
       url: `http://127.0.0.1:${E2E_PAYPAL_PORT}/`,
-      env: { PAYPAL_STANDIN_PORT: String(E2E_PAYPAL_PORT) },
+      env: {
+        PAYPAL_STANDIN_PORT: String(E2E_PAYPAL_PORT),
+        STRIPE_STANDIN_PORT: String(E2E_STRIPE_PORT),
+        STRIPE_WEBHOOK_URL: `http://127.0.0.1:${E2E_PORT}/api/premium/stripe/webhook`,
+        ...STRIPE_KEYS,
+      },
       reuseExistingServer: false,
       timeout: 60_000,
     },

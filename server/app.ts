@@ -18,7 +18,7 @@ import { RequestLog } from './http/request-log.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
-import { PAYPAL_IPN_PATH, premiumRoutes } from './routes/premium.ts';
+import { PAYMENT_NOTIFICATION_PATHS, premiumRoutes } from './routes/premium.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
@@ -124,7 +124,11 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
         }
       });
     }
-    await site.register(auth, { db, authApiKey: config.authApiKey, xsrfExempt: (url) => url.startsWith('/api/internal/') || url === PAYPAL_IPN_PATH });
+    await site.register(auth, {
+      db,
+      authApiKey: config.authApiKey,
+      xsrfExempt: (url) => url.startsWith('/api/internal/') || PAYMENT_NOTIFICATION_PATHS.includes(url),
+    });
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
     await site.register(accountRoutes, { db, config, library, bus, counter });
     await site.register(internalRoutes, { db, bus });

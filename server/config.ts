@@ -118,6 +118,9 @@ const schema = z.object({
   PAYPAL_EMAIL: z.string().optional(),
   PAYPAL_IPN_VERIFY_URL: z.string().url().default('https://ipnpb.paypal.com/cgi-bin/webscr'),
   PUBLIC_SITE_URL: z.string().url().optional(),
+  STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -186,6 +189,8 @@ export interface PremiumConfig {
   prices: { animated: string; glint: string; dinnerbone: string };
   currency: string;
   paypal: { url: string; email: string | undefined; ipnVerifyUrl: string };
+  /** Card payments through Stripe Checkout: off until both the secret key and the webhook secret are set. */
+  stripe: { apiUrl: string; secretKey: string | undefined; webhookSecret: string | undefined };
 }
 
 /** An S3-compatible bucket. */
@@ -256,6 +261,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       prices: { animated: e.PREMIUM_ANIMATED_PRICE, glint: e.PREMIUM_GLINT_PRICE, dinnerbone: e.PREMIUM_DINNERBONE_PRICE },
       currency: e.PREMIUM_CURRENCY,
       paypal: { url: e.PAYPAL_URL, email: e.PAYPAL_EMAIL || undefined, ipnVerifyUrl: e.PAYPAL_IPN_VERIFY_URL },
+      stripe: {
+        apiUrl: e.STRIPE_API_URL.replace(/\/+$/, ''),
+        secretKey: e.STRIPE_SECRET_KEY || undefined,
+        webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
+      },
     },
     siteUrl: (e.PUBLIC_SITE_URL ?? e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };

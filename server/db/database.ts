@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations.ts';
@@ -31,7 +31,22 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * SQLite with transactions that take the write lock when they begin (`BEGIN IMMEDIATE`). A plain `BEGIN` reads first and
+ * asks for the lock at its first write; if another connection (the CLI, a sweep, a second process) wrote in between,
+ * that write fails at once with SQLITE_BUSY, whatever the busy timeout. Taking the lock first makes it wait instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,8 +1,9 @@
 // The premium calls (SPEC §7 Premium): the features' prices and the player's state of each, the PayPal checkout form's
-// settings, the glint and upside down switches, and PayPal's payment notifications (IPN).
+// settings, the card checkout (Stripe), the glint and upside down switches, and the providers' payment notifications
+// (PayPal IPN, Stripe webhook).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { premiumInitSchema, premiumStateSchema, premiumToggleSchema } from '../../src/lib/api-schemas.ts';
+import { paymentIntentBodySchema, paymentIntentSchema, premiumInitSchema, premiumStateSchema, premiumToggleSchema } from '../../src/lib/api-schemas.ts';
 import { PREMIUM_ITEMS } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Config } from '../config.ts';
@@ -12,10 +13,15 @@ import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/rou
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { featureStates, setFeatureEnabled, type ToggledItem } from '../premium/features.ts';
 import { handleIpn, IpnVerificationUnavailable } from '../premium/paypal-ipn.ts';
+import { CheckoutUnavailable, createCheckoutSession, handleStripeWebhook } from '../premium/stripe.ts';
 
 /** The path PayPal posts its notifications to (exempt from the XSRF check: PayPal's message is checked with PayPal). */
 export const PAYPAL_IPN_PATH = '/api/premium/payment';
-/** The largest notification read: PayPal's messages are a few kilobytes. */
+/** The path Stripe posts its events to (exempt from the XSRF check: each event is signed). */
+export const STRIPE_WEBHOOK_PATH = '/api/premium/stripe/webhook';
+/** The calls payment providers make, which carry no session and no XSRF token. */
+export const PAYMENT_NOTIFICATION_PATHS = [PAYPAL_IPN_PATH, STRIPE_WEBHOOK_PATH];
+/** The largest notification read: PayPal's messages and Stripe's events are a few kilobytes. */
 const IPN_BODY_LIMIT = 64 * 1024;
 const TOGGLES: Array<{ item: ToggledItem; name: string }> = [
   { item: 'glint', name: 'cape glint' },
@@ -25,11 +31,12 @@ const TOGGLES: Array<{ item: ToggledItem; name: string }> = [
 /** Registers the premium calls. */
 export async function premiumRoutes(
   instance: FastifyInstance,
-  options: { db: Db; bus: InvalidationBus; config: Pick<Config, 'premium' | 'siteUrl' | 'publicBaseUrl'> },
+  options: { db: Db; bus: InvalidationBus; config: Pick<Config, 'premium' | 'siteUrl' | 'publicBaseUrl' | 'siteName'> },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus, config } = options;
   const { premium } = config;
+  const cardPayments = Boolean(premium.stripe.secretKey && premium.stripe.webhookSecret);
 
   app.get(
     '/api/premium',
@@ -42,7 +49,11 @@ export async function premiumRoutes(
     async (request) => {
       const user = await request.currentUser();
       const states = await featureStates(db, user?.uuid ?? null);
-      return { currency: premium.currency, items: PREMIUM_ITEMS.map((key) => ({ key, price: premium.prices[key], ...states[key] })) };
+      return {
+        currency: premium.currency,
+        items: PREMIUM_ITEMS.map((key) => ({ key, price: premium.prices[key], ...states[key] })),
+        providers: { paypal: Boolean(premium.paypal.email), card: cardPayments },
+      };
     },
   );
 
@@ -62,6 +73,41 @@ export async function premiumRoutes(
         returnUrl: `${config.siteUrl}/premium/success`,
         notifyUrl: `${config.publicBaseUrl}${PAYPAL_IPN_PATH}`,
       };
+    },
+  );
+
+  app.post(
+    '/api/premium/payment/intent',
+    {
+      config: { auth: 'session' },
+      schema: {
+        summary: 'A hosted card checkout (Stripe Checkout) for one feature; the browser goes to its url',
+        body: paymentIntentBodySchema,
+        response: { 200: paymentIntentSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      const { uuid, item } = request.body;
+      if (uuid !== user.uuid) throw new HttpError(403, 'You can only buy features for your own account.');
+      if (!cardPayments) throw new HttpError(501, 'Card payments are not set up on this site yet.');
+      if ((await featureStates(db, uuid))[item].owned) throw new HttpError(422, 'You already own this feature.');
+      try {
+        const url = await createCheckoutSession(premium, {
+          uuid,
+          item,
+          siteName: config.siteName,
+          successUrl: `${config.siteUrl}/premium/success`,
+          cancelUrl: `${config.siteUrl}/premium`,
+        });
+        return { url };
+      } catch (error) {
+        if (error instanceof CheckoutUnavailable) {
+          request.log.warn({ err: error }, 'card checkout failed');
+          throw new HttpError(502, 'The card payment could not be started. Try again in a minute.');
+        }
+        throw error;
+      }
     },
   );
 
@@ -109,6 +155,29 @@ export async function premiumRoutes(
           throw error;
         }
         return reply.status(200).send(null);
+      },
+    );
+  });
+
+  // Stripe signs the exact bytes of each event: they are kept as they came.
+  await app.register(async (webhook) => {
+    webhook.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: IPN_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    webhook.withTypeProvider<ZodTypeProvider>().post(
+      STRIPE_WEBHOOK_PATH,
+      {
+        schema: {
+          summary: "Stripe's webhook events: the signature and its age are checked before anything is granted",
+          response: { 200: z.object({ received: z.literal(true) }), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new HttpError(400, 'A webhook event is JSON.');
+        const signature = request.headers['stripe-signature'];
+        const outcome = await handleStripeWebhook({ db, bus, premium }, request.body, typeof signature === 'string' ? signature : undefined);
+        request.log.info({ outcome }, 'Stripe event');
+        // Stripe sends an event again until it gets a 2xx: a bad signature is answered 400, so a forgery is never taken.
+        if (outcome === 'refused: signature' || outcome === 'refused: stale') throw new HttpError(400, 'The signature does not match.');
+        return reply.status(200).send({ received: true as const });
       },
     );
   });

@@ -250,12 +250,13 @@ export const userReportBodySchema = z.object({
 
 // ---- Premium ----
 
-const premiumItemSchema = z.enum(['animated', 'glint', 'dinnerbone']);
+const premiumItemSchema = z.enum(['animated', 'glint', 'dinnerbone'], { message: 'Choose animated, glint or dinnerbone.' });
 /** GET /api/premium: each feature's price and, for a logged-in player, whether they own it and have it on. */
 export const premiumStateSchema = z
   .object({
     currency: z.string(),
     items: z.array(z.object({ key: premiumItemSchema, price: z.string(), owned: z.boolean(), enabled: z.boolean() })),
+    providers: z.object({ paypal: z.boolean(), card: z.boolean() }).meta({ description: 'Which ways to pay are set up' }),
   })
   .meta({ id: 'PremiumState' });
 /** GET /api/premium/init (SPEC §3 premium init): where the checkout form goes, and the fields it carries. */
@@ -269,6 +270,13 @@ export const premiumInitSchema = z
     notifyUrl: z.string(),
   })
   .meta({ id: 'PremiumInit' });
+/** POST /api/premium/payment/intent: the buyer (the logged-in player) and the feature. */
+export const paymentIntentBodySchema = z.object({
+  uuid: playerUuidSchema,
+  item: premiumItemSchema.meta({ description: 'animated, glint or dinnerbone' }),
+});
+/** What POST /api/premium/payment/intent answers (SPEC §3 payment intent response): the hosted checkout to go to. */
+export const paymentIntentSchema = z.object({ url: z.string() }).meta({ id: 'PaymentIntent' });
 /** What POST /api/premium/glint and /dinnerbone answer: the feature's new state. */
 export const premiumToggleSchema = z.object({ success: z.literal(true), enabled: z.boolean() }).meta({ id: 'PremiumToggle' });
 

@@ -19,6 +19,7 @@ import type {
   pageLinkSchema,
   playerLookupSchema,
   premiumSchema,
+  paymentIntentSchema,
   premiumInitSchema,
   premiumStateSchema,
   premiumToggleSchema,
@@ -63,6 +64,8 @@ export type UserReportRow = z.output<typeof userReportRowSchema>;
 export type PremiumState = z.output<typeof premiumStateSchema>;
 /** Where the PayPal checkout form goes. */
 export type PremiumInit = z.output<typeof premiumInitSchema>;
+/** Where a card checkout happens. */
+export type PaymentIntent = z.output<typeof paymentIntentSchema>;
 /** A premium toggle's answer. */
 export type PremiumToggle = z.output<typeof premiumToggleSchema>;
 /** A row of the gallery whitelist. */

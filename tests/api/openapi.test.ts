@@ -39,6 +39,8 @@ const EVERY_CALL = [
   'POST /api/premium/glint',
   'POST /api/premium/dinnerbone',
   'POST /api/premium/payment',
+  'POST /api/premium/payment/intent',
+  'POST /api/premium/stripe/webhook',
   'GET /api/csrf-cookie',
   'GET /api/home',
   'GET /api/contributors',

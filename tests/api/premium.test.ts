@@ -50,6 +50,7 @@ describe.each(backends)('premium on $name', (backend) => {
     expect(prices).toEqual({
       currency: 'GBP',
       items: ['animated', 'glint', 'dinnerbone'].map((key) => ({ key, price: '4.99', owned: false, enabled: false })),
+      providers: { paypal: true, card: false },
     });
     expect((await visitor.get('/api/premium/init')).status).toBe(401);
     const player = await loginNewUser(suite.server);

@@ -48,7 +48,7 @@ test('a player buys cape glint through PayPal, sees the payment succeed, and swi
 
   await page.goto('/premium');
   await waitForIslands(page);
-  await page.getByTestId('premium-glint').getByRole('button', { name: 'Buy Cape glint' }).click();
+  await page.getByTestId('premium-glint').getByRole('button', { name: 'Buy Cape glint with PayPal' }).click();
   // PayPal's checkout (the stand-in): the order the form carried.
   await expect(page.getByRole('heading', { name: `Pay ${E2E_PAYPAL_EMAIL}` })).toBeVisible();
   await expect(page.getByText('Cloakroom Cape glint: 4.99 GBP')).toBeVisible();
@@ -71,5 +71,22 @@ test('a player buys cape glint through PayPal, sees the payment succeed, and swi
   await glint.click();
   await expect(glint).toHaveAttribute('aria-checked', 'true');
   expect(await profile()).toBe(true);
-  await expect(page.getByTestId('premium-dinnerbone').getByRole('button', { name: 'Buy Dinnerbone' })).toBeEnabled();
+  await expect(page.getByTestId('premium-dinnerbone').getByRole('button', { name: 'Buy Dinnerbone with PayPal' })).toBeEnabled();
+});
+
+test('a player buys Dinnerbone by card through the hosted checkout and is shown upside down', async ({ page }) => {
+  test.setTimeout(90_000);
+  await logIn(page, uniqueName('Card'));
+  const uuid = ((await (await page.request.get('/api/user')).json()) as { uuid: string }).uuid;
+  await page.goto('/premium');
+  await waitForIslands(page);
+  await page.getByTestId('premium-dinnerbone').getByRole('button', { name: 'Buy Dinnerbone by card' }).click();
+  // The card processor's hosted checkout (the stand-in).
+  await expect(page.getByRole('heading', { name: 'Pay by card' })).toBeVisible();
+  await expect(page.getByText('Cloakroom Dinnerbone: 4.99 GBP')).toBeVisible();
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
+  await page.waitForURL((url) => url.pathname === '/premium', { timeout: 40_000 });
+  await expect(page.getByTestId('premium-dinnerbone').getByRole('switch', { name: 'Dinnerbone' })).toHaveAttribute('aria-checked', 'true');
+  expect(((await (await page.request.get(`/profile/${uuid}`)).json()) as { upsideDown: boolean }).upsideDown).toBe(true);
 });

@@ -1,5 +1,5 @@
 // /premium: the premium features with their price and, for a logged-in player, their state (owned and on or off, or a
-// Buy button that posts the PayPal checkout form); visitors get a Login link. /premium/success: "Payment Successful",
+// Buy button that posts the PayPal checkout form, or goes to the card checkout); visitors get a Login link. /premium/success: "Payment Successful",
 // a progress bar rising 5% a second, then the stored user is refreshed and the page returns to /premium.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
@@ -7,10 +7,10 @@ import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { formatPrice, PREMIUM_FEATURES, type PremiumItem } from '../../lib/premium';
 import { $user, storeUser } from '../../lib/session';
-import type { PremiumInit, PremiumState, PremiumToggle, User } from '../../lib/types';
+import type { PaymentIntent, PremiumInit, PremiumState, PremiumToggle, User } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
-/** The SPEC §8 alert when the checkout cannot start. */
+/** The SPEC §8 alert when a checkout cannot start. */
 const CHECKOUT_FAILED = 'Something went wrong! Please refresh!';
 
 /** Posts the PayPal Standard checkout form (SPEC §7: amount, currency, custom, return, notify_url) for one feature. */
@@ -96,6 +96,18 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
     }
   };
 
+  const buyByCard = async (item: PremiumItem) => {
+    if (!user) return;
+    setBusy(item);
+    try {
+      const intent = await api<PaymentIntent>('/api/premium/payment/intent', { method: 'POST', body: { uuid: user.uuid, item } });
+      location.assign(intent.url);
+    } catch {
+      setBusy(null);
+      window.alert(CHECKOUT_FAILED);
+    }
+  };
+
   const toggle = async (item: PremiumItem, enabled: boolean) => {
     setBusy(item);
     setError(null);
@@ -131,9 +143,18 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
                 </a>
               )}
               {user && !entry.owned && (
-                <button type="button" className="btn-primary" disabled={busy !== null} onClick={() => buy(entry.key)}>
-                  {busy === entry.key ? 'Opening PayPal…' : `Buy ${feature.name}`}
-                </button>
+                <div className="flex flex-col gap-2">
+                  {(state!.providers.paypal || !state!.providers.card) && (
+                    <button type="button" className="btn-primary" disabled={busy !== null} onClick={() => buy(entry.key)}>
+                      {busy === entry.key ? 'Opening checkout…' : `Buy ${feature.name} with PayPal`}
+                    </button>
+                  )}
+                  {state!.providers.card && (
+                    <button type="button" className="btn-secondary" disabled={busy !== null} onClick={() => buyByCard(entry.key)}>
+                      {`Buy ${feature.name} by card`}
+                    </button>
+                  )}
+                </div>
               )}
               {user && entry.owned && feature.toggles && (
                 <div className="flex items-center justify-between gap-3 rounded-lg border border-green-500/40 bg-green-500/10 px-4 py-2">
