@@ -28,6 +28,20 @@ const TOGGLES: Array<{ item: ToggledItem; name: string }> = [
   { item: 'dinnerbone', name: 'upside down' },
 ];
 
+/** Registers routes in a scope where bodies of `contentType` arrive as their bytes (providers sign or verify the exact bytes). */
+async function withRawBodies(app: FastifyInstance, contentType: string, routes: (scope: FastifyInstance) => void): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(contentType, { parseAs: 'buffer', bodyLimit: IPN_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    routes(scope);
+  });
+}
+
+/** A notification's bytes; 400 with `message` when the body is empty or came in another format. */
+function rawBody(body: unknown, message: string): Buffer {
+  if (!Buffer.isBuffer(body) || body.length === 0) throw new HttpError(400, message);
+  return body;
+}
+
 /** Registers the premium calls. */
 export async function premiumRoutes(
   instance: FastifyInstance,
@@ -135,8 +149,7 @@ export async function premiumRoutes(
   }
 
   // PayPal posts form-encoded messages; they are kept as bytes, since the verification posts them back unchanged.
-  await app.register(async (ipn) => {
-    ipn.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: IPN_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  await withRawBodies(app, 'application/x-www-form-urlencoded', (ipn) =>
     ipn.withTypeProvider<ZodTypeProvider>().post(
       PAYPAL_IPN_PATH,
       {
@@ -146,9 +159,9 @@ export async function premiumRoutes(
         },
       },
       async (request, reply) => {
-        if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new HttpError(400, 'A payment notification is form-encoded.');
+        const body = rawBody(request.body, 'A payment notification is form-encoded.');
         try {
-          const outcome = await handleIpn({ db, bus, premium }, request.body);
+          const outcome = await handleIpn({ db, bus, premium }, body);
           request.log.info({ outcome }, 'PayPal notification');
         } catch (error) {
           if (error instanceof IpnVerificationUnavailable) throw new HttpError(502, error.message);
@@ -156,12 +169,11 @@ export async function premiumRoutes(
         }
         return reply.status(200).send(null);
       },
-    );
-  });
+    ),
+  );
 
   // Stripe signs the exact bytes of each event: they are kept as they came.
-  await app.register(async (webhook) => {
-    webhook.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: IPN_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  await withRawBodies(app, 'application/json', (webhook) =>
     webhook.withTypeProvider<ZodTypeProvider>().post(
       STRIPE_WEBHOOK_PATH,
       {
@@ -171,14 +183,14 @@ export async function premiumRoutes(
         },
       },
       async (request, reply) => {
-        if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new HttpError(400, 'A webhook event is JSON.');
+        const body = rawBody(request.body, 'A webhook event is JSON.');
         const signature = request.headers['stripe-signature'];
-        const outcome = await handleStripeWebhook({ db, bus, premium }, request.body, typeof signature === 'string' ? signature : undefined);
+        const outcome = await handleStripeWebhook({ db, bus, premium }, body, typeof signature === 'string' ? signature : undefined);
         request.log.info({ outcome }, 'Stripe event');
         // Stripe sends an event again until it gets a 2xx: a bad signature is answered 400, so a forgery is never taken.
         if (outcome === 'refused: signature' || outcome === 'refused: stale') throw new HttpError(400, 'The signature does not match.');
         return reply.status(200).send({ received: true as const });
       },
-    );
-  });
+    ),
+  );
 }
