@@ -19,6 +19,8 @@ import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { PAYMENT_NOTIFICATION_PATHS, premiumRoutes } from './routes/premium.ts';
+import { boostRoutes } from './routes/boost.ts';
+import { botRoutes } from './routes/bot.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
@@ -127,7 +129,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(auth, {
       db,
       authApiKey: config.authApiKey,
-      xsrfExempt: (url) => url.startsWith('/api/internal/') || PAYMENT_NOTIFICATION_PATHS.includes(url),
+      botApiKey: config.discordBotKey,
+      xsrfExempt: (url) => url.startsWith('/api/internal/') || url.startsWith('/api/bot/') || PAYMENT_NOTIFICATION_PATHS.includes(url),
     });
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
     await site.register(accountRoutes, { db, config, library, bus, counter });
@@ -143,6 +146,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       downloadsPerMinute: config.galleryDownloadsPerMinute,
     });
     await site.register(premiumRoutes, { db, bus, config });
+    await site.register(boostRoutes, { db, bus });
+    await site.register(botRoutes, { db, bus, callsPerMinute: config.botCallsPerMinute });
     await site.register(pageRoutes, { config });
   });
   return app;

@@ -121,6 +121,8 @@ const schema = z.object({
   STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  DISCORD_BOT_KEY: z.string().optional(),
+  BOT_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -180,6 +182,10 @@ export interface Config {
   imageJobConcurrency: number;
   /** Premium features: each one's price, the currency, and PayPal Standard (checkout form and IPN verification). */
   premium: PremiumConfig;
+  /** The bearer key of the chat-community bot's API (DISCORD_BOT_KEY); unset refuses every bot call. */
+  discordBotKey: string | undefined;
+  /** Bot API calls per minute, all together (then 429). */
+  botCallsPerMinute: number;
   /** The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin, else PUBLIC_BASE_URL). */
   siteUrl: string;
 }
@@ -267,6 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
       },
     },
+    discordBotKey: e.DISCORD_BOT_KEY || undefined,
+    botCallsPerMinute: e.BOT_CALLS_PER_MINUTE,
     siteUrl: (e.PUBLIC_SITE_URL ?? e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }

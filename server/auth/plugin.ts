@@ -14,7 +14,7 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Who may call a route: a logged-in player, an admin, or the game auth server with its bearer key; unset is everyone. */
-type RouteAuth = 'session' | 'admin' | 'bearer';
+type RouteAuth = 'session' | 'admin' | 'bearer' | 'bot';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -90,13 +90,17 @@ function checkBearer(request: FastifyRequest, key: string | undefined): void {
 /** The OpenAPI security requirement of a route: its auth, plus the XSRF header for state-changing site calls. */
 function securityOf(auth: RouteAuth | undefined, stateChanging: boolean): Array<Record<string, string[]>> | undefined {
   if (auth === 'bearer') return [{ bearer: [] }];
+  if (auth === 'bot') return [{ botKey: [] }];
   const requirement: Record<string, string[]> = {};
   if (auth) requirement.session = [];
   if (stateChanging) requirement.xsrf = [];
   return Object.keys(requirement).length > 0 ? [requirement] : undefined;
 }
 
-async function authPlugin(app: FastifyInstance, options: { db: Db; authApiKey: string | undefined; xsrfExempt: (url: string) => boolean }) {
+async function authPlugin(
+  app: FastifyInstance,
+  options: { db: Db; authApiKey: string | undefined; botApiKey?: string | undefined; xsrfExempt: (url: string) => boolean },
+) {
   const { db } = options;
 
   // Each route's `config.auth` becomes a check that runs before its input is validated (a visitor gets 401, not 422), and its OpenAPI security.
@@ -110,8 +114,8 @@ async function authPlugin(app: FastifyInstance, options: { db: Db; authApiKey: s
     if (stateChanging) route.onRequest = [checkXsrf, ...hookList(route.onRequest)];
     if (!auth) return;
     const check =
-      auth === 'bearer'
-        ? async (request: FastifyRequest) => checkBearer(request, options.authApiKey)
+      auth === 'bearer' || auth === 'bot'
+        ? async (request: FastifyRequest) => checkBearer(request, auth === 'bot' ? options.botApiKey : options.authApiKey)
         : async (request: FastifyRequest) => void (auth === 'admin' ? await requireAdmin(request) : await requireUser(request));
     route.preValidation = [check, ...hookList(route.preValidation)];
   });

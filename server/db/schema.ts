@@ -184,6 +184,29 @@ export interface PaymentNotificationsTable {
   outcome: string;
 }
 
+/** A player's chat-community link and boost. */
+export interface DiscordLinksTable {
+  user_uuid: string;
+  /** The member id once the bot bound the link code; null until then. */
+  discord_id: string | null;
+  link_code: string | null;
+  link_code_expires_at: number | null;
+  boosting: Generated<number>;
+  cosmetic: string | null;
+  /** The feature this boost granted (not owned before it). */
+  granted_item: string | null;
+  updated_at: number;
+}
+
+/** A one-time code a premium holder gives the bot for the community's premium role. */
+export interface DiscordRoleCodesTable {
+  code: string;
+  user_uuid: string;
+  expires_at: number;
+  /** The member who claimed it; null while unused. */
+  claimed_by: string | null;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   groups: GroupsTable;
@@ -206,4 +229,6 @@ export interface Database {
   site_counts: SiteCountsTable;
   premium_payments: PremiumPaymentsTable;
   payment_notifications: PaymentNotificationsTable;
+  discord_links: DiscordLinksTable;
+  discord_role_codes: DiscordRoleCodesTable;
 }

@@ -50,7 +50,7 @@ export async function setFeatureEnabled(trx: Transaction<Database> | Db, uuid: s
 }
 
 /** Each feature's state for a player (none owned for a visitor). */
-export async function featureStates(db: Db, uuid: string | null): Promise<Record<PremiumItem, { owned: boolean; enabled: boolean }>> {
+export async function featureStates(db: Db | Transaction<Database>, uuid: string | null): Promise<Record<PremiumItem, { owned: boolean; enabled: boolean }>> {
   const row = uuid ? await db.selectFrom('premium').selectAll().where('user_uuid', '=', uuid).executeTakeFirst() : undefined;
   const states = {} as Record<PremiumItem, { owned: boolean; enabled: boolean }>;
   for (const item of PREMIUM_ITEMS) {

@@ -280,6 +280,45 @@ export const paymentIntentSchema = z.object({ url: z.string() }).meta({ id: 'Pay
 /** What POST /api/premium/glint and /dinnerbone answer: the feature's new state. */
 export const premiumToggleSchema = z.object({ success: z.literal(true), enabled: z.boolean() }).meta({ id: 'PremiumToggle' });
 
+// ---- Premium boost and the chat-community bot ----
+
+/** A yes-or-no answer of the boost page's polls (`linked`, `boosting`). */
+export const successFlagSchema = z.object({ success: z.boolean() }).meta({ id: 'SuccessFlag' });
+/** A one-time code the player gives the bot (link code, premium role code). */
+export const codeSchema = z.object({ code: z.string() }).meta({ id: 'Code' });
+/** GET /api/premium/boost/discord/usable: the cosmetics a boost can give, by key. */
+export const usableCosmeticsSchema = z.object({ cosmetics: z.record(z.string(), z.string()) }).meta({ id: 'UsableCosmetics' });
+/** GET /api/premium/boost/discord/cosmetic: the chosen cosmetic, or null. */
+export const cosmeticSchema = z.object({ cosmetic: z.string().nullable() }).meta({ id: 'Cosmetic' });
+/** POST /api/premium/boost/discord/cosmetic: the cosmetic to get while boosting. */
+export const cosmeticBodySchema = z.object({ cosmetic: premiumItemSchema });
+
+const discordIdSchema = z.string().regex(/^\d{5,20}$/, { message: 'A member id is 5 to 20 digits.' });
+const botCodeSchema = z.string().regex(/^[A-Z2-9]{8}$/, { message: 'A code is 8 letters and digits.' });
+/** POST /api/bot/link and /api/bot/role: a code a player gave the member, and the member's id. */
+export const botCodeBodySchema = z.object({ code: botCodeSchema, discordId: discordIdSchema });
+/** POST /api/bot/boosting: whether a member boosts now. */
+export const botBoostingBodySchema = z.object({ discordId: discordIdSchema, boosting: z.boolean() });
+/** POST /api/bot/unlink: the member. */
+export const botMemberBodySchema = z.object({ discordId: discordIdSchema });
+/** What the bot's calls answer: the player the member is linked to. */
+export const botPlayerSchema = z.object({ success: z.literal(true), uuid: playerUuidSchema, username: z.string() }).meta({ id: 'BotPlayer' });
+/** GET /api/bot/links's query: the member id to continue after, and how many. */
+export const botLinksQuerySchema = z.object({
+  after: z
+    .string()
+    .regex(/^\d{0,20}$/, { message: 'after is a member id.' })
+    .default(''),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+/** What GET /api/bot/links answers: linked members in id order, and the id to continue after (null at the end). */
+export const botLinksSchema = z
+  .object({
+    data: z.array(z.object({ discordId: z.string(), uuid: playerUuidSchema, username: z.string(), boosting: z.boolean() })),
+    next: z.string().nullable(),
+  })
+  .meta({ id: 'BotLinks' });
+
 // ---- Admin ----
 
 /** A pager link of a paginated admin answer. */

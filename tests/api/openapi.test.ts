@@ -41,6 +41,19 @@ const EVERY_CALL = [
   'POST /api/premium/payment',
   'POST /api/premium/payment/intent',
   'POST /api/premium/stripe/webhook',
+  'POST /api/premium/boost/discord/generate',
+  'GET /api/premium/boost/discord/linked',
+  'GET /api/premium/boost/discord/boosting',
+  'GET /api/premium/boost/discord/usable',
+  'GET /api/premium/boost/discord/cosmetic',
+  'POST /api/premium/boost/discord/cosmetic',
+  'POST /api/premium/boost/discord/remove',
+  'POST /api/premium/discord/generate',
+  'POST /api/bot/link',
+  'POST /api/bot/boosting',
+  'GET /api/bot/links',
+  'POST /api/bot/unlink',
+  'POST /api/bot/role',
   'GET /api/csrf-cookie',
   'GET /api/home',
   'GET /api/contributors',
@@ -105,9 +118,12 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('API desc
     }
   });
 
-  it('says who may call what: the mod API is open, internal calls take the bearer key, site calls the session and XSRF header', async () => {
+  it('says who may call what: the mod API is open, internal and bot calls take their bearer keys, site calls the session and XSRF header', async () => {
     const { paths, components } = await spec();
-    expect(Object.keys(components.securitySchemes).sort()).toEqual(['bearer', 'session', 'xsrf']);
+    expect(Object.keys(components.securitySchemes).sort()).toEqual(['bearer', 'botKey', 'session', 'xsrf']);
+    expect(paths['/api/bot/link']!.post!.security).toEqual([{ botKey: [] }]);
+    expect(paths['/api/premium/payment']!.post!.security).toBeUndefined();
+    expect(paths['/api/premium/stripe/webhook']!.post!.security).toBeUndefined();
     expect(paths['/profile/{id}']!.get!.security).toBeUndefined();
     expect(paths['/textures/{hash}']!.get!.security).toBeUndefined();
     expect(paths['/api/internal/auth']!.post!.security).toEqual([{ bearer: [] }]);
