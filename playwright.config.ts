@@ -14,6 +14,8 @@ export const E2E_PAYPAL_PORT = E2E_PORT + 2;
 /** The Stripe stand-in's port (tests/helpers/stripe.ts): the checkout session API and its hosted page. */
 export const E2E_STRIPE_PORT = E2E_PORT + 3;
 const STRIPE_KEYS = { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: 'whsec_e2e' };
+/** The chat-community bot's key on the e2e server (the tests play the bot). */
+export const E2E_BOT_KEY = 'bot-key-e2e';
 /** The merchant account the e2e server sells to. */
 export const E2E_PAYPAL_EMAIL = 'payments@cloakroom.example';
 
@@ -34,6 +36,7 @@ const serverEnv = {
   PUBLIC_SITE_URL: `http://127.0.0.1:${E2E_PORT}`,
   STRIPE_API_URL: `http://127.0.0.1:${E2E_STRIPE_PORT}`,
   ...STRIPE_KEYS,
+  DISCORD_BOT_KEY: E2E_BOT_KEY,
 };
 
 export default defineConfig({

@@ -7,6 +7,8 @@ import type {
   adminUserRecordSchema,
   auditRowSchema,
   checkAuthResultSchema,
+  codeSchema,
+  cosmeticSchema,
   contributorSchema,
   editResultSchema,
   galleryItemSchema,
@@ -24,9 +26,11 @@ import type {
   premiumStateSchema,
   premiumToggleSchema,
   registrationCodeSchema,
+  successFlagSchema,
   successSchema,
   tagSchema,
   uploadResultSchema,
+  usableCosmeticsSchema,
   userGallerySchema,
   userBanRowSchema,
   userReportRowSchema,
@@ -64,6 +68,14 @@ export type UserReportRow = z.output<typeof userReportRowSchema>;
 export type PremiumState = z.output<typeof premiumStateSchema>;
 /** Where the PayPal checkout form goes. */
 export type PremiumInit = z.output<typeof premiumInitSchema>;
+/** A yes-or-no poll answer. */
+export type SuccessFlag = z.output<typeof successFlagSchema>;
+/** A one-time code for the bot. */
+export type Code = z.output<typeof codeSchema>;
+/** The cosmetics a boost can give. */
+export type UsableCosmetics = z.output<typeof usableCosmeticsSchema>;
+/** The chosen boost cosmetic. */
+export type Cosmetic = z.output<typeof cosmeticSchema>;
 /** Where a card checkout happens. */
 export type PaymentIntent = z.output<typeof paymentIntentSchema>;
 /** A premium toggle's answer. */

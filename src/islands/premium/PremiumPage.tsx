@@ -185,6 +185,9 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
       <p className="mt-6 text-sm text-ink-300">
         All purchases are final. Questions about a payment? Write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
       </p>
+      <p className="mt-2 text-sm text-ink-300">
+        Boosting our community server gives you one feature free while you boost: <a href="/premium/boost">Premium Boost</a>.
+      </p>
     </>
   );
 }
