@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { animatedGif, frameColour, solidPng } from '../fixtures/textures.ts';
 
 const MERCHANT = 'payments@cloakroom.example';
 let txn = 1000;
@@ -83,6 +83,18 @@ describe.each(backends)('premium on $name', (backend) => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ item: 'glint', amount: '4.99', currency: 'GBP', status: 'completed' });
     expect((await notifications()).slice(-2).map((row) => row.outcome)).toEqual(['granted', 'duplicate']);
+  });
+
+  it('turns an animated cape on in the mod API once the animation is bought: cape_url becomes the strip', async () => {
+    const player = await loginNewUser(suite.server);
+    expect((await player.jar.upload('/api/upload-cape', await animatedGif(64, 32, 4), { filename: 'cape.gif', type: 'image/gif' })).status).toBe(200);
+    const before = (await profile(player.uuid)) as { animatedCape: boolean; cape_url: string; animated_cape_url: string };
+    expect(before.animatedCape).toBe(false);
+    expect(before.cape_url).not.toBe(before.animated_cape_url);
+    expect(await sendIssued(payment(player.uuid, 'animated'))).toBe(200);
+    const after = (await profile(player.uuid)) as { animatedCape: boolean; cape_url: string; animated_cape_url: string };
+    expect(after.animatedCape).toBe(true);
+    expect(after.cape_url).toBe(after.animated_cape_url);
   });
 
   it('grants nothing for a forged, underpaid, wrong-currency, wrong-receiver, pending, unknown-player or malformed notification', async () => {
