@@ -56,6 +56,26 @@ function Step({ number, title, done, children }: { number: number; title: string
   );
 }
 
+/** A one-time code for the bot: a button that gets it, then the command to send with it. */
+function OneTimeCode(props: { code: string | null; command: string; label: string; disabled: boolean; onGet: () => void; children: React.ReactNode }) {
+  if (!props.code) {
+    return (
+      <button type="button" className="btn-primary" disabled={props.disabled} onClick={props.onGet}>
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    <p role="status">
+      Send{' '}
+      <code className="rounded bg-ink-950 px-2 py-0.5 font-mono text-lg font-bold text-ink-100">
+        {props.command} {props.code}
+      </code>{' '}
+      {props.children}
+    </p>
+  );
+}
+
 /** The boost page island. */
 export default function BoostPage({ discordUrl }: { discordUrl: string }) {
   const user = useStore($user);
@@ -145,20 +165,16 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
                 </button>
               )}
             </div>
-          ) : linkCode ? (
-            <p role="status">
-              Send <code className="rounded bg-ink-950 px-2 py-0.5 font-mono text-lg font-bold text-ink-100">/link {linkCode}</code> to our bot in the{' '}
-              <a href={discordUrl}>community chat</a> within 10 minutes. This page notices the link by itself.
-            </p>
           ) : (
-            <button
-              type="button"
-              className="btn-primary"
+            <OneTimeCode
+              code={linkCode}
+              command="/link"
+              label="Get a link code"
               disabled={busy}
-              onClick={() => run(async () => setLinkCode((await api<Code>('/api/premium/boost/discord/generate', { method: 'POST' })).code))}
+              onGet={() => run(async () => setLinkCode((await api<Code>('/api/premium/boost/discord/generate', { method: 'POST' })).code))}
             >
-              Get a link code
-            </button>
+              to our bot in the <a href={discordUrl}>community chat</a> within 10 minutes. This page notices the link by itself.
+            </OneTimeCode>
           )}
         </Step>
         <Step number={2} title="Boost the community server" done={boosting}>
@@ -203,20 +219,17 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
             The premium role
           </h2>
           <p className="mt-2 text-ink-300">Thank you for buying premium: claim the premium role in the community chat.</p>
-          {roleCode ? (
-            <p role="status" className="mt-3">
-              Send <code className="rounded bg-ink-950 px-2 py-0.5 font-mono text-lg font-bold text-ink-100">/role {roleCode}</code> to our bot within a day.
-            </p>
-          ) : (
-            <button
-              type="button"
-              className="btn-secondary mt-3"
+          <div className="mt-3">
+            <OneTimeCode
+              code={roleCode}
+              command="/role"
+              label="Get a role code"
               disabled={busy}
-              onClick={() => run(async () => setRoleCode((await api<Code>('/api/premium/discord/generate', { method: 'POST' })).code))}
+              onGet={() => run(async () => setRoleCode((await api<Code>('/api/premium/discord/generate', { method: 'POST' })).code))}
             >
-              Get a role code
-            </button>
-          )}
+              to our bot within a day.
+            </OneTimeCode>
+          </div>
         </section>
       )}
     </>
