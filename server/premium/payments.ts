@@ -4,6 +4,7 @@
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { isPremiumItem } from '../../src/lib/premium.ts';
 import type { Db } from '../db/database.ts';
+import type { InvalidationBus } from '../mod/invalidation.ts';
 import { grantFeature, revokeFeature } from './features.ts';
 
 /** A payment that a provider reported as complete. */
@@ -16,19 +17,32 @@ export interface CompletedPayment {
   currency: string;
 }
 
-/** Stores a notification as it arrived (outcome "received"); returns its id for `settleNotification`. */
-export async function storeNotification(db: Db, provider: string, body: string, txnId: string | null, now = Date.now()): Promise<number> {
-  const row = await db
+/** Outcomes that changed a player's features (their mod profile must be told). */
+const CHANGING_OUTCOMES = new Set(['granted', 'revoked', 'restored']);
+
+/**
+ * Stores a notification as it arrived (outcome "received") and returns its id with `settle`, which records what
+ * became of it and, when that changed a player's features, tells the mod API's profile caches.
+ */
+export async function receiveNotification(
+  context: { db: Db; bus: InvalidationBus },
+  provider: string,
+  body: string,
+  txnId: string | null,
+  now = Date.now(),
+): Promise<{ id: number; settle: <O extends string>(outcome: O, uuid?: string) => Promise<O> }> {
+  const { db, bus } = context;
+  const { id } = await db
     .insertInto('payment_notifications')
     .values({ provider, received_at: now, body, txn_id: txnId, outcome: 'received' })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** Writes what became of a stored notification. */
-export async function settleNotification(db: Db, id: number, outcome: string): Promise<void> {
-  await db.updateTable('payment_notifications').set({ outcome }).where('id', '=', id).execute();
+  const settle = async <O extends string>(outcome: O, uuid?: string): Promise<O> => {
+    await db.updateTable('payment_notifications').set({ outcome }).where('id', '=', id).execute();
+    if (uuid && CHANGING_OUTCOMES.has(outcome)) await bus.publish(uuid);
+    return outcome;
+  };
+  return { id, settle };
 }
 
 /** Grants the feature of a completed payment once per transaction: 'granted', 'duplicate', or 'refused: player' for an unknown player. */

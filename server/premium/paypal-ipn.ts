@@ -7,7 +7,7 @@ import type { PremiumConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
-import { cents, changePaymentStatus, grantPayment, settleNotification, storeNotification } from './payments.ts';
+import { cents, changePaymentStatus, grantPayment, receiveNotification } from './payments.ts';
 
 const PROVIDER = 'paypal';
 
@@ -67,12 +67,7 @@ export async function handleIpn(context: { db: Db; bus: InvalidationBus; premium
   const { db, bus, premium } = context;
   const fields = new URLSearchParams(body.toString('latin1'));
   const txnId = fields.get('txn_id');
-  const stored = await storeNotification(db, PROVIDER, body.toString('latin1'), txnId, now);
-  const settle = async (outcome: IpnOutcome, uuid?: string) => {
-    await settleNotification(db, stored, outcome);
-    if (uuid && (outcome === 'granted' || outcome === 'revoked' || outcome === 'restored')) await bus.publish(uuid);
-    return outcome;
-  };
+  const { settle } = await receiveNotification({ db, bus }, PROVIDER, body.toString('latin1'), txnId, now);
 
   let verified: boolean;
   try {

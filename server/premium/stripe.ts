@@ -8,7 +8,7 @@ import { PREMIUM_FEATURES, isPremiumItem, type PremiumItem } from '../../src/lib
 import type { PremiumConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
-import { cents, changePaymentStatus, grantPayment, settleNotification, storeNotification } from './payments.ts';
+import { cents, changePaymentStatus, grantPayment, receiveNotification } from './payments.ts';
 
 const PROVIDER = 'stripe';
 /** How old a signed webhook may be (Stripe's libraries use five minutes): an older one is a replay. */
@@ -127,12 +127,7 @@ export async function handleStripeWebhook(
 ): Promise<StripeOutcome> {
   const { db, bus, premium } = context;
   const event = parseEvent(body);
-  const stored = await storeNotification(db, PROVIDER, body.toString('utf8'), event?.id ?? null, now);
-  const settle = async (outcome: StripeOutcome, uuid?: string) => {
-    await settleNotification(db, stored, outcome);
-    if (uuid && (outcome === 'granted' || outcome === 'revoked' || outcome === 'restored')) await bus.publish(uuid);
-    return outcome;
-  };
+  const { id: stored, settle } = await receiveNotification({ db, bus }, PROVIDER, body.toString('utf8'), event?.id ?? null, now);
 
   const check = checkSignature(signature, body, premium.stripe.webhookSecret ?? '', now);
   if (check !== 'valid' || !premium.stripe.webhookSecret) return settle(check === 'stale' ? 'refused: stale' : 'refused: signature');

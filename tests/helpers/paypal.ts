@@ -4,6 +4,7 @@
 // byte for byte, and INVALID for anything else (a forgery).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestBody } from './request-body.ts';
 
 /** A running stand-in. */
 export interface PaypalStandIn {
@@ -18,13 +19,6 @@ export interface PaypalStandIn {
   /** How many verification requests it has answered. */
   verifications(): number;
   close(): Promise<void>;
-}
-
-/** Reads a request's body. */
-async function bodyOf(request: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('latin1');
 }
 
 /** Escapes text for HTML. */
@@ -48,7 +42,7 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
     (await fetch(notifyUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status;
 
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
-    const body = request.method === 'POST' ? await bodyOf(request) : '';
+    const body = request.method === 'POST' ? await requestBody(request, 'latin1') : '';
     const form = new URLSearchParams(body || (request.url ?? '').split('?')[1] || '');
     if (form.get('cmd') === '_notify-validate') {
       verified += 1;

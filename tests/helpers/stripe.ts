@@ -4,6 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestBody } from './request-body.ts';
 
 /** A checkout session as the stand-in keeps it. */
 export interface StandInSession {
@@ -34,13 +35,6 @@ export interface StripeStandIn {
   close(): Promise<void>;
 }
 
-/** Reads a request's body as text. */
-async function bodyOf(request: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** Starts a stand-in on 127.0.0.1 that accepts `secretKey` and signs events with `webhookSecret`. */
 export async function startStripeStandIn(options: { secretKey: string; webhookSecret: string; port?: number; webhookUrl?: string }): Promise<StripeStandIn> {
   const sessions: StandInSession[] = [];
@@ -65,7 +59,7 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
         return response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Invalid API Key provided' } }));
       }
-      const form = new URLSearchParams(await bodyOf(request));
+      const form = new URLSearchParams(await requestBody(request));
       const metadata: Record<string, string> = {};
       for (const [key, value] of form) if (key.startsWith('metadata[')) metadata[key.slice(9, -1)] = value;
       const session: StandInSession = {

@@ -85,28 +85,22 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
     api<PremiumState>('/api/premium').then(setState, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [user?.uuid]);
 
-  const buy = async (item: PremiumItem) => {
+  /** Starts a checkout for a feature (`open` leaves the page for the provider); a failure shows the SPEC §8 alert. */
+  const checkout = async (item: PremiumItem, open: (uuid: string) => Promise<void>) => {
     if (!user) return;
     setBusy(item);
     try {
-      submitCheckout(await api<PremiumInit>('/api/premium/init'), item, user.uuid, siteName);
+      await open(user.uuid);
     } catch {
       setBusy(null);
       window.alert(CHECKOUT_FAILED);
     }
   };
-
-  const buyByCard = async (item: PremiumItem) => {
-    if (!user) return;
-    setBusy(item);
-    try {
-      const intent = await api<PaymentIntent>('/api/premium/payment/intent', { method: 'POST', body: { uuid: user.uuid, item } });
-      location.assign(intent.url);
-    } catch {
-      setBusy(null);
-      window.alert(CHECKOUT_FAILED);
-    }
-  };
+  const buy = (item: PremiumItem) => checkout(item, async (uuid) => submitCheckout(await api<PremiumInit>('/api/premium/init'), item, uuid, siteName));
+  const buyByCard = (item: PremiumItem) =>
+    checkout(item, async (uuid) => {
+      location.assign((await api<PaymentIntent>('/api/premium/payment/intent', { method: 'POST', body: { uuid, item } })).url);
+    });
 
   const toggle = async (item: PremiumItem, enabled: boolean) => {
     setBusy(item);
