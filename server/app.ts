@@ -21,6 +21,7 @@ import { adminRoutes } from './routes/admin.ts';
 import { PAYMENT_NOTIFICATION_PATHS, premiumRoutes } from './routes/premium.ts';
 import { boostRoutes } from './routes/boost.ts';
 import { botRoutes } from './routes/bot.ts';
+import { creatorRoutes } from './routes/creators.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
@@ -144,6 +145,17 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       imageJobs,
       uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
       downloadsPerMinute: config.galleryDownloadsPerMinute,
+    });
+    await site.register(creatorRoutes, {
+      db,
+      library,
+      bus,
+      imageJobs,
+      publicBaseUrl: config.publicBaseUrl,
+      mojangApiUrl: config.mojangApiUrl,
+      creators: config.creators,
+      uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
+      galleryUploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
     });
     await site.register(premiumRoutes, { db, bus, config });
     await site.register(boostRoutes, { db, bus });

@@ -123,6 +123,13 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   DISCORD_BOT_KEY: z.string().optional(),
   BOT_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  MOJANG_SESSION_URL: z.string().url().default('https://sessionserver.mojang.com'),
+  OPTIFINE_CAPES_URL: z.string().url().default('http://s.optifine.net'),
+  AI_API_URL: z.string().url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().default('gpt-image-1'),
+  CREATOR_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  AI_PROMPTS_PER_HOUR: z.coerce.number().int().positive().default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -188,6 +195,20 @@ export interface Config {
   botCallsPerMinute: number;
   /** The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin, else PUBLIC_BASE_URL). */
   siteUrl: string;
+  /** The cape creators' outside services and limits. */
+  creators: CreatorsConfig;
+}
+
+/** The cape creators' outside services and limits. */
+export interface CreatorsConfig {
+  mojangSessionUrl: string;
+  optifineCapesUrl: string;
+  /** An OpenAI-compatible images API; without a URL and key the AI creator uses the built-in pattern generator. */
+  ai: { apiUrl: string | undefined; apiKey: string | undefined; model: string };
+  /** Creator requests per player per minute (every creator together). */
+  callsPerMinute: number;
+  /** AI creator prompts per player per hour. */
+  aiPromptsPerHour: number;
 }
 
 /** The premium features' prices and how they are paid for. */
@@ -275,6 +296,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     discordBotKey: e.DISCORD_BOT_KEY || undefined,
     botCallsPerMinute: e.BOT_CALLS_PER_MINUTE,
+    creators: {
+      mojangSessionUrl: e.MOJANG_SESSION_URL.replace(/\/+$/, ''),
+      optifineCapesUrl: e.OPTIFINE_CAPES_URL.replace(/\/+$/, ''),
+      ai: { apiUrl: e.AI_API_URL ? e.AI_API_URL.replace(/\/+$/, '') : undefined, apiKey: e.AI_API_KEY || undefined, model: e.AI_MODEL },
+      callsPerMinute: e.CREATOR_CALLS_PER_MINUTE,
+      aiPromptsPerHour: e.AI_PROMPTS_PER_HOUR,
+    },
     siteUrl: (e.PUBLIC_SITE_URL ?? e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -5,10 +5,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import { z } from 'zod';
 
-/** What a multipart upload carried: its fields, and the file's bytes (or 'too-big' past the limit, or null). */
+/** What a multipart upload carried: its fields, the `file` field's bytes (or 'too-big' past the limit, or null), and every file field read, by name. */
 export interface MultipartUpload {
   fields: Record<string, string>;
   file: Buffer | 'too-big' | null;
+  files: Record<string, Buffer>;
 }
 
 const MAX_FIELDS = 5;
@@ -23,17 +24,25 @@ function stopReading(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('connection', 'close');
 }
 
-/** Reads the body of a multipart request; anything that is not a well-formed multipart body gives no file. */
-export async function readMultipart(request: FastifyRequest, reply: FastifyReply, maxFileBytes: number): Promise<MultipartUpload> {
-  const upload: MultipartUpload = { fields: {}, file: null };
+/**
+ * Reads the body of a multipart request (files in the named fields, each at most `maxFileBytes`; `file` by default);
+ * anything that is not a well-formed multipart body gives no file.
+ */
+export async function readMultipart(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  maxFileBytes: number,
+  fileFields: string[] = ['file'],
+): Promise<MultipartUpload> {
+  const upload: MultipartUpload = { fields: {}, file: null, files: {} };
   if (!request.isMultipart()) return upload;
-  if (Number(request.headers['content-length']) > maxFileBytes + MULTIPART_OVERHEAD_BYTES) {
+  if (Number(request.headers['content-length']) > maxFileBytes * fileFields.length + MULTIPART_OVERHEAD_BYTES) {
     stopReading(request, reply);
-    return { fields: {}, file: 'too-big' };
+    return { fields: {}, file: 'too-big', files: {} };
   }
   try {
     // One byte over the limit is read, so that a file of exactly the limit passes and a bigger one is seen at once.
-    const limits = { fileSize: maxFileBytes + 1, files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES };
+    const limits = { fileSize: maxFileBytes + 1, files: fileFields.length, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES };
     for await (const part of request.parts({ limits })) {
       if (part.type === 'file') {
         const chunks: Buffer[] = [];
@@ -43,17 +52,18 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
           bytes += (chunk as Buffer).length;
           if (bytes > maxFileBytes) {
             stopReading(request, reply);
-            return { fields: upload.fields, file: 'too-big' };
+            return { fields: upload.fields, file: 'too-big', files: {} };
           }
         }
-        if (part.fieldname === 'file') upload.file = Buffer.concat(chunks);
+        if (fileFields.includes(part.fieldname)) upload.files[part.fieldname] = Buffer.concat(chunks);
+        if (part.fieldname === 'file') upload.file = upload.files.file ?? null;
       } else if (typeof part.value === 'string') {
         upload.fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
     request.log.info({ err: error }, 'malformed multipart body');
-    return { fields: {}, file: null };
+    return { fields: {}, file: null, files: {} };
   }
   return upload;
 }

@@ -51,7 +51,7 @@ const hashParams = z.object({ hash: textureHashSchema });
 const sessionOnly = { auth: 'session' } as const;
 
 /** Checks a title and a (deduplicated) tag list against SPEC §5; throws a 422 with the message. */
-async function checkTitleAndTags(db: Db, title: string, tags: string[]): Promise<void> {
+export async function checkTitleAndTags(db: Db, title: string, tags: string[]): Promise<void> {
   const titleProblem = checkGalleryTitle(title);
   if (titleProblem) throw new HttpError(422, titleProblem, { title: [titleProblem] });
   if (tags.length === 0) throw new HttpError(422, galleryMessages.missingFields, { tags: [galleryMessages.missingFields] });

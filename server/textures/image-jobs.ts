@@ -1,7 +1,7 @@
 // One small queue for all image work (uploads, gallery uploads, previews, maps, GIF builds): at most `concurrency` jobs
 // at once, in order of arrival, each run in a worker process of its own (server/textures/image-workers.ts).
 import os from 'node:os';
-import type { ImageWorkName, ImageWorkResult } from './image-work.ts';
+import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './image-work.ts';
 import { ImageWorkerPool } from './image-workers.ts';
 
 /** The default number of image jobs that run at once: one less than the cores, at least one (so one core stays the API's). */
@@ -16,7 +16,7 @@ export interface ImageJobCounts {
 }
 
 /** Does one piece of image work (the worker pool, or in tests anything with the same shape). */
-export type ImageWorkRunner = <N extends ImageWorkName>(name: N, input: Buffer) => Promise<ImageWorkResult<N>>;
+export type ImageWorkRunner = <N extends ImageWorkName>(name: N, input: ImageWorkInput<N>) => Promise<ImageWorkResult<N>>;
 
 /** A first-in first-out queue that runs at most `concurrency` image jobs at once. */
 export class ImageJobs {
@@ -36,7 +36,7 @@ export class ImageJobs {
   }
 
   /** Runs a piece of image work when a slot is free (in order of arrival) and resolves or rejects with its result. */
-  run<N extends ImageWorkName>(name: N, input: Buffer): Promise<ImageWorkResult<N>> {
+  run<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>): Promise<ImageWorkResult<N>> {
     return new Promise<ImageWorkResult<N>>((resolve, reject) => {
       const start = () => {
         this.active += 1;

@@ -1,6 +1,7 @@
 // The catalogue of image work the worker processes do: each takes the bytes of one image and resolves with its result.
+import { makeCreation } from './generators/index.ts';
 import { perceptualHash, perceptualProbes } from './perceptual-hash.ts';
-import { processCape, processEars, processGalleryTexture, stripToGif, type EncodedTexture } from './process.ts';
+import { processCape, processEars, processGalleryTexture, stripStill, stripToGif, type EncodedTexture } from './process.ts';
 import { renderCapePreview, renderEarsPreview, renderTextureMap } from './render.ts';
 
 /** An upload's result with the perceptual hashes of its still (an animation's first frame) that the blocklist is checked with. */
@@ -26,9 +27,15 @@ export const imageWork = {
   textureMap: renderTextureMap,
   /** The perceptual hash of a stored texture's first frame, for the blocklist. */
   perceptualHash,
-} satisfies Record<string, (input: Buffer) => Promise<unknown>>;
+  /** A cape made by one of the creators, through the texture pipeline, with its preview. */
+  creation: makeCreation,
+  /** The first frame of a stored strip as a still cape. */
+  stripStill,
+} satisfies Record<string, (input: never) => Promise<unknown>>;
 
 /** The name of a kind of image work. */
 export type ImageWorkName = keyof typeof imageWork;
+/** What a kind of image work takes. */
+export type ImageWorkInput<N extends ImageWorkName> = Parameters<(typeof imageWork)[N]>[0];
 /** What a kind of image work resolves with. */
 export type ImageWorkResult<N extends ImageWorkName> = Awaited<ReturnType<(typeof imageWork)[N]>>;

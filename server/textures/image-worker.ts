@@ -12,7 +12,7 @@ const { imageWork } = await import('./image-work.ts');
 const { TextureRejected } = await import('./process.ts');
 
 process.on('message', (request: ImageWorkerRequest) => {
-  imageWork[request.name](request.input).then(
+  (imageWork[request.name] as (input: unknown) => Promise<unknown>)(request.input).then(
     (result) => process.send!({ id: request.id, result } satisfies ImageWorkerReply),
     (error: unknown) =>
       process.send!({

@@ -3,14 +3,14 @@
 // 4 ms to 160 ms beside 20 such uploads). A worker that dies fails its job and is replaced by the next job.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ImageWorkName, ImageWorkResult } from './image-work.ts';
+import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './image-work.ts';
 import { TextureRejected } from './process.ts';
 
 /** A job sent to a worker. */
 export interface ImageWorkerRequest {
   id: number;
   name: ImageWorkName;
-  input: Buffer;
+  input: unknown;
 }
 
 /** A worker's answer: ready to work, a result, or the job's error (`rejected` for a TextureRejected). */
@@ -36,7 +36,7 @@ export class ImageWorkerPool {
   constructor(readonly size: number) {}
 
   /** Runs one piece of image work in an idle worker (started on first use) and resolves with its result. */
-  async run<N extends ImageWorkName>(name: N, input: Buffer): Promise<ImageWorkResult<N>> {
+  async run<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>): Promise<ImageWorkResult<N>> {
     if (this.closed) throw new Error('Image workers are closed');
     const worker = this.workers.find((candidate) => candidate.job === null) ?? this.start();
     const id = this.nextId++;

@@ -21,7 +21,7 @@ export function textureBlobKeys(hash: string): string[] {
 }
 
 /** What a stored texture is used as. */
-export type TextureKind = 'cape' | 'cape-strip' | 'ears' | 'gallery';
+export type TextureKind = 'cape' | 'cape-strip' | 'ears' | 'gallery' | 'creation';
 
 /** A place that can refer to a texture: returns how many references a hash has there. */
 export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;

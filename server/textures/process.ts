@@ -18,6 +18,7 @@ import {
 } from '../../src/lib/texture-rules.ts';
 import { checkGalleryFile, isEarsSize } from '../../src/lib/gallery-rules.ts';
 import { countGifFrames, readImageHeader } from './image-header.ts';
+import type { RawImage } from './raw-image.ts';
 
 sharp.cache(false);
 
@@ -53,15 +54,8 @@ async function encode(image: Sharp, frames: number): Promise<EncodedTexture> {
   return { bytes: data, hash: sha256(data), width: info.width, height: info.height, frames };
 }
 
-/** Decoded 8-bit RGBA pixels. */
-interface RawImage {
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
 /** Encodes raw RGBA pixels (frames stacked vertically) as a clean PNG. */
-function encodeRaw(image: RawImage, frames: number): Promise<EncodedTexture> {
+export function encodeRaw(image: RawImage, frames: number): Promise<EncodedTexture> {
   return encode(sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } }), frames);
 }
 
@@ -239,4 +233,10 @@ export async function stripToGif(strip: Buffer): Promise<Buffer> {
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 4, pageHeight } })
     .gif({ delay: Array.from({ length: frames }, () => CAPE_FRAME_MS), loop: 0 })
     .toBuffer();
+}
+
+/** The first frame of a stored strip, re-encoded as a still cape. */
+export async function stripStill(strip: Buffer): Promise<EncodedTexture> {
+  const { width = 0 } = await sharp(strip).metadata();
+  return encode(sharp(strip).extract({ left: 0, top: 0, width, height: width / 2 }), 1);
 }

@@ -475,3 +475,23 @@ export const auditQuerySchema = z.object({
     .regex(/^[A-Za-z0-9_]{1,32}$/, { message: 'A player is a name or a uuid.' })
     .optional(),
 });
+
+// ---- Creators ----
+
+/** A cape a creator made (answered as JSON when the call asks for it, else the PNG itself). */
+export const creationSchema = z
+  .object({
+    success: z.literal(true),
+    hash: textureHashSchema.meta({ description: "The texture: an animation's strip, otherwise the still cape" }),
+    cape: z.string().meta({ description: 'URL of the cape texture (the strip of an animation)' }),
+    preview: z.string().meta({ description: 'URL of the 320 x 180 preview' }),
+    width: z.number().int(),
+    height: z.number().int(),
+    frames: z.number().int(),
+    notice: uploadNoticeSchema,
+  })
+  .meta({ id: 'Creation' });
+/** POST /api/gallery/creations/use: the creation to wear as the cape. */
+export const creationUseBodySchema = z.object({ hash: textureHashSchema });
+/** POST /api/gallery/creations/share: the creation with the gallery item's title and tags. */
+export const creationShareBodySchema = z.object({ hash: textureHashSchema, title: z.string(), tags: galleryTagsFieldSchema });

@@ -1,0 +1,330 @@
+// The cape creators' calls (SPEC §7 Gallery, issue "six cape creators"): each makes a cape on the server through the
+// texture pipeline and answers the PNG (or, asked for JSON, its URLs); a made cape can be worn or shared to the gallery.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  creationSchema,
+  creationShareBodySchema,
+  creationUseBodySchema,
+  galleryNewResultSchema,
+  textureHashSchema,
+  uploadResultSchema,
+} from '../../src/lib/api-schemas.ts';
+import {
+  CREATOR_INPUT_MAX_BYTES,
+  CREATOR_MAX_SCALE,
+  CREATOR_MIN_SCALE,
+  CREATOR_USERNAME_MAX,
+  creatorMessages,
+  HEX_COLOUR_PATTERN,
+  OPTIFINE_DESIGNS,
+  SLIDER_MAX,
+  SLIDER_MIN,
+  type OptifineDesign,
+} from '../../src/lib/creator-rules.ts';
+import { GALLERY_TYPES, galleryMessages } from '../../src/lib/gallery-rules.ts';
+import { requireUser } from '../auth/plugin.ts';
+import type { CreatorsConfig } from '../config.ts';
+import { createGalleryItem } from '../gallery/items.ts';
+import { HttpError } from '../http/errors.ts';
+import { multipartBody, readMultipart } from '../http/multipart.ts';
+import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { perUserRateLimit } from '../http/user-rate-limit.ts';
+import { fetchSkinByName, MojangUnavailableError } from '../integrations/mojang.ts';
+import { fetchOptifineCape, OptifineUnavailableError } from '../integrations/optifine.ts';
+import { assignPlayerTextures, storeAndPoint, type AssignmentContext } from '../textures/assign.ts';
+import { BLOCKLISTED_MESSAGE } from '../textures/blocklist.ts';
+import { Creations, type StoredCreation } from '../textures/creations.ts';
+import type { CreationRequest } from '../textures/generators/index.ts';
+import { designColours } from '../textures/generators/optifine-cape.ts';
+import type { ImageJobs } from '../textures/image-jobs.ts';
+import { TextureRejected, type EncodedTexture } from '../textures/process.ts';
+import { parseHexColour, type Rgba } from '../textures/raw-image.ts';
+import { checkTitleAndTags } from './gallery.ts';
+
+/** What the creators' calls need. */
+export interface CreatorRoutesOptions extends AssignmentContext {
+  imageJobs: ImageJobs;
+  publicBaseUrl: string;
+  mojangApiUrl: string;
+  creators: CreatorsConfig;
+  uploadsPerTenMinutes: number;
+  galleryUploadsPerTenMinutes: number;
+}
+
+/** The message when a player makes capes too quickly. */
+export const TOO_MANY_CREATIONS_MESSAGE = 'Too many cape requests. Try again in a minute.';
+/** The message when a looked-up service fails (the page stops loading; the message is for other clients). */
+const SERVICE_DOWN_MESSAGE = 'The player service could not be reached. Try again later.';
+
+const hexColour = z.string().regex(HEX_COLOUR_PATTERN, { message: creatorMessages.badColour });
+const slider = z.coerce.number().int().min(SLIDER_MIN).max(SLIDER_MAX);
+const username = z
+  .string()
+  .regex(new RegExp(`^[A-Za-z0-9_]{1,${CREATOR_USERNAME_MAX}}$`), { message: 'A username is 1 to 16 letters, digits or underscores.' });
+const booleanParam = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+/** Reads a creator form's scale (1..6), colour (hex or 'auto' where allowed) and elytra flag; throws a 422 with the message. */
+function readCapeSettings(fields: Record<string, string>, allowAuto: boolean): { scale: number; colour: Rgba | 'auto'; elytra: boolean } {
+  const scale = Number(fields.scale ?? '1');
+  if (!Number.isInteger(scale) || scale < CREATOR_MIN_SCALE || scale > CREATOR_MAX_SCALE)
+    throw new HttpError(422, creatorMessages.badScale, { scale: [creatorMessages.badScale] });
+  const colourText = (fields.color ?? (allowAuto ? 'auto' : '000000')).trim();
+  const colour = allowAuto && colourText === 'auto' ? 'auto' : parseHexColour(colourText);
+  if (!colour) throw new HttpError(422, creatorMessages.badColour, { color: [creatorMessages.badColour] });
+  return { scale, colour, elytra: fields.elytra === 'true' || fields.elytra === '1' };
+}
+
+/** Whether the caller asked for JSON rather than the image. */
+function wantsJson(request: FastifyRequest): boolean {
+  return /\bapplication\/json\b/.test(request.headers.accept ?? '');
+}
+
+/** Registers the creators' calls. */
+export async function creatorRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db, library, imageJobs, creators: settings } = options;
+  const creations = new Creations(db, library, imageJobs);
+  const texturesBaseUrl = `${options.publicBaseUrl}/textures`;
+  const creatorConfig = { auth: 'session' as const, rateLimit: perUserRateLimit('creators', settings.callsPerMinute, 60_000, TOO_MANY_CREATIONS_MESSAGE) };
+  const imageAnswer = { 200: fileResponse('image/png', 'The cape (or, with `Accept: application/json`, its URLs as a Creation)'), ...errorResponses };
+
+  /** The JSON description of a creation. */
+  const describe = (creation: StoredCreation) => ({
+    success: true as const,
+    hash: creation.hash,
+    cape: `${texturesBaseUrl}/${creation.hash}`,
+    preview: `${options.publicBaseUrl}/api/gallery/creations/${creation.hash}/preview`,
+    width: creation.width,
+    height: creation.height,
+    frames: creation.frames,
+    ...(creation.notice ? { notice: creation.notice } : {}),
+  });
+
+  /** Makes a creation (a refused picture is a 422 with its message) and answers it as JSON or as the PNG. */
+  const answer = async (request: FastifyRequest, reply: FastifyReply, creationRequest: CreationRequest, json = wantsJson(request)) => {
+    let made: { creation: StoredCreation; cached: boolean };
+    try {
+      made = await creations.make(creationRequest);
+    } catch (error) {
+      if (error instanceof TextureRejected) throw new HttpError(422, error.message);
+      throw error;
+    }
+    const { creation } = made;
+    reply.header('x-creation-cache', made.cached ? 'hit' : 'miss');
+    if (json) return reply.header('cache-control', 'no-store').send(describe(creation));
+    const bytes = await library.read(creation.hash);
+    if (!bytes) throw new HttpError(410, creatorMessages.expired);
+    reply.header('cache-control', 'no-store').header('x-texture-hash', creation.hash);
+    return sendFile(reply, 'image/png', bytes);
+  };
+
+  /** Reads a creator's multipart form with its picture fields; throws 413/422 with the messages. */
+  const readForm = async (request: FastifyRequest, reply: FastifyReply, fileFields: string[]) => {
+    const upload = await readMultipart(request, reply, CREATOR_INPUT_MAX_BYTES, fileFields);
+    if (upload.file === 'too-big') throw new HttpError(413, creatorMessages.inputTooBig);
+    return upload;
+  };
+
+  app.post(
+    '/api/gallery/cape-creator',
+    {
+      config: creatorConfig,
+      schema: {
+        summary: 'Make a cape from a picture (image to cape)',
+        ...multipartBody({
+          file: z.string().meta({ format: 'binary', description: 'PNG, JPEG, GIF or WebP, at most 2 MB' }),
+          scale: z.string().meta({ description: `${CREATOR_MIN_SCALE}..${CREATOR_MAX_SCALE}: the cape is 64·2ⁿ⁻¹ wide` }),
+          color: z.string().meta({ description: "Hex colour of the other faces, or auto (the picture's average colour)" }),
+          elytra: z.string().meta({ description: 'true to put the picture on the elytra too' }),
+        }),
+        response: imageAnswer,
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      const { fields, files } = await readForm(request, reply, ['file']);
+      if (!files.file) throw new HttpError(422, creatorMessages.inputMissing, { file: [creatorMessages.inputMissing] });
+      return answer(request, reply, { generator: 'image', input: { image: files.file, ...readCapeSettings(fields, true) } });
+    },
+  );
+
+  app.post(
+    '/api/gallery/animated-cape-creator',
+    {
+      config: creatorConfig,
+      schema: {
+        summary: 'Make an animated cape from a GIF and a background',
+        ...multipartBody({
+          file: z.string().meta({ format: 'binary', description: 'GIF, at most 2 MB and 64 frames' }),
+          background: z.string().meta({ format: 'binary', description: 'PNG background (optional)' }),
+          scale: z.string(),
+          color: z.string(),
+          elytra: z.string(),
+        }),
+        response: { 200: creationSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      const { fields, files } = await readForm(request, reply, ['file', 'background']);
+      if (!files.file) throw new HttpError(422, creatorMessages.inputMissing, { file: [creatorMessages.inputMissing] });
+      const background = files.background && files.background.length > 0 ? files.background : null;
+      if (background && !background.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+        throw new HttpError(422, creatorMessages.backgroundType, { background: [creatorMessages.backgroundType] });
+      }
+      const { scale, colour, elytra } = readCapeSettings(fields, false);
+      return answer(request, reply, { generator: 'animated', input: { gif: files.file, background, scale, colour: colour as Rgba, elytra } }, true);
+    },
+  );
+
+  app.post(
+    '/api/gallery/head-capes/:username/:red/:green/:blue/:brightness/:helmetOverlay',
+    {
+      config: creatorConfig,
+      schema: {
+        summary: "Make a cape of a player's face",
+        params: z.object({ username, red: slider, green: slider, blue: slider, brightness: slider, helmetOverlay: booleanParam }),
+        response: imageAnswer,
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      const { username: name, helmetOverlay, ...sliders } = request.params;
+      let skin: Buffer | null;
+      try {
+        skin = await fetchSkinByName(options.mojangApiUrl, settings.mojangSessionUrl, name);
+      } catch (error) {
+        if (error instanceof MojangUnavailableError) throw new HttpError(502, SERVICE_DOWN_MESSAGE);
+        throw error;
+      }
+      if (!skin) throw new HttpError(404, `No player called ${name} has a skin.`);
+      return answer(request, reply, { generator: 'head', input: { skin, helmet: helmetOverlay, ...sliders } });
+    },
+  );
+
+  app.post(
+    '/api/gallery/optifine-capes/custom/:top/:bottom/:text/:shadow',
+    {
+      config: creatorConfig,
+      schema: {
+        summary: 'Make an OptiFine-style cape in custom colours',
+        params: z.object({ top: hexColour, bottom: hexColour, text: hexColour, shadow: hexColour }),
+        response: imageAnswer,
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      const { top, bottom, text, shadow } = request.params;
+      const colours = { top: parseHexColour(top)!, bottom: parseHexColour(bottom)!, text: parseHexColour(text)!, shadow: parseHexColour(shadow)! };
+      return answer(request, reply, { generator: 'optifine', input: colours });
+    },
+  );
+
+  app.post(
+    '/api/gallery/optifine-capes/:name',
+    {
+      config: creatorConfig,
+      schema: {
+        summary: "Make an OptiFine-style cape from a design, or fetch a player's OptiFine cape",
+        description: `A design name (${OPTIFINE_DESIGNS.join(', ')}) makes that design; any other name is looked up on the OptiFine cape server.`,
+        params: z.object({ name: username }),
+        response: imageAnswer,
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      const { name } = request.params;
+      if ((OPTIFINE_DESIGNS as readonly string[]).includes(name)) {
+        return answer(request, reply, { generator: 'optifine', input: designColours(name as OptifineDesign) });
+      }
+      let file: Buffer | null;
+      try {
+        file = await fetchOptifineCape(settings.optifineCapesUrl, name);
+      } catch (error) {
+        if (error instanceof OptifineUnavailableError) throw new HttpError(502, creatorMessages.optifineNoCape);
+        throw error;
+      }
+      if (!file) throw new HttpError(404, creatorMessages.optifineNoCape);
+      return answer(request, reply, { generator: 'optifineFile', input: file });
+    },
+  );
+
+  app.get(
+    '/api/gallery/creations/:hash/preview',
+    {
+      schema: {
+        summary: "A made cape's 320 x 180 preview",
+        params: z.object({ hash: textureHashSchema }),
+        response: { 200: fileResponse('image/png', 'The preview'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const preview = await creations.preview(request.params.hash);
+      if (!preview) throw new HttpError(404, creatorMessages.expired);
+      reply.header('cache-control', 'public, max-age=3600');
+      return sendFile(reply, 'image/png', preview);
+    },
+  );
+
+  /** A stored creation's texture as the pipeline's shape, or a 410 when it is no longer kept (or is not a cape). */
+  const storedTexture = async (hash: string): Promise<EncodedTexture> => {
+    const row = await db.selectFrom('textures').select(['hash', 'width', 'height', 'frames']).where('hash', '=', hash).executeTakeFirst();
+    const bytes = row ? await library.read(hash) : null;
+    if (!row || !bytes || row.width % 64 !== 0 || row.height % (row.width / 2) !== 0) throw new HttpError(410, creatorMessages.expired);
+    const blocked = await db.selectFrom('texture_blocklist').select('hash').where('hash', '=', hash).executeTakeFirst();
+    if (blocked) throw new HttpError(422, BLOCKLISTED_MESSAGE);
+    return { bytes, hash, width: row.width, height: row.height, frames: row.frames };
+  };
+
+  app.post(
+    '/api/gallery/creations/use',
+    {
+      config: {
+        auth: 'session',
+        rateLimit: perUserRateLimit('creation-use', options.uploadsPerTenMinutes, 10 * 60_000, 'Too many cape uploads. Try again in 10 minutes.'),
+      },
+      schema: { summary: 'Wear a made cape', body: creationUseBodySchema, response: { 200: uploadResultSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      const texture = await storedTexture(request.body.hash);
+      const animated = texture.height > texture.width / 2;
+      const still = animated ? await imageJobs.run('stripStill', texture.bytes) : texture;
+      await assignPlayerTextures(options, user.uuid, 'cape', { still, strip: animated ? texture : null });
+      return { success: true as const, cape: `${texturesBaseUrl}/${still.hash}` };
+    },
+  );
+
+  app.post(
+    '/api/gallery/creations/share',
+    {
+      config: {
+        auth: 'session',
+        rateLimit: perUserRateLimit('creation-share', options.galleryUploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads),
+      },
+      schema: {
+        summary: 'Share a made cape to the gallery',
+        body: creationShareBodySchema,
+        response: { 200: galleryNewResultSchema, 201: galleryNewResultSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { hash, title, tags } = request.body;
+      await checkTitleAndTags(db, title, tags);
+      const texture = await storedTexture(hash);
+      const animated = texture.height > texture.width / 2;
+      const item = {
+        hash,
+        stripHash: animated ? hash : null,
+        title,
+        authorUuid: user.uuid,
+        type: animated ? GALLERY_TYPES.animated : GALLERY_TYPES.cape,
+        tags,
+      };
+      const created = await storeAndPoint(library, [{ texture, kind: 'gallery' }], () => createGalleryItem(db, item));
+      return reply.status(created ? 201 : 200).send({ success: true as const, hash, existing: !created });
+    },
+  );
+}

@@ -1,0 +1,92 @@
+// The creators' outputs: each made once per set of settings (a repeated request is answered from the cache), checked
+// against the blocklist, and stored as a texture that nothing refers to yet, so the leftover sweep removes it unless the
+// player uses it as their cape or shares it to the gallery first. Its preview is stored beside it.
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import { refuseBlocklisted } from './blocklist.ts';
+import type { CreationRequest } from './generators/index.ts';
+import type { ImageJobs } from './image-jobs.ts';
+import { derivedKey, type TextureLibrary } from './library.ts';
+
+/** A stored creation: its texture (an animation's strip, else the still), the still, and the note for the player. */
+export interface StoredCreation {
+  /** The texture a creation is known by: the strip of an animation, otherwise the still cape. */
+  hash: string;
+  stillHash: string;
+  frames: number;
+  width: number;
+  height: number;
+  notice: string | null;
+}
+
+/** How many settings the cache remembers, and for how long (well under the sweep's grace period, so a hit is rarely swept). */
+const CACHE_ENTRIES = 2000;
+const CACHE_TTL_MS = 20 * 60_000;
+
+/** A cache key for a generator's settings: the settings as JSON, with every byte array replaced by its SHA-256. */
+export function creationKey(request: CreationRequest): string {
+  const json = JSON.stringify(request, (_key, value: unknown) =>
+    value instanceof Uint8Array ? `sha256:${createHash('sha256').update(value).digest('hex')}` : value,
+  );
+  return createHash('sha256').update(json).digest('hex');
+}
+
+/** Makes, stores and remembers creations. */
+export class Creations {
+  private readonly cache = new Map<string, { creation: StoredCreation; expires: number }>();
+  private readonly making = new Map<string, Promise<StoredCreation>>();
+  /** How many requests the cache answered, and how many it did not. */
+  readonly stats = { hits: 0, misses: 0 };
+
+  constructor(
+    private readonly db: Db,
+    private readonly library: TextureLibrary,
+    private readonly imageJobs: ImageJobs,
+  ) {}
+
+  /** The creation for these settings and whether the cache had it: from the cache while its texture is still stored, otherwise made now (concurrent equal requests share one making). */
+  async make(request: CreationRequest, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+    const key = creationKey(request);
+    const cached = this.cache.get(key);
+    if (cached && cached.expires > now && (await this.isStored(cached.creation.hash))) {
+      this.stats.hits += 1;
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return { creation: cached.creation, cached: true };
+    }
+    this.stats.misses += 1;
+    let pending = this.making.get(key);
+    if (!pending) {
+      pending = this.produce(request).finally(() => this.making.delete(key));
+      this.making.set(key, pending);
+    }
+    const creation = await pending;
+    this.remember(key, creation, now);
+    return { creation, cached: false };
+  }
+
+  /** The stored 320 x 180 preview of a creation (rendered again if it was lost), or null when the creation is gone. */
+  preview(hash: string): Promise<Buffer | null> {
+    return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes));
+  }
+
+  private async isStored(hash: string): Promise<boolean> {
+    return Boolean(await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst());
+  }
+
+  private remember(key: string, creation: StoredCreation, now: number): void {
+    this.cache.delete(key);
+    this.cache.set(key, { creation, expires: now + CACHE_TTL_MS });
+    while (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  private async produce(request: CreationRequest): Promise<StoredCreation> {
+    const made = await this.imageJobs.run('creation', request);
+    await refuseBlocklisted(this.db, made);
+    await this.library.put(made.still, 'creation');
+    if (made.strip) await this.library.put(made.strip, 'creation');
+    const main = made.strip ?? made.still;
+    await this.library.store.put(derivedKey(main.hash, 'preview'), made.preview);
+    return { hash: main.hash, stillHash: made.still.hash, frames: main.frames, width: main.width, height: main.height, notice: made.notice };
+  }
+}

@@ -1,0 +1,67 @@
+// Every cape generator by name, and the step that runs one and puts its output through the texture pipeline (the same
+// checks and re-encoding as an upload) with the blocklist probes and the 320 x 180 preview. Runs in the image workers.
+import { perceptualProbes } from '../perceptual-hash.ts';
+import { encodeRaw, processCape, TextureRejected, type EncodedTexture } from '../process.ts';
+import { renderCapePreview } from '../render.ts';
+import { textureMessages } from '../../../src/lib/texture-rules.ts';
+import { drawAnimatedCape } from './animated-cape.ts';
+import { drawBannerCape } from './banner-cape.ts';
+import { encodeDrawing } from './cape-canvas.ts';
+import type { GeneratedCape } from './generated.ts';
+import { drawHeadCape } from './head-cape.ts';
+import { drawImageCape } from './image-cape.ts';
+import { drawOptifineCape, placeOptifineCape } from './optifine-cape.ts';
+import { drawPromptCape } from './prompt-cape.ts';
+
+/** Every cape generator, by name. */
+export const capeGenerators = {
+  image: drawImageCape,
+  animated: drawAnimatedCape,
+  prompt: drawPromptCape,
+  banner: drawBannerCape,
+  head: drawHeadCape,
+  optifine: drawOptifineCape,
+  optifineFile: placeOptifineCape,
+} satisfies Record<string, (input: never) => GeneratedCape | Promise<GeneratedCape>>;
+
+/** The name of a cape generator. */
+export type CapeGeneratorName = keyof typeof capeGenerators;
+
+/** One generator's name with its input. */
+export type CreationRequest = { [N in CapeGeneratorName]: { generator: N; input: Parameters<(typeof capeGenerators)[N]>[0] } }[CapeGeneratorName];
+
+/** A generated cape as the pipeline left it: the still, the strip of an animation, a note, blocklist probes and the preview. */
+export interface Creation {
+  still: EncodedTexture;
+  strip: EncodedTexture | null;
+  notice: string | null;
+  probes: string[];
+  preview: Buffer;
+}
+
+/** A generated PNG needs no upload size limit: only its type and dimensions are checked. */
+const generatedFileCheck = (file: { type: string }) => (file.type === 'png' ? null : textureMessages.invalidImage);
+
+/** Runs a generator; a picture it cannot read (the player's file, a skin, a looked-up cape) is rejected as not valid. */
+async function generate(request: CreationRequest): Promise<GeneratedCape> {
+  try {
+    return await (capeGenerators[request.generator] as (input: unknown) => GeneratedCape | Promise<GeneratedCape>)(request.input);
+  } catch (error) {
+    if (error instanceof TextureRejected) throw error;
+    throw new TextureRejected(textureMessages.invalidImage);
+  }
+}
+
+/** Makes a cape with a generator and puts it through the texture pipeline. */
+export async function makeCreation(request: CreationRequest): Promise<Creation> {
+  const generated = await generate(request);
+  const { still } = await processCape(await encodeDrawing(generated.still), generatedFileCheck);
+  const strip = generated.strip ? await encodeRaw(generated.strip.image, generated.strip.frames) : null;
+  return {
+    still,
+    strip,
+    notice: generated.strip?.notice ?? null,
+    probes: await perceptualProbes(still.bytes),
+    preview: await renderCapePreview((strip ?? still).bytes),
+  };
+}
