@@ -14,6 +14,8 @@ export interface UploadOptions {
   field?: string;
   /** Text fields sent before the file (e.g. a gallery upload's title and tags). */
   fields?: Record<string, string>;
+  /** More files sent after the main one, by field name (e.g. the animated creator's background). */
+  extraFiles?: Record<string, Blob>;
   /** Called with the fraction (0…1) of the request body sent so far. */
   onProgress?: (fraction: number) => void;
   /** Aborts the upload; the promise then rejects with an AbortError. */
@@ -41,6 +43,7 @@ export async function uploadFile(path: string, file: Blob, options: UploadOption
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   form.append(options.field ?? 'file', file, file instanceof File ? file.name : 'texture');
+  for (const [name, extra] of Object.entries(options.extraFiles ?? {})) form.append(name, extra, extra instanceof File ? extra.name : name);
 
   return new Promise<UploadResponse>((resolve, reject) => {
     const request = new XMLHttpRequest();
