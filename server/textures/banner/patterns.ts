@@ -3,8 +3,10 @@
 // Each mask is drawn here, not taken from the game's textures: geometric patterns are shapes tested at 4 x 4 points
 // inside each pixel (so slanted and round edges come out soft), the gradients are direct alpha ramps, and the emblems
 // (creeper, skull, snout) are small hand-made pictures and the others (flower, thing, globe, flow, guster) small shapes, in the spirit of the game's.
-// Which part of the face each pattern covers follows the pattern list at https://minecraft.wiki/w/Banner/Patterns
-// (e.g. diagonal_left covers the top left half, diagonal_up_right the bottom right half).
+// Which part of the face each pattern covers follows the game's old 3 x 3 crafting shapes, listed with each pattern's id in
+// github.com/Attano/Spigot-1.8 net/minecraft/server/v1_8_R1/E/EnumBannerPatternType.java (e.g. diagonal_left "## / #  /   " covers
+// the top left half, diagonal_up_right the bottom right half), with sizes compared by eye with the pattern tiles the LivzMC banner
+// editor shows (github.com/LivzMC/website public/js/banner.js); heraldic names: https://pgm.dev/docs/reference/misc/banners.
 
 /** Width of the banner face, in pixels. */
 export const BANNER_WIDTH = 20;
