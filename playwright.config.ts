@@ -14,6 +14,8 @@ export const E2E_PAYPAL_PORT = E2E_PORT + 2;
 /** The Stripe stand-in's port (tests/helpers/stripe.ts): the checkout session API and its hosted page. */
 export const E2E_STRIPE_PORT = E2E_PORT + 3;
 const STRIPE_KEYS = { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: 'whsec_e2e' };
+/** The game services stand-in's port (tests/helpers/game-services.ts): player profiles, skins and OptiFine capes. */
+export const E2E_GAME_SERVICES_PORT = E2E_PORT + 4;
 /** The chat-community bot's key on the e2e server (the tests play the bot). */
 export const E2E_BOT_KEY = 'bot-key-e2e';
 /** The merchant account the e2e server sells to. */
@@ -37,6 +39,10 @@ const serverEnv = {
   STRIPE_API_URL: `http://127.0.0.1:${E2E_STRIPE_PORT}`,
   ...STRIPE_KEYS,
   DISCORD_BOT_KEY: E2E_BOT_KEY,
+  // Head capes and OptiFine lookups go to the local game services stand-in.
+  MOJANG_API_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
+  MOJANG_SESSION_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
+  OPTIFINE_CAPES_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
 };
 
 export default defineConfig({
@@ -58,11 +64,12 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'npx tsx tests/e2e/paypal-standin.ts',
+      command: 'npx tsx tests/e2e/standins.ts',
       url: `http://127.0.0.1:${E2E_PAYPAL_PORT}/`,
       env: {
         PAYPAL_STANDIN_PORT: String(E2E_PAYPAL_PORT),
         STRIPE_STANDIN_PORT: String(E2E_STRIPE_PORT),
+        GAME_SERVICES_PORT: String(E2E_GAME_SERVICES_PORT),
         STRIPE_WEBHOOK_URL: `http://127.0.0.1:${E2E_PORT}/api/premium/stripe/webhook`,
         ...STRIPE_KEYS,
       },

@@ -10,7 +10,9 @@ import {
   textureHashSchema,
   uploadResultSchema,
 } from '../../src/lib/api-schemas.ts';
+import { BANNER_SERVICES } from '../../src/lib/banner-url.ts';
 import {
+  BANNER_ALIGNMENTS,
   CREATOR_INPUT_MAX_BYTES,
   CREATOR_MAX_SCALE,
   CREATOR_MIN_SCALE,
@@ -32,6 +34,8 @@ import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '..
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { fetchSkinByName, MojangUnavailableError } from '../integrations/mojang.ts';
 import { fetchOptifineCape, OptifineUnavailableError } from '../integrations/optifine.ts';
+import { decodeBannerCode } from '../textures/banner/codes.ts';
+import { renderBanner } from '../textures/banner/render.ts';
 import { assignPlayerTextures, storeAndPoint, type AssignmentContext } from '../textures/assign.ts';
 import { BLOCKLISTED_MESSAGE } from '../textures/blocklist.ts';
 import { Creations, type StoredCreation } from '../textures/creations.ts';
@@ -54,6 +58,8 @@ export interface CreatorRoutesOptions extends AssignmentContext {
 
 /** The message when a player makes capes too quickly. */
 export const TOO_MANY_CREATIONS_MESSAGE = 'Too many cape requests. Try again in a minute.';
+/** The message for a banner code that does not decode. */
+export const BANNER_CODE_MESSAGE = 'That banner code is not valid.';
 /** The message when a looked-up service fails (the page stops loading; the message is for other clients). */
 const SERVICE_DOWN_MESSAGE = 'The player service could not be reached. Try again later.';
 
@@ -247,6 +253,35 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       }
       if (!file) throw new HttpError(404, creatorMessages.optifineNoCape);
       return answer(request, reply, { generator: 'optifineFile', input: file });
+    },
+  );
+
+  app.post(
+    '/api/gallery/banner-capes/:service/:bannerId/:top/:bottom/:alignment',
+    {
+      config: creatorConfig,
+      schema: {
+        summary: 'Make a cape of a banner from a banner editor (lmc: LivzMC, pmc: Planet Minecraft)',
+        params: z.object({
+          service: z.enum(BANNER_SERVICES),
+          bannerId: z.string().regex(/^[A-Za-z0-9]{1,64}$/, { message: BANNER_CODE_MESSAGE }),
+          top: hexColour,
+          bottom: hexColour,
+          alignment: z.enum(BANNER_ALIGNMENTS),
+        }),
+        response: imageAnswer,
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      const { service, bannerId, top, bottom, alignment } = request.params;
+      const banner = decodeBannerCode(service, bannerId);
+      if (!banner) throw new HttpError(422, BANNER_CODE_MESSAGE, { bannerId: [BANNER_CODE_MESSAGE] });
+      const face = renderBanner(banner);
+      return answer(request, reply, {
+        generator: 'banner',
+        input: { banner: face, top: parseHexColour(top)!, bottom: parseHexColour(bottom)!, alignment },
+      });
     },
   );
 

@@ -256,6 +256,31 @@ describe.each(backends)('cape creators on $name', (backend) => {
     }
   });
 
+  it('banner: an lmc or pmc code drawn on the front, stretched or at its own shape, over the top-to-bottom fade', async () => {
+    for (const [service, code] of [
+      ['lmc', 'pabE'],
+      ['pmc', 'g2v'],
+    ]) {
+      const scaled = await pixelsOf(await jar.post(`/api/gallery/banner-capes/${service}/${code}/ff0000/00ff00/scale`, {}, PNG_ACCEPT));
+      expect([scaled.width, scaled.height], service).toEqual([256, 128]);
+      // The front is (4, 4)-(44, 68): the red top stripe over the white banner.
+      expect(pixelAt(scaled, 10, 6)).toEqual([176, 46, 38, 255]);
+      expect(pixelAt(scaled, 10, 60)).toEqual([249, 255, 254, 255]);
+      expect(pixelAt(scaled, 0, 0)).toEqual([255, 0, 0, 255]);
+      expect(pixelAt(scaled, 0, 67)).toEqual([0, 255, 0, 255]);
+      const top = await pixelsOf(await jar.post(`/api/gallery/banner-capes/${service}/${code}/ff0000/00ff00/top`, {}, PNG_ACCEPT));
+      // At its own shape (20 x 40) in the middle of the front's width, one pixel from its top: the fade shows beside it.
+      expect(pixelAt(top, 15, 6)).toEqual([176, 46, 38, 255]);
+      expect(pixelAt(top, 15, 44)).toEqual([249, 255, 254, 255]);
+      expect(pixelAt(top, 6, 6)).not.toEqual([176, 46, 38, 255]);
+      const bottom = await pixelsOf(await jar.post(`/api/gallery/banner-capes/${service}/${code}/ff0000/00ff00/bottom`, {}, PNG_ACCEPT));
+      expect(pixelAt(bottom, 15, 6)).not.toEqual(pixelAt(top, 15, 6));
+    }
+    for (const path of ['lmc/pa-bE/ff0000/00ff00/scale', 'xyz/pabE/ff0000/00ff00/scale', 'lmc/pabE/ff0000/00ff00/left', 'lmc/zz/ff0000/00ff00/scale']) {
+      expect((await jar.post(`/api/gallery/banner-capes/${path}`, {}, PNG_ACCEPT)).status, path).toBe(422);
+    }
+  });
+
   it('use: wears a made cape (an animation with its strip) and the mod API follows', async () => {
     const made = (await (await jar.post('/api/gallery/optifine-capes/blue', {}, JSON_ACCEPT)).json()) as { hash: string };
     const used = await jar.post('/api/gallery/creations/use', { hash: made.hash });

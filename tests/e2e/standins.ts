@@ -1,0 +1,19 @@
+// Runs the outside services' stand-ins for the e2e suite until stopped: PayPal (tests/helpers/paypal.ts) on
+// PAYPAL_STANDIN_PORT, Stripe Checkout (tests/helpers/stripe.ts) on STRIPE_STANDIN_PORT, whose events go to
+// STRIPE_WEBHOOK_URL, and the game's player services with an OptiFine cape server (tests/helpers/game-services.ts) on
+// GAME_SERVICES_PORT, knowing the players in E2E_GAME_PLAYERS.
+import { startPaypalStandIn } from '../helpers/paypal.ts';
+import { startStripeStandIn } from '../helpers/stripe.ts';
+import { startGameServicesStandIn } from '../helpers/game-services.ts';
+import { e2eGamePlayers } from './game-players.ts';
+
+const env = process.env;
+const paypal = await startPaypalStandIn({ port: Number(env.PAYPAL_STANDIN_PORT) });
+const stripe = await startStripeStandIn({
+  port: Number(env.STRIPE_STANDIN_PORT),
+  secretKey: env.STRIPE_SECRET_KEY!,
+  webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+  webhookUrl: env.STRIPE_WEBHOOK_URL!,
+});
+const game = await startGameServicesStandIn({ port: Number(env.GAME_SERVICES_PORT), players: await e2eGamePlayers() });
+console.log(`PayPal stand-in at ${paypal.url}, Stripe stand-in at ${stripe.url}, game services stand-in at ${game.url}`);
