@@ -87,6 +87,16 @@ describe('drawPromptPattern', () => {
     expect(colourAt(image, 80, 140)).toBe(packed('gold'));
   });
 
+  it('gives an emblem joined by "and" the colours of the one before, and a creeper its green', () => {
+    expect(drawPromptPattern('white moon and stars on navy').data.equals(drawPromptPattern('white moon and white stars on navy').data)).toBe(true);
+    const creeper = drawPromptPattern('creeper');
+    const total = [0, 0, 0];
+    for (let offset = 0; offset < creeper.data.length; offset += 4)
+      for (let channel = 0; channel < 3; channel++) total[channel]! += creeper.data[offset + channel]!;
+    expect(total[1]).toBeGreaterThan(total[0]! * 1.5);
+    expect(total[1]).toBeGreaterThan(total[2]! * 1.5);
+  });
+
   it('draws the text in the 5x7 font, twice as large for up to three characters', () => {
     const withText = drawPromptPattern('white on black text:H');
     const without = drawPromptPattern('white on black');

@@ -6,13 +6,16 @@
 //   characters dropped, at most PROMPT_TEXT_MAX_LENGTH characters. That part of the prompt is not read for colours or shapes.
 // - Colours: the names in PATTERN_COLOURS (also "dark"/"deep" and "light"/"pale" before any of them, and "rainbow" for six).
 //   A colour right after "on" (or right before "background") is the background. Any other colour belongs to the next shape
-//   word; colours after the last shape word belong to it when it has none. Colours still left over colour the background
-//   (when none is set) and then the text. With no shape words and no text, they colour a pattern the prompt's hash picks.
+//   word; colours after the last shape word belong to it when it has none; an emblem joined by "and" to the one before it
+//   ("a white moon and stars") shares its colours. Colours still left over colour the background (when none is set) and
+//   then the text. With no shape words and no text, they colour a pattern the prompt's hash picks. Two colours or more
+//   alternate in a pattern (three or more make broad stripes, like a flag); a creeper's second colour is its face's.
 // - Shapes: patterns that cover the cape (stripes, checks, dots, grid, waves, zigzag, creeper), a border, and emblems drawn
 //   in the middle (circle, ring, star, heart, diamond, cross, triangle, sun, moon, flame; up to three, stacked). The plural
 //   of an emblem (stars, hearts, ...) scatters small ones over the cape. "vertical" and "diagonal" turn stripes.
 // - A shape with no colour gets its natural one (a red heart, an orange flame, a gold sun, a green creeper) or one from a
-//   palette the prompt's hash picks; a background nobody named is a darker or lighter tone of the first colour.
+//   palette the prompt's hash picks; a background nobody named is a darker or lighter tone of the first colour. Text
+//   alone gets a border, and is white or black, whichever stands out, unless a colour was left for it.
 // The picture is drawn on a grid of 40 x 64 cells (each PROMPT_PATTERN_CELL pixels square; 4 cells make one texel of a
 // 10 x 16 cape front), so it stays crisp when the cape is scaled down.
 import { createHash } from 'node:crypto';
@@ -360,6 +363,11 @@ function readShape(word: string): Omit<ShapeWord, 'colours'> | null {
   return null;
 }
 
+/** Whether a shape is drawn as an emblem, once or scattered (not a pattern or the border). */
+function isEmblem(shape: Omit<ShapeWord, 'colours'>): boolean {
+  return shape.scatter || EMBLEM_KINDS.has(shape.kind);
+}
+
 /** Reads a (normalised) prompt into what to draw. */
 function readDesign(prompt: string): PromptDesign {
   const found = findText(prompt);
@@ -394,7 +402,10 @@ function readDesign(prompt: string): PromptDesign {
     }
     const shape = readShape(words[index]!);
     if (shape) {
-      design.shapes.push({ ...shape, colours: pending });
+      // "a white moon and stars": an emblem joined by "and" to the one before shares its colours when it has none.
+      const previous = design.shapes.at(-1);
+      const joined = pending.length === 0 && words[index - 1] === 'and' && previous && isEmblem(previous) && isEmblem(shape);
+      design.shapes.push({ ...shape, colours: joined ? [...previous.colours] : pending });
       pending = [];
     }
   }
@@ -625,10 +636,12 @@ function drawCreeperFace(canvas: CellCanvas, left: number, top: number, unit: nu
   });
 }
 
-/** Draws text centred at centreY, `scale` cells per font pixel, with a one-cell outline. */
+/** Draws text centred at centreY, `scale` cells per font pixel, glyphs one cell apart, with a one-cell outline. */
 function drawText(canvas: CellCanvas, text: string, centreY: number, scale: number, colour: Rgba, outline: Rgba): void {
   const mask = new Uint8Array(GRID_WIDTH * GRID_HEIGHT);
-  const width = (text.length * 6 - 1) * scale;
+  // Glyphs are one cell apart at any scale, so three large ones fit inside a border.
+  const advance = 5 * scale + 1;
+  const width = text.length * advance - 1;
   const left = Math.floor((GRID_WIDTH - width) / 2);
   const top = Math.round(centreY - (7 * scale) / 2);
   [...text].forEach((character, position) => {
@@ -637,7 +650,7 @@ function drawText(canvas: CellCanvas, text: string, centreY: number, scale: numb
         if (bit !== '1') return;
         for (let y = 0; y < scale; y++) {
           for (let x = 0; x < scale; x++) {
-            const cellX = left + (position * 6 + column) * scale + x;
+            const cellX = left + position * advance + column * scale + x;
             const cellY = top + row * scale + y;
             if (cellX >= 0 && cellY >= 0 && cellX < GRID_WIDTH && cellY < GRID_HEIGHT) mask[cellY * GRID_WIDTH + cellX] = 2;
           }
@@ -715,7 +728,7 @@ export function drawPromptPattern(prompt: string): RawImage {
   else ground = palette[0]!;
   const inkFor = (shape: ShapeWord) => {
     const own = naturalColour(shape);
-    if (own && (shape.colours.length > 0 || distance(own, ground) >= 0.3)) return own;
+    if (own && (shape.colours.length > 0 || shape.kind === 'creeper' || distance(own, ground) >= 0.3)) return own;
     return contrasting([palette[1]!, palette[2]!, WHITE, BLACK], ground);
   };
 
