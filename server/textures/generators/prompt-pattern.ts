@@ -636,11 +636,12 @@ function drawCreeperFace(canvas: CellCanvas, left: number, top: number, unit: nu
   });
 }
 
-/** Draws text centred at centreY, `scale` cells per font pixel, glyphs one cell apart, with a one-cell outline. */
+/** Draws text centred at centreY, `scale` cells per font pixel, with a one-cell outline. */
 function drawText(canvas: CellCanvas, text: string, centreY: number, scale: number, colour: Rgba, outline: Rgba): void {
   const mask = new Uint8Array(GRID_WIDTH * GRID_HEIGHT);
-  // Glyphs are one cell apart at any scale, so three large ones fit inside a border.
-  const advance = 5 * scale + 1;
+  // Glyphs are one font pixel apart, or one cell when that is too wide to fit inside a border (three large ones).
+  const gap = text.length * 6 * scale - scale <= 32 ? scale : 1;
+  const advance = 5 * scale + gap;
   const width = text.length * advance - 1;
   const left = Math.floor((GRID_WIDTH - width) / 2);
   const top = Math.round(centreY - (7 * scale) / 2);
