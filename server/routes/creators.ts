@@ -1,8 +1,11 @@
 // The cape creators' calls (SPEC §7 Gallery, issue "six cape creators"): each makes a cape on the server through the
 // texture pipeline and answers the PNG (or, asked for JSON, its URLs); a made cape can be worn or shared to the gallery.
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  aiPromptBodySchema,
+  aiProviderSchema,
   creationSchema,
   creationShareBodySchema,
   creationUseBodySchema,
@@ -13,6 +16,7 @@ import {
 import { BANNER_SERVICES } from '../../src/lib/banner-url.ts';
 import {
   BANNER_ALIGNMENTS,
+  checkAiPrompt,
   CREATOR_INPUT_MAX_BYTES,
   CREATOR_MAX_SCALE,
   CREATOR_MIN_SCALE,
@@ -32,6 +36,7 @@ import { HttpError } from '../http/errors.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
+import { AiImageError, createAiImageProvider } from '../integrations/ai-images.ts';
 import { fetchSkinByName, MojangUnavailableError } from '../integrations/mojang.ts';
 import { fetchOptifineCape, OptifineUnavailableError } from '../integrations/optifine.ts';
 import { decodeBannerCode } from '../textures/banner/codes.ts';
@@ -58,6 +63,8 @@ export interface CreatorRoutesOptions extends AssignmentContext {
 
 /** The message when a player makes capes too quickly. */
 export const TOO_MANY_CREATIONS_MESSAGE = 'Too many cape requests. Try again in a minute.';
+/** The message when a player has used up their AI prompts for the hour. */
+export const TOO_MANY_PROMPTS_MESSAGE = 'You have made a lot of AI capes. Try again in an hour.';
 /** The message for a banner code that does not decode. */
 export const BANNER_CODE_MESSAGE = 'That banner code is not valid.';
 /** The message when a looked-up service fails (the page stops loading; the message is for other clients). */
@@ -80,6 +87,9 @@ function readCapeSettings(fields: Record<string, string>, allowAuto: boolean): {
   if (!colour) throw new HttpError(422, creatorMessages.badColour, { color: [creatorMessages.badColour] });
   return { scale, colour, elytra: fields.elytra === 'true' || fields.elytra === '1' };
 }
+
+/** A creation and whether the cache had it. */
+type Made = { creation: StoredCreation; cached: boolean };
 
 /** Whether the caller asked for JSON rather than the image. */
 function wantsJson(request: FastifyRequest): boolean {
@@ -107,11 +117,11 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     ...(creation.notice ? { notice: creation.notice } : {}),
   });
 
-  /** Makes a creation (a refused picture is a 422 with its message) and answers it as JSON or as the PNG. */
-  const answer = async (request: FastifyRequest, reply: FastifyReply, creationRequest: CreationRequest, json = wantsJson(request)) => {
-    let made: { creation: StoredCreation; cached: boolean };
+  /** Makes a creation with `make` (a refused picture is a 422 with its message) and answers it as JSON or as the PNG. */
+  const answerMade = async (request: FastifyRequest, reply: FastifyReply, make: () => Promise<Made>, json = wantsJson(request)) => {
+    let made: Made;
     try {
-      made = await creations.make(creationRequest);
+      made = await make();
     } catch (error) {
       if (error instanceof TextureRejected) throw new HttpError(422, error.message);
       throw error;
@@ -124,6 +134,10 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     reply.header('cache-control', 'no-store').header('x-texture-hash', creation.hash);
     return sendFile(reply, 'image/png', bytes);
   };
+
+  /** Makes the creation for a generator's settings and answers it. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, creationRequest: CreationRequest, json = wantsJson(request)) =>
+    answerMade(request, reply, () => creations.make(creationRequest), json);
 
   /** Reads a creator's multipart form with its picture fields; throws 413/422 with the messages. */
   const readForm = async (request: FastifyRequest, reply: FastifyReply, fileFields: string[]) => {
@@ -282,6 +296,50 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
         generator: 'banner',
         input: { banner: face, top: parseHexColour(top)!, bottom: parseHexColour(bottom)!, alignment },
       });
+    },
+  );
+
+  const aiProvider = createAiImageProvider(settings.ai);
+
+  app.get(
+    '/api/gallery/ai-cape-creator',
+    { config: { auth: 'session' }, schema: { summary: 'Which image maker the AI cape creator uses', response: { 200: aiProviderSchema, ...errorResponses } } },
+    async (request) => {
+      await requireUser(request);
+      return { name: aiProvider.name, builtIn: aiProvider.builtIn };
+    },
+  );
+
+  app.post(
+    '/api/gallery/ai-cape-creator',
+    {
+      config: { auth: 'session', rateLimit: perUserRateLimit('ai-cape', settings.aiPromptsPerHour, 60 * 60_000, TOO_MANY_PROMPTS_MESSAGE) },
+      schema: { summary: 'Make a cape from a prompt (at most 50 characters)', body: aiPromptBodySchema, response: imageAnswer },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const prompt = request.body.prompt.trim();
+      const problem = checkAiPrompt(prompt);
+      if (problem) throw new HttpError(422, problem, { prompt: [problem] });
+      // Every request is logged for moderators, with the texture it made (none when it failed).
+      const log = (textureHash: string | null) =>
+        db.insertInto('ai_cape_logs').values({ created_at: Date.now(), user_uuid: user.uuid, prompt, texture_hash: textureHash }).execute();
+      const key = `ai:${createHash('sha256').update(`${aiProvider.name}\n${prompt}`).digest('hex')}`;
+      const make = async () => {
+        try {
+          const made = await creations.makeByKey(key, async () => ({ generator: 'prompt' as const, input: await aiProvider.generate(prompt) }));
+          await log(made.creation.hash);
+          return made;
+        } catch (error) {
+          await log(null);
+          if (error instanceof AiImageError) {
+            request.log.warn({ detail: error.detail }, 'the AI image service failed');
+            throw new HttpError(502, error.message);
+          }
+          throw error;
+        }
+      };
+      return answerMade(request, reply, make);
     },
   );
 

@@ -44,9 +44,16 @@ export class Creations {
     private readonly imageJobs: ImageJobs,
   ) {}
 
-  /** The creation for these settings and whether the cache had it: from the cache while its texture is still stored, otherwise made now (concurrent equal requests share one making). */
-  async make(request: CreationRequest, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
-    const key = creationKey(request);
+  /** The creation for a generator's settings and whether the cache had it (see makeByKey). */
+  make(request: CreationRequest, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+    return this.makeByKey(creationKey(request), async () => request, now);
+  }
+
+  /**
+   * The creation cached under `key` while its texture is still stored, otherwise made now from the request `build`
+   * resolves (which may call an outside service); concurrent equal keys share one making.
+   */
+  async makeByKey(key: string, build: () => Promise<CreationRequest>, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
     const cached = this.cache.get(key);
     if (cached && cached.expires > now && (await this.isStored(cached.creation.hash))) {
       this.stats.hits += 1;
@@ -57,7 +64,9 @@ export class Creations {
     this.stats.misses += 1;
     let pending = this.making.get(key);
     if (!pending) {
-      pending = this.produce(request).finally(() => this.making.delete(key));
+      pending = build()
+        .then((request) => this.produce(request))
+        .finally(() => this.making.delete(key));
       this.making.set(key, pending);
     }
     const creation = await pending;

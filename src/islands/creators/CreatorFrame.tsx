@@ -1,6 +1,8 @@
 // The frame every cape creator shares: its controls, the 320 × 180 preview image, the 3D model, a download link, and
 // for the logged-in player "Use as my cape" and "Share to the gallery".
 import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import { $user } from '../../lib/session';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { checkGalleryTitle, galleryMessages } from '../../lib/gallery-rules';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
@@ -138,6 +140,7 @@ function CreationActions({ creation }: { creation: Creation }) {
 
 /** The creator page's frame. */
 export function CreatorFrame({ title, intro, children, state, fileName, idleHint }: CreatorFrameProps) {
+  const user = useStore($user);
   const { creation, status } = state;
   const shown = status === 'invalid' ? null : creation;
   const downloadUrl = useDownloadUrl(shown);
@@ -183,9 +186,7 @@ export function CreatorFrame({ title, intro, children, state, fileName, idleHint
               {shown.notice}
             </p>
           )}
-          <div className="h-80 sm:h-96">
-            <PlayerPreview uuid={null} cape={cape} ears={null} facing="back" elytraToggle />
-          </div>
+          <PlayerPreview uuid={user?.uuid ?? null} cape={cape} ears={null} facing="back" elytraToggle />
           {shown && (
             <div className="flex flex-col gap-3">
               <a
