@@ -19,7 +19,8 @@ for (const step of steps) {
   await page.waitForTimeout(1500);
   for (const [label, value] of step.fill ?? []) await page.getByLabel(label, { exact: true }).fill(value);
   for (const [label, value] of step.select ?? []) await page.getByLabel(label, { exact: true }).selectOption(value);
-  for (const [label, file] of step.files ?? []) await page.getByLabel(label).setInputFiles(file);
+  for (const [label, file] of step.files ?? []) await page.getByLabel(label, { exact: true }).setInputFiles(file);
+  if (step.click) await page.getByRole('button', { name: step.click }).click();
   await page.waitForTimeout(step.wait ?? 3000);
   await page.screenshot({ path: step.out, fullPage: true });
   console.log('shot', step.out);

@@ -29,7 +29,7 @@ export default function CapeCreator() {
       fileName="cape"
       idleHint="Choose a picture to see your cape."
     >
-      <PicturePicker label="Picture" accept=".png,.jpg,.jpeg,.gif,.webp" hint="PNG, JPEG, GIF or WebP up to 2 MB" file={file} problem={problem} onFile={setFile} />
+      <PicturePicker label="Picture" accept=".png,.jpg,.jpeg,.gif,.webp" hint="PNG, JPEG, GIF or WebP up to 2 MB" problem={problem} onFile={setFile} />
       <ScaleSelect scale={scale} onScale={setScale} />
       <Switch label="Auto colour (the picture's average colour)" checked={auto} onChange={setAuto} />
       <ColourField label="Colour of the edges" colour={colour} onColour={setColour} disabled={auto} />

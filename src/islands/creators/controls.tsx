@@ -19,25 +19,23 @@ export function Field({ label, hint, children, htmlFor }: { label: string; hint?
   );
 }
 
-/** A picture picker: the chosen file's name, a clear message when it is refused. */
+/** A picture picker with a hint, and a clear message when the picked file is refused. */
 export function PicturePicker({
   label,
   accept,
   hint,
-  file,
   problem,
   onFile,
 }: {
   label: string;
   accept: string;
   hint: string;
-  file: File | null;
   problem: string | null;
   onFile: (file: File | null) => void;
 }) {
   const id = useId();
   return (
-    <Field label={label} htmlFor={id} hint={problem ? undefined : (file?.name ?? hint)}>
+    <Field label={label} htmlFor={id} hint={problem ? undefined : hint}>
       <input
         id={id}
         type="file"
