@@ -38,7 +38,13 @@ export default function AnimatedCapeCreator() {
       idleHint="Choose a GIF to see your animated cape."
     >
       <PicturePicker label="Animation (GIF)" accept=".gif" hint="A GIF of up to 64 frames, 2 MB at most" problem={gifProblem} onFile={setGif} />
-      <PicturePicker label="Background (PNG, optional)" accept=".png" hint="Shown behind the animation and on the inside" problem={backgroundProblem} onFile={setBackground} />
+      <PicturePicker
+        label="Background (PNG, optional)"
+        accept=".png"
+        hint="Shown behind the animation and on the inside"
+        problem={backgroundProblem}
+        onFile={setBackground}
+      />
       <ScaleSelect scale={scale} onScale={setScale} />
       <ColourField label="Colour of the edges" colour={colour} onColour={setColour} />
       <Switch label="Animate the elytra too" checked={elytra} onChange={setElytra} />

@@ -37,8 +37,15 @@ export default function BannerCapes() {
       title="Banner Capes"
       intro={
         <>
-          Design a banner on <a className="underline" href="https://www.livzmc.net/banner/" target="_blank" rel="noopener noreferrer">LivzMC</a> or{' '}
-          <a className="underline" href="https://www.planetminecraft.com/banner/" target="_blank" rel="noopener noreferrer">Planet Minecraft</a>, then paste its link here.
+          Design a banner on{' '}
+          <a className="underline" href="https://www.livzmc.net/banner/" target="_blank" rel="noopener noreferrer">
+            LivzMC
+          </a>{' '}
+          or{' '}
+          <a className="underline" href="https://www.planetminecraft.com/banner/" target="_blank" rel="noopener noreferrer">
+            Planet Minecraft
+          </a>
+          , then paste its link here.
         </>
       }
       state={state}

@@ -34,11 +34,10 @@ function capeTexture(creation: Creation | null): CapeTexture | null {
   return creation.frames > 1 ? { kind: 'strip', url: creation.cape } : { kind: 'image', url: creation.cape };
 }
 
-/** An object URL of the cape's bytes, so the download link saves the file whatever origin the textures come from. */
+/** An object URL of the cape's bytes, so the download link saves the file whatever origin the textures come from (null until fetched). */
 function useDownloadUrl(creation: Creation | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
+  const [download, setDownload] = useState<{ cape: string; url: string } | null>(null);
   useEffect(() => {
-    setUrl(null);
     if (!creation) return;
     let objectUrl: string | null = null;
     let cancelled = false;
@@ -47,18 +46,18 @@ function useDownloadUrl(creation: Creation | null): string | null {
       .then((blob) => {
         if (!blob || cancelled) return;
         objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
+        setDownload({ cape: creation.cape, url: objectUrl });
       })
-      .catch(() => setUrl(null));
+      .catch(() => {});
     return () => {
       cancelled = true;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
   }, [creation]);
-  return url;
+  return creation && download?.cape === creation.cape ? download.url : null;
 }
 
-/** "Use as my cape" and "Share to the gallery" for a made cape. */
+/** "Use as my cape" and "Share to the gallery" for a made cape (a new cape remounts it, clearing its state). */
 function CreationActions({ creation }: { creation: Creation }) {
   const tags = useTags();
   const [wear, setWear] = useState<'idle' | 'busy' | 'done'>('idle');
@@ -69,12 +68,7 @@ function CreationActions({ creation }: { creation: Creation }) {
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const formId = useId();
 
-  useEffect(() => {
-    setWear('idle');
-    setError(null);
-  }, [creation.hash]);
-
-  const useAsCape = async () => {
+  const wearIt = async () => {
     setWear('busy');
     setError(null);
     try {
@@ -106,7 +100,7 @@ function CreationActions({ creation }: { creation: Creation }) {
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-secondary" onClick={() => void useAsCape()} disabled={wear === 'busy'}>
+        <button type="button" className="btn-secondary" onClick={() => void wearIt()} disabled={wear === 'busy'}>
           {wear === 'busy' ? 'Saving…' : 'Use as my cape'}
         </button>
         <button type="button" className="btn-secondary" aria-expanded={sharing} aria-controls={formId} onClick={() => setSharing((open) => !open)}>
@@ -198,7 +192,7 @@ export function CreatorFrame({ title, intro, children, state, fileName, idleHint
               >
                 Download PNG
               </a>
-              <CreationActions creation={shown} />
+              <CreationActions key={shown.hash} creation={shown} />
             </div>
           )}
         </section>

@@ -20,7 +20,13 @@ export default function HeadCapes() {
     <Slider label={label} value={sliders[name]} onValue={(value) => setSliders((previous) => ({ ...previous, [name]: value }))} />
   );
   return (
-    <CreatorFrame title="Head Capes" intro="Wear any player's face on your cape." state={state} fileName={`${username || 'head'}-cape`} idleHint="Type a username to see their head cape.">
+    <CreatorFrame
+      title="Head Capes"
+      intro="Wear any player's face on your cape."
+      state={state}
+      fileName={`${username || 'head'}-cape`}
+      idleHint="Type a username to see their head cape."
+    >
       <Field label="Username" htmlFor="head-username" hint="Letters, digits and underscores, up to 16">
         <input
           id="head-username"

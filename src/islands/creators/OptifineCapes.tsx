@@ -29,7 +29,12 @@ export default function OptifineCapes() {
       : choice === 'custom'
         ? `/api/gallery/optifine-capes/custom/${colours.top.slice(1)}/${colours.bottom.slice(1)}/${colours.text.slice(1)}/${colours.shadow.slice(1)}`
         : `/api/gallery/optifine-capes/${choice}`;
-  const state = useCreation(path, (signal) => requestCreation(path!, signal), { message: creatorMessages.optifineNoCape }, choice === 'username' ? OPTIFINE_LOOKUP_DEBOUNCE_MS : 0);
+  const state = useCreation(
+    path,
+    (signal) => requestCreation(path!, signal),
+    { message: creatorMessages.optifineNoCape },
+    choice === 'username' ? OPTIFINE_LOOKUP_DEBOUNCE_MS : 0,
+  );
   const colour = (name: keyof typeof colours, label: string) => (
     <ColourField label={label} colour={colours[name]} onColour={(value) => setColours((previous) => ({ ...previous, [name]: value }))} />
   );

@@ -112,7 +112,16 @@ export function Slider({ label, value, onValue }: { label: string; value: number
           {value}
         </output>
       </div>
-      <input id={id} type="range" min={SLIDER_MIN} max={SLIDER_MAX} step={1} value={value} onChange={(event) => onValue(Number(event.target.value))} className="w-full" />
+      <input
+        id={id}
+        type="range"
+        min={SLIDER_MIN}
+        max={SLIDER_MAX}
+        step={1}
+        value={value}
+        onChange={(event) => onValue(Number(event.target.value))}
+        className="w-full"
+      />
     </div>
   );
 }

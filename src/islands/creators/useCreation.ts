@@ -35,8 +35,11 @@ function failureMessage(error: unknown, display: FailureDisplay): ErrorDisplay |
 /** Runs `make` whenever `key` changes (after `debounceMs`); a null key (settings incomplete) goes back to idle. */
 export function useCreation(key: string | null, make: MakeCreation, failure: FailureDisplay, debounceMs = 0): CreationState {
   const [state, setState] = useState<CreationState>({ status: 'idle', creation: null, error: null, progress: null });
-  const makeRef = useRef(make);
-  makeRef.current = make;
+  // The latest callbacks and settings, read when a request starts (only a new key starts one).
+  const latest = useRef({ make, failure, debounceMs });
+  useEffect(() => {
+    latest.current = { make, failure, debounceMs };
+  });
 
   useEffect(() => {
     if (key === null) {
@@ -45,21 +48,20 @@ export function useCreation(key: string | null, make: MakeCreation, failure: Fai
     }
     const controller = new AbortController();
     setState((previous) => ({ ...previous, status: 'loading', error: null, progress: null }));
+    const { failure: display, debounceMs: delay } = latest.current;
     const timer = window.setTimeout(() => {
-      makeRef
-        .current(controller.signal, (fraction) => !controller.signal.aborted && setState((previous) => ({ ...previous, progress: fraction })))
+      latest.current
+        .make(controller.signal, (fraction) => !controller.signal.aborted && setState((previous) => ({ ...previous, progress: fraction })))
         .then((creation) => !controller.signal.aborted && setState({ status: 'ready', creation, error: null, progress: null }))
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
-          setState((previous) => ({ ...previous, status: 'invalid', error: failureMessage(error, failure), progress: null }));
+          setState((previous) => ({ ...previous, status: 'invalid', error: failureMessage(error, display), progress: null }));
         });
-    }, debounceMs);
+    }, delay);
     return () => {
       window.clearTimeout(timer);
       controller.abort();
     };
-    // `failure` and `debounceMs` are fixed per creator.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
   return state;
