@@ -25,9 +25,11 @@ const CACHE_TTL_MS = 20 * 60_000;
 
 /** A cache key for a generator's settings: the settings as JSON, with every byte array replaced by its SHA-256. */
 export function creationKey(request: CreationRequest): string {
-  const json = JSON.stringify(request, (_key, value: unknown) =>
-    value instanceof Uint8Array ? `sha256:${createHash('sha256').update(value).digest('hex')}` : value,
-  );
+  // A Buffer reaches a replacer already turned into {type, data} by its toJSON: the holder (`this`) still has the bytes.
+  const json = JSON.stringify(request, function (this: Record<string, unknown>, key: string, value: unknown) {
+    const original = this[key];
+    return original instanceof Uint8Array ? `sha256:${createHash('sha256').update(original).digest('hex')}` : value;
+  });
   return createHash('sha256').update(json).digest('hex');
 }
 

@@ -49,14 +49,17 @@ export function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-async function encode(image: Sharp, frames: number): Promise<EncodedTexture> {
-  const { data, info } = await image.ensureAlpha().png({ compressionLevel: 9, palette: false }).toBuffer({ resolveWithObject: true });
+/** The zlib level uploads are stored at (smallest files; an upload is at most 500 KB, so its encode stays short). */
+const UPLOAD_COMPRESSION_LEVEL = 9;
+
+async function encode(image: Sharp, frames: number, compressionLevel = UPLOAD_COMPRESSION_LEVEL): Promise<EncodedTexture> {
+  const { data, info } = await image.ensureAlpha().png({ compressionLevel, palette: false }).toBuffer({ resolveWithObject: true });
   return { bytes: data, hash: sha256(data), width: info.width, height: info.height, frames };
 }
 
-/** Encodes raw RGBA pixels (frames stacked vertically) as a clean PNG. */
-export function encodeRaw(image: RawImage, frames: number): Promise<EncodedTexture> {
-  return encode(sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } }), frames);
+/** Encodes raw RGBA pixels (frames stacked vertically) as a clean PNG, at the uploads' zlib level unless told otherwise. */
+export function encodeRaw(image: RawImage, frames: number, compressionLevel = UPLOAD_COMPRESSION_LEVEL): Promise<EncodedTexture> {
+  return encode(sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } }), frames, compressionLevel);
 }
 
 /** Scales raw RGBA pixels to width x height with nearest-neighbour (exact: every output pixel is a copy of an input pixel). */

@@ -139,10 +139,3 @@ export async function drawCape(drawing: CapeDrawing): Promise<RawImage> {
   }
   return cape;
 }
-
-/** Encodes raw pixels as a PNG quickly (the texture pipeline re-encodes it for storage). */
-export function encodeDrawing(image: RawImage): Promise<Buffer> {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-}

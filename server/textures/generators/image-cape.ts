@@ -1,7 +1,8 @@
 // The image-to-cape generator (SPEC §2 Creators): a picture fitted onto the cape's front and inside (and the elytra when
 // asked), every other face in a chosen colour or the picture's average colour.
 import sharp from 'sharp';
-import type { Rgba } from '../raw-image.ts';
+import { capeWidthForScale } from '../../../src/lib/creator-rules.ts';
+import type { RawImage, Rgba } from '../raw-image.ts';
 import { averageColour, drawCape } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 
@@ -14,19 +15,21 @@ export interface ImageCapeInput {
   elytra: boolean;
 }
 
-/** The average colour of an encoded picture (sampled at 32 x 32). */
-async function pictureColour(image: Buffer): Promise<Rgba> {
+/** The picture decoded once, no larger than the largest face it is fitted to (the elytra's 10 x 20 at the cape's scale). */
+async function decodePicture(image: Buffer, scale: number): Promise<RawImage> {
+  const unit = capeWidthForScale(scale) / 64;
   const { data, info } = await sharp(image, { limitInputPixels: 4096 * 4096, failOn: 'error', pages: 1 })
     .ensureAlpha()
-    .resize(32, 32, { fit: 'fill' })
+    .resize(20 * unit, 20 * unit, { fit: 'outside', withoutEnlargement: true })
+    .toColourspace('srgb')
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
-  return averageColour({ data, width: info.width, height: info.height });
+  return { data, width: info.width, height: info.height };
 }
 
 /** Draws the cape creator's cape. */
 export async function drawImageCape(input: ImageCapeInput): Promise<GeneratedCape> {
-  const image = Buffer.from(input.image);
-  const colour = input.colour === 'auto' ? await pictureColour(image) : input.colour;
-  return { still: await drawCape({ scale: input.scale, colour, front: image, inner: image, elytra: input.elytra ? image : null }) };
+  const picture = await decodePicture(Buffer.from(input.image), input.scale);
+  const colour = input.colour === 'auto' ? averageColour(picture) : input.colour;
+  return { still: await drawCape({ scale: input.scale, colour, front: picture, inner: picture, elytra: input.elytra ? picture : null }) };
 }
