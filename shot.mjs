@@ -1,9 +1,15 @@
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 const base = 'http://127.0.0.1:4900';
-const out = execFileSync('npx', ['tsx', 'server/cli.ts', 'code', 'Shooter'], { env: { ...process.env, DATA_DIR: '/tmp/cdata', OFFLINE_MODE: 'true', LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+const out = execFileSync('npx', ['tsx', 'server/cli.ts', 'code', 'Shooter'], {
+  env: { ...process.env, DATA_DIR: '/tmp/cdata', OFFLINE_MODE: 'true', LOG_LEVEL: 'silent' },
+  encoding: 'utf8',
+});
 const code = /: (\d{6})$/m.exec(out)[1];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+});
 const context = await browser.newContext({ viewport: { width: 1280, height: 1100 } });
 await context.addCookies([{ name: 'server_advert', value: '1', url: base }]);
 const page = await context.newPage();

@@ -76,7 +76,15 @@ const cases: Array<{ label: string; request: CreationRequest }> = [
   { label: 'banner (256x128)', request: { generator: 'banner', input: { banner, top: colour, bottom: colour, alignment: 'top' } } },
   { label: 'head (128x64)', request: { generator: 'head', input: { skin: await skin(), helmet: true, red: 10, green: 0, blue: -10, brightness: 20 } } },
   { label: 'optifine design (128x64)', request: { generator: 'optifine', input: designColours('red') } },
-  { label: 'optifine lookup (64x32)', request: { generator: 'optifineFile', input: await sharp({ create: { width: 46, height: 22, channels: 4, background: '#22aa44' } }).png().toBuffer() } },
+  {
+    label: 'optifine lookup (64x32)',
+    request: {
+      generator: 'optifineFile',
+      input: await sharp({ create: { width: 46, height: 22, channels: 4, background: '#22aa44' } })
+        .png()
+        .toBuffer(),
+    },
+  },
 ];
 
 console.log(`${RUNS} runs each, ms (median / p95)`);
@@ -103,7 +111,9 @@ try {
   const repeats = await sample(() => creations.make(request));
   const again = await creations.make(request);
   if (first.cached || !again.cached) throw new Error('The cache did not answer the repeat');
-  console.log(`cache, image scale 6: first request ${firstMs.toFixed(1)} ms (worker start included); repeat ${quantile(repeats, 0.5).toFixed(2)} / ${quantile(repeats, 0.95).toFixed(2)} ms`);
+  console.log(
+    `cache, image scale 6: first request ${firstMs.toFixed(1)} ms (worker start included); repeat ${quantile(repeats, 0.5).toFixed(2)} / ${quantile(repeats, 0.95).toFixed(2)} ms`,
+  );
 } finally {
   jobs.close();
   await db.destroy();

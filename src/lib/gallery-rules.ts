@@ -51,6 +51,11 @@ export function checkGalleryTitle(title: string): string | null {
   return null;
 }
 
+/** Checks a gallery form's title and chosen tags (at least one); returns the message, or null when they pass. */
+export function checkGalleryFields(title: string, tags: readonly string[]): string | null {
+  return tags.length === 0 ? galleryMessages.missingFields : checkGalleryTitle(title);
+}
+
 /** Checks a gallery file's size and type before it is loaded; returns the message, or null. */
 export function checkGalleryFile(file: { bytes: number; type: TextureType }): string | null {
   if (file.bytes > CAPE_MAX_BYTES) return galleryMessages.fileTooBig;

@@ -16,7 +16,10 @@ afterAll(() => images.close());
 
 /** Expects a pixel within 3 of a colour in each channel (the image is resampled onto the cape). */
 function expectNear(actual: number[], expected: number[]): void {
-  expect(actual.every((value, channel) => Math.abs(value - expected[channel]!) <= 3), `${actual.join()} near ${expected.join()}`).toBe(true);
+  expect(
+    actual.every((value, channel) => Math.abs(value - expected[channel]!) <= 3),
+    `${actual.join()} near ${expected.join()}`,
+  ).toBe(true);
 }
 
 /** Posts a prompt and reads the answer as JSON. */

@@ -22,10 +22,12 @@ describe('creationKey', () => {
     expect(creationKey({ ...base, input: { ...base.input, elytra: true } })).not.toBe(key);
   });
 
-  it("keys a picture by its SHA-256, not by its bytes spelled out", () => {
+  it('keys a picture by its SHA-256, not by its bytes spelled out', () => {
     const big = Buffer.alloc(2_000_000, 7);
     const digest = createHash('sha256').update(big).digest('hex');
-    const asText = createHash('sha256').update(JSON.stringify({ generator: 'optifineFile', input: `sha256:${digest}` })).digest('hex');
+    const asText = createHash('sha256')
+      .update(JSON.stringify({ generator: 'optifineFile', input: `sha256:${digest}` }))
+      .digest('hex');
     expect(creationKey({ generator: 'optifineFile', input: big })).toBe(asText);
   });
 });

@@ -38,7 +38,6 @@ export interface Creation {
   preview: Buffer;
 }
 
-
 /**
  * The zlib level creations are stored at: a 2048 x 1024 photo cape takes 92 ms at level 9 and 23 ms at level 6
  * (bench/creators.ts), for files a few per cent larger.
@@ -59,7 +58,8 @@ async function generate(request: CreationRequest): Promise<GeneratedCape> {
 export async function makeCreation(request: CreationRequest): Promise<Creation> {
   const generated = await generate(request);
   // The upload pipeline's rules and encoder, from the drawn pixels (no file size limit: nothing was uploaded).
-  const problem = checkCapeDimensions(generated.still) ?? (generated.still.width === storedCapeWidth(generated.still.width) ? null : textureMessages.capeDimensions);
+  const problem =
+    checkCapeDimensions(generated.still) ?? (generated.still.width === storedCapeWidth(generated.still.width) ? null : textureMessages.capeDimensions);
   if (problem) throw new TextureRejected(problem);
   const still = await encodeRaw(generated.still, 1, CREATION_COMPRESSION_LEVEL);
   const strip = generated.strip ? await encodeRaw(generated.strip.image, generated.strip.frames, CREATION_COMPRESSION_LEVEL) : null;

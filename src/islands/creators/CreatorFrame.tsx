@@ -4,7 +4,6 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $user } from '../../lib/session';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import { checkGalleryTitle, galleryMessages } from '../../lib/gallery-rules';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import PlayerPreview from '../shared/PlayerPreview';
 import { ProgressBar } from '../shared/ProgressBar';
@@ -12,6 +11,7 @@ import type { CapeTexture } from '../shared/texture-files';
 import { useTags } from '../gallery/TagChips';
 import { TitleAndTagsFields } from '../gallery/TitleAndTagsFields';
 import { itemHref } from '../gallery/gallery-api';
+import { useGalleryFieldsSubmit } from '../gallery/useGalleryFieldsSubmit';
 import { shareCreation, wearCreation, type Creation } from './creator-api';
 import type { CreationState } from './useCreation';
 
@@ -62,7 +62,6 @@ function CreationActions({ creation }: { creation: Creation }) {
   const tags = useTags();
   const [wear, setWear] = useState<'idle' | 'busy' | 'done'>('idle');
   const [sharing, setSharing] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [title, setTitle] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
@@ -80,22 +79,15 @@ function CreationActions({ creation }: { creation: Creation }) {
     }
   };
 
-  const share = async () => {
-    const problem = title.trim() === '' || selected.length === 0 ? galleryMessages.missingFields : checkGalleryTitle(title);
-    if (problem) {
-      setError({ kind: 'message', message: problem });
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const shared = await shareCreation(creation.hash, title.trim(), selected);
-      location.assign(itemHref(shared.hash));
-    } catch (failure) {
-      setBusy(false);
-      setError(describeApiError(errorBody(failure)));
-    }
-  };
+  const {
+    busy,
+    error: shareError,
+    submit,
+  } = useGalleryFieldsSubmit(async (trimmed, keys) => {
+    const shared = await shareCreation(creation.hash, trimmed, keys);
+    location.assign(itemHref(shared.hash));
+  });
+  const share = () => submit(title, selected);
 
   return (
     <div className="flex flex-col gap-3">
@@ -127,7 +119,7 @@ function CreationActions({ creation }: { creation: Creation }) {
           </button>
         </form>
       )}
-      <ErrorDisplay error={error} />
+      <ErrorDisplay error={error ?? shareError} />
     </div>
   );
 }

@@ -1,36 +1,21 @@
 // The texture page's edit state: title (same character filter, at most 20) and tag chips, with Save and Cancel.
 import { useState } from 'react';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import { checkGalleryTitle, galleryMessages } from '../../lib/gallery-rules';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { editItem, type GalleryItem } from './gallery-api';
 import { useTags } from './TagChips';
 import { TitleAndTagsFields } from './TitleAndTagsFields';
+import { useGalleryFieldsSubmit } from './useGalleryFieldsSubmit';
 
 /** The edit form; `onSaved` runs after the server accepted the change. */
 export function EditForm({ item, onSaved, onCancel }: { item: GalleryItem; onSaved: () => void; onCancel: () => void }) {
   const tags = useTags();
   const [title, setTitle] = useState(item.title);
   const [selected, setSelected] = useState(item.tags.map((tag) => tag.tag_key));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorDisplayValue | null>(null);
-
-  const save = async () => {
-    const problem = selected.length === 0 ? galleryMessages.missingFields : checkGalleryTitle(title);
-    if (problem) {
-      setError({ kind: 'message', message: problem });
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await editItem(item.hash, title.trim(), selected);
-      onSaved();
-    } catch (failure) {
-      setError(describeApiError(errorBody(failure)));
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useGalleryFieldsSubmit(async (trimmed, keys) => {
+    await editItem(item.hash, trimmed, keys);
+    onSaved();
+  });
+  const save = () => submit(title, selected);
 
   return (
     <form

@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError } from '../../lib/api-client';
-import { checkGalleryDimensions, checkGalleryFile, checkGalleryTitle, galleryMessages, isEarsSize } from '../../lib/gallery-rules';
+import { checkGalleryDimensions, checkGalleryFields, checkGalleryFile, galleryMessages, isEarsSize } from '../../lib/gallery-rules';
 import { countOf } from '../../lib/plural';
 import { $user } from '../../lib/session';
 import type { UploadResponse } from '../../lib/upload';
@@ -71,7 +71,7 @@ export default function GalleryUpload() {
   const upload = async () => {
     const { status, held } = stateRef.current;
     if (status !== 'waiting' && status !== 'confirming') return;
-    const problem = !held || title.trim() === '' || selected.length === 0 ? galleryMessages.missingFields : checkGalleryTitle(title);
+    const problem = held ? checkGalleryFields(title, selected) : galleryMessages.missingFields;
     if (problem) {
       showMessage(textureMessageDisplay(problem));
       return;
