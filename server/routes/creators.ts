@@ -17,6 +17,7 @@ import { BANNER_SERVICES } from '../../src/lib/banner-url.ts';
 import {
   BANNER_ALIGNMENTS,
   checkAiPrompt,
+  cleanPrompt,
   CREATOR_INPUT_MAX_BYTES,
   CREATOR_MAX_SCALE,
   CREATOR_MIN_SCALE,
@@ -318,7 +319,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const prompt = request.body.prompt.trim();
+      const prompt = cleanPrompt(request.body.prompt).trim();
       const problem = checkAiPrompt(prompt);
       if (problem) throw new HttpError(422, problem, { prompt: [problem] });
       // Every request is logged for moderators, with the texture it made (none when it failed).

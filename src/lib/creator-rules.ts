@@ -56,6 +56,11 @@ export function isCreatorScale(scale: number): boolean {
   return Number.isInteger(scale) && scale >= CREATOR_MIN_SCALE && scale <= CREATOR_MAX_SCALE;
 }
 
+/** A prompt without control characters (a pasted NUL or line break is dropped, as the prompt box drops it). */
+export function cleanPrompt(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, '');
+}
+
 /** Checks an AI prompt; returns the message, or null when it passes. */
 export function checkAiPrompt(prompt: string): string | null {
   if (prompt.trim() === '') return creatorMessages.promptEmpty;

@@ -1,11 +1,15 @@
 // API tests that send junk (NUL characters, bad escapes, huge and odd values) to every parameter and body field of every
 // call in the API description, on both databases: each answer must be a refusal (4xx) or an answer, never a 500.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
+import { startGameServicesStandIn } from '../helpers/game-services.ts';
 import { loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
 import { solidPng } from '../fixtures/textures.ts';
 
 const API_KEY = 'junk-input-key';
+/** The player services and OptiFine cape server the creators look names up on (they know nobody: every lookup is a 404). */
+const gameServices = await startGameServicesStandIn();
+afterAll(() => gameServices.close());
 
 interface Operation {
   parameters?: Array<{ name: string; in: 'path' | 'query' }>;
@@ -66,6 +70,11 @@ describe.each(backends)('junk input on $name', (backend) => {
     GALLERY_UPLOADS_PER_10_MINUTES: '100000',
     // Registration codes resolve names offline: no junk call waits on the real Mojang API, which this machine cannot reach.
     OFFLINE_MODE: 'true',
+    MOJANG_API_URL: gameServices.url,
+    MOJANG_SESSION_URL: gameServices.url,
+    OPTIFINE_CAPES_URL: gameServices.url,
+    CREATOR_CALLS_PER_MINUTE: '100000',
+    AI_PROMPTS_PER_HOUR: '100000',
   });
 
   it('never answers 500 to junk in a path parameter, query parameter or body field of any call', { timeout: 120_000 }, async () => {

@@ -2,7 +2,7 @@
 // image maker (an AI images service, or the built-in pattern generator) and shows the server's message on failure.
 import { useEffect, useId, useState } from 'react';
 import { api } from '../../lib/api';
-import { AI_PROMPT_MAX, checkAiPrompt } from '../../lib/creator-rules';
+import { AI_PROMPT_MAX, checkAiPrompt, cleanPrompt } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';
 import { Field, INPUT_CLASS } from './controls';
 import { CreationFailed, type Creation } from './creator-api';
@@ -75,7 +75,7 @@ export default function AiCapeCreator() {
             id="ai-prompt"
             value={prompt}
             maxLength={AI_PROMPT_MAX}
-            onChange={(event) => setPrompt(event.target.value)}
+            onChange={(event) => setPrompt(cleanPrompt(event.target.value))}
             aria-describedby={hintId}
             aria-invalid={problem !== null}
             autoComplete="off"
