@@ -58,7 +58,7 @@ export function isCreatorScale(scale: number): boolean {
 
 /** A prompt without control characters (a pasted NUL or line break is dropped, as the prompt box drops it). */
 export function cleanPrompt(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, '');
+  return [...text].filter((character) => character >= ' ' && character !== '\u007f').join('');
 }
 
 /** Checks an AI prompt; returns the message, or null when it passes. */
