@@ -15,6 +15,8 @@ const CODE_MESSAGE = /^Your authorization code is » (\d{6}) «$/;
 const UNAVAILABLE = 'The login service is not available right now. Try again in a minute.';
 /** Game versions whose clients join in these tests: minecraft-protocol runs both sides of each. */
 const VERSIONS = ['1.8.9', '1.12.2', '1.20.4', '1.21.11'];
+/** Each test starts game clients as processes (about half a second each, more on a busy machine). */
+const PROCESS_TESTS = { timeout: 60_000 };
 
 /** The plain text a game shows for the probe's disconnect, after checking it was disconnected during login. */
 function disconnectText(result: ProbeResult): string {
@@ -22,7 +24,7 @@ function disconnectText(result: ProbeResult): string {
   return plainText((result as { reason: string }).reason);
 }
 
-describe.each(backends)('game auth server with a site on $name', (backend) => {
+describe.each(backends)('game auth server with a site on $name', PROCESS_TESTS, (backend) => {
   const suite = serverForSuite(backend, { AUTH_API_KEY: KEY, LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
   let authServer: AuthServerProcess;
 
@@ -76,7 +78,7 @@ describe.each(backends)('game auth server with a site on $name', (backend) => {
   });
 });
 
-describe('game auth server when the site fails', () => {
+describe('game auth server when the site fails', PROCESS_TESTS, () => {
   /** What the stand-in site does with the next calls: answer 500, or hold them unanswered. */
   let mode: 'error' | 'hold' = 'error';
   const calls: Array<{ authorization?: string; body: unknown }> = [];
