@@ -4,14 +4,18 @@ import { api, API_URL } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { loginErrorMessage } from '../../lib/login-errors';
 import { storeUser } from '../../lib/session';
-import type { User } from '../../lib/types';
+import type { OAuthCallbackResult } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef, dropQueryParams } from '../shared/query';
 import { useClientValue } from '../shared/useClientValue';
 
-let sentBackReason: string | null | undefined;
+/** What the Microsoft sign-in page adds to the login page's address besides `code`: dropped once read. */
+const MICROSOFT_RESPONSE_PARAMS = ['code', 'state', 'session_state', 'error', 'error_description', 'error_uri'];
 
-/** The message of the login step that sent the player back here (`?error=<reason>`), read from the address the page opened with. */
+let sentBackReason: string | null | undefined;
+let exchangeStarted = false;
+
+/** The message of the login step that sent the player back here (`?error=<reason>`, ours or Microsoft's), read from the address the page opened with. */
 function sentBackMessage(): string | null {
   sentBackReason ??= new URLSearchParams(location.search).get('error');
   return loginErrorMessage(sentBackReason);
@@ -27,23 +31,26 @@ export default function LoginPage({ siteName }: { siteName: string }) {
 
   const sentBack = useClientValue(sentBackMessage, null);
 
-  // The reason has been read: clean it from the address bar (a reload should not show it again).
+  // The reason has been read: clean it (and what Microsoft sent with it) from the address bar, so a reload does not show it again.
   useEffect(() => {
-    if (new URLSearchParams(location.search).has('error')) dropQueryParams('error');
+    if (new URLSearchParams(location.search).has('error')) dropQueryParams(...MICROSOFT_RESPONSE_PARAMS);
   }, []);
 
+  // Back from the Microsoft sign-in page with a code: finish the login (once, even if the effect runs twice).
   useEffect(() => {
+    const query = new URLSearchParams(location.search);
+    const code = query.get('code');
+    if (!code || exchangeStarted) return;
+    exchangeStarted = true;
     const wanted = currentRef();
-    const code = new URLSearchParams(location.search).get('code');
-    if (!code) return;
-    api<{ user: User; ref?: string }>('/api/account/oauth/callback', { method: 'POST', body: { code } })
+    api<OAuthCallbackResult>('/api/account/oauth/callback', { method: 'POST', body: { code, state: query.get('state') ?? undefined } })
       .then(({ user, ref: returned }) => {
         storeUser(user);
         location.assign(returned || wanted || '/');
       })
       .catch((failure) => {
         setError(describeApiError(errorBody(failure), 'The Microsoft login failed. Please try again.'));
-        dropQueryParams('code', 'state');
+        dropQueryParams(...MICROSOFT_RESPONSE_PARAMS);
         setFailed(true);
       });
   }, []);
