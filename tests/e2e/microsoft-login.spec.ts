@@ -1,5 +1,6 @@
 // The Microsoft login in the browser, against the local stand-in for Microsoft, Xbox Live, XSTS and the game services:
-// a new player signs in and lands on ref; a refusal or a cancelled sign-in shows its message and leaves a clean address.
+// a new player signs in and lands on ref; a refusal or a cancelled sign-in shows its message, drops what Microsoft sent
+// from the address and keeps where the player was going.
 import { expect, test, type Page } from '@playwright/test';
 import { LOGIN_ERRORS, MICROSOFT_LOGIN_FAILURES } from '../../src/lib/login-errors';
 import { STAND_IN_ACCOUNT_KINDS, type StandInAccountKind } from '../helpers/microsoft';
@@ -48,24 +49,27 @@ test('a new player logs in with Microsoft: a loading state, then the stored user
   expect(me).toMatchObject({ uuid: stored.uuid, username: player });
 });
 
-test('an account without an Xbox profile sees why in the red box, and the address loses code and state', async ({ page }) => {
+test('an account without an Xbox profile sees why in the red box; the address loses code and state and keeps ref', async ({ page }) => {
   await openMicrosoftSignIn(page, '/upload-cape');
   await signInAs(page, uniqueName('NoXbox'), 'noXbox');
-  await expect(page.getByRole('alert')).toHaveText(MICROSOFT_LOGIN_FAILURES.noXboxAccount);
+  await expect(page.getByRole('alert')).toHaveText(`Error: ${MICROSOFT_LOGIN_FAILURES.noXboxAccount}`);
   const url = new URL(page.url());
   expect(url.pathname).toBe('/account/login');
   expect(url.searchParams.has('code')).toBe(false);
   expect(url.searchParams.has('state')).toBe(false);
-  // The choices are back, and nobody is logged in.
-  await expect(page.getByRole('link', { name: 'Login with Microsoft' })).toBeVisible();
+  expect(url.search, 'where the player was going comes back, for another try').toBe('?ref=%2Fupload-cape');
+  // The choices are back (still going to ref), and nobody is logged in.
+  await expect(page.getByRole('link', { name: 'Login with Microsoft' })).toHaveAttribute('href', '/api/account/oauth/redirect?ref=%2Fupload-cape');
   expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
 });
 
-test('a cancelled Microsoft sign-in says so, and the address loses what Microsoft sent', async ({ page }) => {
-  await openMicrosoftSignIn(page);
+test('a cancelled Microsoft sign-in says so, and the address loses what Microsoft sent but keeps ref', async ({ page }) => {
+  await openMicrosoftSignIn(page, '/gallery/new');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('alert')).toHaveText(`Error: ${LOGIN_ERRORS.access_denied}`);
+  await expect(page.getByRole('note')).toContainText('steal images from our gallery');
   const url = new URL(page.url());
   expect(url.pathname).toBe('/account/login');
-  expect([...url.searchParams.keys()]).toEqual([]);
+  expect([...url.searchParams.keys()]).toEqual(['ref']);
+  expect(url.searchParams.get('ref')).toBe('/gallery/new');
 });
