@@ -16,6 +16,10 @@ export const E2E_STRIPE_PORT = E2E_PORT + 3;
 const STRIPE_KEYS = { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: 'whsec_e2e' };
 /** The game services stand-in's port (tests/helpers/game-services.ts): player profiles, skins and OptiFine capes. */
 export const E2E_GAME_SERVICES_PORT = E2E_PORT + 4;
+/** The Microsoft login stand-in's port (tests/helpers/microsoft.ts): sign-in page, token endpoint, Xbox Live, XSTS and game services. */
+export const E2E_MICROSOFT_PORT = E2E_PORT + 5;
+/** The app registration the e2e server uses with the Microsoft stand-in. */
+const MICROSOFT_APP = { MICROSOFT_CLIENT_ID: 'e2e-client-id', MICROSOFT_CLIENT_SECRET: 'e2e-client-secret' };
 /** The chat-community bot's key on the e2e server (the tests play the bot). */
 export const E2E_BOT_KEY = 'bot-key-e2e';
 /** The merchant account the e2e server sells to. */
@@ -43,6 +47,12 @@ const serverEnv = {
   MOJANG_API_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
   MOJANG_SESSION_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
   OPTIFINE_CAPES_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
+  // The Microsoft login goes to the local stand-in for Microsoft, Xbox Live, XSTS and the game services.
+  ...MICROSOFT_APP,
+  MICROSOFT_AUTHORITY_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}/consumers`,
+  XBL_AUTH_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
+  XSTS_AUTH_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
+  MINECRAFT_SERVICES_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
 };
 
 export default defineConfig({
@@ -70,6 +80,8 @@ export default defineConfig({
         PAYPAL_STANDIN_PORT: String(E2E_PAYPAL_PORT),
         STRIPE_STANDIN_PORT: String(E2E_STRIPE_PORT),
         GAME_SERVICES_PORT: String(E2E_GAME_SERVICES_PORT),
+        MICROSOFT_STANDIN_PORT: String(E2E_MICROSOFT_PORT),
+        ...MICROSOFT_APP,
         STRIPE_WEBHOOK_URL: `http://127.0.0.1:${E2E_PORT}/api/premium/stripe/webhook`,
         ...STRIPE_KEYS,
       },

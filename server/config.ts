@@ -86,6 +86,11 @@ const schema = z.object({
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
   LOGIN_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   MICROSOFT_CLIENT_ID: z.string().optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().optional(),
+  MICROSOFT_AUTHORITY_URL: z.string().url().default('https://login.microsoftonline.com/consumers'),
+  XBL_AUTH_URL: z.string().url().default('https://user.auth.xboxlive.com'),
+  XSTS_AUTH_URL: z.string().url().default('https://xsts.auth.xboxlive.com'),
+  MINECRAFT_SERVICES_URL: z.string().url().default('https://api.minecraftservices.com'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().optional(),
   REDIS_PREFIX: z.string().default('cloakroom:'),
@@ -158,7 +163,8 @@ export interface Config {
   loginAttemptsPerMinute: number;
   /** Failed code logins per minute across all clients (then every code login waits for the next minute). */
   loginFailuresPerMinute: number;
-  microsoftClientId: string | undefined;
+  /** The Microsoft login (MICROSOFT_CLIENT_ID and the services it goes through); undefined while no client id is set. */
+  microsoft: MicrosoftLoginConfig | undefined;
   logLevel: string;
   /** The public origin of this server, for absolute texture URLs in the mod API. */
   publicBaseUrl: string;
@@ -197,6 +203,23 @@ export interface Config {
   siteUrl: string;
   /** The cape creators' outside services and limits. */
   creators: CreatorsConfig;
+}
+
+/** The Microsoft login: the app registered with the Microsoft identity platform, and the base URL of each service on the way to the game profile. */
+export interface MicrosoftLoginConfig {
+  clientId: string;
+  /** The app's client secret (a "Web" app); unset makes it a public client that proves itself with PKCE alone. */
+  clientSecret: string | undefined;
+  /** The Microsoft identity platform authority: `<authority>/oauth2/v2.0/authorize` and `/token`. */
+  authorityUrl: string;
+  /** Where Microsoft sends the browser back: the site's login page. */
+  redirectUri: string;
+  /** Xbox Live user authentication (`POST /user/authenticate`). */
+  xblAuthUrl: string;
+  /** Xbox Live security token service (`POST /xsts/authorize`). */
+  xstsAuthUrl: string;
+  /** The game services (`POST /authentication/login_with_xbox`, `GET /minecraft/profile`). */
+  minecraftServicesUrl: string;
 }
 
 /** The cape creators' outside services and limits. */
@@ -239,6 +262,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const siteUrl = (e.PUBLIC_SITE_URL ?? e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const trimmed = (url: string) => url.replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -258,7 +283,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionDays: e.SESSION_DAYS,
     loginAttemptsPerMinute: e.LOGIN_ATTEMPTS_PER_MINUTE,
     loginFailuresPerMinute: e.LOGIN_FAILURES_PER_MINUTE,
-    microsoftClientId: e.MICROSOFT_CLIENT_ID || undefined,
+    microsoft: e.MICROSOFT_CLIENT_ID
+      ? {
+          clientId: e.MICROSOFT_CLIENT_ID,
+          clientSecret: e.MICROSOFT_CLIENT_SECRET || undefined,
+          authorityUrl: trimmed(e.MICROSOFT_AUTHORITY_URL),
+          redirectUri: `${siteUrl}/account/login`,
+          xblAuthUrl: trimmed(e.XBL_AUTH_URL),
+          xstsAuthUrl: trimmed(e.XSTS_AUTH_URL),
+          minecraftServicesUrl: trimmed(e.MINECRAFT_SERVICES_URL),
+        }
+      : undefined,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     redisUrl: e.REDIS_URL || undefined,
@@ -303,6 +338,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       callsPerMinute: e.CREATOR_CALLS_PER_MINUTE,
       aiPromptsPerHour: e.AI_PROMPTS_PER_HOUR,
     },
-    siteUrl: (e.PUBLIC_SITE_URL ?? e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    siteUrl,
   };
 }

@@ -719,6 +719,25 @@ const discordLinks: Migration = {
   },
 };
 
+/** Microsoft logins under way (state, PKCE verifier and ref), each tied to the browser that started it by a cookie. */
+const oauthLogins: Migration = {
+  async up(db: MigrationDb) {
+    await db.schema
+      .createTable('oauth_logins')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('code_verifier', 'text', (c) => c.notNull())
+      .addColumn('ref', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('oauth_logins_expires').on('oauth_logins').column('expires_at').execute();
+  },
+  async down(db: MigrationDb) {
+    await db.schema.dropTable('oauth_logins').execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
@@ -732,4 +751,5 @@ export const migrations: Record<string, Migration> = {
   '0009_gallery_hidden_items': galleryHiddenItems,
   '0010_premium_payments': premiumPayments,
   '0011_discord_links': discordLinks,
+  '0012_oauth_logins': oauthLogins,
 };

@@ -55,6 +55,19 @@ export interface LoginCodesTable {
   expires_at: number;
 }
 
+/** A Microsoft login under way: started by one browser (the SHA-256 of its cookie token), used once, for 10 minutes. */
+export interface OAuthLoginsTable {
+  id: string;
+  /** The `state` sent to the sign-in page; the callback must bring it back. */
+  state: string;
+  /** The PKCE code verifier whose S256 challenge the sign-in page was given. */
+  code_verifier: string;
+  /** Where the player goes after the login (a safe site path). */
+  ref: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface TagsTable {
   tag_key: string;
   name: string;
@@ -213,6 +226,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_codes: LoginCodesTable;
+  oauth_logins: OAuthLoginsTable;
   textures: TexturesTable;
   premium: PremiumTable;
   tags: TagsTable;

@@ -1,16 +1,28 @@
-// Account calls (SPEC §7): the game-code login, logout, account deletion and the Microsoft login entry points.
-import type { FastifyInstance } from 'fastify';
+// Account calls (SPEC §7): the game-code login, the Microsoft login (redirect and callback), logout and account deletion.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { checkAuthBodySchema, checkAuthResultSchema, deleteAccountBodySchema, successSchema } from '../../src/lib/api-schemas.ts';
-import { loginErrorPath } from '../../src/lib/login-errors.ts';
+import {
+  anyErrorBodySchema,
+  checkAuthBodySchema,
+  checkAuthResultSchema,
+  deleteAccountBodySchema,
+  errorBodySchema,
+  loginFailureSchema,
+  oauthCallbackBodySchema,
+  oauthCallbackResultSchema,
+  successSchema,
+} from '../../src/lib/api-schemas.ts';
+import { BANNED_ACCOUNT_MESSAGE, loginErrorPath, MICROSOFT_LOGIN_FAILURES, type MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
 import { isSafeRef } from '../../src/lib/routes.ts';
 import { isLoginCode, redeemLoginCode } from '../auth/login-codes.ts';
-import { clearSessionCookie, cookieOptions, requireUser } from '../auth/plugin.ts';
+import { OAUTH_LOGIN_COOKIE, OAUTH_LOGIN_COOKIE_PATH, OAUTH_LOGIN_TTL_MS, savePendingOAuthLogin, takePendingOAuthLogin } from '../auth/oauth-logins.ts';
+import { clearSessionCookie, cookieOptions, requireUser, safeEqual } from '../auth/plugin.ts';
 import { createSession, endSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { deleteAccount } from '../accounts.ts';
-import { findUser, toApiUser } from '../db/users.ts';
+import { findUser, toApiUser, upsertUser } from '../db/users.ts';
+import { createMicrosoftLogin, MicrosoftLoginError, type GameProfile } from '../integrations/microsoft.ts';
 import { HttpError } from '../http/errors.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
@@ -21,11 +33,30 @@ import type { TextureLibrary } from '../textures/library.ts';
 /** The message for a wrong, used or expired login code. */
 export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
 /** The message for a banned account. */
-export const BANNED_MESSAGE = 'The specified account has been banned for violating our terms of service.';
+export const BANNED_MESSAGE = BANNED_ACCOUNT_MESSAGE;
 /** The message when one client has made too many code logins this minute. */
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many attempts. Wait a minute and try again.';
 /** The message when the site as a whole has seen too many wrong codes this minute. */
 export const LOGIN_BUDGET_SPENT_MESSAGE = 'Too many wrong codes have been tried on this site in the last minute. Wait a minute and try again.';
+
+/** The status of each Microsoft login failure: the player's sign-in is stale (400), their account cannot play (403), or a service failed (502). */
+const MICROSOFT_FAILURE_STATUS: Record<MicrosoftLoginFailure, number> = {
+  expired: 400,
+  noXboxAccount: 403,
+  childAccount: 403,
+  xboxUnavailableInRegion: 403,
+  adultVerificationNeeded: 403,
+  xboxRefused: 403,
+  noGame: 403,
+  banned: 403,
+  unavailable: 502,
+};
+
+/** The refusal of a Microsoft login: its status, and its message as the message and under `errors` (what the login page lists). */
+function microsoftLoginFailure(reason: MicrosoftLoginFailure): HttpError {
+  const message = MICROSOFT_LOGIN_FAILURES[reason];
+  return new HttpError(MICROSOFT_FAILURE_STATUS[reason], message, { microsoft: [message] });
+}
 
 /** Registers the /api/account/* calls. */
 export async function accountRoutes(
@@ -35,6 +66,14 @@ export async function accountRoutes(
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, config, library, bus } = options;
   const sessionLifetimeMs = config.sessionDays * 86400 * 1000;
+  const microsoft = config.microsoft ? createMicrosoftLogin(config.microsoft) : undefined;
+
+  /** Starts a session for a player and sets its cookie (every login ends here). */
+  async function startSession(request: FastifyRequest, reply: FastifyReply, uuid: string): Promise<void> {
+    const token = await createSession(db, uuid, sessionLifetimeMs);
+    reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, sessionLifetimeMs / 1000));
+  }
+
   const failureBudget = loginFailureBudget(options.counter, config.loginFailuresPerMinute, () =>
     instance.log.warn({ perMinute: config.loginFailuresPerMinute }, 'the failed code login budget is spent: code logins wait for the next minute'),
   );
@@ -65,8 +104,7 @@ export async function accountRoutes(
       if (!user) return { success: false as const, msg: WRONG_CODE_MESSAGE };
       await failureBudget.giveBack();
       if (user.banned) throw new HttpError(403, BANNED_MESSAGE);
-      const token = await createSession(db, user.uuid, sessionLifetimeMs);
-      reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, sessionLifetimeMs / 1000));
+      await startSession(request, reply, user.uuid);
       return { success: true as const, user: toApiUser(user), ref };
     },
   );
@@ -104,31 +142,80 @@ export async function accountRoutes(
     {
       schema: {
         summary: "The Microsoft login button's link: on to the Microsoft sign-in page",
+        description:
+          'Starts an authorization code flow with PKCE (S256): the state, the code verifier and the ref are kept for 10 minutes under a ' +
+          'random token in an HttpOnly cookie (`oauth_login`, path /api/account/oauth), and the browser goes to the Microsoft sign-in page, ' +
+          'which returns it to the login page with `code` and `state`. Without MICROSOFT_CLIENT_ID: back to the login page, which says so.',
         querystring: z.object({ ref: z.string().optional().meta({ description: 'The site path to return to after the login' }) }),
-        response: { 302: emptyResponse('Microsoft login is not configured: back to the login page, which says so'), ...errorResponses },
+        response: {
+          302: emptyResponse('To the Microsoft sign-in page; or, when Microsoft login is not configured, back to the login page, which says so'),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
+      const ref = isSafeRef(request.query.ref) ? request.query.ref : undefined;
       // The site's own login page shows the message in its error box and keeps where the player was going.
-      if (!config.microsoftClientId) {
-        const ref = isSafeRef(request.query.ref) ? request.query.ref : undefined;
-        return reply.redirect(loginErrorPath('microsoft_unavailable', ref), 302);
-      }
-      throw new HttpError(501, 'Microsoft login is not available yet.');
+      if (!microsoft) return reply.redirect(loginErrorPath('microsoft_unavailable', ref), 302);
+      const login = await microsoft.startLogin();
+      const token = await savePendingOAuthLogin(
+        db,
+        { state: login.state, codeVerifier: login.codeVerifier, ref: ref ?? '/' },
+        request.cookies[OAUTH_LOGIN_COOKIE],
+      );
+      reply.setCookie(OAUTH_LOGIN_COOKIE, token, { ...cookieOptions(request, true, OAUTH_LOGIN_TTL_MS / 1000), path: OAUTH_LOGIN_COOKIE_PATH });
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(login.url.href, 302);
     },
   );
 
   app.post(
     '/api/account/oauth/callback',
     {
+      config: {
+        rateLimit: {
+          max: config.loginAttemptsPerMinute,
+          timeWindow: 60_000,
+          errorResponseBuilder: () => new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE),
+        },
+      },
       schema: {
-        summary: 'Finish the Microsoft login with the code the sign-in page returned',
-        body: z.object({ code: z.string().optional() }),
-        response: { ...errorResponses },
+        summary: 'Finish the Microsoft login with the code and state the sign-in page returned',
+        description:
+          'Only in the browser that started the login (its `oauth_login` cookie), once, within 10 minutes. The code is redeemed with the ' +
+          'PKCE verifier, then Xbox Live, XSTS and the game services give the player profile; the account is created or renamed and a ' +
+          'session starts. Failures: 400 (a wrong, used or expired sign-in), 403 (no Xbox profile, a child account outside a family, no ' +
+          'game, banned, and other Xbox refusals), 429, 501 (not configured), 502 (Microsoft or Xbox unreachable).',
+        body: oauthCallbackBodySchema,
+        response: { 200: oauthCallbackResultSchema, '4xx': anyErrorBodySchema, '5xx': z.union([errorBodySchema, loginFailureSchema]) },
       },
     },
-    async () => {
-      throw new HttpError(501, 'Microsoft login is not configured on this server.');
+    async (request, reply) => {
+      if (!microsoft) throw new HttpError(501, 'Microsoft login is not configured on this server.');
+      const token = request.cookies[OAUTH_LOGIN_COOKIE];
+      if (token) reply.clearCookie(OAUTH_LOGIN_COOKIE, { ...cookieOptions(request, true), path: OAUTH_LOGIN_COOKIE_PATH });
+      // One use: the login is taken whatever comes next, so neither its state nor its code can be tried again.
+      const pending = token ? await takePendingOAuthLogin(db, token) : null;
+      const { code, state } = request.body;
+      if (!pending || typeof code !== 'string' || code === '' || typeof state !== 'string' || !safeEqual(state, pending.state)) {
+        throw microsoftLoginFailure('expired');
+      }
+      let profile: GameProfile;
+      try {
+        profile = await microsoft.gameProfile({ code, state, codeVerifier: pending.codeVerifier });
+      } catch (error) {
+        if (!(error instanceof MicrosoftLoginError)) throw error;
+        if (error.reason === 'unavailable') request.log.warn({ detail: error.message }, 'Microsoft login: an outside service failed');
+        else request.log.info({ reason: error.reason, detail: error.message }, 'Microsoft login refused');
+        throw microsoftLoginFailure(error.reason);
+      }
+      const user = await db.transaction().execute(async (trx) => {
+        await upsertUser(trx, profile.uuid, profile.username);
+        return (await findUser(trx, profile.uuid))!;
+      });
+      if (user.banned) throw microsoftLoginFailure('banned');
+      await startSession(request, reply, user.uuid);
+      return { user: toApiUser(user), ref: pending.ref };
     },
   );
 }

@@ -57,6 +57,17 @@ export const checkAuthResultSchema = z.union([
   z.object({ success: z.literal(true), user: userSchema, ref: z.string() }),
   z.object({ success: z.literal(false), msg: z.string() }),
 ]);
+/** POST /api/account/oauth/callback: what the Microsoft sign-in page sent back to the login page (checked by the handler). */
+export const oauthCallbackBodySchema = z.object({
+  code: z.unknown().optional().meta({ description: 'The authorization code from the login page address', example: 'M.C545_BAY.2.U.0f4c…' }),
+  state: z.unknown().optional().meta({ description: 'The state from the login page address' }),
+});
+/** What a finished Microsoft login answers: the user and where to go next. */
+export const oauthCallbackResultSchema = z.object({ user: userSchema, ref: z.string() }).meta({ id: 'MicrosoftLogin' });
+/** A Microsoft login that failed: the message, and the same message under `errors` for the login page's error box. */
+export const loginFailureSchema = z
+  .object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) })
+  .meta({ id: 'LoginFailure', description: 'Why the login failed: the message, and the list the login page shows' });
 /** POST /api/account/delete: the ticked confirmation. */
 export const deleteAccountBodySchema = z.object({
   confirm: z.union([z.literal(true), z.literal('true'), z.literal('1'), z.literal(1), z.literal('on')], {

@@ -18,6 +18,7 @@ import type {
   homeStatsSchema,
   likeResultSchema,
   modProfileSchema,
+  oauthCallbackResultSchema,
   pageLinkSchema,
   playerLookupSchema,
   premiumSchema,
@@ -94,6 +95,8 @@ export type Contributor = z.output<typeof contributorSchema>;
 export type HomeStats = z.output<typeof homeStatsSchema>;
 /** What the code login answers. */
 export type CheckAuthResult = z.output<typeof checkAuthResultSchema>;
+/** What a finished Microsoft login answers. */
+export type OAuthCallbackResult = z.output<typeof oauthCallbackResultSchema>;
 /** What a cape or ears upload answers on success. */
 export type UploadResult = z.output<typeof uploadResultSchema>;
 /** `{success: true}`. */

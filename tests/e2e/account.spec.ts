@@ -1,7 +1,7 @@
 // The visitor redirect, the game-code login, the menu for visitors, users and admins, log out and account deletion.
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { LOGIN_ERRORS } from '../../src/lib/login-errors';
+import { LOGIN_ERRORS, loginErrorPath } from '../../src/lib/login-errors';
 import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
@@ -15,6 +15,11 @@ test('a visitor opening an auth page is sent to the login page with ref', async 
 });
 
 test('Microsoft login, not configured, comes back to the login page with the message in its error box and the ref kept', async ({ page }) => {
+  // The e2e server has Microsoft login configured (tests/e2e/microsoft-login.spec.ts): answer as a server without
+  // MICROSOFT_CLIENT_ID does (its redirect is covered by tests/api/general.test.ts).
+  await page.route('**/api/account/oauth/redirect?*', (route) =>
+    route.fulfill({ status: 302, headers: { location: loginErrorPath('microsoft_unavailable', '/upload-cape') } }),
+  );
   await page.goto('/account/login?ref=%2Fupload-cape');
   await waitForIslands(page);
   await page.getByRole('link', { name: 'Login with Microsoft' }).click();

@@ -1,10 +1,12 @@
 // Runs the outside services' stand-ins for the e2e suite until stopped: PayPal (tests/helpers/paypal.ts) on
 // PAYPAL_STANDIN_PORT, Stripe Checkout (tests/helpers/stripe.ts) on STRIPE_STANDIN_PORT, whose events go to
 // STRIPE_WEBHOOK_URL, and the game's player services with an OptiFine cape server (tests/helpers/game-services.ts) on
-// GAME_SERVICES_PORT, knowing the players in E2E_GAME_PLAYERS.
+// GAME_SERVICES_PORT, knowing the players in E2E_GAME_PLAYERS, and the Microsoft login's services (tests/helpers/microsoft.ts)
+// on MICROSOFT_STANDIN_PORT for the app MICROSOFT_CLIENT_ID / MICROSOFT_CLIENT_SECRET.
 import { startPaypalStandIn } from '../helpers/paypal.ts';
 import { startStripeStandIn } from '../helpers/stripe.ts';
 import { startGameServicesStandIn } from '../helpers/game-services.ts';
+import { startMicrosoftStandIn } from '../helpers/microsoft.ts';
 import { e2eGamePlayers } from './game-players.ts';
 
 const env = process.env;
@@ -16,4 +18,11 @@ const stripe = await startStripeStandIn({
   webhookUrl: env.STRIPE_WEBHOOK_URL!,
 });
 const game = await startGameServicesStandIn({ port: Number(env.GAME_SERVICES_PORT), players: await e2eGamePlayers() });
-console.log(`PayPal stand-in at ${paypal.url}, Stripe stand-in at ${stripe.url}, game services stand-in at ${game.url}`);
+const microsoft = await startMicrosoftStandIn({
+  port: Number(env.MICROSOFT_STANDIN_PORT),
+  clientId: env.MICROSOFT_CLIENT_ID!,
+  clientSecret: env.MICROSOFT_CLIENT_SECRET!,
+});
+console.log(
+  `PayPal stand-in at ${paypal.url}, Stripe stand-in at ${stripe.url}, game services stand-in at ${game.url}, Microsoft stand-in at ${microsoft.url}`,
+);

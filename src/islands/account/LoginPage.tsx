@@ -3,23 +3,74 @@ import { useEffect, useState } from 'react';
 import { api, API_URL } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { loginErrorMessage } from '../../lib/login-errors';
+import { isSafeRef } from '../../lib/routes';
 import { storeUser } from '../../lib/session';
-import type { User } from '../../lib/types';
+import type { OAuthCallbackResult } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
-import { currentRef, dropQueryParams } from '../shared/query';
+import { currentRef, dropQueryParams, setQueryParam } from '../shared/query';
 import { useClientValue } from '../shared/useClientValue';
 
-let sentBackReason: string | null | undefined;
+/** What the Microsoft sign-in page adds to the login page's address besides `code`: dropped once read. */
+const MICROSOFT_RESPONSE_PARAMS = ['code', 'state', 'session_state', 'error', 'error_description', 'error_uri'];
+/** Where a Microsoft login was going, kept in this tab while the player is on Microsoft's pages (the redirect URI is fixed, so ref cannot ride along). */
+const MICROSOFT_REF_KEY = 'microsoft_login_ref';
 
-/** The message of the login step that sent the player back here (`?error=<reason>`), read from the address the page opened with. */
+let sentBackReason: string | null | undefined;
+let refKeptOnReturn: { ref: string | undefined } | undefined;
+let exchangeStarted = false;
+
+/** The message of the login step that sent the player back here (`?error=<reason>`, ours or Microsoft's), read from the address the page opened with. */
 function sentBackMessage(): string | null {
   sentBackReason ??= new URLSearchParams(location.search).get('error');
   return loginErrorMessage(sentBackReason);
 }
 
+/** Keeps the ref of a Microsoft login that is starting (or forgets an older one). */
+function keepRefForMicrosoft(ref: string | undefined): void {
+  try {
+    if (ref) sessionStorage.setItem(MICROSOFT_REF_KEY, ref);
+    else sessionStorage.removeItem(MICROSOFT_REF_KEY);
+  } catch {
+    // Storage can be off (private modes): the login still works, only a failed one forgets the ref.
+  }
+}
+
+/** Takes the kept ref back after Microsoft's pages (once), when it is a path on this site. */
+function takeKeptRef(): string | undefined {
+  try {
+    const kept = sessionStorage.getItem(MICROSOFT_REF_KEY);
+    sessionStorage.removeItem(MICROSOFT_REF_KEY);
+    return isSafeRef(kept) ? kept : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ref kept for a Microsoft login that has come back to this page (with `code` or `error`), read once when the page opens. */
+function refKeptForReturn(): string | undefined {
+  if (!refKeptOnReturn) {
+    const query = new URLSearchParams(location.search);
+    refKeptOnReturn = { ref: query.has('code') || query.has('error') ? takeKeptRef() : undefined };
+  }
+  return refKeptOnReturn.ref;
+}
+
+/** Back on the login page without a login: the address loses what Microsoft sent and gets the kept ref again (for the warning and a retry). */
+function cleanAddress(keptRef: string | undefined): void {
+  dropQueryParams(...MICROSOFT_RESPONSE_PARAMS);
+  if (keptRef && !currentRef()) setQueryParam('ref', keptRef);
+}
+
+/** One message from the server reads like the page's own messages ("Error: …"); several stay a list. */
+function loginFailureDisplay(body: unknown): ErrorDisplayValue {
+  const display = describeApiError(body, 'The Microsoft login failed. Please try again.');
+  return display.kind === 'fields' && display.messages.length === 1 ? { kind: 'message', message: display.messages[0]! } : display;
+}
+
 /** The login page's body. */
 export default function LoginPage({ siteName }: { siteName: string }) {
-  const ref = useClientValue(currentRef, undefined);
+  const keptRef = useClientValue(refKeptForReturn, undefined);
+  const ref = useClientValue(currentRef, undefined) ?? keptRef;
   const hasCode = useClientValue(() => new URLSearchParams(location.search).has('code'), false);
   const [failed, setFailed] = useState(false);
   const exchanging = hasCode && !failed;
@@ -27,23 +78,25 @@ export default function LoginPage({ siteName }: { siteName: string }) {
 
   const sentBack = useClientValue(sentBackMessage, null);
 
-  // The reason has been read: clean it from the address bar (a reload should not show it again).
+  // The reason has been read: clean it from the address bar, so a reload does not show it again.
   useEffect(() => {
-    if (new URLSearchParams(location.search).has('error')) dropQueryParams('error');
+    if (new URLSearchParams(location.search).has('error')) cleanAddress(refKeptForReturn());
   }, []);
 
+  // Back from the Microsoft sign-in page with a code: finish the login (once, even if the effect runs twice).
   useEffect(() => {
-    const wanted = currentRef();
-    const code = new URLSearchParams(location.search).get('code');
-    if (!code) return;
-    api<{ user: User; ref?: string }>('/api/account/oauth/callback', { method: 'POST', body: { code } })
+    const query = new URLSearchParams(location.search);
+    const code = query.get('code');
+    if (!code || exchangeStarted) return;
+    exchangeStarted = true;
+    api<OAuthCallbackResult>('/api/account/oauth/callback', { method: 'POST', body: { code, state: query.get('state') ?? undefined } })
       .then(({ user, ref: returned }) => {
         storeUser(user);
-        location.assign(returned || wanted || '/');
+        location.assign(returned || '/');
       })
       .catch((failure) => {
-        setError(describeApiError(errorBody(failure), 'The Microsoft login failed. Please try again.'));
-        dropQueryParams('code', 'state');
+        setError(loginFailureDisplay(errorBody(failure)));
+        cleanAddress(refKeptForReturn());
         setFailed(true);
       });
   }, []);
@@ -64,7 +117,7 @@ export default function LoginPage({ siteName }: { siteName: string }) {
         </p>
       ) : (
         <div className="mt-6 flex flex-col gap-3">
-          <a className="btn-primary py-3" href={`${API_URL}/api/account/oauth/redirect${refQuery}`}>
+          <a className="btn-primary py-3" href={`${API_URL}/api/account/oauth/redirect${refQuery}`} onClick={() => keepRefForMicrosoft(ref)}>
             Login with Microsoft
           </a>
           <a className="btn-secondary py-3" href={`/account/login/minecraft${refQuery}`}>

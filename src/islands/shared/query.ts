@@ -13,3 +13,10 @@ export function dropQueryParams(...names: string[]): void {
   names.forEach((name) => url.searchParams.delete(name));
   history.replaceState(history.state, '', url.pathname + url.search + url.hash);
 }
+
+/** Sets one query parameter in the address bar without reloading. */
+export function setQueryParam(name: string, value: string): void {
+  const url = new URL(location.href);
+  url.searchParams.set(name, value);
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+}
