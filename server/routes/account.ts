@@ -140,6 +140,14 @@ export async function accountRoutes(
   app.get(
     '/api/account/oauth/redirect',
     {
+      // Each start keeps a row for 10 minutes: one address starts at most as many logins a minute as it may try codes.
+      config: {
+        rateLimit: {
+          max: config.loginAttemptsPerMinute,
+          timeWindow: 60_000,
+          errorResponseBuilder: () => new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE),
+        },
+      },
       schema: {
         summary: "The Microsoft login button's link: on to the Microsoft sign-in page",
         description:

@@ -307,6 +307,17 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('Microsof
   });
 });
 
+describe.each(backends.filter((backend) => backend.name === 'sqlite'))('Microsoft login start rate limit on $name', (backend) => {
+  const suite = microsoftSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '2' });
+
+  it('answers 429 after LOGIN_ATTEMPTS_PER_MINUTE started logins from one address (each keeps a row for 10 minutes)', async () => {
+    const jar = await newBrowser(suite.server);
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) statuses.push((await jar.get('/api/account/oauth/redirect?ref=/')).status);
+    expect(statuses).toEqual([302, 302, 429]);
+  });
+});
+
 /** The URL of a local port that nothing listens on. */
 async function closedPortUrl(): Promise<string> {
   const server = net.createServer();
