@@ -16,6 +16,7 @@ import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/rou
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { WindowCounter } from '../redis/window-counter.ts';
 import { loginFailureBudget } from '../auth/login-budget.ts';
+import type { LoginResult, Metrics } from '../metrics.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 
 /** The message for a wrong, used or expired login code. */
@@ -30,10 +31,11 @@ export const LOGIN_BUDGET_SPENT_MESSAGE = 'Too many wrong codes have been tried 
 /** Registers the /api/account/* calls. */
 export async function accountRoutes(
   instance: FastifyInstance,
-  options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus; counter: WindowCounter },
+  options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus; counter: WindowCounter; metrics: Metrics },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, config, library, bus } = options;
+  const countCodeLogin = (result: LoginResult) => options.metrics.countLogin('code', result);
   const sessionLifetimeMs = config.sessionDays * 86400 * 1000;
   const failureBudget = loginFailureBudget(options.counter, config.loginFailuresPerMinute, () =>
     instance.log.warn({ perMinute: config.loginFailuresPerMinute }, 'the failed code login budget is spent: code logins wait for the next minute'),
@@ -46,7 +48,10 @@ export async function accountRoutes(
         rateLimit: {
           max: config.loginAttemptsPerMinute,
           timeWindow: 60_000,
-          errorResponseBuilder: () => new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE),
+          errorResponseBuilder: () => {
+            countCodeLogin('rate_limited');
+            return new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE);
+          },
         },
       },
       schema: {
@@ -58,15 +63,28 @@ export async function accountRoutes(
     async (request, reply) => {
       const body = request.body;
       const ref = isSafeRef(body.ref) ? body.ref : '/';
-      if (!isLoginCode(body.code)) return { success: false as const, msg: WRONG_CODE_MESSAGE };
-      if (!(await failureBudget.take())) throw new HttpError(429, LOGIN_BUDGET_SPENT_MESSAGE);
+      if (!isLoginCode(body.code)) {
+        countCodeLogin('wrong_code');
+        return { success: false as const, msg: WRONG_CODE_MESSAGE };
+      }
+      if (!(await failureBudget.take())) {
+        countCodeLogin('too_many_failures');
+        throw new HttpError(429, LOGIN_BUDGET_SPENT_MESSAGE);
+      }
       const uuid = await redeemLoginCode(db, body.code);
       const user = uuid ? await findUser(db, uuid) : undefined;
-      if (!user) return { success: false as const, msg: WRONG_CODE_MESSAGE };
+      if (!user) {
+        countCodeLogin('wrong_code');
+        return { success: false as const, msg: WRONG_CODE_MESSAGE };
+      }
       await failureBudget.giveBack();
-      if (user.banned) throw new HttpError(403, BANNED_MESSAGE);
+      if (user.banned) {
+        countCodeLogin('banned');
+        throw new HttpError(403, BANNED_MESSAGE);
+      }
       const token = await createSession(db, user.uuid, sessionLifetimeMs);
       reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, sessionLifetimeMs / 1000));
+      countCodeLogin('ok');
       return { success: true as const, user: toApiUser(user), ref };
     },
   );
