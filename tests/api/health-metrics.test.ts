@@ -8,10 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { galleryMessages } from '../../src/lib/gallery-rules.ts';
+import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { openDatabase } from '../../server/db/database.ts';
+import { uploadRejectionReason } from '../../server/metrics.ts';
+import { BLOCKLISTED_MESSAGE } from '../../server/textures/blocklist.ts';
 import { backends } from '../helpers/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
+import { startS3rver } from '../helpers/s3rver.ts';
 import { closedPort } from '../helpers/tcp-proxy.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';
 
@@ -171,6 +176,46 @@ describe.each(backends)('health checks and metrics on $name', (backend) => {
   });
 });
 
+describe.each(backends)('upload metrics past the upload limit on $name', (backend) => {
+  const suite = serverForSuite(backend, { METRICS_PORT: '0', TEXTURE_UPLOADS_PER_10_MINUTES: '1' });
+
+  it('counts an upload refused by the per-player limit as rate_limited', async () => {
+    const { jar } = await loginNewUser(suite.server);
+    expect((await jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(960)))).status).toBe(200);
+    expect((await jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(961)))).status).toBe(429);
+    const samples = await scrape(suite.server);
+    expect(valueOf(samples, 'cloakroom_uploads_total', { kind: 'ears', result: 'ok' })).toBe(1);
+    expect(valueOf(samples, 'cloakroom_uploads_total', { kind: 'ears', result: 'rate_limited' })).toBe(1);
+  });
+});
+
+describe('upload refusal labels', () => {
+  it('gives every refusal message of SPEC §5 a short label of its own kind', () => {
+    const expected: Array<[string, string]> = [
+      [textureMessages.capeTooBig, 'too_big'],
+      [textureMessages.earsTooBig, 'too_big'],
+      [galleryMessages.fileTooBig, 'too_big'],
+      [textureMessages.capeType, 'wrong_type'],
+      [textureMessages.earsType, 'wrong_type'],
+      [galleryMessages.fileType, 'wrong_type'],
+      [textureMessages.invalidImage, 'invalid_image'],
+      [textureMessages.capeTooLarge, 'dimensions'],
+      [textureMessages.capeDimensions, 'dimensions'],
+      [textureMessages.earsDimensions, 'dimensions'],
+      [textureMessages.capeTooManyFrames, 'too_many_frames'],
+      [BLOCKLISTED_MESSAGE, 'blocklisted'],
+      [galleryMessages.tooManyUploads, 'rate_limited'],
+      [galleryMessages.missingFields, 'missing_fields'],
+      [galleryMessages.unknownTag, 'unknown_tag'],
+      [galleryMessages.titleTooLong, 'invalid_title'],
+      [galleryMessages.titleCharacters, 'invalid_title'],
+      ['Something nobody wrote down', 'other'],
+    ];
+    expect(expected.map(([message]) => uploadRejectionReason(message))).toEqual(expected.map(([, label]) => label));
+    expect(Object.values(textureMessages).every((message) => uploadRejectionReason(message) !== 'other')).toBe(true);
+  });
+});
+
 describe.each(backends)('metrics behind METRICS_KEY on the main port on $name', (backend) => {
   const suite = serverForSuite(backend, { METRICS_KEY: 'scrape-key' });
 
@@ -227,6 +272,27 @@ describe.each(backends)('readiness when a dependency fails on $name', (backend) 
       expect(body).toEqual({ status: 'unavailable', checks: { database: 'ok', blobStore: 'failed', redis: 'not_configured' } });
       fs.rmSync(storeRoot);
       expect((await getJson(server, '/readyz')).status).toBe(200);
+    } finally {
+      await server.close();
+      await database.drop();
+    }
+  });
+
+  it('probes an S3 bucket: 200 while it answers, 503 with the blob store failed once it is gone', async () => {
+    const s3 = await startS3rver();
+    const database = await backend.createDatabase();
+    const server = await startServer(database.url, {
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
+    try {
+      expect(await getJson(server, '/readyz')).toMatchObject({ status: 200, body: { checks: { blobStore: 'ok' } } });
+      await s3.close();
+      const { status, body } = await getJson(server, '/readyz');
+      expect(status).toBe(503);
+      expect(body).toEqual({ status: 'unavailable', checks: { database: 'ok', blobStore: 'failed', redis: 'not_configured' } });
     } finally {
       await server.close();
       await database.drop();
