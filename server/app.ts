@@ -45,13 +45,14 @@ const MOD_API_SLOW_MS = 500;
 /** While the app closes, how often connections that went idle (a kept-alive connection whose request just finished) are closed. */
 const IDLE_REAP_INTERVAL_MS = 50;
 
+const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The app's Prometheus metrics (and the port that serves them, when METRICS_PORT is set). */
     metrics: Metrics;
   }
 }
-const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
 /** Creates the app (not yet listening; the metrics port opens when it is ready); closing it closes the database, Redis and the image workers. */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {

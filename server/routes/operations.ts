@@ -80,7 +80,7 @@ export async function operationsRoutes(
   const pingRedis = async (): Promise<Readiness['checks']['redis']> => {
     if (!redis) return 'not_configured';
     const result = (await redis.ping(REDIS_PING_TIMEOUT_MS)) ? 'ok' : 'failed';
-    note('redis', result, new Error(`Redis did not answer a PING within ${REDIS_PING_TIMEOUT_MS} ms`));
+    note('redis', result, new Error(`Redis is unreachable or did not answer a PING within ${REDIS_PING_TIMEOUT_MS} ms`));
     return result;
   };
 
