@@ -26,10 +26,12 @@ import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { isModApiPath, modRoutes } from './routes/mod.ts';
+import { isHealthCheckPath, METRICS_PATH, operationsRoutes } from './routes/operations.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { userRoutes } from './routes/users.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
+import { Metrics, UNMATCHED_ROUTE } from './metrics.ts';
 import { modFastPath } from './mod/fast-path.ts';
 import { ProfileCache } from './mod/profiles.ts';
 import { connectRedis } from './redis/link.ts';
@@ -38,19 +40,32 @@ import { createTextureLibrary } from './textures/create-library.ts';
 import { ImageJobs } from './textures/image-jobs.ts';
 import { TextureCache } from './textures/texture-cache.ts';
 
-/** A mod API answer slower than this is logged (the mod API logs nothing else but failures). */
+/** A mod API answer (or health check) slower than this is logged (they log nothing else but failures). */
 const MOD_API_SLOW_MS = 500;
+/** While the app closes, how often connections that went idle (a kept-alive connection whose request just finished) are closed. */
+const IDLE_REAP_INTERVAL_MS = 50;
+
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
-/** Creates the app (not yet listening); closing it closes the database. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's Prometheus metrics (and the port that serves them, when METRICS_PORT is set). */
+    metrics: Metrics;
+  }
+}
+
+/** Creates the app (not yet listening; the metrics port opens when it is ready); closing it closes the database, Redis and the image workers. */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = createTextureLibrary(config, db, new TextureCache(config.textureCacheBytes));
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize, config.profileCacheTtlMs);
-  const fastPath = modFastPath(profiles, library);
+  const imageJobs = new ImageJobs(config.imageJobConcurrency);
+  const metricsServed = config.metrics.port !== undefined || config.metrics.key !== undefined;
+  const metrics = new Metrics({ profiles, imageJobs }, { processMetrics: metricsServed });
+  const fastPath = modFastPath(profiles, library, metrics.requests);
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'] },
-    logController: new RequestLog(isModApiPath, MOD_API_SLOW_MS),
+    logController: new RequestLog((url) => isModApiPath(url) || isHealthCheckPath(url), MOD_API_SLOW_MS),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
@@ -75,15 +90,38 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     },
   });
   app.decorate('modFastPath', fastPath);
-  app.addHook('preClose', async () => fastPath.stop());
+  app.decorate('metrics', metrics);
+  // Every request Fastify answers, by the route it matched (the fast path records its own answers).
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.requests.observe(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+  let idleReaper: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    fastPath.stop();
+    // Closing the server closes the connections idle at that moment; one whose request is in flight would stay open
+    // after its answer until the keep-alive timeout (72 s) and hold the close that long. Reap them as they go idle.
+    idleReaper = setInterval(() => app.server.closeIdleConnections(), IDLE_REAP_INTERVAL_MS);
+    idleReaper.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(idleReaper));
+  if (config.metrics.port !== undefined) {
+    const { port, host } = config.metrics;
+    app.addHook('onReady', async () => {
+      await metrics.listen(port, host);
+      app.log.info({ address: metrics.address() }, 'metrics listening');
+    });
+  }
+  app.addHook('onClose', async () => metrics.close());
   for (const warning of config.warnings) app.log.warn(warning);
 
-  // Only the site's files, the CORS preflight and the API description itself stay out of the API description.
-  useZodSchemas(app, (url) => url === '/*' || url === '*' || url === OPENAPI_PATH || url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`));
+  // Only the site's files, the CORS preflight, the API description itself and the metrics stay out of the API description.
+  useZodSchemas(
+    app,
+    (url) => url === '/*' || url === '*' || url === OPENAPI_PATH || url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`) || url === METRICS_PATH,
+  );
   app.setErrorHandler(handleError);
   app.addHook('onClose', async () => db.destroy());
-
-  const imageJobs = new ImageJobs(config.imageJobConcurrency);
   app.addHook('onClose', async () => imageJobs.close());
   // Redis, when configured, is used while it is reachable; the server starts and serves without it.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
@@ -104,6 +142,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });
   // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.
   await app.register(modRoutes, { profiles, library });
+  // The health checks and the keyed metrics, outside the site's hooks and maintenance mode too.
+  await app.register(operationsRoutes, { db, store: library.store, redis, metrics, metricsKey: config.metrics.key });
   await app.register(async (site) => {
     site.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
@@ -134,17 +174,26 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       xsrfExempt: (url) => url.startsWith('/api/internal/') || url.startsWith('/api/bot/') || PAYMENT_NOTIFICATION_PATHS.includes(url),
     });
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
-    await site.register(accountRoutes, { db, config, library, bus, counter });
+    await site.register(accountRoutes, { db, config, library, bus, counter, metrics });
     await site.register(internalRoutes, { db, bus });
     await site.register(userRoutes, { db, profiles });
     await site.register(adminRoutes, { db, bus, library, imageJobs, profiles, lookup: config });
-    await site.register(uploadRoutes, { db, library, bus, imageJobs, texturesBaseUrl, uploadsPerTenMinutes: config.textureUploadsPerTenMinutes });
+    await site.register(uploadRoutes, {
+      db,
+      library,
+      bus,
+      imageJobs,
+      texturesBaseUrl,
+      uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
+      metrics,
+    });
     await site.register(galleryRoutes, {
       db,
       library,
       imageJobs,
       uploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
       downloadsPerMinute: config.galleryDownloadsPerMinute,
+      metrics,
     });
     await site.register(creatorRoutes, {
       db,

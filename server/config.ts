@@ -136,6 +136,10 @@ const schema = z.object({
   CREATOR_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   AI_PROMPTS_PER_HOUR: z.coerce.number().int().positive().default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_PORT: z.union([z.literal(''), z.coerce.number().int().min(0).max(65535)]).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_KEY: z.string().optional(),
+  SHUTDOWN_GRACE_MS: milliseconds.default(10_000),
 });
 
 /** The server's settings. */
@@ -203,6 +207,20 @@ export interface Config {
   siteUrl: string;
   /** The cape creators' outside services and limits. */
   creators: CreatorsConfig;
+  /** Where Prometheus reads the metrics: a port of their own (off when unset) and/or /metrics on the main port behind a bearer key. */
+  metrics: MetricsConfig;
+  /** How long a SIGTERM waits for requests in flight before it cuts their connections, in ms. */
+  shutdownGraceMs: number;
+}
+
+/** Where the Prometheus metrics are served. */
+export interface MetricsConfig {
+  /** A port of their own (METRICS_PORT; 0 picks a free one); undefined serves none. */
+  port: number | undefined;
+  /** The address that port listens on (METRICS_HOST, loopback by default). */
+  host: string;
+  /** The bearer key of GET /metrics on the main port (METRICS_KEY); undefined leaves that route out. */
+  key: string | undefined;
 }
 
 /** The Microsoft login: the app registered with the Microsoft identity platform, and the base URL of each service on the way to the game profile. */
@@ -338,6 +356,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       callsPerMinute: e.CREATOR_CALLS_PER_MINUTE,
       aiPromptsPerHour: e.AI_PROMPTS_PER_HOUR,
     },
+    metrics: { port: e.METRICS_PORT === '' ? undefined : e.METRICS_PORT, host: e.METRICS_HOST, key: e.METRICS_KEY || undefined },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     siteUrl,
   };
 }

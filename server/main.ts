@@ -1,4 +1,4 @@
-// Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown.
+// Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown (server/shutdown.ts).
 import './v8-flags.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { startSchedule, type Schedule } from './schedule.ts';
+import { closeOnSignals } from './shutdown.ts';
 import { ensureSiteBuilt } from './site-build.ts';
 import { createTextureLibrary } from './textures/create-library.ts';
 import { describeSweep, sweepLeftovers } from './textures/sweep.ts';
@@ -21,24 +22,13 @@ const app = await buildApp(config, db);
 
 let sweeps: Schedule | undefined;
 let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (closing) return;
+closeOnSignals(app, {
+  graceMs: config.shutdownGraceMs,
+  beforeClose: () => {
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    Promise.resolve(sweeps?.stop())
-      .then(() => app.close())
-      .then(
-        () => process.exit(0),
-        (error) => {
-          app.log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-  });
-}
+    return sweeps?.stop();
+  },
+});
 
 await app.listen({ port: config.port, host: config.host });
 

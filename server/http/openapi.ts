@@ -25,6 +25,11 @@ const TAGS = [
   { name: 'Account', description: 'Logins, logout and account deletion.', prefixes: ['/api/account/'] },
   { name: 'Upload', description: "A player's cape and ears.", prefixes: ['/api/upload-'] },
   { name: 'Gallery', description: 'The community gallery of textures.', prefixes: ['/api/gallery/'] },
+  {
+    name: 'Operations',
+    description: 'Health checks for load balancers and orchestrators. Never stopped by maintenance mode; no cookies.',
+    prefixes: ['/healthz', '/readyz'],
+  },
   { name: 'Site', description: 'The current user, home statistics, contributors, downloads.', prefixes: ['/api/', '/download'] },
 ];
 

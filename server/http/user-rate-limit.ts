@@ -2,12 +2,15 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 
-/** A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` to each player, counted under `name`; past it, 429 with `message`. */
-export function perUserRateLimit(name: string, max: number, timeWindowMs: number, message: string) {
+/** A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` to each player, counted under `name`; past it, 429 with `message` (and `onLimited` is told, for the metrics). */
+export function perUserRateLimit(name: string, max: number, timeWindowMs: number, message: string, onLimited?: () => void) {
   return {
     max,
     timeWindow: timeWindowMs,
     keyGenerator: async (request: FastifyRequest) => `${name}:${(await request.currentUser())?.uuid ?? request.ip}`,
-    errorResponseBuilder: () => new HttpError(429, message),
+    errorResponseBuilder: () => {
+      onLimited?.();
+      return new HttpError(429, message);
+    },
   };
 }

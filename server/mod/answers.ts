@@ -9,3 +9,6 @@ export const TEXTURE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export const MOD_HEADERS = { ...SECURITY_HEADERS, 'access-control-allow-origin': '*' } as const;
 /** The content type of a profile. */
 export const PROFILE_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** The route patterns of a profile and of a texture file (the fast path records its answers under them too). */
+export const PROFILE_ROUTE = '/profile/:id';
+export const TEXTURE_ROUTE = '/textures/:hash';

@@ -52,6 +52,8 @@ export class ProfileCache {
   /** Moves on every invalidation, so a load that raced with a change is not cached. */
   private generation = 0;
   private readonly clockStart = Date.now();
+  private hitCount = 0;
+  private missCount = 0;
 
   constructor(
     private readonly db: Db,
@@ -61,10 +63,12 @@ export class ProfileCache {
     private readonly foundTtlMs = 5 * 60_000,
   ) {}
 
-  /** The fresh cached profile of a 32-hex lowercase uuid (what the mod sends), without parsing or loading anything. */
+  /** The fresh cached profile of a 32-hex lowercase uuid (what the mod sends), without parsing or loading anything; a find counts as a hit. */
   cached(uuid: string, now = Date.now()): CachedProfile | undefined {
     const entry = this.byUuid.get(uuid);
-    return entry && entry.expiresAt > this.seconds(now) ? entry : undefined;
+    if (entry === undefined || entry.expiresAt <= this.seconds(now)) return undefined;
+    this.hitCount += 1;
+    return entry;
   }
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
@@ -78,9 +82,16 @@ export class ProfileCache {
     const uuid = 'uuid' in parsed ? parsed.uuid : this.uuidByName.get(parsed.username);
     const hit = uuid ? this.byUuid.get(uuid) : undefined;
     // A name's entry may outlive its profile's (each map drops its own oldest): the player may since have been renamed.
-    if (hit && hit.expiresAt > clock && ('uuid' in parsed || hit.nameLower === parsed.username)) return hit;
+    if (hit && hit.expiresAt > clock && ('uuid' in parsed || hit.nameLower === parsed.username)) {
+      this.hitCount += 1;
+      return hit;
+    }
     const missingUntil = this.missing.get(key);
-    if (missingUntil !== undefined && missingUntil > now) return null;
+    if (missingUntil !== undefined && missingUntil > now) {
+      this.hitCount += 1;
+      return null;
+    }
+    this.missCount += 1;
     const generation = this.generation;
     const loaded = await this.load(parsed, now);
     if (generation !== this.generation) return loaded;
@@ -101,6 +112,16 @@ export class ProfileCache {
     this.byUuid.delete(uuid);
     if (entry?.nameLower) this.uuidByName.delete(entry.nameLower);
     this.missing.clear();
+  }
+
+  /** Lookups answered from the cache so far (a known player, or one remembered as unknown). */
+  get hits(): number {
+    return this.hitCount;
+  }
+
+  /** Lookups that went to the database so far. */
+  get misses(): number {
+    return this.missCount;
   }
 
   /** How many players are cached. */

@@ -12,6 +12,8 @@ export interface RedisLink {
   duplicate(): Redis;
   /** Notes that a command failed (the outage warning is logged once). */
   failed(error: unknown): void;
+  /** Whether Redis answers a PING within `timeoutMs` (false at once while it is unreachable). */
+  ping(timeoutMs: number): Promise<boolean>;
   close(): void;
 }
 
@@ -52,6 +54,18 @@ export function connectRedis(url: string, log: FastifyBaseLogger): RedisLink {
       return other;
     },
     failed: noteDown,
+    async ping(timeoutMs) {
+      if (client.status !== 'ready') return false;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+      try {
+        return await Promise.race([client.ping().then((answer) => answer === 'PONG'), late]);
+      } catch {
+        return false;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     close() {
       closing = true;
       for (const other of others) other.disconnect();

@@ -28,6 +28,7 @@ import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/rou
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import type { WindowCounter } from '../redis/window-counter.ts';
 import { loginFailureBudget } from '../auth/login-budget.ts';
+import type { LoginResult, Metrics } from '../metrics.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 
 /** The message for a wrong, used or expired login code. */
@@ -61,10 +62,16 @@ function microsoftLoginFailure(reason: MicrosoftLoginFailure): HttpError {
 /** Registers the /api/account/* calls. */
 export async function accountRoutes(
   instance: FastifyInstance,
-  options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus; counter: WindowCounter },
+  options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus; counter: WindowCounter; metrics: Metrics },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, config, library, bus } = options;
+  const countCodeLogin = (result: LoginResult) => options.metrics.countLogin('code', result);
+  /** Counts a refused Microsoft login and makes its answer. */
+  const refuseMicrosoftLogin = (reason: MicrosoftLoginFailure) => {
+    options.metrics.countLogin('microsoft', reason);
+    return microsoftLoginFailure(reason);
+  };
   const sessionLifetimeMs = config.sessionDays * 86400 * 1000;
   const microsoft = config.microsoft ? createMicrosoftLogin(config.microsoft) : undefined;
 
@@ -85,7 +92,10 @@ export async function accountRoutes(
         rateLimit: {
           max: config.loginAttemptsPerMinute,
           timeWindow: 60_000,
-          errorResponseBuilder: () => new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE),
+          errorResponseBuilder: () => {
+            countCodeLogin('rate_limited');
+            return new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE);
+          },
         },
       },
       schema: {
@@ -97,14 +107,27 @@ export async function accountRoutes(
     async (request, reply) => {
       const body = request.body;
       const ref = isSafeRef(body.ref) ? body.ref : '/';
-      if (!isLoginCode(body.code)) return { success: false as const, msg: WRONG_CODE_MESSAGE };
-      if (!(await failureBudget.take())) throw new HttpError(429, LOGIN_BUDGET_SPENT_MESSAGE);
+      if (!isLoginCode(body.code)) {
+        countCodeLogin('wrong_code');
+        return { success: false as const, msg: WRONG_CODE_MESSAGE };
+      }
+      if (!(await failureBudget.take())) {
+        countCodeLogin('too_many_failures');
+        throw new HttpError(429, LOGIN_BUDGET_SPENT_MESSAGE);
+      }
       const uuid = await redeemLoginCode(db, body.code);
       const user = uuid ? await findUser(db, uuid) : undefined;
-      if (!user) return { success: false as const, msg: WRONG_CODE_MESSAGE };
+      if (!user) {
+        countCodeLogin('wrong_code');
+        return { success: false as const, msg: WRONG_CODE_MESSAGE };
+      }
       await failureBudget.giveBack();
-      if (user.banned) throw new HttpError(403, BANNED_MESSAGE);
+      if (user.banned) {
+        countCodeLogin('banned');
+        throw new HttpError(403, BANNED_MESSAGE);
+      }
       await startSession(request, reply, user.uuid);
+      countCodeLogin('ok');
       return { success: true as const, user: toApiUser(user), ref };
     },
   );
@@ -206,7 +229,7 @@ export async function accountRoutes(
       const pending = token ? await takePendingOAuthLogin(db, token) : null;
       const { code, state } = request.body;
       if (!pending || typeof code !== 'string' || code === '' || typeof state !== 'string' || !safeEqual(state, pending.state)) {
-        throw microsoftLoginFailure('expired');
+        throw refuseMicrosoftLogin('expired');
       }
       let profile: GameProfile;
       try {
@@ -215,14 +238,15 @@ export async function accountRoutes(
         if (!(error instanceof MicrosoftLoginError)) throw error;
         if (error.reason === 'unavailable') request.log.warn({ detail: error.message }, 'Microsoft login: an outside service failed');
         else request.log.info({ reason: error.reason, detail: error.message }, 'Microsoft login refused');
-        throw microsoftLoginFailure(error.reason);
+        throw refuseMicrosoftLogin(error.reason);
       }
       const user = await db.transaction().execute(async (trx) => {
         await upsertUser(trx, profile.uuid, profile.username);
         return (await findUser(trx, profile.uuid))!;
       });
-      if (user.banned) throw microsoftLoginFailure('banned');
+      if (user.banned) throw refuseMicrosoftLogin('banned');
       await startSession(request, reply, user.uuid);
+      options.metrics.countLogin('microsoft', 'ok');
       return { user: toApiUser(user), ref: pending.ref };
     },
   );

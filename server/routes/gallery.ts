@@ -40,6 +40,7 @@ import { HttpError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { uploadRejectionReason, type Metrics } from '../metrics.ts';
 import { storeAndPoint } from '../textures/assign.ts';
 import { refuseBlocklisted } from '../textures/blocklist.ts';
 import type { ImageJobs } from '../textures/image-jobs.ts';
@@ -67,10 +68,15 @@ function mayManage(user: UserRow, authorUuid: string): boolean {
 /** Registers every /api/gallery call. */
 export async function galleryRoutes(
   instance: FastifyInstance,
-  options: { db: Db; library: TextureLibrary; imageJobs: ImageJobs; uploadsPerTenMinutes: number; downloadsPerMinute: number },
+  options: { db: Db; library: TextureLibrary; imageJobs: ImageJobs; uploadsPerTenMinutes: number; downloadsPerMinute: number; metrics: Metrics },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, library, imageJobs } = options;
+  const { db, library, imageJobs, metrics } = options;
+  /** Counts a refused gallery upload under its message's label and returns the error to throw. */
+  const refuseUpload = (error: HttpError) => {
+    metrics.countUpload('gallery', uploadRejectionReason(error.message));
+    return error;
+  };
 
   /** A listed item, or a 404 as for an unknown hash; `includeHidden` (for moderators) also finds a banned author's item. */
   const itemOr404 = async (hash: string, includeHidden = false) => {
@@ -271,7 +277,9 @@ export async function galleryRoutes(
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('gallery-new', options.uploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads),
+        rateLimit: perUserRateLimit('gallery-new', options.uploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads, () =>
+          metrics.countUpload('gallery', 'rate_limited'),
+        ),
       },
       schema: {
         summary: 'Share a texture to the gallery',
@@ -282,17 +290,18 @@ export async function galleryRoutes(
     async (request, reply) => {
       const user = await requireUser(request);
       const { fields, file } = await readMultipart(request, reply, CAPE_MAX_BYTES);
-      if (file === 'too-big') throw new HttpError(413, galleryMessages.fileTooBig);
-      if (!file || !fields.title || !fields.tags) throw new HttpError(422, galleryMessages.missingFields);
+      if (file === 'too-big') throw refuseUpload(new HttpError(413, galleryMessages.fileTooBig));
+      if (!file || !fields.title || !fields.tags) throw refuseUpload(new HttpError(422, galleryMessages.missingFields));
       const tags = galleryTagsFieldSchema.safeParse(fields.tags);
-      if (!tags.success) throw new HttpError(422, galleryMessages.unknownTag, { tags: [galleryMessages.unknownTag] });
-      await checkTitleAndTags(db, fields.title, tags.data);
+      if (!tags.success) throw refuseUpload(new HttpError(422, galleryMessages.unknownTag, { tags: [galleryMessages.unknownTag] }));
       let texture;
       try {
+        await checkTitleAndTags(db, fields.title, tags.data);
         texture = await imageJobs.run('galleryTexture', file);
         await refuseBlocklisted(db, texture);
       } catch (error) {
-        if (error instanceof TextureRejected) throw new HttpError(422, error.message);
+        if (error instanceof TextureRejected) throw refuseUpload(new HttpError(422, error.message));
+        if (error instanceof HttpError) throw refuseUpload(error);
         throw error;
       }
       // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches a
@@ -301,6 +310,7 @@ export async function galleryRoutes(
       const type = texture.kind === 'ears' ? GALLERY_TYPES.ears : texture.strip ? GALLERY_TYPES.animated : GALLERY_TYPES.cape;
       const item = { hash: stored.hash, stripHash: texture.strip?.hash ?? null, title: fields.title, authorUuid: user.uuid, type, tags: tags.data };
       const created = await storeAndPoint(library, [{ texture: stored, kind: 'gallery' }], () => createGalleryItem(db, item));
+      metrics.countUpload('gallery', 'ok');
       return reply
         .status(created ? 201 : 200)
         .send({ success: true as const, hash: stored.hash, existing: !created, ...(texture.notice ? { notice: texture.notice } : {}) });

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema, modProfileSchema } from '../../src/lib/api-schemas.ts';
 import { emptyResponse, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { MOD_HEADERS, PROFILE_CACHE_CONTROL, PROFILE_CONTENT_TYPE, TEXTURE_CACHE_CONTROL } from '../mod/answers.ts';
+import { MOD_HEADERS, PROFILE_CACHE_CONTROL, PROFILE_CONTENT_TYPE, PROFILE_ROUTE, TEXTURE_CACHE_CONTROL, TEXTURE_ROUTE } from '../mod/answers.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
@@ -47,7 +47,7 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
   };
 
   app.get(
-    '/profile/:id',
+    PROFILE_ROUTE,
     {
       schema: {
         summary: "A player's cosmetics, as the mod reads them",
@@ -74,7 +74,7 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
   });
 
   app.get(
-    '/textures/:hash',
+    TEXTURE_ROUTE,
     {
       schema: {
         summary: 'A stored texture by its SHA-256 (cached for a year: the content never changes)',

@@ -8,6 +8,7 @@ import { requireUser } from '../auth/plugin.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { uploadRejectionReason, type Metrics } from '../metrics.ts';
 import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
 import { refuseBlocklisted } from '../textures/blocklist.ts';
 import type { ImageJobs } from '../textures/image-jobs.ts';
@@ -47,12 +48,13 @@ export function tooManyUploadsMessage(slot: PlayerSlot): string {
 /** Registers POST/DELETE /api/upload-cape and /api/upload-ears. */
 export async function uploadRoutes(
   instance: FastifyInstance,
-  options: AssignmentContext & { imageJobs: ImageJobs; texturesBaseUrl: string; uploadsPerTenMinutes: number },
+  options: AssignmentContext & { imageJobs: ImageJobs; texturesBaseUrl: string; uploadsPerTenMinutes: number; metrics: Metrics },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { imageJobs, texturesBaseUrl } = options;
+  const { imageJobs, texturesBaseUrl, metrics } = options;
 
   for (const slot of slots) {
+    const count = (result: string) => metrics.countUpload(slot.name, result);
     const uploaded = z.object({
       success: z.literal(true),
       [slot.name]: z
@@ -67,7 +69,9 @@ export async function uploadRoutes(
       {
         config: {
           auth: 'session',
-          rateLimit: perUserRateLimit(`upload-${slot.name}`, options.uploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage(slot.name)),
+          rateLimit: perUserRateLimit(`upload-${slot.name}`, options.uploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage(slot.name), () =>
+            count('rate_limited'),
+          ),
         },
         schema: {
           summary: `Upload the player's ${slot.name}`,
@@ -80,17 +84,25 @@ export async function uploadRoutes(
       async (request, reply) => {
         const user = await requireUser(request);
         const upload = (await readMultipart(request, reply, slot.maxBytes)).file;
-        if (upload === null) return refuse(reply, NO_FILE_MESSAGE);
-        if (upload === 'too-big') return refuse(reply, slot.tooBigMessage, 413);
+        if (upload === null) {
+          count('no_file');
+          return refuse(reply, NO_FILE_MESSAGE);
+        }
+        if (upload === 'too-big') {
+          count('too_big');
+          return refuse(reply, slot.tooBigMessage, 413);
+        }
         let texture;
         try {
           texture = await imageJobs.run(slot.work, upload);
           await refuseBlocklisted(options.db, texture);
         } catch (error) {
-          if (error instanceof TextureRejected) return refuse(reply, error.message);
-          throw error;
+          if (!(error instanceof TextureRejected)) throw error;
+          count(uploadRejectionReason(error.message));
+          return refuse(reply, error.message);
         }
         await assignPlayerTextures(options, user.uuid, slot.name, texture);
+        count('ok');
         return { success: true as const, [slot.name]: `${texturesBaseUrl}/${texture.still.hash}`, ...(texture.notice ? { notice: texture.notice } : {}) };
       },
     );

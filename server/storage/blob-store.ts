@@ -14,6 +14,8 @@ export interface BlobStore {
   list(): AsyncIterable<StoredBlob>;
   /** Removes what writes cut short before `before` (ms since the epoch) left behind; resolves to a name for each thing removed. */
   removePartialWrites(before: number): Promise<string[]>;
+  /** Resolves when the store can be reached and written to right now, rejects with why not (the readiness check); gives up when `signal` aborts. */
+  probe(signal: AbortSignal): Promise<void>;
 }
 
 /** A key in a blob store and when its bytes were last written (ms since the epoch). */

@@ -87,6 +87,13 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  /** Makes sure the directory exists (a fresh install has none until the first upload) and that the process may read and write it. */
+  async probe(signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.access(this.root, fs.constants.R_OK | fs.constants.W_OK);
+  }
+
   /** Removes the temporary files of writes that never got renamed into place (a process killed mid-write). */
   async removePartialWrites(before: number): Promise<string[]> {
     const removed: string[] = [];

@@ -3,6 +3,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   paginateListObjectsV2,
   PutObjectCommand,
   S3Client,
@@ -100,6 +101,11 @@ export class S3BlobStore implements BlobStore {
         if (isBlobKey(key) && object.LastModified) yield { key, modifiedAt: object.LastModified.getTime() };
       }
     }
+  }
+
+  /** Lists at most one object under the prefix: the bucket answers, and the credentials may list it (as the sweep needs). */
+  async probe(signal: AbortSignal): Promise<void> {
+    await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, MaxKeys: 1 }), { abortSignal: signal });
   }
 
   /** Nothing to do: a PutObject that is cut short leaves no object behind. */

@@ -10,6 +10,8 @@ const EVERY_CALL = [
   'GET /profile/{id}/cape',
   'GET /profile/{id}/ears',
   'GET /textures/{hash}',
+  'GET /healthz',
+  'GET /readyz',
   'GET /api/user',
   'GET /api/user/search/{id}',
   'POST /api/user/report',
@@ -142,6 +144,8 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('API desc
     expect(paths['/api/gallery/like']!.post!.security).toEqual([{ session: [], xsrf: [] }]);
     expect(paths['/api/account/checkauth']!.post!.security).toEqual([{ xsrf: [] }]);
     expect(paths['/api/home']!.get!.security).toBeUndefined();
+    expect(paths['/healthz']!.get!.security).toBeUndefined();
+    expect(paths['/readyz']!.get!.security).toBeUndefined();
   });
 
   it('describes the mod profile, uploads as multipart forms and images as PNG files', async () => {
