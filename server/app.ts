@@ -26,7 +26,7 @@ import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { isModApiPath, modRoutes } from './routes/mod.ts';
-import { pageRoutes, SITE_FILES_ROUTE } from './routes/pages.ts';
+import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { userRoutes } from './routes/users.ts';
 import { createInvalidationBus } from './mod/invalidation.ts';
@@ -110,11 +110,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
       reply.headers(isPage ? pageHeaders : SECURITY_HEADERS);
     });
-    // The site's files go as the build wrote them: its brotli or gzip copy, or the file itself (small, or an image).
-    // This hook runs before @fastify/compress's own, which reads the option; JSON and the other answers are compressed as before.
-    site.addHook('onRoute', (route) => {
-      if (route.url === SITE_FILES_ROUTE) route.compress = false;
-    });
+    // It leaves answers that already have a Content-Encoding alone: the site's files and pages sent as the build's copies.
     await site.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
     await site.register(fastifyCookie);
     await site.register(fastifyCors, {

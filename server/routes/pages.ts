@@ -12,9 +12,6 @@ import { isApiRequest, requestPath } from '../http/request-path.ts';
 import { emptyResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { COPY_SUFFIXES } from '../precompress.ts';
 
-/** The route that serves the site's files; they are sent as built, never compressed again per request (see server/app.ts). */
-export const SITE_FILES_ROUTE = '/*';
-
 /** A built page in memory: its bytes and the compressed copies the build wrote beside it, best coding first. */
 interface BuiltPage {
   plain: Buffer;

@@ -106,6 +106,7 @@ async function builtSiteFiles(): Promise<Record<string, string | Buffer>> {
   return {
     'index.html': page('home page'),
     'help.html': page('help page'),
+    'legal.html': page('legal page'),
     'user.html': page('user lookup shell'),
     '404.html': page('not found page'),
     '_astro/template.abc123.css': `body { color: #222; }\n${Array.from({ length: 200 }, (_, i) => `.c${i} { margin: ${i}px; padding: ${i % 7}px; }`).join('\n')}`,
@@ -144,7 +145,7 @@ describe('the build step that writes compressed copies', () => {
     const files = await builtSiteFiles();
     writeFiles(root, files);
     const report = precompressSite(root);
-    const texts = ['index.html', 'help.html', 'user.html', '404.html', '_astro/template.abc123.css', '_astro/app.abc123.js', 'favicon.svg'];
+    const texts = ['index.html', 'help.html', 'legal.html', 'user.html', '404.html', '_astro/template.abc123.css', '_astro/app.abc123.js', 'favicon.svg'];
     expect(report.files).toBe(texts.length);
     for (const name of texts) {
       const original = fs.readFileSync(path.join(root, name));
@@ -232,6 +233,7 @@ describe('serving the compressed copies', () => {
     files = await builtSiteFiles();
     writeFiles(root, files);
     precompressSite(root);
+    for (const suffix of ['.br', '.gz']) fs.rmSync(path.join(root, `legal.html${suffix}`));
     const config = loadConfig({ SITE_DIR: root, DATA_DIR: root, LOG_LEVEL: 'silent' });
     db = openDatabase(`sqlite:${path.join(root, 'test.db')}`);
     await migrateToLatest(db);
@@ -298,13 +300,18 @@ describe('serving the compressed copies', () => {
     expect(asset.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('sends images and small files as they are, compressing nothing per request', async () => {
+  it('sends images as they are', async () => {
     const png = await rawRequest(`${origin}/images/cape.png`, { 'accept-encoding': 'br, gzip' });
     expect(png.headers['content-encoding']).toBeUndefined();
     expect(png.body.equals(files['images/cape.png'] as Buffer)).toBe(true);
-    const small = await rawRequest(`${origin}/robots.txt`, { 'accept-encoding': 'br, gzip' });
-    expect(small.headers['content-encoding']).toBeUndefined();
-    expect(small.body.toString()).toBe(files['robots.txt']);
+  });
+
+  it('compresses a page that has no copies per request, as before (a site built without the step)', async () => {
+    const answer = await rawRequest(`${origin}/legal`, { 'accept-encoding': 'br' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(answer.body).toString()).toBe(files['legal.html']);
+    expect(answer.headers.vary).toMatch(/accept-encoding/i);
   });
 
   it('still compresses JSON API answers per request', async () => {
