@@ -1,5 +1,6 @@
--- wrk script for bench/mod-api.ts: GETs paths read from a file (one a line), at random or once each in order, and
--- prints the result as one JSON line. Arguments after `--`: <paths file> [random|once]. Run wrk with one thread.
+-- wrk script for bench/mod-api.ts and bench/static-files.ts: GETs paths read from a file (one a line), at random or once each in
+-- order, with wrk's -H headers, and prints the result as one JSON line. Arguments after `--`: <paths file> [random|once]. Run
+-- wrk with one thread.
 local paths = {}
 local mode = "random"
 local answered = 0
@@ -38,7 +39,7 @@ end
 function done(summary, latency, requests)
   local errors = summary.errors
   io.write(string.format(
-    '{"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"max_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,
+    '{"requests":%d,"bytes":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"max_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}\n',
+    summary.requests, summary.bytes, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,
     errors.connect, errors.read, errors.write, errors.status, errors.timeout))
 end

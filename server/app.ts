@@ -150,6 +150,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
       reply.headers(isPage ? pageHeaders : SECURITY_HEADERS);
     });
+    // It leaves answers that already have a Content-Encoding alone: the site's files and pages sent as the build's copies.
     await site.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
     await site.register(fastifyCookie);
     await site.register(fastifyCors, {

@@ -1,10 +1,12 @@
-// Builds the static site when it is missing or older than its sources and public settings.
+// Builds the static site (astro build, then compressed copies of its text files) when it is missing or older than its sources and public settings.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { describePrecompress, precompressSite } from './precompress.ts';
 
-const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json'];
+/** What the built site depends on; the compression step is one of them, so a change to it rebuilds. */
+const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'server/precompress.ts'];
 const STAMP = '.build-stamp';
 
 function newestMtime(entry: string): number {
@@ -28,7 +30,7 @@ export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.e
     .digest('hex');
 }
 
-/** Runs `astro build` unless `siteDir` already holds a build of the current sources (or `force`); returns whether it built. */
+/** Runs `astro build` and writes the compressed copies (server/precompress.ts) unless `siteDir` already holds a build of the current sources (or `force`); returns whether it built. */
 export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void, force = false): boolean {
   if (!fs.existsSync(path.join(root, 'src'))) return false;
   const fingerprint = siteFingerprint(root);
@@ -38,6 +40,7 @@ export function ensureSiteBuilt(root: string, siteDir: string, log: (message: st
   const astro = path.join(root, 'node_modules', '.bin', 'astro');
   const result = spawnSync(astro, ['build', '--outDir', siteDir], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) throw new Error('The site build failed');
+  log(describePrecompress(precompressSite(siteDir)));
   fs.writeFileSync(stampFile, fingerprint);
   return true;
 }

@@ -1,13 +1,33 @@
-// Serves the built site: assets, the pages of the route table (dynamic ones from their static shells), /download and the 404 page.
+// Serves the built site: assets, the pages of the route table (dynamic ones from their static shells), /download and the 404 page,
+// each as the build's brotli or gzip copy when the browser takes one (server/precompress.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { z } from 'zod';
 import { findRoute, normalizePath } from '../../src/lib/routes.ts';
 import type { Config } from '../config.ts';
+import { chooseEncoding, varyOnAcceptEncoding, type PrecompressedEncoding } from '../http/accept-encoding.ts';
 import { isApiRequest, requestPath } from '../http/request-path.ts';
 import { emptyResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { COPY_SUFFIXES } from '../precompress.ts';
+
+/** A built page in memory: its bytes and the compressed copies the build wrote beside it, best coding first. */
+interface BuiltPage {
+  plain: Buffer;
+  copies: Map<PrecompressedEncoding, Buffer>;
+  encodings: PrecompressedEncoding[];
+}
+
+/** Reads a built page and its compressed copies, or null when the page was not built. */
+function readBuiltPage(file: string): BuiltPage | null {
+  if (!fs.existsSync(file)) return null;
+  const copies = new Map<PrecompressedEncoding, Buffer>();
+  for (const [encoding, suffix] of Object.entries(COPY_SUFFIXES) as Array<[PrecompressedEncoding, string]>) {
+    if (fs.existsSync(file + suffix)) copies.set(encoding, fs.readFileSync(file + suffix));
+  }
+  return { plain: fs.readFileSync(file), copies, encodings: [...copies.keys()] };
+}
 
 /** The built HTML file for a site path (`/` → index.html, `/help` → help.html). */
 export function pageFile(siteDir: string, page: string): string {
@@ -27,19 +47,26 @@ export async function pageRoutes(instance: FastifyInstance, options: { config: C
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = options;
   const siteDir = config.siteDir;
-  const pageCache = new Map<string, Buffer | null>();
+  const pageCache = new Map<string, BuiltPage | null>();
 
-  const readPage = (file: string): Buffer | null => {
-    if (!pageCache.has(file)) pageCache.set(file, fs.existsSync(file) ? fs.readFileSync(file) : null);
+  const readPage = (file: string): BuiltPage | null => {
+    if (!pageCache.has(file)) pageCache.set(file, readBuiltPage(file));
     return pageCache.get(file)!;
   };
 
-  const sendHtml = (reply: FastifyReply, status: number, html: Buffer) =>
-    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  // A page with compressed copies goes as the copy the browser prefers (already encoded, so @fastify/compress leaves it);
+  // one without (smaller than the build's threshold, or a site built without the step) is compressed per request as before.
+  const sendHtml = (request: FastifyRequest, reply: FastifyReply, status: number, page: BuiltPage) => {
+    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    if (page.encodings.length === 0) return reply.send(page.plain);
+    varyOnAcceptEncoding(reply);
+    const encoding = chooseEncoding(request.headers['accept-encoding'], page.encodings);
+    return encoding ? reply.header('content-encoding', encoding).send(page.copies.get(encoding)) : reply.send(page.plain);
+  };
 
-  const sendNotFoundPage = (reply: FastifyReply) => {
-    const html = readPage(path.join(siteDir, '404.html'));
-    return html ? sendHtml(reply, 404, html) : reply.status(404).type('text/plain').send('404 Page Not Found');
+  const sendNotFoundPage = (request: FastifyRequest, reply: FastifyReply) => {
+    const page = readPage(path.join(siteDir, '404.html'));
+    return page ? sendHtml(request, reply, 404, page) : reply.status(404).type('text/plain').send('404 Page Not Found');
   };
 
   if (fs.existsSync(siteDir)) {
@@ -49,6 +76,8 @@ export async function pageRoutes(instance: FastifyInstance, options: { config: C
       redirect: false,
       wildcard: true,
       serve: true,
+      // `<file>.br` or `<file>.gz` when the browser takes it, with Content-Encoding and `Vary: accept-encoding`.
+      preCompressed: true,
       // Directories (and `/`) are pages, not file listings: they fall through to the route table.
       allowedPath: (pathName) => !pathName.endsWith('/'),
       setHeaders(reply, file) {
@@ -86,9 +115,9 @@ export async function pageRoutes(instance: FastifyInstance, options: { config: C
       return reply.status(404).send({ error: 'Not found' });
     }
     const route = findRoute(urlPath);
-    const html = route ? readPage(pageFile(siteDir, route.page)) : null;
-    if (html && normalizePath(urlPath) === urlPath) return sendHtml(reply, 200, html);
-    if (html) return reply.redirect(normalizePath(urlPath) + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''), 301);
-    return sendNotFoundPage(reply);
+    const page = route ? readPage(pageFile(siteDir, route.page)) : null;
+    if (page && normalizePath(urlPath) === urlPath) return sendHtml(request, reply, 200, page);
+    if (page) return reply.redirect(normalizePath(urlPath) + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''), 301);
+    return sendNotFoundPage(request, reply);
   });
 }
