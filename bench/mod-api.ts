@@ -5,15 +5,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
 import { TextureLibrary } from '../server/textures/library.ts';
 import { prepareHeavyLoad } from './heavy-load.ts';
+import { ROOT, startProcess, stopProcess, cpuTimeUs, rssMb } from './processes.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
 const PLAYER_COUNTS = (process.env.PLAYERS ?? '10000,1000000').split(',').map(Number);
 const TEXTURE_COUNT = Number(process.env.TEXTURES ?? 200);
@@ -55,7 +54,6 @@ interface BenchCase {
 /** Node with the TypeScript loader, as `npm start` runs the server (tsx), without tsx's extra parent process. */
 const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
 const loadAverage = () =>
@@ -124,56 +122,6 @@ async function seed(dataDir: string, databaseFile: string, players: number, cape
   })();
   sqlite.close();
   return { uuids, hashes };
-}
-
-/** Starts a command in its own process group with its output in a log file, and waits until `readyUrl` answers. */
-async function startProcess(
-  name: string,
-  port: number,
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  logFile: string,
-  readyPath: string,
-): Promise<Target> {
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', log, log], detached: true });
-  fs.closeSync(log);
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null) break;
-    try {
-      await fetch(`http://127.0.0.1:${port}${readyPath}`);
-      return { name, port, child };
-    } catch {
-      await pause(100);
-    }
-  }
-  await stopProcess(child);
-  throw new Error(`${name} did not start; see ${logFile}`);
-}
-
-/** Stops a process started by startProcess (its whole group); resolves when it has exited. */
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    return; // Already gone.
-  }
-  await exited;
-}
-
-/** The CPU time a process has used (user + system), in µs (Linux clock ticks of 10 ms). */
-function cpuTimeUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-/** The resident memory of a process, in MB. */
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : NaN;
 }
 
 /** Writes nginx's configuration (one process, no access log, the mod API's headers) for files under `www`; returns its path. */

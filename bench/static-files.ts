@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, startProcess, stopProcess, cpuTimeUs } from './processes.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
 const SITE_DIR = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'dist'));
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -44,7 +43,6 @@ interface Target {
   acceptEncoding: string;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
 const loadAverage = () =>
@@ -52,42 +50,6 @@ const loadAverage = () =>
     .loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
-
-/** Starts a command in its own process group with its output in a log file, and waits until `readyPath` answers. */
-async function startProcess(name: string, port: number, command: string, args: readonly string[], env: NodeJS.ProcessEnv, logFile: string, readyPath: string) {
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', log, log], detached: true });
-  fs.closeSync(log);
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (child.exitCode !== null) break;
-    try {
-      await fetch(`http://127.0.0.1:${port}${readyPath}`);
-      return { name, port, child } satisfies Server;
-    } catch {
-      await pause(100);
-    }
-  }
-  await stopProcess(child);
-  throw new Error(`${name} did not start; see ${logFile}`);
-}
-
-/** Stops a process started by startProcess (its whole group); resolves when it has exited. */
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    return; // Already gone.
-  }
-  await exited;
-}
-
-/** The CPU time a process has used (user + system), in µs (Linux clock ticks of 10 ms). */
-function cpuTimeUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /** A GET with node:http (which leaves the body encoded): status, headers and the bytes on the wire. */
 function rawGet(port: number, urlPath: string, acceptEncoding: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: number }> {
