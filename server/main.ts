@@ -28,6 +28,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // close() ends the connections idle at that moment; one still answering a request (an upload) is kept alive after
+    // its answer, and close() would wait for the client's idle timeout. End each as soon as it is idle.
+    setInterval(() => app.server.closeIdleConnections(), 100).unref();
     Promise.resolve(sweeps?.stop())
       .then(() => app.close())
       .then(
