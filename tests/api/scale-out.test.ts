@@ -8,9 +8,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
+import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { frameColour, sha256Hex, solidPng } from '../fixtures/textures.ts';
 import { freePort, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
 import { backends, type TestDatabase } from '../helpers/backends.ts';
@@ -38,6 +40,7 @@ const SITE_FILES: Record<string, string> = {
 };
 
 let dir: string;
+let siteDir: string;
 let database: TestDatabase;
 let s3: RunningS3rver;
 let redisPrefix: string;
@@ -176,7 +179,7 @@ async function startSlowUpload(port: number, jar: CookieJar, cape: Buffer): Prom
 }
 
 /** The environment both processes share: the scale-out configuration of deploy/README.md. */
-function sharedEnvironment(databaseUrl: string, publicBaseUrl: string, siteDir: string): Record<string, string> {
+function sharedEnvironment(databaseUrl: string, publicBaseUrl: string): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     REDIS_URL,
@@ -213,19 +216,18 @@ async function startProcess(name: string, port: number): Promise<AppProcess> {
 beforeAll(async () => {
   requireNginx();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-scale-out-'));
-  const siteDir = path.join(dir, 'site');
+  siteDir = path.join(dir, 'site');
   for (const [name, body] of Object.entries(SITE_FILES)) {
     fs.mkdirSync(path.dirname(path.join(siteDir, name)), { recursive: true });
     fs.writeFileSync(path.join(siteDir, name), body);
   }
   // A pre-compressed copy, as the build writes them: nginx sends it as it is (gzip_static).
-  const { gzipSync } = await import('node:zlib');
   fs.writeFileSync(path.join(siteDir, '_astro/app.abc123.js.gz'), gzipSync(SITE_FILES['_astro/app.abc123.js']!));
 
   redisPrefix = `cloakroom-scale-out-${randomBytes(6).toString('hex')}:`;
   [database, s3] = await Promise.all([postgres.createDatabase(), startS3rver()]);
   const [portA, portB, nginxPort] = [await freePort(), await freePort(), await freePort()];
-  appEnv = sharedEnvironment(database.url, `http://127.0.0.1:${nginxPort}`, siteDir);
+  appEnv = sharedEnvironment(database.url, `http://127.0.0.1:${nginxPort}`);
   // Both start at once on the empty database, as systemd starts them: the migrations take a lock.
   [processA, processB] = await Promise.all([startProcess('A', portA), startProcess('B', portB)]);
   nginx = await startNginx({ dir: path.join(dir, 'nginx'), port: nginxPort, upstreamPorts: [portA, portB], siteDir });
@@ -257,6 +259,7 @@ describe('two processes behind nginx on PostgreSQL, Redis and S3', () => {
     const asset = await fetch(`${nginx.url}/_astro/app.abc123.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-encoding')).toBe('gzip');
+    expect(asset.headers.get('content-length'), 'the .gz file as it is').toBe(String(fs.statSync(path.join(siteDir, '_astro/app.abc123.js.gz')).size));
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
     expect(asset.headers.get('x-request-id'), 'no process saw it').toBeNull();
@@ -311,6 +314,16 @@ describe('two processes behind nginx on PostgreSQL, Redis and S3', () => {
     expect(removal.status, await removal.clone().text()).toBe(200);
     const removalSeenOnA = await timeUntilCape(processA.url, uuid, null, removedAt);
     expect(removalSeenOnA).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
+  });
+
+  it("refuses an over-limit upload through nginx with the app's own 413 message (nginx's body limit is above the app's)", async () => {
+    const { jar } = await logIn(processA.url);
+    const throughNginx = sameBrowserAt(nginx.url, jar);
+    for (const size of [600_000, 3_000_000]) {
+      const response = await throughNginx.upload('/api/upload-cape', randomBytes(size));
+      expect(response.status, `${size} B`).toBe(413);
+      expect(await response.json()).toEqual({ success: false, msg: textureMessages.capeTooBig });
+    }
   });
 
   it(`counts code logins per client address over both processes (${LOGIN_ATTEMPTS_PER_MINUTE} a minute in all)`, async () => {
