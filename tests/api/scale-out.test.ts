@@ -254,7 +254,8 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
-describe('two processes behind nginx on PostgreSQL, Redis and S3', () => {
+// Real processes start, migrate and fork image workers: slow on a busy machine, so each test gets time (the file takes ~15 s).
+describe('two processes behind nginx on PostgreSQL, Redis and S3', { timeout: 45_000 }, () => {
   it('nginx serves the build files itself (pre-compressed, hashed ones cached for a year) and the pages through a process', async () => {
     const asset = await fetch(`${nginx.url}/_astro/app.abc123.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(asset.status).toBe(200);
@@ -386,6 +387,10 @@ describe('two processes behind nginx on PostgreSQL, Redis and S3', () => {
       expect(await servesTexture(processB.url, cape!)).toBe(true);
       expect(await servesTexture(nginx.url, cape!)).toBe(true);
     }
+    // nginx keeps a copy of each texture it passed on: the next request for it reaches no process.
+    const again = await fetch(acknowledged[0]!.cape!);
+    expect(again.headers.get('x-cache-status')).toBe('HIT');
+    expect(again.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     // The upload cut off mid-body got no answer and changed nothing; one whose answer was lost is whole or not there at all.
     expect(await cutUpload.finish()).toEqual([]);
     expect(await capeUrl(processB.url, cut.uuid)).toBeNull();
