@@ -71,6 +71,9 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     trustProxy: trustProxyOption(config.trustProxy),
+    // While shutting down, a request that still arrives on a kept-alive connection is answered (with `Connection: close`)
+    // rather than refused with 503: a load balancer would pass that 503 on, and the database stays open until the end.
+    return503OnClosing: false,
     bodyLimit: 1024 * 1024,
     // The server is made here (as Fastify would make it) so that cached mod API answers skip the framework altogether.
     serverFactory: (handler) => {

@@ -1,0 +1,354 @@
+// Scale-out load test: /profile/{uuid} through nginx (deploy/nginx/cloakroom.conf) over two server processes on PostgreSQL,
+// Redis and S3, against nginx serving the same bytes from a file, and one process alone; each in processes of its own,
+// loaded by wrk (a process of its own), in interleaved rounds. See bench/README.md, "Scale-out".
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import sharp from 'sharp';
+import { migrateToLatest, openDatabase } from '../server/db/database.ts';
+import { S3BlobStore } from '../server/storage/index.ts';
+import { TextureLibrary } from '../server/textures/library.ts';
+import { freePort, startAppProcess, type AppProcess } from '../tests/helpers/app-process.ts';
+import { backends, type TestDatabase } from '../tests/helpers/backends.ts';
+import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../tests/helpers/nginx.ts';
+import { startS3rver, type RunningS3rver } from '../tests/helpers/s3rver.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
+const PLAYERS = Number(process.env.PLAYERS ?? 10_000);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
+const DURATION_S = Number(process.env.DURATION ?? 10);
+const WARMUP_S = Number(process.env.WARMUP ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+/** nginx worker processes, the same for the proxy and the file baseline. */
+const NGINX_WORKERS = Number(process.env.NGINX_WORKERS ?? 1);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The goals: the proxy's req/s at least this share of nginx serving a file, with its p99 under this. */
+const THROUGHPUT_GOAL = 0.75;
+const P99_GOAL_MS = 5;
+
+/** One wrk run: requests per second, latency percentiles in ms, failed or non-2xx/3xx answers, CPU per request. */
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** CPU time (user + system) of every process behind the target per answered request, in µs. */
+  cpuUs: number;
+  /** The same, for each group of processes of the target (nginx, the app processes). */
+  cpuPartsUs: number[];
+}
+
+/** What wrk loads: a port, and the processes whose CPU time counts for it, in named groups. */
+interface Target {
+  name: string;
+  port: number;
+  parts: Array<{ label: string; pids: () => number[] }>;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+/** The CPU time a process has used (user + system), in µs (Linux clock ticks of 10 ms). */
+function cpuTimeUs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Runs wrk on a port with the paths of a file (`random` picks, or `once`: each path once, then stop). */
+function runWrk(port: number, pathsFile: string, durationS: number, mode: 'random' | 'once' = 'random'): Promise<Omit<LoadResult, 'cpuUs' | 'cpuPartsUs'>> {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${durationS}s`, '--timeout', '10s', '-s', WRK_SCRIPT, `http://127.0.0.1:${port}`, '--', pathsFile, mode];
+  return new Promise((resolve, reject) => {
+    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    wrk.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (mode === 'once' && output.includes('walked\n')) wrk.kill('SIGINT');
+    });
+    wrk.on('error', reject);
+    wrk.on('close', (code) => {
+      const line = output.split('\n').find((text) => text.startsWith('{"requests"'));
+      if (code !== 0 || !line) return reject(new Error(`wrk failed (exit ${code}): ${output}`));
+      const result = JSON.parse(line) as Record<string, number>;
+      resolve({
+        rps: result.requests! / (result.duration_us! / 1e6),
+        p50: result.p50_us! / 1000,
+        p99: result.p99_us! / 1000,
+        errors: result.connect! + result.read! + result.write! + result.status! + result.timeout!,
+      });
+    });
+  });
+}
+
+/** Loads a target with wrk for `durationS`; the CPU time is that of every process behind it. */
+async function load(target: Target, pathsFile: string, durationS: number): Promise<LoadResult> {
+  const cpu = () => target.parts.map((part) => part.pids().reduce((sum, pid) => sum + cpuTimeUs(pid), 0));
+  const cpuBefore = cpu();
+  const result = await runWrk(target.port, pathsFile, durationS);
+  const cpuPartsUs = cpu().map((after, i) => (after - cpuBefore[i]!) / (result.rps * durationS));
+  return { ...result, cpuUs: cpuPartsUs.reduce((sum, part) => sum + part, 0), cpuPartsUs };
+}
+
+/** Warms every target up, then runs the rounds in turn (file, proxy, one, file, …); prints every run and the medians. */
+async function runRounds(targets: Target[], pathsFile: string): Promise<Map<string, LoadResult[]>> {
+  for (const target of targets) await load(target, pathsFile, WARMUP_S);
+  const results = new Map<string, LoadResult[]>(targets.map((target) => [target.name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of targets) {
+      const result = await load(target, pathsFile, DURATION_S);
+      results.get(target.name)!.push(result);
+      console.log(
+        `  round ${round} ${target.name.padEnd(5)} ${thousands(result.rps).padStart(7)} req/s  p50 ${result.p50.toFixed(2).padStart(6)} ms  p99 ${result.p99.toFixed(2).padStart(6)} ms  CPU ${result.cpuUs.toFixed(1).padStart(5)} µs/req${target.parts.length > 1 ? ` (${target.parts.map((part, i) => `${part.label} ${result.cpuPartsUs[i]!.toFixed(1)}`).join(' + ')})` : ''}  load average ${loadAverage()}${result.errors ? `  errors ${result.errors}` : ''}`,
+      );
+    }
+  }
+  for (const [name, runs] of results) {
+    const rps = runs.map((run) => run.rps);
+    console.log(
+      `  ${name.padEnd(5)} median ${thousands(median(rps))} req/s (${thousands(Math.min(...rps))}–${thousands(Math.max(...rps))}), p50 ${median(runs.map((run) => run.p50)).toFixed(2)} ms, p99 ${median(runs.map((run) => run.p99)).toFixed(2)} ms (${Math.min(...runs.map((run) => run.p99)).toFixed(2)}–${Math.max(...runs.map((run) => run.p99)).toFixed(2)}), CPU ${median(runs.map((run) => run.cpuUs)).toFixed(1)} µs/req`,
+    );
+  }
+  return results;
+}
+
+/** The median over rounds of a per-round ratio between two targets (rounds sit close in time, so load drift cancels). */
+function roundRatio(results: Map<string, LoadResult[]>, a: string, b: string, pick: (result: LoadResult) => number): number {
+  const theirs = results.get(b)!;
+  return median(results.get(a)!.map((result, round) => pick(result) / pick(theirs[round]!)));
+}
+
+/** Prints a figure against its goal; returns whether it meets it. */
+function verdict(label: string, value: number, goal: number, atLeast: boolean, unit: string): boolean {
+  const pass = atLeast ? value >= goal : value < goal;
+  console.log(`  ${label.padEnd(36)} ${value.toFixed(2)}${unit} (goal ${atLeast ? '≥' : '<'} ${goal}${unit}) ${pass ? 'PASS' : 'FAIL'}`);
+  return pass;
+}
+
+/** nginx serving one file for every /profile/ path, with the mod API's headers (one process, no access log). */
+function fileNginxConfig(dir: string, port: number): string {
+  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, `${temporary}_temp`), { recursive: true });
+  const config = `daemon off;
+master_process off;
+worker_processes ${NGINX_WORKERS};
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  client_body_temp_path ${dir}/client_body_temp;
+  proxy_temp_path ${dir}/proxy_temp;
+  fastcgi_temp_path ${dir}/fastcgi_temp;
+  uwsgi_temp_path ${dir}/uwsgi_temp;
+  scgi_temp_path ${dir}/scgi_temp;
+  types { }
+  server {
+    listen 127.0.0.1:${port};
+    root ${dir}/www;
+    location /profile/ {
+      default_type 'application/json; charset=utf-8';
+      add_header cache-control 'public, max-age=60';
+      add_header access-control-allow-origin '*';
+      add_header x-content-type-options nosniff;
+      add_header x-frame-options DENY;
+      add_header referrer-policy strict-origin-when-cross-origin;
+      add_header content-security-policy "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+      try_files /profile.json =404;
+    }
+  }
+}
+`;
+  const file = path.join(dir, 'nginx.conf');
+  fs.writeFileSync(file, config);
+  return file;
+}
+
+/** Starts the file-serving nginx and waits until it answers. */
+async function startFileNginx(dir: string, port: number): Promise<{ pid: number; stop: () => void }> {
+  const child = spawn(NGINX_BINARY, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', fileNginxConfig(dir, port)], { stdio: 'ignore' });
+  for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/profile/x`);
+      return { pid: child.pid!, stop: () => child.kill('SIGQUIT') };
+    } catch {
+      await pause(50);
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`nginx (file) did not start; see ${dir}/error.log`);
+}
+
+/** The pids of nginx and its workers (with master_process off: nginx itself). */
+function nginxPids(nginx: RunningNginx): number[] {
+  return [nginx.child.pid!];
+}
+
+/** Registers a few 64x32 capes in the bucket and inserts `count` players with random uuids, half of them with a cape. */
+async function seed(databaseUrl: string, s3: RunningS3rver, count: number): Promise<string[]> {
+  const db = openDatabase(databaseUrl);
+  await migrateToLatest(db);
+  const store = new S3BlobStore(s3.config);
+  const library = new TextureLibrary(db, store);
+  const hashes: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const bytes = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 30 * i, g: 90, b: 200 - 20 * i, alpha: 1 } } })
+      .png()
+      .toBuffer();
+    hashes.push(await library.put({ bytes, hash: createHash('sha256').update(bytes).digest('hex'), width: 64, height: 32, frames: 1 }, 'cape'));
+  }
+  const uuids = Array.from({ length: count }, () => randomBytes(16).toString('hex'));
+  const now = Date.now();
+  for (let start = 0; start < count; start += 1000) {
+    await db
+      .insertInto('users')
+      .values(
+        uuids.slice(start, start + 1000).map((uuid, offset) => ({
+          uuid,
+          username: `Player${start + offset}`,
+          username_lower: `player${start + offset}`,
+          created_at: now,
+          cape_hash: (start + offset) % 2 === 0 ? hashes[(start + offset) % hashes.length]! : null,
+        })),
+      )
+      .execute();
+  }
+  store.client.destroy();
+  await db.destroy();
+  return uuids;
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-scale-out-bench-'));
+const redisPrefix = `cloakroom-bench-${randomBytes(6).toString('hex')}:`;
+const apps: AppProcess[] = [];
+let proxy: RunningNginx | undefined;
+let fileServer: { pid: number; stop: () => void } | undefined;
+let database: TestDatabase | undefined;
+let s3: RunningS3rver | undefined;
+
+/** Stops everything this run started and removes what it made. */
+async function cleanUp(): Promise<void> {
+  await Promise.all(apps.map((app) => app.kill()));
+  await proxy?.stop();
+  fileServer?.stop();
+  await database?.drop();
+  await s3?.close();
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const keys = await redis.keys(`${redisPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } catch {
+    // Redis was not there: nothing to remove.
+  } finally {
+    redis.disconnect();
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+process.on('SIGINT', () => {
+  void cleanUp().then(() => process.exit(130));
+});
+
+let pass: boolean;
+try {
+  requireNginx();
+  database = await backends.find((backend) => backend.name === 'postgres')!.createDatabase();
+  s3 = await startS3rver();
+  const seedStart = Date.now();
+  const uuids = await seed(database.url, s3, PLAYERS);
+  console.log(`Seeded ${thousands(PLAYERS)} players (half with a cape) on PostgreSQL and S3 in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`);
+  console.log(
+    `Node ${process.version}, wrk -t1 -c${CONNECTIONS}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, nginx ${NGINX_WORKERS} worker(s), ${os.cpus().length} cores, load average ${loadAverage()}`,
+  );
+
+  const [portA, portB, proxyPort, filePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const siteDir = path.join(dir, 'site');
+  fs.mkdirSync(siteDir);
+  fs.writeFileSync(path.join(siteDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const env = {
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    S3_BUCKET: s3.bucket,
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}`,
+    TRUST_PROXY: '1',
+    SKIP_SITE_BUILD: 'true',
+    SITE_DIR: siteDir,
+    SWEEP_INTERVAL_MINUTES: '0',
+    // The rounds measure cache hits, as on a server whose players are all active.
+    PROFILE_CACHE_TTL_S: process.env.PROFILE_CACHE_TTL_S ?? '3600',
+  };
+  apps.push(
+    ...(await Promise.all(
+      ['A', 'B'].map((name, i) => startAppProcess(name, [portA, portB][i]!, { ...env, DATA_DIR: fs.mkdtempSync(path.join(dir, `data-${name}-`)) })),
+    )),
+  );
+  const [processA, processB] = apps as [AppProcess, AppProcess];
+  proxy = await startNginx({ dir: path.join(dir, 'proxy'), port: proxyPort, upstreamPorts: [portA, portB], siteDir, workers: NGINX_WORKERS });
+
+  const pathsFile = path.join(dir, 'profiles.txt');
+  fs.writeFileSync(pathsFile, uuids.map((uuid) => `/profile/${uuid}\n`).join(''));
+  // Every player once on each process: both caches hold everyone, as they do on a busy site.
+  const warmStart = Date.now();
+  for (const app of apps) await runWrk(app.port, pathsFile, 3_600, 'once');
+  console.log(`Every player asked once on each process in ${((Date.now() - warmStart) / 1000).toFixed(0)} s`);
+
+  // The file baseline serves exactly the bytes the processes answer for a player with a cape.
+  const sample = `/profile/${uuids[0]}`;
+  const answer = Buffer.from(await (await fetch(`${proxy.url}${sample}`)).arrayBuffer());
+  fs.mkdirSync(path.join(dir, 'file', 'www'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'file', 'www', 'profile.json'), answer);
+  fileServer = await startFileNginx(path.join(dir, 'file'), filePort);
+  const answers = await Promise.all(
+    [filePort, proxyPort, portA].map(async (port) => {
+      const response = await fetch(`http://127.0.0.1:${port}${sample}`);
+      return `${response.status} ${(await response.arrayBuffer()).byteLength} B`;
+    }),
+  );
+  console.log(`${sample.slice(0, 18)}…: file ${answers[0]}, proxy ${answers[1]}, one ${answers[2]}`);
+
+  const targets: Target[] = [
+    { name: 'file', port: filePort, parts: [{ label: 'nginx', pids: () => [fileServer!.pid] }] },
+    {
+      name: 'proxy',
+      port: proxyPort,
+      parts: [
+        { label: 'nginx', pids: () => nginxPids(proxy!) },
+        { label: 'processes', pids: () => [processA.child.pid!, processB.child.pid!] },
+      ],
+    },
+    { name: 'one', port: portA, parts: [{ label: 'process', pids: () => [processA.child.pid!] }] },
+  ];
+  console.log(`\n/profile/{uuid} over ${thousands(PLAYERS)} players (load average ${loadAverage()})`);
+  const results = await runRounds(targets, pathsFile);
+  const throughput = verdict(
+    'proxy / nginx file, req/s',
+    roundRatio(results, 'proxy', 'file', (r) => r.rps),
+    THROUGHPUT_GOAL,
+    true,
+    '×',
+  );
+  const latency = verdict('proxy p99', median(results.get('proxy')!.map((r) => r.p99)), P99_GOAL_MS, false, ' ms');
+  console.log(`  proxy / one process directly, req/s  ${roundRatio(results, 'proxy', 'one', (r) => r.rps).toFixed(2)}×`);
+  console.log(`  one process / nginx file, req/s      ${roundRatio(results, 'one', 'file', (r) => r.rps).toFixed(2)}×`);
+  console.log(`  CPU per request: proxy / file        ${roundRatio(results, 'proxy', 'file', (r) => r.cpuUs).toFixed(2)}×`);
+  pass = throughput && latency;
+  console.log(`\n${pass ? 'PASS' : 'FAIL'} (load average at the end ${loadAverage()})`);
+} finally {
+  await cleanUp();
+}
+process.exitCode = pass ? 0 : 1;

@@ -1,0 +1,459 @@
+// Several processes, proven: two real server processes (server/main.ts) on one PostgreSQL database, one Redis and one S3
+// bucket, behind nginx running the deploy configuration (deploy/nginx/cloakroom.conf). Sessions, profile changes and
+// limits hold across the processes; a process killed with SIGKILL loses no acknowledged upload while the other keeps
+// answering; a process told to stop (SIGTERM) finishes the request it is answering and exits 0.
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
+import { textureMessages } from '../../src/lib/texture-rules.ts';
+import { frameColour, sha256Hex, solidPng } from '../fixtures/textures.ts';
+import { freePort, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
+import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { CookieJar } from '../helpers/cookie-jar.ts';
+import { requireNginx, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { startS3rver, type RunningS3rver } from '../helpers/s3rver.ts';
+import { createUserWithCode, randomUsername, unusedCode } from '../helpers/server.ts';
+
+const postgres = backends.find((backend) => backend.name === 'postgres')!;
+const REDIS_URL = 'redis://127.0.0.1:6379';
+/** Each process's limits: small, so that a few calls spread over both processes reach them. */
+const LOGIN_ATTEMPTS_PER_MINUTE = 4;
+const TEXTURE_UPLOADS_PER_10_MINUTES = 4;
+/** The requirement: a change made on one process is in every process's mod API answer within this. */
+const CHANGE_VISIBLE_WITHIN_MS = 1000;
+
+/** The fixture site nginx serves files from (and the processes serve pages from). */
+const SITE_FILES: Record<string, string> = {
+  'index.html': '<h1>home page</h1>',
+  'help.html': '<h1>help page</h1>',
+  'user.html': '<h1>user lookup shell</h1>',
+  '404.html': '<h1>not found page</h1>',
+  'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"></svg>',
+  '_astro/app.abc123.js': `console.log(${JSON.stringify('x'.repeat(2000))});`,
+};
+
+let dir: string;
+let siteDir: string;
+let database: TestDatabase;
+let s3: RunningS3rver;
+let redisPrefix: string;
+let db: Db;
+let nginx: RunningNginx;
+let processA: AppProcess;
+let processB: AppProcess;
+let appEnv: Record<string, string>;
+/** Every process a test started, killed after the file if a failing test left one running. */
+const started = new Set<AppProcess>();
+let colour = 0;
+let addressCount = 0;
+
+/** A client address of its own (TEST-NET-2) for each login, so logins spread over tests stay under the per-address limit. */
+function newClientAddress(): string {
+  addressCount++;
+  return `198.51.${100 + Math.floor(addressCount / 250)}.${addressCount % 250}`;
+}
+
+/** A jar for another base URL holding the same cookies (the same browser, talking to another process). */
+function sameBrowserAt(url: string, jar: CookieJar): CookieJar {
+  const copy = new CookieJar(url);
+  for (const name of ['session', 'XSRF-TOKEN']) {
+    const value = jar.cookie(name);
+    if (value !== undefined) copy.setCookie(name, value);
+  }
+  return copy;
+}
+
+/** Logs a new player in on `url` (a process, or nginx, which puts its own client address last) as a client at `address`. */
+async function logIn(url: string, address = newClientAddress()): Promise<{ jar: CookieJar; uuid: string }> {
+  const { uuid, code } = await createUserWithCode(db, randomUsername());
+  const jar = new CookieJar(url);
+  await jar.get('/api/csrf-cookie');
+  const response = await jar.post('/api/account/checkauth', { code, ref: '/' }, { 'x-forwarded-for': address });
+  expect(response.status, await response.clone().text()).toBe(200);
+  expect(((await response.json()) as { success: boolean }).success).toBe(true);
+  return { jar, uuid };
+}
+
+/** A cape (64x32) of a colour no other upload in this file has. */
+async function newCape(): Promise<Buffer> {
+  return solidPng(64, 32, frameColour(colour++));
+}
+
+/** The cape_url of a player's mod API answer on one server. */
+async function capeUrl(url: string, uuid: string): Promise<string | null> {
+  const response = await fetch(`${url}/profile/${uuid}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { cape_url: string | null }).cape_url;
+}
+
+/** Polls a server's mod API every 50 ms until the player's cape_url is `expected`; resolves with the time it took. */
+async function timeUntilCape(url: string, uuid: string, expected: string | null, since: number): Promise<number> {
+  for (;;) {
+    if ((await capeUrl(url, uuid)) === expected) return Date.now() - since;
+    if (Date.now() - since > 5 * CHANGE_VISIBLE_WITHIN_MS) throw new Error(`${url}/profile/${uuid} never showed ${expected}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Whether a texture URL's bytes are served by `url` and hash to the name in the URL. */
+async function servesTexture(url: string, textureUrl: string): Promise<boolean> {
+  const hash = textureUrl.slice(textureUrl.lastIndexOf('/') + 1);
+  const response = await fetch(`${url}/textures/${hash}`);
+  return response.status === 200 && sha256Hex(Buffer.from(await response.arrayBuffer())) === hash;
+}
+
+/** The Cookie header a browser sends with a jar's cookies. */
+function cookieHeader(jar: CookieJar): string {
+  return ['session', 'XSRF-TOKEN'].map((name) => `${name}=${jar.cookie(name)}`).join('; ');
+}
+
+/** One HTTP answer read off a raw connection. */
+interface RawAnswer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/** Splits what a server sent on one connection into its answers (each with a Content-Length, as the app's JSON has). */
+function parseAnswers(bytes: Buffer): RawAnswer[] {
+  const answers: RawAnswer[] = [];
+  let offset = 0;
+  while (offset < bytes.length) {
+    const headEnd = bytes.indexOf('\r\n\r\n', offset);
+    if (headEnd < 0) throw new Error(`An incomplete answer: ${bytes.subarray(offset).toString()}`);
+    const [statusLine = '', ...lines] = bytes.subarray(offset, headEnd).toString('latin1').split('\r\n');
+    const headers = new Headers();
+    for (const line of lines) headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+    const length = Number(headers.get('content-length'));
+    if (!Number.isInteger(length)) throw new Error(`An answer without Content-Length: ${statusLine}`);
+    answers.push({ status: Number(statusLine.split(' ')[1]), headers, body: bytes.subarray(headEnd + 4, headEnd + 4 + length).toString() });
+    offset = headEnd + 4 + length;
+  }
+  return answers;
+}
+
+/**
+ * Starts a cape upload on its own kept-alive connection and sends the first half of its body. `finish` sends the rest
+ * (and `next`, raw request bytes to send right behind it on the same connection), waits until the server closes the
+ * connection, and returns every answer it sent.
+ */
+async function startSlowUpload(port: number, jar: CookieJar, cape: Buffer): Promise<{ finish(next?: string): Promise<RawAnswer[]> }> {
+  const boundary = `----cloakroom${randomBytes(8).toString('hex')}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cape.png"\r\nContent-Type: image/png\r\n\r\n`),
+    cape,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const head = [
+    'POST /api/upload-cape HTTP/1.1',
+    `Host: 127.0.0.1:${port}`,
+    'Accept: application/json',
+    'Connection: keep-alive',
+    `Cookie: ${cookieHeader(jar)}`,
+    `X-XSRF-TOKEN: ${decodeURIComponent(jar.cookie('XSRF-TOKEN')!)}`,
+    `Content-Type: multipart/form-data; boundary=${boundary}`,
+    `Content-Length: ${body.length}`,
+  ].join('\r\n');
+  const socket = net.connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  socket.on('error', () => undefined); // a reset shows as missing answers
+  const closed = once(socket, 'close');
+  const half = Math.floor(body.length / 2);
+  socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body.subarray(0, half)]));
+  return {
+    async finish(next = '') {
+      socket.write(Buffer.concat([body.subarray(half), Buffer.from(next)]));
+      await closed;
+      return parseAnswers(Buffer.concat(received));
+    },
+  };
+}
+
+/** The environment both processes share: the scale-out configuration of deploy/README.md. */
+function sharedEnvironment(databaseUrl: string, publicBaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    S3_BUCKET: s3.bucket,
+    S3_ENDPOINT: s3.endpoint,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+    PUBLIC_BASE_URL: publicBaseUrl,
+    TRUST_PROXY: '1',
+    SKIP_SITE_BUILD: 'true',
+    SITE_DIR: siteDir,
+    OFFLINE_MODE: 'true',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    LOGIN_ATTEMPTS_PER_MINUTE: String(LOGIN_ATTEMPTS_PER_MINUTE),
+    LOGIN_FAILURES_PER_MINUTE: '1000',
+    TEXTURE_UPLOADS_PER_10_MINUTES: String(TEXTURE_UPLOADS_PER_10_MINUTES),
+    SWEEP_INTERVAL_MINUTES: '0',
+    IMAGE_JOB_CONCURRENCY: '1',
+  };
+}
+
+/** Starts one app process and remembers it for the clean-up. */
+async function startProcess(name: string, port: number): Promise<AppProcess> {
+  // Each process gets a data directory of its own: nothing may be shared through local files.
+  const dataDir = fs.mkdtempSync(path.join(dir, `data-${name}-`));
+  const app = await startAppProcess(name, port, { ...appEnv, DATA_DIR: dataDir });
+  started.add(app);
+  return app;
+}
+
+beforeAll(async () => {
+  requireNginx();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-scale-out-'));
+  siteDir = path.join(dir, 'site');
+  for (const [name, body] of Object.entries(SITE_FILES)) {
+    fs.mkdirSync(path.dirname(path.join(siteDir, name)), { recursive: true });
+    fs.writeFileSync(path.join(siteDir, name), body);
+  }
+  // A pre-compressed copy, as the build writes them: nginx sends it as it is (gzip_static).
+  fs.writeFileSync(path.join(siteDir, '_astro/app.abc123.js.gz'), gzipSync(SITE_FILES['_astro/app.abc123.js']!));
+
+  redisPrefix = `cloakroom-scale-out-${randomBytes(6).toString('hex')}:`;
+  [database, s3] = await Promise.all([postgres.createDatabase(), startS3rver()]);
+  const [portA, portB, nginxPort] = [await freePort(), await freePort(), await freePort()];
+  appEnv = sharedEnvironment(database.url, `http://127.0.0.1:${nginxPort}`);
+  // Both start at once on the empty database, as systemd starts them: the migrations take a lock.
+  [processA, processB] = await Promise.all([startProcess('A', portA), startProcess('B', portB)]);
+  nginx = await startNginx({ dir: path.join(dir, 'nginx'), port: nginxPort, upstreamPorts: [portA, portB], siteDir });
+  db = openDatabase(database.url);
+  await migrateToLatest(db);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([...started].map((app) => app.kill()));
+  await nginx?.stop();
+  await db?.destroy();
+  await database?.drop();
+  await s3?.close();
+  if (redisPrefix) {
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      const keys = await redis.keys(`${redisPrefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
+  }
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+// Real processes start, migrate and fork image workers: slow on a busy machine, so each test gets time (the file takes ~15 s).
+describe('two processes behind nginx on PostgreSQL, Redis and S3', { timeout: 45_000 }, () => {
+  it('nginx serves the build files itself (pre-compressed, hashed ones cached for a year) and the pages through a process', async () => {
+    const asset = await fetch(`${nginx.url}/_astro/app.abc123.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-encoding')).toBe('gzip');
+    expect(asset.headers.get('content-length'), 'the .gz file as it is').toBe(String(fs.statSync(path.join(siteDir, '_astro/app.abc123.js.gz')).size));
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(asset.headers.get('x-request-id'), 'no process saw it').toBeNull();
+    expect(await asset.text()).toBe(SITE_FILES['_astro/app.abc123.js']);
+    const icon = await fetch(`${nginx.url}/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('x-request-id')).toBeNull();
+    expect(icon.headers.get('content-security-policy')).toContain("default-src 'none'");
+
+    // Pages, dynamic routes and the 404 page come from a process, with its page headers.
+    const help = await fetch(`${nginx.url}/help`);
+    expect(help.status).toBe(200);
+    expect(await help.text()).toBe(SITE_FILES['help.html']);
+    expect(help.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
+    expect(help.headers.get('content-security-policy')).toContain('script-src');
+    const user = await fetch(`${nginx.url}/user/069a79f444e94726a5befca90e38aaf5`);
+    expect(await user.text()).toBe(SITE_FILES['user.html']);
+    for (const missing of ['/no-such-page', '/_astro/old.js', '/images/none.png']) {
+      const response = await fetch(`${nginx.url}${missing}`);
+      expect(response.status, missing).toBe(404);
+      expect(await response.text(), missing).toBe(SITE_FILES['404.html']);
+    }
+  });
+
+  it('a login through nginx is a session on both processes, and a logout on one ends it on the other', async () => {
+    const { jar, uuid } = await logIn(nginx.url);
+    for (const app of [processA, processB]) {
+      const me = await sameBrowserAt(app.url, jar).get('/api/user');
+      expect(me.status, app.name).toBe(200);
+      expect(((await me.json()) as { uuid: string }).uuid).toBe(uuid);
+    }
+    expect((await sameBrowserAt(processA.url, jar).post('/api/account/logout')).status).toBe(200);
+    expect((await sameBrowserAt(processB.url, jar).get('/api/user')).status).toBe(401);
+  });
+
+  it(`a cape uploaded on one process is in the other's mod API answer within ${CHANGE_VISIBLE_WITHIN_MS} ms, and so is its removal`, async () => {
+    const { jar, uuid } = await logIn(processA.url);
+    // Both processes have the player cached (no cape yet): only a change notice can tell them.
+    expect(await capeUrl(processA.url, uuid)).toBeNull();
+    expect(await capeUrl(processB.url, uuid)).toBeNull();
+
+    const upload = await jar.upload('/api/upload-cape', await newCape());
+    const uploadedAt = Date.now();
+    expect(upload.status, await upload.clone().text()).toBe(200);
+    const cape = ((await upload.json()) as { cape: string }).cape;
+    expect(cape).toMatch(new RegExp(`^${nginx.url}/textures/[0-9a-f]{64}$`));
+    const seenOnB = await timeUntilCape(processB.url, uuid, cape, uploadedAt);
+    expect(seenOnB).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
+
+    const removal = await sameBrowserAt(processB.url, jar).request('DELETE', '/api/upload-cape');
+    const removedAt = Date.now();
+    expect(removal.status, await removal.clone().text()).toBe(200);
+    const removalSeenOnA = await timeUntilCape(processA.url, uuid, null, removedAt);
+    expect(removalSeenOnA).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
+  });
+
+  it("refuses an over-limit upload through nginx with the app's own 413 message (nginx's body limit is above the app's)", async () => {
+    const { jar } = await logIn(processA.url);
+    const throughNginx = sameBrowserAt(nginx.url, jar);
+    for (const size of [600_000, 3_000_000]) {
+      const response = await throughNginx.upload('/api/upload-cape', randomBytes(size));
+      expect(response.status, `${size} B`).toBe(413);
+      expect(await response.json()).toEqual({ success: false, msg: textureMessages.capeTooBig });
+    }
+  });
+
+  it(`counts code logins per client address over both processes (${LOGIN_ATTEMPTS_PER_MINUTE} a minute in all)`, async () => {
+    const address = newClientAddress();
+    const browsers = [processA, processB].map((app) => new CookieJar(app.url));
+    for (const browser of browsers) await browser.get('/api/csrf-cookie');
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < LOGIN_ATTEMPTS_PER_MINUTE + 2; attempt++) {
+      const response = await browsers[attempt % 2]!.post('/api/account/checkauth', { code: await unusedCode(db) }, { 'x-forwarded-for': address });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  it(`counts a player's cape uploads over both processes (${TEXTURE_UPLOADS_PER_10_MINUTES} per 10 minutes in all)`, async () => {
+    const { jar } = await logIn(processA.url);
+    const browsers = [jar, sameBrowserAt(processB.url, jar)];
+    const statuses: number[] = [];
+    for (let upload = 0; upload < TEXTURE_UPLOADS_PER_10_MINUTES + 2; upload++) {
+      statuses.push((await browsers[upload % 2]!.upload('/api/upload-cape', await newCape())).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  it('a process killed with SIGKILL in the middle of a series of uploads loses no acknowledged one, and the other keeps answering', async () => {
+    const uploads = 10;
+    const players = await Promise.all(
+      Array.from({ length: uploads }, async (_, i) => {
+        const { jar, uuid } = await logIn(i % 2 === 0 ? processA.url : processB.url);
+        return { uuid, jar: sameBrowserAt(nginx.url, jar), cape: await newCape() };
+      }),
+    );
+    // And one upload that A is still reading when it dies (half its body sent, directly).
+    const cut = await logIn(processA.url);
+    const cutUpload = await startSlowUpload(processA.port, cut.jar, await newCape());
+    const results: Array<{ uuid: string; status: number; cape?: string }> = [];
+    let killed: Promise<unknown> | undefined;
+    // Two uploads at a time through nginx; process A dies once three have been acknowledged.
+    const lane = async (first: number) => {
+      for (let i = first; i < uploads; i += 2) {
+        const player = players[i]!;
+        const response = await player.jar.upload('/api/upload-cape', player.cape);
+        const body = (await response.json().catch(() => ({}))) as { cape?: string };
+        results.push({ uuid: player.uuid, status: response.status, cape: body.cape });
+        if (!killed && results.filter((result) => result.status === 200).length >= 3) killed = processA.kill();
+      }
+    };
+    await Promise.all([lane(0), lane(1)]);
+    expect(killed, 'process A was killed during the series').toBeDefined();
+    expect(await killed).toEqual({ code: null, signal: 'SIGKILL' });
+
+    const acknowledged = results.filter((result) => result.status === 200);
+    // At most the uploads in flight on A when it died fail, with nginx's 502: an upload is never sent to a second process.
+    expect(acknowledged.length).toBeGreaterThanOrEqual(uploads - 2);
+    for (const failed of results.filter((result) => result.status !== 200)) expect(failed.status).toBe(502);
+
+    // Every acknowledged upload is there on B: the profile points at it, and its bytes are served (by B and through nginx).
+    for (const { uuid, cape } of acknowledged) {
+      expect(await capeUrl(processB.url, uuid)).toBe(cape);
+      expect(await servesTexture(processB.url, cape!)).toBe(true);
+      expect(await servesTexture(nginx.url, cape!)).toBe(true);
+    }
+    // nginx keeps a copy of each texture it passed on: the next request for it reaches no process.
+    const again = await fetch(acknowledged[0]!.cape!);
+    expect(again.headers.get('x-cache-status')).toBe('HIT');
+    expect(again.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // The upload cut off mid-body got no answer and changed nothing; one whose answer was lost is whole or not there at all.
+    expect(await cutUpload.finish()).toEqual([]);
+    expect(await capeUrl(processB.url, cut.uuid)).toBeNull();
+    for (const { uuid } of results.filter((result) => result.status !== 200)) {
+      const current = await capeUrl(processB.url, uuid);
+      if (current !== null) expect(await servesTexture(processB.url, current)).toBe(true);
+    }
+
+    // Through nginx everything keeps working: reads, the site API, and a new upload.
+    const reads = await Promise.all(players.flatMap((player) => [fetch(`${nginx.url}/profile/${player.uuid}`), player.jar.get('/api/user')]));
+    expect(reads.map((response) => response.status)).toEqual(reads.map(() => 200));
+    const { jar } = await logIn(processB.url);
+    expect((await sameBrowserAt(nginx.url, jar).upload('/api/upload-cape', await newCape())).status).toBe(200);
+  });
+
+  it('a process told to stop (SIGTERM) finishes the uploads it is reading, answers what follows on their connections, exits 0', async () => {
+    // A new process A on the same port (as systemd restarts it), in place of the one killed above.
+    await processA.kill();
+    started.delete(processA);
+    processA = await startProcess('A2', processA.port);
+    const [first, second] = [await logIn(processA.url), await logIn(processA.url)];
+    // Two uploads whose bodies arrive in two parts, on kept-alive connections like nginx's: the first is followed on its
+    // connection by another request (as nginx reuses a connection), the second by nothing (the process must close it).
+    const followed = await startSlowUpload(processA.port, first.jar, await newCape());
+    const alone = await startSlowUpload(processA.port, second.jar, await newCape());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    processA.child.kill('SIGTERM');
+    const signalledAt = Date.now();
+    // The process stops taking connections at once; nginx sends new requests to B meanwhile.
+    let refused = false;
+    for (let attempt = 0; attempt < 40 && !refused; attempt++) {
+      refused = await fetch(`${processA.url}/api/csrf-cookie`).then(
+        () => false,
+        () => true,
+      );
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(refused, 'A refuses new connections while it drains').toBe(true);
+    const during = await Promise.all(Array.from({ length: 6 }, () => fetch(`${nginx.url}/profile/${first.uuid}`)));
+    expect(during.map((response) => response.status)).toEqual(during.map(() => 200));
+    expect(processA.child.exitCode, 'A is still reading the uploads').toBeNull();
+
+    const [followedAnswers, aloneAnswers] = await Promise.all([
+      followed.finish(`GET /api/user HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nCookie: ${cookieHeader(first.jar)}\r\n\r\n`),
+      alone.finish(),
+    ]);
+    expect(followedAnswers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(aloneAnswers.map((answer) => answer.status)).toEqual([200]);
+    // The request that came after the SIGTERM is answered, not refused with 503, and ends its connection.
+    expect((JSON.parse(followedAnswers[1]!.body) as { uuid: string }).uuid).toBe(first.uuid);
+    expect(followedAnswers[1]!.headers.get('connection')).toBe('close');
+    expect(await processA.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalledAt, 'it exits once the last answer is sent, not at its 10 s deadline').toBeLessThan(5000);
+    started.delete(processA);
+
+    for (const [player, answers] of [
+      [first, followedAnswers],
+      [second, aloneAnswers],
+    ] as const) {
+      const uploaded = (JSON.parse(answers[0]!.body) as { cape: string }).cape;
+      expect(await capeUrl(processB.url, player.uuid)).toBe(uploaded);
+      expect(await servesTexture(nginx.url, uploaded)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,80 @@
+// Starts the real server (server/main.ts, what `npm start` runs) as a process of its own on a given port, for tests and
+// benchmarks that need several processes, signals and crashes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** How a process ended: its exit code, or the signal that ended it. */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A running server process: its address, the process, its output so far, and how it ended once it has. */
+export interface AppProcess {
+  name: string;
+  port: number;
+  url: string;
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<ProcessExit>;
+  /** SIGKILL, and wait for the exit (nothing when it has already exited). */
+  kill(): Promise<ProcessExit>;
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `node --import tsx server/main.ts` (as systemd runs it: no npm or tsx parent process, so a signal reaches the
+ * server itself) with PORT, HOST=127.0.0.1 and `env` over this process's environment, and waits until it answers.
+ */
+export async function startAppProcess(name: string, port: number, env: Record<string, string>, options: { readyTimeoutMs?: number } = {}): Promise<AppProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<ProcessExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const url = `http://127.0.0.1:${port}`;
+  const running: AppProcess = {
+    name,
+    port,
+    url,
+    child,
+    output: () => output,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      return exited;
+    },
+  };
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
+    try {
+      await fetch(`${url}/api/csrf-cookie`, { signal: AbortSignal.timeout(1000) });
+      return running;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await running.kill();
+  throw new Error(`The app process ${name} did not start on port ${port}:\n${output}`);
+}

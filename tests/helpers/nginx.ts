@@ -1,0 +1,151 @@
+// Runs nginx as a child process with the deploy configuration (deploy/nginx/cloakroom.conf) in a temporary prefix: the
+// same upstream, proxy and file settings, with only the listen address, the app ports, the site root and the log and
+// cache paths swapped for test ones.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The nginx binary (Debian package nginx-light); NGINX overrides it. */
+export const NGINX_BINARY = process.env.NGINX ?? '/usr/sbin/nginx';
+
+/** The deploy configuration the tests and the scale-out benchmark run. */
+export const DEPLOY_NGINX_CONFIG = fileURLToPath(new URL('../../deploy/nginx/cloakroom.conf', import.meta.url));
+
+/** Where and what the generated configuration serves. */
+export interface NginxSetup {
+  /** A scratch directory of its own: the prefix, pid, logs, temporary files and cache go there. */
+  dir: string;
+  /** The port nginx listens on (127.0.0.1). */
+  port: number;
+  /** The app processes' ports, in upstream order. */
+  upstreamPorts: number[];
+  /** The built site nginx serves files from (`root`). */
+  siteDir: string;
+  /** `worker_processes` (default 1). */
+  workers?: number;
+}
+
+/** Replaces one directive of the deploy file, and fails loudly when the deploy file no longer has it. */
+function replaceOnce(text: string, pattern: RegExp, replacement: string): string {
+  const matches = text.match(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`));
+  if (matches?.length !== 1) throw new Error(`deploy/nginx/cloakroom.conf: expected one match of ${pattern}, found ${matches?.length ?? 0}`);
+  return text.replace(pattern, replacement);
+}
+
+/** The deploy file's http-level part with the test's ports and paths. */
+export function deployServerBlock(setup: NginxSetup): string {
+  let text = fs.readFileSync(DEPLOY_NGINX_CONFIG, 'utf8');
+  const upstreamServers = /^(\s*)server 127\.0\.0\.1:\d+( [^;\n]*)?;\n/gm;
+  const first = upstreamServers.exec(text);
+  if (!first) throw new Error('deploy/nginx/cloakroom.conf: no `server 127.0.0.1:<port>` line in the upstream block');
+  const [indent, parameters = ''] = [first[1]!, first[2]];
+  let replaced = false;
+  text = text.replace(upstreamServers, () => {
+    if (replaced) return '';
+    replaced = true;
+    return setup.upstreamPorts.map((port) => `${indent}server 127.0.0.1:${port}${parameters};\n`).join('');
+  });
+  text = replaceOnce(text, /^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${setup.port};`);
+  text = replaceOnce(text, /^\s*listen \[::\]:80;\n/m, '');
+  text = replaceOnce(text, /^(\s*)root [^;]+;$/m, `$1root ${setup.siteDir};`);
+  text = replaceOnce(text, /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m, `$1access_log ${setup.dir}/access.log;`);
+  text = replaceOnce(text, /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m, `$1error_log ${setup.dir}/error.log warn;`);
+  text = replaceOnce(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-textures /, `proxy_cache_path ${setup.dir}/textures-cache `);
+  return text;
+}
+
+/** Writes a whole nginx.conf (foreground, one process, files in `dir`) around the deploy file; returns its path. */
+export function writeNginxConfig(setup: NginxSetup): string {
+  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(setup.dir, `${temporary}_temp`), { recursive: true });
+  const mimeTypes = fs.existsSync('/etc/nginx/mime.types')
+    ? 'include /etc/nginx/mime.types;'
+    : 'types { text/html html; text/javascript js; image/png png; image/svg+xml svg; }';
+  const config = `# Generated from deploy/nginx/cloakroom.conf for a test or benchmark run.
+daemon off;
+master_process off;
+worker_processes ${setup.workers ?? 1};
+pid ${setup.dir}/nginx.pid;
+error_log ${setup.dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  ${mimeTypes}
+  default_type application/octet-stream;
+  sendfile on;
+  tcp_nopush on;
+  client_body_temp_path ${setup.dir}/client_body_temp;
+  proxy_temp_path ${setup.dir}/proxy_temp;
+  fastcgi_temp_path ${setup.dir}/fastcgi_temp;
+  uwsgi_temp_path ${setup.dir}/uwsgi_temp;
+  scgi_temp_path ${setup.dir}/scgi_temp;
+
+${deployServerBlock(setup)}
+}
+`;
+  const file = path.join(setup.dir, 'nginx.conf');
+  fs.writeFileSync(file, config);
+  return file;
+}
+
+/** A running nginx: its address, the process, and how to stop it. */
+export interface RunningNginx {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** What nginx wrote to its error log so far. */
+  errorLog(): string;
+  stop(): Promise<void>;
+}
+
+/** Fails with the install command when nginx is missing (the tests need it; they do not skip). */
+export function requireNginx(): void {
+  if (!fs.existsSync(NGINX_BINARY)) {
+    throw new Error(`nginx is not installed at ${NGINX_BINARY}: install it with \`apt-get install -y nginx-light\` (.ci/run does), or set NGINX`);
+  }
+}
+
+/** Checks the configuration with `nginx -t`, starts nginx in the foreground and waits until it accepts connections. */
+export async function startNginx(setup: NginxSetup): Promise<RunningNginx> {
+  requireNginx();
+  const config = writeNginxConfig(setup);
+  const args = ['-p', setup.dir, '-e', path.join(setup.dir, 'error.log'), '-c', config];
+  const check = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const test = spawn(NGINX_BINARY, [...args, '-t', '-q'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    test.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    test.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    test.on('close', (code) => resolve({ code, output }));
+  });
+  if (check.code !== 0) throw new Error(`nginx -t refused the generated configuration ${config}:\n${check.output}`);
+
+  const child = spawn(NGINX_BINARY, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `http://127.0.0.1:${setup.port}`;
+  const errorLog = () => {
+    try {
+      return fs.readFileSync(path.join(setup.dir, 'error.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGQUIT');
+    const forced = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(forced);
+  };
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (child.exitCode !== null) break;
+    try {
+      await fetch(`${url}/favicon.svg`, { signal: AbortSignal.timeout(1000) });
+      return { url, port: setup.port, child, errorLog, stop };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  await stop();
+  throw new Error(`nginx did not start: ${stderr}${errorLog()}`);
+}
