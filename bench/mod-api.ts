@@ -1,6 +1,6 @@
 // Mod API load test: /profile/{uuid} and /textures/{hash} of the real server against a bare Fastify route and nginx, each
 // in its own process, loaded by wrk (a process of its own), in interleaved rounds. See bench/README.md, "Mod API".
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,9 +11,9 @@ import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
 import { TextureLibrary } from '../server/textures/library.ts';
 import { prepareHeavyLoad } from './heavy-load.ts';
-import { ROOT, startProcess, stopProcess, cpuTimeUs, rssMb } from './processes.ts';
+import { startProcess, stopProcess, cpuTimeUs, rssMb } from './processes.ts';
+import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
 
-const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
 const PLAYER_COUNTS = (process.env.PLAYERS ?? '10000,1000000').split(',').map(Number);
 const TEXTURE_COUNT = Number(process.env.TEXTURES ?? 200);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -53,14 +53,6 @@ interface BenchCase {
 
 /** Node with the TypeScript loader, as `npm start` runs the server (tsx), without tsx's extra parent process. */
 const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
 
 /** A deterministic pseudo-random byte source, so every run seeds the same textures. */
 function randomByteStream(seed: number): () => number {
@@ -175,38 +167,13 @@ http {
   return file;
 }
 
-/** Runs wrk on a target with the paths of a file (`random` picks, or `once`: each path once, then stop). */
-function runWrk(port: number, pathsFile: string, durationS: number, mode: 'random' | 'once' = 'random'): Promise<Omit<LoadResult, 'cpuUs'>> {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${durationS}s`, '--timeout', '10s', '-s', WRK_SCRIPT, `http://127.0.0.1:${port}`, '--', pathsFile, mode];
-  return new Promise((resolve, reject) => {
-    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    wrk.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (mode === 'once' && output.includes('walked\n')) wrk.kill('SIGINT');
-    });
-    wrk.on('error', reject);
-    wrk.on('close', (code) => {
-      const line = output.split('\n').find((text) => text.startsWith('{"requests"'));
-      if (code !== 0 || !line) return reject(new Error(`wrk failed (exit ${code}): ${output}`));
-      const result = JSON.parse(line) as Record<string, number>;
-      resolve({
-        rps: result.requests! / (result.duration_us! / 1e6),
-        p50: result.p50_us! / 1000,
-        p99: result.p99_us! / 1000,
-        errors: result.connect! + result.read! + result.write! + result.status! + result.timeout!,
-      });
-    });
-  });
-}
-
 /**
  * Loads a target with wrk for `durationS` while `during` (if given) runs beside it, e.g. uploads and downloads for a
  * background-load phase; resolves when both are done.
  */
 async function load(target: Target, pathsFile: string, durationS: number, during?: () => Promise<void>): Promise<LoadResult> {
   const cpuBefore = cpuTimeUs(target.child.pid!);
-  const [result] = await Promise.all([runWrk(target.port, pathsFile, durationS), during?.()]);
+  const [result] = await Promise.all([runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS }), during?.()]);
   return { ...result, cpuUs: (cpuTimeUs(target.child.pid!) - cpuBefore) / (result.rps * durationS) };
 }
 
@@ -231,13 +198,6 @@ async function runCase(benchCase: BenchCase): Promise<Map<string, LoadResult[]>>
     );
   }
   return results;
-}
-
-/** The median over rounds of a per-round ratio between two targets (rounds sit close in time, so load drift cancels). */
-function roundRatio(results: Map<string, LoadResult[]>, a: string, b: string, pick: (result: LoadResult) => number): number {
-  const mine = results.get(a)!;
-  const theirs = results.get(b)!;
-  return median(mine.map((result, round) => pick(result) / pick(theirs[round]!)));
 }
 
 /** Prints a ratio against its goal. */
@@ -372,7 +332,7 @@ try {
     const real = await startReal(label);
     const rssStart = rssMb(real.child.pid!);
     const warmStart = Date.now();
-    await runWrk(real.port, pathsFile, 3_600, 'once');
+    await runWrk({ port: real.port, pathsFile: pathsFile, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
     const rssWarm = rssMb(real.child.pid!);
     console.log(
       `\nreal server, ${thousands(count)} players: every player asked once in ${((Date.now() - warmStart) / 1000).toFixed(0)} s; RSS ${rssStart.toFixed(0)} MB before, ${rssWarm.toFixed(0)} MB after (${thousands(((rssWarm - rssStart) * 1024 * 1024) / count)} B per player)`,
@@ -440,7 +400,7 @@ try {
         .map((uuid) => `/profile/${uuid}\n`)
         .join(''),
     );
-    await runWrk(heavyReal.port, profilePaths, 3_600, 'once');
+    await runWrk({ port: heavyReal.port, pathsFile: profilePaths, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
     const heavy = await prepareHeavyLoad(`http://127.0.0.1:${heavyReal.port}`, databaseFile, uuids.slice(-HEAVY_WORKERS), HEAVY_WORKERS);
     console.log(
       `\nWhile ${HEAVY_WORKERS} players upload a ${Math.round(heavy.gifBytes / 1024)} KB 64-frame 2048x1024 GIF cape and download an animated gallery item, over and over (load average ${loadAverage()})`,
@@ -449,7 +409,7 @@ try {
       ['/profile over 10,000 players', profilePaths],
       ['/textures over 200 capes', texturePaths],
     ] as const) {
-      const wrkRun = runWrk(heavyReal.port, pathsFile, DURATION_S);
+      const wrkRun = runWrk({ port: heavyReal.port, pathsFile: pathsFile, durationS: DURATION_S, connections: CONNECTIONS });
       const [result, report] = await Promise.all([wrkRun, heavy.run(wrkRun)]);
       console.log(
         `  ${label}: ${thousands(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${result.errors ? `, errors ${result.errors}` : ''}; beside it ${report.uploads} uploads and ${report.downloads} downloads finished${report.failures.length ? `, ${report.failures.length} failed (${report.failures[0]})` : ''}`,

@@ -6,7 +6,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
@@ -16,9 +15,9 @@ import { freePort, startAppProcess, type AppProcess } from '../tests/helpers/app
 import { backends, type TestDatabase } from '../tests/helpers/backends.ts';
 import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../tests/helpers/nginx.ts';
 import { startS3rver, type RunningS3rver } from '../tests/helpers/s3rver.ts';
+import { pause, cpuTimeUs } from './processes.ts';
+import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
 const PLAYERS = Number(process.env.PLAYERS ?? 10_000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.DURATION ?? 10);
@@ -50,51 +49,11 @@ interface Target {
   parts: Array<{ label: string; pids: () => number[] }>;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
-
-/** The CPU time a process has used (user + system), in µs (Linux clock ticks of 10 ms). */
-function cpuTimeUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-/** Runs wrk on a port with the paths of a file (`random` picks, or `once`: each path once, then stop). */
-function runWrk(port: number, pathsFile: string, durationS: number, mode: 'random' | 'once' = 'random'): Promise<Omit<LoadResult, 'cpuUs' | 'cpuPartsUs'>> {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${durationS}s`, '--timeout', '10s', '-s', WRK_SCRIPT, `http://127.0.0.1:${port}`, '--', pathsFile, mode];
-  return new Promise((resolve, reject) => {
-    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    wrk.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (mode === 'once' && output.includes('walked\n')) wrk.kill('SIGINT');
-    });
-    wrk.on('error', reject);
-    wrk.on('close', (code) => {
-      const line = output.split('\n').find((text) => text.startsWith('{"requests"'));
-      if (code !== 0 || !line) return reject(new Error(`wrk failed (exit ${code}): ${output}`));
-      const result = JSON.parse(line) as Record<string, number>;
-      resolve({
-        rps: result.requests! / (result.duration_us! / 1e6),
-        p50: result.p50_us! / 1000,
-        p99: result.p99_us! / 1000,
-        errors: result.connect! + result.read! + result.write! + result.status! + result.timeout!,
-      });
-    });
-  });
-}
-
 /** Loads a target with wrk for `durationS`; the CPU time is that of every process behind it. */
 async function load(target: Target, pathsFile: string, durationS: number): Promise<LoadResult> {
   const cpu = () => target.parts.map((part) => part.pids().reduce((sum, pid) => sum + cpuTimeUs(pid), 0));
   const cpuBefore = cpu();
-  const result = await runWrk(target.port, pathsFile, durationS);
+  const result = await runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS });
   const cpuPartsUs = cpu().map((after, i) => (after - cpuBefore[i]!) / (result.rps * durationS));
   return { ...result, cpuUs: cpuPartsUs.reduce((sum, part) => sum + part, 0), cpuPartsUs };
 }
@@ -119,12 +78,6 @@ async function runRounds(targets: Target[], pathsFile: string): Promise<Map<stri
     );
   }
   return results;
-}
-
-/** The median over rounds of a per-round ratio between two targets (rounds sit close in time, so load drift cancels). */
-function roundRatio(results: Map<string, LoadResult[]>, a: string, b: string, pick: (result: LoadResult) => number): number {
-  const theirs = results.get(b)!;
-  return median(results.get(a)!.map((result, round) => pick(result) / pick(theirs[round]!)));
 }
 
 /** Prints a figure against its goal; returns whether it meets it. */
@@ -304,7 +257,7 @@ try {
   fs.writeFileSync(pathsFile, uuids.map((uuid) => `/profile/${uuid}\n`).join(''));
   // Every player once on each process: both caches hold everyone, as they do on a busy site.
   const warmStart = Date.now();
-  for (const app of apps) await runWrk(app.port, pathsFile, 3_600, 'once');
+  for (const app of apps) await runWrk({ port: app.port, pathsFile: pathsFile, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
   console.log(`Every player asked once on each process in ${((Date.now() - warmStart) / 1000).toFixed(0)} s`);
 
   // The file baseline serves exactly the bytes the processes answer for a player with a cape.

@@ -1,14 +1,14 @@
 // Static files load test: `/` and the site's stylesheet from the real server (the build's brotli and gzip copies) against nginx
 // (gzip_static) serving the same built files, and `/` compressed per request as before the copies (the same server on the site
 // without them), each server in its own process, loaded by wrk in interleaved rounds. See bench/README.md.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, startProcess, stopProcess, cpuTimeUs } from './processes.ts';
+import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
 
-const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
 const SITE_DIR = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'dist'));
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.DURATION ?? 10);
@@ -42,14 +42,6 @@ interface Target {
   server: Server;
   acceptEncoding: string;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
 
 /** A GET with node:http (which leaves the body encoded): status, headers and the bytes on the wire. */
 function rawGet(port: number, urlPath: string, acceptEncoding: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: number }> {
@@ -130,47 +122,17 @@ ${addHeaders(assetHeaders)}
   return file;
 }
 
-/** Runs wrk on a target for `durationS` with one path and the target's Accept-Encoding. */
-function runWrk(target: Target, pathsFile: string, durationS: number): Promise<Omit<LoadResult, 'cpuUs'>> {
-  const header = target.acceptEncoding ? ['-H', `accept-encoding: ${target.acceptEncoding}`] : [];
-  const args = [
-    '-t1',
-    `-c${CONNECTIONS}`,
-    `-d${durationS}s`,
-    '--timeout',
-    '10s',
-    ...header,
-    '-s',
-    WRK_SCRIPT,
-    `http://127.0.0.1:${target.server.port}`,
-    '--',
-    pathsFile,
-  ];
-  return new Promise((resolve, reject) => {
-    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    wrk.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    wrk.on('error', reject);
-    wrk.on('close', (code) => {
-      const line = output.split('\n').find((text) => text.startsWith('{"requests"'));
-      if (code !== 0 || !line) return reject(new Error(`wrk failed (exit ${code}): ${output}`));
-      const result = JSON.parse(line) as Record<string, number>;
-      resolve({
-        rps: result.requests! / (result.duration_us! / 1e6),
-        bytesPerAnswer: result.bytes! / Math.max(1, result.requests!),
-        p50: result.p50_us! / 1000,
-        p99: result.p99_us! / 1000,
-        errors: result.connect! + result.read! + result.write! + result.status! + result.timeout!,
-      });
-    });
-  });
-}
-
 /** Loads a target with wrk and measures its server's CPU time per answered request. */
 async function load(target: Target, pathsFile: string, durationS: number): Promise<LoadResult> {
   const pid = target.server.child.pid!;
   const before = cpuTimeUs(pid);
-  const result = await runWrk(target, pathsFile, durationS);
+  const result = await runWrk({
+    port: target.server.port,
+    pathsFile,
+    durationS,
+    connections: CONNECTIONS,
+    headers: target.acceptEncoding ? { 'accept-encoding': target.acceptEncoding } : {},
+  });
   return { ...result, cpuUs: (cpuTimeUs(pid) - before) / Math.max(1, result.rps * durationS) };
 }
 
@@ -195,12 +157,6 @@ async function runCase(title: string, pathsFile: string, targets: Target[]): Pro
     );
   }
   return results;
-}
-
-/** The median over rounds of a per-round ratio between two targets (rounds sit close in time, so load drift cancels). */
-function roundRatio(results: Map<string, LoadResult[]>, a: string, b: string, pick: (result: LoadResult) => number): number {
-  const theirs = results.get(b)!;
-  return median(results.get(a)!.map((result, round) => pick(result) / pick(theirs[round]!)));
 }
 
 /** Prints how each target answers a path (status, coding, bytes on the wire), to check they serve the same thing. */
