@@ -13,6 +13,7 @@ import { TextureLibrary } from '../server/textures/library.ts';
 import { prepareHeavyLoad } from './heavy-load.ts';
 import { startProcess, stopProcess, cpuTimeUs, rssMb } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
+import { modFilesNginxConfig } from './mod-files-nginx.ts';
 
 const PLAYER_COUNTS = (process.env.PLAYERS ?? '10000,1000000').split(',').map(Number);
 const TEXTURE_COUNT = Number(process.env.TEXTURES ?? 200);
@@ -114,57 +115,6 @@ async function seed(dataDir: string, databaseFile: string, players: number, cape
   })();
   sqlite.close();
   return { uuids, hashes };
-}
-
-/** Writes nginx's configuration (one process, no access log, the mod API's headers) for files under `www`; returns its path. */
-function nginxConfig(dir: string, port: number): string {
-  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, `${temporary}_temp`), { recursive: true });
-  const config = `daemon off;
-master_process off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  tcp_nodelay on;
-  keepalive_requests 100000000;
-  client_body_temp_path ${dir}/client_body_temp;
-  proxy_temp_path ${dir}/proxy_temp;
-  fastcgi_temp_path ${dir}/fastcgi_temp;
-  uwsgi_temp_path ${dir}/uwsgi_temp;
-  scgi_temp_path ${dir}/scgi_temp;
-  types { }
-  server {
-    listen 127.0.0.1:${port};
-    root ${dir}/www;
-    location /profile/ {
-      default_type 'application/json; charset=utf-8';
-      add_header cache-control 'public, max-age=60';
-      add_header access-control-allow-origin '*';
-      add_header x-content-type-options nosniff;
-      add_header x-frame-options DENY;
-      add_header referrer-policy strict-origin-when-cross-origin;
-      add_header content-security-policy "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-      try_files /profile.json =404;
-    }
-    location /textures/ {
-      default_type image/png;
-      add_header cache-control 'public, max-age=31536000, immutable';
-      add_header access-control-allow-origin '*';
-      add_header x-content-type-options nosniff;
-      add_header x-frame-options DENY;
-      add_header referrer-policy strict-origin-when-cross-origin;
-      add_header content-security-policy "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-    }
-  }
-}
-`;
-  const file = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(file, config);
-  return file;
 }
 
 /**
@@ -279,7 +229,7 @@ try {
     'nginx',
     BASE_PORT + 2,
     NGINX,
-    ['-p', dir, '-c', nginxConfig(dir, BASE_PORT + 2)],
+    ['-p', dir, '-c', modFilesNginxConfig(dir, BASE_PORT + 2)],
     process.env,
     path.join(dir, 'nginx.log'),
     '/profile/x',

@@ -17,6 +17,7 @@ import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../te
 import { startS3rver, type RunningS3rver } from '../tests/helpers/s3rver.ts';
 import { pause, cpuTimeUs } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
+import { modFilesNginxConfig } from './mod-files-nginx.ts';
 
 const PLAYERS = Number(process.env.PLAYERS ?? 10_000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -87,49 +88,9 @@ function verdict(label: string, value: number, goal: number, atLeast: boolean, u
   return pass;
 }
 
-/** nginx serving one file for every /profile/ path, with the mod API's headers (one process, no access log). */
-function fileNginxConfig(dir: string, port: number): string {
-  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, `${temporary}_temp`), { recursive: true });
-  const config = `daemon off;
-master_process off;
-worker_processes ${NGINX_WORKERS};
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  client_body_temp_path ${dir}/client_body_temp;
-  proxy_temp_path ${dir}/proxy_temp;
-  fastcgi_temp_path ${dir}/fastcgi_temp;
-  uwsgi_temp_path ${dir}/uwsgi_temp;
-  scgi_temp_path ${dir}/scgi_temp;
-  types { }
-  server {
-    listen 127.0.0.1:${port};
-    root ${dir}/www;
-    location /profile/ {
-      default_type 'application/json; charset=utf-8';
-      add_header cache-control 'public, max-age=60';
-      add_header access-control-allow-origin '*';
-      add_header x-content-type-options nosniff;
-      add_header x-frame-options DENY;
-      add_header referrer-policy strict-origin-when-cross-origin;
-      add_header content-security-policy "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-      try_files /profile.json =404;
-    }
-  }
-}
-`;
-  const file = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(file, config);
-  return file;
-}
-
 /** Starts the file-serving nginx and waits until it answers. */
 async function startFileNginx(dir: string, port: number): Promise<{ pid: number; stop: () => void }> {
-  const child = spawn(NGINX_BINARY, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', fileNginxConfig(dir, port)], { stdio: 'ignore' });
+  const child = spawn(NGINX_BINARY, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', modFilesNginxConfig(dir, port, NGINX_WORKERS)], { stdio: 'ignore' });
   for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
     try {
       await fetch(`http://127.0.0.1:${port}/profile/x`);
