@@ -10,7 +10,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -21,6 +20,7 @@ import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
 import { DEFAULT_TAGS } from '../server/db/migrations.ts';
 import { listGallery, type GalleryQuery } from '../server/gallery/queries.ts';
+import { freePort } from '../tests/helpers/app-process.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 1_000_000);
 const USERS = Number(process.env.USERS ?? 100_000);
@@ -564,17 +564,6 @@ function checkAnswer(status: number, body: unknown, filter: GalleryQuery, expect
 
 // ---------------------------------------------------------------------------------------------------------------
 // Server and measurement
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(port: number, dataDir: string, databaseUrl: string): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {

@@ -1,53 +1,18 @@
 // Backups of a SQLite site (`cloakroom backup DIR`, `cloakroom restore DIR [--force]`): taken while players upload capes,
 // put back into a fresh data directory, where every cape acknowledged before the backup began is served with the same bytes.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BACKUP_FILES, type BackupManifest } from '../../server/backup.ts';
 import { pixelAt, rgbaPixels, sha256Hex, solidPng, type Rgba } from '../fixtures/textures.ts';
+import { freePort } from '../helpers/app-process.ts';
+import { runCli } from '../helpers/cli.ts';
 import { loginNewUser, startServer, type LoggedIn, type TestServer } from '../helpers/server.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TEXTURE_URL = /\/textures\/([0-9a-f]{64})$/;
 const PLAYERS = 4;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `node bin/cloakroom.mjs ...args` with extra environment variables. */
-function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/cloakroom.mjs', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** A TCP port nothing listens on right now. */
-function unusedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A distinct opaque colour for upload number i (distinct for every i below 65,536). */
 function uploadColour(i: number): Rgba {
@@ -128,7 +93,7 @@ describe('cloakroom backup and restore on sqlite', () => {
     const whileRunning = await runCli(['restore', backupDir, '--force'], {
       DATA_DIR: liveDir,
       DATABASE_URL: `sqlite:${path.join(liveDir, 'cloakroom.db')}`,
-      PORT: String(await unusedPort()),
+      PORT: String(await freePort()),
     });
     expect(whileRunning.code).toBe(1);
     expect(whileRunning.stderr).toMatch(/seems to be running/);
@@ -144,7 +109,7 @@ describe('cloakroom backup and restore on sqlite', () => {
     expect(manifest.database.players).toBe(PLAYERS);
     expect(manifest.blobs.count).toBeGreaterThanOrEqual(manifest.database.textures);
 
-    const restoreEnv = { DATA_DIR: restoredDir, DATABASE_URL: `sqlite:${path.join(restoredDir, 'cloakroom.db')}`, PORT: String(await unusedPort()) };
+    const restoreEnv = { DATA_DIR: restoredDir, DATABASE_URL: `sqlite:${path.join(restoredDir, 'cloakroom.db')}`, PORT: String(await freePort()) };
     const restore = await runCli(['restore', backupDir], restoreEnv);
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stdout).toMatch(new RegExp(`Restored the backup of ${manifest.createdAt}`));
@@ -194,7 +159,7 @@ describe('cloakroom backup and restore on sqlite', () => {
       expect(result.stderr).toMatch(/pg_restore/);
     }
     const empty = temporaryDirectory('backup-empty');
-    const result = await runCli(['restore', empty], { DATA_DIR: temporaryDirectory('backup-none'), DATABASE_URL: '', PORT: String(await unusedPort()) });
+    const result = await runCli(['restore', empty], { DATA_DIR: temporaryDirectory('backup-none'), DATABASE_URL: '', PORT: String(await freePort()) });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/no finished backup/);
   }, 60_000);

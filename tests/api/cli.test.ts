@@ -1,44 +1,17 @@
 // Tests of the operator CLI (`cloakroom code <name> [--admin]`): offline mode, a stand-in Mojang API, and logging in with the printed code.
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 import { newBrowser, serverForSuite } from '../helpers/server.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** UUID v3 of "OfflinePlayer:SomeName", as an offline-mode game server derives it. */
 const SOME_NAME_OFFLINE_UUID = '60a09dfc422233efb75433d1e81c2cb4';
 /** The well-known offline uuid of "Notch" (b50ad385-829d-3141-a216-7e7d7539ba7f). */
 const NOTCH_OFFLINE_UUID = 'b50ad385829d3141a2167e7d7539ba7f';
 /** The profile the stand-in Mojang API knows, under any casing of its name. */
 const MOJANG_PROFILE = { id: '853c80ef3c3749fdaa49938b674adae6', name: 'MojangPlayer' };
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `node bin/cloakroom.mjs ...args` with extra environment variables. */
-function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/cloakroom.mjs', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: path.join(os.tmpdir(), 'cloakroom-cli-unused'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The 6-digit code the CLI printed; fails the test when there is none. */
 function printedCode(result: CliResult): string {
