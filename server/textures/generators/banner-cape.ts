@@ -4,7 +4,7 @@
 import type { BannerAlignment } from '../../../src/lib/creator-rules.ts';
 import { scaleNearest } from '../process.ts';
 import { createImage, type RawImage, type Rgba } from '../raw-image.ts';
-import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fillRect } from './cape-canvas.ts';
+import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fadeRect, fillRect } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 
 /** The banner cape's settings and the banner's face (20 x 40 pixels). */
@@ -22,17 +22,7 @@ const BANNER_CAPE_WIDTH = 256;
 export function drawBannerCape(input: BannerCapeInput): GeneratedCape {
   const unit = BANNER_CAPE_WIDTH / 64;
   const cape = createImage(BANNER_CAPE_WIDTH, BANNER_CAPE_WIDTH / 2);
-  const rows = CAPE_BOX.h * unit;
-  for (let row = 0; row < rows; row++) {
-    const t = row / (rows - 1);
-    const colour: Rgba = {
-      r: Math.round(input.top.r + (input.bottom.r - input.top.r) * t),
-      g: Math.round(input.top.g + (input.bottom.g - input.top.g) * t),
-      b: Math.round(input.top.b + (input.bottom.b - input.top.b) * t),
-      a: 255,
-    };
-    fillRect(cape, 0, row, CAPE_BOX.w * unit, 1, colour);
-  }
+  fadeRect(cape, CAPE_BOX, unit, input.top, input.bottom);
   for (const rect of ELYTRA_FACES) fillRect(cape, rect.x * unit, rect.y * unit, rect.w * unit, rect.h * unit, input.bottom);
   const banner: RawImage = { data: Buffer.from(input.banner.data), width: input.banner.width, height: input.banner.height };
   const frontWidth = CAPE_FRONT.w * unit;

@@ -45,6 +45,20 @@ export function fillRect(image: RawImage, x: number, y: number, width: number, h
   }
 }
 
+/** A colour between `from` (t = 0) and `to` (t = 1). */
+export function mixColours(from: Rgba, to: Rgba, t: number): Rgba {
+  const channel = (a: number, b: number) => Math.round(a + (b - a) * t);
+  return { r: channel(from.r, to.r), g: channel(from.g, to.g), b: channel(from.b, to.b), a: 255 };
+}
+
+/** Fills a face (a scale-1 rectangle at factor `unit`) with a top-to-bottom fade from `top` to `bottom`. */
+export function fadeRect(image: RawImage, rect: CapeRect, unit: number, top: Rgba, bottom: Rgba): void {
+  const height = rect.h * unit;
+  for (let row = 0; row < height; row++) {
+    fillRect(image, rect.x * unit, rect.y * unit + row, rect.w * unit, 1, mixColours(top, bottom, height > 1 ? row / (height - 1) : 0));
+  }
+}
+
 /** Draws `source` onto `target` at (x, y), blending by the source's alpha ("over"). */
 export function drawOver(target: RawImage, source: RawImage, x: number, y: number): void {
   for (let row = 0; row < source.height; row++) {

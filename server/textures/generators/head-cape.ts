@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { scaleNearest } from '../process.ts';
 import { createImage, type RawImage, type Rgba } from '../raw-image.ts';
-import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fillRect } from './cape-canvas.ts';
+import { CAPE_FRONT, drawCape, drawOver } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 
 /** The head cape's settings and the player's skin. */
@@ -19,8 +19,8 @@ export interface HeadCapeInput {
 /** The face and the helmet layer's face on a 64-wide skin. */
 const FACE = { x: 8, y: 8, size: 8 };
 const HELMET = { x: 40, y: 8, size: 8 };
-/** The head cape's scale: 128 x 64, the face drawn 2 pixels a skin pixel. */
-const HEAD_CAPE_WIDTH = 128;
+/** The head cape's scale: 2 (128 x 64), the face drawn 2 pixels a skin pixel. */
+const HEAD_CAPE_SCALE = 2;
 
 /** Cuts one 8 x 8 face (at the skin's own resolution) out of a decoded skin. */
 function cutFace(skin: RawImage, at: { x: number; y: number; size: number }, unit: number): RawImage {
@@ -75,10 +75,8 @@ export async function drawHeadCape(input: HeadCapeInput): Promise<GeneratedCape>
   const face = cutFace(skin, FACE, skinUnit);
   for (let offset = 3; offset < face.data.length; offset += 4) face.data[offset] = 255;
   if (input.helmet) drawOver(face, cutFace(skin, HELMET, skinUnit), 0, 0);
-  const unit = HEAD_CAPE_WIDTH / 64;
-  const cape = createImage(HEAD_CAPE_WIDTH, HEAD_CAPE_WIDTH / 2);
-  const colour = surroundColour(face);
-  for (const rect of [CAPE_BOX, ...ELYTRA_FACES]) fillRect(cape, rect.x * unit, rect.y * unit, rect.w * unit, rect.h * unit, colour);
+  const cape = await drawCape({ scale: HEAD_CAPE_SCALE, colour: surroundColour(face) });
+  const unit = cape.width / 64;
   // The face fills the front's width less a one-pixel border, a third of the way down.
   const faceSize = (CAPE_FRONT.w - 2) * unit;
   const drawn = scaleNearest(face, faceSize, faceSize);

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { OptifineDesign } from '../../../src/lib/creator-rules.ts';
 import { storedCapeWidth } from '../../../src/lib/texture-rules.ts';
 import { createImage, parseHexColour, type RawImage, type Rgba } from '../raw-image.ts';
-import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fillRect, type CapeRect } from './cape-canvas.ts';
+import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fadeRect, fillRect } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 
 /** The four colours of an OptiFine-style cape. */
@@ -41,20 +41,6 @@ const MARK = ['###.###', '#.#.#..', '#.#.##.', '#.#.#..', '###.#..'];
 /** The OptiFine-style cape's width: 128 x 64 (the mark two pixels a cell). */
 const OPTIFINE_CAPE_WIDTH = 128;
 
-/** A colour between `from` (t = 0) and `to` (t = 1). */
-function mix(from: Rgba, to: Rgba, t: number): Rgba {
-  const channel = (a: number, b: number) => Math.round(a + (b - a) * t);
-  return { r: channel(from.r, to.r), g: channel(from.g, to.g), b: channel(from.b, to.b), a: 255 };
-}
-
-/** Fills a face with a top-to-bottom fade. */
-function fadeRect(image: RawImage, rect: CapeRect, unit: number, colours: OptifineColours): void {
-  const height = rect.h * unit;
-  for (let row = 0; row < height; row++) {
-    fillRect(image, rect.x * unit, rect.y * unit + row, rect.w * unit, 1, mix(colours.top, colours.bottom, height > 1 ? row / (height - 1) : 0));
-  }
-}
-
 /** The mark in one colour, `cell` pixels a mark pixel. */
 function drawMark(colour: Rgba, cell: number): RawImage {
   const mark = createImage(MARK[0]!.length * cell, MARK.length * cell);
@@ -66,7 +52,7 @@ function drawMark(colour: Rgba, cell: number): RawImage {
 export function drawOptifineCape(colours: OptifineColours): GeneratedCape {
   const unit = OPTIFINE_CAPE_WIDTH / 64;
   const cape = createImage(OPTIFINE_CAPE_WIDTH, OPTIFINE_CAPE_WIDTH / 2);
-  for (const rect of [CAPE_BOX, ...ELYTRA_FACES]) fadeRect(cape, rect, unit, colours);
+  for (const rect of [CAPE_BOX, ...ELYTRA_FACES]) fadeRect(cape, rect, unit, colours.top, colours.bottom);
   const cell = unit;
   const mark = drawMark(colours.text, cell);
   const x = CAPE_FRONT.x * unit + Math.floor((CAPE_FRONT.w * unit - mark.width) / 2);
