@@ -13,7 +13,7 @@ import { TextureLibrary } from '../server/textures/library.ts';
 import { prepareHeavyLoad } from './heavy-load.ts';
 import { startProcess, stopProcess, cpuTimeUs, rssMb } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
-import { modFilesNginxConfig } from './mod-files-nginx.ts';
+import { modFilesNginxConfig } from './baseline-nginx.ts';
 
 const PLAYER_COUNTS = (process.env.PLAYERS ?? '10000,1000000').split(',').map(Number);
 const TEXTURE_COUNT = Number(process.env.TEXTURES ?? 200);

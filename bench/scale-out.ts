@@ -17,7 +17,7 @@ import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../te
 import { startS3rver, type RunningS3rver } from '../tests/helpers/s3rver.ts';
 import { pause, cpuTimeUs } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
-import { modFilesNginxConfig } from './mod-files-nginx.ts';
+import { modFilesNginxConfig } from './baseline-nginx.ts';
 
 const PLAYERS = Number(process.env.PLAYERS ?? 10_000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT, startProcess, stopProcess, cpuTimeUs } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
+import { writeBaselineNginxConfig } from './baseline-nginx.ts';
 
 const SITE_DIR = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'dist'));
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -79,27 +80,11 @@ async function headersToCopy(port: number, urlPath: string): Promise<Array<[stri
 
 /** nginx's configuration: one process, no access log, sendfile, gzip_static, the built site with the server's headers; returns its path. */
 function nginxConfig(dir: string, port: number, pageHeaders: Array<[string, string]>, assetHeaders: Array<[string, string]>): string {
-  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, `${temporary}_temp`), { recursive: true });
   const addHeaders = (headers: Array<[string, string]>) =>
     headers.map(([name, value]) => `      add_header ${name} '${value.replaceAll("'", "\\'")}' always;`).join('\n');
-  const config = `daemon off;
-master_process off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  tcp_nodelay on;
-  keepalive_requests 100000000;
-  client_body_temp_path ${dir}/client_body_temp;
-  proxy_temp_path ${dir}/proxy_temp;
-  fastcgi_temp_path ${dir}/fastcgi_temp;
-  uwsgi_temp_path ${dir}/uwsgi_temp;
-  scgi_temp_path ${dir}/scgi_temp;
-  types { text/html html; text/css css; application/javascript js; }
+  return writeBaselineNginxConfig(
+    dir,
+    `  types { text/html html; text/css css; application/javascript js; }
   charset utf-8;
   charset_types text/css application/javascript;
   gzip_static on;
@@ -114,12 +99,8 @@ ${addHeaders(pageHeaders)}
     location /_astro/ {
 ${addHeaders(assetHeaders)}
     }
-  }
-}
-`;
-  const file = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(file, config);
-  return file;
+  }`,
+  );
 }
 
 /** Loads a target with wrk and measures its server's CPU time per answered request. */
