@@ -129,7 +129,7 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
     expect((await player.jar.post('/api/premium/boost/discord/remove')).status).toBe(404);
   });
 
-  it("never takes back what a moderator gave when a boost ends, even a feature the boost gave first", async () => {
+  it('never takes back what a moderator gave when a boost ends, even a feature the boost gave first', async () => {
     const admin = await loginNewUser(suite.server, undefined, { admin: true });
     const { player, discordId } = await linkedPlayer();
     expect((await bot('POST', '/api/bot/boosting', { discordId, boosting: true })).status).toBe(200);

@@ -28,7 +28,10 @@ function incompressible(length: number): string {
 
 /** A junk Stripe event of about 64 KB (the largest body the endpoint reads), with a signature that does not match. */
 function junkEvent(): { body: string; signature: string } {
-  return { body: JSON.stringify({ id: `evt_${incompressible(12)}`, type: 'charge.refunded', junk: incompressible(65_000) }), signature: `t=1,v1=${'0'.repeat(64)}` };
+  return {
+    body: JSON.stringify({ id: `evt_${incompressible(12)}`, type: 'charge.refunded', junk: incompressible(65_000) }),
+    signature: `t=1,v1=${'0'.repeat(64)}`,
+  };
 }
 
 /** A junk IPN of about 64 KB: form-encoded, but with none of the fields PayPal sends. */
@@ -175,7 +178,15 @@ describe.each(backends)('payment notifications under abuse on $name', (backend) 
     const { body, signature } = junkEvent();
     expect((await post(suite.server, WEBHOOK_PATH, body, { ...JSON_TYPE, 'stripe-signature': signature })).status).toBe(400);
     const newest = await suite.server.db.selectFrom('payment_notifications').select(['id', 'received_at']).orderBy('id', 'desc').executeTakeFirstOrThrow();
-    const count = async () => Number((await suite.server.db.selectFrom('payment_notifications').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await suite.server.db
+            .selectFrom('payment_notifications')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const all = await count();
     const library = createTextureLibrary(suite.server.config, suite.server.db);
     const sweep = (now: number) => sweepLeftovers(suite.server.db, library, { graceMs: DAY, now, notificationRetentionMs: retentionMs });
@@ -209,7 +220,15 @@ describe.each(backends)('payment notification rate limits on $name', (backend) =
     await drop?.();
   });
 
-  const stored = async () => Number((await server.db.selectFrom('payment_notifications').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const stored = async () =>
+    Number(
+      (
+        await server.db
+          .selectFrom('payment_notifications')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const from = (address: string) => ({ 'x-forwarded-for': address });
 
   it('answers 429 with a clear message past the limit of each address, on each endpoint, and stores nothing then', async () => {

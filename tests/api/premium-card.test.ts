@@ -165,7 +165,9 @@ describe.each(backends)('card payments on $name', (backend) => {
     const player = await loginNewUser(suite.server);
     const session = paidSession(player.uuid, 'animated');
     expect(await sendSigned(stripe.event('checkout.session.completed', session))).toBe(200);
-    expect(await sendSigned(stripe.event('charge.refunded', { id: 'ch_2', object: 'charge', payment_intent: session.payment_intent, refunded: true }))).toBe(200);
+    expect(await sendSigned(stripe.event('charge.refunded', { id: 'ch_2', object: 'charge', payment_intent: session.payment_intent, refunded: true }))).toBe(
+      200,
+    );
     expect(await owns(player, 'animated')).toBe(false);
     const won = { id: 'dp_3', object: 'dispute', charge: 'ch_2', payment_intent: session.payment_intent, status: 'won' };
     expect(await sendSigned(stripe.event('charge.dispute.closed', won))).toBe(200);

@@ -173,11 +173,11 @@ describe.each(backends)('premium on $name', (backend) => {
     const row = await suite.server.db.selectFrom('premium_payments').select('status').where('txn_id', '=', paid.txn_id).executeTakeFirstOrThrow();
     expect(row.status).toBe('refunded');
 
-    // No reversal yet: a cancelled reversal changes nothing.
+    // No reversal yet: a cancelled reversal finds the payment completed already, and changes nothing.
     const second = payment(player.uuid, 'animated');
     expect(await sendIssued(second)).toBe(200);
     expect(await after(second, { payment_status: 'Canceled_Reversal' })).toBe(200);
-    expect((await notifications()).at(-1)!.outcome).toBe('out of order');
+    expect((await notifications()).at(-1)!.outcome).toBe('duplicate');
     expect(await owns(player, 'animated')).toBe(true);
   });
 

@@ -50,7 +50,13 @@ describe.each(backends)('races on $name', (backend) => {
     custom: `${uuid}:${item}`,
   });
   /** The refund of a payment, as PayPal notifies it (a transaction of its own that names its parent). */
-  const refund = (paid: Record<string, string>) => ({ ...paid, txn_id: `RACE${txn++}`, parent_txn_id: paid.txn_id!, payment_status: 'Refunded', mc_gross: '-4.99' });
+  const refund = (paid: Record<string, string>) => ({
+    ...paid,
+    txn_id: `RACE${txn++}`,
+    parent_txn_id: paid.txn_id!,
+    payment_status: 'Refunded',
+    mc_gross: '-4.99',
+  });
   const owns = async (uuid: string, item: 'glint' | 'dinnerbone') =>
     ((await suite.server.db.selectFrom('premium').select(item).where('user_uuid', '=', uuid).executeTakeFirst())?.[item] ?? 0) === 1;
   const outcomes = async (txnId: string) =>
@@ -79,8 +85,14 @@ describe.each(backends)('races on $name', (backend) => {
       expect(new Set(await Promise.all(Array.from({ length: 20 }, () => sendIpn(refunded))))).toEqual(new Set([200]));
       const seen = await outcomes(refunded.txn_id);
       expect(seen, `trial ${trial}`).toHaveLength(20);
-      expect(seen.filter((outcome) => outcome === 'revoked'), `trial ${trial}`).toHaveLength(1);
-      expect(seen.filter((outcome) => outcome === 'duplicate'), `trial ${trial}`).toHaveLength(19);
+      expect(
+        seen.filter((outcome) => outcome === 'revoked'),
+        `trial ${trial}`,
+      ).toHaveLength(1);
+      expect(
+        seen.filter((outcome) => outcome === 'duplicate'),
+        `trial ${trial}`,
+      ).toHaveLength(19);
       expect(await owns(player.uuid, 'dinnerbone')).toBe(false);
     }
   });
@@ -106,8 +118,14 @@ describe.each(backends)('races on $name', (backend) => {
       expect(new Set(statuses)).toEqual(new Set([200]));
       const seen = await outcomes(eventId);
       expect(seen, `trial ${trial}`).toHaveLength(20);
-      expect(seen.filter((outcome) => outcome === 'revoked'), `trial ${trial}`).toHaveLength(1);
-      expect(seen.filter((outcome) => outcome === 'duplicate'), `trial ${trial}`).toHaveLength(19);
+      expect(
+        seen.filter((outcome) => outcome === 'revoked'),
+        `trial ${trial}`,
+      ).toHaveLength(1);
+      expect(
+        seen.filter((outcome) => outcome === 'duplicate'),
+        `trial ${trial}`,
+      ).toHaveLength(19);
       expect(await owns(player.uuid, 'glint')).toBe(false);
     }
   });
