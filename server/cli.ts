@@ -51,7 +51,10 @@ async function sweepCommand(args: string[]): Promise<number> {
   const db = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
-    const report = await sweepLeftovers(db, createTextureLibrary(config, db), { graceMs: config.sweepGraceMs });
+    const report = await sweepLeftovers(db, createTextureLibrary(config, db), {
+      graceMs: config.sweepGraceMs,
+      notificationRetentionMs: config.paymentNotificationRetentionMs,
+    });
     for (const line of describeSweep(report)) console.log(`Removed ${line}`);
     const minutes = config.sweepGraceMs / 60_000;
     console.log(

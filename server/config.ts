@@ -126,6 +126,8 @@ const schema = z.object({
   STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  PAYMENT_NOTIFICATIONS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  PAYMENT_NOTIFICATION_RETENTION_DAYS: z.coerce.number().positive().default(90),
   DISCORD_BOT_KEY: z.string().optional(),
   BOT_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   MOJANG_SESSION_URL: z.string().url().default('https://sessionserver.mojang.com'),
@@ -199,6 +201,10 @@ export interface Config {
   imageJobConcurrency: number;
   /** Premium features: each one's price, the currency, and PayPal Standard (checkout form and IPN verification). */
   premium: PremiumConfig;
+  /** Payment notifications (PayPal IPN, Stripe webhook) each client address may send to each endpoint per minute (then 429). */
+  paymentNotificationsPerMinute: number;
+  /** How long stored payment notifications are kept before the leftover sweep removes them, in ms. */
+  paymentNotificationRetentionMs: number;
   /** The bearer key of the chat-community bot's API (DISCORD_BOT_KEY); unset refuses every bot call. */
   discordBotKey: string | undefined;
   /** Bot API calls per minute, all together (then 429). */
@@ -347,6 +353,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
       },
     },
+    paymentNotificationsPerMinute: e.PAYMENT_NOTIFICATIONS_PER_MINUTE,
+    paymentNotificationRetentionMs: e.PAYMENT_NOTIFICATION_RETENTION_DAYS * 24 * 60 * 60_000,
     discordBotKey: e.DISCORD_BOT_KEY || undefined,
     botCallsPerMinute: e.BOT_CALLS_PER_MINUTE,
     creators: {

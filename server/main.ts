@@ -36,7 +36,9 @@ await app.listen({ port: config.port, host: config.host });
 if (config.sweepIntervalMs > 0 && !closing) {
   const library = createTextureLibrary(config, db);
   const sweep = async (signal: AbortSignal) => {
-    const removed = describeSweep(await sweepLeftovers(db, library, { graceMs: config.sweepGraceMs, signal }));
+    const removed = describeSweep(
+      await sweepLeftovers(db, library, { graceMs: config.sweepGraceMs, notificationRetentionMs: config.paymentNotificationRetentionMs, signal }),
+    );
     if (removed.length > 0) app.log.info({ removed }, `leftover sweep removed ${removed.length} item(s)`);
   };
   sweeps = startSchedule(sweep, config.sweepIntervalMs, (error) => app.log.error({ err: error }, 'leftover sweep failed'));

@@ -7,7 +7,7 @@ import { clearPlayerTextures, slotTextures, type AssignmentContext, type PlayerS
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import { recordAdminAction, type Moderator } from './audit.ts';
 import type { PremiumItem } from '../../src/lib/premium.ts';
-import { grantFeature, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
+import { dropModeratorGrant, grantFeature, lockFeatures, recordModeratorGrant, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
 
 /** A player as the edit user page shows them (SPEC §3 admin user record). */
 export interface AdminPlayerRecord {
@@ -98,24 +98,30 @@ export interface CapeFlags {
 }
 
 /**
- * Sets a player's cape flags (audited, the mod API told at once): on grants the feature and turns it on, off turns
- * glint and upside down off (the player keeps them to turn on again) and takes the animation away. 'unknown' for an
- * unknown player, 'no-cape' when they wear none (the flags mean nothing then), null when done.
+ * Sets a player's cape flags (audited, the mod API told at once): on grants the feature and turns it on (a grant that
+ * is recorded, so a refund or a boost ending leaves it), off turns glint and upside down off (the player keeps them to
+ * turn on again) and takes the animation away (with its grant). 'unknown' for an unknown player, 'no-cape' when they
+ * wear none (the flags mean nothing then), null when done.
  */
 export async function setCapeFlags(context: AssignmentContext, moderator: Moderator, uuid: string, flags: CapeFlags): Promise<'unknown' | 'no-cape' | null> {
   const refusal = await context.db.transaction().execute(async (trx) => {
     const player = await trx.selectFrom('users').select(['uuid', 'username', 'cape_hash']).where('uuid', '=', uuid).executeTakeFirst();
     if (!player) return 'unknown' as const;
     if (player.cape_hash === null) return 'no-cape' as const;
+    await lockFeatures(trx, uuid);
     const switches: Array<[boolean | undefined, PremiumItem]> = [
       [flags.animatedCape, 'animated'],
       [flags.capeGlint, 'glint'],
       [flags.upsideDown, 'dinnerbone'],
     ];
     for (const [on, item] of switches) {
-      if (on === true) await grantFeature(trx, uuid, item);
-      else if (on === false && item === 'animated') await revokeFeature(trx, uuid, item);
-      else if (on === false && item !== 'animated') await setFeatureEnabled(trx, uuid, item, false);
+      if (on === true) {
+        await grantFeature(trx, uuid, item);
+        await recordModeratorGrant(trx, uuid, item, moderator.uuid);
+      } else if (on === false && item === 'animated') {
+        await revokeFeature(trx, uuid, item);
+        await dropModeratorGrant(trx, uuid, item);
+      } else if (on === false && item !== 'animated') await setFeatureEnabled(trx, uuid, item, false);
     }
     if (switches.every(([on]) => on === undefined)) return null;
     const detail = Object.entries(flags)

@@ -738,6 +738,30 @@ const oauthLogins: Migration = {
   },
 };
 
+/**
+ * Payment safeguards: the features a moderator gave (which refunds and boosts ending leave), and indexes for the
+ * sweep of old payment notifications and for finding a notification's earlier deliveries.
+ */
+const paymentSafeguards: Migration = {
+  async up(db: MigrationDb) {
+    await db.schema
+      .createTable('premium_grants')
+      .addColumn('user_uuid', 'text', (c) => c.notNull().references('users.uuid').onDelete('cascade'))
+      .addColumn('item', 'text', (c) => c.notNull())
+      .addColumn('granted_by', 'text', (c) => c.notNull())
+      .addColumn('granted_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('premium_grants_pk', ['user_uuid', 'item'])
+      .execute();
+    await db.schema.createIndex('payment_notifications_received').on('payment_notifications').column('received_at').execute();
+    await db.schema.createIndex('payment_notifications_txn').on('payment_notifications').columns(['provider', 'txn_id']).execute();
+  },
+  async down(db: MigrationDb) {
+    await db.schema.dropIndex('payment_notifications_txn').execute();
+    await db.schema.dropIndex('payment_notifications_received').execute();
+    await db.schema.dropTable('premium_grants').execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
@@ -752,4 +776,5 @@ export const migrations: Record<string, Migration> = {
   '0010_premium_payments': premiumPayments,
   '0011_discord_links': discordLinks,
   '0012_oauth_logins': oauthLogins,
+  '0013_payment_safeguards': paymentSafeguards,
 };

@@ -197,6 +197,15 @@ export interface PaymentNotificationsTable {
   outcome: string;
 }
 
+/** A premium feature a moderator gave a player (kept through refunds and boosts ending). */
+export interface PremiumGrantsTable {
+  user_uuid: string;
+  item: string;
+  /** The moderator's uuid. */
+  granted_by: string;
+  granted_at: number;
+}
+
 /** A player's chat-community link and boost. */
 export interface DiscordLinksTable {
   user_uuid: string;
@@ -243,6 +252,7 @@ export interface Database {
   site_counts: SiteCountsTable;
   premium_payments: PremiumPaymentsTable;
   payment_notifications: PaymentNotificationsTable;
+  premium_grants: PremiumGrantsTable;
   discord_links: DiscordLinksTable;
   discord_role_codes: DiscordRoleCodesTable;
 }

@@ -163,9 +163,20 @@ export async function itemsByAuthor(db: Db, authorUuid: string): Promise<string[
   return rows.map((row) => row.hash);
 }
 
-/** Likes or unlikes an item for a user; returns the new state and like count. A repeated click never counts twice. */
-export async function toggleLike(db: Db, hash: string, userUuid: string): Promise<{ liked: boolean; total_user_likes: number }> {
+/**
+ * Likes or unlikes an item for a user; returns the new state and like count, or null when the item is gone (deleted
+ * meanwhile). A repeated click never counts twice. The item's row is locked first, as a deletion locks it, so a like
+ * racing the item's deletion waits for it instead of deadlocking with it.
+ */
+export async function toggleLike(db: Db, hash: string, userUuid: string): Promise<{ liked: boolean; total_user_likes: number } | null> {
   return db.transaction().execute(async (trx) => {
+    const item = await trx
+      .selectFrom('gallery_items')
+      .select('hash')
+      .where('hash', '=', hash)
+      .$if(isPostgres(db), (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (!item) return null;
     const removed = await trx.deleteFrom('gallery_likes').where('hash', '=', hash).where('user_uuid', '=', userUuid).executeTakeFirst();
     let change = 0;
     if (Number(removed.numDeletedRows) > 0) change = -1;

@@ -1,4 +1,4 @@
-// Per-player rate limits: @fastify/rate-limit settings that count each logged-in player (a visitor by address) and answer 429 with a message.
+// Rate limits: @fastify/rate-limit settings that count each logged-in player (a visitor by address), or each client address, and answer 429 with a message.
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 
@@ -12,5 +12,15 @@ export function perUserRateLimit(name: string, max: number, timeWindowMs: number
       onLimited?.();
       return new HttpError(429, message);
     },
+  };
+}
+
+/** A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` from each client address (callers with no session, such as payment providers), counted under `name`; past it, 429 with `message`. */
+export function perAddressRateLimit(name: string, max: number, timeWindowMs: number, message: string) {
+  return {
+    max,
+    timeWindow: timeWindowMs,
+    keyGenerator: (request: FastifyRequest) => `${name}:${request.ip}`,
+    errorResponseBuilder: () => new HttpError(429, message),
   };
 }

@@ -1,14 +1,15 @@
 // Boosting the chat community (SPEC §2 Premium Boost): a player links their community account with a one-time code the
 // bot binds to their member id; while that member boosts, the player gets the one cosmetic they chose for free (SPEC
-// §9); when the boost ends, a feature the boost gave is taken back (not one the player paid for). Premium holders who
-// paid get a one-time code for the community's premium role. Every change commits with its audit row, if any.
+// §9); when the boost ends, a feature the boost gave is taken back (not one the player paid for or a moderator gave).
+// Premium holders who paid get a one-time code for the community's premium role. Every change commits with its audit
+// row, if any.
 import { randomInt } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
 import { recordAdminAction, type Moderator } from '../admin/audit.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { featureStates, grantFeature, revokeFeature } from './features.ts';
+import { featureStates, grantFeature, keptFeatures, lockFeatures, revokeFeature } from './features.ts';
 
 /** How long a link code works. */
 export const LINK_CODE_TTL_MS = 10 * 60 * 1000;
@@ -30,24 +31,19 @@ function newCode(): string {
   return Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 }
 
-/** The features a player paid for (completed payments). */
-async function paidItems(trx: Transaction<Database>, uuid: string): Promise<Set<string>> {
-  const rows = await trx.selectFrom('premium_payments').select('item').where('user_uuid', '=', uuid).where('status', '=', 'completed').execute();
-  return new Set(rows.map((row) => row.item));
-}
-
 /**
  * Brings a player's features in line with their link: a linked, boosting member has their chosen cosmetic (granted when
- * they did not own it); anything a boost granted before and no longer should is taken back unless paid for. Marks the
- * premium `boost_only` when all the player owns came from the boost.
+ * they did not own it); anything a boost granted before and no longer should is taken back unless paid for or given by
+ * a moderator. Marks the premium `boost_only` when all the player owns came from the boost.
  */
 async function applyBoost(trx: Transaction<Database>, uuid: string): Promise<void> {
+  await lockFeatures(trx, uuid);
   const link = await trx.selectFrom('discord_links').selectAll().where('user_uuid', '=', uuid).executeTakeFirst();
   const wanted = link?.discord_id && link.boosting === 1 && isPremiumItem(link.cosmetic) ? link.cosmetic : null;
-  const paid = await paidItems(trx, uuid);
+  const kept = await keptFeatures(trx, uuid);
   let granted: PremiumItem | null = isPremiumItem(link?.granted_item) ? link.granted_item : null;
   if (granted && granted !== wanted) {
-    if (!paid.has(granted)) await revokeFeature(trx, uuid, granted);
+    if (!kept.has(granted)) await revokeFeature(trx, uuid, granted);
     granted = null;
   }
   if (wanted && wanted !== granted && !(await featureStates(trx, uuid))[wanted].owned) {
@@ -57,7 +53,7 @@ async function applyBoost(trx: Transaction<Database>, uuid: string): Promise<voi
   if (link) await trx.updateTable('discord_links').set({ granted_item: granted }).where('user_uuid', '=', uuid).execute();
   await trx
     .updateTable('premium')
-    .set({ boost_only: granted !== null && paid.size === 0 ? 1 : 0 })
+    .set({ boost_only: granted !== null && kept.size === 0 ? 1 : 0 })
     .where('user_uuid', '=', uuid)
     .execute();
 }
@@ -183,12 +179,12 @@ export async function linkedMembers(db: Db, after: string, limit: number) {
   return rows.map((row) => ({ discordId: row.discord_id!, uuid: row.uuid, username: row.username, boosting: row.boosting === 1 }));
 }
 
-/** A premium role code for a player who paid for a feature; 'no-premium' or 'boost-only' otherwise. */
+/** A premium role code for a player who owns a feature not only through a boost; 'no-premium' or 'boost-only' otherwise. */
 export async function issueRoleCode(db: Db, uuid: string, now = Date.now()): Promise<string | 'no-premium' | 'boost-only'> {
   return db.transaction().execute(async (trx) => {
     const states = await featureStates(trx, uuid);
     if (!Object.values(states).some((state) => state.owned)) return 'no-premium' as const;
-    if ((await paidItems(trx, uuid)).size === 0) {
+    if ((await keptFeatures(trx, uuid)).size === 0) {
       const premium = await trx.selectFrom('premium').select('boost_only').where('user_uuid', '=', uuid).executeTakeFirst();
       if (premium?.boost_only === 1) return 'boost-only' as const;
     }

@@ -1,9 +1,12 @@
 // Who owns which premium feature and whether they have it on (the `premium` table): granting and taking back a feature,
-// and the on/off switch of glint and upside down. Callers publish the player's change notice after their transaction.
+// the on/off switch of glint and upside down, the lock that makes a player's feature changes take turns, and what a
+// player keeps whatever a boost does (a completed payment, a moderator's grant). Callers publish the player's change
+// notice after their transaction.
 import type { Transaction } from 'kysely';
 import type { PremiumItem } from '../../src/lib/premium.ts';
-import { PREMIUM_ITEMS } from '../../src/lib/premium.ts';
+import { isPremiumItem, PREMIUM_ITEMS } from '../../src/lib/premium.ts';
 import type { Db } from '../db/database.ts';
+import { isPostgres } from '../db/migrations.ts';
 import type { Database } from '../db/schema.ts';
 
 /** A feature that can be switched on and off by its owner. */
@@ -23,6 +26,48 @@ async function setColumns(trx: Transaction<Database> | Db, uuid: string, values:
     .values({ user_uuid: uuid, ...values })
     .onConflict((oc) => oc.column('user_uuid').doUpdateSet(values))
     .execute();
+}
+
+/**
+ * Makes the transaction the only one changing a player's features until it ends, so that what it reads (payments,
+ * grants, the boost) still holds when it writes. PostgreSQL locks the player's premium row (made when missing); SQLite
+ * transactions already run one at a time.
+ */
+export async function lockFeatures(trx: Transaction<Database>, uuid: string): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await trx
+    .insertInto('premium')
+    .values({ user_uuid: uuid })
+    .onConflict((oc) => oc.column('user_uuid').doNothing())
+    .execute();
+  await trx.selectFrom('premium').select('user_uuid').where('user_uuid', '=', uuid).forUpdate().execute();
+}
+
+/** The features a player keeps whatever their boost does: paid for (a completed payment) or given by a moderator. */
+export async function keptFeatures(trx: Transaction<Database>, uuid: string): Promise<Set<PremiumItem>> {
+  const paid = await trx.selectFrom('premium_payments').select('item').where('user_uuid', '=', uuid).where('status', '=', 'completed').execute();
+  const granted = await trx.selectFrom('premium_grants').select('item').where('user_uuid', '=', uuid).execute();
+  return new Set([...paid, ...granted].map((row) => row.item).filter(isPremiumItem));
+}
+
+/** Records that a moderator gave a player a feature (a refund or a boost ending leaves it). */
+export async function recordModeratorGrant(
+  trx: Transaction<Database>,
+  uuid: string,
+  item: PremiumItem,
+  moderatorUuid: string,
+  now = Date.now(),
+): Promise<void> {
+  await trx
+    .insertInto('premium_grants')
+    .values({ user_uuid: uuid, item, granted_by: moderatorUuid, granted_at: now })
+    .onConflict((oc) => oc.columns(['user_uuid', 'item']).doUpdateSet({ granted_by: moderatorUuid, granted_at: now }))
+    .execute();
+}
+
+/** Forgets a moderator's grant of a feature (a moderator took it away). */
+export async function dropModeratorGrant(trx: Transaction<Database>, uuid: string, item: PremiumItem): Promise<void> {
+  await trx.deleteFrom('premium_grants').where('user_uuid', '=', uuid).where('item', '=', item).execute();
 }
 
 /** Gives a player a feature, switched on. */

@@ -1,15 +1,34 @@
-// PayPal Standard's Instant Payment Notification (IPN): every message is stored, posted back to PayPal for verification
-// (`cmd=_notify-validate` and the message's bytes unchanged), and only a VERIFIED, Completed payment to our account, of
-// the feature's price in our currency, with a transaction id not seen before, grants the feature. Refunds and reversals
-// take it back, a cancelled reversal gives it again. Protocol: PayPal's "IPN integration guide" (developer.paypal.com,
-// /api/nvp-soap/ipn/IPNIntro/ and IPNandPDTVariables/).
+// PayPal Standard's Instant Payment Notification (IPN): every message is stored (cut short until PayPal vouches for it),
+// a message with the fields a real one carries is posted back to PayPal for verification (`cmd=_notify-validate` and the
+// message's bytes unchanged), and only a VERIFIED, Completed payment to our account, of the feature's price in our
+// currency, with a transaction id not seen before, grants the feature. Refunds and reversals take it back, a cancelled
+// reversal gives it again. Protocol: PayPal's "IPN integration guide" (developer.paypal.com, /api/nvp-soap/ipn/IPNIntro/
+// and IPNandPDTVariables/).
 import type { PremiumConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
-import { cents, changePaymentStatus, grantPayment, receiveNotification } from './payments.ts';
+import { cents, changePaymentStatus, grantPayment, receiveNotification, storeRefusedNotification, type PaymentStatus } from './payments.ts';
 
 const PROVIDER = 'paypal';
+/** The payment statuses PayPal's IPN sends (IPNandPDTVariables, `payment_status`). */
+const PAYMENT_STATUSES = new Set([
+  'Canceled_Reversal',
+  'Completed',
+  'Created',
+  'Denied',
+  'Expired',
+  'Failed',
+  'Pending',
+  'Refunded',
+  'Reversed',
+  'Processed',
+  'Voided',
+]);
+/** The statuses that move an earlier payment (named by `parent_txn_id`), and the status they move it to. */
+const PAYMENT_CHANGES: Record<string, PaymentStatus> = { Refunded: 'refunded', Reversed: 'reversed', Canceled_Reversal: 'completed' };
+/** A transaction id as PayPal makes them (17 letters and digits), with room to spare. */
+const TXN_ID_PATTERN = /^[A-Za-z0-9]{1,32}$/;
 
 /** What became of a notification (stored beside it). */
 export type IpnOutcome =
@@ -20,7 +39,8 @@ export type IpnOutcome =
   | 'restored'
   | 'ignored'
   | 'verification unavailable'
-  | `refused: ${'status' | 'receiver' | 'amount' | 'currency' | 'custom' | 'player' | 'unknown payment'}`;
+  | 'out of order'
+  | `refused: ${'fields' | 'status' | 'receiver' | 'amount' | 'currency' | 'custom' | 'player' | 'unknown payment'}`;
 
 /** Raised when PayPal's verification endpoint cannot answer; the notification is answered 502, so PayPal sends it again. */
 export class IpnVerificationUnavailable extends Error {}
@@ -49,6 +69,19 @@ export async function verifyIpn(verifyUrl: string, body: Buffer, timeoutMs = 10_
   throw new IpnVerificationUnavailable(`PayPal's IPN verification answered ${response.status}: ${text.slice(0, 80)}`);
 }
 
+/**
+ * Whether a message carries the fields every real IPN about a payment has (its transaction id, a known status, the
+ * receiver), and those its status needs: the buyer's `custom` and the amount of a completed payment, the parent
+ * transaction of a refund or reversal. Anything less is junk, not worth a verification post to PayPal.
+ */
+function hasRealFields(fields: URLSearchParams): boolean {
+  const present = (name: string) => (fields.get(name) ?? '').length > 0;
+  const status = fields.get('payment_status') ?? '';
+  if (!TXN_ID_PATTERN.test(fields.get('txn_id') ?? '') || !PAYMENT_STATUSES.has(status) || !present('receiver_email')) return false;
+  if (status === 'Completed') return present('custom') && present('mc_gross') && present('mc_currency');
+  return !Object.hasOwn(PAYMENT_CHANGES, status) || TXN_ID_PATTERN.test(fields.get('parent_txn_id') ?? '');
+}
+
 /** What the notification asks for, checked against our settings, before the database is touched. */
 function paymentOf(fields: URLSearchParams, premium: PremiumConfig): { outcome: IpnOutcome } | { uuid: string; item: PremiumItem } {
   const [uuid = '', item = ''] = (fields.get('custom') ?? '').split(':');
@@ -66,8 +99,9 @@ function paymentOf(fields: URLSearchParams, premium: PremiumConfig): { outcome: 
 export async function handleIpn(context: { db: Db; bus: InvalidationBus; premium: PremiumConfig }, body: Buffer, now = Date.now()): Promise<IpnOutcome> {
   const { db, bus, premium } = context;
   const fields = new URLSearchParams(body.toString('latin1'));
-  const txnId = fields.get('txn_id');
-  const { settle } = await receiveNotification({ db, bus }, PROVIDER, body.toString('latin1'), txnId, now);
+  const notification = { provider: PROVIDER, body: body.toString('latin1'), txnId: fields.get('txn_id') };
+  if (!hasRealFields(fields)) return storeRefusedNotification(db, notification, 'refused: fields', now);
+  const { settle, trust } = await receiveNotification({ db, bus }, { ...notification, trusted: false }, now);
 
   let verified: boolean;
   try {
@@ -77,20 +111,19 @@ export async function handleIpn(context: { db: Db; bus: InvalidationBus; premium
     throw error;
   }
   if (!verified) return settle('unverified');
-  const status = fields.get('payment_status');
-  if (status === 'Refunded' || status === 'Reversed' || status === 'Canceled_Reversal') {
-    const parent = fields.get('parent_txn_id');
-    if (!parent) return settle('refused: unknown payment');
-    const changed = await changePaymentStatus(db, PROVIDER, parent, status === 'Canceled_Reversal' ? 'completed' : status.toLowerCase(), now);
+  await trust();
+  const status = fields.get('payment_status')!;
+  const change = PAYMENT_CHANGES[status];
+  if (change) {
+    const changed = await changePaymentStatus(db, PROVIDER, fields.get('parent_txn_id')!, change, now);
     return settle(changed.outcome, changed.uuid);
   }
   if (status !== 'Completed') return settle(status === 'Pending' || status === 'Processed' ? 'ignored' : 'refused: status');
-  if (!txnId) return settle('refused: status');
   const payment = paymentOf(fields, premium);
   if ('outcome' in payment) return settle(payment.outcome);
   const outcome = await grantPayment(
     db,
-    { provider: PROVIDER, txnId, uuid: payment.uuid, item: payment.item, amount: fields.get('mc_gross')!, currency: premium.currency },
+    { provider: PROVIDER, txnId: notification.txnId!, uuid: payment.uuid, item: payment.item, amount: fields.get('mc_gross')!, currency: premium.currency },
     now,
   );
   return settle(outcome, payment.uuid);

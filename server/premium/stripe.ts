@@ -8,7 +8,7 @@ import { PREMIUM_FEATURES, isPremiumItem, type PremiumItem } from '../../src/lib
 import type { PremiumConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
-import { cents, changePaymentStatus, grantPayment, receiveNotification } from './payments.ts';
+import { cents, changePaymentStatus, grantPayment, receiveNotification, storeRefusedNotification, type PaymentStatus } from './payments.ts';
 
 const PROVIDER = 'stripe';
 /** How old a signed webhook may be (Stripe's libraries use five minutes): an older one is a replay. */
@@ -24,6 +24,7 @@ export type StripeOutcome =
   | 'revoked'
   | 'restored'
   | 'ignored'
+  | 'out of order'
   | `refused: ${'signature' | 'stale' | 'body' | 'unpaid' | 'amount' | 'currency' | 'metadata' | 'player' | 'unknown payment'}`;
 
 /** Makes a Stripe Checkout session for one feature; resolves with the URL to send the buyer to. */
@@ -85,6 +86,8 @@ interface StripeEvent {
       metadata?: Record<string, string>;
       payment_intent?: string | null;
       id?: string;
+      /** A dispute's state (`won`, `lost`, `warning_closed`, ...). */
+      status?: string;
     };
   };
 }
@@ -115,9 +118,21 @@ async function seenBefore(db: Db, eventId: string, storedId: number): Promise<bo
 }
 
 /**
- * Handles one webhook delivery (its raw bytes and signature header): stores it, checks the signature and its age, then
- * grants for a paid checkout of the right amount and currency, takes back for a refund or a dispute, and ignores other
- * events; each event acts once. Returns what became of it.
+ * What a refund or dispute event does to its payment: a refund or a new dispute takes it back, a dispute closed in the
+ * seller's favour (won, or an inquiry closed without a chargeback) gives it again; null for anything else.
+ */
+function paymentChange(event: StripeEvent): PaymentStatus | null {
+  if (event.type === 'charge.refunded') return 'refunded';
+  if (event.type === 'charge.dispute.created') return 'reversed';
+  if (event.type === 'charge.dispute.closed' && (event.data.object.status === 'won' || event.data.object.status === 'warning_closed')) return 'completed';
+  return null;
+}
+
+/**
+ * Handles one webhook delivery (its raw bytes and signature header): checks the signature and its age, stores it (only
+ * the start of a body that fails), then grants for a paid checkout of the right amount and currency, takes back for a
+ * refund or a dispute, gives back for a dispute won, and ignores other events; each event acts once. Returns what became
+ * of it.
  */
 export async function handleStripeWebhook(
   context: { db: Db; bus: InvalidationBus; premium: PremiumConfig },
@@ -126,11 +141,14 @@ export async function handleStripeWebhook(
   now = Date.now(),
 ): Promise<StripeOutcome> {
   const { db, bus, premium } = context;
+  const check = premium.stripe.webhookSecret ? checkSignature(signature, body, premium.stripe.webhookSecret, now) : 'invalid';
+  if (check !== 'valid') {
+    const refusal = check === 'stale' ? ('refused: stale' as const) : ('refused: signature' as const);
+    return storeRefusedNotification(db, { provider: PROVIDER, body: body.toString('utf8'), txnId: null }, refusal, now);
+  }
   const event = parseEvent(body);
-  const { id: stored, settle } = await receiveNotification({ db, bus }, PROVIDER, body.toString('utf8'), event?.id ?? null, now);
-
-  const check = checkSignature(signature, body, premium.stripe.webhookSecret ?? '', now);
-  if (check !== 'valid' || !premium.stripe.webhookSecret) return settle(check === 'stale' ? 'refused: stale' : 'refused: signature');
+  const notification = { provider: PROVIDER, body: body.toString('utf8'), txnId: event?.id ?? null, trusted: true };
+  const { id: stored, settle } = await receiveNotification({ db, bus }, notification, now);
   if (!event) return settle('refused: body');
   if (await seenBefore(db, event.id, stored)) return settle('duplicate');
   const object = event.data.object;
@@ -148,9 +166,10 @@ export async function handleStripeWebhook(
     const outcome = await grantPayment(db, { provider: PROVIDER, txnId, uuid, item, amount, currency: premium.currency }, now);
     return settle(outcome, uuid);
   }
-  if (event.type === 'charge.refunded' || event.type === 'charge.dispute.created') {
+  const change = paymentChange(event);
+  if (change) {
     if (!object.payment_intent) return settle('refused: unknown payment');
-    const changed = await changePaymentStatus(db, PROVIDER, object.payment_intent, event.type === 'charge.refunded' ? 'refunded' : 'reversed', now);
+    const changed = await changePaymentStatus(db, PROVIDER, object.payment_intent, change, now);
     return settle(changed.outcome, changed.uuid);
   }
   return settle('ignored');

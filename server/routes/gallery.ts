@@ -216,7 +216,9 @@ export async function galleryRoutes(
     async (request) => {
       const user = await requireUser(request);
       await itemOr404(request.body.hash);
-      return toggleLike(db, request.body.hash, user.uuid);
+      const liked = await toggleLike(db, request.body.hash, user.uuid);
+      if (!liked) throw new HttpError(404, 'That texture does not exist.');
+      return liked;
     },
   );
 

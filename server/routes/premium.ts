@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { perAddressRateLimit } from '../http/user-rate-limit.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { featureStates, setFeatureEnabled, type ToggledItem } from '../premium/features.ts';
 import { handleIpn, IpnVerificationUnavailable } from '../premium/paypal-ipn.ts';
@@ -21,6 +22,8 @@ export const PAYPAL_IPN_PATH = '/api/premium/payment';
 export const STRIPE_WEBHOOK_PATH = '/api/premium/stripe/webhook';
 /** The calls payment providers make, which carry no session and no XSRF token. */
 export const PAYMENT_NOTIFICATION_PATHS = [PAYPAL_IPN_PATH, STRIPE_WEBHOOK_PATH];
+/** What a client past its notification limit is told (PayPal and Stripe send a refused notification again later). */
+const TOO_MANY_NOTIFICATIONS_MESSAGE = 'Too many payment notifications from this address. Try again in a minute.';
 /** The largest notification read: PayPal's messages and Stripe's events are a few kilobytes. */
 const IPN_BODY_LIMIT = 64 * 1024;
 const TOGGLES: Array<{ item: ToggledItem; name: string }> = [
@@ -45,12 +48,16 @@ function rawBody(body: unknown, message: string): Buffer {
 /** Registers the premium calls. */
 export async function premiumRoutes(
   instance: FastifyInstance,
-  options: { db: Db; bus: InvalidationBus; config: Pick<Config, 'premium' | 'siteUrl' | 'publicBaseUrl' | 'siteName'> },
+  options: { db: Db; bus: InvalidationBus; config: Pick<Config, 'premium' | 'siteUrl' | 'publicBaseUrl' | 'siteName' | 'paymentNotificationsPerMinute'> },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus, config } = options;
   const { premium } = config;
   const cardPayments = Boolean(premium.stripe.secretKey && premium.stripe.webhookSecret);
+  /** Each endpoint's limit per client address, counted before the body is read. */
+  const notificationLimit = (name: string) => ({
+    rateLimit: perAddressRateLimit(name, config.paymentNotificationsPerMinute, 60_000, TOO_MANY_NOTIFICATIONS_MESSAGE),
+  });
 
   app.get(
     '/api/premium',
@@ -153,6 +160,7 @@ export async function premiumRoutes(
     ipn.withTypeProvider<ZodTypeProvider>().post(
       PAYPAL_IPN_PATH,
       {
+        config: notificationLimit('paypal-ipn'),
         schema: {
           summary: "PayPal's payment notifications (IPN): verified with PayPal before anything is granted",
           response: { 200: emptyResponse('Received (an empty answer, as PayPal expects)'), ...errorResponses },
@@ -177,6 +185,7 @@ export async function premiumRoutes(
     webhook.withTypeProvider<ZodTypeProvider>().post(
       STRIPE_WEBHOOK_PATH,
       {
+        config: notificationLimit('stripe-webhook'),
         schema: {
           summary: "Stripe's webhook events: the signature and its age are checked before anything is granted",
           response: { 200: z.object({ received: z.literal(true) }), ...errorResponses },

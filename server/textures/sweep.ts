@@ -1,6 +1,8 @@
 // The leftover sweep: removes what a server killed mid-upload leaves behind (partial writes, textures nothing refers to,
-// blobs no texture owns), once it is older than a grace period, so an upload still in flight is never touched.
+// blobs no texture owns), once it is older than a grace period, so an upload still in flight is never touched; and
+// payment notifications older than their retention period.
 import type { Db } from '../db/database.ts';
+import { removeOldNotifications } from '../premium/payments.ts';
 import { textureBlobKeys, type TextureLibrary } from './library.ts';
 
 /** What one sweep removed. */
@@ -11,18 +13,23 @@ export interface SweepReport {
   textures: string[];
   /** Keys of blobs no `textures` row owned. */
   blobs: string[];
+  /** How many stored payment notifications had passed their retention period. */
+  notifications: number;
 }
 
-/** How old a leftover must be, and a clock and a stop signal for tests and shutdown. */
+/** How old a leftover must be, how long payment notifications are kept (none removed when unset), and a clock and a stop signal for tests and shutdown. */
 export interface SweepOptions {
   graceMs: number;
+  notificationRetentionMs?: number;
   now?: number;
   signal?: AbortSignal;
 }
 
-/** Removes partial writes, unreferenced textures and unowned blobs written more than `graceMs` ago. */
+/** Removes partial writes, unreferenced textures and unowned blobs written more than `graceMs` ago, and payment notifications received more than `notificationRetentionMs` ago. */
 export async function sweepLeftovers(db: Db, library: TextureLibrary, options: SweepOptions): Promise<SweepReport> {
-  const before = (options.now ?? Date.now()) - options.graceMs;
+  const now = options.now ?? Date.now();
+  const before = now - options.graceMs;
+  const notifications = options.notificationRetentionMs === undefined ? 0 : await removeOldNotifications(db, now - options.notificationRetentionMs);
   const partialWrites = await library.store.removePartialWrites(before);
 
   const textures: string[] = [];
@@ -41,7 +48,7 @@ export async function sweepLeftovers(db: Db, library: TextureLibrary, options: S
     await library.store.delete(blob.key);
     blobs.push(blob.key);
   }
-  return { partialWrites, textures, blobs };
+  return { partialWrites, textures, blobs, notifications };
 }
 
 /** One line per removed thing, for the CLI and the server log. */
@@ -50,5 +57,6 @@ export function describeSweep(report: SweepReport): string[] {
     ...report.partialWrites.map((name) => `partial write ${name}`),
     ...report.textures.map((hash) => `unreferenced texture ${hash}`),
     ...report.blobs.map((key) => `unowned blob ${key}`),
+    ...(report.notifications > 0 ? [`${report.notifications} payment notification(s) past their retention period`] : []),
   ];
 }

@@ -129,6 +129,20 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
     expect((await player.jar.post('/api/premium/boost/discord/remove')).status).toBe(404);
   });
 
+  it('never takes back what a moderator gave when a boost ends, even a feature the boost gave first', async () => {
+    const admin = await loginNewUser(suite.server, undefined, { admin: true });
+    const { player, discordId } = await linkedPlayer();
+    expect((await bot('POST', '/api/bot/boosting', { discordId, boosting: true })).status).toBe(200);
+    await player.jar.post('/api/premium/boost/discord/cosmetic', { cosmetic: 'glint' });
+    expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
+    expect((await admin.jar.post('/api/admin/user/profile', { uuid: player.uuid, capeGlint: true })).status).toBe(200);
+    expect((await bot('POST', '/api/bot/boosting', { discordId, boosting: false })).status).toBe(200);
+    expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
+    expect((await (await player.jar.get('/api/user')).json()).premium).toMatchObject({ glint: true, boost_only: false });
+    expect((await player.jar.post('/api/premium/boost/discord/remove')).status).toBe(200);
+    expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
+  });
+
   it('gives paying players a one-time premium role code the bot claims once', async () => {
     const nobody = await loginNewUser(suite.server);
     expect((await nobody.jar.post('/api/premium/discord/generate')).status).toBe(403);

@@ -141,4 +141,37 @@ describe.each(backends)('card payments on $name', (backend) => {
     expect(await owns(player, 'dinnerbone')).toBe(false);
     expect(await (await fetch(`${suite.server.url}/profile/${player.uuid}`)).json()).toMatchObject({ upsideDown: false });
   });
+
+  it('a dispute takes the feature back; a dispute the seller wins gives it again, a lost one does not', async () => {
+    const player = await loginNewUser(suite.server);
+    const session = paidSession(player.uuid, 'glint');
+    expect(await sendSigned(stripe.event('checkout.session.completed', session))).toBe(200);
+    const dispute = (status: string) => ({ id: 'dp_1', object: 'dispute', charge: 'ch_1', payment_intent: session.payment_intent, status });
+    expect(await sendSigned(stripe.event('charge.dispute.created', dispute('needs_response')))).toBe(200);
+    expect(await lastOutcome()).toBe('revoked');
+    expect(await owns(player, 'glint')).toBe(false);
+    expect(await sendSigned(stripe.event('charge.dispute.closed', dispute('won')))).toBe(200);
+    expect(await lastOutcome()).toBe('restored');
+    expect(await owns(player, 'glint')).toBe(true);
+
+    // A second dispute, lost: the feature stays taken back.
+    expect(await sendSigned(stripe.event('charge.dispute.created', { ...dispute('needs_response'), id: 'dp_2' }))).toBe(200);
+    expect(await sendSigned(stripe.event('charge.dispute.closed', { ...dispute('lost'), id: 'dp_2' }))).toBe(200);
+    expect(await lastOutcome()).toBe('ignored');
+    expect(await owns(player, 'glint')).toBe(false);
+  });
+
+  it('follows the real order of payment states: a won dispute gives nothing back after a refund', async () => {
+    const player = await loginNewUser(suite.server);
+    const session = paidSession(player.uuid, 'animated');
+    expect(await sendSigned(stripe.event('checkout.session.completed', session))).toBe(200);
+    expect(await sendSigned(stripe.event('charge.refunded', { id: 'ch_2', object: 'charge', payment_intent: session.payment_intent, refunded: true }))).toBe(
+      200,
+    );
+    expect(await owns(player, 'animated')).toBe(false);
+    const won = { id: 'dp_3', object: 'dispute', charge: 'ch_2', payment_intent: session.payment_intent, status: 'won' };
+    expect(await sendSigned(stripe.event('charge.dispute.closed', won))).toBe(200);
+    expect(await lastOutcome()).toBe('out of order');
+    expect(await owns(player, 'animated')).toBe(false);
+  });
 });

@@ -155,6 +155,55 @@ describe.each(backends)('premium on $name', (backend) => {
     expect((await notifications()).at(-1)!.outcome).toBe('refused: unknown payment');
   });
 
+  it('follows the real order of payment states: a cancelled reversal gives the feature back only after a reversal', async () => {
+    const player = await loginNewUser(suite.server);
+    const paid = payment(player.uuid, 'animated');
+    expect(await sendIssued(paid)).toBe(200);
+    const after = (parent: Record<string, string>, changes: Record<string, string>) =>
+      sendIssued({ ...parent, txn_id: `TXN${txn++}`, parent_txn_id: parent.txn_id!, ...changes });
+    // Refunded: a refund is final, so neither a cancelled reversal nor a reversal changes it.
+    expect(await after(paid, { payment_status: 'Refunded', mc_gross: '-4.99' })).toBe(200);
+    expect(await owns(player, 'animated')).toBe(false);
+    expect(await after(paid, { payment_status: 'Canceled_Reversal' })).toBe(200);
+    expect(await owns(player, 'animated')).toBe(false);
+    expect((await notifications()).at(-1)!.outcome).toBe('out of order');
+    expect(await after(paid, { payment_status: 'Reversed', mc_gross: '-4.99' })).toBe(200);
+    expect((await notifications()).at(-1)!.outcome).toBe('out of order');
+    expect(await owns(player, 'animated')).toBe(false);
+    const row = await suite.server.db.selectFrom('premium_payments').select('status').where('txn_id', '=', paid.txn_id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('refunded');
+
+    // No reversal yet: a cancelled reversal finds the payment completed already, and changes nothing.
+    const second = payment(player.uuid, 'animated');
+    expect(await sendIssued(second)).toBe(200);
+    expect(await after(second, { payment_status: 'Canceled_Reversal' })).toBe(200);
+    expect((await notifications()).at(-1)!.outcome).toBe('duplicate');
+    expect(await owns(player, 'animated')).toBe(true);
+  });
+
+  it("keeps a moderator's grant through a refund of the same feature", async () => {
+    const admin = await loginNewUser(suite.server, undefined, { admin: true });
+    const player = await loginNewUser(suite.server);
+    expect((await player.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(73)))).status).toBe(200);
+    const paid = payment(player.uuid, 'glint');
+    expect(await sendIssued(paid)).toBe(200);
+    expect((await admin.jar.post('/api/admin/user/profile', { uuid: player.uuid, capeGlint: true })).status).toBe(200);
+    const grant = await suite.server.db.selectFrom('premium_grants').selectAll().where('user_uuid', '=', player.uuid).execute();
+    expect(grant).toEqual([{ user_uuid: player.uuid, item: 'glint', granted_by: admin.uuid, granted_at: expect.any(Number) }]);
+
+    expect(await sendIssued({ ...paid, txn_id: `TXN${txn++}`, parent_txn_id: paid.txn_id, payment_status: 'Refunded', mc_gross: '-4.99' })).toBe(200);
+    expect((await notifications()).at(-1)!.outcome).toBe('revoked');
+    expect(await owns(player, 'glint')).toBe(true);
+    expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
+
+    // Without a grant, the same refund takes the feature back.
+    const other = await loginNewUser(suite.server);
+    const otherPaid = payment(other.uuid, 'glint');
+    expect(await sendIssued(otherPaid)).toBe(200);
+    expect(await sendIssued({ ...otherPaid, txn_id: `TXN${txn++}`, parent_txn_id: otherPaid.txn_id, payment_status: 'Refunded', mc_gross: '-4.99' })).toBe(200);
+    expect(await owns(other, 'glint')).toBe(false);
+  });
+
   it('switches glint and upside down for owners only; the mod API follows at once', async () => {
     const visitor = await newBrowser(suite.server);
     expect((await visitor.post('/api/premium/glint')).status).toBe(401);

@@ -276,12 +276,17 @@ describe('sweepLeftovers on an S3 bucket', () => {
 
     const grace = HOUR;
     const report = await sweepLeftovers(db, library, { graceMs: grace, now: cutoff + grace });
-    expect(report).toEqual({ partialWrites: [], textures: [old.texture], blobs: [old.blob] });
+    expect(report).toEqual({ partialWrites: [], textures: [old.texture], blobs: [old.blob], notifications: 0 });
     const gone = [old.blob, old.texture, derivedKey(old.texture, 'preview')];
     expect(await keys(library.store)).toEqual(before.filter((key) => !gone.includes(key)));
     expect(await textureRows(db)).toEqual([cape, fresh.texture].sort());
     expect((await library.store.get(cape))!.equals(capeBytes)).toBe(true);
 
-    expect(await sweepLeftovers(db, library, { graceMs: grace, now: cutoff + grace })).toEqual({ partialWrites: [], textures: [], blobs: [] });
+    expect(await sweepLeftovers(db, library, { graceMs: grace, now: cutoff + grace })).toEqual({
+      partialWrites: [],
+      textures: [],
+      blobs: [],
+      notifications: 0,
+    });
   });
 });
