@@ -22,7 +22,7 @@ describe("the project's Node", () => {
   });
 
   it('runs what npm runs (npm start, npm test, npx) from a shell with the machine’s own node first on PATH', () => {
-    const env = { ...process.env, PATH: machinePath() };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: machinePath() };
     for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
     const version = execFileSync('npm', ['exec', '--', 'node', '-p', 'process.versions.node'], { cwd: root, env, encoding: 'utf8' }).trim();
     expect(version).toBe(projectNode);
