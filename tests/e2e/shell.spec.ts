@@ -39,6 +39,24 @@ test('the home page shows the player count from the API, in words that agree wit
   }
 });
 
+test('without a tutorial video the home page points at what else the site offers, not at an empty box', async ({ page, context, baseURL }) => {
+  await skipServerAdvert(context, baseURL!);
+  await page.goto('/');
+  const more = page.getByRole('navigation', { name: 'More than a cape' });
+  for (const [name, href] of [
+    ['Browse the gallery', '/gallery'],
+    ['Make a cape', '/gallery/cape-creator'],
+    ['Animated capes and more', '/premium'],
+    ['Look up a player', '/user'],
+    ['Need help?', '/help'],
+  ]) {
+    await expect(more.getByRole('link', { name })).toHaveAttribute('href', href);
+  }
+  await expect(page.locator('figure')).toHaveCount(0);
+  await more.getByRole('link', { name: 'Need help?' }).click();
+  await expect(page).toHaveURL(/\/help$/);
+});
+
 test('maintenance mode shows the maintenance screen and reloads every 10 s', async ({ page, context }) => {
   test.setTimeout(60_000);
   const base = `http://127.0.0.1:${E2E_MAINTENANCE_PORT}`;
