@@ -30,23 +30,6 @@ test('a visitor sees each feature with its price and a Login link', async ({ pag
   await expect(page.getByText('All purchases are final.')).toBeVisible();
 });
 
-test('where no way to pay is set up, the page says purchases are not available and offers no Buy or Login to buy', async ({ page }) => {
-  // The server answers as a site without PayPal or card payments does (the API tests cover that answer itself).
-  await page.route('**/api/premium', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), providers: { paypal: false, card: false } } });
-  });
-  await page.goto('/premium');
-  await expect(page.getByRole('status').filter({ hasText: 'Purchases are not available on this site yet.' })).toBeVisible();
-  await expect(page.getByTestId('premium-glint')).toContainText('£4.99');
-  await expect(page.getByRole('link', { name: 'Login to buy' })).toHaveCount(0);
-
-  await logIn(page, uniqueName('NoPay'), { ref: '/premium' });
-  await expect(page.getByRole('status').filter({ hasText: 'Purchases are not available on this site yet.' })).toBeVisible();
-  await expect(page.getByTestId('premium-glint')).toContainText('£4.99');
-  await expect(page.getByRole('button', { name: /^Buy / })).toHaveCount(0);
-});
-
 test('a player buys cape glint through PayPal, sees the payment succeed, and switches it off and on', async ({ page }) => {
   test.setTimeout(90_000);
   const name = uniqueName('Buyer');
