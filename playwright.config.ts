@@ -18,6 +18,14 @@ const STRIPE_KEYS = { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: '
 export const E2E_GAME_SERVICES_PORT = E2E_PORT + 4;
 /** The Microsoft login stand-in's port (tests/helpers/microsoft.ts): sign-in page, token endpoint, Xbox Live, XSTS and game services. */
 export const E2E_MICROSOFT_PORT = E2E_PORT + 5;
+/** The ad network stand-in's port (tests/helpers/ad-network.ts): the ad script the e2e site's ad slots load. */
+export const E2E_AD_NETWORK_PORT = E2E_PORT + 6;
+/** A server as a fresh install runs it (the plain `npm run build` site in dist/, no payments, no ads), for what such a site shows. */
+export const E2E_FRESH_PORT = E2E_PORT + 7;
+/** Where the fresh install keeps its data; recreated by each run. */
+export const E2E_FRESH_DATA_DIR = `${E2E_DATA_DIR}-fresh`;
+/** The e2e site, built at the start of each run with the ad settings below (dist/ stays the plain build). */
+const E2E_SITE_DIR = path.resolve('test-results/e2e-site');
 /** The app registration the e2e server uses with the Microsoft stand-in. */
 const MICROSOFT_APP = { MICROSOFT_CLIENT_ID: 'e2e-client-id', MICROSOFT_CLIENT_SECRET: 'e2e-client-secret' };
 /** The chat-community bot's key on the e2e server (the tests play the bot). */
@@ -53,6 +61,10 @@ const serverEnv = {
   XBL_AUTH_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
   XSTS_AUTH_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
   MINECRAFT_SERVICES_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
+  // The site shows ads from the local ad network stand-in.
+  PUBLIC_AD_CLIENT: 'ca-pub-e2e',
+  PUBLIC_AD_SCRIPT_URL: `http://127.0.0.1:${E2E_AD_NETWORK_PORT}/pagead/js/adsbygoogle.js`,
+  SITE_DIR: E2E_SITE_DIR,
 };
 
 export default defineConfig({
@@ -81,6 +93,7 @@ export default defineConfig({
         STRIPE_STANDIN_PORT: String(E2E_STRIPE_PORT),
         GAME_SERVICES_PORT: String(E2E_GAME_SERVICES_PORT),
         MICROSOFT_STANDIN_PORT: String(E2E_MICROSOFT_PORT),
+        AD_NETWORK_STANDIN_PORT: String(E2E_AD_NETWORK_PORT),
         ...MICROSOFT_APP,
         STRIPE_WEBHOOK_URL: `http://127.0.0.1:${E2E_PORT}/api/premium/stripe/webhook`,
         ...STRIPE_KEYS,
@@ -89,11 +102,12 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
+      // Builds the e2e site into E2E_SITE_DIR first (web servers start one after another, so the others find it built).
       command: `rm -rf ${E2E_DATA_DIR} && npx tsx server/main.ts`,
       url: `http://127.0.0.1:${E2E_PORT}/api/home`,
-      env: { ...serverEnv, PORT: String(E2E_PORT), DATA_DIR: E2E_DATA_DIR },
+      env: { ...serverEnv, SKIP_SITE_BUILD: 'false', PORT: String(E2E_PORT), DATA_DIR: E2E_DATA_DIR },
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 240_000,
     },
     {
       command: 'npx tsx server/main.ts',
@@ -101,6 +115,14 @@ export default defineConfig({
       env: { ...serverEnv, PORT: String(E2E_MAINTENANCE_PORT), DATA_DIR: `${E2E_DATA_DIR}-maintenance`, MAINTENANCE: 'true' },
       reuseExistingServer: false,
       timeout: 60_000,
+    },
+    {
+      // The plain site in dist/ (`npm run build`, built here when missing or stale) with only what a fresh install sets.
+      command: `rm -rf ${E2E_FRESH_DATA_DIR} && npx tsx server/main.ts`,
+      url: `http://127.0.0.1:${E2E_FRESH_PORT}/api/home`,
+      env: { OFFLINE_MODE: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(E2E_FRESH_PORT), DATA_DIR: E2E_FRESH_DATA_DIR },
+      reuseExistingServer: false,
+      timeout: 240_000,
     },
   ],
 });

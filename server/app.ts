@@ -138,7 +138,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     inlineScriptHashes: siteInlineScriptHashes(config.siteDir),
     apiOrigin: config.apiOrigin,
     textureOrigin: new URL(config.publicBaseUrl).origin,
-    ads: config.adsEnabled,
+    adScriptOrigin: config.adScriptOrigin,
     checkoutOrigin: new URL(config.premium.paypal.url).origin,
   });
 

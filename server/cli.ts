@@ -4,8 +4,9 @@ import { backupSite, restoreSite, sqliteFile } from './backup.ts';
 import { loadConfig } from './config.ts';
 import { LOGIN_CODE_TTL_MS } from './auth/login-codes.ts';
 import { isUsername } from './auth/player-ids.ts';
-import { issueRegistrationCode } from './auth/registration.ts';
+import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from './auth/registration.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { MojangUnavailableError } from './integrations/mojang.ts';
 import { createBlobStore } from './storage/index.ts';
 import { createTextureLibrary } from './textures/create-library.ts';
 import { describeSweep, sweepLeftovers } from './textures/sweep.ts';
@@ -24,7 +25,14 @@ async function codeCommand(args: string[]): Promise<number> {
   const db = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
-    const outcome = await issueRegistrationCode(db, config, requested, { admin });
+    const outcome = await issueRegistrationCode(db, config, requested, { admin }).catch((error: unknown) => {
+      if (error instanceof MojangUnavailableError) return { kind: 'unreachable' as const, message: error.message };
+      throw error;
+    });
+    if (outcome.kind === 'unreachable') {
+      console.error(`${outcome.message}\n${MOJANG_UNREACHABLE_HINT}`);
+      return 1;
+    }
     if (outcome.kind === 'unknown') {
       console.error(`No player is called "${requested}".`);
       return 1;

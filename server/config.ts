@@ -2,6 +2,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
 import { defaultImageJobConcurrency } from './textures/image-jobs.ts';
 
 const flag = z
@@ -77,6 +78,7 @@ const schema = z.object({
   PUBLIC_DOWNLOAD_URL: z.string().url().default('https://modrinth.com/mod/cloakroom'),
   PUBLIC_API_URL: z.union([z.literal(''), z.string().url()]).optional(),
   PUBLIC_AD_CLIENT: z.string().optional(),
+  PUBLIC_AD_SCRIPT_URL: z.url().optional(),
   AUTH_API_KEY: z.string().optional(),
   MOJANG_API_URL: z.string().url().default('https://api.mojang.com'),
   OFFLINE_MODE: flag,
@@ -157,8 +159,8 @@ export interface Config {
   downloadUrl: string;
   /** The API's origin when the built site calls an API elsewhere (PUBLIC_API_URL); undefined for this origin. */
   apiOrigin: string | undefined;
-  /** Whether the built site loads the ad network's script (PUBLIC_AD_CLIENT is set). */
-  adsEnabled: boolean;
+  /** The origin of the ad network's script when the built site shows ads (PUBLIC_AD_CLIENT is set); undefined without ads. */
+  adScriptOrigin: string | undefined;
   authApiKey: string | undefined;
   mojangApiUrl: string;
   offlineMode: boolean;
@@ -298,7 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteOrigins: e.PUBLIC_SITE_ORIGINS,
     downloadUrl: e.PUBLIC_DOWNLOAD_URL,
     apiOrigin: e.PUBLIC_API_URL ? new URL(e.PUBLIC_API_URL).origin : undefined,
-    adsEnabled: Boolean(e.PUBLIC_AD_CLIENT),
+    adScriptOrigin: e.PUBLIC_AD_CLIENT ? new URL(e.PUBLIC_AD_SCRIPT_URL || DEFAULT_AD_SCRIPT_URL).origin : undefined,
     authApiKey: e.AUTH_API_KEY || undefined,
     mojangApiUrl: e.MOJANG_API_URL.replace(/\/+$/, ''),
     offlineMode: e.OFFLINE_MODE,

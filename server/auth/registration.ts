@@ -9,6 +9,9 @@ import { fetchProfileByName } from '../integrations/mojang.ts';
 import { issueLoginCode } from './login-codes.ts';
 import { offlineUuid } from './player-ids.ts';
 
+/** What an operator or admin can do when the Mojang API cannot be reached (a machine without internet access, say). */
+export const MOJANG_UNREACHABLE_HINT = 'To try the site without internet access, set OFFLINE_MODE=true; otherwise check MOJANG_API_URL.';
+
 /** How a name is turned into a game profile. */
 export interface ProfileLookup {
   offlineMode: boolean;

@@ -25,8 +25,8 @@ export interface PageSources {
   apiOrigin?: string | undefined;
   /** The origin texture URLs start with (PUBLIC_BASE_URL), which may differ from the one the page was loaded from. */
   textureOrigin?: string | undefined;
-  /** Whether the ad slots load the ad network's script (PUBLIC_AD_CLIENT is set). */
-  ads?: boolean;
+  /** The origin of the ad network's script when the pages show ads (PUBLIC_AD_CLIENT is set); undefined without ads. */
+  adScriptOrigin?: string | undefined;
   /** Where the premium page's checkout form may post (the payment provider's origin, PAYPAL_URL). */
   checkoutOrigin?: string | undefined;
 }
@@ -48,14 +48,14 @@ const AD_CONNECT_SOURCES = ['https://pagead2.googlesyndication.com', 'https://go
  * youtube-nocookie.com; the ad network's hosts when ads are on; forms to this origin and the payment checkout; never framed.
  */
 export function pageContentSecurityPolicy(sources: PageSources): string {
-  const ads = sources.ads === true;
+  const ads = sources.adScriptOrigin !== undefined;
   const list = (...items: Array<string | readonly string[] | undefined | false>) => items.flat().filter(Boolean).join(' ');
   return [
     "default-src 'self'",
     `script-src ${list(
       "'self'",
       sources.inlineScriptHashes.map((hash) => `'${hash}'`),
-      ads && AD_SCRIPT_SOURCES,
+      ads && [...new Set([...AD_SCRIPT_SOURCES, sources.adScriptOrigin!])],
     )}`,
     "style-src 'self' 'unsafe-inline'",
     `img-src ${list("'self'", 'https:', 'data:', 'blob:', sources.textureOrigin)}`,

@@ -33,7 +33,7 @@ import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTextur
 import { aiCapeLogPage, aiCapeLogTexture } from '../admin/ai-cape-logs.ts';
 import { removeFromWhitelist, whitelistPage } from '../admin/whitelist.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
-import { issueRegistrationCode, type ProfileLookup } from '../auth/registration.ts';
+import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT, type ProfileLookup } from '../auth/registration.ts';
 import { BANNED_MESSAGE } from './account.ts';
 import { MojangUnavailableError } from '../integrations/mojang.ts';
 import { readSiteCounts } from '../db/site-counts.ts';
@@ -106,7 +106,8 @@ export async function adminRoutes(
       const outcome = await issueRegistrationCode(db, lookup, username, {
         inTransaction: (trx, user) => recordAdminAction(trx, moderator, { action: 'REGISTRATION_CODE', target: user }),
       }).catch((error: unknown) => {
-        if (error instanceof MojangUnavailableError) throw new HttpError(502, 'The game profile service could not be reached. Try again in a minute.');
+        if (error instanceof MojangUnavailableError)
+          throw new HttpError(502, `The game profile service could not be reached. Try again in a minute. ${MOJANG_UNREACHABLE_HINT}`);
         throw error;
       });
       if (outcome.kind === 'unknown') throw new HttpError(404, `No player is called "${username}".`, { username: [`No player is called "${username}".`] });

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { paymentIntentBodySchema, paymentIntentSchema, premiumInitSchema, premiumStateSchema, premiumToggleSchema } from '../../src/lib/api-schemas.ts';
-import { PREMIUM_ITEMS } from '../../src/lib/premium.ts';
+import { PREMIUM_ITEMS, PURCHASES_UNAVAILABLE } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -85,7 +85,7 @@ export async function premiumRoutes(
       schema: { summary: 'Where the PayPal checkout form goes, and the fields it carries', response: { 200: premiumInitSchema, ...errorResponses } },
     },
     async () => {
-      if (!premium.paypal.email) throw new HttpError(501, 'Payments are not set up on this site yet.');
+      if (!premium.paypal.email) throw new HttpError(501, PURCHASES_UNAVAILABLE);
       return {
         paypalUrl: premium.paypal.url,
         paypalEmail: premium.paypal.email,

@@ -34,3 +34,6 @@ export function isPremiumItem(value: unknown): value is PremiumItem {
 export function formatPrice(amount: string, currency: string): string {
   return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(Number(amount));
 }
+
+/** What the premium page says, and what a checkout call answers, when no way to pay is set up on the site. */
+export const PURCHASES_UNAVAILABLE = 'Purchases are not available on this site yet.';

@@ -1,5 +1,7 @@
 // Public site settings, read from PUBLIC_* variables at build time with working defaults.
 
+import { DEFAULT_AD_SCRIPT_URL } from './ads';
+
 const env = import.meta.env as Record<string, string | undefined>;
 
 function setting(name: string, fallback: string): string {
@@ -18,6 +20,7 @@ export const site = {
   tutorialVideoId: setting('PUBLIC_TUTORIAL_VIDEO_ID', ''),
   supportEmail: setting('PUBLIC_SUPPORT_EMAIL', 'support@cloakroom.gg'),
   adClient: setting('PUBLIC_AD_CLIENT', ''),
+  adScriptUrl: setting('PUBLIC_AD_SCRIPT_URL', DEFAULT_AD_SCRIPT_URL),
 };
 
 /** The avatar image URL for a player: the template's {uuid} and {size} filled in (size 24 by default). */

@@ -1,4 +1,6 @@
-// Ad slots: loads the ad script when an ad client is configured, and shows the ad-blocker message when the marker is hidden.
+// Ad slots (rendered only when an ad client is configured): loads the ad network's script, and shows the ad-blocker message
+// when the marker is hidden.
+import { site } from '../lib/site';
 
 /** How long after a slot appears the ad-blocker check runs. */
 export const AD_CHECK_DELAY_MS = 100;
@@ -19,7 +21,7 @@ export function startAdSlots(): void {
     const script = document.createElement('script');
     script.async = true;
     script.crossOrigin = 'anonymous';
-    script.src = `https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js?client=${encodeURIComponent(client)}`;
+    script.src = `${site.adScriptUrl}?client=${encodeURIComponent(client)}`;
     document.head.append(script);
   }
   slots.forEach((slot) => {

@@ -106,7 +106,9 @@ describe.each(backends)('admin tools on $name', (backend) => {
       try {
         const down = await accounts.admin.jar.post('/api/admin/registration/generate', { username: 'MojangPlayer' });
         expect(down.status).toBe(502);
-        expect((await down.json()).error).toContain('could not be reached');
+        const { error } = await down.json();
+        expect(error).toContain('could not be reached');
+        expect(error, 'the admin is told what to do').toContain('set OFFLINE_MODE=true; otherwise check MOJANG_API_URL');
       } finally {
         mojangUp = true;
       }

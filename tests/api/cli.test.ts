@@ -94,6 +94,18 @@ describe.each(backends)('CLI on $name', (backend) => {
     }
     expect(await suite.server.db.selectFrom('users').select('uuid').execute()).toHaveLength(before.length);
   });
+
+  it('online, with the Mojang API out of reach, says how to try the site offline or fix the address', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const unreachableUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await runCli(['code', 'SomeName'], { OFFLINE_MODE: 'false', DATABASE_URL: suite.database.url, MOJANG_API_URL: unreachableUrl });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('The Mojang API could not be reached');
+    expect(result.stderr).toContain('To try the site without internet access, set OFFLINE_MODE=true; otherwise check MOJANG_API_URL.');
+    expect(result.stdout).not.toMatch(/Login code/);
+  });
 });
 
 describe('CLI argument checks', () => {

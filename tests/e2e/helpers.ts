@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config';
 
-/** Issues a login code with `cloakroom code <username> [--admin]` against the e2e server's database. */
-export function issueCode(username: string, admin = false): string {
+/** Issues a login code with `cloakroom code <username> [--admin]` against the database in `dataDir` (the e2e server's). */
+export function issueCode(username: string, admin = false, dataDir = E2E_DATA_DIR): string {
   const output = execFileSync('node', ['bin/cloakroom.mjs', 'code', username, ...(admin ? ['--admin'] : [])], {
-    env: { ...process.env, OFFLINE_MODE: 'true', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'silent' },
+    env: { ...process.env, OFFLINE_MODE: 'true', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     encoding: 'utf8',
   });
   const match = /: (\d{6})$/m.exec(output);
@@ -30,8 +30,8 @@ export async function waitForIslands(page: Page): Promise<void> {
 }
 
 /** Logs in through the code login page and waits for the landing page. */
-export async function logIn(page: Page, username: string, options: { admin?: boolean; ref?: string } = {}): Promise<void> {
-  const code = issueCode(username, options.admin);
+export async function logIn(page: Page, username: string, options: { admin?: boolean; ref?: string; dataDir?: string } = {}): Promise<void> {
+  const code = issueCode(username, options.admin, options.dataDir);
   await page.goto(`/account/login/minecraft${options.ref ? `?ref=${encodeURIComponent(options.ref)}` : ''}`);
   // A code typed or a click made before the login island hydrates is lost (a busy machine hydrates late).
   await waitForIslands(page);

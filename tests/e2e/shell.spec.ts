@@ -1,6 +1,7 @@
-// The site shell: titles, the 404 page, maintenance screen, API-offline modal, server advert and ad-blocker message.
+// The site shell: titles, the 404 page, the home page, maintenance screen, API-offline modal, server advert, ads and the ad-blocker message.
 import { expect, test } from '@playwright/test';
 import { E2E_MAINTENANCE_PORT } from '../../playwright.config';
+import { STAND_IN_AD_TEXT } from '../helpers/ad-network';
 import { skipServerAdvert } from './helpers';
 
 test('pages carry "<title> | Cloakroom" in the title and the social titles', async ({ page, context, baseURL }) => {
@@ -37,6 +38,24 @@ test('the home page shows the player count from the API, in words that agree wit
     await expect(count).toHaveText(text);
     await page.unroute('**/api/home');
   }
+});
+
+test('without a tutorial video the home page points at what else the site offers, not at an empty box', async ({ page, context, baseURL }) => {
+  await skipServerAdvert(context, baseURL!);
+  await page.goto('/');
+  const more = page.getByRole('navigation', { name: 'More than a cape' });
+  for (const [name, href] of [
+    ['Browse the gallery', '/gallery'],
+    ['Make a cape', '/gallery/cape-creator'],
+    ['Animated capes and more', '/premium'],
+    ['Look up a player', '/user'],
+    ['Need help?', '/help'],
+  ]) {
+    await expect(more.getByRole('link', { name })).toHaveAttribute('href', href);
+  }
+  await expect(page.locator('figure')).toHaveCount(0);
+  await more.getByRole('link', { name: 'Need help?' }).click();
+  await expect(page).toHaveURL(/\/help$/);
 });
 
 test('maintenance mode shows the maintenance screen and reloads every 10 s', async ({ page, context }) => {
@@ -78,11 +97,13 @@ test('the server advert shows once, then not again that day', async ({ page, con
   await expect(advert).toBeHidden();
 });
 
-test('an ad blocker that hides the ad marker gets the ad message; otherwise nothing changes', async ({ page, context, baseURL }) => {
+test("with an ad client set up, the slots show the network's ads; an ad blocker that hides them gets the ad message", async ({ page, context, baseURL }) => {
   await skipServerAdvert(context, baseURL!);
   await page.goto('/');
-  await page.waitForTimeout(300);
-  await expect(page.getByText('made possible by showing ads')).toBeHidden();
+  // The page's policy lets the ad network's script run, and the script fills the slot.
+  const slot = page.locator('[data-ad-slot="bottom"]');
+  await expect(slot.locator('ins.adsbygoogle')).toHaveText(STAND_IN_AD_TEXT);
+  await expect(slot.getByText('made possible by showing ads')).toBeHidden();
   await page.addInitScript(() => {
     document.addEventListener('DOMContentLoaded', () => {
       const style = document.createElement('style');
@@ -92,4 +113,5 @@ test('an ad blocker that hides the ad marker gets the ad message; otherwise noth
   });
   await page.reload();
   await expect(page.getByText('Cloakroom is made possible by showing ads.')).toBeVisible();
+  await expect(slot.locator('ins.adsbygoogle')).toBeHidden();
 });

@@ -2,11 +2,13 @@
 // PAYPAL_STANDIN_PORT, Stripe Checkout (tests/helpers/stripe.ts) on STRIPE_STANDIN_PORT, whose events go to
 // STRIPE_WEBHOOK_URL, and the game's player services with an OptiFine cape server (tests/helpers/game-services.ts) on
 // GAME_SERVICES_PORT, knowing the players in E2E_GAME_PLAYERS, and the Microsoft login's services (tests/helpers/microsoft.ts)
-// on MICROSOFT_STANDIN_PORT for the app MICROSOFT_CLIENT_ID / MICROSOFT_CLIENT_SECRET.
+// on MICROSOFT_STANDIN_PORT for the app MICROSOFT_CLIENT_ID / MICROSOFT_CLIENT_SECRET, and the ad network's script
+// (tests/helpers/ad-network.ts) on AD_NETWORK_STANDIN_PORT.
 import { startPaypalStandIn } from '../helpers/paypal.ts';
 import { startStripeStandIn } from '../helpers/stripe.ts';
 import { startGameServicesStandIn } from '../helpers/game-services.ts';
 import { startMicrosoftStandIn } from '../helpers/microsoft.ts';
+import { startAdNetworkStandIn } from '../helpers/ad-network.ts';
 import { e2eGamePlayers } from './game-players.ts';
 
 const env = process.env;
@@ -23,6 +25,7 @@ const microsoft = await startMicrosoftStandIn({
   clientId: env.MICROSOFT_CLIENT_ID!,
   clientSecret: env.MICROSOFT_CLIENT_SECRET!,
 });
+const ads = await startAdNetworkStandIn({ port: Number(env.AD_NETWORK_STANDIN_PORT) });
 console.log(
-  `PayPal stand-in at ${paypal.url}, Stripe stand-in at ${stripe.url}, game services stand-in at ${game.url}, Microsoft stand-in at ${microsoft.url}`,
+  `PayPal stand-in at ${paypal.url}, Stripe stand-in at ${stripe.url}, game services stand-in at ${game.url}, Microsoft stand-in at ${microsoft.url}, ad network stand-in at ${ads.scriptUrl}`,
 );

@@ -5,7 +5,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import { formatPrice, PREMIUM_FEATURES, type PremiumItem } from '../../lib/premium';
+import { formatPrice, PREMIUM_FEATURES, PURCHASES_UNAVAILABLE, type PremiumItem } from '../../lib/premium';
 import { $user, storeUser } from '../../lib/session';
 import type { PaymentIntent, PremiumInit, PremiumState, PremiumToggle, User } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
@@ -96,6 +96,7 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
       window.alert(CHECKOUT_FAILED);
     }
   };
+  const canBuy = Boolean(state && (state.providers.paypal || state.providers.card));
   const buy = (item: PremiumItem) => checkout(item, async (uuid) => submitCheckout(await api<PremiumInit>('/api/premium/init'), item, uuid, siteName));
   const buyByCard = (item: PremiumItem) =>
     checkout(item, async (uuid) => {
@@ -121,6 +122,11 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
     <>
       {success && <PaymentSuccess />}
       <ErrorDisplay error={error} />
+      {state && !canBuy && (
+        <p className="card mt-6 text-center text-ink-200" role="status">
+          {PURCHASES_UNAVAILABLE}
+        </p>
+      )}
       <ul className="mt-6 grid gap-4 md:grid-cols-3" aria-busy={!state && !error}>
         {(state?.items ?? []).map((entry) => {
           const feature = PREMIUM_FEATURES[entry.key];
@@ -131,14 +137,14 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
               <p className="text-2xl font-extrabold">
                 {formatPrice(entry.price, state!.currency)} <span className="text-sm font-normal text-ink-400">one-time</span>
               </p>
-              {!user && (
+              {!user && canBuy && (
                 <a className="btn-primary text-center" href="/account/login?ref=/premium">
                   Login to buy
                 </a>
               )}
-              {user && !entry.owned && (
+              {user && !entry.owned && canBuy && (
                 <div className="flex flex-col gap-2">
-                  {(state!.providers.paypal || !state!.providers.card) && (
+                  {state!.providers.paypal && (
                     <button type="button" className="btn-primary" disabled={busy !== null} onClick={() => buy(entry.key)}>
                       {busy === entry.key ? 'Opening checkout…' : `Buy ${feature.name} with PayPal`}
                     </button>
