@@ -133,6 +133,8 @@ const schema = z.object({
   AI_API_URL: z.string().url().optional(),
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().default('gpt-image-1'),
+  AI_IMAGE_HOSTS: list,
+  OUTSIDE_URLS_ALLOW_PRIVATE: flag,
   CREATOR_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   AI_PROMPTS_PER_HOUR: z.coerce.number().int().positive().default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -244,8 +246,13 @@ export interface MicrosoftLoginConfig {
 export interface CreatorsConfig {
   mojangSessionUrl: string;
   optifineCapesUrl: string;
-  /** An OpenAI-compatible images API; without a URL and key the AI creator uses the built-in pattern generator. */
-  ai: { apiUrl: string | undefined; apiKey: string | undefined; model: string };
+  /**
+   * An OpenAI-compatible images API; without a URL and key the AI creator uses the built-in pattern generator. An image
+   * URL in its answer is fetched only from the API's own host or `imageHosts`.
+   */
+  ai: { apiUrl: string | undefined; apiKey: string | undefined; model: string; imageHosts: string[] };
+  /** Whether an address taken from an outside answer (a skin URL, an image URL) may be loopback or private (local stand-ins). */
+  allowPrivateAddresses: boolean;
   /** Creator requests per player per minute (every creator together). */
   callsPerMinute: number;
   /** AI creator prompts per player per hour. */
@@ -352,7 +359,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     creators: {
       mojangSessionUrl: e.MOJANG_SESSION_URL.replace(/\/+$/, ''),
       optifineCapesUrl: e.OPTIFINE_CAPES_URL.replace(/\/+$/, ''),
-      ai: { apiUrl: e.AI_API_URL ? e.AI_API_URL.replace(/\/+$/, '') : undefined, apiKey: e.AI_API_KEY || undefined, model: e.AI_MODEL },
+      ai: {
+        apiUrl: e.AI_API_URL ? e.AI_API_URL.replace(/\/+$/, '') : undefined,
+        apiKey: e.AI_API_KEY || undefined,
+        model: e.AI_MODEL,
+        imageHosts: e.AI_IMAGE_HOSTS,
+      },
+      allowPrivateAddresses: e.OUTSIDE_URLS_ALLOW_PRIVATE,
       callsPerMinute: e.CREATOR_CALLS_PER_MINUTE,
       aiPromptsPerHour: e.AI_PROMPTS_PER_HOUR,
     },
