@@ -109,7 +109,10 @@ function tokenFailure(error: unknown): MicrosoftLoginError {
     return new MicrosoftLoginError(reason, `The Microsoft token endpoint answered ${error.status} ${error.error}: ${error.error_description ?? ''}`);
   }
   if (error instanceof oidc.AuthorizationResponseError) return new MicrosoftLoginError('expired', `The authorization response was refused: ${error.error}`);
-  return new MicrosoftLoginError('unavailable', `The Microsoft token endpoint failed: ${(error as Error).message}`);
+  // openid-client wraps what its fetch threw (an OutsideServiceError: too long, no answer in time) as the cause.
+  const cause = (error as Error).cause;
+  const detail = cause instanceof OutsideServiceError ? cause.message : `The Microsoft token endpoint failed: ${(error as Error).message}`;
+  return new MicrosoftLoginError('unavailable', detail);
 }
 
 /** Sets up the Microsoft login for an app registration: server metadata from the authority (no discovery call), PKCE, and the Xbox Live chain. */
