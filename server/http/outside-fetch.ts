@@ -109,7 +109,7 @@ function excerpt(body: Buffer): string {
     .slice(0, EXCERPT_CHARS);
   // eslint-disable-next-line no-control-regex
   const printable = text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
-  return printable === '' ? '(empty)' : `${printable}${body.length > printable.length ? '…' : ''}`;
+  return printable === '' ? '(empty)' : `${printable}${body.length > Buffer.byteLength(text) ? '…' : ''}`;
 }
 
 /** A network error's cause (undici puts the reason, e.g. ECONNREFUSED, there) for the log. */

@@ -30,7 +30,16 @@ function completedPayment(): Record<string, string> {
     mc_currency: 'GBP',
     custom: `${randomUuid()}:glint`,
     payer_email: 'buyer@example.com',
+    payer_id: 'BUYER7Q2K4N8L',
+    payer_status: 'verified',
+    receiver_id: 'MERCHANT3X9Z',
+    payment_date: '10:15:03 Nov 25, 2026 PST',
+    payment_type: 'instant',
+    quantity: '1',
     charset: 'UTF-8',
+    notify_version: '3.9',
+    ipn_track_id: `a1b2c3${txn}`,
+    verify_sign: 'AFcWxV21C7fd0v3bYYYRCpSSRl31A5GnVqI5TQDiXrO6T5sSr0N0wz1p',
   };
 }
 
