@@ -31,6 +31,17 @@ function isAddressOrCidr(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
+/** Whether an allow-list entry is a host name or an http(s) origin. */
+function isHostOrOrigin(entry: string): boolean {
+  if (!entry.includes('://')) return /^[a-z0-9.-]+$/i.test(entry) || net.isIP(entry.replace(/^\[|\]$/g, '')) !== 0;
+  try {
+    const url = new URL(entry);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
 /** TRUST_PROXY: off, a hop count (`1`, `2`), a list of proxy addresses/CIDRs, or `true` (read as one hop, with a warning). */
 const trustProxySetting = z
   .string()
@@ -133,7 +144,7 @@ const schema = z.object({
   AI_API_URL: z.string().url().optional(),
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().default('gpt-image-1'),
-  AI_IMAGE_HOSTS: list,
+  AI_IMAGE_HOSTS: list.refine((hosts) => hosts.every(isHostOrOrigin), { message: 'expected host names or origins (https://host:port), comma-separated' }),
   OUTSIDE_URLS_ALLOW_PRIVATE: flag,
   CREATOR_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   AI_PROMPTS_PER_HOUR: z.coerce.number().int().positive().default(20),
