@@ -55,6 +55,8 @@ const serverEnv = {
   MOJANG_API_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
   MOJANG_SESSION_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
   OPTIFINE_CAPES_URL: `http://127.0.0.1:${E2E_GAME_SERVICES_PORT}`,
+  // The stand-in's skin URLs are on 127.0.0.1.
+  OUTSIDE_URLS_ALLOW_PRIVATE: 'true',
   // The Microsoft login goes to the local stand-in for Microsoft, Xbox Live, XSTS and the game services.
   ...MICROSOFT_APP,
   MICROSOFT_AUTHORITY_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}/consumers`,

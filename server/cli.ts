@@ -6,7 +6,7 @@ import { LOGIN_CODE_TTL_MS } from './auth/login-codes.ts';
 import { isUsername } from './auth/player-ids.ts';
 import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from './auth/registration.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { MojangUnavailableError } from './integrations/mojang.ts';
+import { OutsideServiceError } from './http/outside-fetch.ts';
 import { createBlobStore } from './storage/index.ts';
 import { createTextureLibrary } from './textures/create-library.ts';
 import { describeSweep, sweepLeftovers } from './textures/sweep.ts';
@@ -26,7 +26,7 @@ async function codeCommand(args: string[]): Promise<number> {
   try {
     await migrateToLatest(db);
     const outcome = await issueRegistrationCode(db, config, requested, { admin }).catch((error: unknown) => {
-      if (error instanceof MojangUnavailableError) return { kind: 'unreachable' as const, message: error.message };
+      if (error instanceof OutsideServiceError) return { kind: 'unreachable' as const, message: error.message };
       throw error;
     });
     if (outcome.kind === 'unreachable') {

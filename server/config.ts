@@ -32,6 +32,17 @@ function isAddressOrCidr(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
+/** Whether an allow-list entry is a host name or an http(s) origin. */
+function isHostOrOrigin(entry: string): boolean {
+  if (!entry.includes('://')) return /^[a-z0-9.-]+$/i.test(entry) || net.isIP(entry.replace(/^\[|\]$/g, '')) !== 0;
+  try {
+    const url = new URL(entry);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
 /** TRUST_PROXY: off, a hop count (`1`, `2`), a list of proxy addresses/CIDRs, or `true` (read as one hop, with a warning). */
 const trustProxySetting = z
   .string()
@@ -137,6 +148,8 @@ const schema = z.object({
   AI_API_URL: z.string().url().optional(),
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().default('gpt-image-1'),
+  AI_IMAGE_HOSTS: list.refine((hosts) => hosts.every(isHostOrOrigin), { message: 'expected host names or origins (https://host:port), comma-separated' }),
+  OUTSIDE_URLS_ALLOW_PRIVATE: flag,
   CREATOR_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   AI_PROMPTS_PER_HOUR: z.coerce.number().int().positive().default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -252,8 +265,13 @@ export interface MicrosoftLoginConfig {
 export interface CreatorsConfig {
   mojangSessionUrl: string;
   optifineCapesUrl: string;
-  /** An OpenAI-compatible images API; without a URL and key the AI creator uses the built-in pattern generator. */
-  ai: { apiUrl: string | undefined; apiKey: string | undefined; model: string };
+  /**
+   * An OpenAI-compatible images API; without a URL and key the AI creator uses the built-in pattern generator. An image
+   * URL in its answer is fetched only from the API's own host or `imageHosts`.
+   */
+  ai: { apiUrl: string | undefined; apiKey: string | undefined; model: string; imageHosts: string[] };
+  /** Whether an address taken from an outside answer (a skin URL, an image URL) may be loopback or private (local stand-ins). */
+  allowPrivateAddresses: boolean;
   /** Creator requests per player per minute (every creator together). */
   callsPerMinute: number;
   /** AI creator prompts per player per hour. */
@@ -362,7 +380,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     creators: {
       mojangSessionUrl: e.MOJANG_SESSION_URL.replace(/\/+$/, ''),
       optifineCapesUrl: e.OPTIFINE_CAPES_URL.replace(/\/+$/, ''),
-      ai: { apiUrl: e.AI_API_URL ? e.AI_API_URL.replace(/\/+$/, '') : undefined, apiKey: e.AI_API_KEY || undefined, model: e.AI_MODEL },
+      ai: {
+        apiUrl: e.AI_API_URL ? e.AI_API_URL.replace(/\/+$/, '') : undefined,
+        apiKey: e.AI_API_KEY || undefined,
+        model: e.AI_MODEL,
+        imageHosts: e.AI_IMAGE_HOSTS,
+      },
+      allowPrivateAddresses: e.OUTSIDE_URLS_ALLOW_PRIVATE,
       callsPerMinute: e.CREATOR_CALLS_PER_MINUTE,
       aiPromptsPerHour: e.AI_PROMPTS_PER_HOUR,
     },

@@ -23,7 +23,7 @@ export type RegistrationOutcome = { kind: 'unknown' } | { kind: 'banned'; user: 
 
 /**
  * Resolves `username`, creates or renames the account (making it an admin when asked), and issues its login code; the
- * account's changes, the code and `inTransaction` (an audit row, say) commit together. Throws MojangUnavailableError
+ * account's changes, the code and `inTransaction` (an audit row, say) commit together. Throws OutsideServiceError
  * when the Mojang API cannot answer.
  */
 export async function issueRegistrationCode(

@@ -1,6 +1,10 @@
 // HTTP errors with Laravel-style bodies (`{error}` or `{message, errors}`), and the app's error handler.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { OutsideServiceError } from './outside-fetch.ts';
+
+/** What a visitor is told when an outside service failed and the route has no message of its own for it. */
+export const OUTSIDE_SERVICE_MESSAGE = 'A service this site relies on could not be reached. Try again in a minute.';
 
 /** An error that becomes a response with its status and body. */
 export class HttpError extends Error {
@@ -8,8 +12,9 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 
   /** The response body: `{message, errors}` for field errors, otherwise `{error}`. */
@@ -29,6 +34,22 @@ export function validationError(error: z.ZodError): HttpError {
   return new HttpError(422, first, errors);
 }
 
+/**
+ * Rethrows an outside service's failure as a 502 with the visitor's `message` (the failure itself goes to the log as a
+ * warning); any other error passes on unchanged. For `.catch()` after a call that reaches an outside service.
+ */
+export function whenServiceFails(message: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof OutsideServiceError) throw new HttpError(502, message, undefined, { cause: error });
+    throw error;
+  };
+}
+
+/** Logs an outside service's failure as a warning: the service and what it did, which the visitor never sees. */
+function logServiceFailure(request: FastifyRequest, error: OutsideServiceError): void {
+  request.log.warn({ service: error.service, failure: error.failure, detail: error.detail }, 'an outside service failed');
+}
+
 /** The errors of a connection the client closed (a download aborted half-way, a tab closed mid-request). */
 const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
 
@@ -38,9 +59,15 @@ function isClientGone(error: { code?: string }, request: FastifyRequest, reply: 
 }
 
 /** Sends errors as JSON with the right status; logs server faults (a client that went away is not one) and never leaks a stack trace. */
-export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
+export function handleError(error: FastifyError | HttpError | OutsideServiceError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof HttpError) {
+    if (error.cause instanceof OutsideServiceError) logServiceFailure(request, error.cause);
     reply.status(error.statusCode).send(error.body());
+    return;
+  }
+  if (error instanceof OutsideServiceError) {
+    logServiceFailure(request, error);
+    reply.status(502).send({ error: OUTSIDE_SERVICE_MESSAGE });
     return;
   }
   const status = error.statusCode ?? 500;

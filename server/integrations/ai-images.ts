@@ -1,5 +1,6 @@
 // The AI cape creator's image providers: an OpenAI-compatible images API, or the built-in pattern generator when none is set up.
 import sharp from 'sharp';
+import { fetchOutside, OUTSIDE_JSON_MAX_BYTES, OutsideServiceError, type OutsideAnswer, type OutsideRequest } from '../http/outside-fetch.ts';
 import { drawPromptPattern } from '../textures/generators/prompt-pattern.ts';
 import type { RawImage } from '../textures/raw-image.ts';
 
@@ -43,12 +44,15 @@ export const AI_IMAGE_MAX_SIDE = 512;
 /** The most pixels a service's image may have before it is decoded. */
 export const AI_IMAGE_MAX_INPUT_PIXELS = 4096 * 4096;
 
-/** The most bytes read of a service's JSON answer (a 1024x1024 PNG in base64 is a few megabytes). */
-const MAX_ANSWER_BYTES = 48 * 1024 * 1024;
-/** The most bytes read of an image fetched from the URL a service answers with. */
-const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
-/** The most bytes read of an error answer. */
-const MAX_ERROR_BYTES = 64 * 1024;
+/**
+ * The most bytes of a made image read, as a file or in base64 (a 1024x1024 PNG from an images API is a few megabytes,
+ * more than the cap on other outside images).
+ */
+const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+/** The most bytes read of a service's JSON answer: the image in base64 and the rest of the answer. */
+const MAX_ANSWER_BYTES = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + OUTSIDE_JSON_MAX_BYTES;
+/** The images API's name in the log. */
+const SERVICE = 'The images API';
 
 /** The options of an OpenAiImagesProvider. */
 export interface OpenAiImagesOptions {
@@ -60,30 +64,15 @@ export interface OpenAiImagesOptions {
   timeoutMs?: number;
   /** The size asked for (`1024x1024` suits dall-e-3 and gpt-image-1; dall-e-2 also takes `512x512` and `256x256`). */
   size?: string;
+  /** Hosts (names or origins) an image URL in an answer may point at besides the API's own origin. */
+  imageHosts?: string[];
+  /** Whether an image URL may point at a private address (a local stand-in). */
+  allowPrivateAddresses?: boolean;
 }
 
 /** The error part of an OpenAI error answer. */
 interface OpenAiErrorBody {
   error?: { message?: unknown; code?: unknown; type?: unknown };
-}
-
-/** Reads a response body up to `limit` bytes; null when it is longer (the rest is not read). */
-async function readLimited(response: Response, limit: number): Promise<Buffer | null> {
-  if (!response.body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Decodes an image (any format sharp reads) to 8-bit RGBA, scaled down to AI_IMAGE_MAX_SIDE on its long side. */
@@ -114,6 +103,8 @@ export class OpenAiImagesProvider implements AiImageProvider {
   private readonly model: string;
   private readonly timeoutMs: number;
   private readonly size: string;
+  private readonly imageHosts: string[];
+  private readonly allowPrivateAddresses: boolean;
 
   constructor(options: OpenAiImagesOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -121,6 +112,8 @@ export class OpenAiImagesProvider implements AiImageProvider {
     this.model = options.model;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.size = options.size ?? '1024x1024';
+    this.imageHosts = [new URL(this.baseUrl).origin, ...(options.imageHosts ?? [])];
+    this.allowPrivateAddresses = options.allowPrivateAddresses ?? false;
     this.name = `Images API (${this.model})`;
   }
 
@@ -134,23 +127,17 @@ export class OpenAiImagesProvider implements AiImageProvider {
       size: this.size,
       ...(this.model.startsWith('gpt-image') ? {} : { response_format: 'b64_json' }),
     };
-    const answer = await this.request(
-      `${this.baseUrl}/images/generations`,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-      },
+    const response = await this.request({
+      url: `${this.baseUrl}/images/generations`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      maxBytes: MAX_ANSWER_BYTES,
       signal,
-      async (response) => {
-        if (!response.ok) throw await this.statusError(response);
-        const text = await readLimited(response, MAX_ANSWER_BYTES);
-        if (text === null) throw new AiImageError(aiImageMessages.failed, `the answer was longer than ${MAX_ANSWER_BYTES} bytes`);
-        const parsed = parseJsonObject(text);
-        if (!parsed) throw new AiImageError(aiImageMessages.failed, 'the answer was not a JSON object');
-        return parsed;
-      },
-    );
+    });
+    if (!response.ok) throw statusError(response);
+    const answer = parseJsonObject(response.body);
+    if (!answer) throw new AiImageError(aiImageMessages.failed, 'the answer was not a JSON object');
     const data = answer.data;
     const image = Array.isArray(data) ? (data[0] as { b64_json?: unknown; url?: unknown } | null | undefined) : undefined;
     let bytes: Buffer;
@@ -164,51 +151,45 @@ export class OpenAiImagesProvider implements AiImageProvider {
     }
   }
 
-  /** Fetches the image at a URL the service answered with (http or https only; the API key is not sent). */
+  /**
+   * Fetches the image at a URL the service answered with, by the outside address rule: only from the API's own origin or
+   * the configured image hosts, never a private address unless allowed (the API key is not sent).
+   */
   private async download(address: string, signal: AbortSignal | undefined): Promise<Buffer> {
-    let url: URL;
-    try {
-      url = new URL(address);
-    } catch (error) {
-      throw new AiImageError(aiImageMessages.failed, 'the answer had an image URL that does not parse', { cause: error });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AiImageError(aiImageMessages.failed, `the image URL is ${url.protocol}, not http(s)`);
-    return this.request(url.href, { headers: { accept: 'image/*' } }, signal, async (response) => {
-      if (!response.ok) throw new AiImageError(aiImageMessages.failed, `the image URL answered ${response.status}`);
-      const bytes = await readLimited(response, MAX_IMAGE_BYTES);
-      if (bytes === null) throw new AiImageError(aiImageMessages.failed, `the image was longer than ${MAX_IMAGE_BYTES} bytes`);
-      return bytes;
+    const response = await this.request({
+      url: address,
+      headers: { accept: 'image/*' },
+      rule: { hosts: this.imageHosts, allowPrivate: this.allowPrivateAddresses },
+      maxBytes: MAX_IMAGE_BYTES,
+      signal,
     });
+    if (!response.ok) throw new AiImageError(aiImageMessages.failed, `the image URL answered ${response.status}`);
+    return response.body;
   }
 
   /**
-   * Sends one request and reads its answer within the timeout. Failing to connect or running out of time is "could not
-   * be reached"; the caller's abort rethrows the signal's reason.
+   * Sends one request within the timeout: failing to connect or running out of time is "could not be reached", any
+   * other failure (an answer over its cap, an image URL the rule refuses) "failed"; the caller's abort rethrows its reason.
    */
-  private async request<T>(url: string, init: RequestInit, signal: AbortSignal | undefined, read: (response: Response) => Promise<T>): Promise<T> {
-    signal?.throwIfAborted();
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  private async request(request: Omit<OutsideRequest, 'service' | 'timeoutMs'>): Promise<OutsideAnswer> {
     try {
-      return await read(await fetch(url, { ...init, signal: combined }));
+      return await fetchOutside({ ...request, service: SERVICE, timeoutMs: this.timeoutMs });
     } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (error instanceof AiImageError) throw error;
-      const reason = timeout.aborted ? `no answer within ${this.timeoutMs} ms` : `${(error as Error).message}${causeText(error)}`;
-      throw new AiImageError(aiImageMessages.unreachable, reason, { cause: error });
+      if (!(error instanceof OutsideServiceError)) throw error;
+      const unreachable = error.failure === 'unreachable' || error.failure === 'timeout';
+      throw new AiImageError(unreachable ? aiImageMessages.unreachable : aiImageMessages.failed, error.detail, { cause: error });
     }
   }
+}
 
-  /** The error for a non-2xx answer: refused (400 from the safety system), busy (429) or failed. */
-  private async statusError(response: Response): Promise<AiImageError> {
-    const text = await readLimited(response, MAX_ERROR_BYTES).catch(() => null);
-    const body = parseJsonObject(text) as OpenAiErrorBody | null;
-    const serviceMessage = typeof body?.error?.message === 'string' ? body.error.message : '';
-    const detail = `HTTP ${response.status}${typeof body?.error?.code === 'string' ? ` ${body.error.code}` : ''}${serviceMessage ? `: ${serviceMessage}` : ''}`;
-    if (response.status === 400 && isRefusal(body)) return new AiImageError(aiImageMessages.refused, detail);
-    if (response.status === 429) return new AiImageError(aiImageMessages.busy, detail);
-    return new AiImageError(aiImageMessages.failed, detail);
-  }
+/** The error for a non-2xx answer: refused (400 from the safety system), busy (429) or failed. */
+function statusError(response: OutsideAnswer): AiImageError {
+  const body = parseJsonObject(response.body) as OpenAiErrorBody | null;
+  const serviceMessage = typeof body?.error?.message === 'string' ? body.error.message : '';
+  const detail = `HTTP ${response.status}${typeof body?.error?.code === 'string' ? ` ${body.error.code}` : ''}${serviceMessage ? `: ${serviceMessage}` : ''}`;
+  if (response.status === 400 && isRefusal(body)) return new AiImageError(aiImageMessages.refused, detail);
+  if (response.status === 429) return new AiImageError(aiImageMessages.busy, detail);
+  return new AiImageError(aiImageMessages.failed, detail);
 }
 
 /** Bytes parsed as a JSON object; null when they are missing, not JSON, or not an object. */
@@ -220,13 +201,6 @@ function parseJsonObject(bytes: Buffer | null): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/** A network error's cause (undici puts the reason, e.g. ECONNREFUSED, there) for the log. */
-function causeText(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (!cause) return '';
-  return ` (${typeof cause.code === 'string' ? cause.code : String(cause.message)})`;
 }
 
 /** The built-in generator: draws the prompt's colour, shape and text words as a pattern (see prompt-pattern.ts). */
@@ -244,7 +218,19 @@ export function createPatternProvider(): AiImageProvider {
 }
 
 /** The OpenAI-compatible provider when apiUrl and apiKey are set (model DEFAULT_AI_IMAGE_MODEL unless given), else the built-in one. */
-export function createAiImageProvider(options: { apiUrl?: string; apiKey?: string; model?: string }): AiImageProvider {
+export function createAiImageProvider(options: {
+  apiUrl?: string;
+  apiKey?: string;
+  model?: string;
+  imageHosts?: string[];
+  allowPrivateAddresses?: boolean;
+}): AiImageProvider {
   if (!options.apiUrl || !options.apiKey) return createPatternProvider();
-  return new OpenAiImagesProvider({ baseUrl: options.apiUrl, apiKey: options.apiKey, model: options.model || DEFAULT_AI_IMAGE_MODEL });
+  return new OpenAiImagesProvider({
+    baseUrl: options.apiUrl,
+    apiKey: options.apiKey,
+    model: options.model || DEFAULT_AI_IMAGE_MODEL,
+    imageHosts: options.imageHosts,
+    allowPrivateAddresses: options.allowPrivateAddresses,
+  });
 }

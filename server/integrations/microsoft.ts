@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
 import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
 import type { MicrosoftLoginConfig } from '../config.ts';
+import { cappedFetch, fetchOutside, OUTSIDE_JSON_MAX_BYTES, OutsideServiceError } from '../http/outside-fetch.ts';
 
 /** The permissions asked for: signing in to Xbox Live, and a refresh token (Microsoft's usual pair for game logins). */
 export const MICROSOFT_SCOPE = 'XboxLive.signin offline_access';
@@ -75,25 +76,22 @@ interface JsonAnswer {
   body: unknown;
 }
 
-/** Sends a JSON request to an outside service; a network failure or timeout is `unavailable`. */
+/** Sends a JSON request to an outside service (its answer read up to OUTSIDE_JSON_MAX_BYTES); any failure to answer is `unavailable`. */
 async function callJson(what: string, url: string, init: { method: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> }): Promise<JsonAnswer> {
-  let response: Response;
   try {
-    response = await fetch(url, {
+    const answer = await fetchOutside({
+      service: what,
+      url,
       method: init.method,
       headers: { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      redirect: 'error',
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      maxBytes: OUTSIDE_JSON_MAX_BYTES,
+      timeoutMs: CALL_TIMEOUT_MS,
     });
+    return { status: answer.status, body: answer.jsonOrNull() };
   } catch (error) {
-    throw new MicrosoftLoginError('unavailable', `${what} could not be reached: ${(error as Error).message}`);
-  }
-  const text = await response.text().catch(() => '');
-  try {
-    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
-  } catch {
-    return { status: response.status, body: null };
+    if (error instanceof OutsideServiceError) throw new MicrosoftLoginError('unavailable', error.message);
+    throw error;
   }
 }
 
@@ -111,7 +109,10 @@ function tokenFailure(error: unknown): MicrosoftLoginError {
     return new MicrosoftLoginError(reason, `The Microsoft token endpoint answered ${error.status} ${error.error}: ${error.error_description ?? ''}`);
   }
   if (error instanceof oidc.AuthorizationResponseError) return new MicrosoftLoginError('expired', `The authorization response was refused: ${error.error}`);
-  return new MicrosoftLoginError('unavailable', `The Microsoft token endpoint failed: ${(error as Error).message}`);
+  // openid-client wraps what its fetch threw (an OutsideServiceError: too long, no answer in time) as the cause.
+  const cause = (error as Error).cause;
+  const detail = cause instanceof OutsideServiceError ? cause.message : `The Microsoft token endpoint failed: ${(error as Error).message}`;
+  return new MicrosoftLoginError('unavailable', detail);
 }
 
 /** Sets up the Microsoft login for an app registration: server metadata from the authority (no discovery call), PKCE, and the Xbox Live chain. */
@@ -124,6 +125,7 @@ export function createMicrosoftLogin(settings: MicrosoftLoginConfig): MicrosoftL
     settings.clientSecret ? oidc.ClientSecretPost(settings.clientSecret) : oidc.None(),
   );
   configuration.timeout = CALL_TIMEOUT_MS / 1000;
+  configuration[oidc.customFetch] = cappedFetch('The Microsoft token endpoint', { maxBytes: OUTSIDE_JSON_MAX_BYTES, timeoutMs: CALL_TIMEOUT_MS });
   // Only a local stand-in (tests) is plain HTTP; Microsoft itself is HTTPS. (openid-client marks this deprecated only to make it stand out.)
   if (new URL(authority).protocol === 'http:') oidc.allowInsecureRequests(configuration);
 

@@ -1,5 +1,6 @@
 // The Mojang profile API client: resolves a username to its uuid.
 import { normalizeUuid } from '../auth/player-ids.ts';
+import { fetchOutside, OUTSIDE_IMAGE_MAX_BYTES, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
 
 /** A game profile as the Mojang API names it. */
 export interface MojangProfile {
@@ -7,32 +8,31 @@ export interface MojangProfile {
   username: string;
 }
 
-/** Raised when the Mojang API cannot be reached or answers something unexpected. */
-export class MojangUnavailableError extends Error {}
+/** How long each call to the game's services may take, body included. */
+const CALL_TIMEOUT_MS = 5000;
+const PROFILE_API = 'The Mojang API';
+const SESSION_SERVER = 'The session server';
+const SKIN_SERVER = 'The skin server';
 
-/** Looks a username up at `<baseUrl>/users/profiles/minecraft/<name>`; null when no such player exists. */
-export async function fetchProfileByName(baseUrl: string, username: string, timeoutMs = 5000): Promise<MojangProfile | null> {
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/users/profiles/minecraft/${encodeURIComponent(username)}`, {
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    throw new MojangUnavailableError(`The Mojang API could not be reached: ${(error as Error).message}`);
-  }
-  if (response.status === 204 || response.status === 404) return null;
-  if (!response.ok) throw new MojangUnavailableError(`The Mojang API answered ${response.status}`);
-  const body = (await response.json().catch(() => null)) as { id?: unknown; name?: unknown } | null;
+/** Looks a username up at `<baseUrl>/users/profiles/minecraft/<name>`; null when no such player exists; OutsideServiceError when the API fails. */
+export async function fetchProfileByName(baseUrl: string, username: string, timeoutMs = CALL_TIMEOUT_MS): Promise<MojangProfile | null> {
+  const answer = await fetchOutside({
+    service: PROFILE_API,
+    url: `${baseUrl}/users/profiles/minecraft/${encodeURIComponent(username)}`,
+    headers: { accept: 'application/json' },
+    maxBytes: OUTSIDE_JSON_MAX_BYTES,
+    timeoutMs,
+  });
+  if (answer.status === 204 || answer.status === 404) return null;
+  if (!answer.ok) throw answer.unexpected();
+  const body = answer.json() as { id?: unknown; name?: unknown } | null;
   const uuid = typeof body?.id === 'string' ? normalizeUuid(body.id) : null;
-  if (!uuid || typeof body?.name !== 'string') throw new MojangUnavailableError('The Mojang API answered an unexpected body');
+  if (!uuid || typeof body?.name !== 'string') throw answer.unexpected('a body that is not a profile');
   return { uuid, username: body.name };
 }
 
 /** The host the game's skin files are served from; a session answer pointing anywhere else (but the session server itself) is not followed. */
 const SKIN_HOST = 'textures.minecraft.net';
-/** Largest skin file we read. */
-const MAX_SKIN_BYTES = 1_000_000;
 
 /** The skin URL in a session-server profile answer (its base64 `textures` property), or null when the player has none. */
 export function skinUrlFromSessionProfile(body: unknown): string | null {
@@ -48,40 +48,41 @@ export function skinUrlFromSessionProfile(body: unknown): string | null {
   }
 }
 
-/** Fetches with a timeout, turning a network failure into MojangUnavailableError. */
-async function fetchOrUnavailable(url: string, timeoutMs: number, what: string): Promise<Response> {
-  try {
-    return await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-  } catch (error) {
-    throw new MojangUnavailableError(`${what} could not be reached: ${(error as Error).message}`);
-  }
+/** Where the skin services are and how their answers' addresses are checked. */
+export interface SkinServices {
+  apiUrl: string;
+  sessionUrl: string;
+  /** Whether a skin URL may point at a private address (a local stand-in). */
+  allowPrivateAddresses: boolean;
+  timeoutMs?: number;
 }
 
 /**
  * A player's skin PNG by username: the profile API for the uuid, the session server's profile for the skin URL, then
- * the skin file (only from the game's skin host or the session server's own origin). Null when there is no such player
- * or no skin; MojangUnavailableError when a service fails.
+ * the skin file (only from the game's skin host or the session server's own origin, by the outside address rule). Null
+ * when there is no such player or no skin; OutsideServiceError when a service fails.
  */
-export async function fetchSkinByName(apiUrl: string, sessionUrl: string, username: string, timeoutMs = 5000): Promise<Buffer | null> {
-  const profile = await fetchProfileByName(apiUrl, username, timeoutMs);
+export async function fetchSkinByName(services: SkinServices, username: string): Promise<Buffer | null> {
+  const timeoutMs = services.timeoutMs ?? CALL_TIMEOUT_MS;
+  const profile = await fetchProfileByName(services.apiUrl, username, timeoutMs);
   if (!profile) return null;
-  const session = await fetchOrUnavailable(`${sessionUrl}/session/minecraft/profile/${profile.uuid}`, timeoutMs, 'The session server');
+  const session = await fetchOutside({
+    service: SESSION_SERVER,
+    url: `${services.sessionUrl}/session/minecraft/profile/${profile.uuid}`,
+    maxBytes: OUTSIDE_JSON_MAX_BYTES,
+    timeoutMs,
+  });
   if (session.status === 204 || session.status === 404) return null;
-  if (!session.ok) throw new MojangUnavailableError(`The session server answered ${session.status}`);
-  const skinUrl = skinUrlFromSessionProfile(await session.json().catch(() => null));
+  if (!session.ok) throw session.unexpected();
+  const skinUrl = skinUrlFromSessionProfile(session.jsonOrNull());
   if (!skinUrl) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(skinUrl);
-  } catch {
-    return null;
-  }
-  const allowed = parsed.hostname === SKIN_HOST || parsed.origin === new URL(sessionUrl).origin;
-  if (!allowed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-    throw new MojangUnavailableError(`The session server pointed at ${parsed.origin}`);
-  const skin = await fetchOrUnavailable(parsed.href, timeoutMs, 'The skin server');
-  if (!skin.ok) throw new MojangUnavailableError(`The skin server answered ${skin.status}`);
-  const bytes = Buffer.from(await skin.arrayBuffer());
-  if (bytes.length > MAX_SKIN_BYTES) throw new MojangUnavailableError('The skin file is too big');
-  return bytes;
+  const skin = await fetchOutside({
+    service: SKIN_SERVER,
+    url: skinUrl,
+    rule: { hosts: [SKIN_HOST, new URL(services.sessionUrl).origin], allowPrivate: services.allowPrivateAddresses },
+    maxBytes: OUTSIDE_IMAGE_MAX_BYTES,
+    timeoutMs,
+  });
+  if (!skin.ok) throw skin.unexpected();
+  return skin.body;
 }

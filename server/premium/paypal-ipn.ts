@@ -6,6 +6,7 @@
 // and IPNandPDTVariables/).
 import type { PremiumConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
 import { cents, changePaymentStatus, grantPayment, receiveNotification, storeRefusedNotification, type PaymentStatus } from './payments.ts';
@@ -42,31 +43,29 @@ export type IpnOutcome =
   | 'out of order'
   | `refused: ${'fields' | 'status' | 'receiver' | 'amount' | 'currency' | 'custom' | 'player' | 'unknown payment'}`;
 
-/** Raised when PayPal's verification endpoint cannot answer; the notification is answered 502, so PayPal sends it again. */
-export class IpnVerificationUnavailable extends Error {}
-
 /** The `custom` field our checkout form sends: the buyer's uuid and the feature, as `uuid:item`. */
 export function checkoutCustom(uuid: string, item: PremiumItem): string {
   return `${uuid}:${item}`;
 }
 
-/** Posts a notification back to PayPal: true for VERIFIED, false for INVALID; throws IpnVerificationUnavailable otherwise. */
+/**
+ * Posts a notification back to PayPal: true for VERIFIED, false for INVALID; OutsideServiceError otherwise (the
+ * notification is then answered 502, so PayPal sends it again).
+ */
 export async function verifyIpn(verifyUrl: string, body: Buffer, timeoutMs = 10_000): Promise<boolean> {
-  let response: Response;
-  try {
-    response = await fetch(verifyUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Cloakroom-IPN-Verifier' },
-      body: Buffer.concat([Buffer.from('cmd=_notify-validate&'), body]),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    throw new IpnVerificationUnavailable(`PayPal's IPN verification could not be reached: ${(error as Error).message}`);
-  }
-  const text = (await response.text()).trim();
-  if (response.ok && text === 'VERIFIED') return true;
-  if (response.ok && text === 'INVALID') return false;
-  throw new IpnVerificationUnavailable(`PayPal's IPN verification answered ${response.status}: ${text.slice(0, 80)}`);
+  const answer = await fetchOutside({
+    service: "PayPal's IPN verification",
+    url: verifyUrl,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Cloakroom-IPN-Verifier' },
+    body: Buffer.concat([Buffer.from('cmd=_notify-validate&'), body]),
+    maxBytes: OUTSIDE_JSON_MAX_BYTES,
+    timeoutMs,
+  });
+  const text = answer.text().trim();
+  if (answer.ok && text === 'VERIFIED') return true;
+  if (answer.ok && text === 'INVALID') return false;
+  throw answer.unexpected();
 }
 
 /**

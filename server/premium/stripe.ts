@@ -7,15 +7,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PREMIUM_FEATURES, isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
 import type { PremiumConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { cents, changePaymentStatus, grantPayment, receiveNotification, storeRefusedNotification, type PaymentStatus } from './payments.ts';
 
 const PROVIDER = 'stripe';
 /** How old a signed webhook may be (Stripe's libraries use five minutes): an older one is a replay. */
 export const SIGNATURE_TOLERANCE_S = 300;
-
-/** Raised when Stripe does not make the checkout session. */
-export class CheckoutUnavailable extends Error {}
 
 /** What became of a webhook event (stored beside it). */
 export type StripeOutcome =
@@ -27,7 +25,7 @@ export type StripeOutcome =
   | 'out of order'
   | `refused: ${'signature' | 'stale' | 'body' | 'unpaid' | 'amount' | 'currency' | 'metadata' | 'player' | 'unknown payment'}`;
 
-/** Makes a Stripe Checkout session for one feature; resolves with the URL to send the buyer to. */
+/** Makes a Stripe Checkout session for one feature; resolves with the URL to send the buyer to; OutsideServiceError when Stripe does not make it. */
 export async function createCheckoutSession(
   premium: PremiumConfig,
   order: { uuid: string; item: PremiumItem; siteName: string; successUrl: string; cancelUrl: string },
@@ -45,21 +43,17 @@ export async function createCheckoutSession(
     'line_items[0][price_data][unit_amount]': String(cents(premium.prices[order.item])),
     'line_items[0][price_data][product_data][name]': `${order.siteName} ${PREMIUM_FEATURES[order.item].name}`,
   });
-  let response: Response;
-  try {
-    response = await fetch(`${premium.stripe.apiUrl}/v1/checkout/sessions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${premium.stripe.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: form,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    throw new CheckoutUnavailable(`Stripe could not be reached: ${(error as Error).message}`);
-  }
-  const session = (await response.json().catch(() => null)) as { url?: unknown; error?: { message?: string } } | null;
-  if (!response.ok || typeof session?.url !== 'string') {
-    throw new CheckoutUnavailable(`Stripe answered ${response.status}: ${session?.error?.message ?? 'no checkout URL'}`);
-  }
+  const answer = await fetchOutside({
+    service: 'Stripe',
+    url: `${premium.stripe.apiUrl}/v1/checkout/sessions`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${premium.stripe.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+    maxBytes: OUTSIDE_JSON_MAX_BYTES,
+    timeoutMs,
+  });
+  const session = answer.jsonOrNull() as { url?: unknown } | null;
+  if (!answer.ok || typeof session?.url !== 'string') throw answer.unexpected(answer.ok ? 'no checkout URL' : undefined);
   return session.url;
 }
 

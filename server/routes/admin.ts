@@ -35,14 +35,13 @@ import { removeFromWhitelist, whitelistPage } from '../admin/whitelist.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
 import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT, type ProfileLookup } from '../auth/registration.ts';
 import { BANNED_MESSAGE } from './account.ts';
-import { MojangUnavailableError } from '../integrations/mojang.ts';
 import { readSiteCounts } from '../db/site-counts.ts';
 import { auditPage } from '../admin/audit-log.ts';
 import { answerGalleryReport, galleryReportPage } from '../admin/gallery-reports.ts';
 import { answerUserReport, openUserReports, type UserReportRefusal } from '../admin/user-reports.ts';
 import type { Db } from '../db/database.ts';
 import { sumCounters, typeCounterKeys } from '../gallery/counts.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, whenServiceFails } from '../http/errors.ts';
 import { paginate } from '../http/pagination.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
@@ -54,6 +53,8 @@ import { UNKNOWN_PLAYER_MESSAGE } from './users.ts';
 
 /** Rows per page of the admin lists. */
 export const ADMIN_PAGE_SIZE = 15;
+/** What a moderator is told when the game profile service cannot be reached, with what the operator can do about it. */
+export const PROFILE_SERVICE_DOWN_MESSAGE = `The game profile service could not be reached. Try again in a minute. ${MOJANG_UNREACHABLE_HINT}`;
 const adminOnly = { auth: 'admin' } as const;
 
 const REFUSALS: Record<UserReportRefusal, { status: number; message: string }> = {
@@ -105,11 +106,7 @@ export async function adminRoutes(
       const { username } = request.body;
       const outcome = await issueRegistrationCode(db, lookup, username, {
         inTransaction: (trx, user) => recordAdminAction(trx, moderator, { action: 'REGISTRATION_CODE', target: user }),
-      }).catch((error: unknown) => {
-        if (error instanceof MojangUnavailableError)
-          throw new HttpError(502, `The game profile service could not be reached. Try again in a minute. ${MOJANG_UNREACHABLE_HINT}`);
-        throw error;
-      });
+      }).catch(whenServiceFails(PROFILE_SERVICE_DOWN_MESSAGE));
       if (outcome.kind === 'unknown') throw new HttpError(404, `No player is called "${username}".`, { username: [`No player is called "${username}".`] });
       if (outcome.kind === 'banned') throw new HttpError(403, BANNED_MESSAGE);
       return {

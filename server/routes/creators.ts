@@ -33,13 +33,13 @@ import { GALLERY_TYPES, galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { CreatorsConfig } from '../config.ts';
 import { createGalleryItem } from '../gallery/items.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, whenServiceFails } from '../http/errors.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { AiImageError, createAiImageProvider } from '../integrations/ai-images.ts';
-import { fetchSkinByName, MojangUnavailableError } from '../integrations/mojang.ts';
-import { fetchOptifineCape, OptifineUnavailableError } from '../integrations/optifine.ts';
+import { fetchSkinByName } from '../integrations/mojang.ts';
+import { fetchOptifineCape } from '../integrations/optifine.ts';
 import { decodeBannerCode } from '../textures/banner/codes.ts';
 import { renderBanner } from '../textures/banner/render.ts';
 import { assignPlayerTextures, storeAndPoint, type AssignmentContext } from '../textures/assign.ts';
@@ -69,7 +69,7 @@ export const TOO_MANY_PROMPTS_MESSAGE = 'You have made a lot of AI capes. Try ag
 /** The message for a banner code that does not decode. */
 export const BANNER_CODE_MESSAGE = 'That banner code is not valid.';
 /** The message when a looked-up service fails (the page stops loading; the message is for other clients). */
-const SERVICE_DOWN_MESSAGE = 'The player service could not be reached. Try again later.';
+export const SERVICE_DOWN_MESSAGE = 'The player service could not be reached. Try again later.';
 
 const hexColour = z.string().regex(HEX_COLOUR_PATTERN, { message: creatorMessages.badColour });
 const slider = z.coerce.number().int().min(SLIDER_MIN).max(SLIDER_MAX);
@@ -212,13 +212,10 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     async (request, reply) => {
       await requireUser(request);
       const { username: name, helmetOverlay, ...sliders } = request.params;
-      let skin: Buffer | null;
-      try {
-        skin = await fetchSkinByName(options.mojangApiUrl, settings.mojangSessionUrl, name);
-      } catch (error) {
-        if (error instanceof MojangUnavailableError) throw new HttpError(502, SERVICE_DOWN_MESSAGE);
-        throw error;
-      }
+      const skin = await fetchSkinByName(
+        { apiUrl: options.mojangApiUrl, sessionUrl: settings.mojangSessionUrl, allowPrivateAddresses: settings.allowPrivateAddresses },
+        name,
+      ).catch(whenServiceFails(SERVICE_DOWN_MESSAGE));
       if (!skin) throw new HttpError(404, `No player called ${name} has a skin.`);
       return answer(request, reply, { generator: 'head', input: { skin, helmet: helmetOverlay, ...sliders } });
     },
@@ -259,13 +256,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       if ((OPTIFINE_DESIGNS as readonly string[]).includes(name)) {
         return answer(request, reply, { generator: 'optifine', input: designColours(name as OptifineDesign) });
       }
-      let file: Buffer | null;
-      try {
-        file = await fetchOptifineCape(settings.optifineCapesUrl, name);
-      } catch (error) {
-        if (error instanceof OptifineUnavailableError) throw new HttpError(502, creatorMessages.optifineNoCape);
-        throw error;
-      }
+      const file = await fetchOptifineCape(settings.optifineCapesUrl, name).catch(whenServiceFails(creatorMessages.optifineNoCape));
       if (!file) throw new HttpError(404, creatorMessages.optifineNoCape);
       return answer(request, reply, { generator: 'optifineFile', input: file });
     },
@@ -300,7 +291,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     },
   );
 
-  const aiProvider = createAiImageProvider(settings.ai);
+  const aiProvider = createAiImageProvider({ ...settings.ai, allowPrivateAddresses: settings.allowPrivateAddresses });
 
   app.get(
     '/api/gallery/ai-cape-creator',

@@ -8,16 +8,20 @@ import { PREMIUM_ITEMS, PURCHASES_UNAVAILABLE } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, whenServiceFails } from '../http/errors.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { perAddressRateLimit } from '../http/user-rate-limit.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { featureStates, setFeatureEnabled, type ToggledItem } from '../premium/features.ts';
-import { handleIpn, IpnVerificationUnavailable } from '../premium/paypal-ipn.ts';
-import { CheckoutUnavailable, createCheckoutSession, handleStripeWebhook } from '../premium/stripe.ts';
+import { handleIpn } from '../premium/paypal-ipn.ts';
+import { createCheckoutSession, handleStripeWebhook } from '../premium/stripe.ts';
 
 /** The path PayPal posts its notifications to (exempt from the XSRF check: PayPal's message is checked with PayPal). */
 export const PAYPAL_IPN_PATH = '/api/premium/payment';
+/** The answer to a payment notification PayPal could not verify (PayPal sends it again later). */
+export const IPN_UNVERIFIED_MESSAGE = 'The notification could not be verified with PayPal. Send it again later.';
+/** What a buyer is told when Stripe does not make the checkout session. */
+export const CHECKOUT_UNAVAILABLE_MESSAGE = 'The card payment could not be started. Try again in a minute.';
 /** The path Stripe posts its events to (exempt from the XSRF check: each event is signed). */
 export const STRIPE_WEBHOOK_PATH = '/api/premium/stripe/webhook';
 /** The calls payment providers make, which carry no session and no XSRF token. */
@@ -113,22 +117,14 @@ export async function premiumRoutes(
       if (uuid !== user.uuid) throw new HttpError(403, 'You can only buy features for your own account.');
       if (!cardPayments) throw new HttpError(501, 'Card payments are not set up on this site yet.');
       if ((await featureStates(db, uuid))[item].owned) throw new HttpError(422, 'You already own this feature.');
-      try {
-        const url = await createCheckoutSession(premium, {
-          uuid,
-          item,
-          siteName: config.siteName,
-          successUrl: `${config.siteUrl}/premium/success`,
-          cancelUrl: `${config.siteUrl}/premium`,
-        });
-        return { url };
-      } catch (error) {
-        if (error instanceof CheckoutUnavailable) {
-          request.log.warn({ err: error }, 'card checkout failed');
-          throw new HttpError(502, 'The card payment could not be started. Try again in a minute.');
-        }
-        throw error;
-      }
+      const url = await createCheckoutSession(premium, {
+        uuid,
+        item,
+        siteName: config.siteName,
+        successUrl: `${config.siteUrl}/premium/success`,
+        cancelUrl: `${config.siteUrl}/premium`,
+      }).catch(whenServiceFails(CHECKOUT_UNAVAILABLE_MESSAGE));
+      return { url };
     },
   );
 
@@ -168,13 +164,8 @@ export async function premiumRoutes(
       },
       async (request, reply) => {
         const body = rawBody(request.body, 'A payment notification is form-encoded.');
-        try {
-          const outcome = await handleIpn({ db, bus, premium }, body);
-          request.log.info({ outcome }, 'PayPal notification');
-        } catch (error) {
-          if (error instanceof IpnVerificationUnavailable) throw new HttpError(502, error.message);
-          throw error;
-        }
+        const outcome = await handleIpn({ db, bus, premium }, body).catch(whenServiceFails(IPN_UNVERIFIED_MESSAGE));
+        request.log.info({ outcome }, 'PayPal notification');
         return reply.status(200).send(null);
       },
     ),

@@ -1,5 +1,7 @@
 // API tests for the AI cape creator: the built-in pattern generator and an OpenAI-compatible images API (a local
 // stand-in), the prompt rules, the cache, the per-hour limit, the service's failures and the moderators' log.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { aiImageMessages } from '../../server/integrations/ai-images.ts';
@@ -104,6 +106,43 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
       expect((await ask(jar, 'third prompt')).status).toBe(200);
       expect((await ask(jar, 'fourth prompt')).status).toBe(200);
       expect(await ask(jar, 'fifth prompt')).toMatchObject({ status: 429, body: { error: TOO_MANY_PROMPTS_MESSAGE } });
+    });
+  });
+
+  describe('with an images API that answers with an image URL', () => {
+    const suite = serverForSuite(backend, { AI_API_URL: images.url, AI_API_KEY: AI_KEY, AI_MODEL: 'dall-e-3', AI_PROMPTS_PER_HOUR: '100' });
+    let jar: CookieJar;
+    let elsewhere: http.Server;
+    const fetched: string[] = [];
+    beforeAll(async () => {
+      ({ jar } = await loginNewUser(suite.server));
+      // Another web server on this machine, which an answer may try to make the server fetch.
+      elsewhere = http.createServer((request, response) => {
+        fetched.push(request.url ?? '');
+        response.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    });
+    afterAll(async () => {
+      images.setBehaviour({ kind: 'image' });
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    });
+
+    it('refuses an image URL on a loopback address or on another host with a clear error, and fetches nothing from it', async () => {
+      images.downloads.length = 0;
+      // The API's own host, but a loopback address (allowed only with OUTSIDE_URLS_ALLOW_PRIVATE).
+      images.setBehaviour({ kind: 'url' });
+      expect(await ask(jar, 'a url on loopback')).toMatchObject({ status: 502, body: { error: aiImageMessages.failed } });
+      expect(images.downloads).toHaveLength(0);
+      // Another host.
+      const port = (elsewhere.address() as AddressInfo).port;
+      for (const address of [`http://localhost:${port}/image.png`, `http://127.0.0.2:${port}/image.png`, 'http://169.254.169.254/latest/meta-data/']) {
+        images.setBehaviour({ kind: 'url', address });
+        expect(await ask(jar, `another host ${fetched.length}`), address).toMatchObject({ status: 502, body: { error: aiImageMessages.failed } });
+      }
+      expect(fetched).toEqual([]);
+      const rows = await suite.server.db.selectFrom('ai_cape_logs').select('texture_hash').execute();
+      expect(rows.map((row) => row.texture_hash)).toEqual([null, null, null, null]);
     });
   });
 });

@@ -52,6 +52,8 @@ describe.each(backends)('cape creators on $name', (backend) => {
     MOJANG_API_URL: services.url,
     MOJANG_SESSION_URL: services.url,
     OPTIFINE_CAPES_URL: services.url,
+    // The stand-in's skin URLs are on 127.0.0.1.
+    OUTSIDE_URLS_ALLOW_PRIVATE: 'true',
     CREATOR_CALLS_PER_MINUTE: '1000',
     TEXTURE_UPLOADS_PER_10_MINUTES: '1000',
     GALLERY_UPLOADS_PER_10_MINUTES: '1000',

@@ -73,6 +73,8 @@ describe.each(backends)('junk input on $name', (backend) => {
     MOJANG_API_URL: gameServices.url,
     MOJANG_SESSION_URL: gameServices.url,
     OPTIFINE_CAPES_URL: gameServices.url,
+    // The stand-in's skin URLs are on 127.0.0.1.
+    OUTSIDE_URLS_ALLOW_PRIVATE: 'true',
     CREATOR_CALLS_PER_MINUTE: '100000',
     AI_PROMPTS_PER_HOUR: '100000',
   });

@@ -2,7 +2,7 @@
 // stand-in for Microsoft, Xbox Live, XSTS and the game services (tests/helpers/microsoft.ts).
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BANNED_ACCOUNT_MESSAGE, MICROSOFT_LOGIN_FAILURES } from '../../src/lib/login-errors.ts';
 import { backends, type Backend, type TestDatabase } from '../helpers/backends.ts';
 import { findSetCookie, type CookieJar } from '../helpers/cookie-jar.ts';
@@ -12,6 +12,8 @@ import { newBrowser, randomUsername, startServer, type TestServer } from '../hel
 const CLIENT_ID = '00000000-4000-8000-0000-00000000c10a';
 const CLIENT_SECRET = 'stand-in-secret';
 const SITE_URL = 'https://capes.example.org';
+/** More than a reader that stops at its cap lets an endless answer write (the cap plus socket buffers). */
+const ENDLESS_READ_BOUND = 32 * 1024 * 1024;
 
 /** A test's Microsoft account: its name, player name and kind. */
 interface TestAccount {
@@ -268,6 +270,22 @@ describe.each(backends)('Microsoft login on $name', (backend) => {
     expect(await response.json()).toEqual(failure(MICROSOFT_LOGIN_FAILURES.unavailable));
     expect(jar.cookie('session')).toBeUndefined();
   });
+
+  it.each(['token', 'xsts'] as StandInService[])(
+    'stops reading an endless answer from %s at its cap and answers 502 with a try-again message',
+    async (service) => {
+      const { bytesSent, cutShort } = suite.standIn.hostile;
+      suite.standIn.failWith(service, 'endless');
+      const jar = await newBrowser(suite.server);
+      const response = await logInWithMicrosoft(jar, { account: newAccount() });
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual(failure(MICROSOFT_LOGIN_FAILURES.unavailable));
+      // The server hung up after its 64 KB (what the stand-in wrote before that is in socket buffers), not 1.5 GB later.
+      await vi.waitFor(() => expect(suite.standIn.hostile.cutShort - cutShort).toBe(1));
+      expect(suite.standIn.hostile.bytesSent - bytesSent).toBeLessThan(ENDLESS_READ_BOUND);
+    },
+    30_000,
+  );
 
   it('answers 502 when Microsoft cannot be reached at all', async () => {
     const database = await backend.createDatabase();

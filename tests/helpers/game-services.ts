@@ -2,8 +2,10 @@
 // `GET /users/profiles/minecraft/{name}` (profile API: {id, name}, 204/404 when unknown),
 // `GET /session/minecraft/profile/{uuid}` (session server: base64 `textures` property with the skin URL),
 // `GET /texture/{id}` (skin files, served by the stand-in itself) and `GET /capes/{name}.png` (OptiFine capes, 404 when none).
+// It can be told to answer some paths with a hostile answer (an endless body, or one that never finishes).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostileAnswerLog, sendHostileAnswer, type HostileAnswer, type HostileAnswerLog } from './hostile-answers.ts';
 
 /** A player the stand-in knows: their uuid, skin PNG (none: no skin) and OptiFine cape PNG (none: no cape). */
 export interface StandInPlayer {
@@ -23,6 +25,10 @@ export interface GameServicesStandIn {
   addPlayer(player: StandInPlayer): void;
   /** Makes every call answer this status (null: answer normally). */
   failWith(status: number | null): void;
+  /** Answers the paths that match `paths` (every path by default) with a hostile answer (null: answer normally). */
+  misbehave(kind: HostileAnswer | null, paths?: RegExp): void;
+  /** What the hostile answers sent so far. */
+  hostile: HostileAnswerLog;
   close(): Promise<void>;
 }
 
@@ -31,6 +37,8 @@ export async function startGameServicesStandIn(options: { port?: number; players
   const players = new Map<string, StandInPlayer>();
   const requests: string[] = [];
   let failure: number | null = null;
+  let hostile: { kind: HostileAnswer; paths: RegExp } | null = null;
+  const hostileLog = hostileAnswerLog();
   const byName = (name: string) => players.get(name.toLowerCase());
   const byUuid = (uuid: string) => [...players.values()].find((player) => player.uuid === uuid);
 
@@ -43,6 +51,10 @@ export async function startGameServicesStandIn(options: { port?: number; players
     };
     if (path === '/') return send(200, 'game services stand-in', 'text/plain');
     if (failure !== null) return send(failure, JSON.stringify({ error: 'stand-in failure' }));
+    if (hostile?.paths.test(path)) {
+      const image = path.startsWith('/texture/') || path.startsWith('/capes/');
+      return sendHostileAnswer(response, hostile.kind, image ? 'image/png' : 'application/json', hostileLog);
+    }
     let match = /^\/users\/profiles\/minecraft\/([^/]+)$/.exec(path);
     if (match) {
       const player = byName(match[1]!);
@@ -81,6 +93,12 @@ export async function startGameServicesStandIn(options: { port?: number; players
     requests,
     addPlayer: (player) => players.set(player.name.toLowerCase(), player),
     failWith: (status) => (failure = status),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    misbehave: (kind, paths = /^/) => void (hostile = kind === null ? null : { kind, paths }),
+    hostile: hostileLog,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -7,6 +7,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostileAnswerLog, sendHostileAnswer, type HostileAnswer, type HostileAnswerLog } from './hostile-answers.ts';
 import { requestBody } from './request-body.ts';
 
 /** What a test account is, as the sign-in form offers it. */
@@ -46,8 +47,10 @@ export interface MicrosoftStandIn {
   env: Record<string, string>;
   /** Every request as `METHOD /path`, in order. */
   requests: string[];
-  /** Makes one service answer this status, or drop the connection ('reset'); null answers normally again. */
-  failWith(service: StandInService, failure: number | 'reset' | null): void;
+  /** Makes one service answer this status, drop the connection ('reset') or give a hostile answer; null answers normally again. */
+  failWith(service: StandInService, failure: number | 'reset' | HostileAnswer | null): void;
+  /** What the hostile answers sent so far. */
+  hostile: HostileAnswerLog;
   close(): Promise<void>;
 }
 
@@ -86,7 +89,8 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
   const xblTokens = new Map<string, Account>();
   const xstsTokens = new Map<string, Account>();
   const gameTokens = new Map<string, Account>();
-  const failures = new Map<StandInService, number | 'reset'>();
+  const failures = new Map<StandInService, number | 'reset' | HostileAnswer>();
+  const hostileLog = hostileAnswerLog();
   const requests: string[] = [];
 
   const json = (response: http.ServerResponse, status: number, body?: unknown) => {
@@ -102,6 +106,7 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
     const failure = failures.get(service);
     if (failure === undefined) return false;
     if (failure === 'reset') request.socket.destroy();
+    else if (failure === 'endless' || failure === 'stall') sendHostileAnswer(response, failure, 'application/json', hostileLog);
     else json(response, failure, { error: 'stand-in failure' });
     return true;
   };
@@ -308,6 +313,7 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
     },
     requests,
     failWith: (service, failure) => void (failure === null ? failures.delete(service) : failures.set(service, failure)),
+    hostile: hostileLog,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -4,6 +4,7 @@
 // byte for byte, and INVALID for anything else (a forgery).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostileAnswerLog, sendHostileAnswer, type HostileAnswer, type HostileAnswerLog } from './hostile-answers.ts';
 import { requestBody } from './request-body.ts';
 
 /** A running stand-in. */
@@ -16,6 +17,10 @@ export interface PaypalStandIn {
   notify(notifyUrl: string, body: string): Promise<number>;
   /** While false, the verification endpoint answers 503 (PayPal unreachable for our server). */
   setAvailable(available: boolean): void;
+  /** Makes the verification endpoint answer this status and body, or a hostile answer, instead (null: answer normally). */
+  failVerification(failure: { status: number; body: string } | HostileAnswer | null): void;
+  /** What the hostile answers sent so far. */
+  hostile: HostileAnswerLog;
   /** How many verification requests it has answered. */
   verifications(): number;
   close(): Promise<void>;
@@ -30,6 +35,8 @@ function escapeHtml(text: string): string {
 export async function startPaypalStandIn(options: { port?: number; receiverEmail?: string } = {}): Promise<PaypalStandIn> {
   const sent = new Set<string>();
   let available = true;
+  let verifyFailure: { status: number; body: string } | HostileAnswer | null = null;
+  const hostileLog = hostileAnswerLog();
   let verified = 0;
   let nextTxn = 1;
 
@@ -47,6 +54,8 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
     if (form.get('cmd') === '_notify-validate') {
       verified += 1;
       if (!available) return response.writeHead(503).end();
+      if (verifyFailure === 'endless' || verifyFailure === 'stall') return sendHostileAnswer(response, verifyFailure, 'text/plain', hostileLog);
+      if (verifyFailure) return response.writeHead(verifyFailure.status, { 'content-type': 'text/html' }).end(verifyFailure.body);
       const message = body.slice('cmd=_notify-validate&'.length);
       return response.writeHead(200, { 'content-type': 'text/plain' }).end(sent.has(message) ? 'VERIFIED' : 'INVALID');
     }
@@ -93,7 +102,13 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
     issue,
     notify,
     setAvailable: (value) => void (available = value),
+    failVerification: (failure) => void (verifyFailure = failure),
+    hostile: hostileLog,
     verifications: () => verified,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -4,6 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostileAnswerLog, sendHostileAnswer, type HostileAnswer, type HostileAnswerLog } from './hostile-answers.ts';
 import { requestBody } from './request-body.ts';
 
 /** A checkout session as the stand-in keeps it. */
@@ -30,6 +31,10 @@ export interface StripeStandIn {
   event(type: string, object: Record<string, unknown>, id?: string): string;
   /** The Stripe-Signature header of a payload, signed at `timestamp` (seconds; now by default) with `secret` (the webhook secret by default). */
   sign(payload: string, timestamp?: number, secret?: string): string;
+  /** Makes checkout sessions answer a hostile answer (null: answer normally). */
+  misbehave(kind: HostileAnswer | null): void;
+  /** What the hostile answers sent so far. */
+  hostile: HostileAnswerLog;
   /** Posts an event to the webhook URL with a signature header; resolves with the status. */
   send(payload: string, signature: string | undefined): Promise<number>;
   close(): Promise<void>;
@@ -39,6 +44,8 @@ export interface StripeStandIn {
 export async function startStripeStandIn(options: { secretKey: string; webhookSecret: string; port?: number; webhookUrl?: string }): Promise<StripeStandIn> {
   const sessions: StandInSession[] = [];
   let webhookUrl = options.webhookUrl ?? '';
+  let hostile: HostileAnswer | null = null;
+  const hostileLog = hostileAnswerLog();
   let base = '';
   const event = (type: string, object: Record<string, unknown>, id = `evt_${randomBytes(8).toString('hex')}`) =>
     JSON.stringify({ id, object: 'event', type, data: { object } });
@@ -56,6 +63,7 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const url = new URL(request.url ?? '/', base);
     if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      if (hostile) return sendHostileAnswer(response, hostile, 'application/json', hostileLog);
       if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
         return response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Invalid API Key provided' } }));
       }
@@ -107,9 +115,15 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
     url: base,
     sessions,
     setWebhookUrl: (value) => void (webhookUrl = value),
+    misbehave: (kind) => void (hostile = kind),
+    hostile: hostileLog,
     event,
     sign,
     send,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -1,6 +1,7 @@
 // Unit tests for the AI cape creator's image providers (server/integrations/ai-images.ts) against the images API stand-in.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AI_IMAGE_MAX_SIDE,
@@ -32,9 +33,28 @@ afterEach(() => {
   standIn.downloads.length = 0;
 });
 
-/** A provider for the stand-in. */
-function provider(options: { model?: string; timeoutMs?: number; apiKey?: string; baseUrl?: string } = {}): OpenAiImagesProvider {
-  return new OpenAiImagesProvider({ baseUrl: standIn.url, apiKey: API_KEY, model: DEFAULT_AI_IMAGE_MODEL, ...options });
+/** A provider for the stand-in (on 127.0.0.1, so its image URLs need private addresses allowed). */
+function provider(
+  options: { model?: string; timeoutMs?: number; apiKey?: string; baseUrl?: string; imageHosts?: string[]; allowPrivateAddresses?: boolean } = {},
+): OpenAiImagesProvider {
+  return new OpenAiImagesProvider({ baseUrl: standIn.url, apiKey: API_KEY, model: DEFAULT_AI_IMAGE_MODEL, allowPrivateAddresses: true, ...options });
+}
+
+/** Another web server on 127.0.0.1 that an image URL can point at: `/image.png` is a 64 x 64 PNG, `/moved` redirects to `location`. */
+async function startImageHost(location = ''): Promise<{ origin: string; requests: string[]; close(): Promise<void> }> {
+  const png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#c81e1e' } })
+    .png()
+    .toBuffer();
+  const requests: string[] = [];
+  const server = http.createServer((request, response) => {
+    requests.push(request.url ?? '');
+    if (request.url === '/image.png') return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    if (request.url === '/moved') return response.writeHead(302, { location }).end();
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** The RGBA of one pixel. */
@@ -114,6 +134,72 @@ describe('OpenAiImagesProvider', () => {
     const error = await failure(provider().generate('x'));
     expect(error.message).toBe(aiImageMessages.failed);
     expect(error.detail).toMatch(/403/);
+  });
+
+  it('refuses an image URL on a loopback address unless private addresses are allowed, without fetching it', async () => {
+    standIn.setBehaviour({ kind: 'url' });
+    const error = await failure(provider({ allowPrivateAddresses: false }).generate('gold'));
+    expect(error.message).toBe(aiImageMessages.failed);
+    expect(error.detail).toMatch(/^pointed at http:\/\/127\.0\.0\.1:\d+, a private address \(127\.0\.0\.1\)$/);
+    expect(standIn.downloads).toHaveLength(0);
+    for (const address of ['http://localhost:9/a.png', 'http://[::1]:9/a.png', 'http://10.1.2.3/a.png', 'http://169.254.169.254/latest/meta-data']) {
+      standIn.setBehaviour({ kind: 'url', address });
+      const refused = await failure(
+        provider({ allowPrivateAddresses: false, imageHosts: ['localhost', '[::1]', '10.1.2.3', '169.254.169.254'] }).generate('x'),
+      );
+      expect(refused.detail, address).toMatch(/a private address/);
+    }
+  });
+
+  it("refuses an image URL on a host that is neither the API's own nor a configured one, and a redirect off them, without fetching it", async () => {
+    const elsewhere = await startImageHost();
+    const configured = await startImageHost(`http://localhost:${new URL(elsewhere.origin).port}/image.png`);
+    try {
+      standIn.setBehaviour({ kind: 'url', address: `${elsewhere.origin}/image.png` });
+      const error = await failure(provider().generate('x'));
+      expect(error.message).toBe(aiImageMessages.failed);
+      expect(error.detail).toBe(`pointed at ${elsewhere.origin}, which is not an allowed host`);
+
+      // A configured image host is fetched; its redirect to another host is not followed.
+      standIn.setBehaviour({ kind: 'url', address: `${configured.origin}/image.png` });
+      const image = await provider({ imageHosts: [configured.origin] }).generate('x');
+      expect(pixel(image, 10, 10)).toEqual([0xc8, 0x1e, 0x1e, 255]);
+      standIn.setBehaviour({ kind: 'url', address: `${configured.origin}/moved` });
+      const moved = await failure(provider({ imageHosts: [configured.origin] }).generate('x'));
+      expect(moved.detail).toMatch(/^pointed at http:\/\/localhost:\d+, which is not an allowed host$/);
+      expect(configured.requests).toEqual(['/image.png', '/moved']);
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+      await configured.close();
+    }
+  });
+
+  it('stops reading an image over its cap', async () => {
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'image/png' });
+      const chunk = Buffer.alloc(1024 * 1024);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 64 && !response.destroyed) {
+          sent += 1;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+        response.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      standIn.setBehaviour({ kind: 'url', address: `${origin}/image.png` });
+      const error = await failure(provider({ imageHosts: [origin] }).generate('x'));
+      expect(error.message).toBe(aiImageMessages.failed);
+      expect(error.detail).toMatch(/^answered more than the \d+ bytes read/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('says the prompt was refused when the safety system rejects it', async () => {

@@ -1,4 +1,5 @@
-// Unit tests for reading the configuration: TRUST_PROXY as a hop count or proxy addresses, the HTTP timeouts and the mod API's caches.
+// Unit tests for reading the configuration: TRUST_PROXY as a hop count or proxy addresses, the HTTP timeouts, the mod API's caches
+// and the outside address settings.
 import { describe, expect, it } from 'vitest';
 import { loadConfig, trustProxyOption } from '../../server/config.ts';
 
@@ -63,5 +64,23 @@ describe('mod API cache settings', () => {
   it('refuse a negative or non-numeric TEXTURE_CACHE_MB with the variable named', () => {
     expect(() => loadConfig({ TEXTURE_CACHE_MB: '-1' })).toThrow(/TEXTURE_CACHE_MB/);
     expect(() => loadConfig({ TEXTURE_CACHE_MB: 'lots' })).toThrow(/TEXTURE_CACHE_MB/);
+  });
+});
+
+describe('outside addresses', () => {
+  it('refuse private addresses and allow only the images API own origin by default', () => {
+    const defaults = loadConfig({});
+    expect(defaults.creators.allowPrivateAddresses).toBe(false);
+    expect(defaults.creators.ai.imageHosts).toEqual([]);
+  });
+
+  it('read OUTSIDE_URLS_ALLOW_PRIVATE as a flag and AI_IMAGE_HOSTS as a list', () => {
+    const set = loadConfig({ OUTSIDE_URLS_ALLOW_PRIVATE: 'true', AI_IMAGE_HOSTS: 'images.example, https://cdn.example:8443' });
+    expect(set.creators.allowPrivateAddresses).toBe(true);
+    expect(set.creators.ai.imageHosts).toEqual(['images.example', 'https://cdn.example:8443']);
+    expect(() => loadConfig({ OUTSIDE_URLS_ALLOW_PRIVATE: 'yes' })).toThrow(/OUTSIDE_URLS_ALLOW_PRIVATE/);
+    for (const bad of ['https://', 'ftp://files.example', 'https://cdn.example/path', 'images example']) {
+      expect(() => loadConfig({ AI_IMAGE_HOSTS: bad }), bad).toThrow(/AI_IMAGE_HOSTS/);
+    }
   });
 });

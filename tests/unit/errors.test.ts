@@ -1,12 +1,14 @@
-// Unit tests for the error handler: server faults are logged as errors, a client that closed the connection is not.
+// Unit tests for the error handler: server faults are logged as errors, a client that closed the connection is not,
+// and an outside service's failure is a 502 logged as a warning whose detail the visitor never sees.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { handleError, HttpError } from '../../server/http/errors.ts';
+import { handleError, HttpError, OUTSIDE_SERVICE_MESSAGE, whenServiceFails } from '../../server/http/errors.ts';
+import { OutsideServiceError } from '../../server/http/outside-fetch.ts';
 
 function fakeExchange(connection: { destroyed: boolean }) {
-  const logged: Array<{ level: string; message: string }> = [];
+  const logged: Array<{ level: string; message: string; details?: unknown }> = [];
   const log = Object.fromEntries(
-    ['error', 'warn', 'info', 'debug'].map((level) => [level, (_details: unknown, message: string) => logged.push({ level, message })]),
+    ['error', 'warn', 'info', 'debug'].map((level) => [level, (details: unknown, message: string) => logged.push({ level, message, details })]),
   );
   const sent: Array<{ status: number; body: unknown }> = [];
   let status = 200;
@@ -42,7 +44,10 @@ describe('handleError', () => {
     ] as const) {
       const { request, reply, logged } = fakeExchange({ destroyed });
       handleError(error as never, request, reply);
-      expect(logged, error.message).toEqual([{ level: 'info', message: 'the client closed the connection' }]);
+      expect(
+        logged.map(({ level, message }) => ({ level, message })),
+        error.message,
+      ).toEqual([{ level: 'info', message: 'the client closed the connection' }]);
     }
   });
 
@@ -51,5 +56,34 @@ describe('handleError', () => {
     handleError(new HttpError(404, 'Not here'), request, reply);
     expect(logged).toEqual([]);
     expect(sent).toEqual([{ status: 404, body: { error: 'Not here' } }]);
+  });
+
+  it("answers an outside service's failure 502 with the route's message, or a fixed one, and logs what the service said as a warning", () => {
+    const failure = new OutsideServiceError("PayPal's IPN verification", 'status', 'answered status 500 (HTTP 500): <html>trace 5c1e</html>');
+    const mapped = (() => {
+      try {
+        return whenServiceFails('The notification could not be verified.')(failure);
+      } catch (error) {
+        return error;
+      }
+    })();
+    for (const [error, message] of [
+      [mapped, 'The notification could not be verified.'],
+      [failure, OUTSIDE_SERVICE_MESSAGE],
+    ] as const) {
+      const { request, reply, logged, sent } = fakeExchange({ destroyed: false });
+      handleError(error as never, request, reply);
+      expect(sent).toEqual([{ status: 502, body: { error: message } }]);
+      expect(JSON.stringify(sent)).not.toContain('5c1e');
+      expect(logged).toEqual([
+        {
+          level: 'warn',
+          message: 'an outside service failed',
+          details: { service: "PayPal's IPN verification", failure: 'status', detail: 'answered status 500 (HTTP 500): <html>trace 5c1e</html>' },
+        },
+      ]);
+    }
+    const other = new Error('not a service');
+    expect(() => whenServiceFails('x')(other)).toThrow(other);
   });
 });
