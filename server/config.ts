@@ -128,6 +128,7 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   DISCORD_BOT_KEY: z.string().optional(),
   BOT_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  API_KEY_REFUSALS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   MOJANG_SESSION_URL: z.string().url().default('https://sessionserver.mojang.com'),
   OPTIFINE_CAPES_URL: z.string().url().default('http://s.optifine.net'),
   AI_API_URL: z.string().url().optional(),
@@ -203,6 +204,8 @@ export interface Config {
   discordBotKey: string | undefined;
   /** Bot API calls per minute, all together (then 429). */
   botCallsPerMinute: number;
+  /** Calls per minute from one address to the bearer-key APIs (bot, game auth server) without a valid key (then 429). */
+  apiKeyRefusalsPerMinute: number;
   /** The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin, else PUBLIC_BASE_URL). */
   siteUrl: string;
   /** The cape creators' outside services and limits. */
@@ -349,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     discordBotKey: e.DISCORD_BOT_KEY || undefined,
     botCallsPerMinute: e.BOT_CALLS_PER_MINUTE,
+    apiKeyRefusalsPerMinute: e.API_KEY_REFUSALS_PER_MINUTE,
     creators: {
       mojangSessionUrl: e.MOJANG_SESSION_URL.replace(/\/+$/, ''),
       optifineCapesUrl: e.OPTIFINE_CAPES_URL.replace(/\/+$/, ''),
