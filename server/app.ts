@@ -211,6 +211,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       creators: config.creators,
       uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
       galleryUploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
+      creationLifetimeMs: config.sweepGraceMs,
     });
     await site.register(premiumRoutes, { db, bus, config });
     await site.register(boostRoutes, { db, bus });

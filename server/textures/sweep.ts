@@ -1,6 +1,7 @@
 // The leftover sweep: removes what a server killed mid-upload leaves behind (partial writes, textures nothing refers to,
 // blobs no texture owns), once it is older than a grace period, so an upload still in flight is never touched.
 import type { Db } from '../db/database.ts';
+import { forgetOldMakers } from './creations.ts';
 import { textureBlobKeys, type TextureLibrary } from './library.ts';
 
 /** What one sweep removed. */
@@ -20,10 +21,11 @@ export interface SweepOptions {
   signal?: AbortSignal;
 }
 
-/** Removes partial writes, unreferenced textures and unowned blobs written more than `graceMs` ago. */
+/** Removes partial writes, unreferenced textures and unowned blobs written more than `graceMs` ago, and who made creations that long ago. */
 export async function sweepLeftovers(db: Db, library: TextureLibrary, options: SweepOptions): Promise<SweepReport> {
   const before = (options.now ?? Date.now()) - options.graceMs;
   const partialWrites = await library.store.removePartialWrites(before);
+  await forgetOldMakers(db, before);
 
   const textures: string[] = [];
   const oldRows = await db.selectFrom('textures').select('hash').where('created_at', '<', before).orderBy('hash').execute();
