@@ -84,12 +84,7 @@ function slotValues(slot: PlayerSlot, textures: SlotTextures | null): Partial<Re
 }
 
 /** Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent changes take turns); null when the player is gone. */
-async function swapColumns(
-  db: Db,
-  uuid: string,
-  values: Partial<Record<PlayerTextureColumn, string | null>>,
-  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
-): Promise<string[] | null> {
+async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTextureColumn, string | null>>): Promise<string[] | null> {
   const columns = Object.keys(values) as PlayerTextureColumn[];
   return db.transaction().execute(async (trx) => {
     const before = await trx
@@ -100,7 +95,6 @@ async function swapColumns(
       .executeTakeFirst();
     if (!before) return null;
     await trx.updateTable('users').set(values).where('uuid', '=', uuid).execute();
-    await alsoInTransaction?.(trx);
     return Object.values(before as Record<string, string | null>).filter((hash): hash is string => Boolean(hash));
   });
 }
@@ -119,17 +113,12 @@ export async function assignPlayerTextures(context: AssignmentContext, uuid: str
 }
 
 /**
- * Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change;
- * `alsoInTransaction` runs in the same transaction as the change (an admin action's audit row). Returns the hashes removed, or null for an unknown player.
+ * Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change
+ * (a moderator's removal uses removeFromEveryWearer instead). Returns the hashes removed, or null for an unknown player.
  */
-export async function clearPlayerTextures(
-  context: AssignmentContext,
-  uuid: string,
-  slots: PlayerSlot[] = ['cape', 'ears'],
-  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
-): Promise<string[] | null> {
+export async function clearPlayerTextures(context: AssignmentContext, uuid: string, slots: PlayerSlot[] = ['cape', 'ears']): Promise<string[] | null> {
   const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<Record<PlayerTextureColumn, null>>;
-  const removed = await swapColumns(context.db, uuid, values, alsoInTransaction);
+  const removed = await swapColumns(context.db, uuid, values);
   await context.library.release(removed ?? []);
   await context.bus.publish(uuid);
   return removed;
