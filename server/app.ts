@@ -212,6 +212,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
       galleryUploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
       creationLifetimeMs: config.sweepGraceMs,
+      apiBaseUrl: config.apiOrigin ?? new URL(config.siteUrl).origin,
     });
     await site.register(premiumRoutes, { db, bus, config });
     await site.register(boostRoutes, { db, bus });

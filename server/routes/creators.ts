@@ -64,6 +64,8 @@ export interface CreatorRoutesOptions extends AssignmentContext {
   galleryUploadsPerTenMinutes: number;
   /** How long after making it a player may wear, share or preview a creation. */
   creationLifetimeMs: number;
+  /** Where the site calls the API (its own origin unless the API is elsewhere): the preview is asked for with the session cookie. */
+  apiBaseUrl: string;
 }
 
 /** The message when a player makes capes too quickly. */
@@ -115,7 +117,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     success: true as const,
     hash: creation.hash,
     cape: `${texturesBaseUrl}/${creation.hash}`,
-    preview: `${options.publicBaseUrl}/api/gallery/creations/${creation.hash}/preview`,
+    preview: `${options.apiBaseUrl}/api/gallery/creations/${creation.hash}/preview`,
     width: creation.width,
     height: creation.height,
     frames: creation.frames,
