@@ -379,6 +379,9 @@ describe.each(backends)('cape creators on $name', (backend) => {
     expect((await other.jar.get(`/api/gallery/creations/${hiddenItem.hash}/preview`)).status).toBe(404);
     expect((await visitor.get(`/api/gallery/creations/${hiddenItem.hash}/preview`)).status).toBe(401);
     expect((await admin.jar.get(`/api/gallery/creations/${hiddenItem.hash}/preview`)).status).toBe(200);
+    // Even a player who makes the same picture himself does not learn from sharing it that a hidden item holds it.
+    expect((await other.jar.post('/api/gallery/optifine-capes/custom/2a2b2c/2c2b2a/ffffff/000000', {}, JSON_ACCEPT)).status).toBe(200);
+    await expired(await share(other.jar, hiddenItem.hash));
     expect(await capeOf(other.uuid)).toBe(listed.hash);
   });
 
