@@ -176,6 +176,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       authApiKey: config.authApiKey,
       botApiKey: config.discordBotKey,
       xsrfExempt: (url) => url.startsWith('/api/internal/') || url.startsWith('/api/bot/') || PAYMENT_NOTIFICATION_PATHS.includes(url),
+      counter,
+      keyRefusalsPerMinute: config.apiKeyRefusalsPerMinute,
     });
     await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
     await site.register(accountRoutes, { db, config, library, bus, counter, metrics });
@@ -209,6 +211,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       creators: config.creators,
       uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
       galleryUploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
+      creationLifetimeMs: config.sweepGraceMs,
+      apiBaseUrl: config.apiOrigin ?? new URL(config.siteUrl).origin,
     });
     await site.register(premiumRoutes, { db, bus, config });
     await site.register(boostRoutes, { db, bus });

@@ -143,6 +143,7 @@ const schema = z.object({
   PAYMENT_NOTIFICATION_RETENTION_DAYS: z.coerce.number().positive().default(90),
   DISCORD_BOT_KEY: z.string().optional(),
   BOT_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  API_KEY_REFUSALS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   MOJANG_SESSION_URL: z.string().url().default('https://sessionserver.mojang.com'),
   OPTIFINE_CAPES_URL: z.string().url().default('http://s.optifine.net'),
   AI_API_URL: z.string().url().optional(),
@@ -224,6 +225,8 @@ export interface Config {
   discordBotKey: string | undefined;
   /** Bot API calls per minute, all together (then 429). */
   botCallsPerMinute: number;
+  /** Calls per minute from one address to the bearer-key APIs (bot, game auth server) without a valid key (then 429). */
+  apiKeyRefusalsPerMinute: number;
   /** The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin, else PUBLIC_BASE_URL). */
   siteUrl: string;
   /** The cape creators' outside services and limits. */
@@ -377,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentNotificationRetentionMs: e.PAYMENT_NOTIFICATION_RETENTION_DAYS * 24 * 60 * 60_000,
     discordBotKey: e.DISCORD_BOT_KEY || undefined,
     botCallsPerMinute: e.BOT_CALLS_PER_MINUTE,
+    apiKeyRefusalsPerMinute: e.API_KEY_REFUSALS_PER_MINUTE,
     creators: {
       mojangSessionUrl: e.MOJANG_SESSION_URL.replace(/\/+$/, ''),
       optifineCapesUrl: e.OPTIFINE_CAPES_URL.replace(/\/+$/, ''),

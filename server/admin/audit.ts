@@ -1,5 +1,6 @@
 // The audit log of admin actions: one row per action, written in the same transaction as the action itself.
 import type { Transaction } from 'kysely';
+import { countOf } from '../../src/lib/plural.ts';
 import type { Database } from '../db/schema.ts';
 
 /** The moderator doing an action. */
@@ -33,4 +34,10 @@ export async function recordAdminAction(trx: Transaction<Database>, moderator: M
       detail: action.detail ?? null,
     })
     .execute();
+}
+
+/** The detail of a removal's audit row: its own detail, if any, then how many players lost the picture ("2 players lost it"). */
+export function removalDetail(playersWhoLostIt: number, detail?: string): string {
+  const lost = `${countOf(playersWhoLostIt, 'player')} lost it`;
+  return detail ? `${detail}; ${lost}` : lost;
 }

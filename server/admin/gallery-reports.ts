@@ -1,12 +1,12 @@
 // The gallery report queue: reports of gallery textures, a page at a time, and a moderator's answer to one (IGNORE,
 // REMOVE the texture, BAN its author and remove it, or WHITELIST it so it can no longer be reported), audited; a removed
-// texture goes on the blocklist in the same transaction.
+// texture goes on the blocklist and off every player wearing it in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { deleteGalleryItems } from '../gallery/items.ts';
-import type { AssignmentContext } from '../textures/assign.ts';
+import { removeFromEveryWearer, type AssignmentContext } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
-import { recordAdminAction, type AdminAction, type Moderator } from './audit.ts';
+import { recordAdminAction, removalDetail, type AdminAction, type Moderator } from './audit.ts';
 import { BAN_REASONS } from './ban-reasons.ts';
 import { banPlayer } from './bans.ts';
 import type { UserReportRefusal } from './user-reports.ts';
@@ -99,12 +99,17 @@ export async function answerGalleryReport(
       const refusal = await banPlayer(db, context.bus, moderator, { uuid: report.uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
       if (refusal && refusal !== 'already-banned') return refusal;
     }
-    // The reported texture goes (with its reports) whether the author is banned too or not.
-    const auditAndBlock = async (trx: Transaction<Database>) => {
-      await audit(trx);
-      await block(trx);
-    };
-    await library.release(await deleteGalleryItems(db, [report.hash], auditAndBlock));
+    // The reported texture goes (with its reports) whether the author is banned too or not, and off every player wearing it.
+    const released = await removeFromEveryWearer(
+      context,
+      [report.hash, report.strip_hash],
+      async (trx, playersWhoLostIt) => {
+        await recordAdminAction(trx, moderator, { ...action, detail: removalDetail(playersWhoLostIt, action.detail!) }, now);
+        await block(trx);
+      },
+      (step) => deleteGalleryItems(db, [report.hash], step),
+    );
+    await library.release(released);
   }
   return null;
 }

@@ -1,11 +1,12 @@
 // Admin actions on one player (SPEC §4 Admin edit user): read the record, drop the cached profile, remove the cape or
-// the ears (which go on the blocklist), delete the account; each audited in the transaction of its change.
+// the ears (which go on the blocklist and off every player wearing them), delete the account; each audited in the
+// transaction of its change.
 import { deleteAccount } from '../accounts.ts';
 import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import { clearPlayerTextures, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
+import { removeFromEveryWearer, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
-import { recordAdminAction, type Moderator } from './audit.ts';
+import { recordAdminAction, removalDetail, type Moderator } from './audit.ts';
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { dropModeratorGrant, grantFeature, lockFeatures, recordModeratorGrant, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
 
@@ -16,6 +17,7 @@ export interface AdminPlayerRecord {
   createdAt: number | null;
   banned: boolean;
   hasCape: boolean;
+  hasEars: boolean;
   profile: { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean };
 }
 
@@ -34,7 +36,7 @@ export async function findPlayerByName(db: Db, username: string): Promise<{ uuid
 export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username: string): Promise<AdminPlayerRecord | null> {
   const found = await findPlayerByName(db, username);
   if (!found) return null;
-  const row = await db.selectFrom('users').select(['created_at', 'banned', 'cape_hash']).where('uuid', '=', found.uuid).executeTakeFirstOrThrow();
+  const row = await db.selectFrom('users').select(['created_at', 'banned', 'cape_hash', 'ears_hash']).where('uuid', '=', found.uuid).executeTakeFirstOrThrow();
   const cached = await profiles.get(found.uuid);
   const profile = cached ? (JSON.parse(cached.json) as { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean }) : null;
   return {
@@ -43,6 +45,7 @@ export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username
     createdAt: row.created_at ? Number(row.created_at) : null,
     banned: row.banned === 1,
     hasCape: row.cape_hash !== null,
+    hasEars: row.ears_hash !== null,
     profile: { animatedCape: profile?.animatedCape ?? false, capeGlint: profile?.capeGlint ?? false, upsideDown: profile?.upsideDown ?? false },
   };
 }
@@ -55,22 +58,32 @@ async function playerOf(db: Db, uuid: string): Promise<{ uuid: string; username:
 /** The blocklist's reason for a cape or ears a moderator removed on the edit user page (which asks for none). */
 export const EDIT_USER_REMOVAL_REASON = 'Removed by a moderator on the edit user page';
 
-/** Removes a player's cape or ears (audited) and puts what they wore on the blocklist; false for an unknown player. */
+/** Why removing a player's cape or ears did nothing: the player is unknown, or has none to remove. */
+export type TextureRemovalRefusal = 'unknown' | 'nothing';
+
+/**
+ * Removes a player's cape or ears, from them and from every other player wearing the same picture, and puts it on the
+ * blocklist, audited with how many players lost it; answers that count, or why nothing was done (then no audit row).
+ */
 export async function removePlayerTexture(
   context: AssignmentContext & BlocklistContext,
   moderator: Moderator,
   uuid: string,
   slot: PlayerSlot,
-): Promise<boolean> {
+): Promise<{ players: number } | TextureRemovalRefusal> {
   const player = await playerOf(context.db, uuid);
-  if (!player) return false;
+  if (!player) return 'unknown';
   const worn = await slotTextures(context.db, uuid, slot);
-  const block = await prepareBlocklisting(context, worn ? [worn] : [], { reason: EDIT_USER_REMOVAL_REASON, adminUuid: moderator.uuid });
-  const cleared = await clearPlayerTextures(context, uuid, [slot], async (trx) => {
-    await recordAdminAction(trx, moderator, { action: slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE', target: player });
+  if (!worn) return 'nothing';
+  const block = await prepareBlocklisting(context, [worn], { reason: EDIT_USER_REMOVAL_REASON, adminUuid: moderator.uuid });
+  let players = 0;
+  await removeFromEveryWearer(context, [worn.hash, worn.stripHash], async (trx, playersWhoLostIt) => {
+    players = playersWhoLostIt;
+    const action = slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE';
+    await recordAdminAction(trx, moderator, { action, target: player, detail: removalDetail(playersWhoLostIt) });
     await block(trx);
   });
-  return cleared !== null;
+  return { players };
 }
 
 /** Drops every process's cached profile of a player (audited); false for an unknown player. */

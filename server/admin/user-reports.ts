@@ -1,12 +1,12 @@
 // The player report queue: open reports with the reported textures as they were, and a moderator's answer to one
-// (IGNORE, REMOVE the reported cape and ears if the player still wears them, or BAN), audited with the answer; REMOVE
+// (IGNORE, REMOVE the reported cape and ears from every player wearing them, or BAN), audited with the answer; REMOVE
 // puts the reported textures on the blocklist in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
+import { removeFromEveryWearer, type AssignmentContext } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import type { TextureLibrary } from '../textures/library.ts';
-import { recordAdminAction, type Moderator } from './audit.ts';
+import { recordAdminAction, removalDetail, type Moderator } from './audit.ts';
 import { BAN_REASONS } from './ban-reasons.ts';
 import { banPlayer, type BanRefusal } from './bans.ts';
 
@@ -80,7 +80,7 @@ export async function answerUserReport(
     .selectFrom('user_reports')
     .innerJoin('users', 'users.uuid', 'user_reports.user_uuid')
     .select(['user_reports.user_uuid', 'user_reports.reporter_uuid', 'user_reports.cape_hash', 'user_reports.cape_strip_hash', 'user_reports.ears_hash'])
-    .select(['users.username', 'users.cape_hash as current_cape', 'users.ears_hash as current_ears'])
+    .select('users.username')
     .where('user_reports.id', '=', answer.id)
     .where('user_reports.resolved_at', 'is', null)
     .executeTakeFirst();
@@ -96,7 +96,7 @@ export async function answerUserReport(
     ...(report.ears_hash ? [{ hash: report.ears_hash }] : []),
   ];
   const block = answer.action === 'REMOVE' ? await prepareBlocklisting(context, reported, { reason: reason!, adminUuid: moderator.uuid }, now) : null;
-  const close = async (trx: Transaction<Database>) => {
+  const close = async (trx: Transaction<Database>, playersWhoLostIt: number) => {
     const closed = await trx
       .updateTable('user_reports')
       .set({ resolved_at: now, resolved_by: moderator.uuid, resolution: answer.action })
@@ -105,16 +105,14 @@ export async function answerUserReport(
       .executeTakeFirst();
     // Another moderator answered it meanwhile: undo this answer's changes.
     if (Number(closed.numUpdatedRows) === 0) throw new ReportAnsweredMeanwhile();
-    await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, reason, detail: `report ${answer.id}` }, now);
+    const detail = answer.action === 'REMOVE' ? removalDetail(playersWhoLostIt, `report ${answer.id}`) : `report ${answer.id}`;
+    await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, reason, detail }, now);
     await block?.(trx);
   };
-  // REMOVE takes off what was reported, if the player still wears it (a later, different cape stays).
-  const slots: PlayerSlot[] = [];
-  if (answer.action === 'REMOVE' && report.cape_hash && report.cape_hash === report.current_cape) slots.push('cape');
-  if (answer.action === 'REMOVE' && report.ears_hash && report.ears_hash === report.current_ears) slots.push('ears');
+  // REMOVE takes what was reported off every player wearing it, the reported player too if they still do.
   try {
-    if (slots.length > 0) await clearPlayerTextures(context, report.user_uuid, slots, close);
-    else await db.transaction().execute(close);
+    if (answer.action === 'REMOVE') await removeFromEveryWearer(context, [report.cape_hash, report.cape_strip_hash, report.ears_hash], close);
+    else await db.transaction().execute((trx) => close(trx, 0));
   } catch (error) {
     if (error instanceof ReportAnsweredMeanwhile) return 'gone';
     throw error;

@@ -1,4 +1,5 @@
-// Request authentication: the session cookie, the XSRF-TOKEN cookie and its header check (419 on mismatch).
+// Request authentication: the session cookie, the XSRF-TOKEN cookie and its header check (419 on mismatch), and the
+// bearer keys of the bot's and the game auth server's APIs (calls without a valid key limited per address).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,6 +7,7 @@ import type { Db } from '../db/database.ts';
 import { findUser, type UserRow } from '../db/users.ts';
 import { HttpError } from '../http/errors.ts';
 import { isApiRequest } from '../http/request-path.ts';
+import type { WindowCounter } from '../redis/window-counter.ts';
 import { SESSION_COOKIE, sessionUser } from './sessions.ts';
 
 /** The anti-forgery cookie the page reads and echoes in `x-xsrf-token`. */
@@ -80,11 +82,22 @@ function hookList<T>(hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
-/** Refuses a request without the bearer key (401); an unset key refuses every request. */
-function checkBearer(request: FastifyRequest, key: string | undefined): void {
+/** Whether the request carries the bearer key; an unset key matches no request. */
+function hasBearer(request: FastifyRequest, key: string | undefined): boolean {
   const header = request.headers.authorization ?? '';
   const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-  if (!key || !token || !safeEqual(token, key)) throw new HttpError(401, 'A valid API key is required.');
+  return Boolean(key && token && safeEqual(token, key));
+}
+
+/** The refusals of calls without a valid key, counted per address apart from any key holder's own rate limit. */
+const KEY_REFUSALS = 'api-key-refusals:';
+
+/** Refuses a request without the bearer key: 401, and 429 once its address has been refused `perMinute` times this minute. */
+async function checkBearer(request: FastifyRequest, key: string | undefined, refusals: WindowCounter, perMinute: number): Promise<void> {
+  if (hasBearer(request, key)) return;
+  const { current } = await refusals.increment(KEY_REFUSALS + request.ip, 60_000);
+  if (current > perMinute) throw new HttpError(429, 'Too many calls without a valid API key. Wait a minute.');
+  throw new HttpError(401, 'A valid API key is required.');
 }
 
 /** The OpenAPI security requirement of a route: its auth, plus the XSRF header for state-changing site calls. */
@@ -99,11 +112,21 @@ function securityOf(auth: RouteAuth | undefined, stateChanging: boolean): Array<
 
 async function authPlugin(
   app: FastifyInstance,
-  options: { db: Db; authApiKey: string | undefined; botApiKey?: string | undefined; xsrfExempt: (url: string) => boolean },
+  options: {
+    db: Db;
+    authApiKey: string | undefined;
+    botApiKey?: string | undefined;
+    xsrfExempt: (url: string) => boolean;
+    /** Counts the calls refused for a missing or wrong key, per address. */
+    counter: WindowCounter;
+    /** Refused calls per address and minute before they are answered 429. */
+    keyRefusalsPerMinute: number;
+  },
 ) {
-  const { db } = options;
+  const { db, counter, keyRefusalsPerMinute } = options;
 
   // Each route's `config.auth` becomes a check that runs before its input is validated (a visitor gets 401, not 422), and its OpenAPI security.
+  // It runs first in preValidation, so a key holder's rate limit counted there (`keyHolderRateLimit`) counts only calls with the key.
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -115,7 +138,7 @@ async function authPlugin(
     if (!auth) return;
     const check =
       auth === 'bearer' || auth === 'bot'
-        ? async (request: FastifyRequest) => checkBearer(request, auth === 'bot' ? options.botApiKey : options.authApiKey)
+        ? async (request: FastifyRequest) => checkBearer(request, auth === 'bot' ? options.botApiKey : options.authApiKey, counter, keyRefusalsPerMinute)
         : async (request: FastifyRequest) => void (auth === 'admin' ? await requireAdmin(request) : await requireUser(request));
     route.preValidation = [check, ...hookList(route.preValidation)];
   });

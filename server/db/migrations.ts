@@ -762,6 +762,23 @@ const paymentSafeguards: Migration = {
   },
 };
 
+/** Who made each creation and when: a creation can be worn or shared only by a player who made it, for a while after. */
+const creationMakers: Migration = {
+  async up(db: MigrationDb) {
+    await db.schema
+      .createTable('creation_makers')
+      .addColumn('hash', 'text', (c) => c.notNull())
+      .addColumn('user_uuid', 'text', (c) => c.notNull().references('users.uuid').onDelete('cascade'))
+      .addColumn('made_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('creation_makers_pk', ['hash', 'user_uuid'])
+      .execute();
+    await db.schema.createIndex('creation_makers_made_at').on('creation_makers').column('made_at').execute();
+  },
+  async down(db: MigrationDb) {
+    await db.schema.dropTable('creation_makers').execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
@@ -777,4 +794,5 @@ export const migrations: Record<string, Migration> = {
   '0011_discord_links': discordLinks,
   '0012_oauth_logins': oauthLogins,
   '0013_payment_safeguards': paymentSafeguards,
+  '0014_creation_makers': creationMakers,
 };

@@ -229,6 +229,13 @@ export interface DiscordRoleCodesTable {
   claimed_by: string | null;
 }
 
+/** A player who made a creation (asked a creator for it, the cache answering or not), and when they last did. */
+export interface CreationMakersTable {
+  hash: string;
+  user_uuid: string;
+  made_at: number;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   groups: GroupsTable;
@@ -255,4 +262,5 @@ export interface Database {
   premium_grants: PremiumGrantsTable;
   discord_links: DiscordLinksTable;
   discord_role_codes: DiscordRoleCodesTable;
+  creation_makers: CreationMakersTable;
 }

@@ -1,9 +1,16 @@
 // Which gallery items are listed: a banned author's items are hidden (gallery_items.hidden = 1, migration 0009) and
-// leave every gallery read and counter until the unban shows them again, with their likes, tags and downloads.
+// leave every gallery read and counter until the unban shows them again, with their likes, tags and downloads; only
+// moderators still see their pictures.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { UserRow } from '../db/users.ts';
 import { isPostgres } from '../db/migrations.ts';
 import { applyCounterDeltas, counterKey } from './counts.ts';
+
+/** Whether a viewer may see the pictures of items hidden from the gallery: moderators may (the report queue shows them). */
+export function seesHiddenItems(viewer: Pick<UserRow, 'group'>): boolean {
+  return viewer.group.admin;
+}
 
 /**
  * The condition that an item is listed. The 0 is written into the SQL, not bound: the sort indexes are partial

@@ -1,4 +1,5 @@
-// Rate limits: @fastify/rate-limit settings that count each logged-in player (a visitor by address), or each client address, and answer 429 with a message.
+// Rate limits: @fastify/rate-limit settings that count each logged-in player (a visitor by address), each client address, or
+// all calls of a bearer key holder, and answer 429 with a message.
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 
@@ -21,6 +22,18 @@ export function perAddressRateLimit(name: string, max: number, timeWindowMs: num
     max,
     timeWindow: timeWindowMs,
     keyGenerator: (request: FastifyRequest) => `${name}:${request.ip}`,
+    errorResponseBuilder: () => new HttpError(429, message),
+  };
+}
+
+/** A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` to the holder of its bearer key, all counted under `name`; it is
+ * counted in preValidation, after the route's key check, so calls without the key never use it up; past it, 429 with `message`. */
+export function keyHolderRateLimit(name: string, max: number, timeWindowMs: number, message: string) {
+  return {
+    max,
+    timeWindow: timeWindowMs,
+    hook: 'preValidation' as const,
+    keyGenerator: () => name,
     errorResponseBuilder: () => new HttpError(429, message),
   };
 }

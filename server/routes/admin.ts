@@ -3,6 +3,7 @@
 // audit log. Every action is audited (server/admin/audit.ts).
 import type { FastifyInstance } from 'fastify';
 import {
+  adminTextureRemovalSchema,
   adminBanBodySchema,
   adminProfileFlagsBodySchema,
   aiCapeLogPageSchema,
@@ -230,12 +231,26 @@ export async function adminRoutes(
   playerAction('/api/admin/user/cache', "Drop every process's cached profile of a player", adminUuidBodySchema, (moderator, uuid) =>
     refreshPlayerCache(context, moderator, uuid),
   );
-  playerAction('/api/admin/user/cape/delete', "Remove a player's cape", adminUuidBodySchema, (moderator, uuid) =>
-    removePlayerTexture(context, moderator, uuid, 'cape'),
-  );
-  playerAction('/api/admin/user/ears/delete', "Remove a player's ears", adminUuidBodySchema, (moderator, uuid) =>
-    removePlayerTexture(context, moderator, uuid, 'ears'),
-  );
+  for (const slot of ['cape', 'ears'] as const) {
+    app.post(
+      `/api/admin/user/${slot}/delete`,
+      {
+        config: adminOnly,
+        schema: {
+          summary: `Remove a player's ${slot}: it goes on the blocklist and off every player wearing the same picture`,
+          body: adminUuidBodySchema,
+          response: { 200: adminTextureRemovalSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const moderator = await requireAdmin(request);
+        const removed = await removePlayerTexture(context, moderator, request.body.uuid, slot);
+        if (removed === 'unknown') throw new HttpError(404, UNKNOWN_PLAYER_MESSAGE);
+        if (removed === 'nothing') throw new HttpError(422, `That player has no ${slot} to delete.`);
+        return { success: true as const, players: removed.players };
+      },
+    );
+  }
   playerAction('/api/admin/user/delete', "Delete a player's account and everything it owns", adminDeleteBodySchema, (moderator, uuid) =>
     deletePlayer(context, moderator, uuid),
   );

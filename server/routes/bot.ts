@@ -1,6 +1,6 @@
 // The chat-community bot's API (bearer DISCORD_BOT_KEY): bind a link code to a member, report a member's boosting, list
-// linked members for the periodic re-check, unlink a member, and claim a premium role code. Rate-limited across all
-// calls; every change is audited as the bot's.
+// linked members for the periodic re-check, unlink a member, and claim a premium role code. Calls with the key are
+// rate-limited all together (checked key first); every change is audited as the bot's.
 import type { FastifyInstance } from 'fastify';
 import {
   botBoostingBodySchema,
@@ -13,6 +13,7 @@ import {
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { keyHolderRateLimit } from '../http/user-rate-limit.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { bindLinkCode, claimRoleCode, linkedMembers, setBoosting, unlinkMember, type LinkedPlayer } from '../premium/boost.ts';
 
@@ -24,12 +25,7 @@ export async function botRoutes(instance: FastifyInstance, options: { db: Db; bu
   const { db, bus } = options;
   const config = {
     auth: 'bot' as const,
-    rateLimit: {
-      max: options.callsPerMinute,
-      timeWindow: 60_000,
-      keyGenerator: () => 'bot-api',
-      errorResponseBuilder: () => new HttpError(429, 'Too many bot calls. Wait a minute.'),
-    },
+    rateLimit: keyHolderRateLimit('bot-api', options.callsPerMinute, 60_000, 'Too many bot calls. Wait a minute.'),
   };
   const answer = async (player: LinkedPlayer | null, missing: string, publish = true) => {
     if (!player) throw new HttpError(404, missing);

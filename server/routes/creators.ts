@@ -1,5 +1,6 @@
 // The cape creators' calls (SPEC §7 Gallery, issue "six cape creators"): each makes a cape on the server through the
-// texture pipeline and answers the PNG (or, asked for JSON, its URLs); a made cape can be worn or shared to the gallery.
+// texture pipeline and answers the PNG (or, asked for JSON, its URLs); a made cape can be worn or shared to the gallery
+// by the player who made it.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -32,7 +33,8 @@ import {
 import { GALLERY_TYPES, galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { CreatorsConfig } from '../config.ts';
-import { createGalleryItem } from '../gallery/items.ts';
+import type { UserRow } from '../db/users.ts';
+import { createGalleryItem, galleryItemOwner } from '../gallery/items.ts';
 import { HttpError, whenServiceFails } from '../http/errors.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
@@ -60,6 +62,10 @@ export interface CreatorRoutesOptions extends AssignmentContext {
   creators: CreatorsConfig;
   uploadsPerTenMinutes: number;
   galleryUploadsPerTenMinutes: number;
+  /** How long after making it a player may wear, share or preview a creation. */
+  creationLifetimeMs: number;
+  /** Where the site calls the API (its own origin unless the API is elsewhere): the preview is asked for with the session cookie. */
+  apiBaseUrl: string;
 }
 
 /** The message when a player makes capes too quickly. */
@@ -101,7 +107,7 @@ function wantsJson(request: FastifyRequest): boolean {
 export async function creatorRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, library, imageJobs, creators: settings } = options;
-  const creations = new Creations(db, library, imageJobs);
+  const creations = new Creations(db, library, imageJobs, options.creationLifetimeMs);
   const texturesBaseUrl = `${options.publicBaseUrl}/textures`;
   const creatorConfig = { auth: 'session' as const, rateLimit: perUserRateLimit('creators', settings.callsPerMinute, 60_000, TOO_MANY_CREATIONS_MESSAGE) };
   const imageAnswer = { 200: fileResponse('image/png', 'The cape (or, with `Accept: application/json`, its URLs as a Creation)'), ...errorResponses };
@@ -111,7 +117,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     success: true as const,
     hash: creation.hash,
     cape: `${texturesBaseUrl}/${creation.hash}`,
-    preview: `${options.publicBaseUrl}/api/gallery/creations/${creation.hash}/preview`,
+    preview: `${options.apiBaseUrl}/api/gallery/creations/${creation.hash}/preview`,
     width: creation.width,
     height: creation.height,
     frames: creation.frames,
@@ -136,9 +142,11 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     return sendFile(reply, 'image/png', bytes);
   };
 
-  /** Makes the creation for a generator's settings and answers it. */
-  const answer = (request: FastifyRequest, reply: FastifyReply, creationRequest: CreationRequest, json = wantsJson(request)) =>
-    answerMade(request, reply, () => creations.make(creationRequest), json);
+  /** Makes the creation for a generator's settings (the caller made it) and answers it. */
+  const answer = async (request: FastifyRequest, reply: FastifyReply, creationRequest: CreationRequest, json = wantsJson(request)) => {
+    const maker = (await requireUser(request)).uuid;
+    return answerMade(request, reply, () => creations.make(creationRequest, maker), json);
+  };
 
   /** Reads a creator's multipart form with its picture fields; throws 413/422 with the messages. */
   const readForm = async (request: FastifyRequest, reply: FastifyReply, fileFields: string[]) => {
@@ -319,7 +327,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       const key = `ai:${createHash('sha256').update(`${aiProvider.name}\n${prompt}`).digest('hex')}`;
       const make = async () => {
         try {
-          const made = await creations.makeByKey(key, async () => ({ generator: 'prompt' as const, input: await aiProvider.generate(prompt) }));
+          const made = await creations.makeByKey(key, async () => ({ generator: 'prompt' as const, input: await aiProvider.generate(prompt) }), user.uuid);
           await log(made.creation.hash);
           return made;
         } catch (error) {
@@ -338,22 +346,28 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
   app.get(
     '/api/gallery/creations/:hash/preview',
     {
+      config: { auth: 'session' },
       schema: {
-        summary: "A made cape's 320 x 180 preview",
+        summary: "A made cape's 320 x 180 preview (the maker's own creation, or a gallery item the caller may see)",
         params: z.object({ hash: textureHashSchema }),
         response: { 200: fileResponse('image/png', 'The preview'), ...errorResponses },
       },
     },
     async (request, reply) => {
-      const preview = await creations.preview(request.params.hash);
+      const access = await creations.access(request.params.hash, await requireUser(request));
+      const preview = access === 'none' ? null : await creations.preview(request.params.hash);
       if (!preview) throw new HttpError(404, creatorMessages.expired);
-      reply.header('cache-control', 'public, max-age=3600');
+      reply.header('cache-control', 'private, max-age=3600');
       return sendFile(reply, 'image/png', preview);
     },
   );
 
-  /** A stored creation's texture as the pipeline's shape, or a 410 when it is no longer kept (or is not a cape). */
-  const storedTexture = async (hash: string): Promise<EncodedTexture> => {
+  /**
+   * A creation the caller may wear or share (their own within its lifetime, or a listed gallery item) as the pipeline's
+   * shape; otherwise, or when it is no longer kept (or is not a cape), a 410, so that nothing else can be told apart.
+   */
+  const usableTexture = async (hash: string, user: UserRow): Promise<EncodedTexture> => {
+    if ((await creations.access(hash, user)) !== 'use') throw new HttpError(410, creatorMessages.expired);
     const row = await db.selectFrom('textures').select(['hash', 'width', 'height', 'frames']).where('hash', '=', hash).executeTakeFirst();
     const bytes = row ? await library.read(hash) : null;
     if (!row || !bytes || row.width % 64 !== 0 || row.height % (row.width / 2) !== 0) throw new HttpError(410, creatorMessages.expired);
@@ -373,7 +387,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     },
     async (request) => {
       const user = await requireUser(request);
-      const texture = await storedTexture(request.body.hash);
+      const texture = await usableTexture(request.body.hash, user);
       const animated = texture.height > texture.width / 2;
       const still = animated ? await imageJobs.run('stripStill', texture.bytes) : texture;
       await assignPlayerTextures(options, user.uuid, 'cape', { still, strip: animated ? texture : null });
@@ -398,7 +412,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       const user = await requireUser(request);
       const { hash, title, tags } = request.body;
       await checkTitleAndTags(db, title, tags);
-      const texture = await storedTexture(hash);
+      const texture = await usableTexture(hash, user);
       const animated = texture.height > texture.width / 2;
       const item = {
         hash,
@@ -409,6 +423,8 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
         tags,
       };
       const created = await storeAndPoint(library, [{ texture, kind: 'gallery' }], () => createGalleryItem(db, item));
+      // The same picture may be a hidden item already (the caller made it too): that is answered as if it were gone.
+      if (!created && !(await galleryItemOwner(db, hash))) throw new HttpError(410, creatorMessages.expired);
       return reply.status(created ? 201 : 200).send({ success: true as const, hash, existing: !created });
     },
   );

@@ -36,6 +36,7 @@ import {
   toggleLike,
 } from '../gallery/items.ts';
 import { findGalleryItem, listGallery } from '../gallery/queries.ts';
+import { seesHiddenItems } from '../gallery/visibility.ts';
 import { HttpError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
@@ -158,7 +159,7 @@ export async function galleryRoutes(
     },
     async (request, reply) => {
       // Moderators still see a banned author's item in the gallery report queue.
-      const item = await itemOr404(request.params.hash, (await requireUser(request)).group.admin);
+      const item = await itemOr404(request.params.hash, seesHiddenItems(await requireUser(request)));
       return sendRendered(reply, item.hash, 'preview', item.type === GALLERY_TYPES.ears ? 'earsPreview' : 'capePreview');
     },
   );
@@ -174,7 +175,7 @@ export async function galleryRoutes(
       },
     },
     async (request, reply) => {
-      const item = await itemOr404(request.params.hash, (await requireUser(request)).group.admin);
+      const item = await itemOr404(request.params.hash, seesHiddenItems(await requireUser(request)));
       return sendRendered(reply, item.hash, 'map', 'textureMap');
     },
   );

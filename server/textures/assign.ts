@@ -1,5 +1,6 @@
 // Texture assignment, in one place: store the blobs, point a player (or a gallery item) at them in one transaction,
-// release what they pointed at before and tell the profile caches. The only module that knows the users' texture columns.
+// release what they pointed at before and tell the profile caches; and a moderator's removal, which takes a picture off
+// every player wearing it. The only module that knows the users' texture columns.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
@@ -83,12 +84,7 @@ function slotValues(slot: PlayerSlot, textures: SlotTextures | null): Partial<Re
 }
 
 /** Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent changes take turns); null when the player is gone. */
-async function swapColumns(
-  db: Db,
-  uuid: string,
-  values: Partial<Record<PlayerTextureColumn, string | null>>,
-  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
-): Promise<string[] | null> {
+async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTextureColumn, string | null>>): Promise<string[] | null> {
   const columns = Object.keys(values) as PlayerTextureColumn[];
   return db.transaction().execute(async (trx) => {
     const before = await trx
@@ -99,7 +95,6 @@ async function swapColumns(
       .executeTakeFirst();
     if (!before) return null;
     await trx.updateTable('users').set(values).where('uuid', '=', uuid).execute();
-    await alsoInTransaction?.(trx);
     return Object.values(before as Record<string, string | null>).filter((hash): hash is string => Boolean(hash));
   });
 }
@@ -118,18 +113,75 @@ export async function assignPlayerTextures(context: AssignmentContext, uuid: str
 }
 
 /**
- * Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change;
- * `alsoInTransaction` runs in the same transaction as the change (an admin action's audit row). Returns the hashes removed, or null for an unknown player.
+ * Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change
+ * (a moderator's removal uses removeFromEveryWearer instead). Returns the hashes removed, or null for an unknown player.
  */
-export async function clearPlayerTextures(
-  context: AssignmentContext,
-  uuid: string,
-  slots: PlayerSlot[] = ['cape', 'ears'],
-  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
-): Promise<string[] | null> {
+export async function clearPlayerTextures(context: AssignmentContext, uuid: string, slots: PlayerSlot[] = ['cape', 'ears']): Promise<string[] | null> {
   const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<Record<PlayerTextureColumn, null>>;
-  const removed = await swapColumns(context.db, uuid, values, alsoInTransaction);
+  const removed = await swapColumns(context.db, uuid, values);
   await context.library.release(removed ?? []);
   await context.bus.publish(uuid);
   return removed;
+}
+
+/** The user columns of a slot: its still and, for the cape, its strip. */
+function slotColumns(slot: PlayerSlot): PlayerTextureColumn[] {
+  const { still, strip } = PLAYER_SLOTS[slot];
+  return strip ? [still, strip] : [still];
+}
+
+/** The players a removal took a picture off, and the hashes their emptied slots held. */
+interface TakenOff {
+  players: string[];
+  hashes: string[];
+}
+
+/**
+ * Empties every player slot that holds one of `hashes` exactly (a cape's still or strip, or the ears: the whole slot
+ * goes), inside the removal's transaction, the rows locked on PostgreSQL.
+ */
+async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]): Promise<TakenOff> {
+  if (hashes.length === 0) return { players: [], hashes: [] };
+  const wearers = await trx
+    .selectFrom('users')
+    .select(['uuid', ...PLAYER_TEXTURE_COLUMNS])
+    .where((eb) => eb.or(PLAYER_TEXTURE_COLUMNS.map((column) => eb(column, 'in', hashes))))
+    .$if(isPostgres(trx), (query) => query.forUpdate())
+    .execute();
+  const held: string[] = [];
+  for (const wearer of wearers) {
+    const slots = (Object.keys(PLAYER_SLOTS) as PlayerSlot[]).filter((slot) =>
+      slotColumns(slot).some((column) => wearer[column] !== null && hashes.includes(wearer[column])),
+    );
+    for (const column of slots.flatMap(slotColumns)) if (wearer[column]) held.push(wearer[column]);
+    const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<Record<PlayerTextureColumn, null>>;
+    await trx.updateTable('users').set(values).where('uuid', '=', wearer.uuid).execute();
+  }
+  return { players: wearers.map((wearer) => wearer.uuid), hashes: held };
+}
+
+/** Runs a step in a transaction and answers what the transaction answers: by default a transaction of its own. */
+type TransactionRunner<T> = (step: (trx: Transaction<Database>) => Promise<void>) => Promise<T>;
+
+/**
+ * A moderator's removal of pictures (a still, an animation's strip, ears): in one transaction, takes them off every
+ * player wearing one exactly and runs `removal` with how many players lost one (the removal's audit row and blocklist
+ * rows); once that commits, releases what the players wore and tells the mod API about each of them. `transaction`
+ * runs the step inside a transaction of the caller's (deleting the gallery item too) and its answer is returned.
+ */
+export async function removeFromEveryWearer<T = void>(
+  context: AssignmentContext,
+  hashes: Array<string | null | undefined>,
+  removal: (trx: Transaction<Database>, playersWhoLostIt: number) => Promise<void>,
+  transaction: TransactionRunner<T> = (step) => context.db.transaction().execute(step) as Promise<T>,
+): Promise<T> {
+  const removed = [...new Set(hashes.filter((hash): hash is string => Boolean(hash)))];
+  let takenOff: TakenOff = { players: [], hashes: [] };
+  const result = await transaction(async (trx) => {
+    takenOff = await takeOffEveryWearer(trx, removed);
+    await removal(trx, takenOff.players.length);
+  });
+  await context.library.release(takenOff.hashes);
+  for (const uuid of takenOff.players) await context.bus.publish(uuid);
+  return result;
 }

@@ -1,8 +1,13 @@
 // The creators' outputs: each made once per set of settings (a repeated request is answered from the cache), checked
 // against the blocklist, and stored as a texture that nothing refers to yet, so the leftover sweep removes it unless the
-// player uses it as their cape or shares it to the gallery first. Its preview is stored beside it.
+// player uses it as their cape or shares it to the gallery first. Its preview is stored beside it. A creation belongs to
+// the players who made it (asked for it, the cache answering or not), for its lifetime: only they may wear, share or
+// preview it, besides anyone who may see it as a gallery item.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
+import type { UserRow } from '../db/users.ts';
+import { galleryItemOwner } from '../gallery/items.ts';
+import { seesHiddenItems } from '../gallery/visibility.ts';
 import { refuseBlocklisted } from './blocklist.ts';
 import type { CreationRequest } from './generators/index.ts';
 import type { ImageJobs } from './image-jobs.ts';
@@ -33,6 +38,14 @@ export function creationKey(request: CreationRequest): string {
   return createHash('sha256').update(json).digest('hex');
 }
 
+/** What a player may do with a texture named as a creation: nothing, wear or share it, or only see its preview. */
+export type CreationAccess = 'none' | 'use' | 'preview';
+
+/** Forgets who made creations made before `before` (their lifetime is over); run with the leftover sweep. */
+export async function forgetOldMakers(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('creation_makers').where('made_at', '<', before).execute();
+}
+
 /** Makes, stores and remembers creations. */
 export class Creations {
   private readonly cache = new Map<string, { creation: StoredCreation; expires: number }>();
@@ -40,22 +53,52 @@ export class Creations {
   /** How many requests the cache answered, and how many it did not. */
   readonly stats = { hits: 0, misses: 0 };
 
+  /** `lifetimeMs`: how long after making it a player may wear, share or preview a creation (the leftover sweep's grace). */
   constructor(
     private readonly db: Db,
     private readonly library: TextureLibrary,
     private readonly imageJobs: ImageJobs,
+    private readonly lifetimeMs: number,
   ) {}
 
-  /** The creation for a generator's settings and whether the cache had it (see makeByKey). */
-  make(request: CreationRequest, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
-    return this.makeByKey(creationKey(request), async () => request, now);
+  /** The creation for a generator's settings, made by `maker`, and whether the cache had it (see makeByKey). */
+  make(request: CreationRequest, maker: string, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+    return this.makeByKey(creationKey(request), async () => request, maker, now);
   }
 
   /**
    * The creation cached under `key` while its texture is still stored, otherwise made now from the request `build`
-   * resolves (which may call an outside service); concurrent equal keys share one making.
+   * resolves (which may call an outside service); concurrent equal keys share one making. Either way `maker` made it.
    */
-  async makeByKey(key: string, build: () => Promise<CreationRequest>, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+  async makeByKey(key: string, build: () => Promise<CreationRequest>, maker: string, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+    const made = await this.lookUpOrProduce(key, build, now);
+    await this.db
+      .insertInto('creation_makers')
+      .values({ hash: made.creation.hash, user_uuid: maker, made_at: now })
+      .onConflict((oc) => oc.columns(['hash', 'user_uuid']).doUpdateSet({ made_at: now }))
+      .execute();
+    return made;
+  }
+
+  /**
+   * What `viewer` may do with `hash`: wear or share their own creation within its lifetime, or a listed gallery item;
+   * see the preview of those, and of a hidden gallery item when they see hidden items. Anything else is 'none', so an
+   * answer never tells a hidden item or another player's texture from an unknown hash.
+   */
+  async access(hash: string, viewer: UserRow, now = Date.now()): Promise<CreationAccess> {
+    const own = await this.db
+      .selectFrom('creation_makers')
+      .select('made_at')
+      .where('hash', '=', hash)
+      .where('user_uuid', '=', viewer.uuid)
+      .where('made_at', '>=', now - this.lifetimeMs)
+      .executeTakeFirst();
+    if (own || (await galleryItemOwner(this.db, hash))) return 'use';
+    if (seesHiddenItems(viewer) && (await galleryItemOwner(this.db, hash, true))) return 'preview';
+    return 'none';
+  }
+
+  private async lookUpOrProduce(key: string, build: () => Promise<CreationRequest>, now: number): Promise<{ creation: StoredCreation; cached: boolean }> {
     const cached = this.cache.get(key);
     if (cached && cached.expires > now && (await this.isStored(cached.creation.hash))) {
       this.stats.hits += 1;

@@ -3,6 +3,7 @@
 // payment notifications older than their retention period.
 import type { Db } from '../db/database.ts';
 import { removeOldNotifications } from '../premium/payments.ts';
+import { forgetOldMakers } from './creations.ts';
 import { textureBlobKeys, type TextureLibrary } from './library.ts';
 
 /** What one sweep removed. */
@@ -25,12 +26,16 @@ export interface SweepOptions {
   signal?: AbortSignal;
 }
 
-/** Removes partial writes, unreferenced textures and unowned blobs written more than `graceMs` ago, and payment notifications received more than `notificationRetentionMs` ago. */
+/**
+ * Removes partial writes, unreferenced textures and unowned blobs written more than `graceMs` ago, who made creations that
+ * long ago, and payment notifications received more than `notificationRetentionMs` ago.
+ */
 export async function sweepLeftovers(db: Db, library: TextureLibrary, options: SweepOptions): Promise<SweepReport> {
   const now = options.now ?? Date.now();
   const before = now - options.graceMs;
   const notifications = options.notificationRetentionMs === undefined ? 0 : await removeOldNotifications(db, now - options.notificationRetentionMs);
   const partialWrites = await library.store.removePartialWrites(before);
+  await forgetOldMakers(db, before);
 
   const textures: string[] = [];
   const oldRows = await db.selectFrom('textures').select('hash').where('created_at', '<', before).orderBy('hash').execute();

@@ -383,9 +383,13 @@ export const adminUserRecordSchema = z
     createdAt: z.number().int().nullable(),
     banned: z.boolean(),
     hasCape: z.boolean(),
+    hasEars: z.boolean(),
     profile: z.object({ animatedCape: z.boolean(), capeGlint: z.boolean(), upsideDown: z.boolean() }),
   })
   .meta({ id: 'AdminUserRecord' });
+
+/** POST /api/admin/user/{cape,ears}/delete: done, and how many players lost the picture (the player and everyone wearing the same). */
+export const adminTextureRemovalSchema = z.object({ success: z.literal(true), players: z.number().int().min(0) }).meta({ id: 'AdminTextureRemoval' });
 
 /** POST /api/admin/user/delete: the player and the ticked confirm box. */
 export const adminDeleteBodySchema = z.object({

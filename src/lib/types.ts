@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type {
   adminInfoSchema,
   aiCapeLogPageSchema,
+  adminTextureRemovalSchema,
   adminUserRecordSchema,
   auditRowSchema,
   checkAuthResultSchema,
@@ -51,6 +52,8 @@ export type PlayerLookup = z.output<typeof playerLookupSchema>;
 export type AdminInfo = z.output<typeof adminInfoSchema>;
 /** A player's record on the edit user page. */
 export type AdminUserRecord = z.output<typeof adminUserRecordSchema>;
+/** The answer to deleting a player's cape or ears: how many players lost the picture. */
+export type AdminTextureRemoval = z.output<typeof adminTextureRemovalSchema>;
 /** A link of an admin list's pager. */
 export type PageLink = z.output<typeof pageLinkSchema>;
 /** One page of an admin list. */

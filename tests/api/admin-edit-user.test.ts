@@ -9,7 +9,7 @@ import { frameColour, solidPng } from '../fixtures/textures.ts';
 const NOBODY = 'f'.repeat(32);
 
 describe.each(backends)('admin edit user on $name', (backend) => {
-  const suite = serverForSuite(backend);
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
   const accounts = adminAndPlayerForSuite(suite);
   let colour = 40;
 
@@ -51,7 +51,7 @@ describe.each(backends)('admin edit user on $name', (backend) => {
     const response = await accounts.admin.jar.get(`/api/admin/user/${target.username.toUpperCase()}`);
     expect(response.status).toBe(200);
     const record = await response.json();
-    expect(record).toMatchObject({ username: target.username, uuid: target.uuid, banned: false, hasCape: true });
+    expect(record).toMatchObject({ username: target.username, uuid: target.uuid, banned: false, hasCape: true, hasEars: true });
     expect(record.profile).toEqual({ animatedCape: false, capeGlint: false, upsideDown: false });
     expect(record.createdAt).toBeGreaterThan(Date.now() - 60_000);
     const unknown = await accounts.admin.jar.get('/api/admin/user/Nobody_At_All');
@@ -72,6 +72,41 @@ describe.each(backends)('admin edit user on $name', (backend) => {
       { action: 'EARS_DELETE', admin_uuid: accounts.admin.uuid, target_name: target.username },
       { action: 'CACHE', admin_uuid: accounts.admin.uuid, target_name: target.username },
     ]);
+  });
+
+  it('a deleted cape or ears leaves every player wearing the same picture, and the audit row says how many lost it', async () => {
+    const target = await dressedPlayer();
+    const capeTwin = await loginNewUser(suite.server);
+    expect((await capeTwin.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour - 2)))).status).toBe(200);
+    const earsTwin = await loginNewUser(suite.server);
+    expect((await earsTwin.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour - 1)))).status).toBe(200);
+    expect((await profile(capeTwin.uuid)).cape_url).not.toBeNull();
+
+    const cape = await accounts.admin.jar.post('/api/admin/user/cape/delete', { uuid: target.uuid });
+    expect(cape.status).toBe(200);
+    expect(await cape.json()).toEqual({ success: true, players: 2 });
+    expect((await profile(capeTwin.uuid)).cape_url).toBeNull();
+    expect((await profile(earsTwin.uuid)).ear_url).not.toBeNull();
+    expect((await accounts.admin.jar.post('/api/admin/user/ears/delete', { uuid: target.uuid })).status).toBe(200);
+    expect((await profile(earsTwin.uuid)).ear_url).toBeNull();
+    const rows = await suite.server.db.selectFrom('admin_audit').select(['action', 'detail']).where('target_uuid', '=', target.uuid).orderBy('id').execute();
+    expect(rows).toEqual([
+      { action: 'CAPE_DELETE', detail: '2 players lost it' },
+      { action: 'EARS_DELETE', detail: '2 players lost it' },
+    ]);
+  });
+
+  it('deleting a cape or ears the player does not have says so and writes no audit row', async () => {
+    const target = await loginNewUser(suite.server);
+    for (const [path, message] of [
+      ['/api/admin/user/cape/delete', 'That player has no cape to delete.'],
+      ['/api/admin/user/ears/delete', 'That player has no ears to delete.'],
+    ] as const) {
+      const response = await accounts.admin.jar.post(path, { uuid: target.uuid });
+      expect(response.status, path).toBe(422);
+      expect((await response.json()).error).toBe(message);
+    }
+    expect(await audit(target.uuid)).toEqual([]);
   });
 
   it('deletes an account only with the confirm box; the audit row outlives the account', async () => {

@@ -7,7 +7,7 @@ import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';
 
 describe.each(backends)('admin gallery report queue on $name', (backend) => {
-  const suite = serverForSuite(backend, { GALLERY_UPLOADS_PER_10_MINUTES: '1000' });
+  const suite = serverForSuite(backend, { GALLERY_UPLOADS_PER_10_MINUTES: '1000', LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
   let admin: { jar: CookieJar; uuid: string; username: string };
   let reporter: { jar: CookieJar; uuid: string; username: string };
   let colour = 60;
@@ -75,6 +75,40 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
     const bans = (await (await admin.jar.get('/api/admin/bans/user')).json()) as { data: Array<{ uuid: string; reported_by_username: string | null }> };
     expect(bans.data.find((row) => row.uuid === author.uuid)?.reported_by_username).toBe(reporter.username);
   });
+
+  for (const action of ['REMOVE', 'BAN'] as const) {
+    it(`${action} takes the picture off every player wearing it, in the mod API at once, and the audit row says how many lost it`, async () => {
+      const picture = await solidPng(64, 32, frameColour(colour++));
+      const author = await loginNewUser(suite.server);
+      const form = new FormData();
+      form.append('title', `Worn ${colour}`);
+      form.append('tags', JSON.stringify(['cute']));
+      form.append('file', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'texture.png');
+      const { hash } = (await (await author.jar.sendForm('POST', '/api/gallery/new', form)).json()) as { hash: string };
+      // The uploader wears the same picture as his cape; another player wears the gallery item; a third wears a cape of his own.
+      expect((await author.jar.upload('/api/upload-cape', picture)).status).toBe(200);
+      const fan = await loginNewUser(suite.server);
+      expect((await fan.jar.post('/api/gallery/creations/use', { hash })).status).toBe(200);
+      const bystander = await loginNewUser(suite.server);
+      expect((await bystander.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(200);
+      const capeUrl = async (name: string) => ((await (await fetch(`${suite.server.url}/profile/${name}`)).json()) as { cape_url: string | null }).cape_url;
+      for (const player of [author, fan]) expect(await capeUrl(player.username)).toMatch(new RegExp(`/textures/${hash}$`));
+      expect(await capeUrl(bystander.username)).not.toBeNull();
+
+      expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+      const { id } = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
+      expect((await answer({ id, action, reason: 'nsfw' })).status).toBe(200);
+
+      for (const player of [author, fan]) {
+        expect(await capeUrl(player.username)).toBeNull();
+        expect((await fetch(`${suite.server.url}/profile/${player.username}/cape`)).status).toBe(404);
+      }
+      expect((await fetch(`${suite.server.url}/textures/${hash}`)).status).toBe(404);
+      expect(await capeUrl(bystander.username)).not.toBeNull();
+      const audit = await suite.server.db.selectFrom('admin_audit').select(['action', 'detail']).where('target_hash', '=', hash).execute();
+      expect(audit).toEqual([{ action: `GALLERY_REPORT_${action}`, detail: `report ${id}; 2 players lost it` }]);
+    });
+  }
 
   it('WHITELIST marks the texture safe: its reports go and it can no longer be reported', async () => {
     const { hash, id } = await reportedItem();

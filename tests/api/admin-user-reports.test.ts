@@ -7,7 +7,7 @@ import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';
 
 describe.each(backends)('admin player report queue on $name', (backend) => {
-  const suite = serverForSuite(backend);
+  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
   let admin: { jar: CookieJar; uuid: string; username: string };
   let reporter: { jar: CookieJar; uuid: string; username: string };
 
@@ -75,6 +75,24 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
     expect(await queued(target.uuid)).toBe(false);
     const audit = await suite.server.db.selectFrom('admin_audit').select(['action', 'reason']).where('target_uuid', '=', target.uuid).execute();
     expect(audit).toEqual([{ action: 'USER_REPORT_REMOVE', reason: 'NSFW or NSFL image' }]);
+  });
+
+  it('REMOVE takes the reported cape and ears off every player wearing the same picture, and the audit row says how many lost them', async () => {
+    const { target, report } = await reportedPlayer(61);
+    const capeTwin = await loginNewUser(suite.server);
+    expect((await capeTwin.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(61)))).status).toBe(200);
+    const earsTwin = await loginNewUser(suite.server);
+    expect((await earsTwin.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(62)))).status).toBe(200);
+    expect((await earsTwin.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(63)))).status).toBe(200);
+    expect((await profile(capeTwin.uuid)).cape_url).not.toBeNull();
+    expect((await profile(earsTwin.uuid)).ear_url).not.toBeNull();
+
+    expect((await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status).toBe(200);
+    expect(await profile(target.uuid)).toMatchObject({ cape_url: null, ear_url: null });
+    expect((await profile(capeTwin.uuid)).cape_url).toBeNull();
+    expect(await profile(earsTwin.uuid)).toMatchObject({ ear_url: null, cape_url: expect.any(String) });
+    const audit = await suite.server.db.selectFrom('admin_audit').select(['action', 'detail']).where('target_uuid', '=', target.uuid).execute();
+    expect(audit).toEqual([{ action: 'USER_REPORT_REMOVE', detail: `report ${report.id}; 3 players lost it` }]);
   });
 
   it('BAN bans the player with the reporter named on the ban list; WHITELIST is refused for player reports', async () => {

@@ -181,6 +181,23 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
     expect((await bot('POST', '/api/bot/unlink', { discordId: second.discordId })).status).toBe(404);
   });
 
+  it('counts only the bot: calls without a valid key are refused per address on their own counter, and the bot is still answered', async () => {
+    const answers: Array<{ status: number; error: string }> = [];
+    for (let call = 0; call < 620; call++) {
+      const answer = await bot('GET', '/api/bot/links?limit=1', undefined, call % 2 ? '' : 'wrong-key');
+      answers.push({ status: answer.status, error: ((await answer.json()) as { error: string }).error });
+    }
+    const answer = await bot('GET', '/api/bot/links?limit=1');
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ data: expect.any(Array) });
+    // The first test's refusals count in the same minute, so up to 30 (the default limit per address) are answered 401.
+    const refused = answers.findIndex((entry) => entry.status === 429);
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThanOrEqual(30);
+    expect(answers.slice(0, refused)).toEqual(Array(refused).fill({ status: 401, error: 'A valid API key is required.' }));
+    expect(answers.slice(refused)).toEqual(Array(620 - refused).fill({ status: 429, error: 'Too many calls without a valid API key. Wait a minute.' }));
+  });
+
   it('rate-limits the bot API across all its calls', async () => {
     let status = 200;
     for (let call = 0; call < 260 && status !== 429; call++) status = (await bot('GET', '/api/bot/links?limit=1')).status;

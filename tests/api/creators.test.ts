@@ -122,7 +122,7 @@ describe.each(backends)('cape creators on $name', (backend) => {
     const body = (await first.json()) as { hash: string; cape: string; preview: string; width: number; frames: number };
     expect(await second.json()).toEqual(body);
     expect(body).toMatchObject({ width: 128, frames: 1 });
-    const preview = await fetch(new URL(new URL(body.preview).pathname, suite.server.url));
+    const preview = await jar.get(new URL(body.preview).pathname);
     expect(preview.status).toBe(200);
     const previewPixels = await pixelsOf(preview);
     expect([previewPixels.width, previewPixels.height]).toEqual([320, 180]);
@@ -315,14 +315,92 @@ describe.each(backends)('cape creators on $name', (backend) => {
     expect(JSON.stringify(item)).toContain('Purple OF');
   });
 
+  it("use, share and the preview take only the caller's own creation, within its lifetime, or a listed gallery item", async () => {
+    const other = await loginNewUser(suite.server);
+    const visitor = await newBrowser(suite.server);
+    const expired = async (response: Response) => {
+      expect(response.status).toBe(410);
+      expect(await messageOf(response)).toBe(creatorMessages.expired);
+    };
+    const tags = (await (await jar.get('/api/gallery/tags')).json()) as Array<{ tag_key: string }>;
+    const share = (who: CookieJar, hash: string) => who.post('/api/gallery/creations/share', { hash, title: 'Not mine', tags: [tags[0]!.tag_key] });
+    const capeOf = async (player: string) =>
+      (await suite.server.db.selectFrom('users').select('cape_hash').where('uuid', '=', player).executeTakeFirstOrThrow()).cape_hash;
+
+    // Another player's fresh creation: neither worn, nor shared, nor previewed by anyone else.
+    const made = (await (await jar.post('/api/gallery/optifine-capes/custom/0a0b0c/0c0b0a/ffffff/000000', {}, JSON_ACCEPT)).json()) as { hash: string };
+    await expired(await other.jar.post('/api/gallery/creations/use', { hash: made.hash }));
+    await expired(await share(other.jar, made.hash));
+    expect((await other.jar.get(`/api/gallery/creations/${made.hash}/preview`)).status).toBe(404);
+    expect((await visitor.get(`/api/gallery/creations/${made.hash}/preview`)).status).toBe(401);
+    expect(await capeOf(other.uuid)).toBeNull();
+
+    // A cape another player uploaded and wears.
+    const wearer = await loginNewUser(suite.server);
+    expect((await wearer.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(811)))).status).toBe(200);
+    const worn = (await capeOf(wearer.uuid))!;
+    await expired(await other.jar.post('/api/gallery/creations/use', { hash: worn }));
+    await expired(await share(other.jar, worn));
+    expect(await suite.server.db.selectFrom('gallery_items').select('hash').where('hash', '=', worn).executeTakeFirst()).toBeUndefined();
+    expect(await capeOf(other.uuid)).toBeNull();
+
+    // The maker's own creation, until its lifetime ends.
+    expect((await jar.get(`/api/gallery/creations/${made.hash}/preview`)).status).toBe(200);
+    expect((await jar.post('/api/gallery/creations/use', { hash: made.hash })).status).toBe(200);
+    const old = (await (await jar.post('/api/gallery/optifine-capes/custom/0d0e0f/0f0e0d/ffffff/000000', {}, JSON_ACCEPT)).json()) as { hash: string };
+    await suite.server.db
+      .updateTable('creation_makers')
+      .set({ made_at: Date.now() - 61 * 60_000 })
+      .where('hash', '=', old.hash)
+      .execute();
+    await expired(await jar.post('/api/gallery/creations/use', { hash: old.hash }));
+    await expired(await share(jar, old.hash));
+
+    // A listed gallery item may be worn by anyone, and sharing it again says it exists.
+    const author = await loginNewUser(suite.server);
+    const listed = (await (await author.jar.post('/api/gallery/optifine-capes/custom/1a1b1c/1c1b1a/ffffff/000000', {}, JSON_ACCEPT)).json()) as {
+      hash: string;
+    };
+    expect((await share(author.jar, listed.hash)).status).toBe(201);
+    expect((await other.jar.post('/api/gallery/creations/use', { hash: listed.hash })).status).toBe(200);
+    expect(await capeOf(other.uuid)).toBe(listed.hash);
+    const again = await share(other.jar, listed.hash);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ existing: true });
+    expect((await other.jar.get(`/api/gallery/creations/${listed.hash}/preview`)).status).toBe(200);
+
+    // Once its author is banned, the item is hidden: nobody can wear it, learn from sharing that it exists, or see its preview.
+    const admin = await loginNewUser(suite.server, undefined, { admin: true });
+    const hiddenItem = (await (await author.jar.post('/api/gallery/optifine-capes/custom/2a2b2c/2c2b2a/ffffff/000000', {}, JSON_ACCEPT)).json()) as {
+      hash: string;
+    };
+    expect((await share(author.jar, hiddenItem.hash)).status).toBe(201);
+    expect((await admin.jar.post('/api/admin/user/ban', { uuid: author.uuid, confirm: true, reason: 'nsfw' })).status).toBe(200);
+    await expired(await other.jar.post('/api/gallery/creations/use', { hash: hiddenItem.hash }));
+    await expired(await share(other.jar, hiddenItem.hash));
+    expect((await other.jar.get(`/api/gallery/creations/${hiddenItem.hash}/preview`)).status).toBe(404);
+    expect((await visitor.get(`/api/gallery/creations/${hiddenItem.hash}/preview`)).status).toBe(401);
+    expect((await admin.jar.get(`/api/gallery/creations/${hiddenItem.hash}/preview`)).status).toBe(200);
+    // Even a player who makes the same picture himself does not learn from sharing it that a hidden item holds it.
+    expect((await other.jar.post('/api/gallery/optifine-capes/custom/2a2b2c/2c2b2a/ffffff/000000', {}, JSON_ACCEPT)).status).toBe(200);
+    await expired(await share(other.jar, hiddenItem.hash));
+    expect(await capeOf(other.uuid)).toBe(listed.hash);
+  });
+
   it('a made cape nobody wears or shares is swept after the grace period; a worn one stays', async () => {
     const made = (await (await jar.post('/api/gallery/optifine-capes/custom/123456/654321/ffffff/000000', {}, JSON_ACCEPT)).json()) as { hash: string };
     const worn = (await (await jar.post('/api/gallery/optifine-capes/custom/112233/332211/ffffff/000000', {}, JSON_ACCEPT)).json()) as { hash: string };
+    // Another player who asks for the same cape makes it too (from the cache), so it is theirs to wear.
     const other = await loginNewUser(suite.server);
+    expect((await other.jar.post('/api/gallery/optifine-capes/custom/112233/332211/ffffff/000000', {}, JSON_ACCEPT)).headers.get('x-creation-cache')).toBe(
+      'hit',
+    );
     expect((await other.jar.post('/api/gallery/creations/use', { hash: worn.hash })).status).toBe(200);
     const library = createTextureLibrary(suite.server.config, suite.server.db);
     const report = await sweepLeftovers(suite.server.db, library, { graceMs: 0, now: Date.now() + 1000 });
     expect(report.textures).toContain(made.hash);
     expect(report.textures).not.toContain(worn.hash);
+    // Who made what is forgotten with the leftovers, so the record does not grow without end.
+    expect(await suite.server.db.selectFrom('creation_makers').select('hash').where('hash', 'in', [made.hash, worn.hash]).execute()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // The rest of the admin area: a registration code that then logs the player in, the gallery whitelist with its confirm
-// step, the AI cape log, and the edit user cape switches.
+// step, the AI cape log, the edit user cape switches, and edit user's confirmation before it deletes a cape.
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -159,4 +159,41 @@ test('edit user switches a cape flag and the mod API follows', async ({ page, br
   await expect(page.getByTestId('admin-banner')).toHaveText('Cape glint is now on.');
   await expect(glint).toHaveAttribute('aria-checked', 'true');
   expect(((await (await page.request.get(`/profile/${uuid}`)).json()) as { capeGlint: boolean }).capeGlint).toBe(true);
+});
+
+test('edit user asks before deleting a cape; once confirmed, the cape leaves the player and the mod API at once', async ({ page, browser, baseURL }) => {
+  const target = uniqueName('Caped');
+  const player = await otherBrowser(browser, baseURL!);
+  await logIn(player, target);
+  const upload = await player.request.post('/api/upload-cape', {
+    headers: await xsrf(player),
+    multipart: { file: { name: 'c.png', mimeType: 'image/png', buffer: await cape(120) } },
+  });
+  expect(upload.status()).toBe(200);
+  await player.context().close();
+  const { uuid } = (await (await page.request.get(`/api/user/search/${target}`)).json()) as { uuid: string };
+  const capeUrl = async () => ((await (await page.request.get(`/profile/${uuid}`)).json()) as { cape_url: string | null }).cape_url;
+  await logIn(page, uniqueName('Mod'), { admin: true });
+
+  await page.goto(`/admin/edit-user/${target}`);
+  await expect(page.getByRole('button', { name: 'Delete ears' })).toBeDisabled();
+  const deleteCape = page.getByRole('button', { name: 'Delete cape' });
+  await deleteCape.click();
+  const dialog = page.getByRole('dialog', { name: `Delete ${target}'s cape?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveAccessibleDescription(/every player wearing it loses it/);
+  await expect(dialog.getByRole('button', { name: 'Keep the cape' })).toBeFocused();
+  await page.screenshot({ path: test.info().outputPath('delete-cape-dialog.png') });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await deleteCape.click();
+  await dialog.getByRole('button', { name: 'Keep the cape' }).click();
+  await expect(dialog).toBeHidden();
+  expect(await capeUrl()).not.toBeNull();
+
+  await deleteCape.click();
+  await dialog.getByRole('button', { name: 'Delete cape' }).click();
+  await expect(page.getByTestId('admin-banner')).toHaveText('The cape was removed from 1 player.');
+  await expect(deleteCape).toBeDisabled();
+  expect(await capeUrl()).toBeNull();
 });

@@ -1,10 +1,13 @@
 // /admin/edit-user/:username?: find a player, read their record, and act on them (SPEC §4 Admin edit user): refresh the
-// cache, remove the cape or ears, ban or delete (both behind the confirm box). A success banner shows 3 s and the record
-// reloads; an unknown player's message shows 3 s, then the page returns to /admin/edit-user.
+// cache, remove the cape or ears (each behind a confirmation dialog), ban or delete (both behind the confirm box). A
+// success banner shows 3 s and the record reloads; an unknown player's message shows 3 s, then the page returns to
+// /admin/edit-user.
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import type { AdminUserRecord } from '../../lib/types';
+import { countOf } from '../../lib/plural';
+import type { AdminTextureRemoval, AdminUserRecord } from '../../lib/types';
+import { ConfirmButton } from '../shared/ConfirmButton';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ReasonSelect, useBanReasons } from './ReasonSelect';
 
@@ -16,6 +19,12 @@ const FLAGS = [
   ['animatedCape', 'Animated cape'],
   ['capeGlint', 'Cape glint'],
   ['upsideDown', 'Upside down'],
+] as const;
+
+/** The textures a moderator can delete, each behind a confirmation (the picture is blocklisted for everyone). */
+const REMOVALS = [
+  { slot: 'cape', noun: 'cape', has: 'hasCape' },
+  { slot: 'ears', noun: 'ears', has: 'hasEars' },
 ] as const;
 
 /** The username in /admin/edit-user/{username}, or null. */
@@ -63,12 +72,13 @@ export default function EditUser() {
     if (/^[A-Za-z0-9_]{1,16}$/.test(query)) location.assign(`/admin/edit-user/${query}`);
   };
 
-  const act = async (path: string, body: Record<string, unknown>, done: string, after?: () => void) => {
+  /** Posts an action; `done` is the banner (or makes it from the answer); `after` replaces reloading the record. */
+  const act = async <T,>(path: string, body: Record<string, unknown>, done: string | ((answer: T) => string), after?: () => void) => {
     setBusy(true);
     setError(null);
     try {
-      await api(path, { method: 'POST', body });
-      setBanner(done);
+      const answer = await api<T>(path, { method: 'POST', body });
+      setBanner(typeof done === 'string' ? done : done(answer));
       setConfirmed(false);
       if (after) after();
       else setVersion((count) => count + 1);
@@ -163,22 +173,26 @@ export default function EditUser() {
             >
               Refresh cache
             </button>
-            <button
-              type="button"
-              className="btn-secondary"
-              disabled={busy || !record.hasCape}
-              onClick={() => act('/api/admin/user/cape/delete', { uuid: record.uuid }, 'The cape was removed.')}
-            >
-              Delete cape
-            </button>
-            <button
-              type="button"
-              className="btn-secondary"
-              disabled={busy}
-              onClick={() => act('/api/admin/user/ears/delete', { uuid: record.uuid }, 'The ears were removed.')}
-            >
-              Delete ears
-            </button>
+            {REMOVALS.map(({ slot, noun, has }) => (
+              <ConfirmButton
+                key={slot}
+                label={`Delete ${noun}`}
+                className="btn-secondary"
+                disabled={busy || !record[has]}
+                title={`Delete ${record.username}'s ${noun}?`}
+                cancelLabel={`Keep the ${noun}`}
+                confirmLabel={`Delete ${noun}`}
+                onConfirm={() =>
+                  act<AdminTextureRemoval>(
+                    `/api/admin/user/${slot}/delete`,
+                    { uuid: record.uuid },
+                    ({ players }) => `The ${noun} ${slot === 'ears' ? 'were' : 'was'} removed from ${countOf(players, 'player')}.`,
+                  )
+                }
+              >
+                The picture goes on the blocklist, so nobody can upload it again, and every player wearing it loses it at once. This can't be undone.
+              </ConfirmButton>
+            ))}
           </div>
           <fieldset className="mt-6 min-w-0 rounded-lg border border-red-500/40 p-4">
             <legend className="px-1 text-sm font-bold text-red-200">Ban or delete</legend>

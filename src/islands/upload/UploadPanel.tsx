@@ -1,5 +1,6 @@
 // The upload page body shared by the cape and ears islands: drop zone and picker, 2D preview, Upload and Cancel, progress, messages, the remove link and the 3D preview slot.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { ConfirmButton } from '../shared/ConfirmButton';
 import { DropZone, usePreventWindowDrop, type Noun } from '../shared/DropZone';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ProgressBar } from '../shared/ProgressBar';
@@ -92,36 +93,19 @@ function StatusLine({ noun, state }: { noun: Noun; state: UploadState }) {
 
 /** The remove link, with a confirmation dialog (removing is destructive). */
 function RemoveLink({ noun, disabled, onConfirm }: { noun: Noun; disabled: boolean; onConfirm: () => void }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const them = noun.plural ? 'them' : 'it';
   return (
-    <>
-      <button
-        type="button"
-        className="self-start text-sm font-semibold text-red-300 underline decoration-red-300/40 underline-offset-4 hover:text-red-200 disabled:cursor-not-allowed disabled:opacity-50"
-        onClick={() => dialogRef.current?.showModal()}
-        disabled={disabled}
-      >
-        Remove my {noun.singular}
-      </button>
-      <dialog ref={dialogRef} className="modal" aria-labelledby={titleId}>
-        <h2 id={titleId} className="text-xl font-bold">
-          Remove your {noun.singular}?
-        </h2>
-        <p className="mt-3 text-ink-300">
-          Everyone running the mod will see you without {noun.plural ? 'them' : 'it'}. This can't be undone: to get {noun.plural ? 'them' : 'it'} back you will
-          have to upload the file again.
-        </p>
-        <form method="dialog" className="mt-6 flex justify-end gap-3">
-          <button className="btn-secondary" value="cancel" autoFocus>
-            Keep {noun.plural ? 'them' : 'it'}
-          </button>
-          <button className="btn-danger" value="remove" onClick={onConfirm}>
-            Remove
-          </button>
-        </form>
-      </dialog>
-    </>
+    <ConfirmButton
+      label={`Remove my ${noun.singular}`}
+      className="self-start text-sm font-semibold text-red-300 underline decoration-red-300/40 underline-offset-4 hover:text-red-200 disabled:cursor-not-allowed disabled:opacity-50"
+      disabled={disabled}
+      title={`Remove your ${noun.singular}?`}
+      cancelLabel={`Keep ${them}`}
+      confirmLabel="Remove"
+      onConfirm={onConfirm}
+    >
+      Everyone running the mod will see you without {them}. This can't be undone: to get {them} back you will have to upload the file again.
+    </ConfirmButton>
   );
 }
 
