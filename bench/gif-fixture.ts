@@ -16,7 +16,7 @@ export async function animatedGif(width: number, frames: number, height = width 
       }
     }
   }
-  return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height } })
+  return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height }, limitInputPixels: false })
     .gif({ effort: 1 })
     .toBuffer();
 }
