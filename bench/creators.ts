@@ -101,15 +101,15 @@ for (const { label, request } of cases) {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-creators-'));
 const db = openDatabase(`sqlite:${path.join(dir, 'bench.db')}`);
 await migrateToLatest(db);
-const jobs = new ImageJobs(1);
+const jobs = new ImageJobs({ concurrency: 1 });
 try {
   const creations = new Creations(db, new TextureLibrary(db, new LocalBlobStore(path.join(dir, 'textures'))), jobs);
   const request: CreationRequest = { generator: 'image', input: { image: picture, scale: 6, colour: 'auto', elytra: true } };
   const started = process.hrtime.bigint();
-  const first = await creations.make(request);
+  const first = await creations.make(request, null);
   const firstMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const repeats = await sample(() => creations.make(request));
-  const again = await creations.make(request);
+  const repeats = await sample(() => creations.make(request, null));
+  const again = await creations.make(request, null);
   if (first.cached || !again.cached) throw new Error('The cache did not answer the repeat');
   console.log(
     `cache, image scale 6: first request ${firstMs.toFixed(1)} ms (worker start included); repeat ${quantile(repeats, 0.5).toFixed(2)} / ${quantile(repeats, 0.95).toFixed(2)} ms`,

@@ -35,7 +35,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-fairness-'));
 const databaseFile = path.join(dir, 'cloakroom.db');
 const baseUrl = `http://127.0.0.1:${PORT}`;
 let server: Awaited<ReturnType<typeof startProcess>> | undefined;
-let pass = false;
+let pass: boolean | undefined;
 try {
   console.log(`Making the flood's GIF (64 frames of 2048 x 2048) and the small cape (load average ${loadAverage()})`);
   const gif = await animatedGif(2048, 64, 2048);

@@ -136,9 +136,9 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     return sendFile(reply, 'image/png', bytes);
   };
 
-  /** Makes the creation for a generator's settings and answers it. */
-  const answer = (request: FastifyRequest, reply: FastifyReply, creationRequest: CreationRequest, json = wantsJson(request)) =>
-    answerMade(request, reply, () => creations.make(creationRequest), json);
+  /** Makes the creation for a generator's settings as the player's image work and answers it. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, owner: string, creationRequest: CreationRequest, json = wantsJson(request)) =>
+    answerMade(request, reply, () => creations.make(creationRequest, owner), json);
 
   /** Reads a creator's multipart form with its picture fields; throws 413/422 with the messages. */
   const readForm = async (request: FastifyRequest, reply: FastifyReply, fileFields: string[]) => {
@@ -163,10 +163,10 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { fields, files } = await readForm(request, reply, ['file']);
       if (!files.file) throw new HttpError(422, creatorMessages.inputMissing, { file: [creatorMessages.inputMissing] });
-      return answer(request, reply, { generator: 'image', input: { image: files.file, ...readCapeSettings(fields, true) } });
+      return answer(request, reply, user.uuid, { generator: 'image', input: { image: files.file, ...readCapeSettings(fields, true) } });
     },
   );
 
@@ -187,7 +187,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { fields, files } = await readForm(request, reply, ['file', 'background']);
       if (!files.file) throw new HttpError(422, creatorMessages.inputMissing, { file: [creatorMessages.inputMissing] });
       const background = files.background && files.background.length > 0 ? files.background : null;
@@ -195,7 +195,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
         throw new HttpError(422, creatorMessages.backgroundType, { background: [creatorMessages.backgroundType] });
       }
       const { scale, colour, elytra } = readCapeSettings(fields, false);
-      return answer(request, reply, { generator: 'animated', input: { gif: files.file, background, scale, colour: colour as Rgba, elytra } }, true);
+      return answer(request, reply, user.uuid, { generator: 'animated', input: { gif: files.file, background, scale, colour: colour as Rgba, elytra } }, true);
     },
   );
 
@@ -210,7 +210,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { username: name, helmetOverlay, ...sliders } = request.params;
       let skin: Buffer | null;
       try {
@@ -220,7 +220,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
         throw error;
       }
       if (!skin) throw new HttpError(404, `No player called ${name} has a skin.`);
-      return answer(request, reply, { generator: 'head', input: { skin, helmet: helmetOverlay, ...sliders } });
+      return answer(request, reply, user.uuid, { generator: 'head', input: { skin, helmet: helmetOverlay, ...sliders } });
     },
   );
 
@@ -235,10 +235,10 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { top, bottom, text, shadow } = request.params;
       const colours = { top: parseHexColour(top)!, bottom: parseHexColour(bottom)!, text: parseHexColour(text)!, shadow: parseHexColour(shadow)! };
-      return answer(request, reply, { generator: 'optifine', input: colours });
+      return answer(request, reply, user.uuid, { generator: 'optifine', input: colours });
     },
   );
 
@@ -254,10 +254,10 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { name } = request.params;
       if ((OPTIFINE_DESIGNS as readonly string[]).includes(name)) {
-        return answer(request, reply, { generator: 'optifine', input: designColours(name as OptifineDesign) });
+        return answer(request, reply, user.uuid, { generator: 'optifine', input: designColours(name as OptifineDesign) });
       }
       let file: Buffer | null;
       try {
@@ -267,7 +267,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
         throw error;
       }
       if (!file) throw new HttpError(404, creatorMessages.optifineNoCape);
-      return answer(request, reply, { generator: 'optifineFile', input: file });
+      return answer(request, reply, user.uuid, { generator: 'optifineFile', input: file });
     },
   );
 
@@ -288,12 +288,12 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { service, bannerId, top, bottom, alignment } = request.params;
       const banner = decodeBannerCode(service, bannerId);
       if (!banner) throw new HttpError(422, BANNER_CODE_MESSAGE, { bannerId: [BANNER_CODE_MESSAGE] });
       const face = renderBanner(banner);
-      return answer(request, reply, {
+      return answer(request, reply, user.uuid, {
         generator: 'banner',
         input: { banner: face, top: parseHexColour(top)!, bottom: parseHexColour(bottom)!, alignment },
       });
@@ -328,7 +328,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       const key = `ai:${createHash('sha256').update(`${aiProvider.name}\n${prompt}`).digest('hex')}`;
       const make = async () => {
         try {
-          const made = await creations.makeByKey(key, async () => ({ generator: 'prompt' as const, input: await aiProvider.generate(prompt) }));
+          const made = await creations.makeByKey(key, async () => ({ generator: 'prompt' as const, input: await aiProvider.generate(prompt) }), user.uuid);
           await log(made.creation.hash);
           return made;
         } catch (error) {
@@ -384,7 +384,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       const user = await requireUser(request);
       const texture = await storedTexture(request.body.hash);
       const animated = texture.height > texture.width / 2;
-      const still = animated ? await imageJobs.run('stripStill', texture.bytes) : texture;
+      const still = animated ? await imageJobs.run('stripStill', texture.bytes, user.uuid) : texture;
       await assignPlayerTextures(options, user.uuid, 'cape', { still, strip: animated ? texture : null });
       return { success: true as const, cape: `${texturesBaseUrl}/${still.hash}` };
     },

@@ -94,7 +94,7 @@ export async function uploadRoutes(
         }
         let texture;
         try {
-          texture = await imageJobs.run(slot.work, upload);
+          texture = await imageJobs.run(slot.work, upload, user.uuid);
           await refuseBlocklisted(options.db, texture);
         } catch (error) {
           if (!(error instanceof TextureRejected)) throw error;

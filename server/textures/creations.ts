@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { refuseBlocklisted } from './blocklist.ts';
 import type { CreationRequest } from './generators/index.ts';
-import type { ImageJobs } from './image-jobs.ts';
+import type { ImageJobOwner, ImageJobs } from './image-jobs.ts';
 import { derivedKey, type TextureLibrary } from './library.ts';
 
 /** A stored creation: its texture (an animation's strip, else the still), the still, and the note for the player. */
@@ -46,16 +46,21 @@ export class Creations {
     private readonly imageJobs: ImageJobs,
   ) {}
 
-  /** The creation for a generator's settings and whether the cache had it (see makeByKey). */
-  make(request: CreationRequest, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
-    return this.makeByKey(creationKey(request), async () => request, now);
+  /** The creation for a generator's settings and whether the cache had it, its image work counted to `owner` (see makeByKey). */
+  make(request: CreationRequest, owner: ImageJobOwner, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+    return this.makeByKey(creationKey(request), async () => request, owner, now);
   }
 
   /**
    * The creation cached under `key` while its texture is still stored, otherwise made now from the request `build`
-   * resolves (which may call an outside service); concurrent equal keys share one making.
+   * resolves (which may call an outside service) as image work of `owner`; concurrent equal keys share one making.
    */
-  async makeByKey(key: string, build: () => Promise<CreationRequest>, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+  async makeByKey(
+    key: string,
+    build: () => Promise<CreationRequest>,
+    owner: ImageJobOwner,
+    now = Date.now(),
+  ): Promise<{ creation: StoredCreation; cached: boolean }> {
     const cached = this.cache.get(key);
     if (cached && cached.expires > now && (await this.isStored(cached.creation.hash))) {
       this.stats.hits += 1;
@@ -67,7 +72,7 @@ export class Creations {
     let pending = this.making.get(key);
     if (!pending) {
       pending = build()
-        .then((request) => this.produce(request))
+        .then((request) => this.produce(request, owner))
         .finally(() => this.making.delete(key));
       this.making.set(key, pending);
     }
@@ -76,9 +81,9 @@ export class Creations {
     return { creation, cached: false };
   }
 
-  /** The stored 320 x 180 preview of a creation (rendered again if it was lost), or null when the creation is gone. */
+  /** The stored 320 x 180 preview of a creation (rendered again if it was lost, as the site's own work), or null when the creation is gone. */
   preview(hash: string): Promise<Buffer | null> {
-    return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes));
+    return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes, null));
   }
 
   private async isStored(hash: string): Promise<boolean> {
@@ -91,8 +96,8 @@ export class Creations {
     while (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
   }
 
-  private async produce(request: CreationRequest): Promise<StoredCreation> {
-    const made = await this.imageJobs.run('creation', request);
+  private async produce(request: CreationRequest, owner: ImageJobOwner): Promise<StoredCreation> {
+    const made = await this.imageJobs.run('creation', request, owner);
     await refuseBlocklisted(this.db, made);
     await this.library.put(made.still, 'creation');
     if (made.strip) await this.library.put(made.strip, 'creation');
