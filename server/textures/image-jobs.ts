@@ -240,10 +240,13 @@ export class ImageJobs {
     return seconds;
   }
 
+  /** Charges an owner the seconds of a finished job, and forgets the owners with no charge left in the window. */
   private charge(owner: ImageJobOwner, seconds: number): void {
+    const now = this.clock();
+    for (const [key, charges] of this.charges) if (charges.at(-1)!.at <= now - WORK_WINDOW_MS) this.charges.delete(key);
     const key = ownerKey(owner);
     const charges = this.charges.get(key) ?? [];
-    charges.push({ at: this.clock(), seconds });
+    charges.push({ at: now, seconds });
     this.charges.set(key, charges);
   }
 }
