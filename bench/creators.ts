@@ -102,7 +102,7 @@ for (const { label, request } of cases) {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-creators-'));
 const db = openDatabase(`sqlite:${path.join(dir, 'bench.db')}`);
 await migrateToLatest(db);
-const jobs = new ImageJobs(1);
+const jobs = new ImageJobs({ concurrency: 1 });
 try {
   const creations = new Creations(db, new TextureLibrary(db, new LocalBlobStore(path.join(dir, 'textures'))), jobs, 60 * 60_000);
   const maker = 'b'.repeat(32);

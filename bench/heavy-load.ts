@@ -5,7 +5,7 @@ import { openDatabase } from '../server/db/database.ts';
 import { animatedGif } from './gif-fixture.ts';
 
 /** A logged-in player's cookies and XSRF token. */
-interface Session {
+export interface Session {
   cookie: string;
   xsrf: string;
 }
@@ -22,7 +22,7 @@ function cookiesOf(response: Response): Map<string, string> {
 }
 
 /** Logs a seeded player in with a fresh login code, as the site does (XSRF cookie first, then the code). */
-async function logIn(baseUrl: string, databaseFile: string, uuid: string): Promise<Session> {
+export async function logIn(baseUrl: string, databaseFile: string, uuid: string): Promise<Session> {
   const db = openDatabase(`sqlite:${databaseFile}`);
   const code = await issueLoginCode(db, uuid);
   await db.destroy();
@@ -38,7 +38,7 @@ async function logIn(baseUrl: string, databaseFile: string, uuid: string): Promi
 }
 
 /** Posts a file as multipart form data (with extra fields) for a session; resolves with the status and the answer. */
-async function postFile(baseUrl: string, session: Session, urlPath: string, file: Buffer, fields: Record<string, string> = {}) {
+export async function postFile(baseUrl: string, session: Session, urlPath: string, file: Buffer, fields: Record<string, string> = {}) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', new Blob([new Uint8Array(file)], { type: 'image/gif' }), 'cape.gif');

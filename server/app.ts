@@ -59,7 +59,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = createTextureLibrary(config, db, new TextureCache(config.textureCacheBytes));
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize, config.profileCacheTtlMs);
-  const imageJobs = new ImageJobs(config.imageJobConcurrency);
+  const imageJobs = new ImageJobs(config.imageJobs);
   const metricsServed = config.metrics.port !== undefined || config.metrics.key !== undefined;
   const metrics = new Metrics({ profiles, imageJobs }, { processMetrics: metricsServed });
   const fastPath = modFastPath(profiles, library, metrics.requests);

@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
-import { defaultImageJobConcurrency } from './textures/image-jobs.ts';
+import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './textures/image-jobs.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -125,6 +125,12 @@ const schema = z.object({
   GALLERY_DOWNLOADS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   TEXTURE_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(20),
   IMAGE_JOB_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  IMAGE_SMALL_JOB_SLOTS: z.coerce.number().int().min(0).default(IMAGE_JOB_DEFAULTS.smallSlots),
+  IMAGE_SMALL_JOB_PIXELS: z.coerce.number().int().min(0).default(IMAGE_JOB_DEFAULTS.smallJobPixels),
+  IMAGE_JOBS_PER_PLAYER: z.coerce.number().int().positive().default(IMAGE_JOB_DEFAULTS.perPlayer),
+  IMAGE_JOB_QUEUE_MAX: z.coerce.number().int().min(0).default(IMAGE_JOB_DEFAULTS.queueMax),
+  IMAGE_JOB_TIMEOUT_MS: z.coerce.number().int().positive().default(IMAGE_JOB_DEFAULTS.timeoutMs),
+  IMAGE_WORK_SECONDS_PER_MINUTE: z.coerce.number().positive().default(IMAGE_JOB_DEFAULTS.workSecondsPerMinute),
   PREMIUM_ANIMATED_PRICE: price.default('4.99'),
   PREMIUM_GLINT_PRICE: price.default('4.99'),
   PREMIUM_DINNERBONE_PRICE: price.default('4.99'),
@@ -213,8 +219,8 @@ export interface Config {
   galleryDownloadsPerMinute: number;
   /** Cape and ears uploads per user per 10 minutes. */
   textureUploadsPerTenMinutes: number;
-  /** Image jobs (texture processing, previews, GIF builds) that run at once. */
-  imageJobConcurrency: number;
+  /** How image jobs (texture processing, creators, previews, GIF builds) are shared: slots, caps, timeout, each player's share. */
+  imageJobs: ImageJobLimits;
   /** Premium features: each one's price, the currency, and PayPal Standard (checkout form and IPN verification). */
   premium: PremiumConfig;
   /** Payment notifications (PayPal IPN, Stripe webhook) each client address may send to each endpoint per minute (then 429). */
@@ -365,7 +371,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warnings: e.TRUST_PROXY.warning ? [e.TRUST_PROXY.warning] : [],
     galleryDownloadsPerMinute: e.GALLERY_DOWNLOADS_PER_MINUTE,
     textureUploadsPerTenMinutes: e.TEXTURE_UPLOADS_PER_10_MINUTES,
-    imageJobConcurrency: e.IMAGE_JOB_CONCURRENCY ?? defaultImageJobConcurrency(),
+    imageJobs: {
+      concurrency: e.IMAGE_JOB_CONCURRENCY ?? defaultImageJobConcurrency(),
+      smallSlots: e.IMAGE_SMALL_JOB_SLOTS,
+      smallJobPixels: e.IMAGE_SMALL_JOB_PIXELS,
+      perPlayer: e.IMAGE_JOBS_PER_PLAYER,
+      queueMax: e.IMAGE_JOB_QUEUE_MAX,
+      timeoutMs: e.IMAGE_JOB_TIMEOUT_MS,
+      workSecondsPerMinute: e.IMAGE_WORK_SECONDS_PER_MINUTE,
+    },
     premium: {
       prices: { animated: e.PREMIUM_ANIMATED_PRICE, glint: e.PREMIUM_GLINT_PRICE, dinnerbone: e.PREMIUM_DINNERBONE_PRICE },
       currency: e.PREMIUM_CURRENCY,

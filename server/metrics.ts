@@ -7,7 +7,13 @@ import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'pr
 import { galleryMessages } from '../src/lib/gallery-rules.ts';
 import type { MicrosoftLoginFailure } from '../src/lib/login-errors.ts';
 import { textureMessages } from '../src/lib/texture-rules.ts';
-import type { ImageJobCounts } from './textures/image-jobs.ts';
+import {
+  IMAGE_JOB_TIMEOUT_MESSAGE,
+  IMAGE_JOBS_PER_PLAYER_MESSAGE,
+  IMAGE_QUEUE_FULL_MESSAGE,
+  IMAGE_WORK_BUDGET_MESSAGE,
+  type ImageJobCounts,
+} from './textures/image-jobs.ts';
 import { BLOCKLISTED_MESSAGE } from './textures/blocklist.ts';
 
 /** Upper bounds of the request duration buckets, in seconds: from half a millisecond (cached mod API answers) to 10 s. */
@@ -138,6 +144,10 @@ const REJECTION_REASONS = new Map<string, string>([
   [galleryMessages.unknownTag, 'unknown_tag'],
   [galleryMessages.titleTooLong, 'invalid_title'],
   [galleryMessages.titleCharacters, 'invalid_title'],
+  [IMAGE_JOBS_PER_PLAYER_MESSAGE, 'rate_limited'],
+  [IMAGE_WORK_BUDGET_MESSAGE, 'rate_limited'],
+  [IMAGE_QUEUE_FULL_MESSAGE, 'busy'],
+  [IMAGE_JOB_TIMEOUT_MESSAGE, 'timed_out'],
 ]);
 
 /** The short, stable label of an upload refusal's message (`too_big`, `wrong_type`, `dimensions`, …; `other` for one not listed). */

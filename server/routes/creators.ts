@@ -142,11 +142,9 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
     return sendFile(reply, 'image/png', bytes);
   };
 
-  /** Makes the creation for a generator's settings (the caller made it) and answers it. */
-  const answer = async (request: FastifyRequest, reply: FastifyReply, creationRequest: CreationRequest, json = wantsJson(request)) => {
-    const maker = (await requireUser(request)).uuid;
-    return answerMade(request, reply, () => creations.make(creationRequest, maker), json);
-  };
+  /** Makes the creation for a generator's settings, made by the player `maker` (its image work counted to them), and answers it. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, maker: string, creationRequest: CreationRequest, json = wantsJson(request)) =>
+    answerMade(request, reply, () => creations.make(creationRequest, maker), json);
 
   /** Reads a creator's multipart form with its picture fields; throws 413/422 with the messages. */
   const readForm = async (request: FastifyRequest, reply: FastifyReply, fileFields: string[]) => {
@@ -171,10 +169,10 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { fields, files } = await readForm(request, reply, ['file']);
       if (!files.file) throw new HttpError(422, creatorMessages.inputMissing, { file: [creatorMessages.inputMissing] });
-      return answer(request, reply, { generator: 'image', input: { image: files.file, ...readCapeSettings(fields, true) } });
+      return answer(request, reply, user.uuid, { generator: 'image', input: { image: files.file, ...readCapeSettings(fields, true) } });
     },
   );
 
@@ -195,7 +193,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { fields, files } = await readForm(request, reply, ['file', 'background']);
       if (!files.file) throw new HttpError(422, creatorMessages.inputMissing, { file: [creatorMessages.inputMissing] });
       const background = files.background && files.background.length > 0 ? files.background : null;
@@ -203,7 +201,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
         throw new HttpError(422, creatorMessages.backgroundType, { background: [creatorMessages.backgroundType] });
       }
       const { scale, colour, elytra } = readCapeSettings(fields, false);
-      return answer(request, reply, { generator: 'animated', input: { gif: files.file, background, scale, colour: colour as Rgba, elytra } }, true);
+      return answer(request, reply, user.uuid, { generator: 'animated', input: { gif: files.file, background, scale, colour: colour as Rgba, elytra } }, true);
     },
   );
 
@@ -218,14 +216,14 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { username: name, helmetOverlay, ...sliders } = request.params;
       const skin = await fetchSkinByName(
         { apiUrl: options.mojangApiUrl, sessionUrl: settings.mojangSessionUrl, allowPrivateAddresses: settings.allowPrivateAddresses },
         name,
       ).catch(whenServiceFails(SERVICE_DOWN_MESSAGE));
       if (!skin) throw new HttpError(404, `No player called ${name} has a skin.`);
-      return answer(request, reply, { generator: 'head', input: { skin, helmet: helmetOverlay, ...sliders } });
+      return answer(request, reply, user.uuid, { generator: 'head', input: { skin, helmet: helmetOverlay, ...sliders } });
     },
   );
 
@@ -240,10 +238,10 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { top, bottom, text, shadow } = request.params;
       const colours = { top: parseHexColour(top)!, bottom: parseHexColour(bottom)!, text: parseHexColour(text)!, shadow: parseHexColour(shadow)! };
-      return answer(request, reply, { generator: 'optifine', input: colours });
+      return answer(request, reply, user.uuid, { generator: 'optifine', input: colours });
     },
   );
 
@@ -259,14 +257,14 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { name } = request.params;
       if ((OPTIFINE_DESIGNS as readonly string[]).includes(name)) {
-        return answer(request, reply, { generator: 'optifine', input: designColours(name as OptifineDesign) });
+        return answer(request, reply, user.uuid, { generator: 'optifine', input: designColours(name as OptifineDesign) });
       }
       const file = await fetchOptifineCape(settings.optifineCapesUrl, name).catch(whenServiceFails(creatorMessages.optifineNoCape));
       if (!file) throw new HttpError(404, creatorMessages.optifineNoCape);
-      return answer(request, reply, { generator: 'optifineFile', input: file });
+      return answer(request, reply, user.uuid, { generator: 'optifineFile', input: file });
     },
   );
 
@@ -287,12 +285,12 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await requireUser(request);
       const { service, bannerId, top, bottom, alignment } = request.params;
       const banner = decodeBannerCode(service, bannerId);
       if (!banner) throw new HttpError(422, BANNER_CODE_MESSAGE, { bannerId: [BANNER_CODE_MESSAGE] });
       const face = renderBanner(banner);
-      return answer(request, reply, {
+      return answer(request, reply, user.uuid, {
         generator: 'banner',
         input: { banner: face, top: parseHexColour(top)!, bottom: parseHexColour(bottom)!, alignment },
       });
@@ -389,7 +387,7 @@ export async function creatorRoutes(instance: FastifyInstance, options: CreatorR
       const user = await requireUser(request);
       const texture = await usableTexture(request.body.hash, user);
       const animated = texture.height > texture.width / 2;
-      const still = animated ? await imageJobs.run('stripStill', texture.bytes) : texture;
+      const still = animated ? await imageJobs.run('stripStill', texture.bytes, user.uuid) : texture;
       await assignPlayerTextures(options, user.uuid, 'cape', { still, strip: animated ? texture : null });
       return { success: true as const, cape: `${texturesBaseUrl}/${still.hash}` };
     },

@@ -86,9 +86,9 @@ export async function galleryRoutes(
     return item;
   };
 
-  /** Serves a rendered image, rendering it once per texture (in the image job queue) and keeping it in the blob store. */
+  /** Serves a rendered image, rendering it once per texture (in the image job queue, as the site's own work) and keeping it in the blob store. */
   const sendRendered = async (reply: FastifyReply, hash: string, variant: DerivedVariant, render: 'capePreview' | 'earsPreview' | 'textureMap') => {
-    const image = await library.derived(hash, variant, (png) => imageJobs.run(render, png));
+    const image = await library.derived(hash, variant, (png) => imageJobs.run(render, png, null));
     if (!image) throw new HttpError(404, 'That texture does not exist.');
     return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', image);
   };
@@ -199,7 +199,9 @@ export async function galleryRoutes(
     async (request, reply) => {
       const item = await itemOr404(request.params.hash);
       // An animated item downloads as a GIF, built once per strip and kept beside it in the blob store.
-      const file = item.strip_hash ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip)) : await library.read(item.hash);
+      const file = item.strip_hash
+        ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip, null))
+        : await library.read(item.hash);
       if (!file) throw new HttpError(404, 'That texture does not exist.');
       await recordDownload(db, item.hash);
       const name = item.title.replace(/[^A-Za-z0-9_ ]/g, '').trim() || 'texture';
@@ -300,7 +302,7 @@ export async function galleryRoutes(
       let texture;
       try {
         await checkTitleAndTags(db, fields.title, tags.data);
-        texture = await imageJobs.run('galleryTexture', file);
+        texture = await imageJobs.run('galleryTexture', file, user.uuid);
         await refuseBlocklisted(db, texture);
       } catch (error) {
         if (error instanceof TextureRejected) throw refuseUpload(new HttpError(422, error.message));

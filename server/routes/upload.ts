@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/api-schemas.ts';
 import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
+import { HttpError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
@@ -94,9 +95,10 @@ export async function uploadRoutes(
         }
         let texture;
         try {
-          texture = await imageJobs.run(slot.work, upload);
+          texture = await imageJobs.run(slot.work, upload, user.uuid);
           await refuseBlocklisted(options.db, texture);
         } catch (error) {
+          if (error instanceof HttpError) count(uploadRejectionReason(error.message)); // the image queue's refusals
           if (!(error instanceof TextureRejected)) throw error;
           count(uploadRejectionReason(error.message));
           return refuse(reply, error.message);

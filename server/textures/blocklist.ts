@@ -51,7 +51,7 @@ export async function prepareBlocklisting(
   const rows = new Map<string, string>();
   for (const texture of removed) {
     const bytes = await context.library.read(texture.hash);
-    const phash = bytes ? await context.imageJobs.run('perceptualHash', bytes) : NO_PERCEPTUAL_HASH;
+    const phash = bytes ? await context.imageJobs.run('perceptualHash', bytes, null) : NO_PERCEPTUAL_HASH;
     for (const hash of [texture.hash, texture.stripHash]) if (hash && !rows.has(hash)) rows.set(hash, phash);
   }
   return async (trx) => {

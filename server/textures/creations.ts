@@ -10,7 +10,7 @@ import { galleryItemOwner } from '../gallery/items.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
 import { refuseBlocklisted } from './blocklist.ts';
 import type { CreationRequest } from './generators/index.ts';
-import type { ImageJobs } from './image-jobs.ts';
+import type { ImageJobOwner, ImageJobs } from './image-jobs.ts';
 import { derivedKey, type TextureLibrary } from './library.ts';
 
 /** A stored creation: its texture (an animation's strip, else the still), the still, and the note for the player. */
@@ -61,17 +61,18 @@ export class Creations {
     private readonly lifetimeMs: number,
   ) {}
 
-  /** The creation for a generator's settings, made by `maker`, and whether the cache had it (see makeByKey). */
+  /** The creation for a generator's settings, made by `maker` (its image work counted to them), and whether the cache had it (see makeByKey). */
   make(request: CreationRequest, maker: string, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
     return this.makeByKey(creationKey(request), async () => request, maker, now);
   }
 
   /**
    * The creation cached under `key` while its texture is still stored, otherwise made now from the request `build`
-   * resolves (which may call an outside service); concurrent equal keys share one making. Either way `maker` made it.
+   * resolves (which may call an outside service) as image work of `maker`; concurrent equal keys share one making. Either
+   * way `maker` made it.
    */
   async makeByKey(key: string, build: () => Promise<CreationRequest>, maker: string, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
-    const made = await this.lookUpOrProduce(key, build, now);
+    const made = await this.lookUpOrProduce(key, build, maker, now);
     await this.db
       .insertInto('creation_makers')
       .values({ hash: made.creation.hash, user_uuid: maker, made_at: now })
@@ -98,7 +99,12 @@ export class Creations {
     return 'none';
   }
 
-  private async lookUpOrProduce(key: string, build: () => Promise<CreationRequest>, now: number): Promise<{ creation: StoredCreation; cached: boolean }> {
+  private async lookUpOrProduce(
+    key: string,
+    build: () => Promise<CreationRequest>,
+    owner: ImageJobOwner,
+    now: number,
+  ): Promise<{ creation: StoredCreation; cached: boolean }> {
     const cached = this.cache.get(key);
     if (cached && cached.expires > now && (await this.isStored(cached.creation.hash))) {
       this.stats.hits += 1;
@@ -110,7 +116,7 @@ export class Creations {
     let pending = this.making.get(key);
     if (!pending) {
       pending = build()
-        .then((request) => this.produce(request))
+        .then((request) => this.produce(request, owner))
         .finally(() => this.making.delete(key));
       this.making.set(key, pending);
     }
@@ -119,9 +125,9 @@ export class Creations {
     return { creation, cached: false };
   }
 
-  /** The stored 320 x 180 preview of a creation (rendered again if it was lost), or null when the creation is gone. */
+  /** The stored 320 x 180 preview of a creation (rendered again if it was lost, as the site's own work), or null when the creation is gone. */
   preview(hash: string): Promise<Buffer | null> {
-    return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes));
+    return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes, null));
   }
 
   private async isStored(hash: string): Promise<boolean> {
@@ -134,8 +140,8 @@ export class Creations {
     while (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
   }
 
-  private async produce(request: CreationRequest): Promise<StoredCreation> {
-    const made = await this.imageJobs.run('creation', request);
+  private async produce(request: CreationRequest, owner: ImageJobOwner): Promise<StoredCreation> {
+    const made = await this.imageJobs.run('creation', request, owner);
     await refuseBlocklisted(this.db, made);
     await this.library.put(made.still, 'creation');
     if (made.strip) await this.library.put(made.strip, 'creation');

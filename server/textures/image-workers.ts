@@ -1,6 +1,7 @@
 // Image work in separate processes at a lower CPU priority: decoding a 64-frame GIF or rendering previews takes whole
 // cores for seconds, and in the API's own process it would take them from the event loop (the mod API's p99 went from
-// 4 ms to 160 ms beside 20 such uploads). A worker that dies fails its job and is replaced by the next job.
+// 4 ms to 160 ms beside 20 such uploads). A worker that dies fails its job and is replaced by the next job; a job whose
+// caller gives up on it (its timeout) is ended by killing its worker, and a new worker is started in its place at once.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './image-work.ts';
@@ -20,6 +21,12 @@ const WORKER_FILE = fileURLToPath(new URL('./image-worker.ts', import.meta.url))
 /** The TypeScript loader the server itself runs with, by absolute URL (so it resolves whatever the working directory). */
 const TS_LOADER = import.meta.resolve('tsx');
 
+/** How the caller of a job follows it: a signal that ends it, and a call when it reaches its worker. */
+export interface ImageJobControl {
+  signal?: AbortSignal;
+  onStart?: () => void;
+}
+
 /** One worker process and the job it is doing. */
 interface Worker {
   child: ChildProcess;
@@ -35,13 +42,23 @@ export class ImageWorkerPool {
 
   constructor(readonly size: number) {}
 
-  /** Runs one piece of image work in an idle worker (started on first use) and resolves with its result. */
-  async run<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>): Promise<ImageWorkResult<N>> {
+  /**
+   * Runs one piece of image work in an idle worker (started on first use) and resolves with its result; `onStart` is
+   * called when the job goes to the (started) worker. When `signal` aborts, the job fails with its reason and the worker
+   * is killed and replaced.
+   */
+  async run<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>, control: ImageJobControl = {}): Promise<ImageWorkResult<N>> {
     if (this.closed) throw new Error('Image workers are closed');
+    const { signal, onStart } = control;
+    signal?.throwIfAborted();
     const worker = this.workers.find((candidate) => candidate.job === null) ?? this.start();
     const id = this.nextId++;
     const result = new Promise<unknown>((resolve, reject) => (worker.job = { id, resolve, reject }));
+    signal?.addEventListener('abort', () => this.failJob(worker, id, signal.reason instanceof Error ? signal.reason : new Error('The image job was ended')), {
+      once: true,
+    });
     await worker.ready;
+    onStart?.();
     // A worker that died a moment ago fails the send (EPIPE): the job fails, the worker's exit removes it.
     worker.child.send({ id, name, input } satisfies ImageWorkerRequest, (error) => {
       if (error) this.failJob(worker, id, new Error(`The image worker stopped (${error.message})`));
@@ -55,13 +72,14 @@ export class ImageWorkerPool {
     for (const worker of this.workers.splice(0)) worker.child.kill();
   }
 
-  /** Fails a worker's job if it is still the one given, and retires the worker: no job goes to it again. */
+  /** Fails a worker's job if it is still the one given, kills the worker and starts another in its place. */
   private failJob(worker: Worker, id: number, error: Error): void {
     if (worker.job?.id !== id) return;
     worker.job.reject(error);
     worker.job = null;
     this.retire(worker);
     worker.child.kill('SIGKILL');
+    if (!this.closed) this.start();
   }
 
   /** Takes a worker out of the pool. */

@@ -1,5 +1,5 @@
-// Unit tests for reading the configuration: TRUST_PROXY as a hop count or proxy addresses, the HTTP timeouts, the mod API's caches
-// and the outside address settings.
+// Unit tests for reading the configuration: TRUST_PROXY as a hop count or proxy addresses, the HTTP timeouts, the mod API's caches,
+// the outside address settings and the image queue.
 import { describe, expect, it } from 'vitest';
 import { loadConfig, trustProxyOption } from '../../server/config.ts';
 
@@ -82,5 +82,40 @@ describe('outside addresses', () => {
     for (const bad of ['https://', 'ftp://files.example', 'https://cdn.example/path', 'images example']) {
       expect(() => loadConfig({ AI_IMAGE_HOSTS: bad }), bad).toThrow(/AI_IMAGE_HOSTS/);
     }
+  });
+});
+
+describe('image queue settings', () => {
+  it('share image work with a small-job slot, two jobs and 20 seconds of work a minute per player, 32 waiting, 30 s a job by default', () => {
+    expect(loadConfig({ IMAGE_JOB_CONCURRENCY: '1' }).imageJobs).toEqual({
+      concurrency: 1,
+      smallSlots: 1,
+      smallJobPixels: 2048 * 1024,
+      perPlayer: 2,
+      queueMax: 32,
+      timeoutMs: 30_000,
+      workSecondsPerMinute: 20,
+    });
+  });
+
+  it('can be set, and refuse a setting that is not a number with the variable named', () => {
+    const env = {
+      IMAGE_SMALL_JOB_SLOTS: '0',
+      IMAGE_SMALL_JOB_PIXELS: '4096',
+      IMAGE_JOBS_PER_PLAYER: '5',
+      IMAGE_JOB_QUEUE_MAX: '100',
+      IMAGE_JOB_TIMEOUT_MS: '5000',
+      IMAGE_WORK_SECONDS_PER_MINUTE: '2.5',
+    };
+    expect(loadConfig(env).imageJobs).toMatchObject({
+      smallSlots: 0,
+      smallJobPixels: 4096,
+      perPlayer: 5,
+      queueMax: 100,
+      timeoutMs: 5000,
+      workSecondsPerMinute: 2.5,
+    });
+    expect(() => loadConfig({ IMAGE_JOBS_PER_PLAYER: '0' })).toThrow(/IMAGE_JOBS_PER_PLAYER/);
+    expect(() => loadConfig({ IMAGE_JOB_TIMEOUT_MS: 'soon' })).toThrow(/IMAGE_JOB_TIMEOUT_MS/);
   });
 });

@@ -1,13 +1,15 @@
 // The image worker processes (server/textures/image-workers.ts): real work in a child process (the blocklist's hashes too),
-// its refusals and errors, a lower CPU priority than the API, and a worker that dies.
+// its refusals and errors, a lower CPU priority than the API, a worker that dies, and a job ended by its timeout.
 import fs from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HttpError } from '../../server/http/errors.ts';
+import { IMAGE_JOB_TIMEOUT_MESSAGE, ImageJobs } from '../../server/textures/image-jobs.ts';
 import { ImageWorkerPool } from '../../server/textures/image-workers.ts';
 import { TextureRejected } from '../../server/textures/process.ts';
 import { NO_PERCEPTUAL_HASH } from '../../server/textures/perceptual-hash.ts';
-import { blobsDesign, designPng, frameColour, solidPng } from '../fixtures/textures.ts';
+import { blobsDesign, designPng, frameColour, repeatedFrameGif, solidPng } from '../fixtures/textures.ts';
 
 /** The child processes of this process whose command line names the image worker. */
 function workerPids(): number[] {
@@ -82,6 +84,44 @@ describe('ImageWorkerPool', () => {
     const again = await pool.run('ears', ears);
     expect(again.still.width).toBe(14);
     expect(workerPids()).not.toContain(first);
+  });
+
+  it('kills the worker of a job whose caller ends it, starts another at once, and the next job gets the new one', async () => {
+    pool = new ImageWorkerPool(1);
+    const ears = await solidPng(14, 7, frameColour(8));
+    await pool.run('ears', ears);
+    const [first] = workerPids();
+    const controller = new AbortController();
+    const job = pool.run('ears', ears, { signal: controller.signal });
+    controller.abort(new Error('ended by the test'));
+    await expect(job).rejects.toThrow('ended by the test');
+    await expect.poll(() => workerPids()).not.toContain(first);
+    expect(workerPids()).toHaveLength(1);
+    expect((await pool.run('ears', ears)).still.width).toBe(14);
+  });
+
+  it("ends an image job that runs past the queue's timeout by killing its worker: the job fails with 503", async () => {
+    pool = new ImageWorkerPool(1);
+    const jobs = new ImageJobs({ concurrency: 1, smallSlots: 0, timeoutMs: 300 }, { runner: (name, input, control) => pool.run(name, input, control) });
+    const ears = await solidPng(14, 7, frameColour(7));
+    await pool.run('ears', ears); // the worker is started (its start is not the job's time)
+    const [first] = workerPids();
+    // 64 frames of 1024 x 1024, decoded twice (cape and elytra): well over a second of work.
+    const gif = await repeatedFrameGif(1024, 1024, 64);
+    const creation = jobs.run(
+      'creation',
+      { generator: 'animated', input: { gif, background: null, scale: 1, colour: { r: 0, g: 0, b: 0, a: 255 }, elytra: true } },
+      'player',
+    );
+    const error = await creation.then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ statusCode: 503, message: IMAGE_JOB_TIMEOUT_MESSAGE });
+    await expect.poll(() => workerPids()).not.toContain(first);
+    expect((await pool.run('ears', ears)).still.width).toBe(14);
+    expect(await jobs.run('ears', ears, 'player')).toMatchObject({ still: { width: 14 } });
   });
 
   it('refuses work once closed', async () => {

@@ -1,0 +1,36 @@
+// Unit tests for an image job's size before it runs (server/textures/image-job-cost.ts): the pixels it decodes and
+// draws, from its pictures' headers, every GIF frame counted.
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { imageJobPixels } from '../../server/textures/image-job-cost.ts';
+import { animatedGif, pngHeaderOnly, solidPng } from '../fixtures/textures.ts';
+
+const black = { r: 0, g: 0, b: 0, a: 255 };
+
+describe('imageJobPixels', () => {
+  it("counts a picture's pixels from its header, every frame of a GIF", async () => {
+    expect(imageJobPixels('cape', await solidPng(64, 32))).toBe(64 * 32);
+    expect(imageJobPixels('textureMap', pngHeaderOnly(2048, 1024))).toBe(2048 * 1024);
+    expect(imageJobPixels('cape', await animatedGif(64, 32, 8))).toBe(64 * 32 * 8);
+  });
+
+  it('counts a picture whose header tells nothing (a JPEG, junk) as never small', async () => {
+    const jpeg = await sharp(await solidPng(8, 8))
+      .jpeg()
+      .toBuffer();
+    expect(imageJobPixels('cape', jpeg)).toBe(Number.POSITIVE_INFINITY);
+    expect(imageJobPixels('ears', Buffer.from('not an image'))).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('counts a creation by its pictures and the cape it draws: an animation decoded twice for the elytra, its strip at most 2048 x 4096', async () => {
+    const picture = await solidPng(100, 160);
+    expect(imageJobPixels('creation', { generator: 'image', input: { image: picture, scale: 1, colour: 'auto', elytra: false } })).toBe(100 * 160 + 64 * 32);
+    const gif = await animatedGif(512, 512, 4);
+    const animated = (elytra: boolean, scale: number) =>
+      imageJobPixels('creation', { generator: 'animated', input: { gif, background: null, scale, colour: black, elytra } });
+    expect(animated(false, 1)).toBe(512 * 512 * 4 + 64 * 32 * 4);
+    expect(animated(true, 1)).toBe(2 * 512 * 512 * 4 + 64 * 32 * 4);
+    expect(animated(false, 6)).toBe(512 * 512 * 4 + 2048 * 4096);
+    expect(imageJobPixels('creation', { generator: 'optifine', input: { top: black, bottom: black, text: black, shadow: black } })).toBe(0);
+  });
+});
