@@ -8,14 +8,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTextureLibrary } from '../../server/textures/create-library.ts';
 import { sweepLeftovers } from '../../server/textures/sweep.ts';
+import { paymentServicesForSuite, PAYMENT_ACCOUNT } from '../helpers/payment-services.ts';
 import { backends, type Backend } from '../helpers/backends.ts';
-import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
-import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe.ts';
 
-const MERCHANT = 'payments@cloakroom.example';
-const SECRET_KEY = 'sk_test_cloakroom';
-const WEBHOOK_SECRET = 'whsec_cloakroom';
+const { merchant: MERCHANT, secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } = PAYMENT_ACCOUNT;
 const DAY = 24 * 60 * 60 * 1000;
 const IPN_PATH = '/api/premium/payment';
 const WEBHOOK_PATH = '/api/premium/stripe/webhook';
@@ -68,28 +65,13 @@ async function sendMany(count: number, send: () => Promise<Response>): Promise<n
 
 describe.each(backends)('payment notifications under abuse on $name', (backend) => {
   const env: Record<string, string> = {
-    PAYPAL_EMAIL: MERCHANT,
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     LOGIN_ATTEMPTS_PER_MINUTE: '1000',
     // High enough that every junk body below reaches the handler: what is stored of it is what these tests measure.
     PAYMENT_NOTIFICATIONS_PER_MINUTE: '100000',
   };
-  let paypal: PaypalStandIn;
-  let stripe: StripeStandIn;
-  beforeAll(async () => {
-    paypal = await startPaypalStandIn();
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-    env.PAYPAL_URL = paypal.url;
-    env.PAYPAL_IPN_VERIFY_URL = paypal.url;
-    env.STRIPE_API_URL = stripe.url;
-  });
-  afterAll(async () => {
-    await paypal.close();
-    await stripe.close();
-  });
+  const services = paymentServicesForSuite(env);
   const suite = serverForSuite(backend, env);
-  beforeAll(() => stripe.setWebhookUrl(`${suite.server.url}${WEBHOOK_PATH}`));
+  beforeAll(() => services.stripe.setWebhookUrl(`${suite.server.url}${WEBHOOK_PATH}`));
 
   const lastNotification = async () =>
     suite.server.db.selectFrom('payment_notifications').select(['outcome', 'body']).orderBy('id', 'desc').executeTakeFirstOrThrow();
@@ -110,10 +92,10 @@ describe.each(backends)('payment notifications under abuse on $name', (backend) 
 
   it('300 junk 64 KB IPNs are refused without a verification post and grow the database by less than 1 MB', async () => {
     const before = await databaseBytes(backend, suite.server);
-    const posts = paypal.verifications();
+    const posts = services.paypal.verifications();
     const statuses = await sendMany(300, () => post(suite.server, IPN_PATH, junkIpn(), FORM));
     expect(new Set(statuses)).toEqual(new Set([200]));
-    expect(paypal.verifications() - posts, 'verification posts to PayPal').toBe(0);
+    expect(services.paypal.verifications() - posts, 'verification posts to PayPal').toBe(0);
     const grown = (await databaseBytes(backend, suite.server)) - before;
     expect(grown, `grew by ${grown} bytes`).toBeLessThan(1024 * 1024);
     const stored = await lastNotification();
@@ -134,23 +116,25 @@ describe.each(backends)('payment notifications under abuse on $name', (backend) 
     for (const missing of Object.keys(real)) {
       const fields: Record<string, string> = { ...real, txn_id: `TXN${txn++}` };
       delete fields[missing];
-      const posts = paypal.verifications();
-      expect(await paypal.notify(`${suite.server.url}${IPN_PATH}`, paypal.issue(fields)), missing).toBe(200);
-      expect(paypal.verifications() - posts, `without ${missing}`).toBe(0);
+      const posts = services.paypal.verifications();
+      expect(await services.paypal.notify(`${suite.server.url}${IPN_PATH}`, services.paypal.issue(fields)), missing).toBe(200);
+      expect(services.paypal.verifications() - posts, `without ${missing}`).toBe(0);
       expect((await lastNotification()).outcome, missing).toBe('refused: fields');
     }
     // A refund names the payment it refunds.
-    const posts = paypal.verifications();
-    expect(await paypal.notify(`${suite.server.url}${IPN_PATH}`, paypal.issue({ ...real, txn_id: `TXN${txn++}`, payment_status: 'Refunded' }))).toBe(200);
-    expect(paypal.verifications() - posts).toBe(0);
+    const posts = services.paypal.verifications();
+    expect(
+      await services.paypal.notify(`${suite.server.url}${IPN_PATH}`, services.paypal.issue({ ...real, txn_id: `TXN${txn++}`, payment_status: 'Refunded' })),
+    ).toBe(200);
+    expect(services.paypal.verifications() - posts).toBe(0);
     expect((await lastNotification()).outcome).toBe('refused: fields');
     const owned = await suite.server.db.selectFrom('premium').select('glint').where('user_uuid', '=', player.uuid).executeTakeFirst();
     expect(owned?.glint ?? 0).toBe(0);
 
     // A complete one is still verified and granted, and kept whole.
-    const body = paypal.issue({ ...real, txn_id: `TXN${txn++}`, memo: incompressible(3000) });
-    expect(await paypal.notify(`${suite.server.url}${IPN_PATH}`, body)).toBe(200);
-    expect(paypal.verifications() - posts).toBe(1);
+    const body = services.paypal.issue({ ...real, txn_id: `TXN${txn++}`, memo: incompressible(3000) });
+    expect(await services.paypal.notify(`${suite.server.url}${IPN_PATH}`, body)).toBe(200);
+    expect(services.paypal.verifications() - posts).toBe(1);
     expect(await lastNotification()).toEqual({ outcome: 'granted', body });
   });
 
@@ -165,7 +149,7 @@ describe.each(backends)('payment notifications under abuse on $name', (backend) 
       custom: `${player.uuid}:glint`,
       memo: incompressible(60_000),
     }).toString();
-    expect(await paypal.notify(`${suite.server.url}${IPN_PATH}`, forged)).toBe(200);
+    expect(await services.paypal.notify(`${suite.server.url}${IPN_PATH}`, forged)).toBe(200);
     const stored = await lastNotification();
     expect(stored.outcome).toBe('unverified');
     expect(stored.body).toBe(forged.slice(0, stored.body.length));

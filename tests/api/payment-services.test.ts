@@ -1,16 +1,13 @@
 // API tests for the payment providers' outside calls, on both databases, against local stand-ins for PayPal and Stripe:
 // when PayPal's verification or Stripe's checkout fails (an error body, an endless answer), the caller gets a 502 with a
 // fixed message and never the provider's text, and an endless answer is not read past its cap.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_UNAVAILABLE_MESSAGE, IPN_UNVERIFIED_MESSAGE, PAYPAL_IPN_PATH } from '../../server/routes/premium.ts';
+import { paymentServicesForSuite, PAYMENT_ACCOUNT } from '../helpers/payment-services.ts';
 import { backends } from '../helpers/backends.ts';
-import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, randomUuid, serverForSuite } from '../helpers/server.ts';
-import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe.ts';
 
-const MERCHANT = 'payments@cloakroom.example';
-const SECRET_KEY = 'sk_test_cloakroom';
-const WEBHOOK_SECRET = 'whsec_cloakroom';
+const { merchant: MERCHANT } = PAYMENT_ACCOUNT;
 /** More than a reader that stops at its cap lets an endless answer write (the cap plus socket buffers). */
 const ENDLESS_READ_BOUND = 32 * 1024 * 1024;
 /** Text in PayPal's error page that must stay in our log. */
@@ -45,25 +42,10 @@ function completedPayment(): Record<string, string> {
 
 describe.each(backends)('payment services failing on $name', (backend) => {
   const env: Record<string, string> = {
-    PAYPAL_EMAIL: MERCHANT,
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     LOGIN_ATTEMPTS_PER_MINUTE: '1000',
     PUBLIC_SITE_URL: 'http://site.example',
   };
-  let paypal: PaypalStandIn;
-  let stripe: StripeStandIn;
-  beforeAll(async () => {
-    paypal = await startPaypalStandIn();
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-    env.PAYPAL_URL = paypal.url;
-    env.PAYPAL_IPN_VERIFY_URL = paypal.url;
-    env.STRIPE_API_URL = stripe.url;
-  });
-  afterAll(async () => {
-    await paypal.close();
-    await stripe.close();
-  });
+  const services = paymentServicesForSuite(env);
   const suite = serverForSuite(backend, env);
 
   /** Posts a notification as anyone can; resolves with the status and the body we answered. */
@@ -77,7 +59,7 @@ describe.each(backends)('payment services failing on $name', (backend) => {
   }
 
   it("answers a fixed message, not PayPal's error page, when the verification fails, and keeps the notification", async () => {
-    paypal.failVerification({ status: 500, body: PAYPAL_ERROR_PAGE });
+    services.paypal.failVerification({ status: 500, body: PAYPAL_ERROR_PAGE });
     try {
       const fields = completedPayment();
       const answer = await notify(new URLSearchParams(fields).toString());
@@ -87,36 +69,36 @@ describe.each(backends)('payment services failing on $name', (backend) => {
       const stored = await suite.server.db.selectFrom('payment_notifications').select('outcome').where('txn_id', '=', fields.txn_id!).execute();
       expect(stored).toEqual([{ outcome: 'verification unavailable' }]);
     } finally {
-      paypal.failVerification(null);
+      services.paypal.failVerification(null);
     }
   });
 
   it('stops reading an endless verification answer at its cap and answers 502', async () => {
-    const { bytesSent, cutShort } = paypal.hostile;
-    paypal.failVerification('endless');
+    const { bytesSent, cutShort } = services.paypal.hostile;
+    services.paypal.failVerification('endless');
     try {
       const answer = await notify(new URLSearchParams(completedPayment()).toString());
       expect(answer.status).toBe(502);
       expect(JSON.parse(answer.text)).toEqual({ error: IPN_UNVERIFIED_MESSAGE });
     } finally {
-      paypal.failVerification(null);
+      services.paypal.failVerification(null);
     }
-    await vi.waitFor(() => expect(paypal.hostile.cutShort - cutShort).toBe(1));
-    expect(paypal.hostile.bytesSent - bytesSent).toBeLessThan(ENDLESS_READ_BOUND);
+    await vi.waitFor(() => expect(services.paypal.hostile.cutShort - cutShort).toBe(1));
+    expect(services.paypal.hostile.bytesSent - bytesSent).toBeLessThan(ENDLESS_READ_BOUND);
   });
 
   it("stops reading an endless checkout answer from Stripe at its cap and answers 502 with the card payment's message", async () => {
     const player = await loginNewUser(suite.server);
-    const { bytesSent, cutShort } = stripe.hostile;
-    stripe.misbehave('endless');
+    const { bytesSent, cutShort } = services.stripe.hostile;
+    services.stripe.misbehave('endless');
     try {
       const intent = await player.jar.post('/api/premium/payment/intent', { uuid: player.uuid, item: 'glint' });
       expect(intent.status).toBe(502);
       expect(await intent.json()).toEqual({ error: CHECKOUT_UNAVAILABLE_MESSAGE });
     } finally {
-      stripe.misbehave(null);
+      services.stripe.misbehave(null);
     }
-    await vi.waitFor(() => expect(stripe.hostile.cutShort - cutShort).toBe(1));
-    expect(stripe.hostile.bytesSent - bytesSent).toBeLessThan(ENDLESS_READ_BOUND);
+    await vi.waitFor(() => expect(services.stripe.hostile.cutShort - cutShort).toBe(1));
+    expect(services.stripe.hostile.bytesSent - bytesSent).toBeLessThan(ENDLESS_READ_BOUND);
   });
 });

@@ -1,45 +1,40 @@
 // API tests for writes that race one another, on both databases (PostgreSQL runs them at once for real): two refunds of
 // the two payments for one feature always take it back; identical deliveries of one refund are all recorded and act
 // once (PayPal and Stripe); a like racing its item's deletion answers 404, never 500. Each race runs many times.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { paymentServicesForSuite, PAYMENT_ACCOUNT } from '../helpers/payment-services.ts';
 import { backends } from '../helpers/backends.ts';
-import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
-import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe.ts';
 
-const MERCHANT = 'payments@cloakroom.example';
-const SECRET_KEY = 'sk_test_cloakroom';
-const WEBHOOK_SECRET = 'whsec_cloakroom';
+const { merchant: MERCHANT } = PAYMENT_ACCOUNT;
 let txn = 1;
+
+/** The outcomes of 20 deliveries of one refund: all recorded, one revocation, the rest duplicates. */
+function expectActedOnce(seen: string[], trial: string): void {
+  expect(seen, trial).toHaveLength(20);
+  expect(
+    seen.filter((outcome) => outcome === 'revoked'),
+    trial,
+  ).toHaveLength(1);
+  expect(
+    seen.filter((outcome) => outcome === 'duplicate'),
+    trial,
+  ).toHaveLength(19);
+}
 
 describe.each(backends)('races on $name', (backend) => {
   const env: Record<string, string> = {
-    PAYPAL_EMAIL: MERCHANT,
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     LOGIN_ATTEMPTS_PER_MINUTE: '10000',
     GALLERY_UPLOADS_PER_10_MINUTES: '1000',
     PAYMENT_NOTIFICATIONS_PER_MINUTE: '100000',
   };
-  let paypal: PaypalStandIn;
-  let stripe: StripeStandIn;
-  beforeAll(async () => {
-    paypal = await startPaypalStandIn();
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-    env.PAYPAL_URL = paypal.url;
-    env.PAYPAL_IPN_VERIFY_URL = paypal.url;
-    env.STRIPE_API_URL = stripe.url;
-  });
-  afterAll(async () => {
-    await paypal.close();
-    await stripe.close();
-  });
+  const services = paymentServicesForSuite(env);
   const suite = serverForSuite(backend, env);
-  beforeAll(() => stripe.setWebhookUrl(`${suite.server.url}/api/premium/stripe/webhook`));
+  beforeAll(() => services.stripe.setWebhookUrl(`${suite.server.url}/api/premium/stripe/webhook`));
 
   /** Sends an IPN PayPal issued; resolves with our server's status. */
-  const sendIpn = (fields: Record<string, string>) => paypal.notify(`${suite.server.url}/api/premium/payment`, paypal.issue(fields));
+  const sendIpn = (fields: Record<string, string>) => services.paypal.notify(`${suite.server.url}/api/premium/payment`, services.paypal.issue(fields));
   /** A completed payment for a player and feature. */
   const payment = (uuid: string, item: string) => ({
     payment_status: 'Completed',
@@ -84,15 +79,7 @@ describe.each(backends)('races on $name', (backend) => {
       const refunded = refund(paid);
       expect(new Set(await Promise.all(Array.from({ length: 20 }, () => sendIpn(refunded))))).toEqual(new Set([200]));
       const seen = await outcomes(refunded.txn_id);
-      expect(seen, `trial ${trial}`).toHaveLength(20);
-      expect(
-        seen.filter((outcome) => outcome === 'revoked'),
-        `trial ${trial}`,
-      ).toHaveLength(1);
-      expect(
-        seen.filter((outcome) => outcome === 'duplicate'),
-        `trial ${trial}`,
-      ).toHaveLength(19);
+      expectActedOnce(seen, `trial ${trial}`);
       expect(await owns(player.uuid, 'dinnerbone')).toBe(false);
     }
   });
@@ -101,7 +88,7 @@ describe.each(backends)('races on $name', (backend) => {
     for (let trial = 0; trial < 6; trial++) {
       const player = await loginNewUser(suite.server);
       const paymentIntent = `pi_race${txn++}`;
-      const checkout = stripe.event('checkout.session.completed', {
+      const checkout = services.stripe.event('checkout.session.completed', {
         id: `cs_race${txn++}`,
         object: 'checkout.session',
         payment_intent: paymentIntent,
@@ -110,22 +97,18 @@ describe.each(backends)('races on $name', (backend) => {
         currency: 'gbp',
         metadata: { uuid: player.uuid, item: 'glint' },
       });
-      expect(await stripe.send(checkout, stripe.sign(checkout))).toBe(200);
+      expect(await services.stripe.send(checkout, services.stripe.sign(checkout))).toBe(200);
       expect(await owns(player.uuid, 'glint')).toBe(true);
       const eventId = `evt_race${txn++}`;
-      const refunded = stripe.event('charge.refunded', { id: `ch_race${txn++}`, object: 'charge', payment_intent: paymentIntent, refunded: true }, eventId);
-      const statuses = await Promise.all(Array.from({ length: 20 }, () => stripe.send(refunded, stripe.sign(refunded))));
+      const refunded = services.stripe.event(
+        'charge.refunded',
+        { id: `ch_race${txn++}`, object: 'charge', payment_intent: paymentIntent, refunded: true },
+        eventId,
+      );
+      const statuses = await Promise.all(Array.from({ length: 20 }, () => services.stripe.send(refunded, services.stripe.sign(refunded))));
       expect(new Set(statuses)).toEqual(new Set([200]));
       const seen = await outcomes(eventId);
-      expect(seen, `trial ${trial}`).toHaveLength(20);
-      expect(
-        seen.filter((outcome) => outcome === 'revoked'),
-        `trial ${trial}`,
-      ).toHaveLength(1);
-      expect(
-        seen.filter((outcome) => outcome === 'duplicate'),
-        `trial ${trial}`,
-      ).toHaveLength(19);
+      expectActedOnce(seen, `trial ${trial}`);
       expect(await owns(player.uuid, 'glint')).toBe(false);
     }
   });
