@@ -12,7 +12,7 @@ export const GALLERY_SEARCH_DEBOUNCE_MS = 500;
 
 /** The exact messages of SPEC §5 and §8 for the gallery. */
 export const galleryMessages = {
-  fileTooBig: 'The file is too big. Max file size is 500KB',
+  fileTooBig: 'The file is too big. Max file size is 500KB.',
   fileType: 'Textures must be either PNG or GIF',
   missingFields: 'You must fill in all the boxes',
   tooManyUploads: 'Too many uploads. Try again in 10 minutes.',

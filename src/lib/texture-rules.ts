@@ -18,6 +18,8 @@ export const CAPE_FRAME_MS = 100;
 export const STRIP_MAX_PIXELS = 2048 * 4096;
 /** Narrowest stored cape: the mod's canvas is 64 pixels wide times a power of two. */
 export const CAPE_BASE_WIDTH = 64;
+/** The cape sizes the site takes, in the words every upload page, the help and the template use. */
+export const CAPE_SIZES = `64 × 32, 128 × 64, 192 × 96 and so on up to ${CAPE_MAX_WIDTH} × ${CAPE_MAX_HEIGHT}: a width that is a multiple of ${CAPE_BASE_WIDTH}, and a height of half the width`;
 /** Where the "too big" messages point for compressing an image. */
 export const COMPRESS_URL = 'https://tinypng.com/';
 
@@ -27,11 +29,11 @@ export const textureMessages = {
   capeType: 'Capes must be either PNG or GIF',
   invalidImage: 'That image is not valid',
   capeTooLarge: 'Capes must be no larger than 2048 x 1024',
-  capeDimensions: "The cape isn't the right dimensions. Check out the gallery for some awesome capes",
+  capeDimensions: "The cape isn't the right dimensions. Check out the gallery for some awesome capes.",
   capeTooManyFrames: `Animated capes can have at most ${MAX_CAPE_FRAMES} frames`,
   earsTooBig: 'The ears are too big. Max file size is 10KB.',
   earsType: 'Ears must be PNG',
-  earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears",
+  earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears.",
 } as const;
 
 /** A texture's file type as the rules know it. */

@@ -27,9 +27,12 @@ function startApiOfflineModal(): void {
   modal?.querySelector('[data-reload]')?.addEventListener('click', () => location.reload());
 }
 
+/** The login pages, where a player holding a code must not meet the advert first (it waits for the next page). */
+const ADVERT_FREE_PATH = /^\/account\/login(\/|$)/;
+
 function startServerAdvert(): void {
   const modal = document.getElementById('server-advert-modal') as HTMLDialogElement | null;
-  if (!modal || getCookie(SERVER_ADVERT_COOKIE)) return;
+  if (!modal || getCookie(SERVER_ADVERT_COOKIE) || ADVERT_FREE_PATH.test(location.pathname)) return;
   setCookie(SERVER_ADVERT_COOKIE, '1', { expires: 86400 });
   modal.showModal();
 }

@@ -95,6 +95,8 @@ test('visitors see Login and Register; users see avatar, name and their dropdown
   await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
   await expect(page.getByTestId('user-menu')).toBeHidden();
+  // Logged out, the profile link is the player lookup.
+  await expect(page.getByRole('link', { name: 'Player lookup' })).toHaveAttribute('href', '/user');
   await expect(page.getByRole('link', { name: 'Official Gallery' }).or(page.getByText('Official Gallery'))).toBeVisible();
 
   const name = uniqueName('Menu');
@@ -104,6 +106,7 @@ test('visitors see Login and Register; users see avatar, name and their dropdown
   await expect(page.getByTestId('user-menu').locator('img')).toHaveAttribute('src', new RegExp(`${user.uuid}.*24`));
   await page.getByTestId('user-menu').click();
   await expect(page.getByRole('link', { name: 'My Profile' })).toHaveAttribute('href', `/user/${user.uuid}`);
+  await expect(page.getByRole('link', { name: 'Player lookup' })).toBeHidden();
   await expect(page.getByRole('link', { name: /^Admin/ })).toBeHidden();
   await expect(page.getByRole('heading', { name: `Welcome back, ${name}!` })).toBeVisible();
 });

@@ -20,6 +20,8 @@ test('an unknown path shows the 404 page with status 404 and a way home', async 
   const response = await page.goto('/no/such/page');
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  // "404" is shown once, as part of the heading.
+  expect((await page.locator('main').innerText()).match(/404/g)).toHaveLength(1);
   await expect(page.getByText("Oops, looks like that page wasn't found!")).toBeVisible();
   await page.getByRole('link', { name: 'Go home' }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -78,6 +80,16 @@ test('an API call that times out or answers 408 opens the API-offline modal', as
   await expect(modal).toContainText("We're having trouble reaching Cloakroom. Check your internet connection and try again.");
   await modal.getByRole('button', { name: 'Close' }).click();
   await expect(modal).toBeHidden();
+});
+
+test('the server advert waits while a player is on the login pages, and shows on the page after', async ({ page }) => {
+  await page.goto('/account/login/minecraft');
+  await expect(page.getByLabel('Code')).toBeVisible();
+  await page.goto('/account/login');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Play with us!' })).toHaveCount(0);
+  await page.goto('/help');
+  await expect(page.getByRole('dialog', { name: 'Play with us!' })).toBeVisible();
 });
 
 test('the server advert shows once, then not again that day', async ({ page, context }) => {

@@ -161,7 +161,7 @@ describe('processCape', () => {
   });
 
   it('rejects real images of the wrong size with the SPEC messages', async () => {
-    expect(await rejection(processCape(await solidPng(64, 33)))).toBe("The cape isn't the right dimensions. Check out the gallery for some awesome capes");
+    expect(await rejection(processCape(await solidPng(64, 33)))).toBe("The cape isn't the right dimensions. Check out the gallery for some awesome capes.");
     expect(await rejection(processCape(await solidPng(100, 50)))).toBe(textureMessages.capeDimensions);
     expect(await rejection(processCape(await solidPng(2050, 1025)))).toBe('Capes must be no larger than 2048 x 1024');
     expect(await rejection(processCape(await solidGif(64, 64)))).toBe(textureMessages.capeDimensions);
@@ -319,7 +319,7 @@ describe('processEars', () => {
       [28, 14],
     ] as const) {
       expect(await rejection(processEars(await solidPng(width, height))), `${width} x ${height}`).toBe(
-        "The ears aren't the right dimensions. Check out the gallery for some awesome ears",
+        "The ears aren't the right dimensions. Check out the gallery for some awesome ears.",
       );
     }
   });

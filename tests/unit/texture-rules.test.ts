@@ -20,11 +20,11 @@ describe('texture rules', () => {
       capeType: 'Capes must be either PNG or GIF',
       invalidImage: 'That image is not valid',
       capeTooLarge: 'Capes must be no larger than 2048 x 1024',
-      capeDimensions: "The cape isn't the right dimensions. Check out the gallery for some awesome capes",
+      capeDimensions: "The cape isn't the right dimensions. Check out the gallery for some awesome capes.",
       capeTooManyFrames: 'Animated capes can have at most 64 frames',
       earsTooBig: 'The ears are too big. Max file size is 10KB.',
       earsType: 'Ears must be PNG',
-      earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears",
+      earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears.",
     });
     expect(CAPE_MAX_BYTES).toBe(500_000);
     expect(EARS_MAX_BYTES).toBe(10_000);
@@ -88,7 +88,7 @@ describe('texture rules', () => {
       [66, 33],
       [96, 48],
     ])('refuses %i x %i with the dimensions message', (width, height) => {
-      expect(checkCapeDimensions({ width, height })).toBe("The cape isn't the right dimensions. Check out the gallery for some awesome capes");
+      expect(checkCapeDimensions({ width, height })).toBe("The cape isn't the right dimensions. Check out the gallery for some awesome capes.");
     });
 
     it('refuses an empty image as not valid', () => {
@@ -137,7 +137,7 @@ describe('texture rules', () => {
       [7, 14],
       [0, 0],
     ])('refuses %i x %i (the SPEC quirk that let one matching side through must not pass)', (width, height) => {
-      expect(checkEarsDimensions({ width, height })).toBe("The ears aren't the right dimensions. Check out the gallery for some awesome ears");
+      expect(checkEarsDimensions({ width, height })).toBe("The ears aren't the right dimensions. Check out the gallery for some awesome ears.");
     });
   });
 });

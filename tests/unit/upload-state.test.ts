@@ -107,7 +107,8 @@ describe('upload page helpers', () => {
       message: textureMessages.capeTooBig,
       link: { href: COMPRESS_URL, label: 'Compress it here' },
     });
-    expect(textureMessageDisplay(textureMessages.earsTooBig)).toMatchObject({ link: { href: COMPRESS_URL } });
+    // Ears are plural: 'Compress them here'.
+    expect(textureMessageDisplay(textureMessages.earsTooBig)).toMatchObject({ link: { href: COMPRESS_URL, label: 'Compress them here' } });
     expect(textureMessageDisplay('<b>x</b>')).toEqual({ kind: 'message', message: '<b>x</b>' });
   });
 

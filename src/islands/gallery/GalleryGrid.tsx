@@ -91,7 +91,7 @@ export function GalleryGrid({ list, empty }: { list: InfiniteGallery; empty: Rea
         {status === 'loading' && <span role="status">Loading more textures…</span>}
         {status === 'ready' && !hasMore && (
           <p role="status" data-testid="gallery-end">
-            That's all {countOf(total ?? items.length, 'texture')}.
+            {(total ?? items.length) === 1 ? "That's the only texture." : `That's all ${countOf(total ?? items.length, 'texture')}.`}
           </p>
         )}
       </div>

@@ -5,6 +5,7 @@ import { describeApiError } from '../../lib/api-client';
 import { checkGalleryDimensions, checkGalleryFields, checkGalleryFile, galleryMessages, isEarsSize } from '../../lib/gallery-rules';
 import { countOf } from '../../lib/plural';
 import { $user } from '../../lib/session';
+import { CAPE_SIZES } from '../../lib/texture-rules';
 import type { UploadResponse } from '../../lib/upload';
 import { DropZone, usePreventWindowDrop } from '../shared/DropZone';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
@@ -23,7 +24,7 @@ import { TitleAndTagsFields } from './TitleAndTagsFields';
 export const GALLERY_CHECKS: TextureChecks = { checkFile: checkGalleryFile, checkDimensions: checkGalleryDimensions, animated: true };
 
 /** What the drop zone tells the player about files. */
-const GALLERY_FILES = { accept: '.png,.gif', typesLabel: 'PNG or GIF up to 500 KB: a cape (64 × 32 up to 2048 × 1024) or ears (14 × 7)' };
+const GALLERY_FILES = { accept: '.png,.gif', typesLabel: `PNG or GIF up to 500 KB: a cape (${CAPE_SIZES}) or ears (14 × 7)` };
 
 /** How long failed lasts before the form returns to waiting. */
 export const GALLERY_FAILED_RESET_MS = 3000;

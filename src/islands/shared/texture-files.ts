@@ -32,7 +32,8 @@ const TOO_BIG_MESSAGES: ReadonlySet<string> = new Set([textureMessages.capeTooBi
 /** A message for the error display; the "too big" messages (or any, when `compressLink` says so) get a link to a compression site. */
 export function textureMessageDisplay(message: string, compressLink?: boolean): ErrorDisplay {
   const tooBig = compressLink ?? TOO_BIG_MESSAGES.has(message);
-  return tooBig ? { kind: 'message', message, link: { href: COMPRESS_URL, label: 'Compress it here' } } : { kind: 'message', message };
+  const label = message === textureMessages.earsTooBig ? 'Compress them here' : 'Compress it here';
+  return tooBig ? { kind: 'message', message, link: { href: COMPRESS_URL, label } } : { kind: 'message', message };
 }
 
 /** Loads an image URL into an Image element; resolves null when it is not a valid image. */

@@ -1,5 +1,5 @@
 // What differs between the cape and the ears upload pages: endpoint, accepted files, rules and reset timers (SPEC §4, §5, §9).
-import { checkCapeDimensions, checkCapeFile, checkEarsDimensions, checkEarsFile } from '../../lib/texture-rules';
+import { CAPE_SIZES, checkCapeDimensions, checkCapeFile, checkEarsDimensions, checkEarsFile } from '../../lib/texture-rules';
 import type { FileTypes } from '../shared/DropZone';
 import type { TextureChecks } from '../shared/texture-files';
 
@@ -20,7 +20,7 @@ export const CAPE_KIND: TextureKind = {
   name: 'cape',
   endpoint: '/api/upload-cape',
   accept: '.png,.gif',
-  typesLabel: 'PNG or GIF, up to 500 KB, 64 × 32 up to 2048 × 1024',
+  typesLabel: `PNG or GIF up to 500 KB, ${CAPE_SIZES}`,
   checkFile: checkCapeFile,
   checkDimensions: checkCapeDimensions,
   animated: true,
