@@ -145,6 +145,10 @@ test('deleting the account needs the box ticked, then removes the account', asyn
   await page.getByRole('checkbox').check();
   await button.click();
   await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Your account has been deleted.' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+  // Said once.
+  await page.reload();
+  await expect(page.getByText('Your account has been deleted.')).toHaveCount(0);
 });

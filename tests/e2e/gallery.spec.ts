@@ -186,14 +186,16 @@ test('a like toggles at once, survives a reload, and rolls back when the call fa
 });
 
 test('the upload page checks the file and fields, then uploads and opens the new texture', async ({ page }) => {
+  // A long walk through every state of the form, each with the 3D preview.
+  test.setTimeout(120_000);
   await logIn(page, uniqueName('Uploader'), { ref: '/gallery/new' });
   const file = page.getByTestId('texture-file');
   const alert = page.getByRole('alert');
   const form = page.getByTestId('gallery-upload');
+  const uploadButton = page.getByRole('button', { name: 'Upload', exact: true });
   await expect(file).toBeEnabled();
-
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect(alert).toHaveText(`Error: ${galleryMessages.missingFields}`);
+  // Upload waits for a valid file, and a refused file's message stays until another file is picked.
+  await expect(uploadButton).toBeDisabled();
 
   await file.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(500_001) });
   await expect(alert).toContainText(galleryMessages.fileTooBig);
@@ -205,6 +207,12 @@ test('the upload page checks the file and fields, then uploads and opens the new
   await file.setInputFiles({ name: 'square.png', mimeType: 'image/png', buffer: await noisePng(64, 64) });
   await expect(alert).toContainText(textureMessages.capeDimensions);
   await expect(form).toHaveAttribute('data-state', 'waiting');
+  await page.getByLabel('Title').fill('Filled in');
+  await chip(page, 'Space').click();
+  await expect(uploadButton).toBeDisabled();
+  await expect(alert).toContainText(textureMessages.capeDimensions);
+  await page.getByLabel('Title').fill('');
+  await chip(page, 'Space').click();
 
   // 14 x 7 is ears: accepted and worn on the head in the preview.
   await file.setInputFiles({ name: 'ears.png', mimeType: 'image/png', buffer: await noisePng(14, 7) });
@@ -230,6 +238,25 @@ test('the upload page checks the file and fields, then uploads and opens the new
   await expect(page.getByTestId('texture-title')).toHaveText(title);
   await expect(page.getByTestId('texture-tags')).toHaveText('Space');
   await expect(page.getByTestId('player-preview')).toHaveAttribute('data-cape', 'ready');
+});
+
+test('sending a picture that is already in the gallery opens that texture and says so there', async ({ page }) => {
+  await logIn(page, uniqueName('Twice'), { ref: '/gallery/new' });
+  const picture = await noisePng();
+  const word = uniqueWord();
+  const hash = await seedTexture(page, `${word} first`, ['minimal'], picture);
+  await expect(page.getByTestId('texture-file')).toBeEnabled();
+  await page.getByTestId('texture-file').setInputFiles({ name: 'again.png', mimeType: 'image/png', buffer: picture });
+  await page.getByLabel('Title').fill(`${word} again`);
+  await chip(page, 'Space').click();
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await page.waitForURL(`**/gallery/${hash}`);
+  await expect(page.getByTestId('texture-title')).toHaveText(`${word} first`);
+  await expect(page.getByRole('status').filter({ hasText: 'Already in the gallery!' })).toBeVisible();
+  // Said once: the texture's page opened again later does not repeat it.
+  await page.reload();
+  await expect(page.getByTestId('texture-title')).toHaveText(`${word} first`);
+  await expect(page.getByText('Already in the gallery!')).toHaveCount(0);
 });
 
 test('an upload answer with a notice (an animation scaled to fit) stays on the form with the notice and a link to the texture', async ({ page }) => {

@@ -2,8 +2,12 @@
 import { useState } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { leaveFlash } from '../../lib/flash';
 import { forgetUser } from '../../lib/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+
+/** What the home page says after the account is deleted. */
+export const ACCOUNT_DELETED = 'Your account has been deleted. Thank you for using the site.';
 
 /** The account deletion form. */
 export default function DeleteAccount({ discordUrl }: { discordUrl: string }) {
@@ -17,6 +21,7 @@ export default function DeleteAccount({ discordUrl }: { discordUrl: string }) {
     try {
       await api('/api/account/delete', { method: 'POST', body: { confirm: confirmed } });
       forgetUser();
+      leaveFlash(ACCOUNT_DELETED);
       location.assign('/');
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));

@@ -9,7 +9,7 @@ import PlayerPreview from '../shared/PlayerPreview';
 import type { CapeTexture } from '../shared/texture-files';
 import { BackButton } from './BackButton';
 import { EditForm } from './EditForm';
-import { deleteItem, fetchItem, isEars, mapUrl, reportItem, textureUrl, userGalleryHref, type GalleryItem } from './gallery-api';
+import { deleteItem, fetchItem, isEars, mapUrl, reportItem, takeAlreadyShared, textureUrl, userGalleryHref, type GalleryItem } from './gallery-api';
 import { FlagIcon, PencilIcon, TrashIcon } from './icons';
 import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WhitelistedBadge, WhitelistedNotice } from './ItemControls';
 import { useItemActions } from './useItemActions';
@@ -56,6 +56,7 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [reported, setReported] = useState(false);
+  const [alreadyShared] = useState(() => takeAlreadyShared(initial.hash));
   const ears = isEars(item);
   const cape = useMemo(() => capeOf(item), [item.type, item.texture, item.animated_texture]); // eslint-disable-line react-hooks/exhaustive-deps
   const earsUrl = ears ? textureUrl(item.texture) : null;
@@ -124,6 +125,11 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
               uploaded <time dateTime={item.createdAt}>{formatDate(item.createdAt)}</time>
             </span>
           </p>
+          {alreadyShared && (
+            <p role="status" className="mt-3 rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200">
+              <strong>Already in the gallery!</strong> The picture you sent was shared before: here it is.
+            </p>
+          )}
         </div>
 
         {state === 'edit' ? (

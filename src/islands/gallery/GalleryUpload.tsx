@@ -16,7 +16,7 @@ import { PickedFile } from '../shared/TextureImage';
 import { UploadNotice } from '../shared/UploadNotice';
 import { isHoldingFile, useUploadFlow, type UploadEnd } from '../shared/useUploadFlow';
 import { BackButton } from './BackButton';
-import { itemHref } from './gallery-api';
+import { itemHref, rememberAlreadyShared } from './gallery-api';
 import { useTags } from './TagChips';
 import { TitleAndTagsFields } from './TitleAndTagsFields';
 
@@ -51,7 +51,9 @@ export default function GalleryUpload() {
 
   // uploaded opens the texture's page, unless the server changed the texture to fit: then its note stays readable, with a link.
   useEffect(() => {
-    if (state.status === 'uploaded' && result && !state.notice) location.assign(itemHref(result.hash));
+    if (state.status !== 'uploaded' || !result || state.notice) return;
+    if (result.existing) rememberAlreadyShared(result.hash);
+    location.assign(itemHref(result.hash));
   }, [state.status, state.notice, result]);
 
   // A file that passed the checks moves the focus to what is still missing, else to Upload.
@@ -153,7 +155,7 @@ export default function GalleryUpload() {
               type="button"
               className="btn-primary min-w-32 flex-1 py-3"
               onClick={() => void upload()}
-              disabled={busy || state.checking || state.status === 'failed'}
+              disabled={busy || state.checking || state.status === 'failed' || !held}
             >
               {state.status === 'uploading' ? 'Uploading…' : 'Upload'}
             </button>

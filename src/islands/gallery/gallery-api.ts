@@ -30,6 +30,21 @@ export function itemHref(hash: string): string {
   return `/gallery/${hash}`;
 }
 
+/** Where the upload page leaves word that the picture it sent was already in the gallery, for that texture's page. */
+const ALREADY_SHARED_KEY = 'gallery-already-shared';
+
+/** Notes that `hash` is the gallery item a picture the player just sent already was (the upload page opens it next). */
+export function rememberAlreadyShared(hash: string): void {
+  sessionStorage.setItem(ALREADY_SHARED_KEY, hash);
+}
+
+/** Whether the player just sent the picture of `hash` and found it already shared; says so once. */
+export function takeAlreadyShared(hash: string): boolean {
+  const shared = sessionStorage.getItem(ALREADY_SHARED_KEY) === hash;
+  if (shared) sessionStorage.removeItem(ALREADY_SHARED_KEY);
+  return shared;
+}
+
 /** The page of one player's uploads. */
 export function userGalleryHref(uuid: string): string {
   return `/gallery/${uuid}`;
