@@ -44,7 +44,7 @@ function startCopyButtons(): void {
     const status = button.parentElement?.querySelector('[data-copy-status]');
     navigator.clipboard?.writeText(button.dataset.copy ?? '').then(
       () => status && (status.textContent = 'Copied to your clipboard!'),
-      () => status && (status.textContent = 'Select the address and copy it by hand.'),
+      () => status && (status.textContent = 'Select the text and copy it by hand.'),
     );
   });
 }
