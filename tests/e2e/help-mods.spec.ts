@@ -52,6 +52,10 @@ test('the page says where each file lives, that ears need the site’s own mod, 
   await expect(main).toContainText('config/cape-provider/config.json');
   await expect(main).toContainText('remoteCustomProviders');
   await expect(main).toContainText('CustomSkinLoader/ExtraList');
+  await expect(main).toContainText(/a new file named [a-z0-9-]+\.json\./);
+  // Every value the page fills in is filled in: no template text reaches the reader.
+  const prose = (await main.locator('p, li').allInnerTexts()).join('\n');
+  expect(prose).not.toMatch(/[{}]|props\./);
   await expect(main).toContainText('CustomSkinLoader/CustomSkinLoader.json');
   await expect(main).toContainText('Neither mod draws ears.');
   await expect(main).toContainText('mod needs none of this.');
@@ -61,11 +65,14 @@ test('the page says where each file lives, that ears need the site’s own mod, 
 });
 
 for (const width of [1280, 390]) {
-  test(`at ${width} px the page fits the screen (long settings scroll in their own box)`, async ({ page }, testInfo) => {
+  test(`at ${width} px the page fits the screen (long settings wrap)`, async ({ page }, testInfo) => {
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/help/mods');
     await expect(page.getByRole('button', { name: 'Copy CustomSkinLoader entry of type Legacy' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    // Every setting shows whole, without a box to scroll sideways.
+    const hidden = await page.locator('[data-snippet] pre').evaluateAll((blocks) => blocks.filter((pre) => pre.scrollWidth > pre.clientWidth).length);
+    expect(hidden).toBe(0);
     await page.screenshot({ path: testInfo.outputPath(`help-mods-${width}.png`), fullPage: true });
   });
 }
