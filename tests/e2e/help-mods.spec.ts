@@ -46,6 +46,21 @@ test('each Copy button copies its setting exactly, says Copied, and the setting 
   await expect(page.getByRole('main')).toContainText(`${base}/capes/strip/$name.png`);
 });
 
+test('over plain http on a home network, where a page has no Clipboard API, Copy still copies the setting', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // A page at http://192.168.1.20:4321 is not a secure context, so the browser gives it no navigator.clipboard.
+  await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
+  await page.goto('/help/mods');
+  const button = page.getByRole('button', { name: 'Copy CustomSkinLoader entry of type CustomSkinAPI', exact: true });
+  const snippet = page.locator('[data-snippet]').filter({ has: button });
+  await button.click();
+  await expect(snippet.locator('[aria-live="polite"]')).toHaveText(/Copied/);
+  await expect(button).toBeFocused();
+  const reader = await context.newPage();
+  await reader.goto('/help/mods');
+  expect(await reader.evaluate(() => navigator.clipboard.readText())).toBe(await snippet.locator('pre').innerText());
+});
+
 test('the page says where each file lives, that ears need the site’s own mod, and keeps its headings in order', async ({ page }) => {
   await page.goto('/help/mods');
   const main = page.getByRole('main');
