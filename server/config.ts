@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
+import { DEFAULT_PORT, publicBaseUrl } from '../src/lib/public-base-url.ts';
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './textures/image-jobs.ts';
 
 const flag = z
@@ -79,7 +80,7 @@ const milliseconds = z.coerce.number().int().min(0);
 const price = z.string().regex(/^\d{1,6}\.\d{2}$/, { message: 'a price with two decimals, such as 4.99' });
 
 const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
   HOST: z.string().default('localhost'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
@@ -348,7 +349,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     logLevel: e.LOG_LEVEL,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl: publicBaseUrl(e.PUBLIC_BASE_URL, e.PORT),
     redisUrl: e.REDIS_URL || undefined,
     redisPrefix: e.REDIS_PREFIX,
     s3: e.S3_BUCKET

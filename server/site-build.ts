@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { publicBaseUrl } from '../src/lib/public-base-url.ts';
 import { describePrecompress, precompressSite } from './precompress.ts';
 
 /** What the built site depends on; the compression step is one of them, so a change to it rebuilds. */
@@ -18,12 +19,13 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-/** A fingerprint of everything the built site depends on: source times and PUBLIC_* settings. */
+/** A fingerprint of everything the built site depends on: source times, PUBLIC_* settings and the mod API's address (which follows PORT when PUBLIC_BASE_URL is unset). */
 export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const publicSettings = Object.keys(env)
     .filter((key) => key.startsWith('PUBLIC_'))
     .sort()
     .map((key) => `${key}=${env[key]}`);
+  publicSettings.push(`mod API address=${publicBaseUrl(env.PUBLIC_BASE_URL, env.PORT)}`);
   const times = SOURCES.map((entry) => `${entry}:${newestMtime(path.join(root, entry))}`);
   return createHash('sha256')
     .update([...times, ...publicSettings].join('\n'))

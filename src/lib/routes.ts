@@ -57,6 +57,7 @@ export const routes: readonly Route[] = [
   route('gallery-item', '/gallery/{hash}', 'Gallery Texture', true, `/gallery/${HASH}`, '/gallery/texture'),
   route('gallery-user', '/gallery/{uuid}', 'User Gallery', true, `/gallery/${UUID}`, '/gallery/player'),
   route('help', '/help', 'Help', false),
+  route('help-mods', '/help/mods', 'See capes in your game', false),
   route('auth', '/auth', 'Authentication Server', false),
   route('login', '/account/login', 'Login and Register', false),
   route('login-minecraft', '/account/login/minecraft', 'Login using Minecraft', false),

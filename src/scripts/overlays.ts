@@ -37,14 +37,31 @@ function startServerAdvert(): void {
   modal.showModal();
 }
 
+/** Puts text on the clipboard; a page over plain http (a site on a home network) has no Clipboard API, so it falls back to the copy command. */
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard) return navigator.clipboard.writeText(text);
+  const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.readOnly = true;
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.append(area);
+  area.select();
+  const copied = document.execCommand('copy');
+  area.remove();
+  focused?.focus();
+  if (!copied) throw new Error('The browser refused to copy');
+}
+
 function startCopyButtons(): void {
   document.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest<HTMLElement>('[data-copy]');
     if (!button) return;
     const status = button.parentElement?.querySelector('[data-copy-status]');
-    navigator.clipboard?.writeText(button.dataset.copy ?? '').then(
+    copyText(button.dataset.copy ?? '').then(
       () => status && (status.textContent = 'Copied to your clipboard!'),
-      () => status && (status.textContent = 'Select the address and copy it by hand.'),
+      () => status && (status.textContent = 'Select the text and copy it by hand.'),
     );
   });
 }

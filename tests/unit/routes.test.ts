@@ -28,6 +28,7 @@ const STATIC_ROUTES: Array<[path: string, name: string, auth: boolean]> = [
   ['/gallery/head-capes', 'head-capes', true],
   ['/gallery/optifine-capes', 'optifine-capes', true],
   ['/help', 'help', false],
+  ['/help/mods', 'help-mods', false],
   ['/auth', 'auth', false],
   ['/account/login', 'login', false],
   ['/account/login/minecraft', 'login-minecraft', false],

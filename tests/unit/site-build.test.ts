@@ -1,0 +1,18 @@
+// The built site's fingerprint: a start rebuilds the site whenever what the pages print would change.
+import { describe, expect, it } from 'vitest';
+import { siteFingerprint } from '../../server/site-build.ts';
+
+const root = process.cwd();
+
+describe('siteFingerprint', () => {
+  it('changes with the port when PUBLIC_BASE_URL is unset, since the mod address the help pages print is then this machine on that port', () => {
+    expect(siteFingerprint(root, { PORT: '4321' })).not.toBe(siteFingerprint(root, { PORT: '8080' }));
+    expect(siteFingerprint(root, {})).toBe(siteFingerprint(root, { PORT: '4321' }));
+  });
+
+  it('ignores the port when PUBLIC_BASE_URL is set, and changes with PUBLIC_BASE_URL', () => {
+    const base = 'https://capes.example.org';
+    expect(siteFingerprint(root, { PUBLIC_BASE_URL: base, PORT: '4321' })).toBe(siteFingerprint(root, { PUBLIC_BASE_URL: base, PORT: '8080' }));
+    expect(siteFingerprint(root, { PUBLIC_BASE_URL: base })).not.toBe(siteFingerprint(root, { PUBLIC_BASE_URL: 'https://other.example.org' }));
+  });
+});
