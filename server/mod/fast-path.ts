@@ -90,7 +90,10 @@ export function modFastPath(profiles: ProfileCache, library: TextureLibrary, req
   const textureSeries = seriesOf(TEXTURE_ROUTE);
   const cslTextureSeries = seriesOf(CSL_TEXTURE_ROUTE);
   const cslProfileSeries = seriesOf(CSL_PROFILE_ROUTE);
-  const pictureSeries = Object.fromEntries(Object.entries(PICTURE_ROUTES).map(([layout, route]) => [layout, seriesOf(route)])) as Record<PictureLayout, AnswerSeries>;
+  const pictureSeries = Object.fromEntries(Object.entries(PICTURE_ROUTES).map(([layout, route]) => [layout, seriesOf(route)])) as Record<
+    PictureLayout,
+    AnswerSeries
+  >;
 
   /** A texture file by its name (a hash, optionally with .png), when its bytes are cached. */
   const textureFile = (request: IncomingMessage, response: ServerResponse, name: string, series: AnswerSeries, startedAt: number): boolean => {
@@ -107,7 +110,17 @@ export function modFastPath(profiles: ProfileCache, library: TextureLibrary, req
       // Only a 32-hex lowercase uuid can be a cache key, so paths with more segments or a query string miss.
       const profile = profiles.cached(url.slice(PROFILE_PREFIX.length));
       if (!profile) return false;
-      return answer(request, response, PROFILE_HEADERS, profile.etag, profiles.modifiedAt(profile), PROFILE_CONTENT_TYPE, profile.json, profileSeries, startedAt);
+      return answer(
+        request,
+        response,
+        PROFILE_HEADERS,
+        profile.etag,
+        profiles.modifiedAt(profile),
+        PROFILE_CONTENT_TYPE,
+        profile.json,
+        profileSeries,
+        startedAt,
+      );
     }
     if (url.startsWith(TEXTURE_PREFIX)) return textureFile(request, response, url.slice(TEXTURE_PREFIX.length), textureSeries, startedAt);
     if (url.startsWith(CSL_TEXTURE_PREFIX)) return textureFile(request, response, url.slice(CSL_TEXTURE_PREFIX.length), cslTextureSeries, startedAt);

@@ -32,7 +32,10 @@ const currentTexture = { 200: fileResponse('image/png', 'The texture'), ...notFo
 
 /** What the layouts' descriptions say of each: what it is, and which mod reads it. */
 const PICTURE_SUMMARIES: Record<PictureLayout, { summary: string; type: string }> = {
-  still: { summary: "A player's still cape (the first frame of an animated one): OptiFine-style clients, CustomSkinLoader Legacy, Cape Provider default", type: 'image/png' },
+  still: {
+    summary: "A player's still cape (the first frame of an animated one): OptiFine-style clients, CustomSkinLoader Legacy, Cape Provider default",
+    type: 'image/png',
+  },
   strip: { summary: "A player's cape as `cape_url` is: the vertical strip of frames while the animation is on (Cape Provider sprite)", type: 'image/png' },
   gif: { summary: "A player's cape as a GIF at 100 ms a frame, one frame when it is still (Cape Provider gif)", type: 'image/gif' },
   elytra: { summary: "A player's elytra: the cape texture, read at its elytra region (CustomSkinLoader Legacy's elytra URL)", type: 'image/png' },
@@ -76,7 +79,13 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
     const hash = profile?.[slot] ?? null;
     const bytes = hash ? await library.readRegistered(hash) : null;
     if (!profile || !hash || !bytes) return notFound(reply);
-    return sendAnswer(request, reply, { etag: `"${hash}"`, modifiedAt: profiles.modifiedAt(profile), cacheControl: PROFILE_CACHE_CONTROL, type: 'image/png', body: bytes });
+    return sendAnswer(request, reply, {
+      etag: `"${hash}"`,
+      modifiedAt: profiles.modifiedAt(profile),
+      cacheControl: PROFILE_CACHE_CONTROL,
+      type: 'image/png',
+      body: bytes,
+    });
   };
 
   app.get(
@@ -94,7 +103,13 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
       const profile = await profiles.get(request.params.id);
       if (!profile) return notFound(reply);
       const modifiedAt = profiles.modifiedAt(profile);
-      return sendAnswer(request, reply, { etag: profile.etag, modifiedAt, cacheControl: PROFILE_CACHE_CONTROL, type: PROFILE_CONTENT_TYPE, body: profile.json });
+      return sendAnswer(request, reply, {
+        etag: profile.etag,
+        modifiedAt,
+        cacheControl: PROFILE_CACHE_CONTROL,
+        type: PROFILE_CONTENT_TYPE,
+        body: profile.json,
+      });
     },
   );
 
@@ -116,7 +131,7 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
 
   for (const [route, summary] of [
     [TEXTURE_ROUTE, 'A stored texture by its SHA-256 (cached for a year: the content never changes)'],
-    [CSL_TEXTURE_ROUTE, "A stored texture by its SHA-256, where CustomSkinAPI reads it ({root}textures/{hash} with the root /csl/)"],
+    [CSL_TEXTURE_ROUTE, 'A stored texture by its SHA-256, where CustomSkinAPI reads it ({root}textures/{hash} with the root /csl/)'],
   ] as const) {
     app.get(route, { schema: { summary, params: hashParams, response: { ...currentTexture, ...notModified } } }, (request, reply) =>
       sendTextureFile(request, reply, request.params.hash),
@@ -159,7 +174,13 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
       const profile = await profiles.get(request.params.id);
       if (!profile) return notFound(reply);
       const { json, etag } = customSkinApiJson(profile);
-      return sendAnswer(request, reply, { etag, modifiedAt: profiles.modifiedAt(profile), cacheControl: PROFILE_CACHE_CONTROL, type: PROFILE_CONTENT_TYPE, body: json });
+      return sendAnswer(request, reply, {
+        etag,
+        modifiedAt: profiles.modifiedAt(profile),
+        cacheControl: PROFILE_CACHE_CONTROL,
+        type: PROFILE_CONTENT_TYPE,
+        body: json,
+      });
     },
   );
 }

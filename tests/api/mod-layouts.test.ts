@@ -74,7 +74,13 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
       expect(seen.elytra, 'a 2:1 cape draws the elytra').toBe(true);
       expect(front(seen.canvas)).toEqual(frameColour(2));
     }
-    for (const template of ['/capes/{USERNAME}.png', '/capes/{UUID}.png', '/capes/{STANDARD_UUID}.png', '/elytras/{USERNAME}.png', '/elytras/{STANDARD_UUID}.png']) {
+    for (const template of [
+      '/capes/{USERNAME}.png',
+      '/capes/{UUID}.png',
+      '/capes/{STANDARD_UUID}.png',
+      '/elytras/{USERNAME}.png',
+      '/elytras/{STANDARD_UUID}.png',
+    ]) {
       const bytes = await legacyTexture(url(legacyUrl(template, { ...player, name: player.name.toLowerCase() })));
       expect(bytes?.equals(stored), template).toBe(true);
     }

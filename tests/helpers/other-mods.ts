@@ -72,7 +72,10 @@ export async function capeProviderGif(bytes: Buffer): Promise<{ frames: Pixels[]
 
 /** Fills a CustomSkinLoader Legacy template for a player. */
 export function legacyUrl(template: string, player: { name: string; uuid: string; dashedUuid: string }): string {
-  return template.replace(/\{USERNAME\}/g, player.name).replace(/\{UUID\}/g, player.uuid).replace(/\{STANDARD_UUID\}/g, player.dashedUuid);
+  return template
+    .replace(/\{USERNAME\}/g, player.name)
+    .replace(/\{UUID\}/g, player.uuid)
+    .replace(/\{STANDARD_UUID\}/g, player.dashedUuid);
 }
 
 /** CustomSkinLoader's HTTP: the body of a 2xx answer (after at most four redirects), or null. */
@@ -91,21 +94,26 @@ export async function legacyTexture(url: string): Promise<Buffer | null> {
 }
 
 /** What CustomSkinAPI takes from `{root}{username}.json`: the cape and elytra URLs, or null when the loader finds nothing (it goes on to its next entry). */
-export async function customSkinApi(root: string, username: string): Promise<{ capeUrl: string | null; elytraUrl: string | null } | null> {
+export async function customSkinApi(root: string, username: string): Promise<CustomSkinApiView | null> {
   const body = await customSkinLoaderFetch(`${root}${username}.json`);
-  if (!body || body.length === 0) return null;
-  const json = JSON.parse(body.toString('utf8')) as {
-    errno?: number;
-    cape?: string;
-    elytra?: string;
-    textures?: Record<string, string>;
-    skins?: Record<string, string>;
-  };
+  return body ? readCustomSkinApiJson(root, body.toString('utf8')) : null;
+}
+
+/** The cape and elytra URLs CustomSkinAPI reads from a profile. */
+export interface CustomSkinApiView {
+  capeUrl: string | null;
+  elytraUrl: string | null;
+}
+
+/** CustomSkinAPI's reading of a profile body: null when it is empty, has a non-zero `errno`, or names no texture. */
+export function readCustomSkinApiJson(root: string, body: string): CustomSkinApiView | null {
+  if (body === '') return null;
+  const json = JSON.parse(body) as { errno?: number; cape?: string; elytra?: string; textures?: Record<string, string>; skins?: Record<string, string> };
   if ((json.errno ?? 0) !== 0) return null;
   const textures = { ...json.skins, ...json.textures };
   const cape = json.cape || textures.cape || null;
   const elytra = json.elytra || textures.elytra || null;
-  const url = (hash: string | null) => (hash ? `${root}textures/${hash}` : null);
   if (!cape && !elytra && !Object.values(textures).some(Boolean)) return null;
+  const url = (hash: string | null) => (hash ? `${root}textures/${hash}` : null);
   return { capeUrl: url(cape), elytraUrl: url(elytra) };
 }
