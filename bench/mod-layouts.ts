@@ -24,11 +24,13 @@ let child: ChildProcess | undefined;
 try {
   const dataDir = path.join(dir, 'data');
   const databaseFile = path.join(dataDir, 'bench.db');
-  const { uuids } = await seed(dataDir, databaseFile, PLAYERS, await makeCapes(TEXTURES));
+  const { uuids, hashes } = await seed(dataDir, databaseFile, PLAYERS, await makeCapes(TEXTURES));
   // The players with a cape (every other one, see bench/mod-seed.ts), by uuid and by name.
-  const wearers = uuids.map((uuid, i) => ({ uuid, name: `Player${i}` })).filter((_, i) => i % 2 === 0);
-  const cases: Array<[string, (player: { uuid: string; name: string }) => string]> = [
+  const wearers = uuids.map((uuid, i) => ({ uuid, name: `Player${i}`, capeHash: hashes[i % hashes.length]! })).filter((_, i) => i % 2 === 0);
+  // The same cape bytes by hash: what a picture costs beside the file it sends, whose bytes outweigh a profile's.
+  const cases: Array<[string, (player: { uuid: string; name: string; capeHash: string }) => string]> = [
     ['/profile/{uuid}', (p) => `/profile/${p.uuid}`],
+    ['/textures/{hash}', (p) => `/textures/${p.capeHash}`],
     ['/capes/{uuid}.png', (p) => `/capes/${p.uuid}.png`],
     ['/capes/{name}.png', (p) => `/capes/${p.name}.png`],
     ['/capes/{dashed}.gif', (p) => `/capes/${dashed(p.uuid)}.gif`],

@@ -84,12 +84,14 @@ export class ProfileCache {
   cachedById(id: string, now = Date.now()): CachedProfile | undefined {
     const direct = this.cached(id, now);
     if (direct) return direct;
-    const uuid = normalizeUuid(id) ?? (isUsername(id) ? this.uuidByName.get(id.toLowerCase()) : undefined);
+    const byUuid = normalizeUuid(id);
+    const nameLower = byUuid === null && isUsername(id) ? id.toLowerCase() : null;
+    const uuid = byUuid ?? (nameLower === null ? undefined : this.uuidByName.get(nameLower));
     if (uuid === undefined) return undefined;
     const entry = this.byUuid.get(uuid);
     if (entry === undefined || entry.expiresAt <= this.seconds(now)) return undefined;
     // A name's entry may outlive its profile's: the player may since have been renamed.
-    if (uuid !== id && !normalizeUuid(id) && entry.nameLower !== id.toLowerCase()) return undefined;
+    if (nameLower !== null && entry.nameLower !== nameLower) return undefined;
     this.hitCount += 1;
     return entry;
   }
