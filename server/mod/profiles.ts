@@ -21,7 +21,11 @@ export interface CachedProfile {
   etag: string;
   /** When it expires, in whole seconds on the cache's clock: a small integer, so no boxed number per entry. */
   expiresAt: number;
-  /** When it was loaded, rounded up to a whole second, in seconds since the cache's first second: no change since then (a change drops the entry), so it is the Last-Modified time. */
+  /**
+   * When it was loaded, in whole seconds since the cache's first second: nothing changed since (a change drops the
+   * entry), so it is the Last-Modified time. HTTP dates have whole seconds: a client that sends only If-Modified-Since
+   * (no If-None-Match, which decides when sent) could keep a profile changed within the second it was loaded in.
+   */
   loadedAt: number;
 }
 
@@ -215,7 +219,7 @@ export class ProfileCache {
       json: body.json,
       etag: body.etag,
       expiresAt: this.seconds(now + this.foundTtlMs),
-      loadedAt: Math.ceil(now / 1000) - this.epochSecond,
+      loadedAt: Math.floor(now / 1000) - this.epochSecond,
     };
   }
 }
