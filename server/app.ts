@@ -144,7 +144,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
 
   await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });
   // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.
-  await app.register(modRoutes, { profiles, library });
+  await app.register(modRoutes, { profiles, library, imageJobs });
   // The health checks and the keyed metrics, outside the site's hooks and maintenance mode too.
   await app.register(operationsRoutes, { db, store: library.store, redis, metrics, metricsKey: config.metrics.key });
   await app.register(async (site) => {

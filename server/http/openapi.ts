@@ -13,8 +13,8 @@ export const DOCS_PATH = '/api/docs';
 const TAGS = [
   {
     name: 'Mod API',
-    description: "What players' games call: profiles and textures. Never stopped by maintenance mode; no cookies.",
-    prefixes: ['/profile/', '/textures/'],
+    description: "What players' games call: profiles, textures and the layouts other mods read. Never stopped by maintenance mode; no cookies.",
+    prefixes: ['/profile/', '/textures/', '/capes/', '/elytras/', '/csl/'],
   },
   { name: 'Internal', description: 'Calls from the game auth server, with `Authorization: Bearer $AUTH_API_KEY`.', prefixes: ['/api/internal/'] },
   {

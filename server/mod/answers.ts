@@ -1,14 +1,37 @@
-// What every mod API answer carries: the headers, and the cache lifetimes of profiles and textures.
+// What every mod API answer carries: the headers, the cache lifetimes of profiles and textures, and when an answer is a 304.
+import type { IncomingHttpHeaders } from 'node:http';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
 
-/** How long game clients and proxies may reuse a profile (and a player's current cape or ears). */
+/** How long game clients and proxies may reuse a profile (and any answer found by a player's name or uuid). */
 export const PROFILE_CACHE_CONTROL = 'public, max-age=60';
 /** Textures are content-addressed: their bytes never change. */
 export const TEXTURE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** Headers of every mod API answer: readable from any origin, and the security headers of any non-page answer. */
 export const MOD_HEADERS = { ...SECURITY_HEADERS, 'access-control-allow-origin': '*' } as const;
-/** The content type of a profile. */
+/** The content type of a profile (and of any JSON the mod API answers). */
 export const PROFILE_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** The route patterns of a profile and of a texture file (the fast path records its answers under them too). */
 export const PROFILE_ROUTE = '/profile/:id';
 export const TEXTURE_ROUTE = '/textures/:hash';
+/** CustomSkinAPI's texture files: `{root}textures/{hash}` under the `/csl/` root, the same files as TEXTURE_ROUTE. */
+export const CSL_TEXTURE_ROUTE = '/csl/textures/:hash';
+/** CustomSkinAPI's profile: `{root}{username}.json` under the `/csl/` root. */
+export const CSL_PROFILE_ROUTE = '/csl/:id.json';
+
+/** The path prefixes of the mod API (the game's hot path). */
+export const MOD_API_PREFIXES = ['/profile/', '/textures/', '/capes/', '/elytras/', '/csl/'] as const;
+
+/** Whether a request may reuse what it holds: its If-None-Match names the ETag or, without If-None-Match, its If-Modified-Since is no earlier than `modifiedAt` (ms). */
+export function isNotModified(headers: IncomingHttpHeaders, etag: string, modifiedAt: number | null): boolean {
+  const ifNoneMatch = headers['if-none-match'];
+  if (ifNoneMatch !== undefined) return ifNoneMatch === etag;
+  const ifModifiedSince = headers['if-modified-since'];
+  if (ifModifiedSince === undefined || modifiedAt === null) return false;
+  const since = Date.parse(ifModifiedSince);
+  return !Number.isNaN(since) && since >= modifiedAt;
+}
+
+/** An HTTP date (Last-Modified) from milliseconds since the epoch. */
+export function httpDate(ms: number): string {
+  return new Date(ms).toUTCString();
+}

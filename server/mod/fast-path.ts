@@ -1,13 +1,25 @@
-// The mod API's hot path: a cached profile or texture is answered by the HTTP server itself, before Fastify sees the
-// request. Everything else (a miss, another method, a query string, an encoded path) goes on to the routes of
+// The mod API's hot path: a cached profile, texture or picture is answered by the HTTP server itself, before Fastify
+// sees the request. Everything else (a miss, another method, a query string, an encoded path) goes on to the routes of
 // server/routes/mod.ts, which give the same answers; a test holds the two to the same status, headers and bytes.
 // Each answer is recorded in the request metrics under its route's series, resolved once: two clock reads and a few
-// additions per request, nothing allocated.
+// additions per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { RequestDurations, RequestSeries } from '../metrics.ts';
 import type { TextureLibrary } from '../textures/library.ts';
-import { MOD_HEADERS, PROFILE_CACHE_CONTROL, PROFILE_CONTENT_TYPE, PROFILE_ROUTE, TEXTURE_CACHE_CONTROL, TEXTURE_ROUTE } from './answers.ts';
+import {
+  CSL_PROFILE_ROUTE,
+  CSL_TEXTURE_ROUTE,
+  httpDate,
+  isNotModified,
+  MOD_HEADERS,
+  PROFILE_CACHE_CONTROL,
+  PROFILE_CONTENT_TYPE,
+  PROFILE_ROUTE,
+  TEXTURE_CACHE_CONTROL,
+  TEXTURE_ROUTE,
+} from './answers.ts';
+import { cachedPicture, customSkinApiJson, parsePicturePath, PICTURE_ROUTES, pictureEtag, pictureSource, pictureType, type PictureLayout } from './layouts.ts';
 import type { ProfileCache } from './profiles.ts';
 
 /** Answers a request if it can; returns false to hand it on. */
@@ -27,6 +39,8 @@ declare module 'fastify' {
 
 const PROFILE_PREFIX = '/profile/';
 const TEXTURE_PREFIX = '/textures/';
+const CSL_TEXTURE_PREFIX = '/csl/textures/';
+const CSL_PREFIX = '/csl/';
 
 /** Header lists (name, value, …) with the parts every answer of a kind shares, built once. */
 function headerList(headers: Record<string, string>): string[] {
@@ -41,24 +55,26 @@ interface AnswerSeries {
   notModified: RequestSeries;
 }
 
-/** Sends an answer: 304 when the client holds the ETag already, otherwise the body with its type and length; records how long it took since `startedAt`. */
+/** Sends an answer: 304 when the client holds it already, otherwise the body with its type and length; records how long it took since `startedAt`. */
 function answer(
   request: IncomingMessage,
   response: ServerResponse,
   shared: string[],
   etag: string,
+  modifiedAt: number | null,
   type: string,
   body: string | Buffer,
   series: AnswerSeries,
   startedAt: number,
 ): true {
-  if (request.headers['if-none-match'] === etag) {
-    response.writeHead(304, [...shared, 'etag', etag]);
+  const validators = modifiedAt === null ? [...shared, 'etag', etag] : [...shared, 'etag', etag, 'last-modified', httpDate(modifiedAt)];
+  if (isNotModified(request.headers, etag, modifiedAt)) {
+    response.writeHead(304, validators);
     response.end();
     series.notModified.observe((performance.now() - startedAt) / 1000);
   } else {
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    response.writeHead(200, [...shared, 'etag', etag, 'content-type', type, 'content-length', String(length)]);
+    response.writeHead(200, [...validators, 'content-type', type, 'content-length', String(length)]);
     response.end(body);
     series.ok.observe((performance.now() - startedAt) / 1000);
   }
@@ -69,25 +85,61 @@ function answer(
 export function modFastPath(profiles: ProfileCache, library: TextureLibrary, requests: RequestDurations): FastPath {
   let stopped = false;
   let answered = 0;
-  const profileSeries = { ok: requests.series('GET', PROFILE_ROUTE, 200), notModified: requests.series('GET', PROFILE_ROUTE, 304) };
-  const textureSeries = { ok: requests.series('GET', TEXTURE_ROUTE, 200), notModified: requests.series('GET', TEXTURE_ROUTE, 304) };
+  const seriesOf = (route: string): AnswerSeries => ({ ok: requests.series('GET', route, 200), notModified: requests.series('GET', route, 304) });
+  const profileSeries = seriesOf(PROFILE_ROUTE);
+  const textureSeries = seriesOf(TEXTURE_ROUTE);
+  const cslTextureSeries = seriesOf(CSL_TEXTURE_ROUTE);
+  const cslProfileSeries = seriesOf(CSL_PROFILE_ROUTE);
+  const pictureSeries = Object.fromEntries(Object.entries(PICTURE_ROUTES).map(([layout, route]) => [layout, seriesOf(route)])) as Record<
+    PictureLayout,
+    AnswerSeries
+  >;
+
+  /** A texture file by its name (a hash, optionally with .png), when its bytes are cached. */
+  const textureFile = (request: IncomingMessage, response: ServerResponse, name: string, series: AnswerSeries, startedAt: number): boolean => {
+    const hash = name.endsWith('.png') ? name.slice(0, -4) : name;
+    const bytes = library.cachedRegistered(hash);
+    return bytes ? answer(request, response, TEXTURE_HEADERS, `"${hash}"`, null, 'image/png', bytes, series, startedAt) : false;
+  };
+
   const tryAnswer = (request: IncomingMessage, response: ServerResponse): boolean => {
     const url = request.url;
     if (stopped || request.method !== 'GET' || url === undefined) return false;
+    const startedAt = performance.now();
     if (url.startsWith(PROFILE_PREFIX)) {
-      const startedAt = performance.now();
       // Only a 32-hex lowercase uuid can be a cache key, so paths with more segments or a query string miss.
       const profile = profiles.cached(url.slice(PROFILE_PREFIX.length));
-      return profile ? answer(request, response, PROFILE_HEADERS, profile.etag, PROFILE_CONTENT_TYPE, profile.json, profileSeries, startedAt) : false;
+      if (!profile) return false;
+      return answer(
+        request,
+        response,
+        PROFILE_HEADERS,
+        profile.etag,
+        profiles.modifiedAt(profile),
+        PROFILE_CONTENT_TYPE,
+        profile.json,
+        profileSeries,
+        startedAt,
+      );
     }
-    if (url.startsWith(TEXTURE_PREFIX)) {
-      const startedAt = performance.now();
-      const name = url.slice(TEXTURE_PREFIX.length);
-      const hash = name.endsWith('.png') ? name.slice(0, -4) : name;
-      const bytes = library.cachedRegistered(hash);
-      return bytes ? answer(request, response, TEXTURE_HEADERS, `"${hash}"`, 'image/png', bytes, textureSeries, startedAt) : false;
+    if (url.startsWith(TEXTURE_PREFIX)) return textureFile(request, response, url.slice(TEXTURE_PREFIX.length), textureSeries, startedAt);
+    if (url.startsWith(CSL_TEXTURE_PREFIX)) return textureFile(request, response, url.slice(CSL_TEXTURE_PREFIX.length), cslTextureSeries, startedAt);
+    if (url.startsWith(CSL_PREFIX)) {
+      if (!url.endsWith('.json')) return false;
+      const profile = profiles.cachedById(url.slice(CSL_PREFIX.length, -5));
+      if (!profile) return false;
+      const { json, etag } = customSkinApiJson(profile);
+      return answer(request, response, PROFILE_HEADERS, etag, profiles.modifiedAt(profile), PROFILE_CONTENT_TYPE, json, cslProfileSeries, startedAt);
     }
-    return false;
+    const picture = parsePicturePath(url);
+    if (!picture) return false;
+    // A player without a cape is left to the routes (404), as is any picture whose bytes are not cached.
+    const profile = profiles.cachedById(picture.id);
+    const source = profile ? pictureSource(profile, picture.layout) : null;
+    const bytes = source ? cachedPicture(library, source) : undefined;
+    if (!profile || !source || !bytes) return false;
+    const series = pictureSeries[picture.layout];
+    return answer(request, response, PROFILE_HEADERS, pictureEtag(source), profiles.modifiedAt(profile), pictureType(source), bytes, series, startedAt);
   };
   const fastPath = (request: IncomingMessage, response: ServerResponse): boolean => {
     const done = tryAnswer(request, response);

@@ -10,12 +10,23 @@ export interface CachedProfile {
   uuid: string;
   /** The lowercase name it was asked for by, or null when it was asked for by uuid. */
   nameLower: string | null;
+  /** The player's name as registered (CustomSkinAPI's answer names the player). */
+  username: string;
+  /** The still cape (an animated cape's first frame); null when there is none to show. */
   capeHash: string | null;
+  /** The animated strip while the player's animation is on (what `cape_url` is then), else null. */
+  stripHash: string | null;
   earsHash: string | null;
   json: string;
   etag: string;
   /** When it expires, in whole seconds on the cache's clock: a small integer, so no boxed number per entry. */
   expiresAt: number;
+  /**
+   * When it was loaded, in whole seconds since the cache's first second: nothing changed since (a change drops the
+   * entry), so it is the Last-Modified time. HTTP dates have whole seconds: a client that sends only If-Modified-Since
+   * (no If-None-Match, which decides when sent) could keep a profile changed within the second it was loaded in.
+   */
+  loadedAt: number;
 }
 
 /** How long an unknown player is remembered as unknown. */
@@ -52,6 +63,8 @@ export class ProfileCache {
   /** Moves on every invalidation, so a load that raced with a change is not cached. */
   private generation = 0;
   private readonly clockStart = Date.now();
+  /** The epoch second the cache was made in: Last-Modified times are counted from it. */
+  private readonly epochSecond = Math.floor(this.clockStart / 1000);
   private hitCount = 0;
   private missCount = 0;
 
@@ -69,6 +82,27 @@ export class ProfileCache {
     if (entry === undefined || entry.expiresAt <= this.seconds(now)) return undefined;
     this.hitCount += 1;
     return entry;
+  }
+
+  /** The fresh cached profile for any id (uuid, dashed or not, any case, or a name asked for before), without loading anything; a find counts as a hit. */
+  cachedById(id: string, now = Date.now()): CachedProfile | undefined {
+    const direct = this.cached(id, now);
+    if (direct) return direct;
+    const byUuid = normalizeUuid(id);
+    const nameLower = byUuid === null && isUsername(id) ? id.toLowerCase() : null;
+    const uuid = byUuid ?? (nameLower === null ? undefined : this.uuidByName.get(nameLower));
+    if (uuid === undefined) return undefined;
+    const entry = this.byUuid.get(uuid);
+    if (entry === undefined || entry.expiresAt <= this.seconds(now)) return undefined;
+    // A name's entry may outlive its profile's: the player may since have been renamed.
+    if (nameLower !== null && entry.nameLower !== nameLower) return undefined;
+    this.hitCount += 1;
+    return entry;
+  }
+
+  /** A cached profile's Last-Modified time, in milliseconds since the epoch (whole seconds, as HTTP dates have). */
+  modifiedAt(profile: CachedProfile): number {
+    return (this.epochSecond + profile.loadedAt) * 1000;
   }
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
@@ -146,6 +180,7 @@ export class ProfileCache {
       .leftJoin('premium', 'premium.user_uuid', 'users.uuid')
       .select([
         'users.uuid',
+        'users.username',
         'users.banned',
         ...PLAYER_TEXTURE_SELECTION,
         'premium.animated',
@@ -177,11 +212,14 @@ export class ProfileCache {
     return {
       uuid: row.uuid,
       nameLower: 'username' in id ? id.username : null,
-      capeHash: row.banned === 1 ? null : textures.cape,
+      username: row.username,
+      capeHash: hasCape ? textures.cape : null,
+      stripHash: animated ? textures.capeStrip : null,
       earsHash: row.banned === 1 ? null : textures.ears,
       json: body.json,
       etag: body.etag,
       expiresAt: this.seconds(now + this.foundTtlMs),
+      loadedAt: Math.floor(now / 1000) - this.epochSecond,
     };
   }
 }

@@ -87,8 +87,10 @@ export class TextureLibrary {
       if ((await this.references(hash)) > 0) continue;
       await this.db.deleteFrom('textures').where('hash', '=', hash).execute();
       this.releases += 1;
-      this.cache?.delete(hash);
-      for (const key of textureBlobKeys(hash)) await this.store.delete(key);
+      for (const key of textureBlobKeys(hash)) {
+        this.cache?.delete(key);
+        await this.store.delete(key);
+      }
       removed.push(hash);
     }
     return removed;
@@ -111,6 +113,27 @@ export class TextureLibrary {
       this.building.set(key, pending);
     }
     return pending;
+  }
+
+  /** An image derived from a registered texture when the cache holds it and it needs no check against the database; otherwise undefined. */
+  cachedDerived(hash: string, variant: DerivedVariant, now = Date.now()): Buffer | undefined {
+    return this.cachedRegistered(derivedKey(hash, variant), now);
+  }
+
+  /** An image derived from a registered texture (see derived), kept in the byte cache beside the textures; null when the texture is not registered. */
+  async readDerived(hash: string, variant: DerivedVariant, build: (texture: Buffer) => Promise<Buffer>, now = Date.now()): Promise<Buffer | null> {
+    const key = derivedKey(hash, variant);
+    const cached = this.cache?.get(key, now);
+    if (cached?.fresh) return cached.bytes;
+    const releases = this.releases;
+    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
+    if (!row) {
+      this.cache?.delete(key);
+      return null;
+    }
+    const bytes = cached?.bytes ?? (await this.derived(hash, variant, build));
+    if (bytes && releases === this.releases) this.cache?.set(key, bytes, now);
+    return bytes;
   }
 
   /** The stored bytes of a texture, or null. */

@@ -67,6 +67,33 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('mod API 
     expect(revalidated.fromFastPath).toEqual(revalidated.fromRoute);
   });
 
+  it('answers the layouts other mods read (by name, uuid or dashed uuid), and 304 to their validators, as the routes do', async () => {
+    const name = 'fastpath';
+    const hash = texturePath.slice('/textures/'.length);
+    for (const path of [
+      `/capes/${name}.png`,
+      `/capes/${dashed(player.uuid)}.gif`,
+      `/capes/strip/${player.uuid}.png`,
+      `/elytras/${name.toUpperCase()}.png`,
+      `/csl/${name}.json`,
+      `/csl/textures/${hash}`,
+    ]) {
+      const plain = await fastAndRoute(path, `${path}?from=route`);
+      expect(plain.fromRoute.status, path).toBe(200);
+      expect(plain.fromFastPath, path).toEqual(plain.fromRoute);
+      // Content-addressed files have no Last-Modified: their ETag is their content.
+      const lastModified = plain.fromRoute.headers['last-modified'];
+      const validators: Array<Record<string, string>> = [{ 'if-none-match': plain.fromRoute.headers.etag! }];
+      if (lastModified) validators.push({ 'if-modified-since': lastModified });
+      expect(Boolean(lastModified), path).toBe(!path.startsWith('/csl/textures/'));
+      for (const validator of validators) {
+        const revalidated = await fastAndRoute(path, `${path}?from=route`, validator);
+        expect(revalidated.fromRoute.status, `${path} ${JSON.stringify(validator)}`).toBe(304);
+        expect(revalidated.fromFastPath).toEqual(revalidated.fromRoute);
+      }
+    }
+  });
+
   it('leaves other methods, other paths and unknown players to the routes', async () => {
     const counter = suite.server.app.modFastPath;
     const before = counter.answered;
@@ -74,6 +101,9 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('mod API 
     expect((await get(`/profile/${player.uuid}/cape`)).status).toBe(200);
     expect((await get(`/profile/${'0'.repeat(32)}`)).status).toBe(404);
     expect((await get(`/textures/${'0'.repeat(64)}`)).status).toBe(404);
+    expect((await get(`/capes/NoSuchPlayer.png`)).status).toBe(404);
+    expect((await get(`/capes/NoSuchPlayer.png`)).status).toBe(404);
+    expect((await fetch(`${suite.server.url}/capes/${player.uuid}.png`, { method: 'HEAD' })).status).toBe(200);
     expect(counter.answered).toBe(before);
   });
 

@@ -318,6 +318,60 @@ describe('profile invalidation across processes through Redis (postgres)', () =>
   });
 });
 
+describe('the layouts other mods read, invalidated across processes through Redis (postgres)', () => {
+  const postgres = backends.find((backend) => backend.name === 'postgres')!;
+  let database: TestDatabase;
+  let dataDir: string;
+  let serverA: TestServer;
+  let serverB: TestServer;
+
+  beforeAll(async () => {
+    await ensureRedis();
+    database = await postgres.createDatabase();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-test-'));
+    const env = { LOGIN_ATTEMPTS_PER_MINUTE: '1000', DATA_DIR: dataDir, REDIS_URL };
+    serverA = await startServer(database.url, env);
+    serverB = await startServer(database.url, env);
+  });
+
+  afterAll(async () => {
+    await serverA?.close();
+    await serverB?.close();
+    await database?.drop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Polls a path on a server until `done` holds of its status and body hash, or 1 s passes; returns the last of them. */
+  async function poll(server: TestServer, urlPath: string, done: (status: number, hash: string) => boolean): Promise<{ status: number; hash: string }> {
+    const deadline = Date.now() + 1_000;
+    for (;;) {
+      const response = await fetch(`${server.url}${urlPath}`);
+      const seen = { status: response.status, hash: sha256Hex(Buffer.from(await response.arrayBuffer())) };
+      if (done(seen.status, seen.hash) || Date.now() > deadline) return seen;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('a cape changed or removed on server A shows on B within a second on every layout, though B had them cached', async () => {
+    const { jar, username } = await loginNewUser(serverA);
+    await upload(jar, 'cape', capes[5]!);
+    const layouts = [`/capes/${username}.png`, `/capes/${username}.gif`, `/capes/strip/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`];
+    const before = new Map<string, string>();
+    for (const layout of layouts) {
+      for (let i = 0; i < 2; i++) before.set(layout, (await poll(serverB, layout, () => true)).hash);
+    }
+    const second = hashOf(await upload(jar, 'cape', capes[6]!));
+    for (const layout of layouts) {
+      const seen = await poll(serverB, layout, (status, hash) => status === 200 && hash !== before.get(layout));
+      expect(seen.status, layout).toBe(200);
+      expect(seen.hash, layout).not.toBe(before.get(layout));
+    }
+    expect((await poll(serverB, `/capes/${username}.png`, () => true)).hash).toBe(second);
+    await jar.request('DELETE', '/api/upload-cape');
+    for (const layout of layouts.slice(0, 4)) expect((await poll(serverB, layout, (status) => status === 404)).status, layout).toBe(404);
+  });
+});
+
 /** Makes sure Redis answers on 127.0.0.1:6379, starting a throwaway redis-server when it does not. */
 async function ensureRedis(): Promise<void> {
   const ping = async () => {

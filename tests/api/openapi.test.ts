@@ -10,6 +10,12 @@ const EVERY_CALL = [
   'GET /profile/{id}/cape',
   'GET /profile/{id}/ears',
   'GET /textures/{hash}',
+  'GET /capes/{id}.png',
+  'GET /capes/{id}.gif',
+  'GET /capes/strip/{id}.png',
+  'GET /elytras/{id}.png',
+  'GET /csl/{id}.json',
+  'GET /csl/textures/{hash}',
   'GET /healthz',
   'GET /readyz',
   'GET /api/user',
@@ -139,6 +145,10 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('API desc
     expect(paths['/api/premium/stripe/webhook']!.post!.security).toBeUndefined();
     expect(paths['/profile/{id}']!.get!.security).toBeUndefined();
     expect(paths['/textures/{hash}']!.get!.security).toBeUndefined();
+    for (const path of ['/capes/{id}.png', '/capes/{id}.gif', '/capes/strip/{id}.png', '/elytras/{id}.png', '/csl/{id}.json', '/csl/textures/{hash}']) {
+      expect(paths[path]!.get!.security, path).toBeUndefined();
+      expect((paths[path]!.get! as unknown as { tags: string[] }).tags, path).toEqual(['Mod API']);
+    }
     expect(paths['/api/internal/auth']!.post!.security).toEqual([{ bearer: [] }]);
     expect(paths['/api/gallery/get']!.get!.security).toEqual([{ session: [] }]);
     expect(paths['/api/gallery/like']!.post!.security).toEqual([{ session: [], xsrf: [] }]);

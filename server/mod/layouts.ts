@@ -1,0 +1,74 @@
+// The picture layouts other mods read by a player's name or uuid, and CustomSkinAPI's JSON: which texture each serves.
+// - `/capes/{id}.png` and `/elytras/{id}.png`: the still cape (OptiFine-style clients, CustomSkinLoader's Legacy loader,
+//   Cape Provider's `default` resolver); an elytra is drawn from the cape texture's elytra region.
+// - `/capes/strip/{id}.png`: what `cape_url` is, the strip while the animation is on (Cape Provider's `sprite` resolver).
+// - `/capes/{id}.gif`: the same as a GIF at 100 ms a frame, one frame for a still cape (Cape Provider's `gif` resolver).
+// - `/csl/{name}.json`: `{"username", "cape", "elytra"}` with texture hashes, read from `/csl/textures/{hash}`.
+import { createHash } from 'node:crypto';
+import type { ImageJobs } from '../textures/image-jobs.ts';
+import type { TextureLibrary } from '../textures/library.ts';
+import type { CachedProfile } from './profiles.ts';
+
+/** A picture layout served by a player's id. */
+export type PictureLayout = 'still' | 'strip' | 'gif' | 'elytra';
+
+/** Each layout's route pattern (and the fast path's series name). */
+export const PICTURE_ROUTES: Record<PictureLayout, string> = {
+  still: '/capes/:id.png',
+  strip: '/capes/strip/:id.png',
+  gif: '/capes/:id.gif',
+  elytra: '/elytras/:id.png',
+};
+
+/** The texture a layout is made from, and whether it is sent as its GIF (a derived image) rather than the PNG itself. */
+export interface PictureSource {
+  hash: string;
+  gif: boolean;
+}
+
+/** What a layout serves for a player; null when they have no cape to show (none, or banned). */
+export function pictureSource(profile: CachedProfile, layout: PictureLayout): PictureSource | null {
+  if (profile.capeHash === null) return null;
+  if (layout === 'still' || layout === 'elytra') return { hash: profile.capeHash, gif: false };
+  return { hash: profile.stripHash ?? profile.capeHash, gif: layout === 'gif' };
+}
+
+/** A picture's content type. */
+export function pictureType(source: PictureSource): string {
+  return source.gif ? 'image/gif' : 'image/png';
+}
+
+/** A picture's ETag: its texture's hash (its content), marked for the GIF made from it. */
+export function pictureEtag(source: PictureSource): string {
+  return source.gif ? `"${source.hash}.gif"` : `"${source.hash}"`;
+}
+
+/** A picture's bytes when the library's byte cache holds them fresh; otherwise undefined. */
+export function cachedPicture(library: TextureLibrary, source: PictureSource): Buffer | undefined {
+  return source.gif ? library.cachedDerived(source.hash, 'gif') : library.cachedRegistered(source.hash);
+}
+
+/** A picture's bytes; the GIF is built once per texture (as the site's own image work) and kept beside it; null when the texture is gone. */
+export function readPicture(library: TextureLibrary, imageJobs: ImageJobs, source: PictureSource): Promise<Buffer | null> {
+  if (!source.gif) return library.readRegistered(source.hash);
+  return library.readDerived(source.hash, 'gif', (strip) => imageJobs.run('stripGif', strip, null));
+}
+
+/** The layout a fast-path URL asks for and the id in it, or null when the URL is not one (an encoded path or a query string goes to the routes). */
+export function parsePicturePath(url: string): { layout: PictureLayout; id: string } | null {
+  if (url.startsWith('/capes/strip/')) return url.endsWith('.png') ? { layout: 'strip', id: url.slice(13, -4) } : null;
+  if (url.startsWith('/capes/')) {
+    if (url.endsWith('.png')) return { layout: 'still', id: url.slice(7, -4) };
+    return url.endsWith('.gif') ? { layout: 'gif', id: url.slice(7, -4) } : null;
+  }
+  if (url.startsWith('/elytras/') && url.endsWith('.png')) return { layout: 'elytra', id: url.slice(9, -4) };
+  return null;
+}
+
+/** CustomSkinAPI's answer for a player: their name and, when they have a cape, its hash as `cape` and `elytra` (no skins: the loader goes on to its next entry for those). */
+export function customSkinApiJson(profile: CachedProfile): { json: string; etag: string } {
+  const json = JSON.stringify(
+    profile.capeHash === null ? { username: profile.username } : { username: profile.username, cape: profile.capeHash, elytra: profile.capeHash },
+  );
+  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
+}

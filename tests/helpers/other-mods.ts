@@ -1,0 +1,119 @@
+// What the other mods a player can point at the site show for a player, read the way their own download code reads
+// our answers (README "Mod API"):
+// - Cape Provider (remote custom provider): a URL template with `$name` / `$id` (dashed uuid), `§` for `$` too; asks only
+//   for version 4 uuids, sends User-Agent `CP`, follows no redirect, and counts only a 2xx answer. Its resolvers:
+//   `default` pads a PNG into a 64·2ⁿ × 32·2ⁿ canvas and draws an elytra only when width/height is 2; `sprite` plays a
+//   vertical strip of width × width/2 frames at 100 ms; `gif` plays a GIF with each frame's own delay.
+// - CustomSkinLoader: `Legacy` PNG templates with {USERNAME}, {UUID} (no dashes), {STANDARD_UUID}; `CustomSkinAPI`
+//   reads `{root}{username}.json` (a 4xx/5xx or empty body, or a non-zero `errno`, means not found) and takes `cape`,
+//   `elytra` (or the same under `textures`/`skins`) as hashes read from `{root}textures/{hash}`. It follows up to four
+//   redirects, and counts any 2xx as an answer.
+import sharp from 'sharp';
+import { isVersion4, type Pixels } from './mod-client.ts';
+
+/** How Cape Provider plays a sprite strip. */
+const SPRITE_FRAME_MS = 100;
+
+async function decode(bytes: Buffer): Promise<Pixels> {
+  const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Fills a Cape Provider URL template (`$` or `§` placeholders) for a player. */
+export function capeProviderUrl(template: string, player: { name: string; dashedUuid: string }): string {
+  return template.replace(/[$§]name/g, player.name).replace(/[$§]id/g, player.dashedUuid);
+}
+
+/** Cape Provider's download: null unless the uuid is version 4 and the answer is a 2xx (redirects are not followed). */
+export async function capeProviderFetch(url: string, uuid: string): Promise<Buffer | null> {
+  if (!isVersion4(uuid)) return null;
+  const response = await fetch(url, { headers: { 'user-agent': 'CP' }, redirect: 'manual' });
+  if (Math.floor(response.status / 100) !== 2) return null;
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** Cape Provider's `default` resolver: the PNG padded into the smallest 64·2ⁿ × 32·2ⁿ canvas, and whether it draws an elytra. */
+export async function capeProviderDefault(bytes: Buffer): Promise<{ canvas: Pixels; elytra: boolean }> {
+  const image = await decode(bytes);
+  let width = 64;
+  let height = 32;
+  while (width < image.width || height < image.height) {
+    width *= 2;
+    height *= 2;
+  }
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < image.height; y++) image.data.copy(data, y * width * 4, y * image.width * 4, (y + 1) * image.width * 4);
+  return { canvas: { data, width, height }, elytra: image.width / image.height === 2 };
+}
+
+/** Cape Provider's `sprite` resolver: frames of width × width/2 stacked vertically, 100 ms each. */
+export async function capeProviderSprite(bytes: Buffer): Promise<{ frames: Pixels[]; frameMs: number }> {
+  const image = await decode(bytes);
+  const frameHeight = image.width / 2;
+  const rowBytes = image.width * 4;
+  const count = Math.floor(image.height / frameHeight);
+  const frames = Array.from({ length: count }, (_, i) => ({
+    data: Buffer.from(image.data.subarray(i * frameHeight * rowBytes, (i + 1) * frameHeight * rowBytes)),
+    width: image.width,
+    height: frameHeight,
+  }));
+  return { frames, frameMs: SPRITE_FRAME_MS };
+}
+
+/** Cape Provider's `gif` resolver: each frame and its own delay (ms). */
+export async function capeProviderGif(bytes: Buffer): Promise<{ frames: Pixels[]; delays: number[] }> {
+  const metadata = await sharp(bytes, { animated: true }).metadata();
+  if (metadata.format !== 'gif') throw new Error(`Not a GIF: ${metadata.format}`);
+  const pages = metadata.pages ?? 1;
+  const frames: Pixels[] = [];
+  for (let page = 0; page < pages; page++) frames.push(await decode(await sharp(bytes, { page }).png().toBuffer()));
+  return { frames, delays: metadata.delay ?? [] };
+}
+
+/** Fills a CustomSkinLoader Legacy template for a player. */
+export function legacyUrl(template: string, player: { name: string; uuid: string; dashedUuid: string }): string {
+  return template
+    .replace(/\{USERNAME\}/g, player.name)
+    .replace(/\{UUID\}/g, player.uuid)
+    .replace(/\{STANDARD_UUID\}/g, player.dashedUuid);
+}
+
+/** CustomSkinLoader's HTTP: the body of a 2xx answer (after at most four redirects), or null. */
+export async function customSkinLoaderFetch(url: string): Promise<Buffer | null> {
+  const response = await fetch(url, { redirect: 'manual' });
+  const status = response.status;
+  if (Math.floor(status / 100) === 4 || Math.floor(status / 100) === 5) return null;
+  if (status === 301 || status === 302) throw new Error('This reader does not follow redirects: the site should never send one');
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** CustomSkinLoader's Legacy loader: a texture counts when the answer is a 2xx with bytes. */
+export async function legacyTexture(url: string): Promise<Buffer | null> {
+  const bytes = await customSkinLoaderFetch(url);
+  return bytes && bytes.length > 0 ? bytes : null;
+}
+
+/** What CustomSkinAPI takes from `{root}{username}.json`: the cape and elytra URLs, or null when the loader finds nothing (it goes on to its next entry). */
+export async function customSkinApi(root: string, username: string): Promise<CustomSkinApiView | null> {
+  const body = await customSkinLoaderFetch(`${root}${username}.json`);
+  return body ? readCustomSkinApiJson(root, body.toString('utf8')) : null;
+}
+
+/** The cape and elytra URLs CustomSkinAPI reads from a profile. */
+export interface CustomSkinApiView {
+  capeUrl: string | null;
+  elytraUrl: string | null;
+}
+
+/** CustomSkinAPI's reading of a profile body: null when it is empty, has a non-zero `errno`, or names no texture. */
+export function readCustomSkinApiJson(root: string, body: string): CustomSkinApiView | null {
+  if (body === '') return null;
+  const json = JSON.parse(body) as { errno?: number; cape?: string; elytra?: string; textures?: Record<string, string>; skins?: Record<string, string> };
+  if ((json.errno ?? 0) !== 0) return null;
+  const textures = { ...json.skins, ...json.textures };
+  const cape = json.cape || textures.cape || null;
+  const elytra = json.elytra || textures.elytra || null;
+  if (!cape && !elytra && !Object.values(textures).some(Boolean)) return null;
+  const url = (hash: string | null) => (hash ? `${root}textures/${hash}` : null);
+  return { capeUrl: url(cape), elytraUrl: url(elytra) };
+}
