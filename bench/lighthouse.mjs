@@ -1,20 +1,31 @@
-// Starts the server, runs Lighthouse 12 (default mobile config) 3 times on the home page and prints the median figures.
-import { spawn } from 'node:child_process';
+// Starts the server, runs Lighthouse (default mobile config) 3 times on each measured page and prints the median figures.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
+import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS } from '../scripts/chromium-flags.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 const PORT = Number(process.env.BENCH_PORT ?? 4391);
-const URL_TO_TEST = `http://localhost:${PORT}/`;
+const ORIGIN = `http://localhost:${PORT}`;
+const URL_TO_TEST = `${ORIGIN}/`;
+/** The measured pages: the home page as a first-time visitor, and the heaviest pages a logged-in player opens. */
+const PAGES = [
+  { name: 'home', path: '/', player: false },
+  { name: 'gallery', path: '/gallery', player: true },
+  { name: 'upload-cape', path: '/upload-cape', player: true },
+  { name: 'cape-creator', path: '/gallery/cape-creator', player: true },
+];
+/** The player the logged-in pages are measured as. */
+const PLAYER = 'BenchPlayer';
 const RUNS = 3;
 const MAX_ATTEMPTS = RUNS + 2;
-const TIME_LIMIT_MS = 3 * 60 * 1000;
+const TIME_LIMIT_PER_PAGE_MS = 3 * 60 * 1000;
 const SERVER_START_LIMIT_MS = 90 * 1000;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
@@ -110,13 +121,43 @@ async function stopChrome() {
   }
 }
 
-// Runs Lighthouse once against the home page in a fresh browser (so with no cookie: a first-time visitor).
-async function runLighthouse() {
+// Issues a one-time login code for the bench player with the operator CLI, against the server's data folder.
+function issueLoginCode() {
+  const env = { ...process.env, DATA_DIR: dataDir, OFFLINE_MODE: 'true', LOG_LEVEL: 'silent' };
+  const output = execFileSync(process.execPath, [path.join(ROOT, 'bin', 'cloakroom.mjs'), 'code', PLAYER], { cwd: ROOT, env, encoding: 'utf8' });
+  const match = /: (\d{6})$/m.exec(output);
+  if (!match) throw new Error(`No login code in the CLI's output: ${output}`);
+  return match[1];
+}
+
+// Logs the bench player in through the login page of the browser on `port`, with today's server advert already seen.
+async function logIn(port) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0];
+    await context.addCookies([{ name: 'server_advert', value: '1', url: ORIGIN }]);
+    const page = await context.newPage();
+    await page.goto(`${ORIGIN}/account/login/minecraft`);
+    await page.locator('astro-island[ssr]').first().waitFor({ state: 'detached' });
+    await page.getByLabel('Code').fill(issueLoginCode());
+    await page.getByRole('button', { name: 'Confirm identity' }).click();
+    await page.waitForURL(`${ORIGIN}/`);
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+}
+
+// Runs Lighthouse once against a page in a fresh browser: a first-time visitor, or a player who just logged in there
+// (Lighthouse empties the browser's caches before loading the page, and keeps cookies and local storage).
+async function runLighthouse(page) {
   const { port } = await launchChrome();
   try {
-    const result = await lighthouse(URL_TO_TEST, { port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    if (page.player) await logIn(port);
+    const result = await lighthouse(`${ORIGIN}${page.path}`, { port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
     if (!result?.lhr) throw new Error('Lighthouse returned no result.');
     if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+    if (new URL(result.lhr.finalDisplayedUrl).pathname !== page.path) throw new Error(`Lighthouse measured ${result.lhr.finalDisplayedUrl}, not ${page.path}.`);
     return result;
   } finally {
     await stopChrome();
@@ -126,7 +167,7 @@ async function runLighthouse() {
 // The same-origin requests of a run that failed (status 400 or more), as "status url".
 function failedRequests(lhr) {
   const items = lhr.audits['network-requests']?.details?.items ?? [];
-  return items.filter((item) => item.url.startsWith(URL_TO_TEST) && item.statusCode >= 400).map((item) => `${item.statusCode} ${item.url}`);
+  return items.filter((item) => item.url.startsWith(ORIGIN) && item.statusCode >= 400).map((item) => `${item.statusCode} ${item.url}`);
 }
 
 // The median of a list of numbers.
@@ -150,9 +191,9 @@ function formatMetric(value, unit) {
 }
 
 // Prints one line per run and the medians.
-function printSummary(lhrs) {
+function printSummary(page, lhrs) {
   console.log(
-    `\nLighthouse ${lhrs[0].lighthouseVersion}, ${lhrs[0].configSettings.formFactor} (default config, ${lhrs[0].configSettings.throttlingMethod} throttling), ${URL_TO_TEST}`,
+    `\nLighthouse ${lhrs[0].lighthouseVersion}, ${lhrs[0].configSettings.formFactor} (default config, ${lhrs[0].configSettings.throttlingMethod} throttling), ${ORIGIN}${page.path}${page.player ? ' as a logged-in player' : ', first visit'}`,
   );
   console.log(`Browser: ${lhrs[0].environment.hostUserAgent}`);
   const benchmarkIndexes = lhrs.map((lhr) => Math.round(lhr.environment.benchmarkIndex));
@@ -179,10 +220,10 @@ function printSummary(lhrs) {
   if (lcpElement) console.log(`LCP element (last run): ${lcpElement.selector} — ${lcpElement.snippet}`);
 }
 
-// Writes the last run's full JSON report into bench/results/ and returns its path.
-function saveReport(report) {
+// Writes a page's last full JSON report into bench/results/ and returns its path.
+function saveReport(page, report) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = path.join(RESULTS_DIR, 'lighthouse-home.json');
+  const file = path.join(RESULTS_DIR, `lighthouse-${page.name}.json`);
   fs.writeFileSync(file, report);
   return file;
 }
@@ -195,13 +236,42 @@ async function cleanUp() {
   dataDir = null;
 }
 
+// Measures one page RUNS times (retrying a run that lost a request), prints its figures and saves its last report.
+async function measure(page) {
+  const results = [];
+  for (let attempt = 1; results.length < RUNS; attempt += 1) {
+    if (attempt > MAX_ATTEMPTS) throw new Error(`Only ${results.length} of ${RUNS} runs loaded ${page.path} cleanly in ${MAX_ATTEMPTS} attempts.`);
+    console.log(`Lighthouse ${page.path} run ${results.length + 1}/${RUNS}…`);
+    const result = await runLighthouse(page);
+    const failed = failedRequests(result.lhr);
+    if (failed.length === 0) results.push(result);
+    else console.log(`  discarded: ${failed.join(', ')} (was dist/ rebuilt during the run?)`);
+  }
+  printSummary(
+    page,
+    results.map((result) => result.lhr),
+  );
+  console.log(`\nLast run's report: ${path.relative(process.cwd(), saveReport(page, results.at(-1).report))}\n`);
+}
+
+// The pages named on the command line (by name or path), or all of them.
+function selectedPages() {
+  const wanted = process.argv.slice(2);
+  if (wanted.length === 0) return PAGES;
+  const pages = PAGES.filter((page) => wanted.includes(page.name) || wanted.includes(page.path));
+  if (pages.length !== wanted.length) throw new Error(`Unknown page in ${wanted.join(' ')}; the pages are ${PAGES.map((page) => page.name).join(', ')}.`);
+  return pages;
+}
+
 // Starts everything, runs the measurements and always cleans up.
 async function main() {
+  const pages = selectedPages();
+  const timeLimitMs = TIME_LIMIT_PER_PAGE_MS * pages.length;
   const giveUp = setTimeout(async () => {
-    console.error(`Giving up after ${TIME_LIMIT_MS / 1000} s.`);
+    console.error(`Giving up after ${timeLimitMs / 1000} s.`);
     await cleanUp();
     process.exit(1);
-  }, TIME_LIMIT_MS);
+  }, timeLimitMs);
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, async () => {
       await cleanUp();
@@ -217,17 +287,7 @@ async function main() {
   try {
     console.log(`Starting the server on port ${PORT}…`);
     await startServer();
-    const results = [];
-    for (let attempt = 1; results.length < RUNS; attempt += 1) {
-      if (attempt > MAX_ATTEMPTS) throw new Error(`Only ${results.length} of ${RUNS} runs loaded the page cleanly in ${MAX_ATTEMPTS} attempts.`);
-      console.log(`Lighthouse run ${results.length + 1}/${RUNS}…`);
-      const result = await runLighthouse();
-      const failed = failedRequests(result.lhr);
-      if (failed.length === 0) results.push(result);
-      else console.log(`  discarded: ${failed.join(', ')} (was dist/ rebuilt during the run?)`);
-    }
-    printSummary(results.map((result) => result.lhr));
-    console.log(`\nLast run's report: ${path.relative(process.cwd(), saveReport(results.at(-1).report))}`);
+    for (const page of pages) await measure(page);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;
