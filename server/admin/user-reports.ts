@@ -7,7 +7,8 @@ import { removeFromEveryWearer, type AssignmentContext } from '../textures/assig
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import { recordAdminAction, removalDetail, type Moderator } from './audit.ts';
-import { BAN_REASONS } from './ban-reasons.ts';
+import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
+import { reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer, type BanRefusal } from './bans.ts';
 
 /** How many open reports the queue shows at once (oldest first). */
@@ -21,6 +22,8 @@ export interface QueuedUserReport {
   reported_by_username: string;
   cape: string | null;
   ears: string | null;
+  reason: string | null;
+  note: string | null;
   createdAt: number;
 }
 
@@ -49,6 +52,8 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
       'reporter.username as reported_by_username',
       'user_reports.cape_hash',
       'user_reports.ears_hash',
+      'user_reports.reason_key',
+      'user_reports.note',
       'user_reports.created_at',
     ])
     .where('user_reports.resolved_at', 'is', null)
@@ -63,6 +68,8 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
       reported_by_username: row.reported_by_username,
       cape: await dataUrl(context.library, row.cape_hash),
       ears: await dataUrl(context.library, row.ears_hash),
+      reason: reportReasonText(row.reason_key),
+      note: row.note,
       createdAt: Number(row.created_at),
     })),
   );

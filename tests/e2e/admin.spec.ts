@@ -123,7 +123,7 @@ async function reportedPlayerWithCape(page: Page): Promise<string> {
   const reporter = await browser.newPage();
   await skipServerAdvert(reporter.context(), baseURL);
   await logIn(reporter, uniqueName('Reporter'));
-  await post(reporter, '/api/user/report', { data: { uuid, terms: true } });
+  await post(reporter, '/api/user/report', { data: { uuid, terms: true, reason: 'nsfw' } });
   await reporter.close();
   return name;
 }
@@ -181,7 +181,7 @@ test('an admin whitelists a reported gallery texture from the gallery report que
   const reporterToken = (await reporter.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
   const reported = await reporter.request.post('/api/gallery/report', {
     headers: { 'x-xsrf-token': decodeURIComponent(reporterToken) },
-    data: { hash, tac: true },
+    data: { hash, tac: true, reason: 'nsfw' },
   });
   expect(reported.status()).toBe(200);
   await reporter.close();
