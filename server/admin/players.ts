@@ -18,6 +18,9 @@ export interface AdminPlayerRecord {
   banned: boolean;
   hasCape: boolean;
   hasEars: boolean;
+  /** The worn pictures' paths (`/textures/<hash>`), or null. */
+  cape: string | null;
+  ears: string | null;
   profile: { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean };
 }
 
@@ -46,6 +49,8 @@ export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username
     banned: row.banned === 1,
     hasCape: row.cape_hash !== null,
     hasEars: row.ears_hash !== null,
+    cape: row.cape_hash && `/textures/${row.cape_hash}`,
+    ears: row.ears_hash && `/textures/${row.ears_hash}`,
     profile: { animatedCape: profile?.animatedCape ?? false, capeGlint: profile?.capeGlint ?? false, upsideDown: profile?.upsideDown ?? false },
   };
 }
