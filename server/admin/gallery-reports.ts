@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { deleteGalleryItems } from '../gallery/items.ts';
 import { removeFromEveryWearer, type AssignmentContext } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
-import { recordAdminAction, removalDetail, type AdminAction, type Moderator } from './audit.ts';
+import { auditThumbnail, recordAdminAction, removalDetail, type AdminAction, type Moderator } from './audit.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 import { reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer } from './bans.ts';
@@ -82,6 +82,7 @@ export async function answerGalleryReport(
     targetHash: report.hash,
     reason: answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null,
     detail: `report ${answer.id}`,
+    thumbnail: await auditThumbnail(context, report.hash),
   };
   const audit = (trx: Transaction<Database>) => recordAdminAction(trx, moderator, action, now);
   if (answer.action === 'IGNORE') {

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { removeFromEveryWearer, type AssignmentContext } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import type { TextureLibrary } from '../textures/library.ts';
-import { recordAdminAction, removalDetail, type Moderator } from './audit.ts';
+import { auditThumbnail, recordAdminAction, removalDetail, type Moderator } from './audit.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 import { reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer, type BanRefusal } from './bans.ts';
@@ -103,6 +103,9 @@ export async function answerUserReport(
     ...(report.ears_hash ? [{ hash: report.ears_hash }] : []),
   ];
   const block = answer.action === 'REMOVE' ? await prepareBlocklisting(context, reported, { reason: reason!, adminUuid: moderator.uuid }, now) : null;
+  // The audit row shows the reported cape (or the ears, when no cape was reported).
+  const targetHash = report.cape_hash ?? report.ears_hash;
+  const thumbnail = await auditThumbnail(context, targetHash);
   const close = async (trx: Transaction<Database>, playersWhoLostIt: number) => {
     const closed = await trx
       .updateTable('user_reports')
@@ -113,7 +116,7 @@ export async function answerUserReport(
     // Another moderator answered it meanwhile: undo this answer's changes.
     if (Number(closed.numUpdatedRows) === 0) throw new ReportAnsweredMeanwhile();
     const detail = answer.action === 'REMOVE' ? removalDetail(playersWhoLostIt, `report ${answer.id}`) : `report ${answer.id}`;
-    await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, reason, detail }, now);
+    await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, targetHash, thumbnail, reason, detail }, now);
     await block?.(trx);
   };
   // REMOVE takes what was reported off every player wearing it, the reported player too if they still do.

@@ -156,6 +156,8 @@ export interface AdminAuditTable {
   target_hash: string | null;
   reason: string | null;
   detail: string | null;
+  /** A small picture (PNG data URL) of the texture the action was about, or null. */
+  thumbnail: string | null;
 }
 
 export interface TextureBlocklistTable {

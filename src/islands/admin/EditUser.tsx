@@ -5,6 +5,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, API_URL } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { CAPE_FLAG_LABELS, type CapeFlag } from '../../lib/audit-labels';
 import { countOf } from '../../lib/plural';
 import type { AdminTextureRemoval, AdminUserRecord } from '../../lib/types';
 import { ConfirmButton } from '../shared/ConfirmButton';
@@ -16,11 +17,7 @@ import { ReasonSelect, useBanReasons } from './ReasonSelect';
 const BANNER_MS = 3000;
 const UNKNOWN_MESSAGE = "That user doesn't exist or isn't registered.";
 /** The cape flags the record shows, as switches while the player has a cape (they mean nothing without one). */
-const FLAGS = [
-  ['animatedCape', 'Animated cape'],
-  ['capeGlint', 'Cape glint'],
-  ['upsideDown', 'Upside down'],
-] as const;
+const FLAGS = Object.entries(CAPE_FLAG_LABELS) as Array<[CapeFlag, string]>;
 
 /** The textures a moderator can delete, each behind a confirmation (the picture is blocklisted for everyone). */
 const REMOVALS = [
