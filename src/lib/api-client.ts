@@ -28,7 +28,6 @@ export interface ApiClientOptions extends StatusHandlers, XsrfSource {
   onNotAdmin?: () => void;
 }
 
-
 /** The call that hands out the XSRF-TOKEN cookie before a visitor's first state-changing call. */
 export const XSRF_COOKIE_PATH = '/api/csrf-cookie';
 

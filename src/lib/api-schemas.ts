@@ -463,7 +463,10 @@ export const auditRowSchema = z
     target_hash: z.string().nullable(),
     reason: z.string().nullable(),
     detail: z.string().nullable().meta({ description: 'What changed, as recorded (flags set, the report answered, how many players lost a picture)' }),
-    thumbnail: z.string().nullable().meta({ description: 'A small picture of the texture the action was about (PNG data URL), kept after the texture is gone' }),
+    thumbnail: z
+      .string()
+      .nullable()
+      .meta({ description: 'A small picture of the texture the action was about (PNG data URL), kept after the texture is gone' }),
   })
   .meta({ id: 'AuditRow' });
 

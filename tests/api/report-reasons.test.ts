@@ -39,7 +39,14 @@ describe.each(backends)('report reasons and notes on $name', (backend) => {
   }
 
   const reportCount = async (table: 'gallery_reports' | 'user_reports') =>
-    Number((await suite.server.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
+    Number(
+      (
+        await suite.server.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
 
   const kinds = [
     {
@@ -94,9 +101,9 @@ describe.each(backends)('report reasons and notes on $name', (backend) => {
   it('the player queue shows each report with its reason text and note', async () => {
     const target = await loginNewUser(suite.server);
     await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)));
-    expect((await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'impersonation', note: 'Pretends to be staff' })).status).toBe(
-      200,
-    );
+    expect(
+      (await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'impersonation', note: 'Pretends to be staff' })).status,
+    ).toBe(200);
     const rows = (await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<Record<string, unknown>>;
     expect(rows.find((row) => row.uuid === target.uuid)).toMatchObject({ reason: 'Impersonates another player or staff', note: 'Pretends to be staff' });
   });

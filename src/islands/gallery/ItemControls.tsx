@@ -151,13 +151,7 @@ export function ReportConfirm({
     <ConfirmPanel title={`Report “${item.title}”?`} testId="report-confirm" onCancel={onCancel}>
       <ReportGroundsFields state={grounds} compact autoFocus />
       <label className="flex items-start gap-2 text-sm leading-snug text-ink-300">
-        <input
-          type="checkbox"
-          name="tac"
-          className="mt-0.5 h-4 w-4 shrink-0 accent-red-600"
-          checked={tac}
-          onChange={(event) => setTac(event.target.checked)}
-        />
+        <input type="checkbox" name="tac" className="mt-0.5 h-4 w-4 shrink-0 accent-red-600" checked={tac} onChange={(event) => setTac(event.target.checked)} />
         <span>
           It breaks the{' '}
           <a href="/legal/rules" target="_blank" rel="noopener">

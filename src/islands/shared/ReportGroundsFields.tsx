@@ -29,7 +29,14 @@ export function ReportGroundsFields({
     <>
       <label className={label}>
         Reason
-        <select name="reason" required autoFocus={autoFocus} className={field} value={state.reasonKey} onChange={(event) => state.setReasonKey(event.target.value)}>
+        <select
+          name="reason"
+          required
+          autoFocus={autoFocus}
+          className={field}
+          value={state.reasonKey}
+          onChange={(event) => state.setReasonKey(event.target.value)}
+        >
           <option value="">Choose a reason</option>
           {Object.entries(BAN_REASONS).map(([key, text]) => (
             <option key={key} value={key}>
