@@ -12,6 +12,8 @@ export interface AuditEntry {
   target_name: string | null;
   target_hash: string | null;
   reason: string | null;
+  detail: string | null;
+  thumbnail: string | null;
 }
 
 /** Who an audit filter names: a 32-hex uuid matches the uuid, anything else the name at the time (any case). */
@@ -38,7 +40,7 @@ export async function auditPage(
   }
   const [rows, total] = await Promise.all([
     query
-      .select(['id', 'created_at', 'admin_uuid', 'admin_name', 'action', 'target_uuid', 'target_name', 'target_hash', 'reason'])
+      .select(['id', 'created_at', 'admin_uuid', 'admin_name', 'action', 'target_uuid', 'target_name', 'target_hash', 'reason', 'detail', 'thumbnail'])
       .orderBy('id', 'desc')
       .limit(perPage)
       .offset((page - 1) * perPage)

@@ -2,6 +2,7 @@
 import type { Transaction } from 'kysely';
 import { countOf } from '../../src/lib/plural.ts';
 import type { Database } from '../db/schema.ts';
+import type { BlocklistContext } from '../textures/blocklist.ts';
 
 /** The moderator doing an action. */
 export interface Moderator {
@@ -16,6 +17,8 @@ export interface AdminAction {
   targetHash?: string | null;
   reason?: string | null;
   detail?: string | null;
+  /** A small picture of the texture the action is about (see auditThumbnail), kept with the row. */
+  thumbnail?: string | null;
 }
 
 /** Writes the audit row of an action inside the action's transaction. */
@@ -32,6 +35,7 @@ export async function recordAdminAction(trx: Transaction<Database>, moderator: M
       target_hash: action.targetHash ?? null,
       reason: action.reason ?? null,
       detail: action.detail ?? null,
+      thumbnail: action.thumbnail ?? null,
     })
     .execute();
 }
@@ -40,4 +44,12 @@ export async function recordAdminAction(trx: Transaction<Database>, moderator: M
 export function removalDetail(playersWhoLostIt: number, detail?: string): string {
   const lost = `${countOf(playersWhoLostIt, 'player')} lost it`;
   return detail ? `${detail}; ${lost}` : lost;
+}
+
+/** A small picture of a stored texture for its audit row (its texture map as a PNG data URL), or null when it is not stored. */
+export async function auditThumbnail(context: BlocklistContext, hash: string | null): Promise<string | null> {
+  const bytes = hash ? await context.library.read(hash) : null;
+  if (!bytes) return null;
+  const map = await context.imageJobs.run('textureMap', bytes, null);
+  return `data:image/png;base64,${Buffer.from(map).toString('base64')}`;
 }

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.ts';
 import type { InvalidationBus } from '../mod/invalidation.ts';
 import { setAuthorItemsHidden } from '../gallery/visibility.ts';
 import { recordAdminAction, type Moderator } from './audit.ts';
-import { BAN_REASONS } from './ban-reasons.ts';
+import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 
 /** Why a ban or unban did nothing. */
 export type BanRefusal = 'unknown' | 'already-banned' | 'not-banned' | 'self';

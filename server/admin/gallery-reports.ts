@@ -6,8 +6,9 @@ import type { Database } from '../db/schema.ts';
 import { deleteGalleryItems } from '../gallery/items.ts';
 import { removeFromEveryWearer, type AssignmentContext } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
-import { recordAdminAction, removalDetail, type AdminAction, type Moderator } from './audit.ts';
-import { BAN_REASONS } from './ban-reasons.ts';
+import { auditThumbnail, recordAdminAction, removalDetail, type AdminAction, type Moderator } from './audit.ts';
+import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
+import { reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer } from './bans.ts';
 import type { UserReportRefusal } from './user-reports.ts';
 
@@ -18,6 +19,8 @@ export interface QueuedGalleryReport {
   username: string;
   hash: string;
   title: string;
+  reason: string | null;
+  note: string | null;
   createdAt: number;
 }
 
@@ -38,6 +41,8 @@ export async function galleryReportPage(context: AssignmentContext, page: number
         'author.username',
         'gallery_items.hash',
         'gallery_items.title',
+        'gallery_reports.reason_key',
+        'gallery_reports.note',
         'gallery_reports.created_at',
       ])
       .orderBy('gallery_reports.id')
@@ -49,7 +54,10 @@ export async function galleryReportPage(context: AssignmentContext, page: number
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows: rows.map(({ created_at, ...row }) => ({ ...row, createdAt: Number(created_at) })), total: Number(total.count) };
+  return {
+    rows: rows.map(({ created_at, reason_key, ...row }) => ({ ...row, reason: reportReasonText(reason_key), createdAt: Number(created_at) })),
+    total: Number(total.count),
+  };
 }
 
 /** Answers a gallery report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null when done. */
@@ -74,6 +82,7 @@ export async function answerGalleryReport(
     targetHash: report.hash,
     reason: answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null,
     detail: `report ${answer.id}`,
+    thumbnail: await auditThumbnail(context, report.hash),
   };
   const audit = (trx: Transaction<Database>) => recordAdminAction(trx, moderator, action, now);
   if (answer.action === 'IGNORE') {

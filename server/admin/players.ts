@@ -6,7 +6,8 @@ import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
 import { removeFromEveryWearer, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
-import { recordAdminAction, removalDetail, type Moderator } from './audit.ts';
+import { capeFlagsDetail } from '../../src/lib/audit-labels.ts';
+import { auditThumbnail, recordAdminAction, removalDetail, type Moderator } from './audit.ts';
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { dropModeratorGrant, grantFeature, lockFeatures, recordModeratorGrant, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
 
@@ -18,6 +19,9 @@ export interface AdminPlayerRecord {
   banned: boolean;
   hasCape: boolean;
   hasEars: boolean;
+  /** The worn pictures' paths (`/textures/<hash>`), or null. */
+  cape: string | null;
+  ears: string | null;
   profile: { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean };
 }
 
@@ -46,6 +50,8 @@ export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username
     banned: row.banned === 1,
     hasCape: row.cape_hash !== null,
     hasEars: row.ears_hash !== null,
+    cape: row.cape_hash && `/textures/${row.cape_hash}`,
+    ears: row.ears_hash && `/textures/${row.ears_hash}`,
     profile: { animatedCape: profile?.animatedCape ?? false, capeGlint: profile?.capeGlint ?? false, upsideDown: profile?.upsideDown ?? false },
   };
 }
@@ -76,11 +82,12 @@ export async function removePlayerTexture(
   const worn = await slotTextures(context.db, uuid, slot);
   if (!worn) return 'nothing';
   const block = await prepareBlocklisting(context, [worn], { reason: EDIT_USER_REMOVAL_REASON, adminUuid: moderator.uuid });
+  const thumbnail = await auditThumbnail(context, worn.hash);
   let players = 0;
   await removeFromEveryWearer(context, [worn.hash, worn.stripHash], async (trx, playersWhoLostIt) => {
     players = playersWhoLostIt;
     const action = slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE';
-    await recordAdminAction(trx, moderator, { action, target: player, detail: removalDetail(playersWhoLostIt) });
+    await recordAdminAction(trx, moderator, { action, target: player, targetHash: worn.hash, thumbnail, detail: removalDetail(playersWhoLostIt) });
     await block(trx);
   });
   return { players };
@@ -137,11 +144,7 @@ export async function setCapeFlags(context: AssignmentContext, moderator: Modera
       } else if (on === false && item !== 'animated') await setFeatureEnabled(trx, uuid, item, false);
     }
     if (switches.every(([on]) => on === undefined)) return null;
-    const detail = Object.entries(flags)
-      .filter(([, value]) => value !== undefined)
-      .map(([flag, value]) => `${flag} ${value ? 'on' : 'off'}`)
-      .join(', ');
-    await recordAdminAction(trx, moderator, { action: 'CAPE_FLAGS', target: player, detail });
+    await recordAdminAction(trx, moderator, { action: 'CAPE_FLAGS', target: player, detail: capeFlagsDetail(flags) });
     return null;
   });
   if (!refusal) await context.bus.publish(uuid);

@@ -6,8 +6,9 @@ import type { Database } from '../db/schema.ts';
 import { removeFromEveryWearer, type AssignmentContext } from '../textures/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
 import type { TextureLibrary } from '../textures/library.ts';
-import { recordAdminAction, removalDetail, type Moderator } from './audit.ts';
-import { BAN_REASONS } from './ban-reasons.ts';
+import { auditThumbnail, recordAdminAction, removalDetail, type Moderator } from './audit.ts';
+import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
+import { reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer, type BanRefusal } from './bans.ts';
 
 /** How many open reports the queue shows at once (oldest first). */
@@ -21,6 +22,8 @@ export interface QueuedUserReport {
   reported_by_username: string;
   cape: string | null;
   ears: string | null;
+  reason: string | null;
+  note: string | null;
   createdAt: number;
 }
 
@@ -49,6 +52,8 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
       'reporter.username as reported_by_username',
       'user_reports.cape_hash',
       'user_reports.ears_hash',
+      'user_reports.reason_key',
+      'user_reports.note',
       'user_reports.created_at',
     ])
     .where('user_reports.resolved_at', 'is', null)
@@ -63,6 +68,8 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
       reported_by_username: row.reported_by_username,
       cape: await dataUrl(context.library, row.cape_hash),
       ears: await dataUrl(context.library, row.ears_hash),
+      reason: reportReasonText(row.reason_key),
+      note: row.note,
       createdAt: Number(row.created_at),
     })),
   );
@@ -96,6 +103,9 @@ export async function answerUserReport(
     ...(report.ears_hash ? [{ hash: report.ears_hash }] : []),
   ];
   const block = answer.action === 'REMOVE' ? await prepareBlocklisting(context, reported, { reason: reason!, adminUuid: moderator.uuid }, now) : null;
+  // The audit row shows the reported cape (or the ears, when no cape was reported).
+  const targetHash = report.cape_hash ?? report.ears_hash;
+  const thumbnail = await auditThumbnail(context, targetHash);
   const close = async (trx: Transaction<Database>, playersWhoLostIt: number) => {
     const closed = await trx
       .updateTable('user_reports')
@@ -106,7 +116,7 @@ export async function answerUserReport(
     // Another moderator answered it meanwhile: undo this answer's changes.
     if (Number(closed.numUpdatedRows) === 0) throw new ReportAnsweredMeanwhile();
     const detail = answer.action === 'REMOVE' ? removalDetail(playersWhoLostIt, `report ${answer.id}`) : `report ${answer.id}`;
-    await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, reason, detail }, now);
+    await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, targetHash, thumbnail, reason, detail }, now);
     await block?.(trx);
   };
   // REMOVE takes what was reported off every player wearing it, the reported player too if they still do.

@@ -3,6 +3,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { NOT_ADMIN_MESSAGE } from '../../src/lib/admin-access.ts';
 import type { Db } from '../db/database.ts';
 import { findUser, type UserRow } from '../db/users.ts';
 import { HttpError } from '../http/errors.ts';
@@ -51,7 +52,7 @@ export async function requireUser(request: FastifyRequest): Promise<UserRow> {
 /** The request's user when an admin; 401 without a session, 403 for anyone else. */
 export async function requireAdmin(request: FastifyRequest): Promise<UserRow> {
   const user = await requireUser(request);
-  if (!user.group.admin) throw new HttpError(403, 'This action is unauthorized.');
+  if (!user.group.admin) throw new HttpError(403, NOT_ADMIN_MESSAGE);
   return user;
 }
 

@@ -779,6 +779,28 @@ const creationMakers: Migration = {
   },
 };
 
+/**
+ * What moderators need to judge and to look back: why a player reported a texture or a player (a reason from the ban
+ * reasons list and an optional note), and a small picture of the texture an audited action was about (kept after the
+ * texture itself is gone).
+ */
+const moderationDetails: Migration = {
+  async up(db: MigrationDb) {
+    for (const table of ['gallery_reports', 'user_reports']) {
+      await db.schema.alterTable(table).addColumn('reason_key', 'text').execute();
+      await db.schema.alterTable(table).addColumn('note', 'text').execute();
+    }
+    await db.schema.alterTable('admin_audit').addColumn('thumbnail', 'text').execute();
+  },
+  async down(db: MigrationDb) {
+    await db.schema.alterTable('admin_audit').dropColumn('thumbnail').execute();
+    for (const table of ['gallery_reports', 'user_reports']) {
+      await db.schema.alterTable(table).dropColumn('note').execute();
+      await db.schema.alterTable(table).dropColumn('reason_key').execute();
+    }
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
@@ -795,4 +817,5 @@ export const migrations: Record<string, Migration> = {
   '0012_oauth_logins': oauthLogins,
   '0013_payment_safeguards': paymentSafeguards,
   '0014_creation_makers': creationMakers,
+  '0015_moderation_details': moderationDetails,
 };

@@ -103,6 +103,10 @@ export interface GalleryReportsTable {
   id: Generated<number>;
   hash: string;
   reporter_uuid: string;
+  /** The reporter's reason (a ban reason key; null on reports filed before reasons existed). */
+  reason_key: string | null;
+  /** The reporter's optional note. */
+  note: string | null;
   created_at: number;
 }
 
@@ -119,6 +123,10 @@ export interface UserReportsTable {
   cape_hash: string | null;
   cape_strip_hash: string | null;
   ears_hash: string | null;
+  /** The reporter's reason (a ban reason key; null on reports filed before reasons existed). */
+  reason_key: string | null;
+  /** The reporter's optional note. */
+  note: string | null;
   created_at: number;
   /** Null while the report is open. */
   resolved_at: number | null;
@@ -148,6 +156,8 @@ export interface AdminAuditTable {
   target_hash: string | null;
   reason: string | null;
   detail: string | null;
+  /** A small picture (PNG data URL) of the texture the action was about, or null. */
+  thumbnail: string | null;
 }
 
 export interface TextureBlocklistTable {

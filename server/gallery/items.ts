@@ -1,5 +1,6 @@
 // Gallery writes: new items, edits, deletion, likes, downloads and reports; counters move in the same transaction.
 import type { Transaction } from 'kysely';
+import type { ReportGrounds } from '../../src/lib/report-rules.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isPostgres } from '../db/migrations.ts';
@@ -207,11 +208,11 @@ export async function recordDownload(db: Db, hash: string): Promise<void> {
     .execute();
 }
 
-/** Files a report; returns false when this user already reported the item. */
-export async function reportGalleryItem(db: Db, hash: string, reporterUuid: string, now = Date.now()): Promise<boolean> {
+/** Files a user's report of an item with its grounds; false when that user already reported it. */
+export async function reportGalleryItem(db: Db, hash: string, reporterUuid: string, grounds: ReportGrounds, now = Date.now()): Promise<boolean> {
   const inserted = await db
     .insertInto('gallery_reports')
-    .values({ hash, reporter_uuid: reporterUuid, created_at: now })
+    .values({ hash, reporter_uuid: reporterUuid, reason_key: grounds.reasonKey, note: grounds.note, created_at: now })
     .onConflict((oc) => oc.columns(['hash', 'reporter_uuid']).doNothing())
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;

@@ -28,7 +28,7 @@ import {
 } from '../../src/lib/api-schemas.ts';
 import { requireAdmin } from '../auth/plugin.ts';
 import { recordAdminAction, type Moderator } from '../admin/audit.ts';
-import { BAN_REASONS, isBanReason } from '../admin/ban-reasons.ts';
+import { BAN_REASONS, isBanReason } from '../../src/lib/ban-reasons.ts';
 import { banPlayer, unbanPlayer } from '../admin/bans.ts';
 import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture, setCapeFlags } from '../admin/players.ts';
 import { aiCapeLogPage, aiCapeLogTexture } from '../admin/ai-cape-logs.ts';

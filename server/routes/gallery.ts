@@ -251,7 +251,8 @@ export async function galleryRoutes(
       const item = await itemOr404(request.body.hash);
       if (item.whitelisted === 1) throw new HttpError(422, 'This texture was marked safe by staff and cannot be reported.');
       if (item.author_uuid === user.uuid) throw new HttpError(422, 'You cannot report your own texture.');
-      if (!(await reportGalleryItem(db, item.hash, user.uuid))) throw new HttpError(422, 'You have already reported this texture.');
+      if (!(await reportGalleryItem(db, item.hash, user.uuid, { reasonKey: request.body.reason, note: request.body.note })))
+        throw new HttpError(422, 'You have already reported this texture.');
       return { success: true as const };
     },
   );

@@ -77,7 +77,7 @@ export async function userRoutes(instance: FastifyInstance, options: { db: Db; p
     },
     async (request) => {
       const user = await requireUser(request);
-      const refusal = await reportPlayer(db, user.uuid, request.body.uuid);
+      const refusal = await reportPlayer(db, user.uuid, request.body.uuid, { reasonKey: request.body.reason, note: request.body.note });
       if (refusal) throw new HttpError(REFUSALS[refusal].status, REFUSALS[refusal].message);
       return { success: true as const };
     },

@@ -1,5 +1,6 @@
 // Player reports: one open report per reporter and player, each with a copy of the reported player's textures as they
 // were (the hashes are references, so a later change of cape or ears cannot remove the evidence).
+import type { ReportGrounds } from '../../src/lib/report-rules.ts';
 import type { Db } from '../db/database.ts';
 import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/assign.ts';
 import type { ReferenceCounter } from '../textures/library.ts';
@@ -17,8 +18,8 @@ export const countReportReferences: ReferenceCounter = async (db, hash) => {
   return Number(row.count);
 };
 
-/** Files a report of `uuid` by `reporterUuid` with a copy of the player's current textures; returns why not, or null when filed. */
-export async function reportPlayer(db: Db, reporterUuid: string, uuid: string, now = Date.now()): Promise<ReportRefusal | null> {
+/** Files a report of `uuid` by `reporterUuid`, with its grounds and a copy of the player's current textures; returns why not, or null when filed. */
+export async function reportPlayer(db: Db, reporterUuid: string, uuid: string, grounds: ReportGrounds, now = Date.now()): Promise<ReportRefusal | null> {
   if (reporterUuid === uuid) return 'self';
   return db.transaction().execute(async (trx) => {
     const player = await trx.selectFrom('users').select(PLAYER_TEXTURE_SELECTION).where('uuid', '=', uuid).executeTakeFirst();
@@ -41,6 +42,8 @@ export async function reportPlayer(db: Db, reporterUuid: string, uuid: string, n
         cape_hash: textures.cape,
         cape_strip_hash: textures.capeStrip,
         ears_hash: textures.ears,
+        reason_key: grounds.reasonKey,
+        note: grounds.note,
         created_at: now,
       })
       .onConflict((oc) => oc.columns(['user_uuid', 'reporter_uuid']).where('resolved_at', 'is', null).doNothing())

@@ -1,5 +1,6 @@
 // The API client factory (ofetch): credentials, XSRF header and the SPEC §8 status handling.
 import { ofetch, FetchError, type $Fetch } from 'ofetch';
+import { isNotAdminAnswer } from './admin-access';
 
 /** What happens on the statuses that SPEC §8 gives app-wide meaning. */
 export interface StatusHandlers {
@@ -23,6 +24,8 @@ export interface XsrfSource {
 export interface ApiClientOptions extends StatusHandlers, XsrfSource {
   /** Milliseconds before a call counts as timed out. */
   timeout?: number;
+  /** Called when the API refuses a call because the user is not an admin (the session's group is out of date). */
+  onNotAdmin?: () => void;
 }
 
 /** The call that hands out the XSRF-TOKEN cookie before a visitor's first state-changing call. */
@@ -73,6 +76,7 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
     },
     onResponseError({ request, response }) {
       handleAppStatus(response.status, options, isApiUrl(request));
+      if (isNotAdminAnswer(response.status, response._data)) options.onNotAdmin?.();
     },
   });
 }

@@ -2,6 +2,8 @@
 // and the islands take their types from them (type-only imports, so no zod reaches the browser).
 import { z } from 'zod';
 import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TYPES, galleryMessages, type GalleryTypeName } from './gallery-rules';
+import { isBanReason } from './ban-reasons';
+import { REPORT_NOTE_MAX, reportMessages } from './report-rules';
 import { GALLERY_TAG_KEY_PATTERN, GALLERY_TAGS_MAX, uniqueValues } from './gallery-query';
 
 // ---- Common ----
@@ -31,6 +33,17 @@ export const anyErrorBodySchema = z
   .meta({ description: 'Refused: `{error}`, or field errors for invalid input (422)' });
 /** `{success: true}`, the answer of calls that only act. */
 export const successSchema = z.object({ success: z.literal(true) });
+
+/** A report's reason (a ban reason key) and optional note (trimmed; empty is none), as the report forms send them. */
+const reportReasonFields = {
+  reason: z.string({ message: reportMessages.missingReason }).refine(isBanReason, { message: reportMessages.unknownReason }),
+  note: z
+    .string()
+    .trim()
+    .max(REPORT_NOTE_MAX, { message: reportMessages.noteTooLong })
+    .nullish()
+    .transform((note) => note || null),
+};
 
 // ---- Users ----
 
@@ -194,10 +207,11 @@ export const galleryTagsFieldSchema = z
   .meta({ description: 'Tag keys: a JSON list as text (`["anime"]`), or a list' });
 /** A call that names one gallery item. */
 export const galleryHashBodySchema = z.object({ hash: textureHashSchema });
-/** POST /api/gallery/report: the item and the ticked terms. */
+/** POST /api/gallery/report: the item, the ticked terms, the reason and the optional note. */
 export const galleryReportBodySchema = z.object({
   hash: textureHashSchema,
   tac: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a texture.' }),
+  ...reportReasonFields,
 });
 /** POST /api/gallery/edit: the new title and tags (JSON list). */
 export const galleryEditBodySchema = z.object({
@@ -253,10 +267,11 @@ export const playerLookupSchema = z
   })
   .meta({ id: 'PlayerLookup' });
 
-/** POST /api/user/report: the reported player and the ticked terms. */
+/** POST /api/user/report: the reported player, the ticked terms, the reason and the optional note. */
 export const userReportBodySchema = z.object({
   uuid: z.string().regex(/^[0-9a-f]{32}$/, { message: 'That user does not exist.' }),
   terms: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a user.' }),
+  ...reportReasonFields,
 });
 
 // ---- Premium ----
@@ -384,6 +399,8 @@ export const adminUserRecordSchema = z
     banned: z.boolean(),
     hasCape: z.boolean(),
     hasEars: z.boolean(),
+    cape: z.string().nullable().meta({ description: 'The still cape the player wears, as a path (`/textures/<hash>`), or null' }),
+    ears: z.string().nullable().meta({ description: 'The ears the player wear, as a path (`/textures/<hash>`), or null' }),
     profile: z.object({ animatedCape: z.boolean(), capeGlint: z.boolean(), upsideDown: z.boolean() }),
   })
   .meta({ id: 'AdminUserRecord' });
@@ -406,6 +423,8 @@ export const userReportRowSchema = z
     reported_by_username: z.string(),
     cape: z.string().nullable(),
     ears: z.string().nullable(),
+    reason: z.string().nullable().meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+    note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
     createdAt: z.number().int(),
   })
   .meta({ id: 'UserReportRow' });
@@ -425,6 +444,8 @@ export const galleryReportRowSchema = z
     username: z.string(),
     hash: z.string(),
     title: z.string(),
+    reason: z.string().nullable().meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+    note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
     createdAt: z.number().int(),
   })
   .meta({ id: 'GalleryReportRow' });
@@ -441,6 +462,11 @@ export const auditRowSchema = z
     target_name: z.string().nullable(),
     target_hash: z.string().nullable(),
     reason: z.string().nullable(),
+    detail: z.string().nullable().meta({ description: 'What changed, as recorded (flags set, the report answered, how many players lost a picture)' }),
+    thumbnail: z
+      .string()
+      .nullable()
+      .meta({ description: 'A small picture of the texture the action was about (PNG data URL), kept after the texture is gone' }),
   })
   .meta({ id: 'AuditRow' });
 

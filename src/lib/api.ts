@@ -2,7 +2,7 @@
 import { createApiClient, type ApiClientOptions } from './api-client';
 import { getCookie } from './cookies';
 import { loginUrlFor } from './routes';
-import { $apiOffline, $maintenance, forgetUser } from './session';
+import { $apiOffline, $maintenance, forgetAdminRights, forgetUser } from './session';
 
 /** The API host; empty means the same origin as the site. */
 export const API_URL: string = (import.meta.env.PUBLIC_API_URL as string | undefined) ?? '';
@@ -20,6 +20,7 @@ export const API_OPTIONS: ApiClientOptions = {
   onUnauthorized: logOutLocally,
   onMaintenance: () => $maintenance.set(true),
   onOffline: () => $apiOffline.set(true),
+  onNotAdmin: forgetAdminRights,
 };
 
 /** The client every page and island uses for `/api/` calls. */

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
+import { frameColour, solidPng } from '../fixtures/textures.ts';
 
 describe.each(backends)('admin audit log on $name', (backend) => {
   const suite = serverForSuite(backend);
@@ -52,5 +53,23 @@ describe.each(backends)('admin audit log on $name', (backend) => {
 
   it('refuses a filter that is neither a name nor a uuid', async () => {
     expect((await first.jar.get('/api/admin/audit?player=not%20a%20name')).status).toBe(422);
+  });
+
+  it('says what changed: the flags a moderator set, and the texture removed with its picture (kept after the texture is gone)', async () => {
+    const dressed = await loginNewUser(suite.server);
+    expect((await dressed.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(77)))).status).toBe(200);
+    expect((await first.jar.post('/api/admin/user/profile', { uuid: dressed.uuid, capeGlint: true, upsideDown: false })).status).toBe(200);
+    const capePath = ((await (await first.jar.get(`/api/admin/user/${dressed.username}`)).json()) as { cape: string }).cape;
+    expect((await first.jar.post('/api/admin/user/cape/delete', { uuid: dressed.uuid })).status).toBe(200);
+    expect((await fetch(`${suite.server.url}${capePath}`)).status).toBe(404);
+
+    const response = await first.jar.get(`/api/admin/audit?player=${dressed.uuid}`);
+    const rows = ((await response.json()) as { data: Array<Record<string, unknown>> }).data;
+    expect(rows.map((row) => [row.action, row.detail, row.target_hash])).toEqual([
+      ['CAPE_DELETE', '1 player lost it', capePath.replace('/textures/', '')],
+      ['CAPE_FLAGS', 'capeGlint on, upsideDown off', null],
+    ]);
+    expect(rows[0]!.thumbnail).toMatch(/^data:image\/png;base64,/);
+    expect(rows[1]!.thumbnail).toBeNull();
   });
 });

@@ -54,6 +54,13 @@ describe.each(backends)('admin edit user on $name', (backend) => {
     expect(record).toMatchObject({ username: target.username, uuid: target.uuid, banned: false, hasCape: true, hasEars: true });
     expect(record.profile).toEqual({ animatedCape: false, capeGlint: false, upsideDown: false });
     expect(record.createdAt).toBeGreaterThan(Date.now() - 60_000);
+    // The pictures the player wears, served as the mod API serves them.
+    const worn = await profile(target.uuid);
+    expect(new URL(worn.cape_url!).pathname).toBe(record.cape);
+    expect(new URL(worn.ear_url!).pathname).toBe(record.ears);
+    for (const path of [record.cape, record.ears]) expect((await fetch(`${suite.server.url}${path}`)).headers.get('content-type')).toBe('image/png');
+    const bare = await (await accounts.admin.jar.get(`/api/admin/user/${accounts.player.username}`)).json();
+    expect(bare).toMatchObject({ hasCape: false, hasEars: false, cape: null, ears: null });
     const unknown = await accounts.admin.jar.get('/api/admin/user/Nobody_At_All');
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toBe("That user doesn't exist or isn't registered.");

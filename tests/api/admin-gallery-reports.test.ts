@@ -27,7 +27,7 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
     const created = await author.jar.sendForm('POST', '/api/gallery/new', form);
     expect(created.status).toBe(201);
     const { hash } = (await created.json()) as { hash: string };
-    expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+    expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
     const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
     return { author, hash, id: report.id };
   }
@@ -95,7 +95,7 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
       for (const player of [author, fan]) expect(await capeUrl(player.username)).toMatch(new RegExp(`/textures/${hash}$`));
       expect(await capeUrl(bystander.username)).not.toBeNull();
 
-      expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+      expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
       const { id } = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
       expect((await answer({ id, action, reason: 'nsfw' })).status).toBe(200);
 
@@ -116,7 +116,7 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
     const item = await (await admin.jar.get(`/api/gallery/${hash}`)).json();
     expect(item.whitelisted).toBe(true);
     const other = await loginNewUser(suite.server);
-    const report = await other.jar.post('/api/gallery/report', { hash, tac: true });
+    const report = await other.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' });
     expect(report.status).toBe(422);
     expect((await report.json()).error).toBe('This texture was marked safe by staff and cannot be reported.');
   });

@@ -129,7 +129,7 @@ describe.each(backends)('admin tools on $name', (backend) => {
     }
     /** Whitelists an item through the report queue, as a moderator does. */
     async function whitelist(hash: string) {
-      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
       const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
       expect((await accounts.admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'WHITELIST' })).status).toBe(200);
     }
@@ -153,7 +153,7 @@ describe.each(backends)('admin tools on $name', (backend) => {
     it('takes a texture off the whitelist: it can be reported again; audited; unknown or not whitelisted is 404', async () => {
       const { hash, author } = await galleryItem('Unmarked');
       await whitelist(hash);
-      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(422);
+      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(422);
 
       const removed = await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash });
       expect(removed.status).toBe(200);
@@ -161,7 +161,7 @@ describe.each(backends)('admin tools on $name', (backend) => {
       const list = await (await accounts.admin.jar.get('/api/admin/gallery/whitelist')).json();
       expect(list.data.map((row: { hash: string }) => row.hash)).not.toContain(hash);
       expect((await (await accounts.admin.jar.get(`/api/gallery/${hash}`)).json()).whitelisted).toBe(false);
-      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
 
       expect((await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash })).status).toBe(404);
       expect((await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash: 'b'.repeat(64) })).status).toBe(404);

@@ -21,7 +21,7 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
     const target = await loginNewUser(suite.server);
     expect((await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour)))).status).toBe(200);
     expect((await target.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour + 1)))).status).toBe(200);
-    expect((await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true })).status).toBe(200);
+    expect((await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status).toBe(200);
     const queue = (await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<{
       id: number;
       uuid: string;

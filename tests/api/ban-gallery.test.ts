@@ -101,7 +101,7 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
       map: (await jar.get(`/api/gallery/${hash}/preview/map`)).status,
       download: await answer(jar.get(`/api/gallery/${hash}/download`)),
       like: await answer(jar.post('/api/gallery/like', { hash })),
-      report: await answer(jar.post('/api/gallery/report', { hash, tac: true })),
+      report: await answer(jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })),
     };
   }
 
@@ -191,7 +191,7 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
   it('lets moderators still see and answer a report of a hidden item', async () => {
     const target = await loginNewUser(suite.server);
     const hash = await upload(target.jar, 'Reported quokka', ['cute']);
-    expect((await fan.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+    expect((await fan.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
     await ban(target.uuid);
 
     expect((await fan.jar.get(`/api/gallery/${hash}/preview`)).status).toBe(404);
@@ -213,7 +213,7 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
     const others = [await upload(target.jar, 'Harmless one', ['dark', 'nature']), await upload(target.jar, 'Harmless two', ['nature'], true)];
     const before = await listing({ tags: ['nature'] });
     expect(before.hashes).toEqual(expect.arrayContaining(others));
-    expect((await fan.jar.post('/api/gallery/report', { hash: reported, tac: true })).status).toBe(200);
+    expect((await fan.jar.post('/api/gallery/report', { hash: reported, tac: true, reason: 'nsfw' })).status).toBe(200);
     const { id } = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', reported).executeTakeFirstOrThrow();
 
     expect((await admin.jar.post('/api/admin/reports/gallery', { id, action: 'BAN', reason: 'nsfw' })).status).toBe(200);

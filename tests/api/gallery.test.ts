@@ -497,7 +497,7 @@ describe.each(backends)('gallery on $name', (backend) => {
       const fan = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Short lived', ['holidays']);
       await fan.jar.post('/api/gallery/like', { hash });
-      expect((await fan.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+      expect((await fan.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
       const all = await total(author.jar);
       const capes = await total(author.jar, { type: ['cape'] });
       const holidays = await total(author.jar, { tags: ['holidays'] });
@@ -676,13 +676,13 @@ describe.each(backends)('gallery on $name', (backend) => {
         expect(response.status, JSON.stringify(body)).toBe(422);
         expect(((await response.json()) as { errors: Record<string, string[]> }).errors.tac).toBeDefined();
       }
-      await expectRefused(await author.jar.post('/api/gallery/report', { hash, tac: true }), 422, 'You cannot report your own texture.');
+      await expectRefused(await author.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' }), 422, 'You cannot report your own texture.');
       expect(await rows('gallery_reports', hash)).toBe(0);
 
-      const response = await reporter.jar.post('/api/gallery/report', { hash, tac: true });
+      const response = await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ success: true });
-      await expectRefused(await reporter.jar.post('/api/gallery/report', { hash, tac: true }), 422, 'You have already reported this texture.');
+      await expectRefused(await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' }), 422, 'You have already reported this texture.');
       const reports = await suite.server.db.selectFrom('gallery_reports').select(['hash', 'reporter_uuid']).where('hash', '=', hash).execute();
       expect(reports).toEqual([{ hash, reporter_uuid: reporter.uuid }]);
     });
@@ -694,12 +694,12 @@ describe.each(backends)('gallery on $name', (backend) => {
       await suite.server.db.updateTable('gallery_items').set({ whitelisted: 1 }).where('hash', '=', hash).execute();
       expect((await getItem(reporter.jar, hash)).whitelisted).toBe(true);
       await expectRefused(
-        await reporter.jar.post('/api/gallery/report', { hash, tac: true }),
+        await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' }),
         422,
         'This texture was marked safe by staff and cannot be reported.',
       );
-      expect((await reporter.jar.post('/api/gallery/report', { hash: UNKNOWN_HASH, tac: true })).status).toBe(404);
-      expect((await (await newBrowser(suite.server)).post('/api/gallery/report', { hash, tac: true })).status).toBe(401);
+      expect((await reporter.jar.post('/api/gallery/report', { hash: UNKNOWN_HASH, tac: true, reason: 'nsfw' })).status).toBe(404);
+      expect((await (await newBrowser(suite.server)).post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(401);
       expect(await rows('gallery_reports', hash)).toBe(0);
     });
   });

@@ -65,7 +65,7 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const created = await galleryUpload(author, picture);
     expect(created.status).toBe(201);
     const { hash } = (await created.json()) as { hash: string };
-    expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+    expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
     const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
     expect((await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status).toBe(200);
     expect(await blocklist(hash)).toEqual({ hash, phash: expect.stringMatching(/^[0-7][0-9a-f]{15}$/), reason: 'NSFW or NSFL image', admin_uuid: admin.uuid });
@@ -89,7 +89,7 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const created = await galleryUpload(author, animation, 'image/gif');
     expect(created.status).toBe(201);
     const { hash } = (await created.json()) as { hash: string };
-    expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true })).status).toBe(200);
+    expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
     const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
     expect((await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'BAN', reason: 'hate' })).status).toBe(200);
     expect((await blocklist(hash))?.reason).toBe('Sexism, racism or other hateful content');
@@ -105,7 +105,7 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const ears = await solidPng(14, 7, [90, 40, 200, 255]);
     expect((await capeUpload(target, cape)).status).toBe(200);
     expect((await target.jar.upload('/api/upload-ears', ears)).status).toBe(200);
-    expect((await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true })).status).toBe(200);
+    expect((await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status).toBe(200);
     const report = await suite.server.db
       .selectFrom('user_reports')
       .select(['id', 'cape_hash', 'ears_hash'])

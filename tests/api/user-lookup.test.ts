@@ -54,10 +54,10 @@ describe.each(backends)('player lookup and reports on $name', (backend) => {
   });
 
   it('files one open report per reporter and player, with a copy of the textures that outlives a change of cape', async () => {
-    const response = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true });
+    const response = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true });
-    const again = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true });
+    const again = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' });
     expect(again.status).toBe(422);
     expect((await again.json()).error).toMatch(/already reported this player/);
 
@@ -72,21 +72,21 @@ describe.each(backends)('player lookup and reports on $name', (backend) => {
   });
 
   it('refuses a report without the ticked terms, of oneself, of an unknown player, from a visitor and without the XSRF header', async () => {
-    const unticked = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: false });
+    const unticked = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: false, reason: 'nsfw' });
     expect(unticked.status).toBe(422);
     expect(JSON.stringify(await unticked.json())).toContain('You must accept the terms to report a user.');
 
-    const self = await reporter.jar.post('/api/user/report', { uuid: reporter.uuid, terms: true });
+    const self = await reporter.jar.post('/api/user/report', { uuid: reporter.uuid, terms: true, reason: 'nsfw' });
     expect(self.status).toBe(422);
     expect((await self.json()).error).toBe('You cannot report yourself.');
 
-    const unknown = await reporter.jar.post('/api/user/report', { uuid: '0'.repeat(32), terms: true });
+    const unknown = await reporter.jar.post('/api/user/report', { uuid: '0'.repeat(32), terms: true, reason: 'nsfw' });
     expect(unknown.status).toBe(404);
 
     const visitor = await newBrowser(suite.server);
-    expect((await visitor.post('/api/user/report', { uuid: target.uuid, terms: true })).status).toBe(401);
+    expect((await visitor.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status).toBe(401);
 
-    const forged = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true }, { 'x-xsrf-token': 'forged' });
+    const forged = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' }, { 'x-xsrf-token': 'forged' });
     expect(forged.status).toBe(419);
   });
 });

@@ -87,7 +87,7 @@ test('an admin takes a texture off the gallery whitelist after confirming', asyn
   // Whitelisted as a moderator does: from the gallery report queue.
   const reporter = await otherBrowser(browser, baseURL!);
   await logIn(reporter, uniqueName('Rep'));
-  expect((await reporter.request.post('/api/gallery/report', { headers: await xsrf(reporter), data: { hash, tac: true } })).status()).toBe(200);
+  expect((await reporter.request.post('/api/gallery/report', { headers: await xsrf(reporter), data: { hash, tac: true, reason: 'nsfw' } })).status()).toBe(200);
   await reporter.context().close();
   const queue = (await (await page.request.get('/api/admin/reports/gallery')).json()) as { data: Array<{ id: number; hash: string }> };
   const report = queue.data.find((row) => row.hash === hash)!;

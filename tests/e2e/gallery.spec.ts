@@ -398,7 +398,7 @@ test('delete asks first, then removes the card at once', async ({ page }) => {
   await expect(card(page, `${word} keep`)).toBeVisible();
 });
 
-test('report needs the terms box and removes the card; a texture marked safe cannot be reported', async ({ page, browser, baseURL }) => {
+test('report needs a reason and the terms box and removes the card; a texture marked safe cannot be reported', async ({ page, browser, baseURL }) => {
   await logIn(page, uniqueName('Author'));
   const word = uniqueWord();
   await seedTexture(page, `${word} rude`);
@@ -431,6 +431,8 @@ test('report needs the terms box and removes the card; a texture marked safe can
   const send = rude.getByTestId('report-confirm').getByRole('button', { name: 'Report' });
   await expect(send).toBeDisabled();
   await rude.getByRole('checkbox').check();
+  await expect(send).toBeDisabled();
+  await rude.getByLabel('Reason').selectOption({ label: 'Promotes drugs' });
   await send.click();
   await expect(reporter.getByTestId('gallery-card')).toHaveCount(1);
   await expect(card(reporter, `${word} safe`)).toBeVisible();

@@ -56,6 +56,8 @@ test('a player looks up another by name, sees their card and cape, and reports t
   const report = page.getByRole('button', { name: `Report ${target.username}` });
   await expect(report).toBeDisabled();
   await page.getByRole('checkbox').check();
+  await expect(report).toBeDisabled();
+  await page.getByLabel('Reason').selectOption({ label: 'Impersonates another player or staff' });
   await report.click();
   await expect(page.getByTestId('report-sent')).toContainText(`Your report of ${target.username} was sent`);
 });

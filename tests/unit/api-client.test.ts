@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NOT_ADMIN_MESSAGE } from '../../src/lib/admin-access.ts';
 import { createApiClient, describeApiError, ensureXsrfToken, errorBody, handleAppStatus, XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
 
 interface Seen {
@@ -14,6 +15,7 @@ describe('createApiClient', () => {
   let baseURL: string;
   let seen: Seen[];
   let calls: { unauthorized: number; maintenance: number; offline: number };
+  let notAdminCalls: number;
   let xsrf: string | undefined;
   let cookieCallSetsToken: string | undefined;
 
@@ -25,6 +27,10 @@ describe('createApiClient', () => {
       if (request.url === XSRF_COOKIE_PATH) {
         xsrf = cookieCallSetsToken; // as if the browser stored the Set-Cookie of this answer
         response.writeHead(204).end();
+        return;
+      }
+      if (request.url?.endsWith('/not-admin')) {
+        response.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: NOT_ADMIN_MESSAGE }));
         return;
       }
       if (status) {
@@ -45,6 +51,7 @@ describe('createApiClient', () => {
   beforeEach(() => {
     seen = [];
     calls = { unauthorized: 0, maintenance: 0, offline: 0 };
+    notAdminCalls = 0;
     xsrf = undefined;
     cookieCallSetsToken = undefined;
   });
@@ -56,9 +63,16 @@ describe('createApiClient', () => {
       onUnauthorized: () => calls.unauthorized++,
       onMaintenance: () => calls.maintenance++,
       onOffline: () => calls.offline++,
+      onNotAdmin: () => notAdminCalls++,
       timeout,
     });
   }
+  it('tells the page when the API says the user is not an admin, and not for another 403', async () => {
+    await expect(client()('/api/admin/not-admin')).rejects.toThrow();
+    expect(notAdminCalls).toBe(1);
+    await expect(client()('/api/status/403')).rejects.toThrow();
+    expect(notAdminCalls).toBe(1);
+  });
 
   it('sends x-xsrf-token when the XSRF-TOKEN cookie has a value', async () => {
     xsrf = 'token-from-cookie';

@@ -3,6 +3,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
 import type { AuditRow, Paginated } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
@@ -77,13 +78,14 @@ export default function AuditLog() {
       {list && list.data.length === 0 && <p className="card mt-6 text-ink-300">No admin actions match.</p>}
       {list && list.data.length > 0 && (
         <div className="card relative mt-6 max-w-full overflow-x-auto p-0">
-          <table className="w-full min-w-[44rem] text-left text-sm">
+          <table className="w-full min-w-[56rem] text-left text-sm">
             <thead className="border-b border-ink-800 text-ink-300">
               <tr>
                 <th className="px-4 py-3">When</th>
                 <th className="px-4 py-3">Moderator</th>
                 <th className="px-4 py-3">Action</th>
                 <th className="px-4 py-3">Player or texture</th>
+                <th className="px-4 py-3">What changed</th>
                 <th className="px-4 py-3">Reason</th>
               </tr>
             </thead>
@@ -92,8 +94,21 @@ export default function AuditLog() {
                 <tr key={row.id} className="border-b border-ink-800 last:border-0" data-testid="audit-row">
                   <td className="px-4 py-3 whitespace-nowrap">{new Date(row.createdAt).toLocaleString()}</td>
                   <td className="px-4 py-3">{row.admin_name}</td>
-                  <td className="px-4 py-3 font-mono">{row.action}</td>
-                  <td className="px-4 py-3 break-all">{row.target_name ?? row.target_hash?.slice(0, 12) ?? '—'}</td>
+                  <td className="px-4 py-3 font-semibold">{auditActionLabel(row.action)}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex items-center gap-3">
+                      {row.thumbnail && (
+                        <img
+                          src={row.thumbnail}
+                          alt={`The texture: ${row.target_hash?.slice(0, 12) ?? ''}`}
+                          title={row.target_hash ?? undefined}
+                          className="h-10 w-20 shrink-0 rounded border border-ink-700 bg-ink-950 object-contain [image-rendering:pixelated]"
+                        />
+                      )}
+                      <span className="break-all">{row.target_name ?? row.target_hash?.slice(0, 12) ?? '—'}</span>
+                    </div>
+                  </td>
+                  <td className="px-4 py-3">{readableAuditDetail(row.detail) ?? '—'}</td>
                   <td className="px-4 py-3">{row.reason ?? '—'}</td>
                 </tr>
               ))}

@@ -3,23 +3,21 @@
 // success banner shows 3 s and the record reloads; an unknown player's message shows 3 s, then the page returns to
 // /admin/edit-user.
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../../lib/api';
+import { api, API_URL } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { CAPE_FLAG_LABELS, type CapeFlag } from '../../lib/audit-labels';
 import { countOf } from '../../lib/plural';
 import type { AdminTextureRemoval, AdminUserRecord } from '../../lib/types';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { TextureImage } from '../shared/TextureImage';
 import { ReasonSelect, useBanReasons } from './ReasonSelect';
 
 /** How long the success banner and the unknown-player message show (SPEC §9). */
 const BANNER_MS = 3000;
 const UNKNOWN_MESSAGE = "That user doesn't exist or isn't registered.";
 /** The cape flags the record shows, as switches while the player has a cape (they mean nothing without one). */
-const FLAGS = [
-  ['animatedCape', 'Animated cape'],
-  ['capeGlint', 'Cape glint'],
-  ['upsideDown', 'Upside down'],
-] as const;
+const FLAGS = Object.entries(CAPE_FLAG_LABELS) as Array<[CapeFlag, string]>;
 
 /** The textures a moderator can delete, each behind a confirmation (the picture is blocklisted for everyone). */
 const REMOVALS = [
@@ -128,6 +126,18 @@ export default function EditUser() {
             <a href={`/user/${record.uuid}`}>{record.username}</a>
             {record.banned && <span className="ml-3 rounded bg-red-600 px-2 py-0.5 align-middle text-sm font-bold">Banned</span>}
           </h2>
+          <div className="mt-4 flex flex-wrap gap-4" data-testid="admin-user-pictures">
+            {(['cape', 'ears'] as const).map((slot) => (
+              <figure key={slot} className="flex flex-col gap-1 text-sm">
+                {record[slot] ? (
+                  <TextureImage url={`${API_URL}${record[slot]}`} alt={`${record.username}'s ${slot}`} />
+                ) : (
+                  <div className="grid aspect-[2/1] w-44 place-items-center rounded-lg border border-dashed border-ink-600 text-ink-300">No {slot}</div>
+                )}
+                <figcaption className="text-ink-300">{slot === 'cape' ? 'Cape' : 'Ears'}</figcaption>
+              </figure>
+            ))}
+          </div>
           <dl className="mt-4 grid grid-cols-[7rem_minmax(0,1fr)] gap-y-2 text-sm">
             <dt className="text-ink-300">UUID</dt>
             <dd className="font-mono break-all">{record.uuid}</dd>

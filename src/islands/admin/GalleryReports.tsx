@@ -5,6 +5,7 @@ import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
 import { usePagedList } from './paged-list';
 import { useBanReasons } from './ReasonSelect';
+import { ReportGrounds } from './ReportGrounds';
 import { ReportPanel, reportAnswerer } from './ReportPanel';
 
 /** The gallery report queue island. */
@@ -32,6 +33,7 @@ export default function GalleryReports() {
               <p className="text-sm text-ink-300">
                 By {report.username}, reported by {report.reported_by_username} on {new Date(report.createdAt).toLocaleString()}
               </p>
+              <ReportGrounds reason={report.reason} note={report.note} />
               <div className="mt-3">
                 <ReportPanel
                   actions={['IGNORE', 'REMOVE', 'BAN', 'WHITELIST']}

@@ -6,6 +6,7 @@ import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } f
 import type { UserReportRow } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { useBanReasons } from './ReasonSelect';
+import { ReportGrounds } from './ReportGrounds';
 import { ReportPanel, reportAnswerer } from './ReportPanel';
 
 /** The player report queue island. */
@@ -49,6 +50,7 @@ export default function UserReports() {
               <p className="text-sm text-ink-300">
                 Reported by {report.reported_by_username} on {new Date(report.createdAt).toLocaleString()}
               </p>
+              <ReportGrounds reason={report.reason} note={report.note} />
               <div className="mt-3">
                 <ReportPanel
                   actions={['IGNORE', 'REMOVE', 'BAN']}

@@ -124,9 +124,11 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
         </div>
       </div>
       {state !== 'waiting' && (
-        <div className="absolute inset-0 flex flex-col justify-center overflow-y-auto bg-ink-900/95 p-3 backdrop-blur-sm">
+        <div className="absolute inset-0 flex flex-col justify-center-safe overflow-y-auto bg-ink-900/95 p-3 backdrop-blur-sm">
           {state === 'delete' && <DeleteConfirm item={item} onConfirm={() => onRemove(item.hash, () => deleteItem(item.hash))} onCancel={actions.cancel} />}
-          {state === 'report' && <ReportConfirm item={item} onConfirm={() => onRemove(item.hash, () => reportItem(item.hash))} onCancel={actions.cancel} />}
+          {state === 'report' && (
+            <ReportConfirm item={item} onConfirm={(grounds) => onRemove(item.hash, () => reportItem(item.hash, grounds))} onCancel={actions.cancel} />
+          )}
           {state === 'report_whitelisted' && <WhitelistedNotice onBack={actions.cancel} />}
         </div>
       )}

@@ -9,6 +9,7 @@ import PlayerPreview from '../shared/PlayerPreview';
 import type { CapeTexture } from '../shared/texture-files';
 import { BackButton } from './BackButton';
 import { EditForm } from './EditForm';
+import type { ReportGrounds } from '../../lib/report-rules';
 import { deleteItem, fetchItem, isEars, mapUrl, reportItem, takeAlreadyShared, textureUrl, userGalleryHref, type GalleryItem } from './gallery-api';
 import { FlagIcon, PencilIcon, TrashIcon } from './icons';
 import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WhitelistedBadge, WhitelistedNotice } from './ItemControls';
@@ -74,11 +75,11 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
     }
   };
 
-  const confirmReport = async () => {
+  const confirmReport = async (grounds: ReportGrounds) => {
     setBusy(true);
     setError(null);
     try {
-      await reportItem(item.hash);
+      await reportItem(item.hash, grounds);
       setReported(true);
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));

@@ -3,6 +3,8 @@ import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { downloadUrl, kindLabel, type GalleryItem } from './gallery-api';
 import { DownloadIcon, HeartIcon, ShieldIcon } from './icons';
 import { formatCount, plural } from '../../lib/plural';
+import type { ReportGrounds } from '../../lib/report-rules';
+import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';
 
 /** The like toggle with the like count (pressed when the viewer likes the item). */
 export function LikeButton({ item, onToggle, large = false }: { item: GalleryItem; onToggle: () => void; large?: boolean }) {
@@ -131,20 +133,25 @@ export function DeleteConfirm({ item, busy = false, onConfirm, onCancel }: { ite
   );
 }
 
-/** Report confirm: the terms box (tac) must be ticked before Report. */
-export function ReportConfirm({ item, busy = false, onConfirm, onCancel }: { item: GalleryItem; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
+/** Report confirm: a reason must be chosen and the terms box (tac) ticked before Report; a note is optional. */
+export function ReportConfirm({
+  item,
+  busy = false,
+  onConfirm,
+  onCancel,
+}: {
+  item: GalleryItem;
+  busy?: boolean;
+  onConfirm: (grounds: ReportGrounds) => void;
+  onCancel: () => void;
+}) {
   const [tac, setTac] = useState(false);
+  const grounds = useReportGrounds();
   return (
     <ConfirmPanel title={`Report “${item.title}”?`} testId="report-confirm" onCancel={onCancel}>
+      <ReportGroundsFields state={grounds} compact autoFocus />
       <label className="flex items-start gap-2 text-sm leading-snug text-ink-300">
-        <input
-          type="checkbox"
-          name="tac"
-          className="mt-0.5 h-4 w-4 shrink-0 accent-red-600"
-          checked={tac}
-          onChange={(event) => setTac(event.target.checked)}
-          autoFocus
-        />
+        <input type="checkbox" name="tac" className="mt-0.5 h-4 w-4 shrink-0 accent-red-600" checked={tac} onChange={(event) => setTac(event.target.checked)} />
         <span>
           It breaks the{' '}
           <a href="/legal/rules" target="_blank" rel="noopener">
@@ -158,7 +165,12 @@ export function ReportConfirm({ item, busy = false, onConfirm, onCancel }: { ite
         </span>
       </label>
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-danger flex-1 px-2 py-1.5 text-sm" onClick={onConfirm} disabled={!tac || busy}>
+        <button
+          type="button"
+          className="btn-danger flex-1 px-2 py-1.5 text-sm"
+          onClick={() => grounds.grounds && onConfirm(grounds.grounds)}
+          disabled={!tac || !grounds.grounds || busy}
+        >
           {busy ? 'Reporting…' : 'Report'}
         </button>
         <button type="button" className="btn-secondary flex-1 px-2 py-1.5 text-sm" onClick={onCancel} disabled={busy}>

@@ -1,6 +1,7 @@
 // The gallery's shapes (SPEC §3) and its calls (SPEC §7 Gallery): listing, one item, tags, like, delete, report, edit, and image URLs.
 import { api, API_URL } from '../../lib/api';
 import type { EditResult, GalleryItem, GalleryPage, LikeResult, Success, Tag, UserGallery } from '../../lib/types';
+import type { ReportGrounds } from '../../lib/report-rules';
 import { galleryListParams, type GalleryFilters } from '../../lib/gallery-query';
 
 export type { GalleryItem, GalleryPage, Tag, UserGallery };
@@ -97,9 +98,9 @@ export function deleteItem(hash: string): Promise<Success> {
   return api<Success>('/api/gallery/delete', { method: 'POST', body: { hash } });
 }
 
-/** Reports an item; the terms box must be ticked. */
-export function reportItem(hash: string): Promise<Success> {
-  return api<Success>('/api/gallery/report', { method: 'POST', body: { hash, tac: true } });
+/** Reports an item with its reason and note; the terms box must be ticked. */
+export function reportItem(hash: string, grounds: ReportGrounds): Promise<Success> {
+  return api<Success>('/api/gallery/report', { method: 'POST', body: { hash, tac: true, reason: grounds.reasonKey, note: grounds.note } });
 }
 
 /** Changes an item's title and tags; answers the updated item. */

@@ -4,6 +4,7 @@ import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { PlayerLookup } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';
 import { playerIdFromPath } from './player-path';
 
 /** The report form island. */
@@ -14,6 +15,7 @@ export default function ReportPlayer() {
     id ? null : { kind: 'message', message: 'Choose a player to report from their profile.' },
   );
   const [terms, setTerms] = useState(false);
+  const grounds = useReportGrounds();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [sent, setSent] = useState(false);
@@ -24,11 +26,11 @@ export default function ReportPlayer() {
   }, [id]);
 
   const report = async () => {
-    if (!player) return;
+    if (!player || !grounds.grounds) return;
     setBusy(true);
     setError(null);
     try {
-      await api('/api/user/report', { method: 'POST', body: { uuid: player.uuid, terms } });
+      await api('/api/user/report', { method: 'POST', body: { uuid: player.uuid, terms, reason: grounds.grounds.reasonKey, note: grounds.grounds.note } });
       setSent(true);
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));
@@ -67,13 +69,16 @@ export default function ReportPlayer() {
         Report a player whose cape or ears break our <a href="/legal/rules">rules</a>. A copy of what they wear now is kept for the moderators, even if they
         change it.
       </p>
-      <label className="mt-6 flex items-start gap-3">
+      <div className="mt-6 flex flex-col gap-4">
+        <ReportGroundsFields state={grounds} />
+      </div>
+      <label className="mt-4 flex items-start gap-3">
         <input type="checkbox" className="mt-1 h-4 w-4" checked={terms} onChange={(event) => setTerms(event.target.checked)} />
         <span>
           I have read the <a href="/legal/terms">terms</a>, and this report is made in good faith.
         </span>
       </label>
-      <button type="button" className="btn-danger mt-6 w-full py-3" disabled={!terms || busy} onClick={report}>
+      <button type="button" className="btn-danger mt-6 w-full py-3" disabled={!terms || !grounds.grounds || busy} onClick={report}>
         {busy ? 'Sending…' : `Report ${player.username}`}
       </button>
       <ErrorDisplay error={error} />
