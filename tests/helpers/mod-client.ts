@@ -51,15 +51,20 @@ export function modCape(image: Pixels): ModCape {
     const count = Math.floor(image.height / frameHeight);
     return { kind: 'animated', frames: Array.from({ length: count }, (_, i) => rows(image, i * frameHeight, frameHeight)), frameMs: MOD_FRAME_MS };
   }
+  return { kind: 'static', canvas: padIntoCapeCanvas(image) };
+}
+
+/** An image padded into the smallest 64·2ⁿ × 32·2ⁿ canvas at its top left, as the cape mods draw a still cape. */
+export function padIntoCapeCanvas(image: Pixels): Pixels {
   let width = 64;
   let height = 32;
   while (width < image.width || height < image.height) {
     width *= 2;
     height *= 2;
   }
-  const canvas = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < image.height; y++) image.data.copy(canvas, y * width * 4, y * image.width * 4, (y + 1) * image.width * 4);
-  return { kind: 'static', canvas: { data: canvas, width, height } };
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < image.height; y++) image.data.copy(data, y * width * 4, y * image.width * 4, (y + 1) * image.width * 4);
+  return { data, width, height };
 }
 
 /**

@@ -9,7 +9,7 @@
 //   `elytra` (or the same under `textures`/`skins`) as hashes read from `{root}textures/{hash}`. It follows up to four
 //   redirects, and counts any 2xx as an answer.
 import sharp from 'sharp';
-import { isVersion4, type Pixels } from './mod-client.ts';
+import { isVersion4, padIntoCapeCanvas, type Pixels } from './mod-client.ts';
 
 /** How Cape Provider plays a sprite strip. */
 const SPRITE_FRAME_MS = 100;
@@ -35,15 +35,7 @@ export async function capeProviderFetch(url: string, uuid: string): Promise<Buff
 /** Cape Provider's `default` resolver: the PNG padded into the smallest 64·2ⁿ × 32·2ⁿ canvas, and whether it draws an elytra. */
 export async function capeProviderDefault(bytes: Buffer): Promise<{ canvas: Pixels; elytra: boolean }> {
   const image = await decode(bytes);
-  let width = 64;
-  let height = 32;
-  while (width < image.width || height < image.height) {
-    width *= 2;
-    height *= 2;
-  }
-  const data = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < image.height; y++) image.data.copy(data, y * width * 4, y * image.width * 4, (y + 1) * image.width * 4);
-  return { canvas: { data, width, height }, elytra: image.width / image.height === 2 };
+  return { canvas: padIntoCapeCanvas(image), elytra: image.width / image.height === 2 };
 }
 
 /** Cape Provider's `sprite` resolver: frames of width × width/2 stacked vertically, 100 ms each. */
