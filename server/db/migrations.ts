@@ -801,6 +801,20 @@ const moderationDetails: Migration = {
   },
 };
 
+/**
+ * When each player last logged in, so the first login of an account is told apart from a return. Players with a session
+ * today have logged in before.
+ */
+const lastLogin: Migration = {
+  async up(db: MigrationDb) {
+    await db.schema.alterTable('users').addColumn('last_login_at', 'bigint').execute();
+    await sql`UPDATE users SET last_login_at = created_at WHERE uuid IN (SELECT user_uuid FROM sessions)`.execute(db);
+  },
+  async down(db: MigrationDb) {
+    await db.schema.alterTable('users').dropColumn('last_login_at').execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
@@ -818,4 +832,5 @@ export const migrations: Record<string, Migration> = {
   '0013_payment_safeguards': paymentSafeguards,
   '0014_creation_makers': creationMakers,
   '0015_moderation_details': moderationDetails,
+  '0016_last_login': lastLogin,
 };

@@ -20,6 +20,8 @@ export interface UsersTable {
   /** An animated cape's frames, stacked vertically. */
   cape_strip_hash: string | null;
   ears_hash: string | null;
+  /** When the player last logged in (null before their first login). */
+  last_login_at: number | null;
 }
 
 export interface TexturesTable {

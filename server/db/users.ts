@@ -15,6 +15,14 @@ export interface UserRow {
   premium: Premium | null;
 }
 
+/** Notes that the player logs in now; true when it is the account's first login. */
+export async function recordLogin(db: Db, uuid: string, now = Date.now()): Promise<boolean> {
+  const first = await db.updateTable('users').set({ last_login_at: now }).where('uuid', '=', uuid).where('last_login_at', 'is', null).executeTakeFirst();
+  if (Number(first.numUpdatedRows) === 1) return true;
+  await db.updateTable('users').set({ last_login_at: now }).where('uuid', '=', uuid).execute();
+  return false;
+}
+
 /** Creates the account or updates its username; returns nothing. */
 export async function upsertUser(db: Db, uuid: string, username: string, now = Date.now()): Promise<void> {
   await db

@@ -21,7 +21,7 @@ import { createSession, endSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { deleteAccount } from '../accounts.ts';
-import { findUser, toApiUser, upsertUser } from '../db/users.ts';
+import { findUser, recordLogin, toApiUser, upsertUser } from '../db/users.ts';
 import { createMicrosoftLogin, MicrosoftLoginError, type GameProfile } from '../integrations/microsoft.ts';
 import { HttpError } from '../http/errors.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
@@ -75,10 +75,11 @@ export async function accountRoutes(
   const sessionLifetimeMs = config.sessionDays * 86400 * 1000;
   const microsoft = config.microsoft ? createMicrosoftLogin(config.microsoft) : undefined;
 
-  /** Starts a session for a player and sets its cookie (every login ends here). */
-  async function startSession(request: FastifyRequest, reply: FastifyReply, uuid: string): Promise<void> {
+  /** Starts a session for a player and sets its cookie (every login ends here); true when it is the account's first login. */
+  async function startSession(request: FastifyRequest, reply: FastifyReply, uuid: string): Promise<boolean> {
     const token = await createSession(db, uuid, sessionLifetimeMs);
     reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, sessionLifetimeMs / 1000));
+    return recordLogin(db, uuid);
   }
 
   const failureBudget = loginFailureBudget(options.counter, config.loginFailuresPerMinute, () =>
@@ -126,9 +127,9 @@ export async function accountRoutes(
         countCodeLogin('banned');
         throw new HttpError(403, BANNED_MESSAGE);
       }
-      await startSession(request, reply, user.uuid);
+      const firstLogin = await startSession(request, reply, user.uuid);
       countCodeLogin('ok');
-      return { success: true as const, user: toApiUser(user), ref };
+      return { success: true as const, user: toApiUser(user), ref, firstLogin };
     },
   );
 
@@ -245,9 +246,9 @@ export async function accountRoutes(
         return (await findUser(trx, profile.uuid))!;
       });
       if (user.banned) throw refuseMicrosoftLogin('banned');
-      await startSession(request, reply, user.uuid);
+      const firstLogin = await startSession(request, reply, user.uuid);
       options.metrics.countLogin('microsoft', 'ok');
-      return { user: toApiUser(user), ref: pending.ref };
+      return { user: toApiUser(user), ref: pending.ref, firstLogin };
     },
   );
 }

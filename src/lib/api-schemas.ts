@@ -67,7 +67,12 @@ export const checkAuthBodySchema = z.object({
 });
 /** What the code login answers: the user and the safe `ref`, or the wrong-code message. */
 export const checkAuthResultSchema = z.union([
-  z.object({ success: z.literal(true), user: userSchema, ref: z.string() }),
+  z.object({
+    success: z.literal(true),
+    user: userSchema,
+    ref: z.string(),
+    firstLogin: z.boolean().meta({ description: "Whether this was the account's first login" }),
+  }),
   z.object({ success: z.literal(false), msg: z.string() }),
 ]);
 /** POST /api/account/oauth/callback: what the Microsoft sign-in page sent back to the login page (checked by the handler). */
@@ -76,7 +81,9 @@ export const oauthCallbackBodySchema = z.object({
   state: z.unknown().optional().meta({ description: 'The state from the login page address' }),
 });
 /** What a finished Microsoft login answers: the user and where to go next. */
-export const oauthCallbackResultSchema = z.object({ user: userSchema, ref: z.string() }).meta({ id: 'MicrosoftLogin' });
+export const oauthCallbackResultSchema = z
+  .object({ user: userSchema, ref: z.string(), firstLogin: z.boolean().meta({ description: "Whether this was the account's first login" }) })
+  .meta({ id: 'MicrosoftLogin' });
 /** A Microsoft login that failed: the message, and the same message under `errors` for the login page's error box. */
 export const loginFailureSchema = z
   .object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) })

@@ -32,6 +32,21 @@ export function storeUser(user: User): void {
   $user.set(rest);
 }
 
+/** Where this tab remembers that its player has just logged in for the first time. */
+const FIRST_LOGIN_KEY = 'first-login';
+
+/** Stores the user who has just logged in, remembering for this tab whether it was the account's first login. */
+export function storeLogin(user: User, firstLogin: boolean): void {
+  storeUser(user);
+  if (firstLogin) sessionStorage.setItem(FIRST_LOGIN_KEY, user.uuid);
+  else sessionStorage.removeItem(FIRST_LOGIN_KEY);
+}
+
+/** Whether the player `uuid` logged in for the first time in this tab (the home page welcomes them, not "back"). */
+export function isFirstLogin(uuid: string | undefined): boolean {
+  return uuid !== undefined && sessionStorage.getItem(FIRST_LOGIN_KEY) === uuid;
+}
+
 /** Forgets the local user (the server session is ended separately). */
 export function forgetUser(): void {
   if (typeof localStorage !== 'undefined') localStorage.removeItem(USER_STORAGE_KEY);

@@ -22,6 +22,7 @@ describe.each(backends)('login on $name', (backend) => {
         success: true,
         user: { uuid, username: 'RightCode', group: { name: 'Player', emoji: '', admin: false }, premium: null },
         ref: '/gallery/new',
+        firstLogin: true,
       });
       const session = findSetCookie(response, 'session');
       expect(session).toBeDefined();
@@ -35,6 +36,14 @@ describe.each(backends)('login on $name', (backend) => {
       const me = await jar.get('/api/user');
       expect(me.status).toBe(200);
       expect(((await me.json()) as { uuid: string }).uuid).toBe(uuid);
+    });
+
+    it("tells the account's first login from a return, whatever the code", async () => {
+      const { uuid, code } = await createUserWithCode(suite.server.db, 'Returning');
+      const first = await (await newBrowser(suite.server)).post('/api/account/checkauth', { code });
+      expect(await first.json()).toMatchObject({ success: true, firstLogin: true });
+      const again = await (await newBrowser(suite.server)).post('/api/account/checkauth', { code: await issueLoginCode(suite.server.db, uuid) });
+      expect(await again.json()).toMatchObject({ success: true, firstLogin: false });
     });
 
     it('sends the user home when the ref is missing or unsafe', async () => {

@@ -118,6 +118,7 @@ describe.each(backends)('Microsoft login on $name', (backend) => {
     expect(await response.json()).toEqual({
       user: { uuid, username: 'NewFromMs', group: { name: 'Player', emoji: '', admin: false }, premium: null },
       ref: '/gallery/new',
+      firstLogin: true,
     });
     expect(suite.standIn.requests.slice(first)).toEqual([
       'POST /consumers/oauth2/v2.0/authorize',

@@ -108,6 +108,13 @@ test('visitors see Login and Register; users see avatar, name and their dropdown
   await expect(page.getByRole('link', { name: 'My Profile' })).toHaveAttribute('href', `/user/${user.uuid}`);
   await expect(page.getByRole('link', { name: 'Player lookup' })).toBeHidden();
   await expect(page.getByRole('link', { name: /^Admin/ })).toBeHidden();
+  // A new player's first login is a welcome; the next one is a welcome back.
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: `Welcome, ${name}!` })).toBeVisible();
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
+  await logIn(page, name);
   await expect(page.getByRole('heading', { name: `Welcome back, ${name}!` })).toBeVisible();
 });
 

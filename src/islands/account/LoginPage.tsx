@@ -4,7 +4,7 @@ import { api, API_URL } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { loginErrorMessage } from '../../lib/login-errors';
 import { isSafeRef } from '../../lib/routes';
-import { storeUser } from '../../lib/session';
+import { storeLogin } from '../../lib/session';
 import type { OAuthCallbackResult } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef, dropQueryParams, setQueryParam } from '../shared/query';
@@ -90,8 +90,8 @@ export default function LoginPage({ siteName }: { siteName: string }) {
     if (!code || exchangeStarted) return;
     exchangeStarted = true;
     api<OAuthCallbackResult>('/api/account/oauth/callback', { method: 'POST', body: { code, state: query.get('state') ?? undefined } })
-      .then(({ user, ref: returned }) => {
-        storeUser(user);
+      .then(({ user, ref: returned, firstLogin }) => {
+        storeLogin(user, firstLogin);
         location.assign(returned || '/');
       })
       .catch((failure) => {

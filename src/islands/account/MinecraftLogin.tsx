@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import { storeUser } from '../../lib/session';
+import { storeLogin } from '../../lib/session';
 import type { CheckAuthResult } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef } from '../shared/query';
@@ -46,7 +46,7 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
     try {
       const result = await api<CheckAuthResult>('/api/account/checkauth', { method: 'POST', body: { code, ref } });
       if (result.success) {
-        storeUser(result.user);
+        storeLogin(result.user, result.firstLogin);
         location.assign(result.ref || ref || '/');
         return;
       }
