@@ -5,6 +5,8 @@ import { DEFAULT_SKIN_URL, skinUrlFor } from '../../lib/skin';
 import { CAPE_FRAME_MS } from '../../lib/texture-rules';
 import { loadImage, type CapeTexture } from './texture-files';
 
+/** How much of the preview must be on screen before it starts (a sliver at the bottom of a phone's first screen is not enough). */
+const PREVIEW_START_VISIBLE = 0.25;
 /** What the preview shows. */
 export interface PlayerPreviewProps {
   /** The player whose skin is shown; null shows the default skin. */
@@ -104,7 +106,8 @@ export default function PlayerPreview({
     markFacing();
   }, [markFacing]);
 
-  // Create the viewer once (skinview3d is loaded on demand), size it to its box, and dispose of it on unmount.
+  // Create the viewer once a quarter of its box is on screen (skinview3d is loaded then: drawing a scene nobody sees yet would take the
+  // page's first seconds on a phone), size it to its box, and dispose of it on unmount.
   useEffect(() => {
     const state = activity.current;
     let disposed = false;
@@ -129,47 +132,58 @@ export default function PlayerPreview({
       updatePaused();
     };
 
-    import('skinview3d')
-      .then(({ SkinViewer }) => {
-        if (disposed) return;
-        let viewer: SkinViewer;
-        try {
-          viewer = new SkinViewer({
-            canvas,
-            width: Math.max(1, box.clientWidth),
-            height: Math.max(1, box.clientHeight),
-            preserveDrawingBuffer: true,
-            renderPaused: true,
-            zoom,
-            fov: 45,
-          });
-        } catch {
-          setViewerState('unsupported');
-          return;
-        }
-        viewer.playerWrapper.rotation.y = SIDE_TURN[facing];
-        viewer.controls.enableZoom = true;
-        viewer.controls.addEventListener('change', markFacing);
-        viewerRef.current = viewer;
-        canvas.addEventListener('pointerdown', onPointerDown);
-        window.addEventListener('pointerup', onPointerUp);
-        window.addEventListener('pointercancel', onPointerUp);
-        canvas.addEventListener('wheel', onWheel, { passive: true });
-        observer = new ResizeObserver(() => {
-          if (box.clientWidth > 0 && box.clientHeight > 0) {
-            viewer.setSize(box.clientWidth, box.clientHeight);
-            renderOnce();
+    const start = () =>
+      import('skinview3d')
+        .then(({ SkinViewer }) => {
+          if (disposed) return;
+          let viewer: SkinViewer;
+          try {
+            viewer = new SkinViewer({
+              canvas,
+              width: Math.max(1, box.clientWidth),
+              height: Math.max(1, box.clientHeight),
+              preserveDrawingBuffer: true,
+              renderPaused: true,
+              zoom,
+              fov: 45,
+            });
+          } catch {
+            setViewerState('unsupported');
+            return;
           }
-        });
-        observer.observe(box);
-        viewer.render();
-        markFacing();
-        setViewerState('ready');
-      })
-      .catch(() => !disposed && setViewerState('unsupported'));
+          viewer.playerWrapper.rotation.y = SIDE_TURN[facing];
+          viewer.controls.enableZoom = true;
+          viewer.controls.addEventListener('change', markFacing);
+          viewerRef.current = viewer;
+          canvas.addEventListener('pointerdown', onPointerDown);
+          window.addEventListener('pointerup', onPointerUp);
+          window.addEventListener('pointercancel', onPointerUp);
+          canvas.addEventListener('wheel', onWheel, { passive: true });
+          observer = new ResizeObserver(() => {
+            if (box.clientWidth > 0 && box.clientHeight > 0) {
+              viewer.setSize(box.clientWidth, box.clientHeight);
+              renderOnce();
+            }
+          });
+          observer.observe(box);
+          viewer.render();
+          markFacing();
+          setViewerState('ready');
+        })
+        .catch(() => !disposed && setViewerState('unsupported'));
+    const onScreen = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.intersectionRatio >= PREVIEW_START_VISIBLE)) return;
+        onScreen.disconnect();
+        void start();
+      },
+      { threshold: PREVIEW_START_VISIBLE },
+    );
+    onScreen.observe(box);
 
     return () => {
       disposed = true;
+      onScreen.disconnect();
       observer?.disconnect();
       canvas.removeEventListener('pointerdown', onPointerDown);
       window.removeEventListener('pointerup', onPointerUp);
