@@ -23,9 +23,11 @@ async function openCreator(page: Page, path: string): Promise<void> {
 async function loadedPreview(page: Page): Promise<string> {
   const preview = page.getByTestId('creator-preview');
   await expect(preview).toBeVisible();
-  await expect.poll(() => preview.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(320);
-  expect(await preview.evaluate((image: HTMLImageElement) => image.naturalHeight)).toBe(180);
   await expect(page.getByTestId('creator-result')).toHaveAttribute('data-state', 'ready');
+  // Width and height in one reading: a settings change may swap the image between two readings.
+  await expect
+    .poll(() => preview.evaluate((image: HTMLImageElement) => (image.complete ? `${image.naturalWidth} × ${image.naturalHeight}` : 'loading')))
+    .toBe('320 × 180');
   return (await preview.getAttribute('src'))!;
 }
 
