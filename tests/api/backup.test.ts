@@ -81,7 +81,9 @@ describe('cloakroom backup and restore on sqlite', () => {
     };
     const loops = players.map((_, i) => uploadLoop(i));
     const acked = () => uploads.filter((upload) => upload.ackedAt !== null).length;
-    while (acked() < 4 * PLAYERS) await new Promise((resolve) => setTimeout(resolve, 20));
+    const everyPlayerHasACape = () => players.every((_, i) => uploads.some((upload) => upload.player === i && upload.ackedAt !== null));
+    // Every player has a cape before the backup begins (the check below needs one each), and the uploads are under way.
+    while (acked() < 4 * PLAYERS || !everyPlayerHasACape()) await new Promise((resolve) => setTimeout(resolve, 20));
 
     const backupStartedAt = performance.now();
     const backup = await runCli(['backup', backupDir], { DATA_DIR: liveDir, DATABASE_URL: `sqlite:${path.join(liveDir, 'cloakroom.db')}` });
