@@ -10,6 +10,7 @@
 // - a job that runs longer than `timeoutMs` fails with a 503 and its worker is killed (the pool starts another).
 // The site's own work (renders of stored textures, the moderators' blocklisting) has no player: no cap and no budget.
 import os from 'node:os';
+import { CAPE_MAX_HEIGHT, CAPE_MAX_WIDTH } from '../../src/lib/texture-rules.ts';
 import { HttpError } from '../http/errors.ts';
 import { imageJobPixels } from './image-job-cost.ts';
 import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './image-work.ts';
@@ -53,7 +54,7 @@ export interface ImageJobLimits {
 /** The limits' defaults: one small-job slot beside the others, the largest still cape (2048 x 1024) as the small size. */
 export const IMAGE_JOB_DEFAULTS: Omit<ImageJobLimits, 'concurrency'> = {
   smallSlots: 1,
-  smallJobPixels: 2048 * 1024,
+  smallJobPixels: CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT,
   perPlayer: 2,
   queueMax: 32,
   timeoutMs: 30_000,
