@@ -162,7 +162,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       allowedHeaders: ['content-type', 'x-xsrf-token', 'x-requested-with', 'accept'],
     });
     await site.register(fastifyRateLimit, { global: false, store: rateLimitStore(counter) });
-    // Over-limit files arrive truncated (and are refused with the SPEC message) rather than throwing.
+    // Over-limit files arrive truncated (and are refused with the "too big" message) rather than throwing.
     await site.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: 1_000_000, files: 1, fields: 10 } });
     if (config.maintenance) {
       site.addHook('onRequest', async (request, reply) => {

@@ -1,4 +1,4 @@
-// Content collections: legal pages and help (MDX), each with a checked frontmatter, and the reference capes (JSON, SPEC §2 "Reference galleries").
+// Content collections: legal pages and help (MDX), each with a checked frontmatter, and the reference capes (JSON).
 import { defineCollection } from 'astro:content';
 import { z } from 'astro/zod';
 import { file, glob } from 'astro/loaders';

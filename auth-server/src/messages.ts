@@ -9,7 +9,7 @@ export interface ChatComponent {
   extra?: ChatComponent[];
 }
 
-/** The site's notice for a banned account (SPEC §8; the same text as BANNED_MESSAGE in the site's server/routes/account.ts). */
+/** The site's notice for a banned account (the same text as BANNED_MESSAGE in the site's server/routes/account.ts). */
 export const BANNED_MESSAGE = 'The specified account has been banned for violating our terms of service.';
 
 /** What a player reads when the site cannot be reached or answers with an error. */

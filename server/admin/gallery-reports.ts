@@ -12,7 +12,7 @@ import { reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer } from './bans.ts';
 import type { UserReportRefusal } from './user-reports.ts';
 
-/** A gallery report as the queue shows it (SPEC §3 gallery report, with the item's title). */
+/** A gallery report as the queue shows it (id, reporter, author and hash, with the item's title). */
 export interface QueuedGalleryReport {
   id: number;
   reported_by_username: string;

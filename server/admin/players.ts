@@ -1,4 +1,4 @@
-// Admin actions on one player (SPEC §4 Admin edit user): read the record, drop the cached profile, remove the cape or
+// Admin actions on one player: read the record, drop the cached profile, remove the cape or
 // the ears (which go on the blocklist and off every player wearing them), delete the account; each audited in the
 // transaction of its change.
 import { deleteAccount } from '../accounts.ts';
@@ -11,7 +11,7 @@ import { auditThumbnail, recordAdminAction, removalDetail, type Moderator } from
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { dropModeratorGrant, grantFeature, lockFeatures, recordModeratorGrant, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
 
-/** A player as the edit user page shows them (SPEC §3 admin user record). */
+/** A player as the edit user page shows them: name, uuid, join date, ban, textures and their effects. */
 export interface AdminPlayerRecord {
   username: string;
   uuid: string;

@@ -1,4 +1,4 @@
-// The gallery whitelist (SPEC §2 Admin): textures staff marked safe, which cannot be reported; a moderator can take the
+// The gallery whitelist: textures staff marked safe, which cannot be reported; a moderator can take the
 // mark back (audited).
 import type { Db } from '../db/database.ts';
 import { recordAdminAction, type Moderator } from './audit.ts';

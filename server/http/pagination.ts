@@ -1,4 +1,4 @@
-// Paginated admin answers in the shape the admin pages read (SPEC §3): {data, links: [{label, url, active}], currentPage}.
+// Paginated admin answers in the shape the admin pages read: {data, links: [{label, url, active}], currentPage}.
 
 /** One link of a pager. */
 export interface PageLink {

@@ -1,6 +1,6 @@
-// Boosting the chat community (SPEC §2 Premium Boost): a player links their community account with a one-time code the
-// bot binds to their member id; while that member boosts, the player gets the one cosmetic they chose for free (SPEC
-// §9); when the boost ends, a feature the boost gave is taken back (not one the player paid for or a moderator gave).
+// Boosting the chat community: a player links their community account with a one-time code the
+// bot binds to their member id; while that member boosts, the player gets the one cosmetic they chose for free;
+// when the boost ends, a feature the boost gave is taken back (not one the player paid for or a moderator gave).
 // Premium holders who paid get a one-time code for the community's premium role. Every change commits with its audit
 // row, if any.
 import { randomInt } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Account calls (SPEC §7): the game-code login, the Microsoft login (redirect and callback), logout and account deletion.
+// Account calls: the game-code login, the Microsoft login (redirect and callback), logout and account deletion.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {

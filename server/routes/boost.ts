@@ -1,4 +1,4 @@
-// The boost page's calls (SPEC §7 Premium: /api/premium/boost/discord/...) and the premium role code
+// The boost page's calls (/api/premium/boost/discord/...) and the premium role code
 // (/api/premium/discord/generate), for logged-in players.
 import type { FastifyInstance } from 'fastify';
 import { codeSchema, cosmeticBodySchema, cosmeticSchema, successFlagSchema, successSchema, usableCosmeticsSchema } from '../../src/lib/api-schemas.ts';

@@ -1,4 +1,4 @@
-// Gallery calls (SPEC §7 Gallery): tags, listing, items, preview images, download, like, delete, report, edit and new.
+// Gallery calls: tags, listing, items, preview images, download, like, delete, report, edit and new.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
@@ -52,7 +52,7 @@ const HASH_PARAM = '^[0-9a-f]{64}$';
 const hashParams = z.object({ hash: textureHashSchema });
 const sessionOnly = { auth: 'session' } as const;
 
-/** Checks a title and a (deduplicated) tag list against SPEC §5; throws a 422 with the message. */
+/** Checks a title (length and characters) and a (deduplicated) tag list (at least one, all known); throws a 422 with the message. */
 export async function checkTitleAndTags(db: Db, title: string, tags: string[]): Promise<void> {
   const titleProblem = checkGalleryTitle(title);
   if (titleProblem) throw new HttpError(422, titleProblem, { title: [titleProblem] });

@@ -1,4 +1,4 @@
-// General calls (SPEC §7): the current user, home statistics and contributors.
+// General calls: the current user, home statistics and contributors.
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

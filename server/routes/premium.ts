@@ -1,4 +1,4 @@
-// The premium calls (SPEC §7 Premium): the features' prices and the player's state of each, the PayPal checkout form's
+// The premium calls: the features' prices and the player's state of each, the PayPal checkout form's
 // settings, the card checkout (Stripe), the glint and upside down switches, and the providers' payment notifications
 // (PayPal IPN, Stripe webhook).
 import type { FastifyInstance } from 'fastify';

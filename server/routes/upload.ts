@@ -1,4 +1,4 @@
-// Cape and ears uploads (SPEC §7 Upload): POST a file, DELETE the current one; every SPEC §5 rule is checked again here,
+// Cape and ears uploads: POST a file, DELETE the current one; every file rule of the upload pages is checked again here,
 // and a picture moderators removed is refused.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Player lookup and player reports (SPEC §7 Users and reports): GET /api/user/search/{id}, POST /api/user/report.
+// Player lookup and player reports: GET /api/user/search/{id}, POST /api/user/report.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { playerIdSchema, playerLookupSchema, successSchema, userReportBodySchema } from '../../src/lib/api-schemas.ts';
@@ -12,7 +12,7 @@ import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { parsePlayerId, type ProfileCache } from '../mod/profiles.ts';
 import { reportPlayer, type ReportRefusal } from '../users/reports.ts';
 
-/** The message for a player that is not registered (SPEC §8). */
+/** The message for a player that is not registered. */
 export const UNKNOWN_PLAYER_MESSAGE = "That user doesn't exist or isn't registered.";
 /** How many players one player may report in ten minutes. */
 const REPORTS_PER_10_MINUTES = 10;

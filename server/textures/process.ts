@@ -1,4 +1,4 @@
-// The texture pipeline: check an uploaded cape or ears against SPEC §5, decode safely and re-encode to clean PNG.
+// The texture pipeline: check an uploaded cape or ears against the file rules, decode safely and re-encode to clean PNG.
 import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import {
@@ -41,7 +41,7 @@ export interface ProcessedCape {
 /** A size-and-type check that runs before anything is decoded. */
 type FileCheck = (file: { bytes: number; type: 'png' | 'gif' | 'other' }) => string | null;
 
-/** A rule failure, carrying the SPEC §5 message for the user. */
+/** A rule failure, carrying the rule's message for the user. */
 export class TextureRejected extends Error {}
 
 /** The SHA-256 of bytes, as 64 lowercase hex characters. */
@@ -187,7 +187,7 @@ async function buildStrip(upload: Buffer, header: { width: number; height: numbe
   };
 }
 
-/** Checks and re-encodes a cape upload (PNG or GIF); throws TextureRejected with the SPEC §5 message. */
+/** Checks and re-encodes a cape upload (PNG or GIF); throws TextureRejected with the failed rule's message. */
 export async function processCape(upload: Buffer, checkFile: FileCheck = checkCapeFile): Promise<ProcessedCape> {
   const header = readImageHeader(upload);
   reject(checkFile({ bytes: upload.length, type: header.type }));
@@ -207,7 +207,7 @@ export async function processCape(upload: Buffer, checkFile: FileCheck = checkCa
   });
 }
 
-/** Checks and re-encodes ears (PNG, exactly 14 x 7; the first frame of a GIF where `checkFile` allows one); throws TextureRejected with the SPEC §5 message. */
+/** Checks and re-encodes ears (PNG, exactly 14 x 7; the first frame of a GIF where `checkFile` allows one); throws TextureRejected with the failed rule's message. */
 export async function processEars(upload: Buffer, checkFile: FileCheck = checkEarsFile): Promise<EncodedTexture> {
   const header = readImageHeader(upload);
   reject(checkFile({ bytes: upload.length, type: header.type }));
@@ -221,7 +221,7 @@ export async function processEars(upload: Buffer, checkFile: FileCheck = checkEa
 /** A gallery texture that passed: ears (14 x 7) or a cape with its optional strip. */
 export type ProcessedGalleryTexture = { kind: 'ears'; still: EncodedTexture; strip: null; notice: null } | ({ kind: 'cape' } & ProcessedCape);
 
-/** Checks and re-encodes a gallery upload: 14 x 7 is ears, anything else a cape (SPEC §5 gallery rules and messages). */
+/** Checks and re-encodes a gallery upload: 14 x 7 is ears, anything else a cape (size and type checked with the gallery's messages). */
 export async function processGalleryTexture(upload: Buffer): Promise<ProcessedGalleryTexture> {
   const header = readImageHeader(upload);
   if (!isEarsSize(header)) return { kind: 'cape', ...(await processCape(upload, checkGalleryFile)) };

@@ -1,8 +1,8 @@
-// The API client factory (ofetch): credentials, XSRF header and the SPEC §8 status handling.
+// The API client factory (ofetch): credentials, XSRF header and the app-wide status handling (401, 503, 408).
 import { ofetch, FetchError, type $Fetch } from 'ofetch';
 import { isNotAdminAnswer } from './admin-access';
 
-/** What happens on the statuses that SPEC §8 gives app-wide meaning. */
+/** What happens on the statuses with an app-wide meaning (401, 503, 408). */
 export interface StatusHandlers {
   /** Called on 401: the user is logged out. */
   onUnauthorized: () => void;
@@ -20,7 +20,7 @@ export interface XsrfSource {
   readXsrfToken: () => string | undefined;
 }
 
-/** What the client needs: the API host, the XSRF token and the SPEC §8 status handlers. */
+/** What the client needs: the API host, the XSRF token and the app-wide status handlers. */
 export interface ApiClientOptions extends StatusHandlers, XsrfSource {
   /** Milliseconds before a call counts as timed out. */
   timeout?: number;
@@ -45,7 +45,7 @@ export async function ensureXsrfToken(source: XsrfSource): Promise<string | unde
   return source.readXsrfToken();
 }
 
-/** Reacts to a response status as SPEC §8 says: 401 logs out, 503 maintenance, 408 from an /api/ URL offline; other statuses do nothing. */
+/** Reacts to a response status: 401 logs out, 503 maintenance, 408 from an /api/ URL offline; other statuses do nothing. */
 export function handleAppStatus(status: number, handlers: StatusHandlers, apiUrl = true): void {
   if (status === 401) handlers.onUnauthorized();
   else if (status === 503) handlers.onMaintenance();

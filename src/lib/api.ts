@@ -13,7 +13,7 @@ function logOutLocally(): void {
   if (document.documentElement.hasAttribute('data-auth')) location.replace(loginUrlFor(location.pathname + location.search));
 }
 
-/** The browser's API host, XSRF cookie and SPEC §8 session effects (401 logs out, 503 maintenance, 408 or no answer offline), shared by the client and file uploads. */
+/** The browser's API host, XSRF cookie and app-wide session effects (401 logs out, 503 maintenance, 408 or no answer offline), shared by the client and file uploads. */
 export const API_OPTIONS: ApiClientOptions = {
   baseURL: API_URL,
   readXsrfToken: () => getCookie('XSRF-TOKEN'),

@@ -1,4 +1,4 @@
-// The banner URL rules of SPEC §5 for the banner cape creator: which banner editor a URL comes from, its banner id, and the message for any other URL.
+// The banner URL rules for the banner cape creator: which banner editor a URL comes from, its banner id, and the message for any other URL.
 
 /** The banner editors a banner cape can be made from: `lmc` the LivzMC editor (OptiFine's banner format), `pmc` Planet Minecraft's. */
 export type BannerService = 'lmc' | 'pmc';
@@ -17,7 +17,7 @@ export const BANNER_SERVICE_HOSTS: Readonly<Record<BannerService, readonly strin
   pmc: ['planetminecraft.com'],
 };
 
-/** A banner id: letters and digits only (SPEC §5). */
+/** A banner id: letters and digits only. */
 const BANNER_ID_PATTERN = /^[A-Za-z0-9]+$/;
 
 /** The host name of a pasted URL (lower case, no trailing dot), or null when it is not an http(s) URL; a URL without a scheme is read as https. */
@@ -56,7 +56,7 @@ export function bannerIdFromUrl(url: string): string | null {
   return BANNER_ID_PATTERN.test(id) ? id : null;
 }
 
-/** The message shown for a URL of no supported banner editor (SPEC §5, word for word). */
+/** The message shown for a URL of no supported banner editor (word for word). */
 export function unsupportedBannerMessage(url: string): string {
   return `${url} has not yet been implemented. Join our discord to request this service!`;
 }

@@ -1,4 +1,4 @@
-// The browser cookie helper of SPEC §9: durations with units, safe defaults and forbidden names.
+// The browser cookie helper: durations with units, safe defaults and forbidden names.
 
 const SECOND = 1;
 const UNIT_SECONDS: Record<string, number> = {

@@ -1,4 +1,4 @@
-// The cape creators' rules (SPEC §2 Creators, §5, §9), written once for the creator pages and the server.
+// The cape creators' rules, written once for the creator pages and the server.
 
 /** Smallest and largest cape scale: scale n makes a cape 64·2ⁿ⁻¹ pixels wide. */
 export const CREATOR_MIN_SCALE = 1;
@@ -25,7 +25,7 @@ export const BANNER_ALIGNMENTS = ['scale', 'top', 'middle', 'bottom'] as const;
 /** A banner alignment. */
 export type BannerAlignment = (typeof BANNER_ALIGNMENTS)[number];
 
-/** The creators' messages (SPEC §8 where it quotes one). */
+/** The creators' messages, word for word. */
 export const creatorMessages = {
   optifineNoCape: "That user doesn't have a cape.",
   promptEmpty: 'Describe the cape you want.',
@@ -41,7 +41,7 @@ export const creatorMessages = {
   expired: 'This cape is no longer kept. Change a setting to make it again.',
 } as const;
 
-/** Strips every character other than letters, digits and underscore, and cuts to `max` (SPEC §5 username inputs). */
+/** Strips every character other than letters, digits and underscore, and cuts to `max` (the head cape, OptiFine and registration username inputs). */
 export function cleanUsername(text: string, max = CREATOR_USERNAME_MAX): string {
   return text.replace(/[^A-Za-z0-9_]/g, '').slice(0, max);
 }

@@ -1,5 +1,5 @@
 // The gallery listing's filters: one canonical shape for the page, the API call and the server, and the two ways it is written
-// (the page's own URL, `?type=cape,ears`, and the API query of SPEC §7, `type=["cape","ears"]`).
+// (the page's own URL, `?type=cape,ears`, and the API query, `type=["cape","ears"]`).
 import { cleanTitle, DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from './gallery-rules';
 
 /** Longest tag key. */
@@ -20,7 +20,7 @@ export interface GalleryFilters {
 /** No filters: every texture, most liked first. */
 export const EMPTY_FILTERS: GalleryFilters = { title: '', sort: DEFAULT_GALLERY_SORT, types: [], tags: [] };
 
-/** GET /api/gallery/get's query parameters (SPEC §7): lists as JSON text, unset filters left out. */
+/** GET /api/gallery/get's query parameters: lists as JSON text, unset filters left out. */
 export interface GalleryListParams {
   page: number;
   sortBy: GallerySort;

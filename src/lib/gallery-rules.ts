@@ -1,4 +1,4 @@
-// The gallery's shared rules (SPEC §5, §9): file and title checks, sort options and texture types.
+// The gallery's shared rules: file and title checks, sort options and texture types.
 import { CAPE_MAX_BYTES, checkCapeDimensions, EARS_HEIGHT, EARS_WIDTH, type TextureType } from './texture-rules';
 
 /** Items per gallery page (4 cards per row). */
@@ -10,7 +10,7 @@ export const GALLERY_COUNT_CAP = 1000;
 /** The search box debounce. */
 export const GALLERY_SEARCH_DEBOUNCE_MS = 500;
 
-/** The exact messages of SPEC §5 and §8 for the gallery. */
+/** The gallery's exact messages: file, title and tag checks, limits and likes. */
 export const galleryMessages = {
   fileTooBig: 'The file is too big. Max file size is 500KB.',
   fileType: 'Textures must be either PNG or GIF',

@@ -1,7 +1,7 @@
 // What the login page and the login calls say when a login fails: the reasons a login step sends the player back with
 // (`/account/login?error=<reason>`, Microsoft's own `error` codes included) and the Microsoft login's failures.
 
-/** The message for a banned account (SPEC §8), for every login. */
+/** The message for a banned account, for every login. */
 export const BANNED_ACCOUNT_MESSAGE = 'The specified account has been banned for violating our terms of service.';
 
 /** Why a Microsoft login did not finish, and what the player is told (the callback's `errors`, the page's red box). */
@@ -23,7 +23,7 @@ export const MICROSOFT_LOGIN_FAILURES = {
   /** The game services know no profile for the account: it does not own Minecraft: Java Edition (or has not picked a name). */
   noGame:
     'This Microsoft account does not own Minecraft: Java Edition, or has not chosen a player name yet. Buy the game, or start it once to pick a name, then try again.',
-  /** SPEC §8's ban message. */
+  /** The banned-account message. */
   banned: BANNED_ACCOUNT_MESSAGE,
   /** Microsoft, Xbox or the game services could not be reached or answered something unexpected. */
   unavailable: 'We could not reach Microsoft or Xbox to check your account. Please try again in a few minutes.',

@@ -1,4 +1,4 @@
-// The premium features (SPEC §2 Premium, §9): what each is called and does. Prices come from the server's settings.
+// The premium features: what each is called and does. Prices come from the server's settings.
 
 /** A premium feature's key, as payments and the mod API name it. */
 export type PremiumItem = 'animated' | 'glint' | 'dinnerbone';

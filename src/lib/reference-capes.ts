@@ -1,4 +1,4 @@
-// The reference cape galleries (SPEC §2): the entry schema, where each cape's files live, and which platforms each gallery page lists.
+// The reference cape galleries: the entry schema, where each cape's files live, and which platforms each gallery page lists.
 import { z } from 'astro/zod';
 
 /** The platforms a reference cape belongs to; `cross` capes are on both editions and listed on the Java and Bedrock pages. */
@@ -92,7 +92,7 @@ export const PLATFORM_HEADINGS: Record<CapePlatform, string> = {
   cross: 'Cross-edition capes',
 };
 
-/** How many entries each platform must have (SPEC §2); `java` is a minimum. */
+/** How many entries each platform must have; `java` is a minimum. */
 export const PLATFORM_COUNTS = { minecon: 8, java: 25, bedrock: 2, cross: 14 } as const;
 
 /** One platform's capes, in list order. */

@@ -1,4 +1,4 @@
-// The route table of SPEC §2: every page's path, title and auth flag, shared by the pages and the server.
+// The site's route table: every page's path, title and auth flag, shared by the pages and the server.
 
 /** One route of the site. */
 export interface Route {

@@ -1,4 +1,4 @@
-// The file rules of SPEC §5 for capes and ears, written once and used by the upload pages and the server.
+// The file rules for capes and ears (size, type, dimensions), written once and used by the upload pages and the server.
 
 /** Cape file size limit in bytes (500 KB). */
 export const CAPE_MAX_BYTES = 500_000;
@@ -23,7 +23,7 @@ export const CAPE_SIZES = `64 × 32, 128 × 64, 192 × 96 and so on up to ${CAPE
 /** Where the "too big" messages point for compressing an image. */
 export const COMPRESS_URL = 'https://tinypng.com/';
 
-/** The exact messages of SPEC §5. */
+/** The exact messages the user sees, one for each rule. */
 export const textureMessages = {
   capeTooBig: 'The cape is too big. Max file size is 500KB.',
   capeType: 'Capes must be either PNG or GIF',
@@ -82,7 +82,7 @@ export function checkEarsFile(file: { bytes: number; type: TextureType }): strin
   return null;
 }
 
-/** Checks ears' dimensions: exactly 14 x 7 (stricter than the SPEC §5 quirk that let 14 x 10 through). */
+/** Checks ears' dimensions: exactly 14 x 7 (stricter than the old check, which let 14 x 10 through). */
 export function checkEarsDimensions(image: { width: number; height: number }): string | null {
   return image.width === EARS_WIDTH && image.height === EARS_HEIGHT ? null : textureMessages.earsDimensions;
 }

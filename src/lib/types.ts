@@ -1,4 +1,4 @@
-// Shapes shared by the browser and the server (SPEC §3), inferred from the API's schemas in api-schemas.ts.
+// Shapes shared by the browser and the server, inferred from the API's schemas in api-schemas.ts.
 // Type-only imports: the islands get the types without shipping zod.
 import type { z } from 'zod';
 import type {
@@ -46,7 +46,7 @@ export type Group = z.output<typeof groupSchema>;
 export type Premium = z.output<typeof premiumSchema>;
 /** The current user, as `GET /api/user` returns it and local storage keeps it. */
 export type User = z.output<typeof userSchema>;
-/** A registered player as the lookup shows them (SPEC §3 player lookup result). */
+/** A registered player as the lookup shows them. */
 export type PlayerLookup = z.output<typeof playerLookupSchema>;
 /** The admin dashboard's totals. */
 export type AdminInfo = z.output<typeof adminInfoSchema>;
@@ -106,7 +106,7 @@ export type UploadResult = z.output<typeof uploadResultSchema>;
 export type Success = z.output<typeof successSchema>;
 /** A gallery tag. */
 export type Tag = z.output<typeof tagSchema>;
-/** One gallery item as the API answers it (SPEC §3). */
+/** One gallery item as the API answers it. */
 export type GalleryItem = z.output<typeof galleryItemSchema>;
 /** One page of gallery items. */
 export type GalleryPage = z.output<typeof galleryPageSchema>;

@@ -1,4 +1,4 @@
-// File uploads with progress (XMLHttpRequest, since fetch reports no upload progress), with the API client's cookies, XSRF header and SPEC §8 status handling.
+// File uploads with progress (XMLHttpRequest, since fetch reports no upload progress), with the API client's cookies, XSRF header and app-wide status handling (401, 503, 408).
 import { API_OPTIONS, API_URL } from './api';
 import { ensureXsrfToken, handleAppStatus } from './api-client';
 

@@ -1,4 +1,4 @@
-// API tests for the admin dashboard, ban reasons, bans and unbans (SPEC §7 Admin), on both databases: who may call them,
+// API tests for the admin dashboard, ban reasons, bans and unbans, on both databases: who may call them,
 // what a ban does to sessions, logins and the mod API, the ban list's pages, and the audit row of each action.
 import { describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';

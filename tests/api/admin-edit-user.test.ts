@@ -1,4 +1,4 @@
-// API tests for the admin edit user calls (SPEC §7 Admin), on both databases: the record, dropping the cached profile,
+// API tests for the admin edit user calls, on both databases: the record, dropping the cached profile,
 // removing a cape or ears, deleting an account; who may call them; and the audit row each writes.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
@@ -46,7 +46,7 @@ describe.each(backends)('admin edit user on $name', (backend) => {
     expect(await audit(accounts.player.uuid)).toEqual([]);
   });
 
-  it("reads a player's record by name in any case; an unknown name gets the SPEC's message", async () => {
+  it("reads a player's record by name in any case; an unknown name gets the not-registered message", async () => {
     const target = await dressedPlayer();
     const response = await accounts.admin.jar.get(`/api/admin/user/${target.username.toUpperCase()}`);
     expect(response.status).toBe(200);

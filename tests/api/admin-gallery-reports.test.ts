@@ -1,4 +1,4 @@
-// API tests for the gallery report queue (SPEC §7 Admin: GET/POST /api/admin/reports/gallery), on both databases: the
+// API tests for the gallery report queue (GET/POST /api/admin/reports/gallery), on both databases: the
 // paginated queue, and each answer's effect on the item, its author and the audit log.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';

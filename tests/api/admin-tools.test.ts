@@ -1,4 +1,4 @@
-// API tests for the rest of the admin area (SPEC §7 Admin), on both databases: registration codes, the gallery whitelist,
+// API tests for the rest of the admin area, on both databases: registration codes, the gallery whitelist,
 // the AI cape log, the edit user cape flags and the dashboard's counters; who may call them, what each changes, and
 // the audit row of each action.
 import http from 'node:http';
@@ -86,7 +86,7 @@ describe.each(backends)('admin tools on $name', (backend) => {
       expect(await again.json()).toMatchObject({ success: false });
     });
 
-    it("refuses a banned player with the SPEC's message, an unknown name, a bad name and a Mojang outage", async () => {
+    it('refuses a banned player with the banned-account message, an unknown name, a bad name and a Mojang outage', async () => {
       const first = await accounts.admin.jar.post('/api/admin/registration/generate', { username: BANNED_PLAYER.name });
       expect(first.status).toBe(200);
       expect((await accounts.admin.jar.post('/api/admin/user/ban', { uuid: BANNED_PLAYER.id, confirm: true, reason: 'nsfw' })).status).toBe(200);

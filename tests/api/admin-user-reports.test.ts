@@ -1,4 +1,4 @@
-// API tests for the player report queue (SPEC §7 Admin: GET/POST /api/admin/reports/user), on both databases: the queue
+// API tests for the player report queue (GET/POST /api/admin/reports/user), on both databases: the queue
 // with the reported textures as they were, and each answer's effect on the mod API, the queue and the audit log.
 import { describe, expect, it, beforeAll } from 'vitest';
 import { backends } from '../helpers/backends.ts';

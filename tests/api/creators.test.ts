@@ -240,7 +240,7 @@ describe.each(backends)('cape creators on $name', (backend) => {
     expect((await jar.post('/api/gallery/optifine-capes/custom/ff0000/0000ff/fff/000000', {}, PNG_ACCEPT)).status).toBe(422);
   });
 
-  it("optifine: a player's cape is placed on a 64 x 32 canvas; none is 404 and a failing server 502, both with SPEC §8's message", async () => {
+  it("optifine: a player's cape is placed on a 64 x 32 canvas; none is 404 and a failing server 502, both with the no-cape message", async () => {
     const cape = await pixelsOf(await jar.post(`/api/gallery/optifine-capes/${CAPE_PLAYER.name}`, {}, PNG_ACCEPT));
     expect([cape.width, cape.height]).toEqual([64, 32]);
     expect(pixelAt(cape, 45, 21)).toEqual([10, 200, 30, 255]);

@@ -10,7 +10,7 @@ import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, randomUuid, serverForSuite } from '../helpers/server.ts';
 
-/** The fields of a gallery item (SPEC §3 plus animated, texture and animated_texture). */
+/** The fields of a gallery item (the documented ones plus animated, texture and animated_texture). */
 const ITEM_FIELDS = [
   'animated',
   'animated_texture',

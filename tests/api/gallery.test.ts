@@ -304,7 +304,7 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect(await snapshot()).toEqual(before);
     });
 
-    it('answers the third upload within 10 minutes with 429 and the SPEC message when the limit is 2', async () => {
+    it('answers the third upload within 10 minutes with 429 and the too-many-uploads message when the limit is 2', async () => {
       const limitedDb = await backend.createDatabase();
       const limited = await startServer(limitedDb.url, { GALLERY_UPLOADS_PER_10_MINUTES: '2' });
       try {

@@ -35,7 +35,7 @@ describe.each(backends)('general API on $name', (backend) => {
     expect(response.status).toBe(401);
   });
 
-  it('GET /api/user returns the logged-in user in the SPEC §3 shape', async () => {
+  it('GET /api/user returns the logged-in user as uuid, username, group and premium', async () => {
     const { jar, uuid } = await loginNewUser(suite.server, 'ShapeCheck');
     const response = await jar.get('/api/user');
     expect(response.status).toBe(200);

@@ -196,7 +196,7 @@ describe.each(backends)('upload metrics past the upload limit on $name', (backen
 });
 
 describe('upload refusal labels', () => {
-  it('gives every refusal message of SPEC §5 a short label, and the same label to the same kind of refusal', () => {
+  it('gives every texture file refusal message a short label, and the same label to the same kind of refusal', () => {
     // Every message an upload can be refused with (the gallery's download limit and like message are not upload refusals).
     const { tooManyDownloads: _downloads, loginToLike: _like, ...galleryUploadMessages } = galleryMessages;
     const queueMessages = [IMAGE_JOBS_PER_PLAYER_MESSAGE, IMAGE_WORK_BUDGET_MESSAGE, IMAGE_QUEUE_FULL_MESSAGE, IMAGE_JOB_TIMEOUT_MESSAGE];

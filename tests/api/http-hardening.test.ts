@@ -150,7 +150,7 @@ describe('HTTP hardening', () => {
       return { head, body: /transfer-encoding: chunked/i.test(head) ? decodeChunked(body) : body, sentBytes };
     }
 
-    it('refuses a 50 MB cape by its Content-Length with 413 and the SPEC message before the body is sent, and closes the connection', async () => {
+    it('refuses a 50 MB cape by its Content-Length with 413 and the "too big" message before the body is sent, and closes the connection', async () => {
       const { head, body, sentBytes } = await sendHugeUpload('/api/upload-cape', { chunked: false });
       expect(head.split('\r\n', 1)[0]).toBe('HTTP/1.1 413 Payload Too Large');
       expect(head.toLowerCase()).toContain('connection: close');

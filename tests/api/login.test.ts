@@ -57,7 +57,7 @@ describe.each(backends)('login on $name', (backend) => {
       }
     });
 
-    it('refuses a wrong code with the SPEC §8 message and no session', async () => {
+    it('refuses a wrong code with the incorrect-code message and no session', async () => {
       const { code } = await createUserWithCode(suite.server.db, 'WrongCode');
       const jar = await newBrowser(suite.server);
       const response = await jar.post('/api/account/checkauth', { code: await unusedCode(suite.server.db), ref: '/' });

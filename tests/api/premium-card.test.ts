@@ -1,4 +1,4 @@
-// API tests for card payments (SPEC §7 payment intent), on both databases, against a local stand-in that speaks Stripe
+// API tests for card payments (POST /api/premium/payment/intent), on both databases, against a local stand-in that speaks Stripe
 // Checkout's protocol: the checkout session, and the signed webhook: only a correctly signed, fresh event of a paid
 // checkout at the price and currency grants, once per event and per payment; forged, stale (replayed), underpaid and
 // wrong-currency events grant nothing; a refund takes the feature back.

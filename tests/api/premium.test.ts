@@ -1,4 +1,4 @@
-// API tests for premium (SPEC §7 Premium), on both databases, against a local stand-in that speaks PayPal's IPN protocol:
+// API tests for premium, on both databases, against a local stand-in that speaks PayPal's IPN protocol:
 // the state and checkout settings, the switches, and payment notifications: only a verified, completed payment of the
 // right amount and currency to our account grants, once; forged, replayed, underpaid, wrong-currency and other refusals
 // grant nothing; refunds and reversals take the feature back; every notification is stored.

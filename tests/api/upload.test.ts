@@ -1,4 +1,4 @@
-// API tests for POST/DELETE /api/upload-cape and /api/upload-ears: SPEC §5 rejections, storage, dedup, release and the profile.
+// API tests for POST/DELETE /api/upload-cape and /api/upload-ears: file rule rejections, storage, dedup, release and the profile.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { NO_FILE_MESSAGE } from '../../server/routes/upload.ts';

@@ -1,5 +1,5 @@
 // The six cape creators in the browser: each renders a preview and the 3D model, a control change shows the loading
-// state and then a new preview, the download is a valid PNG, failures show SPEC §8's messages (or stop silently), and a
+// state and then a new preview, the download is a valid PNG, failures show their messages (or stop silently), and a
 // made cape can be worn or shared to the gallery.
 import { expect, test, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
@@ -123,7 +123,7 @@ test('AI creator: a prompt makes a cape with the built-in generator named; an em
   expect(await downloadedSize(page)).toEqual({ width: 256, height: 128, format: 'png' });
 });
 
-test("banner creator: another site's link gets SPEC §5's message; a Planet Minecraft link makes a cape; a new alignment loads a new preview", async ({
+test("banner creator: another site's link gets the not-implemented message; a Planet Minecraft link makes a cape; a new alignment loads a new preview", async ({
   page,
 }) => {
   await openCreator(page, '/gallery/banner-capes');
@@ -150,7 +150,7 @@ test("head creator: a player's face on a cape; an unknown player stops the loadi
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test("OptiFine creator: designs and custom colours; a looked-up player's cape; an unknown one says SPEC §8's message", async ({ page }) => {
+test("OptiFine creator: designs and custom colours; a looked-up player's cape; an unknown one says it has no cape", async ({ page }) => {
   await openCreator(page, '/gallery/optifine-capes');
   const standard = await loadedPreview(page);
   // Custom starts from the standard design's colours; a new top colour makes a new cape.

@@ -1,4 +1,4 @@
-// Upload Cape and Upload Ears: the SPEC §5 messages, the 3D preview, upload and its reset to waiting, Cancel, Remove, and the template pages.
+// Upload Cape and Upload Ears: the file rule messages, the 3D preview, upload and its reset to waiting, Cancel, Remove, and the template pages.
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
@@ -18,7 +18,7 @@ const looksLike: Record<'magenta' | 'red' | 'blue', (r: number, g: number, b: nu
   blue: (r, g, b) => b > 120 && r < 40 && g < 40,
 };
 
-/** How long a test waits for a page to reset to waiting on its own: a generous wait, not a bound on the SPEC §4 timers (the cape tests check those in page time). */
+/** How long a test waits for a page to reset to waiting on its own: a generous wait, not a bound on the reset timers (the cape tests check those in page time). */
 const RESET_WAIT_MS = 20_000;
 
 /** A cape needs at least this many of its pixels in the preview to count as shown. */
@@ -56,7 +56,7 @@ async function uploadPicked(page: Page): Promise<void> {
 }
 
 /**
- * Stops the page's clock (installed before the page loaded): its timers fire only as the test moves time on, so the SPEC §4
+ * Stops the page's clock (installed before the page loaded): its timers fire only as the test moves time on, so the page's
  * reset timers are checked in page time, whatever the machine's load. It pauses a little ahead of the page's own time, which
  * keeps running while this call travels to the page.
  */
@@ -90,7 +90,7 @@ test('the cape page shows its help, policy, video, ad slots and template link', 
   await expect(page.getByText('You have no cape yet.')).toBeVisible();
 });
 
-test('a cape over 500 KB shows the SPEC message with a compress link and stays waiting', async ({ page }) => {
+test('a cape over 500 KB shows the "too big" message with a compress link and stays waiting', async ({ page }) => {
   await logIn(page, uniqueName('CapeBig'), { ref: '/upload-cape' });
   await pick(page, 'huge.png', Buffer.alloc(500_001, 7));
   const alert = page.getByRole('alert');

@@ -1,4 +1,4 @@
-// Unit tests for the API client (src/lib/api-client.ts) against a real local HTTP server: XSRF header, SPEC §8 status handling, error display.
+// Unit tests for the API client (src/lib/api-client.ts) against a real local HTTP server: XSRF header, app-wide status handling, error display.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -26,7 +26,7 @@ const LIVZMC_PATTERN_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM';
 const PLANET_MINECRAFT_PATTERN_CHARACTERS = '3456789abcdefghijklmnopqrstuvwxyzABCDEFGHI';
 
 describe('unsupportedBannerMessage', () => {
-  it('is the SPEC message word for word, with the URL first', () => {
+  it('is the not-implemented message word for word, with the URL first', () => {
     expect(unsupportedBannerMessage('https://example.com/banner?b=1')).toBe(
       'https://example.com/banner?b=1 has not yet been implemented. Join our discord to request this service!',
     );

@@ -17,7 +17,7 @@ function parse(cookie: string): { pair: string; attributes: Map<string, string> 
 }
 
 describe('durationToSeconds', () => {
-  it('knows the SPEC §9 units: y is 360 days, m is 30 days, then d, h, min, s', () => {
+  it('knows the duration units: y is 360 days, m is 30 days, then d, h, min, s', () => {
     expect(durationToSeconds('1y')).toBe(360 * DAY);
     expect(durationToSeconds('2y')).toBe(720 * DAY);
     expect(durationToSeconds('1m')).toBe(30 * DAY);

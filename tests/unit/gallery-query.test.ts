@@ -1,4 +1,4 @@
-// Unit tests for the gallery listing's one filter shape: the page URL and the API query (SPEC §7) both carry it unchanged,
+// Unit tests for the gallery listing's one filter shape: the page URL and the API query both carry it unchanged,
 // and the server's schema reads the API query back into the same filters.
 import { describe, expect, it } from 'vitest';
 import { galleryListQuerySchema } from '../../src/lib/api-schemas.ts';
@@ -7,7 +7,7 @@ import { EMPTY_FILTERS, filtersFromSearch, galleryListParams, searchFromFilters,
 const FILTERS: GalleryFilters = { title: 'dark knight', sort: 'downloads_asc', types: ['cape', 'animated'], tags: ['anime', 'space'] };
 
 describe('gallery listing filters', () => {
-  it('reach the server as the same filters, through the JSON-list query of SPEC §7', () => {
+  it('reach the server as the same filters, through the API query of JSON lists', () => {
     const params = galleryListParams(FILTERS, 3);
     expect(params).toEqual({ page: 3, sortBy: 'downloads_asc', title: 'dark knight', type: '["cape","animated"]', tags: '["anime","space"]' });
     expect(galleryListQuerySchema.parse(params)).toEqual({ page: 3, author: undefined, ...FILTERS });

@@ -160,7 +160,7 @@ describe('processCape', () => {
     expect(await rejection(processCape(pngHeaderOnly(64, 33, Buffer.alloc(100))))).toBe(textureMessages.capeDimensions);
   });
 
-  it('rejects real images of the wrong size with the SPEC messages', async () => {
+  it('rejects real images of the wrong size with the dimension messages', async () => {
     expect(await rejection(processCape(await solidPng(64, 33)))).toBe("The cape isn't the right dimensions. Check out the gallery for some awesome capes.");
     expect(await rejection(processCape(await solidPng(100, 50)))).toBe(textureMessages.capeDimensions);
     expect(await rejection(processCape(await solidPng(2050, 1025)))).toBe('Capes must be no larger than 2048 x 1024');

@@ -1,4 +1,4 @@
-// Unit tests for the reference capes: the collection data against its schema and SPEC §2 counts, and the committed artwork (src/content/capes.json, public/images/capes).
+// Unit tests for the reference capes: the collection data against its schema and each platform's count, and the committed artwork (src/content/capes.json, public/images/capes).
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -53,7 +53,7 @@ describe('reference capes data', () => {
     expect(referenceCapeProblems(capes)).toEqual([]);
   });
 
-  it('names the SPEC §2 capes', () => {
+  it('names every required reference cape', () => {
     const keys = (platform: ReferenceCape['platform']) => capesOfPlatform(capes, platform).map((cape) => cape.key);
     expect(keys('minecon')).toEqual([
       'minecon-2011',

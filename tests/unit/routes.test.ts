@@ -5,7 +5,7 @@ import { findRoute, isSafeRef, loginUrlFor, normalizePath, pageTitle, routeByNam
 const HASH = '0123456789abcdef'.repeat(4);
 const UUID = '0123456789abcdef'.repeat(2);
 
-/** Every static path of SPEC §2 with the route that must serve it and its auth flag. */
+/** Every static page path with the route that must serve it and its auth flag. */
 const STATIC_ROUTES: Array<[path: string, name: string, auth: boolean]> = [
   ['/', 'home', false],
   ['/upload-cape', 'upload-cape', true],
@@ -48,7 +48,7 @@ const STATIC_ROUTES: Array<[path: string, name: string, auth: boolean]> = [
   ['/admin/audit', 'admin-audit', true],
 ];
 
-describe('findRoute: the static routes of SPEC §2', () => {
+describe('findRoute: the static page routes', () => {
   it.each(STATIC_ROUTES)('%s is served by %s (auth %s)', (path, name, auth) => {
     const route = findRoute(path);
     expect(route?.name).toBe(name);

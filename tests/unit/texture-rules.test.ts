@@ -1,4 +1,4 @@
-// Unit tests for the SPEC §5 cape and ears file rules and their exact messages (src/lib/texture-rules.ts).
+// Unit tests for the cape and ears file rules and their exact messages (src/lib/texture-rules.ts).
 import { describe, expect, it } from 'vitest';
 import {
   CAPE_MAX_BYTES,
@@ -14,7 +14,7 @@ import {
 } from '../../src/lib/texture-rules.ts';
 
 describe('texture rules', () => {
-  it('uses the exact SPEC §5 wording for every message', () => {
+  it('uses the exact user-facing wording for every message', () => {
     expect(textureMessages).toEqual({
       capeTooBig: 'The cape is too big. Max file size is 500KB.',
       capeType: 'Capes must be either PNG or GIF',
@@ -136,7 +136,7 @@ describe('texture rules', () => {
       [28, 14],
       [7, 14],
       [0, 0],
-    ])('refuses %i x %i (the SPEC quirk that let one matching side through must not pass)', (width, height) => {
+    ])('refuses %i x %i (the old quirk that let one matching side through must not pass)', (width, height) => {
       expect(checkEarsDimensions({ width, height })).toBe("The ears aren't the right dimensions. Check out the gallery for some awesome ears.");
     });
   });

@@ -1,4 +1,4 @@
-// The one upload state machine (SPEC §4) of the cape, ears and gallery upload pages, and the upload helpers: messages with compress links, saved textures from the mod API, skin URLs.
+// The one upload state machine of the cape, ears and gallery upload pages, and the upload helpers: messages with compress links, saved textures from the mod API, skin URLs.
 import { describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { skinUrlFor } from '../../src/lib/skin';
@@ -95,7 +95,7 @@ describe('uploadReducer', () => {
 });
 
 describe('upload page helpers', () => {
-  it('resets on the SPEC §4 timers', () => {
+  it('resets after 3 s, or 10 s after a cape request error', () => {
     expect(CAPE_KIND.resetMs).toEqual({ uploaded: 3000, serverFailure: 3000, requestError: 10_000 });
     expect(EARS_KIND.resetMs).toEqual({ uploaded: 3000, serverFailure: 3000, requestError: 3000 });
     expect(GALLERY_FAILED_RESET_MS).toBe(3000);

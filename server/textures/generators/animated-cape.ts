@@ -1,4 +1,4 @@
-// The animated cape generator (SPEC §2 Creators): a GIF's frames fitted onto the cape's front (and the elytra when
+// The animated cape generator: a GIF's frames fitted onto the cape's front (and the elytra when
 // asked) over a background, resampled to the 100 ms tick and sized to the strip budget by the upload pipeline's rules.
 import sharp from 'sharp';
 import { capeWidthForScale, creatorMessages } from '../../../src/lib/creator-rules.ts';

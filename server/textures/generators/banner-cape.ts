@@ -1,4 +1,4 @@
-// The banner cape generator (SPEC §2 Creators): a banner (drawn from its code) on the cape's front, every face faded
+// The banner cape generator: a banner (drawn from its code) on the cape's front, every face faded
 // from the top colour to the bottom colour; the banner stretched to the front (scale) or at its own shape at the top,
 // middle or bottom.
 import type { BannerAlignment } from '../../../src/lib/creator-rules.ts';

@@ -1,4 +1,4 @@
-// The head cape generator (SPEC §2 Creators): a player's face (with the helmet layer when asked) on a cape, its colours
+// The head cape generator: a player's face (with the helmet layer when asked) on a cape, its colours
 // shifted by the red, green, blue and brightness sliders (-100..100).
 import sharp from 'sharp';
 import { scaleNearest } from '../process.ts';

@@ -1,4 +1,4 @@
-// The image-to-cape generator (SPEC §2 Creators): a picture fitted onto the cape's front and inside (and the elytra when
+// The image-to-cape generator: a picture fitted onto the cape's front and inside (and the elytra when
 // asked), every other face in a chosen colour or the picture's average colour.
 import sharp from 'sharp';
 import { capeWidthForScale } from '../../../src/lib/creator-rules.ts';

@@ -1,4 +1,4 @@
-// The OptiFine-style cape generator (SPEC §2 Creators): a cape in the OptiFine editor's manner (a top-to-bottom colour
+// The OptiFine-style cape generator: a cape in the OptiFine editor's manner (a top-to-bottom colour
 // fade with the "OF" mark and its shadow) from a ready-made design or custom colours, and a looked-up OptiFine cape
 // placed on our 64·2ⁿ canvas.
 import sharp from 'sharp';

@@ -8,7 +8,7 @@ import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef } from '../shared/query';
 import { useClientValue, useHydrated } from '../shared/useClientValue';
 
-/** The message for a wrong login code (SPEC §8). */
+/** The message for a wrong login code. */
 export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
 
 /** Keeps only digits, at most six. */

@@ -1,5 +1,5 @@
 // /admin/ai-cape-logs: the AI cape creator's requests, newest first: when, who, the start of the prompt and the cape it
-// made; the pager names five pages either side of the current one (SPEC §9).
+// made; the pager names five pages either side of the current one.
 import type { AiCapeLogPage, PageLink } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';

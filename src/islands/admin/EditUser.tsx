@@ -1,4 +1,4 @@
-// /admin/edit-user/:username?: find a player, read their record, and act on them (SPEC §4 Admin edit user): refresh the
+// /admin/edit-user/:username?: find a player, read their record, and act on them: refresh the
 // cache, remove the cape or ears (each behind a confirmation dialog), ban or delete (both behind the confirm box). A
 // success banner shows 3 s and the record reloads; an unknown player's message shows 3 s, then the page returns to
 // /admin/edit-user.
@@ -13,7 +13,7 @@ import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { TextureImage } from '../shared/TextureImage';
 import { ReasonSelect, useBanReasons } from './ReasonSelect';
 
-/** How long the success banner and the unknown-player message show (SPEC §9). */
+/** How long the success banner and the unknown-player message show. */
 const BANNER_MS = 3000;
 const UNKNOWN_MESSAGE = "That user doesn't exist or isn't registered.";
 /** The cape flags the record shows, as switches while the player has a cape (they mean nothing without one). */

@@ -1,4 +1,4 @@
-// The admin report panel (SPEC §4): waiting, then one of the answers with its confirm step and Cancel back to waiting;
+// The admin report panel: waiting, then one of the answers with its confirm step and Cancel back to waiting;
 // REMOVE and BAN need a reason, and changing the answer clears the chosen reason.
 import { useState } from 'react';
 import { api } from '../../lib/api';

@@ -1,4 +1,4 @@
-// /gallery/ai-cape-creator: a prompt of at most 50 characters becomes a cape (SPEC §2 Creators, §7); the page names the
+// /gallery/ai-cape-creator: a prompt of at most 50 characters becomes a cape; the page names the
 // image maker (an AI images service, or the built-in pattern generator) and shows the server's message on failure.
 import { useEffect, useId, useState } from 'react';
 import { api } from '../../lib/api';

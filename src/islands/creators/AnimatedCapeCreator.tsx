@@ -1,4 +1,4 @@
-// /gallery/animated-cape-creator: a GIF over a PNG background becomes an animated cape (SPEC §2 Creators, §7).
+// /gallery/animated-cape-creator: a GIF over a PNG background becomes an animated cape.
 import { useState } from 'react';
 import { creatorMessages } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';

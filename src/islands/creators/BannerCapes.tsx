@@ -1,6 +1,6 @@
-// /gallery/banner-capes: a banner from the LivzMC or Planet Minecraft editor on a cape (SPEC §2 Creators, §5): the URL
+// /gallery/banner-capes: a banner from the LivzMC or Planet Minecraft editor on a cape: the URL
 // box with the host rule and its message, top and bottom colours (red and green), alignment (scale, top, middle, bottom);
-// a failed request stops the loading silently (SPEC §8).
+// a failed request stops the loading silently.
 import { useId, useState } from 'react';
 import { bannerIdFromUrl, bannerServiceFromUrl, unsupportedBannerMessage } from '../../lib/banner-url';
 import { BANNER_ALIGNMENTS, type BannerAlignment } from '../../lib/creator-rules';

@@ -1,4 +1,4 @@
-// /gallery/cape-creator: a picture fitted onto a cape (SPEC §2 Creators): scale, elytra, colour or auto colour.
+// /gallery/cape-creator: a picture fitted onto a cape: scale, elytra, colour or auto colour.
 import { useState } from 'react';
 import { CreatorFrame } from './CreatorFrame';
 import { ColourField, PicturePicker, ScaleSelect, Switch } from './controls';

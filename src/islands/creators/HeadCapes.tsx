@@ -1,4 +1,4 @@
-// /gallery/head-capes: a player's face on a cape (SPEC §2 Creators): username, helmet layer, red/green/blue/brightness sliders; failures stop the loading silently (SPEC §8).
+// /gallery/head-capes: a player's face on a cape: username, helmet layer, red/green/blue/brightness sliders; failures stop the loading silently.
 import { useState } from 'react';
 import { cleanUsername } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';

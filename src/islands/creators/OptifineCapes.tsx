@@ -1,5 +1,5 @@
-// /gallery/optifine-capes: OptiFine-style capes (SPEC §2 Creators): a design, custom colours, or a player's OptiFine
-// cape looked up 500 ms after the last key; any failure says "That user doesn't have a cape." (SPEC §8).
+// /gallery/optifine-capes: OptiFine-style capes: a design, custom colours, or a player's OptiFine
+// cape looked up 500 ms after the last key; any failure says "That user doesn't have a cape."
 import { useState } from 'react';
 import { cleanUsername, creatorMessages, OPTIFINE_DESIGNS, OPTIFINE_LOOKUP_DEBOUNCE_MS } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';

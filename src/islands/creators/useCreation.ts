@@ -1,4 +1,4 @@
-// A creator's request cycle (SPEC §4 Generators): every settings change sends a new request and sets the loading flag;
+// A creator's request cycle: every settings change sends a new request and sets the loading flag;
 // a newer change cancels the older request; a failure marks the cape invalid with the message the creator shows.
 import { useEffect, useRef, useState } from 'react';
 import { describeApiError, type ErrorDisplay } from '../../lib/api-client';

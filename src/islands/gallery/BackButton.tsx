@@ -1,4 +1,4 @@
-// The gallery's back button (SPEC §2): goes to a given route, or back in history when the previous page was on this site.
+// The gallery's back button: goes to a given route, or back in history when the previous page was on this site.
 import { ArrowLeftIcon } from './icons';
 
 /** Whether going back in history stays on this site. */

@@ -1,4 +1,4 @@
-// One gallery card: the preview, title and author links, like and download counts, and the report and delete steps (SPEC §4 card states).
+// One gallery card: the preview, title and author links, like and download counts, and the report and delete steps.
 import { memo, useEffect, useRef, useState, type MouseEvent } from 'react';
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';

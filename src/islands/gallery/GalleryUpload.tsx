@@ -1,4 +1,4 @@
-// /gallery/new: share a texture (SPEC §4 gallery upload): waiting → confirming (3D preview) → uploading (progress) → uploaded (opens the texture) | failed (back to waiting after 3 s).
+// /gallery/new: share a texture: waiting → confirming (3D preview) → uploading (progress) → uploaded (opens the texture) | failed (back to waiting after 3 s).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError } from '../../lib/api-client';
@@ -20,7 +20,7 @@ import { itemHref, rememberAlreadyShared } from './gallery-api';
 import { useTags } from './TagChips';
 import { TitleAndTagsFields } from './TitleAndTagsFields';
 
-/** The gallery's file rules (SPEC §5): PNG or GIF up to 500 KB; 14 × 7 is ears, anything else follows the cape rules. */
+/** The gallery's file rules: PNG or GIF up to 500 KB; 14 × 7 is ears, anything else follows the cape rules. */
 export const GALLERY_CHECKS: TextureChecks = { checkFile: checkGalleryFile, checkDimensions: checkGalleryDimensions, animated: true };
 
 /** What the drop zone tells the player about files. */

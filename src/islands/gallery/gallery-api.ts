@@ -1,4 +1,4 @@
-// The gallery's shapes (SPEC §3) and its calls (SPEC §7 Gallery): listing, one item, tags, like, delete, report, edit, and image URLs.
+// The gallery's shapes and its calls: listing, one item, tags, like, delete, report, edit, and image URLs.
 import { api, API_URL } from '../../lib/api';
 import type { EditResult, GalleryItem, GalleryPage, LikeResult, Success, Tag, UserGallery } from '../../lib/types';
 import type { ReportGrounds } from '../../lib/report-rules';

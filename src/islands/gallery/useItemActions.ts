@@ -1,4 +1,4 @@
-// The state of one gallery item as a card or the texture page shows it (SPEC §4): waiting, delete confirm, report confirm, report_whitelisted, edit; optimistic likes; shown downloads.
+// The state of one gallery item as a card or the texture page shows it: waiting, delete confirm, report confirm, report_whitelisted, edit; optimistic likes; shown downloads.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
@@ -6,7 +6,7 @@ import { galleryMessages } from '../../lib/gallery-rules';
 import { $user } from '../../lib/session';
 import { likeItem, type GalleryItem } from './gallery-api';
 
-/** The states of SPEC §4 (edit only on the texture page). */
+/** The card's states (edit only on the texture page). */
 export type ItemState = 'waiting' | 'delete' | 'report' | 'report_whitelisted' | 'edit';
 
 /** What a card or the texture page needs to show and change an item. */

@@ -1,4 +1,4 @@
-// /premium/boost (SPEC §2 Premium Boost, §4 Boost): three steps. Link the community account with a code the player sends
+// /premium/boost: three steps. Link the community account with a code the player sends
 // the bot; boost the community server; choose the cosmetic the boost gives. Linked and boosting are polled every second
 // until true; the cosmetic select works only when both are; "Cosmetic updated" shows 3 s. Paying premium holders can
 // also get the community's premium role code.

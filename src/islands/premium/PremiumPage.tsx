@@ -10,10 +10,10 @@ import { $user, storeUser } from '../../lib/session';
 import type { PaymentIntent, PremiumInit, PremiumState, PremiumToggle, User } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
-/** The SPEC §8 alert when a checkout cannot start. */
+/** The alert when a checkout cannot start. */
 const CHECKOUT_FAILED = 'Something went wrong! Please refresh!';
 
-/** Posts the PayPal Standard checkout form (SPEC §7: amount, currency, custom, return, notify_url) for one feature. */
+/** Posts the PayPal Standard checkout form (amount, currency, custom, return, notify_url) for one feature. */
 function submitCheckout(init: PremiumInit, item: PremiumItem, uuid: string, siteName: string): void {
   const fields: Record<string, string> = {
     cmd: '_xclick',
@@ -85,7 +85,7 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
     api<PremiumState>('/api/premium').then(setState, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [user?.uuid]);
 
-  /** Starts a checkout for a feature (`open` leaves the page for the provider); a failure shows the SPEC §8 alert. */
+  /** Starts a checkout for a feature (`open` leaves the page for the provider); a failure shows an alert. */
   const checkout = async (item: PremiumItem, open: (uuid: string) => Promise<void>) => {
     if (!user) return;
     setBusy(item);

@@ -1,4 +1,4 @@
-// Browser-side work on picked texture files for the upload pages and the gallery upload: the SPEC §5 checks, decoding GIF frames, messages with compress links.
+// Browser-side work on picked texture files for the upload pages and the gallery upload: the size, type and dimension checks, decoding GIF frames, messages with compress links.
 import type { ErrorDisplay } from '../../lib/api-client';
 import { galleryMessages } from '../../lib/gallery-rules';
 import { checkCapeFrames, COMPRESS_URL, textureMessages, typeFromMime, type TextureType } from '../../lib/texture-rules';
@@ -26,7 +26,7 @@ export interface HeldTexture {
 /** Decoded GIF frames are scaled down to at most this width: enough for the preview, and 64 frames stay small in memory. */
 const PREVIEW_FRAME_MAX_WIDTH = 512;
 
-/** The SPEC §5 "too big" messages, which come with a link to a compression site. */
+/** The "too big" messages, which come with a link to a compression site. */
 const TOO_BIG_MESSAGES: ReadonlySet<string> = new Set([textureMessages.capeTooBig, textureMessages.earsTooBig, galleryMessages.fileTooBig]);
 
 /** A message for the error display; the "too big" messages (or any, when `compressLink` says so) get a link to a compression site. */
@@ -83,20 +83,20 @@ async function decodeGifFrames(file: File): Promise<HTMLCanvasElement[] | null> 
 
 class FrameCountError extends Error {}
 
-/** The outcome of the client checks: the held texture, or the SPEC §5 message. */
+/** The outcome of the client checks: the held texture, or the failed rule's message. */
 export type CheckResult = { ok: true; texture: HeldTexture } | { ok: false; message: string };
 
 /** The rules a picked file is checked against: an upload page's kind, or the gallery's rules. */
 export interface TextureChecks {
-  /** Checks size and type before the image is loaded (SPEC §5). */
+  /** Checks size and type before the image is loaded. */
   checkFile: (file: { bytes: number; type: TextureType }) => string | null;
-  /** Checks width and height once the image has loaded (SPEC §5). */
+  /** Checks width and height once the image has loaded. */
   checkDimensions: (image: { width: number; height: number }) => string | null;
   /** Whether a GIF may be animated (its frames are played in the preview). */
   animated: boolean;
 }
 
-/** Runs the SPEC §5 checks on a picked file in order: size and type, then that it loads as an image, then its dimensions (and a GIF's frame count). */
+/** Runs the file checks on a picked file in order: size and type, then that it loads as an image, then its dimensions (and a GIF's frame count). */
 export async function checkTextureFile(file: File, kind: TextureChecks): Promise<CheckResult> {
   const type = typeFromMime(file.type);
   const fileProblem = kind.checkFile({ bytes: file.size, type });

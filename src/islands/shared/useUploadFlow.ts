@@ -1,10 +1,10 @@
-// The upload state machine of SPEC §4, one for the cape and ears pages and the gallery upload: waiting → confirming → uploading → uploaded | failed → waiting.
+// The upload state machine, one for the cape and ears pages and the gallery upload: waiting → confirming → uploading → uploaded | failed → waiting.
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import type { ErrorDisplay } from '../../lib/api-client';
 import { uploadFile, type UploadResponse } from '../../lib/upload';
 import { checkTextureFile, textureMessageDisplay, type HeldTexture, type TextureChecks } from './texture-files';
 
-/** The states of SPEC §4. */
+/** The upload states: waiting, confirming, uploading, uploaded and failed. */
 export type UploadStatus = 'waiting' | 'confirming' | 'uploading' | 'uploaded' | 'failed';
 
 /** Where an upload stands. */
@@ -43,7 +43,7 @@ export type UploadAction =
 /** A page's upload before anything is picked. */
 export const initialUploadState: UploadState = { status: 'waiting', held: null, checking: false, progress: 0, error: null, resetAfterMs: null, notice: null };
 
-/** Whether a file is held, so a newly dropped or picked one is ignored (SPEC §4): while confirming or uploading, and once uploaded when the page moves on rather than resets. */
+/** Whether a file is held, so a newly dropped or picked one is ignored: while confirming or uploading, and once uploaded when the page moves on rather than resets. */
 export function isHoldingFile(state: Pick<UploadState, 'status' | 'resetAfterMs'>): boolean {
   return state.status === 'confirming' || state.status === 'uploading' || (state.status === 'uploaded' && state.resetAfterMs === null);
 }
@@ -105,7 +105,7 @@ export function useUploadFlow(checks: TextureChecks) {
   // Leaving the page ends an upload still under way.
   useEffect(() => () => uploadAbort.current?.abort(), []);
 
-  // Uploaded and failed return to waiting on their own, after the time the outcome set (SPEC §4).
+  // Uploaded and failed return to waiting on their own, after the time the outcome set.
   useEffect(() => {
     if ((state.status !== 'uploaded' && state.status !== 'failed') || state.resetAfterMs === null) return;
     const timer = window.setTimeout(() => dispatch({ type: 'reset' }), state.resetAfterMs);

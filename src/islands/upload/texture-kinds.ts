@@ -1,4 +1,4 @@
-// What differs between the cape and the ears upload pages: endpoint, accepted files, rules and reset timers (SPEC §4, §5, §9).
+// What differs between the cape and the ears upload pages: endpoint, accepted files, rules and reset timers.
 import { CAPE_SIZES, checkCapeDimensions, checkCapeFile, checkEarsDimensions, checkEarsFile } from '../../lib/texture-rules';
 import type { FileTypes } from '../shared/DropZone';
 import type { TextureChecks } from '../shared/texture-files';
@@ -6,12 +6,12 @@ import type { TextureChecks } from '../shared/texture-files';
 /** Which texture an upload page handles. */
 export type TextureKindName = 'cape' | 'ears';
 
-/** One kind of texture and how its upload page behaves: the files its picker takes and the checks they pass (SPEC §5), and more. */
+/** One kind of texture and how its upload page behaves: the files its picker takes and the checks they pass, and more. */
 export interface TextureKind extends FileTypes, TextureChecks {
   name: TextureKindName;
   /** The API path for POST (upload) and DELETE (remove). */
   endpoint: string;
-  /** Milliseconds before the page returns to waiting after each outcome (SPEC §4). */
+  /** Milliseconds before the page returns to waiting after each outcome. */
   resetMs: { uploaded: number; serverFailure: number; requestError: number };
 }
 

@@ -1,4 +1,4 @@
-// The cape and ears pages' upload (SPEC §4): the shared upload flow plus the player's saved texture, shown when no file is held, restored on Cancel and removable.
+// The cape and ears pages' upload: the shared upload flow plus the player's saved texture, shown when no file is held, restored on Cancel and removable.
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { api } from '../../lib/api';
@@ -21,7 +21,7 @@ interface UploadBody {
   notice?: string;
 }
 
-/** Runs an upload page: loads the saved texture, checks picked files, uploads with progress, resets on the SPEC §4 timers, removes. */
+/** Runs an upload page: loads the saved texture, checks picked files, uploads with progress, resets to waiting on the kind's timers, removes. */
 export function useTextureUpload(kind: TextureKind) {
   const user = useStore($user);
   const uuid = user?.uuid ?? null;

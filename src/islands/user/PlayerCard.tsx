@@ -1,4 +1,4 @@
-// A looked-up player: the 3D model wearing their cape (or its animation) and ears, and the table of SPEC §2.
+// A looked-up player: the 3D model wearing their cape (or its animation) and ears, and a table of username, uuid, group and premium.
 import type { PlayerLookup } from '../../lib/types';
 import { savedFromProfile } from '../upload/saved-textures';
 import PlayerPreview from '../shared/PlayerPreview';

@@ -45,7 +45,7 @@ export default function PlayerLookup() {
         if (controller.signal.aborted) return;
         const error = describeApiError(errorBody(failure));
         setState({ kind: 'failed', messages: error.kind === 'message' ? [error.message] : error.messages });
-        // A failed search returns to /user (SPEC §2), with the error shown.
+        // A failed search returns to /user, with the error shown.
         history.replaceState(null, '', '/user');
       },
     );

@@ -1,4 +1,4 @@
-// /user/{uuid}/report: who is reported, the terms checkbox and the Report button; then the thank-you state (SPEC §4 Report user).
+// /user/{uuid}/report: who is reported, the terms checkbox and the Report button; then the thank-you state.
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
