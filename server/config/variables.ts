@@ -141,7 +141,7 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
   },
   IMAGE_SMALL_JOB_SLOTS: {
     group: 'Uploads and image work',
-    description: 'more image jobs that run at once, small ones only (see [the image queue](api.md#the-image-queue)); `0` for none',
+    description: 'more image jobs that run at once, small ones only (see [the image queue](api.md#uploads-and-the-image-queue)); `0` for none',
   },
   IMAGE_SMALL_JOB_PIXELS: {
     group: 'Uploads and image work',
