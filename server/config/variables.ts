@@ -220,7 +220,7 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
   },
   PUBLIC_SITE_URL: {
     group: 'Premium and payments',
-    default: 'the first `PUBLIC_SITE_ORIGINS`, else `PUBLIC_BASE_URL`',
+    default: 'the first `PUBLIC_SITE_ORIGINS`, else `PUBLIC_BASE_URL`, else `http://localhost:$PORT`',
     description: "the site's address, where PayPal and Stripe send the buyer back (`/premium/success`) and Microsoft sends the player after a login",
   },
   PAYMENT_NOTIFICATIONS_PER_MINUTE: {
