@@ -1,10 +1,12 @@
 // The server's configuration: one typed reading of the environment, with defaults that work on a fresh machine.
-import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
 import { DEFAULT_PORT, publicBaseUrl } from '../src/lib/public-base-url.ts';
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './textures/image-jobs.ts';
+import { isHostOrOrigin, trustProxySetting, type TrustProxy } from './config/parsers.ts';
+
+export { trustProxyOption, type TrustProxy } from './config/parsers.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -21,65 +23,12 @@ const list = z
       .filter(Boolean),
   );
 
-/** Whose X-Forwarded-* headers to believe: nobody (false), the nearest N proxies, or proxies at these addresses/CIDRs. */
-export type TrustProxy = false | number | string[];
-
-/** Whether a TRUST_PROXY list entry is an IP address or a CIDR block. */
-function isAddressOrCidr(entry: string): boolean {
-  const [address, prefix, ...rest] = entry.split('/');
-  const version = net.isIP(address ?? '');
-  if (version === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
-}
-
-/** Whether an allow-list entry is a host name or an http(s) origin. */
-function isHostOrOrigin(entry: string): boolean {
-  if (!entry.includes('://')) return /^[a-z0-9.-]+$/i.test(entry) || net.isIP(entry.replace(/^\[|\]$/g, '')) !== 0;
-  try {
-    const url = new URL(entry);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/+$/, '');
-  } catch {
-    return false;
-  }
-}
-
-/** TRUST_PROXY: off, a hop count (`1`, `2`), a list of proxy addresses/CIDRs, or `true` (read as one hop, with a warning). */
-const trustProxySetting = z
-  .string()
-  .optional()
-  .transform((value, context): { trust: TrustProxy; warning?: string } => {
-    const text = (value ?? '').trim();
-    if (text === '' || text === 'false' || text === '0') return { trust: false };
-    if (/^\d+$/.test(text)) return { trust: Number(text) };
-    if (text === 'true') {
-      return {
-        trust: 1,
-        warning: 'TRUST_PROXY=true is read as TRUST_PROXY=1 (trust the nearest proxy only); set the number of proxies or their addresses',
-      };
-    }
-    const entries = text.split(',').map((entry) => entry.trim());
-    const bad = entries.filter((entry) => !isAddressOrCidr(entry));
-    if (bad.length > 0) {
-      context.addIssue({
-        code: 'custom',
-        message: `expected a hop count (1, 2), or comma-separated proxy addresses or CIDRs; not ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
-      });
-      return z.NEVER;
-    }
-    return { trust: entries };
-  });
-
-/** TRUST_PROXY as Fastify's trustProxy option: a hop count becomes "trust the nearest N addresses". */
-export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
-  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
-}
-
 const milliseconds = z.coerce.number().int().min(0);
 /** A price with two decimals, as the payment providers take it. */
 const price = z.string().regex(/^\d{1,6}\.\d{2}$/, { message: 'a price with two decimals, such as 4.99' });
 
-const schema = z.object({
+/** The environment variables the server reads: each one's type, check and default. */
+export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
   HOST: z.string().default('localhost'),
   DATA_DIR: z.string().default('./data'),
@@ -309,7 +258,7 @@ export interface S3Config {
 
 /** Reads the configuration from an environment (process.env by default); throws a readable error on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);

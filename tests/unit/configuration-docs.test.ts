@@ -1,0 +1,25 @@
+// docs/configuration.md is what `npm run docs:config` writes, and every variable has a description.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../server/config.ts';
+import { OTHER_VARIABLES, SERVER_VARIABLES } from '../../server/config/variables.ts';
+import { CONFIGURATION_DOC, configurationMarkdown } from '../../scripts/config-docs.ts';
+
+describe('docs/configuration.md', () => {
+  it('is what npm run docs:config writes (run it after changing server/config.ts or server/config/variables.ts)', async () => {
+    expect(readFileSync(CONFIGURATION_DOC, 'utf8')).toBe(await configurationMarkdown());
+  });
+
+  it('describes every variable of the config schema, and only those', () => {
+    const described = Object.keys(SERVER_VARIABLES).sort();
+    expect(described).toEqual(Object.keys(configSchema.shape).sort());
+    for (const [name, doc] of Object.entries(SERVER_VARIABLES)) expect(doc.description.trim(), name).not.toBe('');
+  });
+
+  it('describes variables read elsewhere only where the named file reads them', () => {
+    for (const [name, doc] of Object.entries(OTHER_VARIABLES)) {
+      expect(doc.description.trim(), name).not.toBe('');
+      expect(readFileSync(doc.readBy, 'utf8'), `${name} in ${doc.readBy}`).toContain(name);
+    }
+  });
+});
