@@ -3,11 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { publicBaseUrl } from '../src/lib/public-base-url.ts';
+import { publicBaseUrl } from '../../src/lib/public-base-url.ts';
 import { describePrecompress, precompressSite } from './precompress.ts';
 
 /** What the built site depends on; the compression step is one of them, so a change to it rebuilds. */
-const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'server/precompress.ts'];
+const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'server/site/precompress.ts'];
 const STAMP = '.build-stamp';
 
 function newestMtime(entry: string): number {
@@ -32,7 +32,7 @@ export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.e
     .digest('hex');
 }
 
-/** Runs `astro build` and writes the compressed copies (server/precompress.ts) unless `siteDir` already holds a build of the current sources (or `force`); returns whether it built. */
+/** Runs `astro build` and writes the compressed copies (server/site/precompress.ts) unless `siteDir` already holds a build of the current sources (or `force`); returns whether it built. */
 export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void, force = false): boolean {
   if (!fs.existsSync(path.join(root, 'src'))) return false;
   const fingerprint = siteFingerprint(root);

@@ -1,5 +1,5 @@
 // The game's 16 dye colours as banners show them (each dye's texture diffuse colour).
-import type { Rgba } from '../raw-image.ts';
+import type { Rgba } from '../../pipeline/raw-image.ts';
 
 /** The 16 dye colours, in the game's dye id order (white 0 … black 15). */
 export const DYE_COLOURS = [

@@ -4,8 +4,8 @@
 // caller gives up on it (its timeout) is ended by killing its worker, and a new worker is started in its place at once.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './image-work.ts';
-import { TextureRejected } from './process.ts';
+import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './work-catalogue.ts';
+import { TextureRejected } from '../textures/pipeline/process.ts';
 
 /** A job sent to a worker. */
 export interface ImageWorkerRequest {
@@ -17,7 +17,7 @@ export interface ImageWorkerRequest {
 /** A worker's answer: ready to work, a result, or the job's error (`rejected` for a TextureRejected). */
 export type ImageWorkerReply = { id: 0; ready: true } | { id: number; result: unknown } | { id: number; error: { message: string; rejected: boolean } };
 
-const WORKER_FILE = fileURLToPath(new URL('./image-worker.ts', import.meta.url));
+const WORKER_FILE = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 /** The TypeScript loader the server itself runs with, by absolute URL (so it resolves whatever the working directory). */
 const TS_LOADER = import.meta.resolve('tsx');
 

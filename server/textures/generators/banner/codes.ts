@@ -1,5 +1,5 @@
 // Reads the banner codes of the two banner editors (LivzMC's, which uses OptiFine's format, and Planet Minecraft's) into banners.
-import type { BannerService } from '../../../src/lib/banner-url.ts';
+import type { BannerService } from '../../../../src/lib/banner-url.ts';
 import type { DyeColour } from './colours.ts';
 import type { PatternId } from './patterns.ts';
 import { MAX_BANNER_LAYERS, type Banner, type BannerLayer } from './render.ts';

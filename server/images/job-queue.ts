@@ -1,7 +1,7 @@
 // One queue for all image work (uploads, gallery uploads, creators, previews, maps, GIF builds), each job run in a worker
-// process of its own (server/textures/image-workers.ts), shared fairly between players:
+// process of its own (server/images/worker-pool.ts), shared fairly between players:
 // - `concurrency` slots take any job, and `smallSlots` more take only small jobs (at most `smallJobPixels` pixels decoded
-//   and drawn, server/textures/image-job-cost.ts), so a small upload never waits behind big GIFs;
+//   and drawn, server/images/job-cost.ts), so a small upload never waits behind big GIFs;
 // - a free slot goes to the waiting job of the player who has had the least image work in the last minute (seconds
 //   charged plus the running time of their jobs), then to the job that came first;
 // - a player may have `perPlayer` jobs queued or running and cause `workSecondsPerMinute` seconds of image work a minute
@@ -12,9 +12,9 @@
 import os from 'node:os';
 import { CAPE_MAX_HEIGHT, CAPE_MAX_WIDTH } from '../../src/lib/texture-rules.ts';
 import { HttpError } from '../http/errors.ts';
-import { imageJobPixels } from './image-job-cost.ts';
-import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './image-work.ts';
-import { ImageWorkerPool, type ImageJobControl } from './image-workers.ts';
+import { imageJobPixels } from './job-cost.ts';
+import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './work-catalogue.ts';
+import { ImageWorkerPool, type ImageJobControl } from './worker-pool.ts';
 
 /** The message when a player already has as many image jobs queued or running as they may. */
 export const IMAGE_JOBS_PER_PLAYER_MESSAGE = 'You already have pictures being processed. Wait for them to finish, then try again.';

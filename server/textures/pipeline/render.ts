@@ -1,6 +1,6 @@
 // Gallery card images for stored textures: cape and ears previews and a whole-texture map, scaled with nearest-neighbour.
 import sharp, { type Metadata } from 'sharp';
-import { CAPE_MAX_WIDTH, EARS_HEIGHT, EARS_WIDTH, MAX_CAPE_FRAMES } from '../../src/lib/texture-rules.ts';
+import { CAPE_MAX_WIDTH, EARS_HEIGHT, EARS_WIDTH, MAX_CAPE_FRAMES } from '../../../src/lib/texture-rules.ts';
 
 /** Width of a preview card image, in pixels. */
 export const PREVIEW_WIDTH = 320;

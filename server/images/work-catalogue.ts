@@ -1,8 +1,8 @@
 // The catalogue of image work the worker processes do: each takes the bytes of one image and resolves with its result.
-import { makeCreation } from './generators/index.ts';
-import { perceptualHash, perceptualProbes } from './perceptual-hash.ts';
-import { processCape, processEars, processGalleryTexture, stripStill, stripToGif, type EncodedTexture } from './process.ts';
-import { renderCapePreview, renderEarsPreview, renderTextureMap } from './render.ts';
+import { makeCreation } from '../textures/generators/index.ts';
+import { perceptualHash, perceptualProbes } from '../textures/pipeline/perceptual-hash.ts';
+import { processCape, processEars, processGalleryTexture, stripStill, stripToGif, type EncodedTexture } from '../textures/pipeline/process.ts';
+import { renderCapePreview, renderEarsPreview, renderTextureMap } from '../textures/pipeline/render.ts';
 
 /** An upload's result with the perceptual hashes of its still (an animation's first frame) that the blocklist is checked with. */
 async function withProbes<T extends { still: EncodedTexture }>(processed: T): Promise<T & { probes: string[] }> {

@@ -1,12 +1,12 @@
 // Removing an account with everything it owns: gallery items, likes, capes and ears (textures released when unshared).
 import type { Transaction } from 'kysely';
-import type { Db } from './db/database.ts';
-import type { Database } from './db/schema.ts';
-import { deleteUser } from './db/users.ts';
-import { deleteGalleryItems, itemsByAuthor, removeUserLikes } from './gallery/items.ts';
-import type { InvalidationBus } from './mod/invalidation.ts';
-import { clearPlayerTextures } from './textures/assign.ts';
-import type { TextureLibrary } from './textures/library.ts';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { deleteUser } from '../db/users.ts';
+import { deleteGalleryItems, itemsByAuthor, removeUserLikes } from '../gallery/items.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
+import { clearPlayerTextures } from '../textures/library/assign.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
 
 /**
  * Deletes an account, its gallery items and likes, releases its textures and tells the profile caches; `alsoInTransaction`

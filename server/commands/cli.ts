@@ -1,15 +1,15 @@
 // The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code; `cloakroom sweep` removes upload leftovers;
 // `cloakroom backup DIR` and `cloakroom restore DIR [--force]` back a SQLite site up while it runs and put it back.
-import { backupSite, restoreSite, sqliteFile } from './backup.ts';
-import { loadConfig } from './config.ts';
-import { LOGIN_CODE_TTL_MS } from './auth/login-codes.ts';
-import { isUsername } from './auth/player-ids.ts';
-import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from './auth/registration.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
-import { OutsideServiceError } from './http/outside-fetch.ts';
-import { createBlobStore } from './storage/index.ts';
-import { createTextureLibrary } from './textures/create-library.ts';
-import { describeSweep, sweepLeftovers } from './textures/sweep.ts';
+import { backupSite, restoreSite, sqliteFile } from '../operations/backup.ts';
+import { loadConfig } from '../config.ts';
+import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
+import { isUsername } from '../auth/player-ids.ts';
+import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from '../accounts/registration.ts';
+import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { OutsideServiceError } from '../http/outside-fetch.ts';
+import { createBlobStore } from '../storage/index.ts';
+import { createTextureLibrary } from '../operations/create-library.ts';
+import { describeSweep, sweepLeftovers } from '../operations/sweep.ts';
 
 const USAGE = 'Usage: cloakroom code <username> [--admin]\n       cloakroom sweep\n       cloakroom backup <dir>\n       cloakroom restore <dir> [--force]';
 

@@ -2,7 +2,7 @@
 import type { Transaction } from 'kysely';
 import { countOf } from '../../src/lib/plural.ts';
 import type { Database } from '../db/schema.ts';
-import type { BlocklistContext } from '../textures/blocklist.ts';
+import type { BlocklistContext } from '../textures/library/blocklist.ts';
 
 /** The moderator doing an action. */
 export interface Moderator {

@@ -2,12 +2,12 @@
 // release what they pointed at before and tell the profile caches; and a moderator's removal, which takes a picture off
 // every player wearing it. The only module that knows the users' texture columns.
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { Db } from '../db/database.ts';
-import { isPostgres } from '../db/migrations.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
-import type { TextureKind, TextureLibrary } from './library.ts';
-import type { EncodedTexture } from './process.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Db } from '../../db/database.ts';
+import { isPostgres } from '../../db/migrations.ts';
+import type { InvalidationBus } from '../../events/invalidation.ts';
+import type { TextureKind, TextureLibrary } from './texture-library.ts';
+import type { EncodedTexture } from '../pipeline/process.ts';
 
 /** A player's texture slots and the user columns each fills: the still image and, for the cape, the animated strip. */
 export const PLAYER_SLOTS = {

@@ -3,8 +3,8 @@
 // payment notifications older than their retention period.
 import type { Db } from '../db/database.ts';
 import { removeOldNotifications } from '../premium/payments.ts';
-import { forgetOldMakers } from './creations.ts';
-import { textureBlobKeys, type TextureLibrary } from './library.ts';
+import { forgetOldMakers } from '../creators/creations.ts';
+import { textureBlobKeys, type TextureLibrary } from '../textures/library/texture-library.ts';
 
 /** What one sweep removed. */
 export interface SweepReport {

@@ -8,10 +8,10 @@ import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
 import { galleryItemOwner } from '../gallery/items.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
-import { refuseBlocklisted } from './blocklist.ts';
-import type { CreationRequest } from './generators/index.ts';
-import type { ImageJobOwner, ImageJobs } from './image-jobs.ts';
-import { derivedKey, type TextureLibrary } from './library.ts';
+import { refuseBlocklisted } from '../textures/library/blocklist.ts';
+import type { CreationRequest } from '../textures/generators/index.ts';
+import type { ImageJobOwner, ImageJobs } from '../images/job-queue.ts';
+import { derivedKey, type TextureLibrary } from '../textures/library/texture-library.ts';
 
 /** A stored creation: its texture (an animation's strip, else the still), the still, and the note for the player. */
 export interface StoredCreation {

@@ -4,8 +4,8 @@ import type { Db } from '../db/database.ts';
 import { countGalleryReferences } from '../gallery/items.ts';
 import { createBlobStore, type BlobStoreConfig } from '../storage/index.ts';
 import { countReportReferences } from '../users/reports.ts';
-import { TextureLibrary } from './library.ts';
-import type { TextureCache } from './texture-cache.ts';
+import { TextureLibrary } from '../textures/library/texture-library.ts';
+import type { TextureCache } from '../textures/library/cache.ts';
 
 /** Creates the texture library on the configured blob store, counting gallery items, reported textures and AI log images as references too; the server adds its in-memory texture cache. */
 export function createTextureLibrary(config: BlobStoreConfig, db: Db, cache?: TextureCache): TextureLibrary {

@@ -2,12 +2,12 @@
 // picture re-saved, touched up or nudged is refused at upload. Removals hash their textures in the image jobs before their
 // transaction and add the rows inside it; uploads are checked after processing, before anything is stored.
 import type { Transaction } from 'kysely';
-import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
-import type { ImageJobs } from './image-jobs.ts';
-import type { TextureLibrary } from './library.ts';
-import { isPerceptualMatch, NO_PERCEPTUAL_HASH } from './perceptual-hash.ts';
-import { TextureRejected } from './process.ts';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import type { ImageJobs } from '../../images/job-queue.ts';
+import type { TextureLibrary } from './texture-library.ts';
+import { isPerceptualMatch, NO_PERCEPTUAL_HASH } from '../pipeline/perceptual-hash.ts';
+import { TextureRejected } from '../pipeline/process.ts';
 
 /** The answer to an upload of a blocklisted picture. */
 export const BLOCKLISTED_MESSAGE = "This picture was removed by our moderators for breaking the rules and can't be uploaded again.";

@@ -4,9 +4,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { isPostgresUrl } from './db/database.ts';
-import { LocalBlobStore, type BlobStore } from './storage/index.ts';
-import { textureBlobKeys } from './textures/library.ts';
+import { isPostgresUrl } from '../db/database.ts';
+import { LocalBlobStore, type BlobStore } from '../storage/index.ts';
+import { textureBlobKeys } from '../textures/library/texture-library.ts';
 
 /** The files of a backup directory. */
 export const BACKUP_FILES = { database: 'cloakroom.db', textures: 'textures', manifest: 'manifest.json' } as const;

@@ -15,8 +15,8 @@ import {
   STRIP_MAX_PIXELS,
   storedCapeWidth,
   textureMessages,
-} from '../../src/lib/texture-rules.ts';
-import { checkGalleryFile, isEarsSize } from '../../src/lib/gallery-rules.ts';
+} from '../../../src/lib/texture-rules.ts';
+import { checkGalleryFile, isEarsSize } from '../../../src/lib/gallery-rules.ts';
 import { countGifFrames, readImageHeader } from './image-header.ts';
 import type { RawImage } from './raw-image.ts';
 

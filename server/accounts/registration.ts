@@ -6,8 +6,8 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { findUser, makeAdmin, upsertUser, type UserRow } from '../db/users.ts';
 import { fetchProfileByName } from '../integrations/mojang.ts';
-import { issueLoginCode } from './login-codes.ts';
-import { offlineUuid } from './player-ids.ts';
+import { issueLoginCode } from '../auth/login-codes.ts';
+import { offlineUuid } from '../auth/player-ids.ts';
 
 /** What an operator or admin can do when the Mojang API cannot be reached (a machine without internet access, say). */
 export const MOJANG_UNREACHABLE_HINT = 'To try the site without internet access, set OFFLINE_MODE=true; otherwise check MOJANG_API_URL.';

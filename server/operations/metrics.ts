@@ -4,17 +4,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
-import { galleryMessages } from '../src/lib/gallery-rules.ts';
-import type { MicrosoftLoginFailure } from '../src/lib/login-errors.ts';
-import { textureMessages } from '../src/lib/texture-rules.ts';
+import { galleryMessages } from '../../src/lib/gallery-rules.ts';
+import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
+import { textureMessages } from '../../src/lib/texture-rules.ts';
 import {
   IMAGE_JOB_TIMEOUT_MESSAGE,
   IMAGE_JOBS_PER_PLAYER_MESSAGE,
   IMAGE_QUEUE_FULL_MESSAGE,
   IMAGE_WORK_BUDGET_MESSAGE,
   type ImageJobCounts,
-} from './textures/image-jobs.ts';
-import { BLOCKLISTED_MESSAGE } from './textures/blocklist.ts';
+} from '../images/job-queue.ts';
+import { BLOCKLISTED_MESSAGE } from '../textures/library/blocklist.ts';
 
 /** Upper bounds of the request duration buckets, in seconds: from half a millisecond (cached mod API answers) to 10 s. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;

@@ -1,5 +1,5 @@
 // Draws a banner's face: its base colour, then each pattern layer over it in order.
-import { createImage, type RawImage } from '../raw-image.ts';
+import { createImage, type RawImage } from '../../pipeline/raw-image.ts';
 import { DYE_RGB, type DyeColour } from './colours.ts';
 import { BANNER_HEIGHT, BANNER_WIDTH, patternMask, type PatternId } from './patterns.ts';
 

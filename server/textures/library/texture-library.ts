@@ -1,10 +1,10 @@
 // Stored textures: put once by hash (blob first, then its row), and removed when nothing refers to them any more.
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/database.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
+import type { Db } from '../../db/database.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
 import { PLAYER_TEXTURE_COLUMNS } from './assign.ts';
-import type { EncodedTexture } from './process.ts';
-import type { TextureCache } from './texture-cache.ts';
+import type { EncodedTexture } from '../pipeline/process.ts';
+import type { TextureCache } from './cache.ts';
 
 /** Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip. */
 export type DerivedVariant = 'preview' | 'map' | 'gif';
