@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
 import { DEFAULT_PORT, publicBaseUrl } from '../src/lib/public-base-url.ts';
-import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './images/job-queue.ts';
+import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './config/image-job-limits.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])

@@ -7,7 +7,8 @@ import type { ProfileCache } from '../mod/profiles.ts';
 import { removeFromEveryWearer, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
 import { capeFlagsDetail } from '../../src/lib/audit-labels.ts';
-import { auditThumbnail, recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
+import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
+import { auditThumbnail } from './audit-thumbnail.ts';
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { dropModeratorGrant, grantFeature, lockFeatures, recordModeratorGrant, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
 

@@ -2,7 +2,6 @@
 import type { Transaction } from 'kysely';
 import { countOf } from '../../src/lib/plural.ts';
 import type { Database } from '../db/schema.ts';
-import type { BlocklistContext } from '../textures/library/blocklist.ts';
 
 /** The moderator doing an action. */
 export interface Moderator {
@@ -44,12 +43,4 @@ export async function recordAdminAction(trx: Transaction<Database>, moderator: M
 export function removalDetail(playersWhoLostIt: number, detail?: string): string {
   const lost = `${countOf(playersWhoLostIt, 'player')} lost it`;
   return detail ? `${detail}; ${lost}` : lost;
-}
-
-/** A small picture of a stored texture for its audit row (its texture map as a PNG data URL), or null when it is not stored. */
-export async function auditThumbnail(context: BlocklistContext, hash: string | null): Promise<string | null> {
-  const bytes = hash ? await context.library.read(hash) : null;
-  if (!bytes) return null;
-  const map = await context.imageJobs.run('textureMap', bytes, null);
-  return `data:image/png;base64,${Buffer.from(map).toString('base64')}`;
 }

@@ -1,6 +1,7 @@
 // Schema migrations, in order; each runs on SQLite and on PostgreSQL alike.
-import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { isPostgres } from './dialect.ts';
 
 /** A database as migrations see it: untyped, since each migration runs against the schema of its own time (Kysely's guidance). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types
@@ -96,11 +97,6 @@ const textures: Migration = {
     await db.schema.dropTable('textures').execute();
   },
 };
-
-/** Whether a database is PostgreSQL (otherwise SQLite). */
-export function isPostgres(db: MigrationDb): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /** The gallery's starting tags. */
 export const DEFAULT_TAGS: Array<{ tag_key: string; name: string }> = [

@@ -9,8 +9,7 @@
 // - at most `queueMax` jobs wait; beyond it, 503: the site is busy, which is no single caller's fault;
 // - a job that runs longer than `timeoutMs` fails with a 503 and its worker is killed (the pool starts another).
 // The site's own work (renders of stored textures, the moderators' blocklisting) has no player: no cap and no budget.
-import os from 'node:os';
-import { CAPE_MAX_HEIGHT, CAPE_MAX_WIDTH } from '../../src/lib/texture-rules.ts';
+import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from '../config/image-job-limits.ts';
 import { HttpError } from '../http/errors.ts';
 import { imageJobPixels } from './job-cost.ts';
 import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './work-catalogue.ts';
@@ -27,39 +26,6 @@ export const IMAGE_JOB_TIMEOUT_MESSAGE = 'This picture took too long to process.
 
 /** The window a player's seconds of image work are counted over. */
 const WORK_WINDOW_MS = 60_000;
-
-/** The default number of image jobs that run at once: one less than the cores, at least one (so one core stays the API's). */
-export function defaultImageJobConcurrency(): number {
-  return Math.max(1, os.availableParallelism() - 1);
-}
-
-/** How the queue shares image work. */
-export interface ImageJobLimits {
-  /** Jobs of any size that run at once. */
-  concurrency: number;
-  /** More jobs that run at once, small ones only. */
-  smallSlots: number;
-  /** The most pixels (decoded and drawn) a small job has. */
-  smallJobPixels: number;
-  /** Jobs one player may have queued or running. */
-  perPlayer: number;
-  /** Jobs that may wait for a slot. */
-  queueMax: number;
-  /** How long a job may run before it is ended with its worker, in ms. */
-  timeoutMs: number;
-  /** Seconds of image work one player may cause per minute. */
-  workSecondsPerMinute: number;
-}
-
-/** The limits' defaults: one small-job slot beside the others, the largest still cape (2048 x 1024) as the small size. */
-export const IMAGE_JOB_DEFAULTS: Omit<ImageJobLimits, 'concurrency'> = {
-  smallSlots: 1,
-  smallJobPixels: CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT,
-  perPlayer: 2,
-  queueMax: 32,
-  timeoutMs: 30_000,
-  workSecondsPerMinute: 20,
-};
 
 /** The player whose request a job is for (their uuid), or null for the site's own work. */
 export type ImageJobOwner = string | null;

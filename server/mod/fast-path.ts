@@ -5,7 +5,7 @@
 // additions per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { RequestDurations, RequestSeries } from '../operations/metrics.ts';
+import type { RequestDurations, RequestSeries } from '../http/request-durations.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import {
   CSL_PROFILE_ROUTE,

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { isPostgresUrl } from '../db/database.ts';
+import { isPostgresUrl } from '../db/dialect.ts';
 import { LocalBlobStore, type BlobStore } from '../storage/index.ts';
 import { textureBlobKeys } from '../textures/library/texture-library.ts';
 

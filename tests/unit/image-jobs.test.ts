@@ -3,14 +3,13 @@
 // runs by hand.
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../server/http/errors.ts';
+import { defaultImageJobConcurrency, type ImageJobLimits } from '../../server/config/image-job-limits.ts';
 import {
-  defaultImageJobConcurrency,
   IMAGE_JOB_TIMEOUT_MESSAGE,
   IMAGE_JOBS_PER_PLAYER_MESSAGE,
   IMAGE_QUEUE_FULL_MESSAGE,
   IMAGE_WORK_BUDGET_MESSAGE,
   ImageJobs,
-  type ImageJobLimits,
   type ImageJobOwner,
   type ImageWorkRunner,
 } from '../../server/images/job-queue.ts';

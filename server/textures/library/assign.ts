@@ -1,13 +1,14 @@
 // Texture assignment, in one place: store the blobs, point a player (or a gallery item) at them in one transaction,
 // release what they pointed at before and tell the profile caches; and a moderator's removal, which takes a picture off
-// every player wearing it. The only module that knows the users' texture columns.
+// every player wearing it. The only module that writes the users' texture columns (named in player-columns.ts).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
-import { isPostgres } from '../../db/migrations.ts';
+import { isPostgres } from '../../db/dialect.ts';
 import type { InvalidationBus } from '../../events/invalidation.ts';
 import type { TextureKind, TextureLibrary } from './texture-library.ts';
 import type { EncodedTexture } from '../pipeline/process.ts';
+import { PLAYER_TEXTURE_COLUMNS, type PlayerTextureColumn } from './player-columns.ts';
 
 /** A player's texture slots and the user columns each fills: the still image and, for the cape, the animated strip. */
 export const PLAYER_SLOTS = {
@@ -17,12 +18,6 @@ export const PLAYER_SLOTS = {
 
 /** A player's texture slot. */
 export type PlayerSlot = keyof typeof PLAYER_SLOTS;
-
-/** Every user column that refers to a texture. */
-export const PLAYER_TEXTURE_COLUMNS = ['cape_hash', 'cape_strip_hash', 'ears_hash'] as const;
-
-/** A user column that refers to a texture. */
-export type PlayerTextureColumn = (typeof PLAYER_TEXTURE_COLUMNS)[number];
 
 /** The texture columns as a query on `users` selects them. */
 export const PLAYER_TEXTURE_SELECTION = PLAYER_TEXTURE_COLUMNS.map((column) => `users.${column}` as const);

@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
-import { PLAYER_TEXTURE_COLUMNS } from './assign.ts';
 import type { EncodedTexture } from '../pipeline/process.ts';
 import type { TextureCache } from './cache.ts';
+import { countPlayerReferences } from './player-columns.ts';
 
 /** Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip. */
 export type DerivedVariant = 'preview' | 'map' | 'gif';
@@ -25,16 +25,6 @@ export type TextureKind = 'cape' | 'cape-strip' | 'ears' | 'gallery' | 'creation
 
 /** A place that can refer to a texture: returns how many references a hash has there. */
 export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
-
-/** Counts references to a hash from players' current capes and ears. */
-export const countPlayerReferences: ReferenceCounter = async (db, hash) => {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where((eb) => eb.or(PLAYER_TEXTURE_COLUMNS.map((column) => eb(column, '=', hash))))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-};
 
 /** The texture library: the blob store plus the `textures` rows. */
 export class TextureLibrary {
