@@ -7,7 +7,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DatabaseCon
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './schema.ts';
 import { isPostgresUrl } from './dialect.ts';
-import { migrations } from './migrations.ts';
+import { migrations } from './migrations/index.ts';
 
 /** The app's database handle. */
 export type Db = Kysely<Database>;

@@ -3,7 +3,7 @@ import type { Premium, User } from '../../src/lib/types.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
-import { ADMIN_GROUP_ID } from './migrations.ts';
+import { ADMIN_GROUP_ID } from './migrations/seed-rows.ts';
 import { readSiteCounts } from './site-counts.ts';
 
 /** A stored account with its group and premium features. */
