@@ -68,7 +68,7 @@ export async function countUsers(db: Db): Promise<number> {
   return (await readSiteCounts(db)).users;
 }
 
-/** Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see textures/assign.ts). */
+/** Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see server/textures/library/assign.ts). */
 export async function deleteUser(db: Db | Transaction<Database>, uuid: string): Promise<void> {
   await db.deleteFrom('users').where('uuid', '=', uuid).execute();
 }
