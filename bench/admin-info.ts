@@ -13,7 +13,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest, openDatabase, type Db } from '../server/db/database.ts';
-import { ADMIN_GROUP_ID } from '../server/db/migrations.ts';
+import { ADMIN_GROUP_ID } from '../server/db/migrations/seed-rows.ts';
 
 const USERS = Number(process.env.USERS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 40);

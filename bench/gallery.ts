@@ -18,7 +18,7 @@ import pg from 'pg';
 import { GALLERY_COUNT_CAP, GALLERY_PER_PAGE, GALLERY_SORTS, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from '../src/lib/gallery-rules.ts';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
-import { DEFAULT_TAGS } from '../server/db/migrations.ts';
+import { DEFAULT_TAGS } from '../server/db/migrations/seed-rows.ts';
 import { listGallery, type GalleryQuery } from '../server/gallery/queries.ts';
 import { freePort } from '../tests/helpers/app-process.ts';
 

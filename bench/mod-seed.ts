@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
-import { TextureLibrary } from '../server/textures/library.ts';
+import { TextureLibrary } from '../server/textures/library/texture-library.ts';
 
 /** A deterministic pseudo-random byte source, so every run seeds the same textures. */
 function randomByteStream(seed: number): () => number {

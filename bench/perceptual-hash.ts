@@ -1,7 +1,13 @@
-// Perceptual hash distances (server/textures/perceptual-hash.ts): how far a re-saved, touched-up or nudged copy of a
+// Perceptual hash distances (server/textures/pipeline/perceptual-hash.ts): how far a re-saved, touched-up or nudged copy of a
 // texture comes from the original (the nearest of the copy's upload probes), and how near different textures come; the
 // numbers behind PERCEPTUAL_MATCH_DISTANCE. Run: npx tsx bench/perceptual-hash.ts
-import { hammingDistance, NO_PERCEPTUAL_HASH, perceptualHash, perceptualProbes, PERCEPTUAL_MATCH_DISTANCE } from '../server/textures/perceptual-hash.ts';
+import {
+  hammingDistance,
+  NO_PERCEPTUAL_HASH,
+  perceptualHash,
+  perceptualProbes,
+  PERCEPTUAL_MATCH_DISTANCE,
+} from '../server/textures/pipeline/perceptual-hash.ts';
 import {
   blobsDesign,
   designPng,

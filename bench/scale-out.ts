@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { S3BlobStore } from '../server/storage/index.ts';
-import { TextureLibrary } from '../server/textures/library.ts';
+import { TextureLibrary } from '../server/textures/library/texture-library.ts';
 import { freePort, startAppProcess, type AppProcess } from '../tests/helpers/app-process.ts';
 import { backends, type TestDatabase } from '../tests/helpers/backends.ts';
 import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../tests/helpers/nginx.ts';

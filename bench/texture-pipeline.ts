@@ -6,8 +6,8 @@ import sharp from 'sharp';
 import { CAPE_MAX_BYTES } from '../src/lib/texture-rules.ts';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
-import { TextureLibrary } from '../server/textures/library.ts';
-import { processCape, stripToGif, type EncodedTexture } from '../server/textures/process.ts';
+import { TextureLibrary } from '../server/textures/library/texture-library.ts';
+import { processCape, stripToGif, type EncodedTexture } from '../server/textures/pipeline/process.ts';
 import { animatedGif } from './gif-fixture.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);

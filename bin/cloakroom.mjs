@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The operator CLI entry point: runs server/cli.ts through tsx.
+// The operator CLI entry point: runs server/commands/cli.ts through tsx.
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../server/cli.ts');
+await import('../server/commands/cli.ts');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { capePreviewPath, capeTexturePath, elytraPreviewPath, referenceCapeProblems, referenceCapeSchema } from '../src/lib/reference-capes.ts';
 import { CAPE_TEMPLATE_SIZE } from '../src/lib/texture-layout.ts';
-import type { RawImage } from '../server/textures/raw-image.ts';
+import type { RawImage } from '../server/textures/pipeline/raw-image.ts';
 import { capePreview, drawReferenceCape, elytraPreview } from './reference-cape-art.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

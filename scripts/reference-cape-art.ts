@@ -1,7 +1,7 @@
 // Our own artwork for the reference capes: a 64 x 32 cape and elytra texture drawn from an entry's palette and motif, and its two enlarged previews.
 import { CAPE_REGIONS, CAPE_TEMPLATE_SIZE } from '../src/lib/texture-layout.ts';
 import { CAPE_PREVIEW, ELYTRA_PREVIEW, type CapeMotif, type ReferenceCape } from '../src/lib/reference-capes.ts';
-import { createImage, parseHexColour, type RawImage, type Rgba } from '../server/textures/raw-image.ts';
+import { createImage, parseHexColour, type RawImage, type Rgba } from '../server/textures/pipeline/raw-image.ts';
 
 /** What the drawing needs from an entry. */
 export type CapeArt = Pick<ReferenceCape, 'key' | 'palette' | 'motif' | 'text'>;

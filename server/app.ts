@@ -30,15 +30,16 @@ import { isHealthCheckPath, METRICS_PATH, operationsRoutes } from './routes/oper
 import { pageRoutes } from './routes/pages.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { userRoutes } from './routes/users.ts';
-import { createInvalidationBus } from './mod/invalidation.ts';
-import { Metrics, UNMATCHED_ROUTE } from './metrics.ts';
+import { createInvalidationBus } from './events/invalidation.ts';
+import { UNMATCHED_ROUTE } from './http/request-durations.ts';
+import { Metrics } from './operations/metrics.ts';
 import { modFastPath } from './mod/fast-path.ts';
 import { ProfileCache } from './mod/profiles.ts';
 import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
-import { createTextureLibrary } from './textures/create-library.ts';
-import { ImageJobs } from './textures/image-jobs.ts';
-import { TextureCache } from './textures/texture-cache.ts';
+import { createTextureLibrary } from './operations/create-library.ts';
+import { ImageJobs } from './images/job-queue.ts';
+import { TextureCache } from './textures/library/cache.ts';
 
 /** A mod API answer (or health check) slower than this is logged (they log nothing else but failures). */
 const MOD_API_SLOW_MS = 500;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
 import { DEFAULT_PORT, publicBaseUrl } from '../src/lib/public-base-url.ts';
-import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './textures/image-jobs.ts';
+import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './config/image-job-limits.ts';
 import { isHostOrOrigin, trustProxySetting, type TrustProxy } from './config/parsers.ts';
 
 export { trustProxyOption, type TrustProxy } from './config/parsers.ts';

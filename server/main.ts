@@ -1,15 +1,15 @@
-// Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown (server/shutdown.ts).
-import './v8-flags.ts';
+// Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown (server/operations/shutdown.ts).
+import './operations/v8-flags.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { startSchedule, type Schedule } from './schedule.ts';
-import { closeOnSignals } from './shutdown.ts';
-import { ensureSiteBuilt } from './site-build.ts';
-import { createTextureLibrary } from './textures/create-library.ts';
-import { describeSweep, sweepLeftovers } from './textures/sweep.ts';
+import { startSchedule, type Schedule } from './operations/schedule.ts';
+import { closeOnSignals } from './operations/shutdown.ts';
+import { ensureSiteBuilt } from './site/build.ts';
+import { createTextureLibrary } from './operations/create-library.ts';
+import { describeSweep, sweepLeftovers } from './operations/sweep.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = loadConfig();

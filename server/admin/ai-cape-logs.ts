@@ -1,7 +1,7 @@
 // The AI cape creator's log for moderators: each request's time, the start of its prompt, who
 // asked, and the texture it made. A logged texture stays stored while its log row exists.
 import type { Db } from '../db/database.ts';
-import type { ReferenceCounter } from '../textures/library.ts';
+import type { ReferenceCounter } from '../textures/library/texture-library.ts';
 
 /** How much of a prompt the log list shows (a prompt is at most 50 characters). */
 export const REQUEST_HEAD_LENGTH = 50;

@@ -3,9 +3,9 @@
 // gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN.
 // Each ban and unban is audited.
 import type { Db } from '../db/database.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 import { setAuthorItemsHidden } from '../gallery/visibility.ts';
-import { recordAdminAction, type Moderator } from './audit.ts';
+import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 
 /** Why a ban or unban did nothing. */

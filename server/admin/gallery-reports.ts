@@ -4,9 +4,10 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { deleteGalleryItems } from '../gallery/items.ts';
-import { removeFromEveryWearer, type AssignmentContext } from '../textures/assign.ts';
-import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
-import { auditThumbnail, recordAdminAction, removalDetail, type AdminAction, type Moderator } from './audit.ts';
+import { removeFromEveryWearer, type AssignmentContext } from '../textures/library/assign.ts';
+import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
+import { recordAdminAction, removalDetail, type AdminAction, type Moderator } from '../audit/record.ts';
+import { auditThumbnail } from './audit-thumbnail.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 import { reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer } from './bans.ts';

@@ -1,13 +1,14 @@
 // Admin actions on one player: read the record, drop the cached profile, remove the cape or
 // the ears (which go on the blocklist and off every player wearing them), delete the account; each audited in the
 // transaction of its change.
-import { deleteAccount } from '../accounts.ts';
+import { deleteAccount } from '../accounts/deletion.ts';
 import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import { removeFromEveryWearer, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
-import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
+import { removeFromEveryWearer, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
+import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
 import { capeFlagsDetail } from '../../src/lib/audit-labels.ts';
-import { auditThumbnail, recordAdminAction, removalDetail, type Moderator } from './audit.ts';
+import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
+import { auditThumbnail } from './audit-thumbnail.ts';
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { dropModeratorGrant, grantFeature, lockFeatures, recordModeratorGrant, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
 

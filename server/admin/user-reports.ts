@@ -3,10 +3,11 @@
 // puts the reported textures on the blocklist in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { removeFromEveryWearer, type AssignmentContext } from '../textures/assign.ts';
-import { prepareBlocklisting, type BlocklistContext } from '../textures/blocklist.ts';
-import type { TextureLibrary } from '../textures/library.ts';
-import { auditThumbnail, recordAdminAction, removalDetail, type Moderator } from './audit.ts';
+import { removeFromEveryWearer, type AssignmentContext } from '../textures/library/assign.ts';
+import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
+import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
+import { auditThumbnail } from './audit-thumbnail.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 import { reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer, type BanRefusal } from './bans.ts';

@@ -1,7 +1,7 @@
 // The gallery whitelist: textures staff marked safe, which cannot be reported; a moderator can take the
 // mark back (audited).
 import type { Db } from '../db/database.ts';
-import { recordAdminAction, type Moderator } from './audit.ts';
+import { recordAdminAction, type Moderator } from '../audit/record.ts';
 
 /** A whitelisted texture as the whitelist page shows it. */
 export interface WhitelistEntry {

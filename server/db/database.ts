@@ -6,18 +6,14 @@ import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './schema.ts';
-import { migrations } from './migrations.ts';
+import { isPostgresUrl } from './dialect.ts';
+import { migrations } from './migrations/index.ts';
 
 /** The app's database handle. */
 export type Db = Kysely<Database>;
 
 // PostgreSQL returns bigint (int8) and count() as strings; every such value here fits a JS number.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
-
-/** Whether a database URL points at PostgreSQL. */
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//.test(url);
-}
 
 /** Opens a database from `sqlite:<file>` (or a bare file path) or a `postgres://` URL. */
 export function openDatabase(url: string): Db {

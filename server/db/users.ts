@@ -3,7 +3,7 @@ import type { Premium, User } from '../../src/lib/types.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
-import { ADMIN_GROUP_ID } from './migrations.ts';
+import { ADMIN_GROUP_ID } from './migrations/seed-rows.ts';
 import { readSiteCounts } from './site-counts.ts';
 
 /** A stored account with its group and premium features. */
@@ -68,7 +68,7 @@ export async function countUsers(db: Db): Promise<number> {
   return (await readSiteCounts(db)).users;
 }
 
-/** Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see textures/assign.ts). */
+/** Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see server/textures/library/assign.ts). */
 export async function deleteUser(db: Db | Transaction<Database>, uuid: string): Promise<void> {
   await db.deleteFrom('users').where('uuid', '=', uuid).execute();
 }

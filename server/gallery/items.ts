@@ -3,8 +3,8 @@ import type { Transaction } from 'kysely';
 import type { ReportGrounds } from '../../src/lib/report-rules.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { isPostgres } from '../db/migrations.ts';
-import type { ReferenceCounter } from '../textures/library.ts';
+import { isPostgres } from '../db/dialect.ts';
+import type { ReferenceCounter } from '../textures/library/texture-library.ts';
 import { adjustCounters } from './counts.ts';
 import { listedItem } from './visibility.ts';
 

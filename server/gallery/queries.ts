@@ -2,7 +2,7 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { GALLERY_COUNT_CAP, GALLERY_PER_PAGE, type GallerySort } from '../../src/lib/gallery-rules.ts';
 import type { Db } from '../db/database.ts';
-import { isPostgres } from '../db/migrations.ts';
+import { isPostgres } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import type { GalleryItem, GalleryPage } from '../../src/lib/types.ts';
 import { sumCounters, typeCounterKeys } from './counts.ts';

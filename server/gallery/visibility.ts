@@ -4,7 +4,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
-import { isPostgres } from '../db/migrations.ts';
+import { isPostgres } from '../db/dialect.ts';
 import { applyCounterDeltas, counterKey } from './counts.ts';
 
 /** Whether a viewer may see the pictures of items hidden from the gallery: moderators may (the report queue shows them). */

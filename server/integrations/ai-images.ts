@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { fetchOutside, OUTSIDE_JSON_MAX_BYTES, OutsideServiceError, type OutsideAnswer, type OutsideRequest } from '../http/outside-fetch.ts';
 import { drawPromptPattern } from '../textures/generators/prompt-pattern.ts';
-import type { RawImage } from '../textures/raw-image.ts';
+import type { RawImage } from '../textures/pipeline/raw-image.ts';
 
 /** Something that turns a player's prompt into an image. */
 export interface AiImageProvider {

@@ -5,8 +5,8 @@
 // additions per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { RequestDurations, RequestSeries } from '../metrics.ts';
-import type { TextureLibrary } from '../textures/library.ts';
+import type { RequestDurations, RequestSeries } from '../http/request-durations.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import {
   CSL_PROFILE_ROUTE,
   CSL_TEXTURE_ROUTE,

@@ -5,8 +5,8 @@
 // - `/capes/{id}.gif`: the same as a GIF at 100 ms a frame, one frame for a still cape (Cape Provider's `gif` resolver).
 // - `/csl/{name}.json`: `{"username", "cape", "elytra"}` with texture hashes, read from `/csl/textures/{hash}`.
 import { createHash } from 'node:crypto';
-import type { ImageJobs } from '../textures/image-jobs.ts';
-import type { TextureLibrary } from '../textures/library.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { CachedProfile } from './profiles.ts';
 
 /** A picture layout served by a player's id. */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
-import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/assign.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/assign.ts';
 
 /** A cached profile: serialized once, with its ETag and the player it belongs to (kept small: a million of them may be held). */
 export interface CachedProfile {

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
-import { recordAdminAction, type Moderator } from '../admin/audit.ts';
+import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { featureStates, grantFeature, keptFeatures, lockFeatures, revokeFeature } from './features.ts';

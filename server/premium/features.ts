@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { isPremiumItem, PREMIUM_ITEMS } from '../../src/lib/premium.ts';
 import type { Db } from '../db/database.ts';
-import { isPostgres } from '../db/migrations.ts';
+import { isPostgres } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 
 /** A feature that can be switched on and off by its owner. */

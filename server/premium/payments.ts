@@ -5,7 +5,7 @@
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { isPremiumItem } from '../../src/lib/premium.ts';
 import type { Db } from '../db/database.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 import { grantFeature, keptFeatures, lockFeatures, revokeFeature } from './features.ts';
 
 /** A payment that a provider reported as complete. */

@@ -8,7 +8,7 @@ import { PREMIUM_FEATURES, isPremiumItem, type PremiumItem } from '../../src/lib
 import type { PremiumConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 import { cents, changePaymentStatus, grantPayment, receiveNotification, storeRefusedNotification, type PaymentStatus } from './payments.ts';
 
 const PROVIDER = 'stripe';

@@ -20,16 +20,16 @@ import { clearSessionCookie, cookieOptions, requireUser, safeEqual } from '../au
 import { createSession, endSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { deleteAccount } from '../accounts.ts';
+import { deleteAccount } from '../accounts/deletion.ts';
 import { findUser, recordLogin, toApiUser, upsertUser } from '../db/users.ts';
 import { createMicrosoftLogin, MicrosoftLoginError, type GameProfile } from '../integrations/microsoft.ts';
 import { HttpError } from '../http/errors.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 import type { WindowCounter } from '../redis/window-counter.ts';
 import { loginFailureBudget } from '../auth/login-budget.ts';
-import type { LoginResult, Metrics } from '../metrics.ts';
-import type { TextureLibrary } from '../textures/library.ts';
+import type { LoginResult, Metrics } from '../operations/metrics.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
 
 /** The message for a wrong, used or expired login code. */
 export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';

@@ -27,17 +27,17 @@ import {
   userBanRowSchema,
 } from '../../src/lib/api-schemas.ts';
 import { requireAdmin } from '../auth/plugin.ts';
-import { recordAdminAction, type Moderator } from '../admin/audit.ts';
+import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import { BAN_REASONS, isBanReason } from '../../src/lib/ban-reasons.ts';
 import { banPlayer, unbanPlayer } from '../admin/bans.ts';
 import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture, setCapeFlags } from '../admin/players.ts';
 import { aiCapeLogPage, aiCapeLogTexture } from '../admin/ai-cape-logs.ts';
 import { removeFromWhitelist, whitelistPage } from '../admin/whitelist.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
-import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT, type ProfileLookup } from '../auth/registration.ts';
+import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT, type ProfileLookup } from '../accounts/registration.ts';
 import { BANNED_MESSAGE } from './account.ts';
 import { readSiteCounts } from '../db/site-counts.ts';
-import { auditPage } from '../admin/audit-log.ts';
+import { auditPage } from '../audit/read.ts';
 import { answerGalleryReport, galleryReportPage } from '../admin/gallery-reports.ts';
 import { answerUserReport, openUserReports, type UserReportRefusal } from '../admin/user-reports.ts';
 import type { Db } from '../db/database.ts';
@@ -45,10 +45,10 @@ import { sumCounters, typeCounterKeys } from '../gallery/counts.ts';
 import { HttpError, whenServiceFails } from '../http/errors.ts';
 import { paginate } from '../http/pagination.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import type { ImageJobs } from '../textures/image-jobs.ts';
-import type { TextureLibrary } from '../textures/library.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { z } from 'zod';
 import { UNKNOWN_PLAYER_MESSAGE } from './users.ts';
 

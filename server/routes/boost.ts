@@ -7,7 +7,7 @@ import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 import { chooseCosmetic, issueLinkCode, issueRoleCode, linkState, unlinkPlayer } from '../premium/boost.ts';
 
 const BOOST = '/api/premium/boost/discord';

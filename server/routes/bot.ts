@@ -14,7 +14,7 @@ import type { Db } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { keyHolderRateLimit } from '../http/user-rate-limit.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 import { bindLinkCode, claimRoleCode, linkedMembers, setBoosting, unlinkMember, type LinkedPlayer } from '../premium/boost.ts';
 
 const UNKNOWN_MEMBER = 'No player is linked to that member.';

@@ -42,16 +42,16 @@ import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { AiImageError, createAiImageProvider } from '../integrations/ai-images.ts';
 import { fetchSkinByName } from '../integrations/mojang.ts';
 import { fetchOptifineCape } from '../integrations/optifine.ts';
-import { decodeBannerCode } from '../textures/banner/codes.ts';
-import { renderBanner } from '../textures/banner/render.ts';
-import { assignPlayerTextures, storeAndPoint, type AssignmentContext } from '../textures/assign.ts';
-import { BLOCKLISTED_MESSAGE } from '../textures/blocklist.ts';
-import { Creations, type StoredCreation } from '../textures/creations.ts';
+import { decodeBannerCode } from '../textures/generators/banner/codes.ts';
+import { renderBanner } from '../textures/generators/banner/render.ts';
+import { assignPlayerTextures, storeAndPoint, type AssignmentContext } from '../textures/library/assign.ts';
+import { BLOCKLISTED_MESSAGE } from '../textures/library/blocklist.ts';
+import { Creations, type StoredCreation } from '../creators/creations.ts';
 import type { CreationRequest } from '../textures/generators/index.ts';
 import { designColours } from '../textures/generators/optifine-cape.ts';
-import type { ImageJobs } from '../textures/image-jobs.ts';
-import { TextureRejected, type EncodedTexture } from '../textures/process.ts';
-import { parseHexColour, type Rgba } from '../textures/raw-image.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import { TextureRejected, type EncodedTexture } from '../textures/pipeline/process.ts';
+import { parseHexColour, type Rgba } from '../textures/pipeline/raw-image.ts';
 import { checkTitleAndTags } from './gallery.ts';
 
 /** What the creators' calls need. */

@@ -41,12 +41,12 @@ import { HttpError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { uploadRejectionReason, type Metrics } from '../metrics.ts';
-import { storeAndPoint } from '../textures/assign.ts';
-import { refuseBlocklisted } from '../textures/blocklist.ts';
-import type { ImageJobs } from '../textures/image-jobs.ts';
-import type { DerivedVariant, TextureLibrary } from '../textures/library.ts';
-import { TextureRejected } from '../textures/process.ts';
+import { uploadRejectionReason, type Metrics } from '../operations/metrics.ts';
+import { storeAndPoint } from '../textures/library/assign.ts';
+import { refuseBlocklisted } from '../textures/library/blocklist.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import type { DerivedVariant, TextureLibrary } from '../textures/library/texture-library.ts';
+import { TextureRejected } from '../textures/pipeline/process.ts';
 
 const HASH_PARAM = '^[0-9a-f]{64}$';
 const hashParams = z.object({ hash: textureHashSchema });

@@ -6,7 +6,7 @@ import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
 import type { Db } from '../db/database.ts';
 import { findUser, upsertUser } from '../db/users.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 
 const authBody = z.object({
   uuid: z

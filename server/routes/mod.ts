@@ -18,8 +18,8 @@ import {
 } from '../mod/answers.ts';
 import { customSkinApiJson, PICTURE_ROUTES, pictureEtag, pictureSource, pictureType, readPicture, type PictureLayout } from '../mod/layouts.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
-import type { ImageJobs } from '../textures/image-jobs.ts';
-import type { TextureLibrary } from '../textures/library.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
 
 const playerParams = z.object({

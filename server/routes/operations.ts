@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { safeEqual } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import type { ZodTypeProvider } from '../http/route-schemas.ts';
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../operations/metrics.ts';
 import type { RedisLink } from '../redis/link.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 

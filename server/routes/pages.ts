@@ -1,5 +1,5 @@
 // Serves the built site: assets, the pages of the route table (dynamic ones from their static shells), /download and the 404 page,
-// each as the build's brotli or gzip copy when the browser takes one (server/precompress.ts).
+// each as the build's brotli or gzip copy when the browser takes one (server/site/precompress.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import { chooseEncoding, varyOnAcceptEncoding, type PrecompressedEncoding } from '../http/accept-encoding.ts';
 import { isApiRequest, requestPath } from '../http/request-path.ts';
 import { emptyResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { COPY_SUFFIXES } from '../precompress.ts';
+import { COPY_SUFFIXES } from '../site/precompress.ts';
 
 /** A built page in memory: its bytes and the compressed copies the build wrote beside it, best coding first. */
 interface BuiltPage {

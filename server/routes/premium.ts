@@ -11,7 +11,7 @@ import type { Db } from '../db/database.ts';
 import { HttpError, whenServiceFails } from '../http/errors.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { perAddressRateLimit } from '../http/user-rate-limit.ts';
-import type { InvalidationBus } from '../mod/invalidation.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
 import { featureStates, setFeatureEnabled, type ToggledItem } from '../premium/features.ts';
 import { handleIpn } from '../premium/paypal-ipn.ts';
 import { createCheckoutSession, handleStripeWebhook } from '../premium/stripe.ts';

@@ -9,11 +9,11 @@ import { HttpError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { uploadRejectionReason, type Metrics } from '../metrics.ts';
-import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/assign.ts';
-import { refuseBlocklisted } from '../textures/blocklist.ts';
-import type { ImageJobs } from '../textures/image-jobs.ts';
-import { TextureRejected } from '../textures/process.ts';
+import { uploadRejectionReason, type Metrics } from '../operations/metrics.ts';
+import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
+import { refuseBlocklisted } from '../textures/library/blocklist.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import { TextureRejected } from '../textures/pipeline/process.ts';
 
 /** The message when a request carries no file. */
 export const NO_FILE_MESSAGE = 'Choose a file to upload';

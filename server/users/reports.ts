@@ -2,8 +2,8 @@
 // were (the hashes are references, so a later change of cape or ears cannot remove the evidence).
 import type { ReportGrounds } from '../../src/lib/report-rules.ts';
 import type { Db } from '../db/database.ts';
-import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/assign.ts';
-import type { ReferenceCounter } from '../textures/library.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/assign.ts';
+import type { ReferenceCounter } from '../textures/library/texture-library.ts';
 
 /** Why a report was not filed. */
 export type ReportRefusal = 'unknown' | 'self' | 'duplicate';

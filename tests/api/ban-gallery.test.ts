@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GalleryItem } from '../../src/lib/types.ts';
-import { isPostgres } from '../../server/db/migrations.ts';
+import { isPostgres } from '../../server/db/dialect.ts';
 import { deleteGalleryItems, itemsByAuthor } from '../../server/gallery/items.ts';
 import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';

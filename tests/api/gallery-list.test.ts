@@ -4,7 +4,7 @@ import type { GalleryItem } from '../../src/lib/types.ts';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GALLERY_COUNT_CAP, GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
-import { DEFAULT_TAGS } from '../../server/db/migrations.ts';
+import { DEFAULT_TAGS } from '../../server/db/migrations/seed-rows.ts';
 import { createGalleryItem, deleteGalleryItems, editGalleryItem } from '../../server/gallery/items.ts';
 import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';

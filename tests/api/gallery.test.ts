@@ -6,7 +6,7 @@ import type { GalleryItem } from '../../src/lib/types.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
-import { DEFAULT_TAGS } from '../../server/db/migrations.ts';
+import { DEFAULT_TAGS } from '../../server/db/migrations/seed-rows.ts';
 import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';

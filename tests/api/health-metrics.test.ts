@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { openDatabase } from '../../server/db/database.ts';
-import { uploadRejectionReason } from '../../server/metrics.ts';
-import { BLOCKLISTED_MESSAGE } from '../../server/textures/blocklist.ts';
+import { uploadRejectionReason } from '../../server/operations/metrics.ts';
+import { BLOCKLISTED_MESSAGE } from '../../server/textures/library/blocklist.ts';
 import {
   IMAGE_JOB_TIMEOUT_MESSAGE,
   IMAGE_JOBS_PER_PLAYER_MESSAGE,
   IMAGE_QUEUE_FULL_MESSAGE,
   IMAGE_WORK_BUDGET_MESSAGE,
-} from '../../server/textures/image-jobs.ts';
+} from '../../server/images/job-queue.ts';
 import { backends } from '../helpers/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';

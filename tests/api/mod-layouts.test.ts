@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { offlineUuid } from '../../server/auth/player-ids.ts';
 import { createBlobStore } from '../../server/storage/index.ts';
-import { derivedKey } from '../../server/textures/library.ts';
+import { derivedKey } from '../../server/textures/library/texture-library.ts';
 import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng } from '../fixtures/textures.ts';
 import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';

@@ -1,5 +1,5 @@
 // The server's page serving: route-table pages, dynamic routes from their static shells, 404 page, /download and assets;
-// the build's compressed copies (server/precompress.ts) and how they are sent for each Accept-Encoding.
+// the build's compressed copies (server/site/precompress.ts) and how they are sent for each Accept-Encoding.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { migrateToLatest, openDatabase } from '../../server/db/database.ts';
-import { precompressSite } from '../../server/precompress.ts';
+import { precompressSite } from '../../server/site/precompress.ts';
 import { solidPng } from '../fixtures/textures.ts';
 
 const siteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-site-'));

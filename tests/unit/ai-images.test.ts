@@ -15,7 +15,7 @@ import {
   type AiImageProvider,
 } from '../../server/integrations/ai-images.ts';
 import { PROMPT_PATTERN_HEIGHT, PROMPT_PATTERN_WIDTH } from '../../server/textures/generators/prompt-pattern.ts';
-import type { RawImage } from '../../server/textures/raw-image.ts';
+import type { RawImage } from '../../server/textures/pipeline/raw-image.ts';
 import { openAiImageFailures, startOpenAiImagesStandIn, type OpenAiImagesStandIn } from '../helpers/openai-images.ts';
 
 const API_KEY = 'sk-test-cloakroom';

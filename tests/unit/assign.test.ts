@@ -1,4 +1,4 @@
-// Texture assignment (server/textures/assign.ts): a player's slot points at stored textures in one step, what it replaced
+// Texture assignment (server/textures/library/assign.ts): a player's slot points at stored textures in one step, what it replaced
 // is released, every change is published, and a player who is gone keeps nothing.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { upsertUser } from '../../server/db/users.ts';
 import { LocalBlobStore } from '../../server/storage/local-store.ts';
-import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext } from '../../server/textures/assign.ts';
-import { TextureLibrary } from '../../server/textures/library.ts';
-import { sha256, type EncodedTexture } from '../../server/textures/process.ts';
+import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext } from '../../server/textures/library/assign.ts';
+import { TextureLibrary } from '../../server/textures/library/texture-library.ts';
+import { sha256, type EncodedTexture } from '../../server/textures/pipeline/process.ts';
 
 const UUID = '0123456789abcdef0123456789abcdef';
 

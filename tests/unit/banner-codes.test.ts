@@ -1,11 +1,11 @@
-// Unit tests for the banner URL rules (src/lib/banner-url.ts) and the LivzMC and Planet Minecraft banner code decoders (server/textures/banner/codes.ts).
+// Unit tests for the banner URL rules (src/lib/banner-url.ts) and the LivzMC and Planet Minecraft banner code decoders (server/textures/generators/banner/codes.ts).
 import { describe, expect, it } from 'vitest';
 import { bannerIdFromUrl, bannerServiceFromUrl, unsupportedBannerMessage } from '../../src/lib/banner-url.ts';
-import { decodeBannerCode, decodeLivzmc, decodePlanetMinecraft } from '../../server/textures/banner/codes.ts';
-import { DYE_COLOURS, DYE_RGB, type DyeColour } from '../../server/textures/banner/colours.ts';
-import { PATTERN_IDS } from '../../server/textures/banner/patterns.ts';
-import { renderBanner } from '../../server/textures/banner/render.ts';
-import type { RawImage, Rgba } from '../../server/textures/raw-image.ts';
+import { decodeBannerCode, decodeLivzmc, decodePlanetMinecraft } from '../../server/textures/generators/banner/codes.ts';
+import { DYE_COLOURS, DYE_RGB, type DyeColour } from '../../server/textures/generators/banner/colours.ts';
+import { PATTERN_IDS } from '../../server/textures/generators/banner/patterns.ts';
+import { renderBanner } from '../../server/textures/generators/banner/render.ts';
+import type { RawImage, Rgba } from '../../server/textures/pipeline/raw-image.ts';
 
 /** The colour of one pixel of an image. */
 function pixelAt(image: RawImage, x: number, y: number): Rgba {

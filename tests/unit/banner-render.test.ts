@@ -1,9 +1,9 @@
-// Unit tests for the banner pattern masks (server/textures/banner/patterns.ts), the dye colours and renderBanner.
+// Unit tests for the banner pattern masks (server/textures/generators/banner/patterns.ts), the dye colours and renderBanner.
 import { describe, expect, it } from 'vitest';
-import { DYE_COLOURS, DYE_RGB, isDyeColour } from '../../server/textures/banner/colours.ts';
-import { BANNER_HEIGHT, BANNER_WIDTH, isPatternId, PATTERN_IDS, patternMask, type PatternId } from '../../server/textures/banner/patterns.ts';
-import { MAX_BANNER_LAYERS, renderBanner, type BannerLayer } from '../../server/textures/banner/render.ts';
-import type { RawImage, Rgba } from '../../server/textures/raw-image.ts';
+import { DYE_COLOURS, DYE_RGB, isDyeColour } from '../../server/textures/generators/banner/colours.ts';
+import { BANNER_HEIGHT, BANNER_WIDTH, isPatternId, PATTERN_IDS, patternMask, type PatternId } from '../../server/textures/generators/banner/patterns.ts';
+import { MAX_BANNER_LAYERS, renderBanner, type BannerLayer } from '../../server/textures/generators/banner/render.ts';
+import type { RawImage, Rgba } from '../../server/textures/pipeline/raw-image.ts';
 
 /** The colour of one pixel of an image. */
 function pixelAt(image: RawImage, x: number, y: number): Rgba {

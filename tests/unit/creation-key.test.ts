@@ -1,7 +1,7 @@
 // The creation cache's key: equal settings and pictures share a key, a different byte or setting does not.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { creationKey } from '../../server/textures/creations.ts';
+import { creationKey } from '../../server/creators/creations.ts';
 
 const colour = { r: 1, g: 2, b: 3, a: 255 };
 

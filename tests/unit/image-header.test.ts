@@ -1,7 +1,7 @@
-// Unit tests for reading image type, size and GIF frame count from bytes without decoding (server/textures/image-header.ts).
+// Unit tests for reading image type, size and GIF frame count from bytes without decoding (server/textures/pipeline/image-header.ts).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countGifFrames, readImageHeader } from '../../server/textures/image-header.ts';
+import { countGifFrames, readImageHeader } from '../../server/textures/pipeline/image-header.ts';
 import { animatedGif, solidGif, solidPng } from '../fixtures/textures.ts';
 
 let png: Buffer;

@@ -1,19 +1,18 @@
-// Unit tests for the image job queue (server/textures/image-jobs.ts): bounded concurrency, a fair order between players,
+// Unit tests for the image job queue (server/images/job-queue.ts): bounded concurrency, a fair order between players,
 // a lane for small jobs, the caps (per player, seconds of work a minute, queue length) and the timeout, with jobs the test
 // runs by hand.
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../server/http/errors.ts';
+import { defaultImageJobConcurrency, type ImageJobLimits } from '../../server/config/image-job-limits.ts';
 import {
-  defaultImageJobConcurrency,
   IMAGE_JOB_TIMEOUT_MESSAGE,
   IMAGE_JOBS_PER_PLAYER_MESSAGE,
   IMAGE_QUEUE_FULL_MESSAGE,
   IMAGE_WORK_BUDGET_MESSAGE,
   ImageJobs,
-  type ImageJobLimits,
   type ImageJobOwner,
   type ImageWorkRunner,
-} from '../../server/textures/image-jobs.ts';
+} from '../../server/images/job-queue.ts';
 import { pngHeaderOnly } from '../fixtures/textures.ts';
 
 /** A job the test finishes by hand. */

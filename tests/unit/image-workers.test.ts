@@ -1,14 +1,14 @@
-// The image worker processes (server/textures/image-workers.ts): real work in a child process (the blocklist's hashes too),
+// The image worker processes (server/images/worker-pool.ts): real work in a child process (the blocklist's hashes too),
 // its refusals and errors, a lower CPU priority than the API, a worker that dies, and a job ended by its timeout.
 import fs from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../server/http/errors.ts';
-import { IMAGE_JOB_TIMEOUT_MESSAGE, ImageJobs } from '../../server/textures/image-jobs.ts';
-import { ImageWorkerPool } from '../../server/textures/image-workers.ts';
-import { TextureRejected } from '../../server/textures/process.ts';
-import { NO_PERCEPTUAL_HASH } from '../../server/textures/perceptual-hash.ts';
+import { IMAGE_JOB_TIMEOUT_MESSAGE, ImageJobs } from '../../server/images/job-queue.ts';
+import { ImageWorkerPool } from '../../server/images/worker-pool.ts';
+import { TextureRejected } from '../../server/textures/pipeline/process.ts';
+import { NO_PERCEPTUAL_HASH } from '../../server/textures/pipeline/perceptual-hash.ts';
 import { blobsDesign, designPng, frameColour, repeatedFrameGif, solidPng } from '../fixtures/textures.ts';
 
 /** The child processes of this process whose command line names the image worker. */
@@ -21,7 +21,7 @@ function workerPids(): number[] {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
         const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return parent === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('image-worker.ts');
+        return parent === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker-process.ts');
       } catch {
         return false;
       }

@@ -1,4 +1,4 @@
-// TextureLibrary.derived (server/textures/library.ts): an image rendered from a texture is built once, shared by concurrent
+// TextureLibrary.derived (server/textures/library/texture-library.ts): an image rendered from a texture is built once, shared by concurrent
 // callers, kept in the blob store and removed with its texture.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { LocalBlobStore } from '../../server/storage/local-store.ts';
-import { derivedKey, TextureLibrary } from '../../server/textures/library.ts';
-import { sha256 } from '../../server/textures/process.ts';
+import { derivedKey, TextureLibrary } from '../../server/textures/library/texture-library.ts';
+import { sha256 } from '../../server/textures/pipeline/process.ts';
 
 let root: string;
 let db: Db;

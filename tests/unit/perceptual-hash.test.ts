@@ -1,4 +1,4 @@
-// The perceptual hash of textures (server/textures/perceptual-hash.ts) on real images made with sharp: a re-saved,
+// The perceptual hash of textures (server/textures/pipeline/perceptual-hash.ts) on real images made with sharp: a re-saved,
 // touched-up or nudged copy of a cape stays within the threshold, different capes stay well outside it, and pictures too
 // simple to recognise match nothing.
 import sharp from 'sharp';
@@ -10,7 +10,7 @@ import {
   PERCEPTUAL_MATCH_DISTANCE,
   perceptualHash,
   perceptualProbes,
-} from '../../server/textures/perceptual-hash.ts';
+} from '../../server/textures/pipeline/perceptual-hash.ts';
 import {
   blobsDesign,
   designPng,

@@ -1,8 +1,8 @@
-// Unit tests for the texture pipeline: checks, safe decode and clean PNG re-encode of capes and ears (server/textures/process.ts).
+// Unit tests for the texture pipeline: checks, safe decode and clean PNG re-encode of capes and ears (server/textures/pipeline/process.ts).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
-import { processCape, processEars, resampleTimeline, sha256, stripFrameWidth, TextureRejected } from '../../server/textures/process.ts';
+import { processCape, processEars, resampleTimeline, sha256, stripFrameWidth, TextureRejected } from '../../server/textures/pipeline/process.ts';
 import {
   animatedGif,
   frameColour,

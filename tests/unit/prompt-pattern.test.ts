@@ -10,7 +10,7 @@ import {
   drawPromptPattern,
   readPromptText,
 } from '../../server/textures/generators/prompt-pattern.ts';
-import { parseHexColour, type RawImage } from '../../server/textures/raw-image.ts';
+import { parseHexColour, type RawImage } from '../../server/textures/pipeline/raw-image.ts';
 
 /** A colour as the packed number colourAt returns. */
 function packed(name: string): number {

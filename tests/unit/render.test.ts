@@ -1,8 +1,15 @@
-// Unit tests for the gallery card images (server/textures/render.ts): layout, colours, frames, sizes and bad inputs.
+// Unit tests for the gallery card images (server/textures/pipeline/render.ts): layout, colours, frames, sizes and bad inputs.
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { PREVIEW_HEIGHT, PREVIEW_WIDTH, renderCapePreview, renderEarsPreview, renderTextureMap, renderTexturePreview } from '../../server/textures/render.ts';
+import {
+  PREVIEW_HEIGHT,
+  PREVIEW_WIDTH,
+  renderCapePreview,
+  renderEarsPreview,
+  renderTextureMap,
+  renderTexturePreview,
+} from '../../server/textures/pipeline/render.ts';
 import { encodeChunk, pixelAt, pngChunks, pngHeaderOnly, rgbaPixels, withTextChunks, type Rgba } from '../fixtures/textures.ts';
 
 const RED: Rgba = [220, 20, 30, 255];

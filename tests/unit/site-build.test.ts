@@ -1,6 +1,6 @@
 // The built site's fingerprint: a start rebuilds the site whenever what the pages print would change.
 import { describe, expect, it } from 'vitest';
-import { siteFingerprint } from '../../server/site-build.ts';
+import { siteFingerprint } from '../../server/site/build.ts';
 
 const root = process.cwd();
 

@@ -1,4 +1,4 @@
-// The mod API's texture cache (server/textures/texture-cache.ts) and the library reading through it: bounded by bytes,
+// The mod API's texture cache (server/textures/library/cache.ts) and the library reading through it: bounded by bytes,
 // and a released texture stops being served (at once in this process, after the re-check interval for another process's release).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { LocalBlobStore } from '../../server/storage/local-store.ts';
-import { TextureLibrary } from '../../server/textures/library.ts';
-import { TextureCache } from '../../server/textures/texture-cache.ts';
+import { TextureLibrary } from '../../server/textures/library/texture-library.ts';
+import { TextureCache } from '../../server/textures/library/cache.ts';
 
 /** A texture of `size` bytes, different for every `seed`, with its hash as the library keys it. */
 function texture(seed: number, size = 100) {

@@ -3,9 +3,9 @@
 import sharp from 'sharp';
 import { capeWidthForScale, creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { checkCapeFrames, MAX_CAPE_FRAMES } from '../../../src/lib/texture-rules.ts';
-import { countGifFrames, readImageHeader } from '../image-header.ts';
-import { resampleTimeline, stripFrameWidth, TextureRejected } from '../process.ts';
-import type { RawImage, Rgba } from '../raw-image.ts';
+import { countGifFrames, readImageHeader } from '../pipeline/image-header.ts';
+import { resampleTimeline, stripFrameWidth, TextureRejected } from '../pipeline/process.ts';
+import type { RawImage, Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_FRONT, drawCape, drawOver, ELYTRA_OUTER } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 

@@ -2,8 +2,8 @@
 // from the top colour to the bottom colour; the banner stretched to the front (scale) or at its own shape at the top,
 // middle or bottom.
 import type { BannerAlignment } from '../../../src/lib/creator-rules.ts';
-import { scaleNearest } from '../process.ts';
-import { createImage, type RawImage, type Rgba } from '../raw-image.ts';
+import { scaleNearest } from '../pipeline/process.ts';
+import { createImage, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fadeRect, fillRect } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 

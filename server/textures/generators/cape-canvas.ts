@@ -2,7 +2,7 @@
 // fitted onto their faces, at any scale from 64 x 32 to 2048 x 1024. Shared by every cape generator.
 import sharp from 'sharp';
 import { capeWidthForScale } from '../../../src/lib/creator-rules.ts';
-import { createImage, type RawImage, type Rgba } from '../raw-image.ts';
+import { createImage, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 
 /** A rectangle on the scale-1 (64 x 32) cape texture. */
 export interface CapeRect {

@@ -1,8 +1,8 @@
 // The head cape generator: a player's face (with the helmet layer when asked) on a cape, its colours
 // shifted by the red, green, blue and brightness sliders (-100..100).
 import sharp from 'sharp';
-import { scaleNearest } from '../process.ts';
-import { createImage, type RawImage, type Rgba } from '../raw-image.ts';
+import { scaleNearest } from '../pipeline/process.ts';
+import { createImage, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_FRONT, drawCape, drawOver } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 

@@ -2,7 +2,7 @@
 // asked), every other face in a chosen colour or the picture's average colour.
 import sharp from 'sharp';
 import { capeWidthForScale } from '../../../src/lib/creator-rules.ts';
-import type { RawImage, Rgba } from '../raw-image.ts';
+import type { RawImage, Rgba } from '../pipeline/raw-image.ts';
 import { averageColour, drawCape } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 

@@ -1,8 +1,8 @@
 // Every cape generator by name, and the step that runs one and puts its output through the texture pipeline (the same
 // dimension rules and PNG encoder as an upload) with the blocklist probes and the 320 x 180 preview. Runs in the image workers.
-import { perceptualProbes } from '../perceptual-hash.ts';
-import { encodeRaw, TextureRejected, type EncodedTexture } from '../process.ts';
-import { renderCapePreview } from '../render.ts';
+import { perceptualProbes } from '../pipeline/perceptual-hash.ts';
+import { encodeRaw, TextureRejected, type EncodedTexture } from '../pipeline/process.ts';
+import { renderCapePreview } from '../pipeline/render.ts';
 import { checkCapeDimensions, storedCapeWidth, textureMessages } from '../../../src/lib/texture-rules.ts';
 import { drawAnimatedCape } from './animated-cape.ts';
 import { drawBannerCape } from './banner-cape.ts';

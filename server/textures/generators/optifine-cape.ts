@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import type { OptifineDesign } from '../../../src/lib/creator-rules.ts';
 import { storedCapeWidth } from '../../../src/lib/texture-rules.ts';
-import { createImage, parseHexColour, type RawImage, type Rgba } from '../raw-image.ts';
+import { createImage, parseHexColour, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fadeRect, fillRect } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 

@@ -1,6 +1,6 @@
 // The AI cape generator's last step: the image made from a prompt, fitted onto the cape's front,
 // inside and elytra, the other faces in the image's average colour.
-import type { RawImage } from '../raw-image.ts';
+import type { RawImage } from '../pipeline/raw-image.ts';
 import { averageColour, drawCape } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
 

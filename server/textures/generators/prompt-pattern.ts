@@ -19,7 +19,7 @@
 // The picture is drawn on a grid of 40 x 64 cells (each PROMPT_PATTERN_CELL pixels square; 4 cells make one texel of a
 // 10 x 16 cape front), so it stays crisp when the cape is scaled down.
 import { createHash } from 'node:crypto';
-import { createImage, parseHexColour, type RawImage, type Rgba } from '../raw-image.ts';
+import { createImage, parseHexColour, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 
 /** The generated image's width in pixels (the cape's front, 10 texels, times 16). */
 export const PROMPT_PATTERN_WIDTH = 160;

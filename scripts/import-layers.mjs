@@ -1,0 +1,63 @@
+// The import layers of the code base, from the top down: a module may import its own layer's unit or any layer below it,
+// never one above. Read by eslint.config.js (which turns it into no-restricted-imports rules) and scripts/import-graph.ts.
+
+/**
+ * Each layer: a name, and the path prefixes (from the repository root) of the modules in it. Inside the domain, the
+ * folders are ordered too (the first may import the later ones). Two modules of one layer import each other only when
+ * they share a unit: a folder of the domain, or the whole of one platform or shared layer; each route file is a unit of
+ * its own (no route imports another route).
+ */
+export const IMPORT_LAYERS = [
+  { name: 'entry', units: [['server/main.ts', 'server/app.ts', 'server/commands/']] },
+  { name: 'routes', units: [['server/routes/']], fileIsUnit: true },
+  { name: 'operations', units: [['server/operations/', 'server/site/']] },
+  { name: 'domain: admin', units: [['server/admin/']] },
+  { name: 'domain: accounts', units: [['server/accounts/']] },
+  { name: 'domain: creators', units: [['server/creators/']] },
+  { name: 'domain: gallery, users, mod, premium', units: [['server/gallery/'], ['server/users/'], ['server/mod/'], ['server/premium/']] },
+  { name: 'domain: integrations', units: [['server/integrations/']] },
+  { name: 'domain: auth', units: [['server/auth/']] },
+  { name: 'domain: texture library', units: [['server/textures/library/']] },
+  { name: 'domain: image jobs', units: [['server/images/']] },
+  { name: 'domain: generators', units: [['server/textures/generators/']] },
+  { name: 'domain: texture pipeline', units: [['server/textures/pipeline/']] },
+  {
+    name: 'platform',
+    units: [['server/db/', 'server/storage/', 'server/redis/', 'server/http/', 'server/config.ts', 'server/config/', 'server/events/', 'server/audit/']],
+  },
+  { name: 'shared (browser and server)', units: [['src/lib/']] },
+];
+
+/** The layer index (0 = top) and unit of a repository path, or undefined for a path outside every layer. */
+export function layerOf(file) {
+  for (const [index, layer] of IMPORT_LAYERS.entries()) {
+    for (const [unitIndex, prefixes] of layer.units.entries()) {
+      if (prefixes.some((prefix) => (prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix))) {
+        return { index, unit: layer.fileIsUnit ? file : `${index}.${unitIndex}`, name: layer.name };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Whether `from` may import `to`: downward by the layers, or inside one unit; `src/` never imports `server/`, and `server/` never imports `tests/` or `bench/`. */
+export function importAllowed(from, to) {
+  if (from.startsWith('src/') && to.startsWith('server/')) return false;
+  if (from.startsWith('server/') && (to.startsWith('tests/') || to.startsWith('bench/'))) return false;
+  const a = layerOf(from);
+  const b = layerOf(to);
+  if (a === undefined || b === undefined) return true;
+  return a.unit === b.unit || b.index > a.index;
+}
+
+/** Upward imports allowed for now, each with its reason: routes that reuse another route file's helpers until those move. */
+export const ALLOWED_UPWARD = [
+  { from: 'server/routes/admin.ts', to: 'server/routes/account.ts', reason: 'reuses the account routes’ helpers until the admin routes are split' },
+  { from: 'server/routes/admin.ts', to: 'server/routes/users.ts', reason: 'reuses the users routes’ helpers until the admin routes are split' },
+  { from: 'server/routes/creators.ts', to: 'server/routes/gallery.ts', reason: 'reuses the gallery routes’ helpers until the creators routes are split' },
+];
+
+/** Whether an import against the layers is one of the allowed ones. */
+export function allowedUpward(from, to) {
+  return ALLOWED_UPWARD.some((allowed) => allowed.from === from && allowed.to === to);
+}

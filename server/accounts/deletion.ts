@@ -1,0 +1,31 @@
+// Removing an account with everything it owns: gallery items, likes, capes and ears (textures released when unshared).
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { deleteUser } from '../db/users.ts';
+import { deleteGalleryItems, itemsByAuthor, removeUserLikes } from '../gallery/items.ts';
+import type { InvalidationBus } from '../events/invalidation.ts';
+import { clearPlayerTextures } from '../textures/library/assign.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
+
+/**
+ * Deletes an account, its gallery items and likes, releases its textures and tells the profile caches; `alsoInTransaction`
+ * runs in the same transaction as the removal of the account's row (an admin deletion's audit row).
+ */
+export async function deleteAccount(
+  db: Db,
+  library: TextureLibrary,
+  bus: InvalidationBus,
+  uuid: string,
+  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<void> {
+  const galleryTextures = await deleteGalleryItems(db, await itemsByAuthor(db, uuid));
+  await removeUserLikes(db, uuid);
+  await clearPlayerTextures({ db, library, bus }, uuid);
+  await db.transaction().execute(async (trx) => {
+    await deleteUser(trx, uuid);
+    await alsoInTransaction?.(trx);
+  });
+  await library.release(galleryTextures);
+  await bus.publish(uuid);
+}

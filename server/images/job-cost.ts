@@ -1,0 +1,55 @@
+// How big a piece of image work is before it runs: the pixels it decodes and draws (every frame of a GIF counted), read
+// from its pictures' headers without decoding them. The image job queue gives jobs up to a size a lane of their own.
+import { capeWidthForScale } from '../../src/lib/creator-rules.ts';
+import { MAX_CAPE_FRAMES, STRIP_MAX_PIXELS } from '../../src/lib/texture-rules.ts';
+import type { CreationRequest } from '../textures/generators/index.ts';
+import { countGifFrames, readImageHeader } from '../textures/pipeline/image-header.ts';
+import type { ImageWorkInput, ImageWorkName } from './work-catalogue.ts';
+
+/** The size of a picture whose header tells nothing (a JPEG, a WebP, a broken file): never small. */
+const UNKNOWN_PIXELS = Number.POSITIVE_INFINITY;
+
+/** A picture's pixels by its header, every frame of a GIF counted (up to one past the most a cape may have). */
+export function picturePixels(bytes: Uint8Array): number {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const header = readImageHeader(buffer);
+  if (header.type === 'other' || header.width === 0 || header.height === 0) return UNKNOWN_PIXELS;
+  const frames = header.type === 'gif' ? (countGifFrames(buffer, MAX_CAPE_FRAMES) ?? 1) : 1;
+  return header.width * header.height * frames;
+}
+
+/** The pixels of a still cape at a creator's scale. */
+function capePixels(scale: number): number {
+  const width = capeWidthForScale(scale);
+  return (width * width) / 2;
+}
+
+/** A creation's pixels: its pictures, and the cape (or the strip of an animation) it draws. */
+function creationPixels(request: CreationRequest): number {
+  switch (request.generator) {
+    case 'image':
+      return picturePixels(request.input.image) + capePixels(request.input.scale);
+    case 'animated': {
+      const { gif, background, scale, elytra } = request.input;
+      const gifPixels = picturePixels(gif);
+      const frames = countGifFrames(Buffer.from(gif.buffer, gif.byteOffset, gif.byteLength), MAX_CAPE_FRAMES) ?? 1;
+      // The GIF is decoded once for the cape's front and once more for the elytra.
+      return gifPixels * (elytra ? 2 : 1) + (background ? picturePixels(background) : 0) + Math.min(STRIP_MAX_PIXELS, capePixels(scale) * frames);
+    }
+    case 'head':
+      return picturePixels(request.input.skin);
+    case 'optifineFile':
+      return picturePixels(request.input);
+    case 'prompt':
+      return request.input.width * request.input.height;
+    case 'banner':
+      return request.input.banner.width * request.input.banner.height;
+    case 'optifine':
+      return 0;
+  }
+}
+
+/** How many pixels a piece of image work decodes and draws, judged from its input before it runs. */
+export function imageJobPixels<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>): number {
+  return name === 'creation' ? creationPixels(input as CreationRequest) : picturePixels(input as Uint8Array);
+}

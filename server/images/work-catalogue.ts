@@ -1,0 +1,41 @@
+// The catalogue of image work the worker processes do: each takes the bytes of one image and resolves with its result.
+import { makeCreation } from '../textures/generators/index.ts';
+import { perceptualHash, perceptualProbes } from '../textures/pipeline/perceptual-hash.ts';
+import { processCape, processEars, processGalleryTexture, stripStill, stripToGif, type EncodedTexture } from '../textures/pipeline/process.ts';
+import { renderCapePreview, renderEarsPreview, renderTextureMap } from '../textures/pipeline/render.ts';
+
+/** An upload's result with the perceptual hashes of its still (an animation's first frame) that the blocklist is checked with. */
+async function withProbes<T extends { still: EncodedTexture }>(processed: T): Promise<T & { probes: string[] }> {
+  return { ...processed, probes: await perceptualProbes(processed.still.bytes) };
+}
+
+/** Every kind of image work, by name. */
+export const imageWork = {
+  /** A cape upload checked and re-encoded (still, optional strip and notice), with its blocklist probes. */
+  cape: async (upload: Buffer) => withProbes(await processCape(upload)),
+  /** Ears checked and re-encoded, in the shape of a cape's result. */
+  ears: async (upload: Buffer) => withProbes({ still: await processEars(upload), strip: null, notice: null }),
+  /** A gallery upload checked and re-encoded, with its blocklist probes. */
+  galleryTexture: async (upload: Buffer) => withProbes(await processGalleryTexture(upload)),
+  /** A stored strip turned back into a looping GIF. */
+  stripGif: stripToGif,
+  /** The 320x180 preview of a cape. */
+  capePreview: renderCapePreview,
+  /** The 320x180 preview of ears. */
+  earsPreview: renderEarsPreview,
+  /** The whole texture scaled to fit 320x180. */
+  textureMap: renderTextureMap,
+  /** The perceptual hash of a stored texture's first frame, for the blocklist. */
+  perceptualHash,
+  /** A cape made by one of the creators, through the texture pipeline, with its preview. */
+  creation: makeCreation,
+  /** The first frame of a stored strip as a still cape. */
+  stripStill,
+} satisfies Record<string, (input: never) => Promise<unknown>>;
+
+/** The name of a kind of image work. */
+export type ImageWorkName = keyof typeof imageWork;
+/** What a kind of image work takes. */
+export type ImageWorkInput<N extends ImageWorkName> = Parameters<(typeof imageWork)[N]>[0];
+/** What a kind of image work resolves with. */
+export type ImageWorkResult<N extends ImageWorkName> = Awaited<ReturnType<(typeof imageWork)[N]>>;

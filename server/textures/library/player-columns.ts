@@ -1,0 +1,19 @@
+// The users' columns that refer to textures, and how many players wear a texture: assign.ts writes the columns, and the
+// texture library counts them as references so it never removes a texture a player wears.
+import type { Db } from '../../db/database.ts';
+
+/** Every user column that refers to a texture. */
+export const PLAYER_TEXTURE_COLUMNS = ['cape_hash', 'cape_strip_hash', 'ears_hash'] as const;
+
+/** A user column that refers to a texture. */
+export type PlayerTextureColumn = (typeof PLAYER_TEXTURE_COLUMNS)[number];
+
+/** Counts references to a hash from players' current capes and ears. */
+export async function countPlayerReferences(db: Db, hash: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where((eb) => eb.or(PLAYER_TEXTURE_COLUMNS.map((column) => eb(column, '=', hash))))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

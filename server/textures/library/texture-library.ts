@@ -1,0 +1,154 @@
+// Stored textures: put once by hash (blob first, then its row), and removed when nothing refers to them any more.
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
+import type { EncodedTexture } from '../pipeline/process.ts';
+import type { TextureCache } from './cache.ts';
+import { countPlayerReferences } from './player-columns.ts';
+
+/** Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip. */
+export type DerivedVariant = 'preview' | 'map' | 'gif';
+const DERIVED_VARIANTS: DerivedVariant[] = ['preview', 'map', 'gif'];
+
+/** The blob key of an image rendered from a texture; removed with the texture. */
+export function derivedKey(hash: string, variant: DerivedVariant): string {
+  return createHash('sha256').update(`${variant}:v1:${hash}`).digest('hex');
+}
+
+/** Every blob key a texture owns: its own bytes and each image rendered from it. */
+export function textureBlobKeys(hash: string): string[] {
+  return [hash, ...DERIVED_VARIANTS.map((variant) => derivedKey(hash, variant))];
+}
+
+/** What a stored texture is used as. */
+export type TextureKind = 'cape' | 'cape-strip' | 'ears' | 'gallery' | 'creation';
+
+/** A place that can refer to a texture: returns how many references a hash has there. */
+export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
+
+/** The texture library: the blob store plus the `textures` rows. */
+export class TextureLibrary {
+  private readonly counters: ReferenceCounter[] = [countPlayerReferences];
+  /** Derived images being built, by blob key, so concurrent requests share one build. */
+  private readonly building = new Map<string, Promise<Buffer | null>>();
+  /** Moves on every release, so a read that raced with a release does not cache the released bytes. */
+  private releases = 0;
+
+  constructor(
+    private readonly db: Db,
+    readonly store: BlobStore,
+    private readonly cache?: TextureCache,
+  ) {}
+
+  /** Adds another place that refers to textures (the gallery), so release never removes a texture in use. */
+  addReferenceCounter(counter: ReferenceCounter): void {
+    this.counters.push(counter);
+  }
+
+  /** Stores a texture once: the blob first, then its row. Storing the same bytes again does nothing new. */
+  async put(texture: EncodedTexture, kind: TextureKind, now = Date.now()): Promise<string> {
+    const known = await this.db.selectFrom('textures').select('hash').where('hash', '=', texture.hash).executeTakeFirst();
+    if (!known || !(await this.store.has(texture.hash))) await this.store.put(texture.hash, texture.bytes);
+    await this.db
+      .insertInto('textures')
+      .values({ hash: texture.hash, kind, width: texture.width, height: texture.height, frames: texture.frames, bytes: texture.bytes.length, created_at: now })
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
+    return texture.hash;
+  }
+
+  /** Re-stores a texture whose row or blob a concurrent release removed between put and the referencing update. */
+  async ensure(texture: EncodedTexture, kind: TextureKind): Promise<void> {
+    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', texture.hash).executeTakeFirst();
+    if (!row || !(await this.store.has(texture.hash))) await this.put(texture, kind);
+  }
+
+  /** How many references a hash has from every place that refers to textures. */
+  async references(hash: string): Promise<number> {
+    let references = 0;
+    for (const count of this.counters) references += await count(this.db, hash);
+    return references;
+  }
+
+  /** Removes each given texture that nothing refers to any more (row, then blobs); resolves to the hashes it removed. */
+  async release(hashes: Array<string | null | undefined>): Promise<string[]> {
+    const removed: string[] = [];
+    for (const hash of new Set(hashes.filter((value): value is string => Boolean(value)))) {
+      if ((await this.references(hash)) > 0) continue;
+      await this.db.deleteFrom('textures').where('hash', '=', hash).execute();
+      this.releases += 1;
+      for (const key of textureBlobKeys(hash)) {
+        this.cache?.delete(key);
+        await this.store.delete(key);
+      }
+      removed.push(hash);
+    }
+    return removed;
+  }
+
+  /** An image derived from a texture: read from the store, or built once from the texture (concurrent callers share the build) and kept; null when the texture is gone. */
+  async derived(hash: string, variant: DerivedVariant, build: (texture: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
+    const key = derivedKey(hash, variant);
+    const stored = await this.store.get(key);
+    if (stored) return stored;
+    let pending = this.building.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const texture = await this.store.get(hash);
+        if (!texture) return null;
+        const image = await build(texture);
+        await this.store.put(key, image);
+        return image;
+      })().finally(() => this.building.delete(key));
+      this.building.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** An image derived from a registered texture when the cache holds it and it needs no check against the database; otherwise undefined. */
+  cachedDerived(hash: string, variant: DerivedVariant, now = Date.now()): Buffer | undefined {
+    return this.cachedRegistered(derivedKey(hash, variant), now);
+  }
+
+  /** An image derived from a registered texture (see derived), kept in the byte cache beside the textures; null when the texture is not registered. */
+  async readDerived(hash: string, variant: DerivedVariant, build: (texture: Buffer) => Promise<Buffer>, now = Date.now()): Promise<Buffer | null> {
+    const key = derivedKey(hash, variant);
+    const cached = this.cache?.get(key, now);
+    if (cached?.fresh) return cached.bytes;
+    const releases = this.releases;
+    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
+    if (!row) {
+      this.cache?.delete(key);
+      return null;
+    }
+    const bytes = cached?.bytes ?? (await this.derived(hash, variant, build));
+    if (bytes && releases === this.releases) this.cache?.set(key, bytes, now);
+    return bytes;
+  }
+
+  /** The stored bytes of a texture, or null. */
+  async read(hash: string): Promise<Buffer | null> {
+    return this.store.get(hash);
+  }
+
+  /** The bytes of a registered texture when the cache holds them and they need no check against the database; otherwise undefined. */
+  cachedRegistered(hash: string, now = Date.now()): Buffer | undefined {
+    const cached = this.cache?.get(hash, now);
+    return cached?.fresh ? cached.bytes : undefined;
+  }
+
+  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null; from the cache when it has them. */
+  async readRegistered(hash: string, now = Date.now()): Promise<Buffer | null> {
+    const cached = this.cache?.get(hash, now);
+    if (cached?.fresh) return cached.bytes;
+    const releases = this.releases;
+    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
+    if (!row) {
+      this.cache?.delete(hash);
+      return null;
+    }
+    const bytes = cached?.bytes ?? (await this.store.get(hash));
+    if (bytes && releases === this.releases) this.cache?.set(hash, bytes, now);
+    return bytes;
+  }
+}
