@@ -4,6 +4,7 @@ import type { SkinViewer } from 'skinview3d';
 import { DEFAULT_SKIN_URL, skinUrlFor } from '../../lib/skin';
 import { CAPE_FRAME_MS } from '../../lib/texture-rules';
 import { loadImage, type CapeTexture } from './texture-files';
+import { capeFrameHeight } from '../../lib/texture-layout';
 
 /** How much of the preview must be on screen before it starts (a sliver at the bottom of a phone's first screen is not enough). */
 const PREVIEW_START_VISIBLE = 0.25;
@@ -257,7 +258,7 @@ export default function PlayerPreview({
         if (cancelled || viewer.disposed) return;
         if (image && cape.kind === 'strip') {
           const width = image.naturalWidth;
-          const height = Math.floor(width / 2);
+          const height = Math.floor(capeFrameHeight(width));
           source = {
             count: Math.max(1, Math.floor(image.naturalHeight / height)),
             width,
