@@ -1,4 +1,4 @@
-// Shapes shared by the browser and the server (SPEC §3), inferred from the API's schemas in api-schemas.ts.
+// Shapes shared by the browser and the server (SPEC §3), inferred from the API's schemas in src/lib/schemas/.
 // Type-only imports: the islands get the types without shipping zod.
 import type { z } from 'zod';
 import type {
