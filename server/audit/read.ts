@@ -1,5 +1,6 @@
 // Reading the audit log: newest first, optionally only one moderator's actions or only those on one player.
 import type { Db } from '../db/database.ts';
+import { isPlayerUuid } from '../../src/lib/ids.ts';
 
 /** An audit row as the audit page shows it. */
 export interface AuditEntry {
@@ -18,7 +19,7 @@ export interface AuditEntry {
 
 /** Who an audit filter names: a 32-hex uuid matches the uuid, anything else the name at the time (any case). */
 function filterOn(value: string): { column: 'uuid' | 'name'; value: string } {
-  return /^[0-9a-f]{32}$/.test(value) ? { column: 'uuid', value } : { column: 'name', value: value.toLowerCase() };
+  return isPlayerUuid(value) ? { column: 'uuid', value } : { column: 'name', value: value.toLowerCase() };
 }
 
 /** One page of the audit log and how many rows match. */

@@ -3,7 +3,7 @@
 import { backupSite, restoreSite, sqliteFile } from '../operations/backup.ts';
 import { loadConfig } from '../config.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
-import { isUsername } from '../auth/player-ids.ts';
+import { isUsername } from '../../src/lib/ids.ts';
 import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from '../accounts/registration.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { OutsideServiceError } from '../http/outside-fetch.ts';

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifySchemaCompiler } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { anyErrorBodySchema, errorBodySchema } from '../../src/lib/api-schemas.ts';
+import { anyErrorBodySchema, errorBodySchema } from '../../src/lib/schemas/common.ts';
 import { validationError } from './errors.ts';
 
 export type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -4,7 +4,7 @@
 import * as oidc from 'openid-client';
 import { z } from 'zod';
 import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
-import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
+import { isUsername, normalizeUuid } from '../../src/lib/ids.ts';
 import type { MicrosoftLoginConfig } from '../config.ts';
 import { cappedFetch, fetchOutside, OUTSIDE_JSON_MAX_BYTES, OutsideServiceError } from '../http/outside-fetch.ts';
 

@@ -1,6 +1,7 @@
 // What every mod API answer carries: the headers, the cache lifetimes of profiles and textures, and when an answer is a 304.
 import type { IncomingHttpHeaders } from 'node:http';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
+import { CUSTOM_SKIN_API_ROOT } from '../../src/lib/mod-setup.ts';
 
 /** How long game clients and proxies may reuse a profile (and any answer found by a player's name or uuid). */
 export const PROFILE_CACHE_CONTROL = 'public, max-age=60';
@@ -14,9 +15,9 @@ export const PROFILE_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const PROFILE_ROUTE = '/profile/:id';
 export const TEXTURE_ROUTE = '/textures/:hash';
 /** CustomSkinAPI's texture files: `{root}textures/{hash}` under the `/csl/` root, the same files as TEXTURE_ROUTE. */
-export const CSL_TEXTURE_ROUTE = '/csl/textures/:hash';
+export const CSL_TEXTURE_ROUTE = `${CUSTOM_SKIN_API_ROOT}textures/:hash`;
 /** CustomSkinAPI's profile: `{root}{username}.json` under the `/csl/` root. */
-export const CSL_PROFILE_ROUTE = '/csl/:id.json';
+export const CSL_PROFILE_ROUTE = `${CUSTOM_SKIN_API_ROOT}:id.json`;
 
 /** The path prefixes of the mod API (the game's hot path). */
 export const MOD_API_PREFIXES = ['/profile/', '/textures/', '/capes/', '/elytras/', '/csl/'] as const;

@@ -21,6 +21,7 @@ import {
 } from './answers.ts';
 import { cachedPicture, customSkinApiJson, parsePicturePath, PICTURE_ROUTES, pictureEtag, pictureSource, pictureType, type PictureLayout } from './layouts.ts';
 import type { ProfileCache } from './profiles.ts';
+import { CUSTOM_SKIN_API_ROOT } from '../../src/lib/mod-setup.ts';
 
 /** Answers a request if it can; returns false to hand it on. */
 export type FastPath = ((request: IncomingMessage, response: ServerResponse) => boolean) & {
@@ -39,8 +40,8 @@ declare module 'fastify' {
 
 const PROFILE_PREFIX = '/profile/';
 const TEXTURE_PREFIX = '/textures/';
-const CSL_TEXTURE_PREFIX = '/csl/textures/';
-const CSL_PREFIX = '/csl/';
+const CSL_TEXTURE_PREFIX = `${CUSTOM_SKIN_API_ROOT}textures/`;
+const CSL_PREFIX = CUSTOM_SKIN_API_ROOT;
 
 /** Header lists (name, value, …) with the parts every answer of a kind shares, built once. */
 function headerList(headers: Record<string, string>): string[] {

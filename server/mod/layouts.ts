@@ -5,20 +5,19 @@
 // - `/capes/{id}.gif`: the same as a GIF at 100 ms a frame, one frame for a still cape (Cape Provider's `gif` resolver).
 // - `/csl/{name}.json`: `{"username", "cape", "elytra"}` with texture hashes, read from `/csl/textures/{hash}`.
 import { createHash } from 'node:crypto';
+import { PICTURE_PATHS, picturePath, type PictureLayout } from '../../src/lib/mod-setup.ts';
 import type { ImageJobs } from '../images/job-queue.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { CachedProfile } from './profiles.ts';
 
-/** A picture layout served by a player's id. */
-export type PictureLayout = 'still' | 'strip' | 'gif' | 'elytra';
+export type { PictureLayout };
+
+const LAYOUTS = Object.keys(PICTURE_PATHS) as PictureLayout[];
+/** The layouts' path prefixes, longest first, so `/capes/strip/` is found before `/capes/`. */
+const PREFIXES = [...new Set(LAYOUTS.map((layout) => PICTURE_PATHS[layout].prefix))].sort((a, b) => b.length - a.length);
 
 /** Each layout's route pattern (and the fast path's series name). */
-export const PICTURE_ROUTES: Record<PictureLayout, string> = {
-  still: '/capes/:id.png',
-  strip: '/capes/strip/:id.png',
-  gif: '/capes/:id.gif',
-  elytra: '/elytras/:id.png',
-};
+export const PICTURE_ROUTES = Object.fromEntries(LAYOUTS.map((layout) => [layout, picturePath(layout, ':id')])) as Record<PictureLayout, string>;
 
 /** The texture a layout is made from, and whether it is sent as its GIF (a derived image) rather than the PNG itself. */
 export interface PictureSource {
@@ -56,13 +55,10 @@ export function readPicture(library: TextureLibrary, imageJobs: ImageJobs, sourc
 
 /** The layout a fast-path URL asks for and the id in it, or null when the URL is not one (an encoded path or a query string goes to the routes). */
 export function parsePicturePath(url: string): { layout: PictureLayout; id: string } | null {
-  if (url.startsWith('/capes/strip/')) return url.endsWith('.png') ? { layout: 'strip', id: url.slice(13, -4) } : null;
-  if (url.startsWith('/capes/')) {
-    if (url.endsWith('.png')) return { layout: 'still', id: url.slice(7, -4) };
-    return url.endsWith('.gif') ? { layout: 'gif', id: url.slice(7, -4) } : null;
-  }
-  if (url.startsWith('/elytras/') && url.endsWith('.png')) return { layout: 'elytra', id: url.slice(9, -4) };
-  return null;
+  const prefix = PREFIXES.find((candidate) => url.startsWith(candidate));
+  if (prefix === undefined) return null;
+  const layout = LAYOUTS.find((candidate) => PICTURE_PATHS[candidate].prefix === prefix && url.endsWith(PICTURE_PATHS[candidate].suffix));
+  return layout === undefined ? null : { layout, id: url.slice(prefix.length, -PICTURE_PATHS[layout].suffix.length) };
 }
 
 /** CustomSkinAPI's answer for a player: their name and, when they have a cape, its hash as `cape` and `elytra` (no skins: the loader goes on to its next entry for those). */

@@ -1,7 +1,7 @@
 // Mod API profiles: the JSON the game reads for a player, built from the database and kept in an in-process cache.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
-import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
+import { isUsername, normalizeUuid } from '../../src/lib/ids.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
 import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/assign.ts';
 

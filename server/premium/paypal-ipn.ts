@@ -10,6 +10,7 @@ import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
 import type { InvalidationBus } from '../events/invalidation.ts';
 import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
 import { cents, changePaymentStatus, grantPayment, receiveNotification, storeRefusedNotification, type PaymentStatus } from './payments.ts';
+import { isPlayerUuid } from '../../src/lib/ids.ts';
 
 const PROVIDER = 'paypal';
 /** The payment statuses PayPal's IPN sends (IPNandPDTVariables, `payment_status`). */
@@ -84,7 +85,7 @@ function hasRealFields(fields: URLSearchParams): boolean {
 /** What the notification asks for, checked against our settings, before the database is touched. */
 function paymentOf(fields: URLSearchParams, premium: PremiumConfig): { outcome: IpnOutcome } | { uuid: string; item: PremiumItem } {
   const [uuid = '', item = ''] = (fields.get('custom') ?? '').split(':');
-  if (!/^[0-9a-f]{32}$/.test(uuid) || !isPremiumItem(item)) return { outcome: 'refused: custom' };
+  if (!isPlayerUuid(uuid) || !isPremiumItem(item)) return { outcome: 'refused: custom' };
   if ((fields.get('receiver_email') ?? '').toLowerCase() !== (premium.paypal.email ?? '').toLowerCase()) return { outcome: 'refused: receiver' };
   if (fields.get('mc_currency') !== premium.currency) return { outcome: 'refused: currency' };
   if (cents(fields.get('mc_gross')) !== cents(premium.prices[item])) return { outcome: 'refused: amount' };

@@ -10,6 +10,7 @@ import type { Db } from '../db/database.ts';
 import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
 import type { InvalidationBus } from '../events/invalidation.ts';
 import { cents, changePaymentStatus, grantPayment, receiveNotification, storeRefusedNotification, type PaymentStatus } from './payments.ts';
+import { isPlayerUuid } from '../../src/lib/ids.ts';
 
 const PROVIDER = 'stripe';
 /** How old a signed webhook may be (Stripe's libraries use five minutes): an older one is a replay. */
@@ -151,7 +152,7 @@ export async function handleStripeWebhook(
     if (object.payment_status !== 'paid') return settle('refused: unpaid');
     const uuid = object.metadata?.uuid ?? '';
     const item = object.metadata?.item;
-    if (!/^[0-9a-f]{32}$/.test(uuid) || !isPremiumItem(item)) return settle('refused: metadata');
+    if (!isPlayerUuid(uuid) || !isPremiumItem(item)) return settle('refused: metadata');
     if (object.currency !== premium.currency.toLowerCase()) return settle('refused: currency');
     if (object.amount_total !== cents(premium.prices[item])) return settle('refused: amount');
     const txnId = object.payment_intent ?? object.id;

@@ -2,16 +2,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  anyErrorBodySchema,
   checkAuthBodySchema,
   checkAuthResultSchema,
   deleteAccountBodySchema,
-  errorBodySchema,
   loginFailureSchema,
   oauthCallbackBodySchema,
   oauthCallbackResultSchema,
-  successSchema,
-} from '../../src/lib/api-schemas.ts';
+} from '../../src/lib/schemas/account.ts';
+import { anyErrorBodySchema, errorBodySchema, successSchema } from '../../src/lib/schemas/common.ts';
 import { BANNED_ACCOUNT_MESSAGE, loginErrorPath, MICROSOFT_LOGIN_FAILURES, type MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
 import { isSafeRef } from '../../src/lib/routes.ts';
 import { isLoginCode, redeemLoginCode } from '../auth/login-codes.ts';

@@ -1,7 +1,8 @@
 // The boost page's calls (/api/premium/boost/discord/...) and the premium role code
 // (/api/premium/discord/generate), for logged-in players.
 import type { FastifyInstance } from 'fastify';
-import { codeSchema, cosmeticBodySchema, cosmeticSchema, successFlagSchema, successSchema, usableCosmeticsSchema } from '../../src/lib/api-schemas.ts';
+import { successSchema } from '../../src/lib/schemas/common.ts';
+import { codeSchema, cosmeticBodySchema, cosmeticSchema, successFlagSchema, usableCosmeticsSchema } from '../../src/lib/schemas/premium.ts';
 import { PREMIUM_FEATURES, PREMIUM_ITEMS } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';

@@ -9,7 +9,7 @@ import {
   botLinksSchema,
   botMemberBodySchema,
   botPlayerSchema,
-} from '../../src/lib/api-schemas.ts';
+} from '../../src/lib/schemas/bot.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';

@@ -1,6 +1,7 @@
 // Gallery calls: tags, listing, items, preview images, download, like, delete, report, edit and new.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { successSchema } from '../../src/lib/schemas/common.ts';
 import {
   editResultSchema,
   galleryEditBodySchema,
@@ -14,14 +15,13 @@ import {
   galleryTagsFieldSchema,
   likeResultSchema,
   pageQuerySchema,
-  successSchema,
   tagSchema,
-  textureHashSchema,
   userGallerySchema,
-} from '../../src/lib/api-schemas.ts';
+} from '../../src/lib/schemas/gallery.ts';
+import { textureHashSchema } from '../../src/lib/schemas/ids.ts';
 import { checkGalleryTitle, GALLERY_TYPES, galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { CAPE_MAX_BYTES } from '../../src/lib/texture-rules.ts';
-import { normalizeUuid } from '../auth/player-ids.ts';
+import { normalizeUuid, TEXTURE_HASH_PATTERN } from '../../src/lib/ids.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
@@ -48,7 +48,7 @@ import type { ImageJobs } from '../images/job-queue.ts';
 import type { DerivedVariant, TextureLibrary } from '../textures/library/texture-library.ts';
 import { TextureRejected } from '../textures/pipeline/process.ts';
 
-const HASH_PARAM = '^[0-9a-f]{64}$';
+const HASH_PARAM = `^${TEXTURE_HASH_PATTERN}$`;
 const hashParams = z.object({ hash: textureHashSchema });
 const sessionOnly = { auth: 'session' } as const;
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { contributorSchema, homeStatsSchema, userSchema } from '../../src/lib/api-schemas.ts';
+import { contributorSchema, homeStatsSchema, userSchema } from '../../src/lib/schemas/account.ts';
 import type { Contributor } from '../../src/lib/types.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';

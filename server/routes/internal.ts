@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issueLoginCode } from '../auth/login-codes.ts';
-import { isUsername, normalizeUuid } from '../auth/player-ids.ts';
+import { isUsername, normalizeUuid } from '../../src/lib/ids.ts';
 import type { Db } from '../db/database.ts';
 import { findUser, upsertUser } from '../db/users.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';

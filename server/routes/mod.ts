@@ -1,7 +1,8 @@
 // The mod API: profiles, current textures, content-addressed texture files, and the layouts other mods read (never stopped by maintenance).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { errorBodySchema, modProfileSchema } from '../../src/lib/api-schemas.ts';
+import { errorBodySchema } from '../../src/lib/schemas/common.ts';
+import { modProfileSchema } from '../../src/lib/schemas/mod.ts';
 import { emptyResponse, fileResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 import {
   CSL_PROFILE_ROUTE,

@@ -3,7 +3,7 @@
 // (PayPal IPN, Stripe webhook).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { paymentIntentBodySchema, paymentIntentSchema, premiumInitSchema, premiumStateSchema, premiumToggleSchema } from '../../src/lib/api-schemas.ts';
+import { paymentIntentBodySchema, paymentIntentSchema, premiumInitSchema, premiumStateSchema, premiumToggleSchema } from '../../src/lib/schemas/premium.ts';
 import { PREMIUM_ITEMS, PURCHASES_UNAVAILABLE } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Config } from '../config.ts';

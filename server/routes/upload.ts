@@ -2,7 +2,7 @@
 // and a picture moderators removed is refused.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/api-schemas.ts';
+import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/schemas/uploads.ts';
 import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';

@@ -1,7 +1,9 @@
 // Player lookup and player reports: GET /api/user/search/{id}, POST /api/user/report.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { playerIdSchema, playerLookupSchema, successSchema, userReportBodySchema } from '../../src/lib/api-schemas.ts';
+import { successSchema } from '../../src/lib/schemas/common.ts';
+import { playerIdSchema } from '../../src/lib/schemas/ids.ts';
+import { playerLookupSchema, userReportBodySchema } from '../../src/lib/schemas/players.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';

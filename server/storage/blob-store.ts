@@ -1,4 +1,5 @@
 // The blob store interface: content-addressed PNG bytes, keyed by their SHA-256 (64 lowercase hex).
+import { isTextureHash } from '../../src/lib/ids.ts';
 
 /** Where texture bytes live. Keys are SHA-256 hex digests of the stored bytes. */
 export interface BlobStore {
@@ -26,5 +27,5 @@ export interface StoredBlob {
 
 /** Whether a string is a blob key (SHA-256, 64 lowercase hex). */
 export function isBlobKey(key: string): boolean {
-  return /^[0-9a-f]{64}$/.test(key);
+  return isTextureHash(key);
 }

@@ -3,11 +3,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts';
+import { TEXTURE_HASH_PATTERN } from '../../src/lib/ids.ts';
 
 /** A stored blob's file name: `<key>.png`. */
-const BLOB_FILE = /^([0-9a-f]{64})\.png$/;
+const BLOB_FILE = new RegExp(`^(${TEXTURE_HASH_PATTERN})\\.png$`);
 /** The file `put` writes before renaming it into place: `<key>.png.<12 hex>.tmp`. */
-const PARTIAL_FILE = /^[0-9a-f]{64}\.png\.[0-9a-f]{12}\.tmp$/;
+const PARTIAL_FILE = new RegExp(`^${TEXTURE_HASH_PATTERN}\\.png\\.[0-9a-f]{12}\\.tmp$`);
 const SHARD = /^[0-9a-f]{2}$/;
 
 /** The names in a directory; none when it does not exist (yet, or any more). */

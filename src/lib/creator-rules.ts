@@ -1,4 +1,5 @@
 // The cape creators' rules, written once for the creator pages and the server.
+import { usernameCharacters, USERNAME_MAX } from './ids';
 
 /** Smallest and largest cape scale: scale n makes a cape 64·2ⁿ⁻¹ pixels wide. */
 export const CREATOR_MIN_SCALE = 1;
@@ -9,7 +10,7 @@ export const SLIDER_MAX = 100;
 /** Longest AI prompt, in characters. */
 export const AI_PROMPT_MAX = 50;
 /** Longest username the head cape and OptiFine lookup take. */
-export const CREATOR_USERNAME_MAX = 16;
+export const CREATOR_USERNAME_MAX = USERNAME_MAX;
 /** Largest picture a creator takes (the cape creator's image, the animated creator's GIF and background). */
 export const CREATOR_INPUT_MAX_BYTES = 2_000_000;
 /** How long the OptiFine username box waits after the last key before it looks the name up. */
@@ -43,7 +44,7 @@ export const creatorMessages = {
 
 /** Strips every character other than letters, digits and underscore, and cuts to `max` (the head cape, OptiFine and registration username inputs). */
 export function cleanUsername(text: string, max = CREATOR_USERNAME_MAX): string {
-  return text.replace(/[^A-Za-z0-9_]/g, '').slice(0, max);
+  return usernameCharacters(text).slice(0, max);
 }
 
 /** The width in pixels of a cape made at a scale. */

@@ -1,17 +1,37 @@
 // The settings that point other cape mods at this site (Cape Provider, CustomSkinLoader), ready to copy, filled in with the mod API's address.
 
+/** A picture layout the mod API serves by a player's name or uuid. */
+export type PictureLayout = 'still' | 'strip' | 'gif' | 'elytra';
+
+/** Each picture layout's path around the player's id: `/capes/{id}.png`, `/capes/strip/{id}.png`, `/capes/{id}.gif`, `/elytras/{id}.png`. */
+export const PICTURE_PATHS: Record<PictureLayout, { prefix: string; suffix: string }> = {
+  still: { prefix: '/capes/', suffix: '.png' },
+  strip: { prefix: '/capes/strip/', suffix: '.png' },
+  gif: { prefix: '/capes/', suffix: '.gif' },
+  elytra: { prefix: '/elytras/', suffix: '.png' },
+};
+
+/** The path of a picture layout for a player's id (or a mod's placeholder, or a route parameter such as `:id`). */
+export function picturePath(layout: PictureLayout, id: string): string {
+  const { prefix, suffix } = PICTURE_PATHS[layout];
+  return prefix + id + suffix;
+}
+
+/** CustomSkinLoader's CustomSkinAPI root: it asks `{root}{username}.json` and `{root}textures/{hash}`. */
+export const CUSTOM_SKIN_API_ROOT = '/csl/';
+
 /** The mod API's layouts these settings use, each with the mod's own placeholder for the player's name. */
 export const MOD_LAYOUTS = {
   /** The still cape, for Cape Provider's `default` resolver (`$name`) and CustomSkinLoader's Legacy loader (`{USERNAME}`). */
-  stillCape: (name: string) => `/capes/${name}.png`,
+  stillCape: (name: string) => picturePath('still', name),
   /** The cape as a GIF, for Cape Provider's `gif` resolver. */
-  gifCape: (name: string) => `/capes/${name}.gif`,
+  gifCape: (name: string) => picturePath('gif', name),
   /** The cape as a vertical strip of frames, for Cape Provider's `sprite` resolver. */
-  stripCape: (name: string) => `/capes/strip/${name}.png`,
+  stripCape: (name: string) => picturePath('strip', name),
   /** The texture CustomSkinLoader's Legacy loader reads the elytra from. */
-  elytra: (name: string) => `/elytras/${name}.png`,
-  /** CustomSkinLoader's CustomSkinAPI root: it asks `{root}{username}.json` and `{root}textures/{hash}`. */
-  customSkinApiRoot: '/csl/',
+  elytra: (name: string) => picturePath('elytra', name),
+  /** CustomSkinLoader's CustomSkinAPI root. */
+  customSkinApiRoot: CUSTOM_SKIN_API_ROOT,
 } as const;
 
 /** Cape Provider's placeholder for the player's name in a URL template. */

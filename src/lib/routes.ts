@@ -1,4 +1,5 @@
 // The site's route table: every page's path, title and auth flag, shared by the pages and the server.
+import { PLAYER_PATH_ID_PATTERN, PLAYER_UUID_PATTERN, TEXTURE_HASH_PATTERN, USERNAME_PATTERN } from './ids';
 
 /** One route of the site. */
 export interface Route {
@@ -18,9 +19,9 @@ export interface Route {
   dynamic: boolean;
 }
 
-const HASH = '[0-9a-f]{64}';
-const UUID = '[0-9a-f]{32}';
-const NAME_OR_UUID = '[A-Za-z0-9_-]{1,36}';
+const HASH = TEXTURE_HASH_PATTERN;
+const UUID = PLAYER_UUID_PATTERN;
+const NAME_OR_UUID = PLAYER_PATH_ID_PATTERN;
 
 function route(name: string, path: string, title: string, auth: boolean, pattern?: string, page?: string): Route {
   const dynamic = pattern !== undefined;
@@ -73,7 +74,7 @@ export const routes: readonly Route[] = [
   route('admin-whitelist', '/admin/gallery/whitelist', 'Gallery Whitelist', true),
   route('admin-user-reports', '/admin/reports/user', 'User Reports', true),
   route('admin-gallery-reports', '/admin/reports/gallery', 'Gallery Reports', true),
-  route('admin-edit-user', '/admin/edit-user/:username?', 'Edit User', true, '/admin/edit-user(?:/[A-Za-z0-9_]{1,16})?', '/admin/edit-user'),
+  route('admin-edit-user', '/admin/edit-user/:username?', 'Edit User', true, `/admin/edit-user(?:/${USERNAME_PATTERN})?`, '/admin/edit-user'),
   route('admin-ai-cape-logs', '/admin/ai-cape-logs', 'AI Cape Logs', true),
   route('admin-audit', '/admin/audit', 'Audit Log', true),
 ];

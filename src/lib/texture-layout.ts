@@ -95,3 +95,13 @@ export const TEMPLATE_FILES = {
 
 /** How much bigger the HD templates are than the base textures. */
 export const HD_SCALE = { cape: 16, ears: 40 } as const;
+
+/** The height of a cape frame: half its width (a still cape, and each frame of an animated strip, is width × width/2). */
+export function capeFrameHeight(width: number): number {
+  return width / 2;
+}
+
+/** How many width × width/2 frames a strip of width × height holds (a whole number only for a valid strip). */
+export function stripFrameCount(width: number, height: number): number {
+  return height / capeFrameHeight(width);
+}

@@ -1,4 +1,5 @@
 // The file rules for capes and ears (size, type, dimensions), written once and used by the upload pages and the server.
+import { capeFrameHeight } from './texture-layout';
 
 /** Cape file size limit in bytes (500 KB). */
 export const CAPE_MAX_BYTES = 500_000;
@@ -58,7 +59,7 @@ export function checkCapeDimensions(image: { width: number; height: number }): s
   const { width, height } = image;
   if (!(width > 0 && height > 0)) return textureMessages.invalidImage;
   if (width > CAPE_MAX_WIDTH || height > CAPE_MAX_HEIGHT) return textureMessages.capeTooLarge;
-  if (height * 2 !== width) return textureMessages.capeDimensions;
+  if (height !== capeFrameHeight(width)) return textureMessages.capeDimensions;
   if (height % 32 !== 0 && width % 64 !== 0) return textureMessages.capeDimensions;
   return null;
 }

@@ -1,44 +1,43 @@
-// Shapes shared by the browser and the server, inferred from the API's schemas in api-schemas.ts.
+// Shapes shared by the browser and the server, inferred from the API's schemas in src/lib/schemas/.
 // Type-only imports: the islands get the types without shipping zod.
 import type { z } from 'zod';
+import type {
+  checkAuthResultSchema,
+  contributorSchema,
+  groupSchema,
+  homeStatsSchema,
+  oauthCallbackResultSchema,
+  premiumSchema,
+  userSchema,
+} from './schemas/account';
 import type {
   adminInfoSchema,
   aiCapeLogPageSchema,
   adminTextureRemovalSchema,
   adminUserRecordSchema,
   auditRowSchema,
-  checkAuthResultSchema,
+  galleryReportRowSchema,
+  pageLinkSchema,
+  registrationCodeSchema,
+  userBanRowSchema,
+  userReportRowSchema,
+  whitelistRowSchema,
+} from './schemas/admin';
+import type { successSchema } from './schemas/common';
+import type { editResultSchema, galleryItemSchema, galleryPageSchema, likeResultSchema, tagSchema, userGallerySchema } from './schemas/gallery';
+import type { modProfileSchema } from './schemas/mod';
+import type { playerLookupSchema } from './schemas/players';
+import type {
   codeSchema,
   cosmeticSchema,
-  contributorSchema,
-  editResultSchema,
-  galleryItemSchema,
-  galleryPageSchema,
-  galleryReportRowSchema,
-  groupSchema,
-  homeStatsSchema,
-  likeResultSchema,
-  modProfileSchema,
-  oauthCallbackResultSchema,
-  pageLinkSchema,
-  playerLookupSchema,
-  premiumSchema,
   paymentIntentSchema,
   premiumInitSchema,
   premiumStateSchema,
   premiumToggleSchema,
-  registrationCodeSchema,
   successFlagSchema,
-  successSchema,
-  tagSchema,
-  uploadResultSchema,
   usableCosmeticsSchema,
-  userGallerySchema,
-  userBanRowSchema,
-  userReportRowSchema,
-  userSchema,
-  whitelistRowSchema,
-} from './api-schemas';
+} from './schemas/premium';
+import type { uploadResultSchema } from './schemas/uploads';
 
 /** A user's group: its name, emoji and admin flag. */
 export type Group = z.output<typeof groupSchema>;

@@ -1,7 +1,7 @@
 // Unit tests for the gallery listing's one filter shape: the page URL and the API query both carry it unchanged,
 // and the server's schema reads the API query back into the same filters.
 import { describe, expect, it } from 'vitest';
-import { galleryListQuerySchema } from '../../src/lib/api-schemas.ts';
+import { galleryListQuerySchema } from '../../src/lib/schemas/gallery.ts';
 import { EMPTY_FILTERS, filtersFromSearch, galleryListParams, searchFromFilters, type GalleryFilters } from '../../src/lib/gallery-query.ts';
 
 const FILTERS: GalleryFilters = { title: 'dark knight', sort: 'downloads_asc', types: ['cape', 'animated'], tags: ['anime', 'space'] };

@@ -8,6 +8,7 @@ import { resampleTimeline, stripFrameWidth, TextureRejected } from '../pipeline/
 import type { RawImage, Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_FRONT, drawCape, drawOver, ELYTRA_OUTER } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
+import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 
 /** The animated cape creator's files and settings. */
 export interface AnimatedCapeInput {
@@ -78,9 +79,12 @@ export async function drawAnimatedCape(input: AnimatedCapeInput): Promise<Genera
     cape.data.copy(strip, tick * frameBytes);
   }
   const notices: string[] = [];
-  if (width < capeWidth) notices.push(`The animation was scaled to ${width} × ${width / 2} a frame to fit.`);
+  if (width < capeWidth) notices.push(`The animation was scaled to ${width} × ${capeFrameHeight(width)} a frame to fit.`);
   if (cut) notices.push(`The animation was cut to its first ${MAX_CAPE_FRAMES / 10} seconds.`);
   const still = drawn.get(ticks[0] ?? 0)!;
   if (ticks.length < 2) return { still };
-  return { still, strip: { image: { data: strip, width, height: (width / 2) * ticks.length }, frames: ticks.length, notice: notices.join(' ') || null } };
+  return {
+    still,
+    strip: { image: { data: strip, width, height: capeFrameHeight(width) * ticks.length }, frames: ticks.length, notice: notices.join(' ') || null },
+  };
 }

@@ -6,6 +6,7 @@ import { scaleNearest } from '../pipeline/process.ts';
 import { createImage, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fadeRect, fillRect } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
+import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 
 /** The banner cape's settings and the banner's face (20 x 40 pixels). */
 export interface BannerCapeInput {
@@ -21,7 +22,7 @@ const BANNER_CAPE_WIDTH = 256;
 /** Draws a banner cape. */
 export function drawBannerCape(input: BannerCapeInput): GeneratedCape {
   const unit = BANNER_CAPE_WIDTH / 64;
-  const cape = createImage(BANNER_CAPE_WIDTH, BANNER_CAPE_WIDTH / 2);
+  const cape = createImage(BANNER_CAPE_WIDTH, capeFrameHeight(BANNER_CAPE_WIDTH));
   fadeRect(cape, CAPE_BOX, unit, input.top, input.bottom);
   for (const rect of ELYTRA_FACES) fillRect(cape, rect.x * unit, rect.y * unit, rect.w * unit, rect.h * unit, input.bottom);
   const banner: RawImage = { data: Buffer.from(input.banner.data), width: input.banner.width, height: input.banner.height };

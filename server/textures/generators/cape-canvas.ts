@@ -3,6 +3,7 @@
 import sharp from 'sharp';
 import { capeWidthForScale } from '../../../src/lib/creator-rules.ts';
 import { createImage, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
+import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 
 /** A rectangle on the scale-1 (64 x 32) cape texture. */
 export interface CapeRect {
@@ -142,7 +143,7 @@ async function drawFace(cape: RawImage, picture: Buffer | RawImage, rect: CapeRe
 export async function drawCape(drawing: CapeDrawing): Promise<RawImage> {
   const width = capeWidthForScale(drawing.scale);
   const unit = width / 64;
-  const cape = createImage(width, width / 2);
+  const cape = createImage(width, capeFrameHeight(width));
   const fit = drawing.fit ?? 'cover';
   for (const rect of [CAPE_BOX, ...ELYTRA_FACES]) fillRect(cape, rect.x * unit, rect.y * unit, rect.w * unit, rect.h * unit, drawing.colour);
   if (drawing.front) await drawFace(cape, drawing.front, CAPE_FRONT, unit, fit);

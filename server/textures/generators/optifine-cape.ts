@@ -7,6 +7,7 @@ import { storedCapeWidth } from '../../../src/lib/texture-rules.ts';
 import { createImage, parseHexColour, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fadeRect, fillRect } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
+import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 
 /** The four colours of an OptiFine-style cape. */
 export interface OptifineColours {
@@ -51,7 +52,7 @@ function drawMark(colour: Rgba, cell: number): RawImage {
 /** Draws an OptiFine-style cape in the given colours. */
 export function drawOptifineCape(colours: OptifineColours): GeneratedCape {
   const unit = OPTIFINE_CAPE_WIDTH / 64;
-  const cape = createImage(OPTIFINE_CAPE_WIDTH, OPTIFINE_CAPE_WIDTH / 2);
+  const cape = createImage(OPTIFINE_CAPE_WIDTH, capeFrameHeight(OPTIFINE_CAPE_WIDTH));
   for (const rect of [CAPE_BOX, ...ELYTRA_FACES]) fadeRect(cape, rect, unit, colours.top, colours.bottom);
   const cell = unit;
   const mark = drawMark(colours.text, cell);
@@ -70,9 +71,9 @@ export async function placeOptifineCape(file: Uint8Array): Promise<GeneratedCape
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
   let width = storedCapeWidth(info.width);
-  while (width / 2 < info.height) width *= 2;
+  while (capeFrameHeight(width) < info.height) width *= 2;
   if (width > 2048) throw new Error(`An OptiFine cape of ${info.width} x ${info.height} does not fit a cape texture`);
-  const cape = createImage(width, width / 2);
+  const cape = createImage(width, capeFrameHeight(width));
   drawOver(cape, { data, width: info.width, height: info.height }, 0, 0);
   return { still: cape };
 }

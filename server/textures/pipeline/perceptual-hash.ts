@@ -2,6 +2,7 @@
 // nudged by a pixel or two hashes near the original, a different picture far from it. Decodes images: run it in the
 // image workers (server/images/work-catalogue.ts), never on the API's event loop.
 import sharp from 'sharp';
+import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 
 /** The side of the grey thumbnail the DCT runs on. */
 const THUMBNAIL_SIZE = 32;
@@ -192,7 +193,7 @@ function isPlainFill({ data, width }: RgbaImage, box: Box): boolean {
 async function firstFrame(texture: Buffer): Promise<RgbaImage> {
   const { width, height } = await sharp(texture).metadata();
   if (!width || !height) throw new Error('The texture has no size');
-  const frameHeight = Math.min(height, Math.max(1, Math.floor(width / 2)));
+  const frameHeight = Math.min(height, Math.max(1, Math.floor(capeFrameHeight(width))));
   let frame = sharp(texture).extract({ left: 0, top: 0, width, height: frameHeight });
   if (width > WORKING_WIDTH) frame = frame.resize(WORKING_WIDTH, Math.max(1, Math.round((frameHeight * WORKING_WIDTH) / width)), { fit: 'fill' });
   const { data, info } = await frame.ensureAlpha().raw().toBuffer({ resolveWithObject: true });

@@ -19,6 +19,7 @@ import {
 import { checkGalleryFile, isEarsSize } from '../../../src/lib/gallery-rules.ts';
 import { countGifFrames, readImageHeader } from './image-header.ts';
 import type { RawImage } from './raw-image.ts';
+import { capeFrameHeight, stripFrameCount } from '../../../src/lib/texture-layout.ts';
 
 sharp.cache(false);
 
@@ -104,7 +105,7 @@ export function resampleTimeline(delays: Array<number | undefined>, frames: numb
 /** The frame width a strip of `frames` frames is stored at: the cape's stored width, halved until the strip fits STRIP_MAX_PIXELS. */
 export function stripFrameWidth(storedWidth: number, frames: number): number {
   let width = storedWidth;
-  while (width > CAPE_BASE_WIDTH && frames * width * (width / 2) > STRIP_MAX_PIXELS) width /= 2;
+  while (width > CAPE_BASE_WIDTH && frames * width * capeFrameHeight(width) > STRIP_MAX_PIXELS) width /= 2;
   return width;
 }
 
@@ -133,7 +134,7 @@ async function encodeStill(upload: Buffer, header: { width: number; height: numb
   }
   const { data, info } = await decoder.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   if (info.width !== header.width || info.height !== header.height) reject(textureMessages.invalidImage);
-  return encodeRaw(scaleNearest({ data, width: info.width, height: info.height }, width, width / 2), 1);
+  return encodeRaw(scaleNearest({ data, width: info.width, height: info.height }, width, capeFrameHeight(width)), 1);
 }
 
 /**
@@ -231,8 +232,8 @@ export async function processGalleryTexture(upload: Buffer): Promise<ProcessedGa
 /** Turns a stored strip (frames stacked vertically, each width x width/2) back into a looping GIF at 100 ms a frame. */
 export async function stripToGif(strip: Buffer): Promise<Buffer> {
   const { data, info } = await sharp(strip).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const pageHeight = info.width / 2;
-  const frames = Math.max(1, Math.round(info.height / pageHeight));
+  const pageHeight = capeFrameHeight(info.width);
+  const frames = Math.max(1, Math.round(stripFrameCount(info.width, info.height)));
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 4, pageHeight } })
     .gif({ delay: Array.from({ length: frames }, () => CAPE_FRAME_MS), loop: 0 })
     .toBuffer();
@@ -241,5 +242,5 @@ export async function stripToGif(strip: Buffer): Promise<Buffer> {
 /** The first frame of a stored strip, re-encoded as a still cape. */
 export async function stripStill(strip: Buffer): Promise<EncodedTexture> {
   const { width = 0 } = await sharp(strip).metadata();
-  return encode(sharp(strip).extract({ left: 0, top: 0, width, height: width / 2 }), 1);
+  return encode(sharp(strip).extract({ left: 0, top: 0, width, height: capeFrameHeight(width) }), 1);
 }

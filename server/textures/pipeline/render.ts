@@ -1,6 +1,7 @@
 // Gallery card images for stored textures: cape and ears previews and a whole-texture map, scaled with nearest-neighbour.
 import sharp, { type Metadata } from 'sharp';
 import { CAPE_MAX_WIDTH, EARS_HEIGHT, EARS_WIDTH, MAX_CAPE_FRAMES } from '../../../src/lib/texture-rules.ts';
+import { capeFrameHeight, stripFrameCount } from '../../../src/lib/texture-layout.ts';
 
 /** Width of a preview card image, in pixels. */
 export const PREVIEW_WIDTH = 320;
@@ -57,11 +58,11 @@ function capeLayoutProblem(width: number, height: number): string | null {
   if (width <= 0 || width % 64 !== 0 || width > CAPE_MAX_WIDTH) {
     return `a cape must be a multiple of 64 pixels wide, at most ${CAPE_MAX_WIDTH}`;
   }
-  const frameHeight = width / 2;
+  const frameHeight = capeFrameHeight(width);
   if (height <= 0 || height % frameHeight !== 0) {
     return `a cape must be half as tall as it is wide (${width}x${frameHeight}), or a strip of such frames stacked vertically`;
   }
-  if (height / frameHeight > MAX_CAPE_FRAMES) return `an animated cape has at most ${MAX_CAPE_FRAMES} frames`;
+  if (stripFrameCount(width, height) > MAX_CAPE_FRAMES) return `an animated cape has at most ${MAX_CAPE_FRAMES} frames`;
   return null;
 }
 
@@ -76,7 +77,7 @@ async function checkLayout(png: Buffer, kind: PreviewKind): Promise<{ width: num
   }
   const problem = capeLayoutProblem(width, height);
   if (problem) throw new Error(`Cannot render cape: ${problem}; got ${width}x${height}`);
-  return { width, frameHeight: width / 2, scale: width / 64 };
+  return { width, frameHeight: capeFrameHeight(width), scale: width / 64 };
 }
 
 /** Decodes the top `frameHeight` rows of the PNG (the first frame of a strip) to raw 8-bit RGBA. */
@@ -159,7 +160,7 @@ export async function renderTextureMap(png: Buffer): Promise<Buffer> {
       `Cannot render texture map: expected ears (${EARS_WIDTH}x${EARS_HEIGHT}) or a cape (a multiple of 64 wide, at most ${CAPE_MAX_WIDTH}, height width/2 or a strip of such frames); got ${width}x${height}`,
     );
   }
-  const frameHeight = isEars ? height : width / 2;
+  const frameHeight = isEars ? height : capeFrameHeight(width);
   const frame = await decodeFirstFrame(png, width, frameHeight, isEars ? 1 : width / 64);
   const fit = Math.min(PREVIEW_WIDTH / width, PREVIEW_HEIGHT / frameHeight);
   const zoom = fit >= 1 ? Math.floor(fit) : fit;

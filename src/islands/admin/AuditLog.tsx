@@ -7,6 +7,7 @@ import { auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
 import type { AuditRow, Paginated } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
+import { usernameCharacters } from '../../lib/ids';
 
 /** The page and filters in an address's query. */
 function readQuery(search: string): { page: number; admin: string; player: string } {
@@ -56,7 +57,7 @@ export default function AuditLog() {
             value={admin}
             maxLength={32}
             placeholder="Name or uuid"
-            onChange={(event) => setAdmin(event.target.value.replace(/[^A-Za-z0-9_]/g, ''))}
+            onChange={(event) => setAdmin(usernameCharacters(event.target.value))}
           />
         </label>
         <label className="flex flex-1 flex-col gap-1 text-sm">
@@ -66,7 +67,7 @@ export default function AuditLog() {
             value={player}
             maxLength={32}
             placeholder="Name or uuid"
-            onChange={(event) => setPlayer(event.target.value.replace(/[^A-Za-z0-9_]/g, ''))}
+            onChange={(event) => setPlayer(usernameCharacters(event.target.value))}
           />
         </label>
         <button type="submit" className="btn-primary">

@@ -12,6 +12,7 @@ import { ConfirmButton } from '../shared/ConfirmButton';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { TextureImage } from '../shared/TextureImage';
 import { ReasonSelect, useBanReasons } from './ReasonSelect';
+import { isUsername, USERNAME_MAX, USERNAME_PATTERN, usernameCharacters } from '../../lib/ids';
 
 /** How long the success banner and the unknown-player message show. */
 const BANNER_MS = 3000;
@@ -25,9 +26,11 @@ const REMOVALS = [
   { slot: 'ears', noun: 'ears', has: 'hasEars' },
 ] as const;
 
+const EDIT_USER_PATH = new RegExp(`^/admin/edit-user/(${USERNAME_PATTERN})/?$`);
+
 /** The username in /admin/edit-user/{username}, or null. */
 function usernameFromPath(pathname: string): string | null {
-  return /^\/admin\/edit-user\/([A-Za-z0-9_]{1,16})\/?$/.exec(pathname)?.[1] ?? null;
+  return EDIT_USER_PATH.exec(pathname)?.[1] ?? null;
 }
 
 /** The edit user island. */
@@ -67,7 +70,7 @@ export default function EditUser() {
 
   const find = (event: FormEvent) => {
     event.preventDefault();
-    if (/^[A-Za-z0-9_]{1,16}$/.test(query)) location.assign(`/admin/edit-user/${query}`);
+    if (isUsername(query)) location.assign(`/admin/edit-user/${query}`);
   };
 
   /** Posts an action; `done` is the banner (or makes it from the answer); `after` replaces reloading the record. */
@@ -100,9 +103,9 @@ export default function EditUser() {
           id="edit-user-name"
           className="flex-1 rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 focus:border-brand-400 focus:outline-none"
           placeholder="Username"
-          maxLength={16}
+          maxLength={USERNAME_MAX}
           value={query}
-          onChange={(event) => setQuery(event.target.value.replace(/[^A-Za-z0-9_]/g, ''))}
+          onChange={(event) => setQuery(usernameCharacters(event.target.value))}
         />
         <button type="submit" className="btn-primary" disabled={query === ''}>
           Find

@@ -5,6 +5,7 @@ import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { RegistrationCode } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { USERNAME_MAX, usernameCharacters } from '../../lib/ids';
 
 /** The registration code island. */
 export default function RegistrationCodes() {
@@ -56,7 +57,7 @@ export default function RegistrationCodes() {
           autoComplete="off"
           maxLength={16}
           value={username}
-          onChange={(event) => setUsername(event.target.value.replace(/[^A-Za-z0-9_]/g, '').slice(0, 16))}
+          onChange={(event) => setUsername(usernameCharacters(event.target.value).slice(0, USERNAME_MAX))}
         />
         <button type="submit" className="btn-primary" disabled={username === '' || busy}>
           {busy ? 'Generating…' : 'Generate code'}

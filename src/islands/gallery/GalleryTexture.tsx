@@ -14,10 +14,13 @@ import { deleteItem, fetchItem, isEars, mapUrl, reportItem, takeAlreadyShared, t
 import { FlagIcon, PencilIcon, TrashIcon } from './icons';
 import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WhitelistedBadge, WhitelistedNotice } from './ItemControls';
 import { useItemActions } from './useItemActions';
+import { TEXTURE_HASH_PATTERN } from '../../lib/ids';
+
+const TEXTURE_PAGE_PATH = new RegExp(`^/gallery/(${TEXTURE_HASH_PATTERN})/?$`);
 
 /** The hash in a /gallery/{hash} path, or null. */
 export function hashFromPath(pathname: string): string | null {
-  return /^\/gallery\/([0-9a-f]{64})\/?$/.exec(pathname)?.[1] ?? null;
+  return TEXTURE_PAGE_PATH.exec(pathname)?.[1] ?? null;
 }
 
 function formatDate(iso: string): string {

@@ -9,10 +9,13 @@ import { GalleryGrid } from './GalleryGrid';
 import { PlusIcon } from './icons';
 import { useInfiniteGallery } from './useInfiniteGallery';
 import { countOf } from '../../lib/plural';
+import { PLAYER_UUID_PATTERN } from '../../lib/ids';
+
+const PLAYER_GALLERY_PATH = new RegExp(`^/gallery/(${PLAYER_UUID_PATTERN})/?$`);
 
 /** The uuid in a /gallery/{uuid} path, or null. */
 export function uuidFromPath(pathname: string): string | null {
-  return /^\/gallery\/([0-9a-f]{32})\/?$/.exec(pathname)?.[1] ?? null;
+  return PLAYER_GALLERY_PATH.exec(pathname)?.[1] ?? null;
 }
 
 /** The player gallery island. */

@@ -1,12 +1,11 @@
 // The live 3D player preview (skinview3d): the player's skin, the cape or elytra (animated capes at 10 fps) and ears; it renders only while something moves.
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { SkinViewer } from 'skinview3d';
-import { DEFAULT_SKIN_URL, skinUrlFor } from '../../lib/skin';
-import { CAPE_FRAME_MS } from '../../lib/texture-rules';
-import { loadImage, type CapeTexture } from './texture-files';
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import type { CapeTexture } from './texture-files';
+import { PreviewControls } from './preview/PreviewControls';
+import { useCapeAnimation } from './preview/useCapeAnimation';
+import { useSkinAndEars } from './preview/useSkinAndEars';
+import { SIDE_TURN, useSkinViewer } from './preview/useSkinViewer';
 
-/** How much of the preview must be on screen before it starts (a sliver at the bottom of a phone's first screen is not enough). */
-const PREVIEW_START_VISIBLE = 0.25;
 /** What the preview shows. */
 export interface PlayerPreviewProps {
   /** The player whose skin is shown; null shows the default skin. */
@@ -26,35 +25,8 @@ export interface PlayerPreviewProps {
   zoom?: number;
 }
 
-/** How long the skin service may take before the default skin is shown. */
-const SKIN_TIMEOUT_MS = 4000;
-/** How long after the last wheel turn rendering pauses again. */
-const WHEEL_IDLE_MS = 300;
-/** The player's turn that shows a side, seen from a camera straight ahead (a little off square, so the model looks 3D). */
-const SIDE_TURN = { back: Math.PI - 0.4, front: 0.4 } as const;
 /** How far one arrow key press turns the player. */
 const TURN_STEP = Math.PI / 8;
-
-type LoadState = 'loading' | 'ready' | 'none' | 'error';
-
-/** Which side of the player the camera sees: the camera's angle around the player against the player's own turn. */
-function sideFacingCamera(viewer: SkinViewer): 'back' | 'front' {
-  const camera = Math.atan2(viewer.camera.position.x, viewer.camera.position.z);
-  const relative = Math.atan2(Math.sin(camera - viewer.playerWrapper.rotation.y), Math.cos(camera - viewer.playerWrapper.rotation.y));
-  return Math.abs(relative) < Math.PI / 2 ? 'front' : 'back';
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  return Promise.race([promise, new Promise<T>((resolve) => window.setTimeout(() => resolve(fallback), ms))]);
-}
-
-/** One animation source: how many frames, their size, and how to draw frame i. */
-interface FrameSource {
-  count: number;
-  width: number;
-  height: number;
-  draw: (context: CanvasRenderingContext2D, index: number) => void;
-}
 
 /** The 3D preview with its Elytra and Turn around controls. */
 export default function PlayerPreview({
@@ -67,291 +39,10 @@ export default function PlayerPreview({
   elytraToggle = false,
   zoom = 0.8,
 }: PlayerPreviewProps) {
-  const boxRef = useRef<HTMLDivElement>(null);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  const viewerRef = useRef<SkinViewer | null>(null);
-  const activity = useRef({ dragging: false, wheelTimer: undefined as number | undefined, animating: false });
-  const elytraRef = useRef(false);
-  const [viewerState, setViewerState] = useState<'starting' | 'ready' | 'unsupported'>('starting');
-  const [skinState, setSkinState] = useState<LoadState | 'default'>('loading');
-  const [capeState, setCapeState] = useState<LoadState>('loading');
-  const [earsState, setEarsState] = useState<LoadState>('loading');
+  const { boxRef, canvasRef, viewerRef, viewerState, renderOnce, setAnimating } = useSkinViewer(facing, zoom);
   const [elytra, setElytra] = useState(false);
-
-  /** Writes which side of the player faces the camera onto the canvas (data-facing), after every pose or camera change. */
-  const markFacing = useCallback(() => {
-    const viewer = viewerRef.current;
-    if (viewer && !viewer.disposed && canvasRef.current) canvasRef.current.dataset.facing = sideFacingCamera(viewer);
-  }, []);
-
-  /** Runs the render loop only while the player is dragged, zoomed or an animated cape plays; otherwise draws once and pauses. */
-  const updatePaused = useCallback(() => {
-    const viewer = viewerRef.current;
-    if (!viewer || viewer.disposed) return;
-    const { dragging, wheelTimer, animating } = activity.current;
-    const moving = dragging || wheelTimer !== undefined || animating;
-    if (moving) {
-      viewer.renderPaused = false;
-    } else {
-      viewer.renderPaused = true;
-      viewer.render();
-    }
-    markFacing();
-  }, [markFacing]);
-
-  /** Draws the scene once when the loop is paused (after a texture or pose change). */
-  const renderOnce = useCallback(() => {
-    const viewer = viewerRef.current;
-    if (viewer && !viewer.disposed && viewer.renderPaused) viewer.render();
-    markFacing();
-  }, [markFacing]);
-
-  // Create the viewer once a quarter of its box is on screen (skinview3d is loaded then: drawing a scene nobody sees yet would take the
-  // page's first seconds on a phone), size it to its box, and dispose of it on unmount.
-  useEffect(() => {
-    const state = activity.current;
-    let disposed = false;
-    let observer: ResizeObserver | undefined;
-    const canvas = canvasRef.current!;
-    const box = boxRef.current!;
-    const onPointerDown = () => {
-      activity.current.dragging = true;
-      updatePaused();
-    };
-    const onPointerUp = () => {
-      if (!activity.current.dragging) return;
-      activity.current.dragging = false;
-      updatePaused();
-    };
-    const onWheel = () => {
-      window.clearTimeout(activity.current.wheelTimer);
-      activity.current.wheelTimer = window.setTimeout(() => {
-        activity.current.wheelTimer = undefined;
-        updatePaused();
-      }, WHEEL_IDLE_MS);
-      updatePaused();
-    };
-
-    const start = () =>
-      import('skinview3d')
-        .then(({ SkinViewer }) => {
-          if (disposed) return;
-          let viewer: SkinViewer;
-          try {
-            viewer = new SkinViewer({
-              canvas,
-              width: Math.max(1, box.clientWidth),
-              height: Math.max(1, box.clientHeight),
-              preserveDrawingBuffer: true,
-              renderPaused: true,
-              zoom,
-              fov: 45,
-            });
-          } catch {
-            setViewerState('unsupported');
-            return;
-          }
-          viewer.playerWrapper.rotation.y = SIDE_TURN[facing];
-          viewer.controls.enableZoom = true;
-          viewer.controls.addEventListener('change', markFacing);
-          viewerRef.current = viewer;
-          canvas.addEventListener('pointerdown', onPointerDown);
-          window.addEventListener('pointerup', onPointerUp);
-          window.addEventListener('pointercancel', onPointerUp);
-          canvas.addEventListener('wheel', onWheel, { passive: true });
-          observer = new ResizeObserver(() => {
-            if (box.clientWidth > 0 && box.clientHeight > 0) {
-              viewer.setSize(box.clientWidth, box.clientHeight);
-              renderOnce();
-            }
-          });
-          observer.observe(box);
-          viewer.render();
-          markFacing();
-          setViewerState('ready');
-        })
-        .catch(() => !disposed && setViewerState('unsupported'));
-    const onScreen = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((entry) => entry.intersectionRatio >= PREVIEW_START_VISIBLE)) return;
-        onScreen.disconnect();
-        void start();
-      },
-      { threshold: PREVIEW_START_VISIBLE },
-    );
-    onScreen.observe(box);
-
-    return () => {
-      disposed = true;
-      onScreen.disconnect();
-      observer?.disconnect();
-      canvas.removeEventListener('pointerdown', onPointerDown);
-      window.removeEventListener('pointerup', onPointerUp);
-      window.removeEventListener('pointercancel', onPointerUp);
-      canvas.removeEventListener('wheel', onWheel);
-      window.clearTimeout(state.wheelTimer);
-      viewerRef.current?.dispose();
-      viewerRef.current = null;
-    };
-    // The viewer is created once; `facing` and `zoom` only set the first pose.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  // The player's skin from the skin service, or the bundled default skin when it cannot be reached.
-  useEffect(() => {
-    const viewer = viewerRef.current;
-    if (viewerState !== 'ready' || !viewer) return;
-    let cancelled = false;
-    setSkinState('loading');
-    void (async () => {
-      const own = uuid ? await withTimeout(loadImage(skinUrlFor(uuid), true), SKIN_TIMEOUT_MS, null) : null;
-      const image = own ?? (await loadImage(DEFAULT_SKIN_URL));
-      if (cancelled || viewer.disposed) return;
-      if (!image) {
-        setSkinState('error');
-        return;
-      }
-      try {
-        viewer.loadSkin(image);
-        setSkinState(own ? 'ready' : 'default');
-      } catch {
-        setSkinState('error');
-      }
-      renderOnce();
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [viewerState, uuid, renderOnce]);
-
-  // The cape: a still image, or frames played at CAPE_FRAME_MS by drawing frame i into a canvas and loading it each tick.
-  useEffect(() => {
-    const viewer = viewerRef.current;
-    if (viewerState !== 'ready' || !viewer) return;
-    let cancelled = false;
-    let timer: number | undefined;
-    const state = activity.current;
-    const equipment = () => (elytraRef.current ? 'elytra' : 'cape');
-
-    void (async () => {
-      if (!cape) {
-        viewer.loadCape(null);
-        setCapeState('none');
-        renderOnce();
-        return;
-      }
-      setCapeState('loading');
-      let source: FrameSource | null = null;
-      if (cape.kind === 'frames') {
-        const first = cape.frames[0];
-        if (first) {
-          source = {
-            count: cape.frames.length,
-            width: first.width,
-            height: first.height,
-            draw: (context, index) => context.drawImage(cape.frames[index]!, 0, 0),
-          };
-        }
-      } else {
-        const image = await loadImage(cape.url, true);
-        if (cancelled || viewer.disposed) return;
-        if (image && cape.kind === 'strip') {
-          const width = image.naturalWidth;
-          const height = Math.floor(width / 2);
-          source = {
-            count: Math.max(1, Math.floor(image.naturalHeight / height)),
-            width,
-            height,
-            draw: (context, index) => context.drawImage(image, 0, index * height, width, height, 0, 0, width, height),
-          };
-        } else if (image) {
-          source = { count: 1, width: image.naturalWidth, height: image.naturalHeight, draw: (context) => context.drawImage(image, 0, 0) };
-        }
-      }
-      if (!source) {
-        viewer.loadCape(null);
-        setCapeState('error');
-        renderOnce();
-        return;
-      }
-
-      const frames: FrameSource = source;
-      const frame = document.createElement('canvas');
-      frame.width = frames.width;
-      frame.height = frames.height;
-      const context = frame.getContext('2d')!;
-      let index = 0;
-      const showFrame = () => {
-        context.clearRect(0, 0, frame.width, frame.height);
-        frames.draw(context, index);
-        viewer.loadCape(frame, { backEquipment: equipment() });
-        index = (index + 1) % frames.count;
-        renderOnce();
-      };
-      try {
-        showFrame();
-      } catch {
-        viewer.loadCape(null);
-        setCapeState('error');
-        renderOnce();
-        return;
-      }
-      setCapeState('ready');
-      if (frames.count > 1) {
-        timer = window.setInterval(showFrame, CAPE_FRAME_MS);
-        activity.current.animating = true;
-        updatePaused();
-      }
-    })();
-
-    return () => {
-      cancelled = true;
-      window.clearInterval(timer);
-      if (state.animating) {
-        state.animating = false;
-        updatePaused();
-      }
-    };
-  }, [viewerState, cape, renderOnce, updatePaused]);
-
-  // Cape or elytra: the same texture, a different model.
-  useEffect(() => {
-    elytraRef.current = elytra;
-    const viewer = viewerRef.current;
-    if (!viewer || viewer.disposed || capeState !== 'ready') return;
-    viewer.playerObject.backEquipment = elytra ? 'elytra' : 'cape';
-    renderOnce();
-  }, [elytra, capeState, renderOnce]);
-
-  // The ears: a standalone 14 × 7 texture on the head, as the mod draws them.
-  useEffect(() => {
-    const viewer = viewerRef.current;
-    if (viewerState !== 'ready' || !viewer) return;
-    let cancelled = false;
-    void (async () => {
-      if (!ears) {
-        viewer.loadEars(null);
-        setEarsState('none');
-        renderOnce();
-        return;
-      }
-      setEarsState('loading');
-      const image = await loadImage(ears, true);
-      if (cancelled || viewer.disposed) return;
-      try {
-        if (!image) throw new Error('The ears did not load');
-        viewer.loadEars(image, { textureType: 'standalone' });
-        setEarsState('ready');
-      } catch {
-        viewer.loadEars(null);
-        setEarsState('error');
-      }
-      renderOnce();
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [viewerState, ears, renderOnce]);
+  const { skinState, earsState } = useSkinAndEars(viewerRef, viewerState, uuid, ears, renderOnce);
+  const capeState = useCapeAnimation(viewerRef, viewerState, cape, elytra, renderOnce, setAnimating);
 
   // After an upload the player turns to show the side the page is about (the new cape on its back), wherever it was dragged or turned.
   useEffect(() => {
@@ -360,7 +51,7 @@ export default function PlayerPreview({
     const cameraAngle = Math.atan2(viewer.camera.position.x, viewer.camera.position.z);
     viewer.playerWrapper.rotation.y = cameraAngle + SIDE_TURN[facing];
     renderOnce();
-  }, [turnToFacing, viewerState, facing, renderOnce]);
+  }, [viewerRef, turnToFacing, viewerState, facing, renderOnce]);
 
   const turn = (angle: number) => {
     const viewer = viewerRef.current;
@@ -415,30 +106,14 @@ export default function PlayerPreview({
           </p>
         )}
       </div>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        {elytraToggle ? (
-          <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-semibold select-none">
-            <input
-              type="checkbox"
-              role="switch"
-              className="peer sr-only"
-              checked={elytra}
-              onChange={(event) => setElytra(event.target.checked)}
-              disabled={capeState !== 'ready'}
-            />
-            <span
-              aria-hidden="true"
-              className="relative h-6 w-11 rounded-full bg-ink-600 transition-colors peer-checked:bg-brand-500 peer-disabled:opacity-50 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-400 after:absolute after:top-0.5 after:left-0.5 after:h-5 after:w-5 after:rounded-full after:bg-white after:transition-transform peer-checked:after:translate-x-5"
-            />
-            Elytra
-          </label>
-        ) : (
-          <span />
-        )}
-        <button type="button" className="btn-secondary px-3 py-1.5 text-sm" onClick={() => turn(Math.PI)} disabled={viewerState !== 'ready'}>
-          ↻ Turn around
-        </button>
-      </div>
+      <PreviewControls
+        elytraToggle={elytraToggle}
+        elytra={elytra}
+        onElytraChange={setElytra}
+        capeReady={capeState === 'ready'}
+        viewerReady={viewerState === 'ready'}
+        onTurnAround={() => turn(Math.PI)}
+      />
     </div>
   );
 }

@@ -6,7 +6,8 @@ import { describeApiError, errorBody } from '../../lib/api-client';
 import { $user } from '../../lib/session';
 import type { PlayerLookup as PlayerLookupResult } from '../../lib/types';
 import { PlayerCard } from './PlayerCard';
-import { isSearchableName, playerIdFromPath } from './player-path';
+import { playerIdFromPath } from './player-path';
+import { isUsername, USERNAME_MAX, USERNAME_PATTERN, usernameCharacters } from '../../lib/ids';
 
 type LookupState = { kind: 'idle' } | { kind: 'loading'; id: string } | { kind: 'found'; player: PlayerLookupResult } | { kind: 'failed'; messages: string[] };
 
@@ -14,7 +15,7 @@ type LookupState = { kind: 'idle' } | { kind: 'loading'; id: string } | { kind: 
 export default function PlayerLookup() {
   const user = useStore($user);
   const [id, setId] = useState(() => playerIdFromPath(location.pathname));
-  const [query, setQuery] = useState(id && isSearchableName(id) ? id : '');
+  const [query, setQuery] = useState(id && isUsername(id) ? id : '');
   const [state, setState] = useState<LookupState>(id ? { kind: 'loading', id } : { kind: 'idle' });
   /** Moves on every search, so searching the same name again looks it up again. */
   const [attempt, setAttempt] = useState(0);
@@ -55,7 +56,7 @@ export default function PlayerLookup() {
   const search = (event: FormEvent) => {
     event.preventDefault();
     const name = query.trim();
-    if (!isSearchableName(name)) return;
+    if (!isUsername(name)) return;
     history.pushState(null, '', `/user/${name}`);
     show(name);
   };
@@ -73,12 +74,12 @@ export default function PlayerLookup() {
           className="flex-1 rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 placeholder:text-ink-600 focus:border-brand-400 focus:outline-none"
           placeholder="Username"
           value={query}
-          maxLength={16}
-          pattern="[A-Za-z0-9_]{1,16}"
+          maxLength={USERNAME_MAX}
+          pattern={USERNAME_PATTERN}
           title="At most 16 letters, digits and underscores"
           autoComplete="off"
           spellCheck={false}
-          onChange={(event) => setQuery(event.target.value.replace(/[^A-Za-z0-9_]/g, ''))}
+          onChange={(event) => setQuery(usernameCharacters(event.target.value))}
         />
         <button type="submit" className="btn-primary" disabled={query.trim() === '' || state.kind === 'loading'}>
           {state.kind === 'loading' ? 'Searching…' : 'Search'}

@@ -1,0 +1,168 @@
+// The admin schemas: the info page, bans, the edit user record and actions, reports, audit, whitelist, registration codes and AI logs.
+import { z } from 'zod';
+import { pageSchema } from './common';
+import { nameOrUuidFilterField, playerUuidSchema, usernameField } from './ids';
+
+/** A pager link of a paginated admin answer. */
+export const pageLinkSchema = z.object({ label: z.string(), url: z.string().nullable(), active: z.boolean() }).meta({ id: 'PageLink' });
+/** A paginated admin answer (SPEC §3): one page of rows, the pager and the page shown. */
+export function paginatedSchema<T extends z.ZodType>(row: T) {
+  return z.object({ data: z.array(row), links: z.array(pageLinkSchema), currentPage: z.number().int().min(1) });
+}
+/** GET /api/admin/info: the dashboard's totals. */
+export const adminInfoSchema = z
+  .object({
+    totalUsers: z.number().int().nonnegative(),
+    totalPremium: z.number().int().nonnegative(),
+    totalGallery: z.number().int().nonnegative(),
+    totalCapes: z.number().int().nonnegative(),
+    totalEars: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'AdminInfo' });
+
+/** GET /api/admin/banreasons: reason texts by key. */
+export const banReasonsSchema = z.record(z.string(), z.string()).meta({ id: 'BanReasons' });
+
+/** A row of GET /api/admin/bans/user (SPEC §3 user ban row, plus the uuid the unban call takes). */
+export const userBanRowSchema = z
+  .object({
+    id: z.number().int(),
+    uuid: playerUuidSchema,
+    username: z.string(),
+    reported_by_username: z.string().nullable(),
+    reason_text: z.string(),
+    banned_by_username: z.string().nullable(),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'UserBanRow' });
+
+/** POST /api/admin/user/ban: the player, the ticked confirm box and the reason's key. */
+export const adminBanBodySchema = z.object({
+  uuid: playerUuidSchema,
+  confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to ban this player.' }),
+  reason: z.string().min(1, { message: 'Choose a reason.' }),
+});
+
+/** POST /api/admin/bans/user/delete: the player to unban. */
+export const adminUuidBodySchema = z.object({ uuid: playerUuidSchema });
+
+/** GET /api/admin/user/{username}: the edit user page's record (SPEC §3 admin user record). */
+export const adminUserRecordSchema = z
+  .object({
+    username: z.string(),
+    uuid: playerUuidSchema,
+    createdAt: z.number().int().nullable(),
+    banned: z.boolean(),
+    hasCape: z.boolean(),
+    hasEars: z.boolean(),
+    cape: z.string().nullable().meta({ description: 'The still cape the player wears, as a path (`/textures/<hash>`), or null' }),
+    ears: z.string().nullable().meta({ description: 'The ears the player wear, as a path (`/textures/<hash>`), or null' }),
+    profile: z.object({ animatedCape: z.boolean(), capeGlint: z.boolean(), upsideDown: z.boolean() }),
+  })
+  .meta({ id: 'AdminUserRecord' });
+
+/** POST /api/admin/user/{cape,ears}/delete: done, and how many players lost the picture (the player and everyone wearing the same). */
+export const adminTextureRemovalSchema = z.object({ success: z.literal(true), players: z.number().int().min(0) }).meta({ id: 'AdminTextureRemoval' });
+
+/** POST /api/admin/user/delete: the player and the ticked confirm box. */
+export const adminDeleteBodySchema = z.object({
+  uuid: playerUuidSchema,
+  confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to delete this player.' }),
+});
+
+/** A row of GET /api/admin/reports/user (SPEC §3 user report): the reported textures as PNG data URLs, or null. */
+export const userReportRowSchema = z
+  .object({
+    id: z.number().int(),
+    uuid: playerUuidSchema,
+    username: z.string(),
+    reported_by_username: z.string(),
+    cape: z.string().nullable(),
+    ears: z.string().nullable(),
+    reason: z.string().nullable().meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+    note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'UserReportRow' });
+
+/** POST /api/admin/reports/{user or gallery}: the report, the answer and, for REMOVE and BAN, the reason's key. */
+export const reportActionBodySchema = z.object({
+  id: z.coerce.number().int().positive(),
+  action: z.enum(['IGNORE', 'REMOVE', 'BAN', 'WHITELIST'], { message: 'Choose IGNORE, REMOVE, BAN or WHITELIST.' }),
+  reason: z.string().nullish(),
+});
+
+/** A row of GET /api/admin/reports/gallery (SPEC §3 gallery report, with the item's title). */
+export const galleryReportRowSchema = z
+  .object({
+    id: z.number().int(),
+    reported_by_username: z.string(),
+    username: z.string(),
+    hash: z.string(),
+    title: z.string(),
+    reason: z.string().nullable().meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+    note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'GalleryReportRow' });
+
+/** A row of GET /api/admin/audit: who did what, to whom or to which texture, why and when. */
+export const auditRowSchema = z
+  .object({
+    id: z.number().int(),
+    createdAt: z.number().int(),
+    admin_uuid: z.string(),
+    admin_name: z.string(),
+    action: z.string(),
+    target_uuid: z.string().nullable(),
+    target_name: z.string().nullable(),
+    target_hash: z.string().nullable(),
+    reason: z.string().nullable(),
+    detail: z.string().nullable().meta({ description: 'What changed, as recorded (flags set, the report answered, how many players lost a picture)' }),
+    thumbnail: z
+      .string()
+      .nullable()
+      .meta({ description: 'A small picture of the texture the action was about (PNG data URL), kept after the texture is gone' }),
+  })
+  .meta({ id: 'AuditRow' });
+
+/** A row of GET /api/admin/gallery/whitelist (SPEC §3 gallery whitelist row, with the item's title). */
+export const whitelistRowSchema = z
+  .object({ hash: z.string(), title: z.string(), author_name: z.string(), author_uuid: z.string() })
+  .meta({ id: 'WhitelistRow' });
+
+/** POST /api/admin/registration/generate: the player's name (letters, digits and underscores, at most 16). */
+export const registrationBodySchema = z.object({
+  username: usernameField('A username is 1 to 16 letters, digits or underscores.', 'Enter a username.'),
+});
+/** What POST /api/admin/registration/generate answers: the player's one-time login code. */
+export const registrationCodeSchema = z
+  .object({ success: z.literal(true), code: z.string(), username: z.string(), uuid: playerUuidSchema, expiresInMinutes: z.number().int() })
+  .meta({ id: 'RegistrationCode' });
+
+/** A row of GET /api/admin/ai-cape-logs (SPEC §3 AI cape log): the image is at /api/admin/ai-cape-logs/{id}. */
+export const aiCapeLogRowSchema = z
+  .object({ id: z.number().int(), created_at: z.number().int(), request_head: z.string(), username: z.string().nullable(), hasImage: z.boolean() })
+  .meta({ id: 'AiCapeLogRow' });
+/** What GET /api/admin/ai-cape-logs answers (SPEC §3): the page's logs and the counts the pager needs. */
+export const aiCapeLogPageSchema = z
+  .object({
+    logs: z.array(aiCapeLogRowSchema),
+    pages: z.object({ total_count: z.number().int().nonnegative(), per_page: z.number().int().positive(), current_page: z.number().int().min(1) }),
+  })
+  .meta({ id: 'AiCapeLogPage' });
+
+/** POST /api/admin/user/profile: the cape flags a moderator sets on a player who has a cape (each optional). */
+export const adminProfileFlagsBodySchema = z.object({
+  uuid: playerUuidSchema,
+  animatedCape: z.boolean().optional(),
+  capeGlint: z.boolean().optional(),
+  upsideDown: z.boolean().optional(),
+});
+
+/** GET /api/admin/audit's query: the page, and optionally a moderator and a player (each a name or a uuid). */
+export const auditQuerySchema = z.object({
+  page: pageSchema,
+  admin: nameOrUuidFilterField('A moderator is a name or a uuid.').optional(),
+  player: nameOrUuidFilterField('A player is a name or a uuid.').optional(),
+});
