@@ -21,7 +21,13 @@ import { adminRoutes } from './routes/admin.ts';
 import { PAYMENT_NOTIFICATION_PATHS, premiumRoutes } from './routes/premium.ts';
 import { boostRoutes } from './routes/boost.ts';
 import { botRoutes } from './routes/bot.ts';
-import { creatorRoutes } from './routes/creators.ts';
+import { aiCreatorRoutes } from './routes/creators/ai.ts';
+import { animatedCreatorRoutes } from './routes/creators/animated.ts';
+import { bannerCreatorRoutes } from './routes/creators/banner.ts';
+import { creationRoutes } from './routes/creators/creations.ts';
+import { headCreatorRoutes } from './routes/creators/head.ts';
+import { imageCreatorRoutes } from './routes/creators/image.ts';
+import { optifineCreatorRoutes } from './routes/creators/optifine.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
@@ -37,6 +43,7 @@ import { ProfileCache } from './mod/profiles.ts';
 import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
 import { createTextureLibrary } from './textures/create-library.ts';
+import { Creations } from './textures/creations.ts';
 import { ImageJobs } from './textures/image-jobs.ts';
 import { TextureCache } from './textures/texture-cache.ts';
 
@@ -44,6 +51,17 @@ import { TextureCache } from './textures/texture-cache.ts';
 const MOD_API_SLOW_MS = 500;
 /** While the app closes, how often connections that went idle (a kept-alive connection whose request just finished) are closed. */
 const IDLE_REAP_INTERVAL_MS = 50;
+
+/** The cape creators' route files (one per generator) and the made capes' preview, wear and share calls, in the order they register. */
+const CREATOR_ROUTES = [
+  imageCreatorRoutes,
+  animatedCreatorRoutes,
+  headCreatorRoutes,
+  optifineCreatorRoutes,
+  bannerCreatorRoutes,
+  aiCreatorRoutes,
+  creationRoutes,
+];
 
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
@@ -201,19 +219,20 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       downloadsPerMinute: config.galleryDownloadsPerMinute,
       metrics,
     });
-    await site.register(creatorRoutes, {
+    const creatorOptions = {
       db,
       library,
       bus,
       imageJobs,
+      creations: new Creations(db, library, imageJobs, config.sweepGraceMs),
       publicBaseUrl: config.publicBaseUrl,
       mojangApiUrl: config.mojangApiUrl,
       creators: config.creators,
       uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
       galleryUploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
-      creationLifetimeMs: config.sweepGraceMs,
       apiBaseUrl: config.apiOrigin ?? new URL(config.siteUrl).origin,
-    });
+    };
+    for (const creatorRoutes of CREATOR_ROUTES) await site.register(creatorRoutes, creatorOptions);
     await site.register(premiumRoutes, { db, bus, config });
     await site.register(boostRoutes, { db, bus });
     await site.register(botRoutes, { db, bus, callsPerMinute: config.botCallsPerMinute });

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/api-schemas.ts';
-import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages } from '../../src/lib/texture-rules.ts';
+import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages, tooManyUploadsMessage } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
@@ -14,9 +14,6 @@ import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type
 import { refuseBlocklisted } from '../textures/blocklist.ts';
 import type { ImageJobs } from '../textures/image-jobs.ts';
 import { TextureRejected } from '../textures/process.ts';
-
-/** The message when a request carries no file. */
-export const NO_FILE_MESSAGE = 'Choose a file to upload';
 
 function refuse(reply: FastifyReply, msg: string, status = 422) {
   return reply.status(status).send({ success: false, msg });
@@ -40,11 +37,6 @@ const slots: TextureSlot[] = [
     work: 'ears',
   },
 ];
-
-/** The message when a player uploads a cape (or ears) too often. */
-export function tooManyUploadsMessage(slot: PlayerSlot): string {
-  return `Too many ${slot} uploads. Try again in 10 minutes.`;
-}
 
 /** Registers POST/DELETE /api/upload-cape and /api/upload-ears. */
 export async function uploadRoutes(
@@ -87,7 +79,7 @@ export async function uploadRoutes(
         const upload = (await readMultipart(request, reply, slot.maxBytes)).file;
         if (upload === null) {
           count('no_file');
-          return refuse(reply, NO_FILE_MESSAGE);
+          return refuse(reply, textureMessages.noFile);
         }
         if (upload === 'too-big') {
           count('too_big');

@@ -34,7 +34,13 @@ export const textureMessages = {
   earsTooBig: 'The ears are too big. Max file size is 10KB.',
   earsType: 'Ears must be PNG',
   earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears.",
+  noFile: 'Choose a file to upload',
 } as const;
+
+/** The message when a player uploads (or wears) a cape, or uploads ears, too often. */
+export function tooManyUploadsMessage(slot: 'cape' | 'ears'): string {
+  return `Too many ${slot} uploads. Try again in 10 minutes.`;
+}
 
 /** A texture's file type as the rules know it. */
 export type TextureType = 'png' | 'gif' | 'other';
