@@ -17,7 +17,15 @@ import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
 import { RequestLog } from './http/request-log.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
-import { adminRoutes } from './routes/admin.ts';
+import { adminAiCapeLogRoutes } from './routes/admin/ai-cape-logs.ts';
+import { adminAuditRoutes } from './routes/admin/audit.ts';
+import { adminBanRoutes } from './routes/admin/bans.ts';
+import { adminDashboardRoutes } from './routes/admin/dashboard.ts';
+import { adminGalleryReportRoutes } from './routes/admin/gallery-reports.ts';
+import { adminPlayerRoutes } from './routes/admin/players.ts';
+import { adminRegistrationRoutes } from './routes/admin/registration.ts';
+import { adminUserReportRoutes } from './routes/admin/user-reports.ts';
+import { adminWhitelistRoutes } from './routes/admin/whitelist.ts';
 import { PAYMENT_NOTIFICATION_PATHS, premiumRoutes } from './routes/premium.ts';
 import { boostRoutes } from './routes/boost.ts';
 import { botRoutes } from './routes/bot.ts';
@@ -51,6 +59,19 @@ import { TextureCache } from './textures/texture-cache.ts';
 const MOD_API_SLOW_MS = 500;
 /** While the app closes, how often connections that went idle (a kept-alive connection whose request just finished) are closed. */
 const IDLE_REAP_INTERVAL_MS = 50;
+
+/** The admin pages' route files, one per page group, in the order they register. */
+const ADMIN_ROUTES = [
+  adminDashboardRoutes,
+  adminRegistrationRoutes,
+  adminBanRoutes,
+  adminPlayerRoutes,
+  adminWhitelistRoutes,
+  adminAiCapeLogRoutes,
+  adminUserReportRoutes,
+  adminGalleryReportRoutes,
+  adminAuditRoutes,
+];
 
 /** The cape creators' route files (one per generator) and the made capes' preview, wear and share calls, in the order they register. */
 const CREATOR_ROUTES = [
@@ -201,7 +222,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(accountRoutes, { db, config, library, bus, counter, metrics });
     await site.register(internalRoutes, { db, bus });
     await site.register(userRoutes, { db, profiles });
-    await site.register(adminRoutes, { db, bus, library, imageJobs, profiles, lookup: config });
+    const adminOptions = { db, bus, library, imageJobs, profiles, lookup: config };
+    for (const adminRoutes of ADMIN_ROUTES) await site.register(adminRoutes, adminOptions);
     await site.register(uploadRoutes, {
       db,
       library,

@@ -44,7 +44,6 @@ export const creatorMessages = {
   bannerCode: 'That banner code is not valid.',
   /** When a looked-up service fails (the page stops loading; the message is for other clients). */
   playerServiceDown: 'The player service could not be reached. Try again later.',
-  usernamePattern: 'A username is 1 to 16 letters, digits or underscores.',
 } as const;
 
 /** The message when the head creator's player is unknown or has no skin. */

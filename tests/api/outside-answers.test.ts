@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
-import { PROFILE_SERVICE_DOWN_MESSAGE } from '../../server/routes/admin.ts';
+import { PROFILE_SERVICE_DOWN_MESSAGE } from '../../server/auth/registration.ts';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { solidPng } from '../fixtures/textures.ts';
 import { freePort, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
