@@ -229,7 +229,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       library,
       bus,
       imageJobs,
-      texturesBaseUrl,
+      publicBaseUrl: config.publicBaseUrl,
       uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
       metrics,
     });

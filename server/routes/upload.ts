@@ -6,6 +6,7 @@ import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/api-schem
 import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages, tooManyUploadsMessage } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
+import { textureUrl } from '../http/texture-url.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
@@ -41,10 +42,10 @@ const slots: TextureSlot[] = [
 /** Registers POST/DELETE /api/upload-cape and /api/upload-ears. */
 export async function uploadRoutes(
   instance: FastifyInstance,
-  options: AssignmentContext & { imageJobs: ImageJobs; texturesBaseUrl: string; uploadsPerTenMinutes: number; metrics: Metrics },
+  options: AssignmentContext & { imageJobs: ImageJobs; publicBaseUrl: string; uploadsPerTenMinutes: number; metrics: Metrics },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { imageJobs, texturesBaseUrl, metrics } = options;
+  const { imageJobs, publicBaseUrl, metrics } = options;
 
   for (const slot of slots) {
     const count = (result: string) => metrics.countUpload(slot.name, result);
@@ -97,7 +98,7 @@ export async function uploadRoutes(
         }
         await assignPlayerTextures(options, user.uuid, slot.name, texture);
         count('ok');
-        return { success: true as const, [slot.name]: `${texturesBaseUrl}/${texture.still.hash}`, ...(texture.notice ? { notice: texture.notice } : {}) };
+        return { success: true as const, [slot.name]: textureUrl(publicBaseUrl, texture.still.hash), ...(texture.notice ? { notice: texture.notice } : {}) };
       },
     );
 
