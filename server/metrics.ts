@@ -133,7 +133,6 @@ const REJECTION_REASONS = new Map<string, string>([
   [textureMessages.capeType, 'wrong_type'],
   [textureMessages.earsType, 'wrong_type'],
   [galleryMessages.fileType, 'wrong_type'],
-  [textureMessages.noFile, 'no_file'],
   [textureMessages.invalidImage, 'invalid_image'],
   [textureMessages.capeTooLarge, 'dimensions'],
   [textureMessages.capeDimensions, 'dimensions'],

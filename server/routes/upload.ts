@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/api-schemas.ts';
-import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages, tooManyUploadsMessage } from '../../src/lib/texture-rules.ts';
+import { CAPE_MAX_BYTES, EARS_MAX_BYTES, NO_FILE_MESSAGE, textureMessages, tooManyUploadsMessage } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { textureUrl } from '../http/texture-url.ts';
@@ -80,7 +80,7 @@ export async function uploadRoutes(
         const upload = (await readMultipart(request, reply, slot.maxBytes)).file;
         if (upload === null) {
           count('no_file');
-          return refuse(reply, textureMessages.noFile);
+          return refuse(reply, NO_FILE_MESSAGE);
         }
         if (upload === 'too-big') {
           count('too_big');

@@ -34,8 +34,10 @@ export const textureMessages = {
   earsTooBig: 'The ears are too big. Max file size is 10KB.',
   earsType: 'Ears must be PNG',
   earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears.",
-  noFile: 'Choose a file to upload',
 } as const;
+
+/** The message when an upload carries no file. */
+export const NO_FILE_MESSAGE = 'Choose a file to upload';
 
 /** The message when a player uploads (or wears) a cape, or uploads ears, too often. */
 export function tooManyUploadsMessage(slot: 'cape' | 'ears'): string {

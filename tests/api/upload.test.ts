@@ -1,6 +1,6 @@
 // API tests for POST/DELETE /api/upload-cape and /api/upload-ears: SPEC §5 rejections, storage, dedup, release and the profile.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { textureMessages } from '../../src/lib/texture-rules.ts';
+import { NO_FILE_MESSAGE, textureMessages } from '../../src/lib/texture-rules.ts';
 import { backends } from '../helpers/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';
 import { animatedGif, frameColour, padPng, PNG_SIGNATURE, pngHeaderOnly, rgbaPixels, sha256Hex, solidGif, solidPng } from '../fixtures/textures.ts';
@@ -126,14 +126,14 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
         await jar.upload('/api/upload-cape', capes[1]!, { field: 'image' }),
         await jar.upload('/api/upload-ears', ears[0]!, { field: 'cape' }),
       ]) {
-        await expectRefused(response, textureMessages.noFile);
+        await expectRefused(response, NO_FILE_MESSAGE);
       }
     });
 
     it('refuses a body that is not multipart with a clear 4xx, never a 500', async () => {
       const { jar } = await loginNewUser(suite.server);
       const json = await jar.post('/api/upload-cape', { file: 'data:image/png;base64,AAAA' });
-      await expectRefused(json, textureMessages.noFile);
+      await expectRefused(json, NO_FILE_MESSAGE);
       const raw = await jar.request('POST', '/api/upload-ears', undefined, { 'content-type': 'image/png' });
       expect([406, 415, 422]).toContain(raw.status);
       const body = (await raw.json()) as { msg?: string; error?: string };
