@@ -17,11 +17,25 @@ import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
 import { RequestLog } from './http/request-log.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
 import { accountRoutes } from './routes/account.ts';
-import { adminRoutes } from './routes/admin.ts';
+import { adminAiCapeLogRoutes } from './routes/admin/ai-cape-logs.ts';
+import { adminAuditRoutes } from './routes/admin/audit.ts';
+import { adminBanRoutes } from './routes/admin/bans.ts';
+import { adminDashboardRoutes } from './routes/admin/dashboard.ts';
+import { adminGalleryReportRoutes } from './routes/admin/gallery-reports.ts';
+import { adminPlayerRoutes } from './routes/admin/players.ts';
+import { adminRegistrationRoutes } from './routes/admin/registration.ts';
+import { adminUserReportRoutes } from './routes/admin/user-reports.ts';
+import { adminWhitelistRoutes } from './routes/admin/whitelist.ts';
 import { PAYMENT_NOTIFICATION_PATHS, premiumRoutes } from './routes/premium.ts';
 import { boostRoutes } from './routes/boost.ts';
 import { botRoutes } from './routes/bot.ts';
-import { creatorRoutes } from './routes/creators.ts';
+import { aiCreatorRoutes } from './routes/creators/ai.ts';
+import { animatedCreatorRoutes } from './routes/creators/animated.ts';
+import { bannerCreatorRoutes } from './routes/creators/banner.ts';
+import { creationRoutes } from './routes/creators/creations.ts';
+import { headCreatorRoutes } from './routes/creators/head.ts';
+import { imageCreatorRoutes } from './routes/creators/image.ts';
+import { optifineCreatorRoutes } from './routes/creators/optifine.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { generalRoutes, loadContributors } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
@@ -38,6 +52,7 @@ import { ProfileCache } from './mod/profiles.ts';
 import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
 import { createTextureLibrary } from './operations/create-library.ts';
+import { Creations } from './creators/creations.ts';
 import { ImageJobs } from './images/job-queue.ts';
 import { TextureCache } from './textures/library/cache.ts';
 
@@ -45,6 +60,30 @@ import { TextureCache } from './textures/library/cache.ts';
 const MOD_API_SLOW_MS = 500;
 /** While the app closes, how often connections that went idle (a kept-alive connection whose request just finished) are closed. */
 const IDLE_REAP_INTERVAL_MS = 50;
+
+/** The admin pages' route files, one per page group, in the order they register. */
+const ADMIN_ROUTES = [
+  adminDashboardRoutes,
+  adminRegistrationRoutes,
+  adminBanRoutes,
+  adminPlayerRoutes,
+  adminWhitelistRoutes,
+  adminAiCapeLogRoutes,
+  adminUserReportRoutes,
+  adminGalleryReportRoutes,
+  adminAuditRoutes,
+];
+
+/** The cape creators' route files (one per generator) and the made capes' preview, wear and share calls, in the order they register. */
+const CREATOR_ROUTES = [
+  imageCreatorRoutes,
+  animatedCreatorRoutes,
+  headCreatorRoutes,
+  optifineCreatorRoutes,
+  bannerCreatorRoutes,
+  aiCreatorRoutes,
+  creationRoutes,
+];
 
 const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
@@ -184,13 +223,14 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(accountRoutes, { db, config, library, bus, counter, metrics });
     await site.register(internalRoutes, { db, bus });
     await site.register(userRoutes, { db, profiles });
-    await site.register(adminRoutes, { db, bus, library, imageJobs, profiles, lookup: config });
+    const adminOptions = { db, bus, library, imageJobs, profiles, lookup: config };
+    for (const adminRoutes of ADMIN_ROUTES) await site.register(adminRoutes, adminOptions);
     await site.register(uploadRoutes, {
       db,
       library,
       bus,
       imageJobs,
-      texturesBaseUrl,
+      publicBaseUrl: config.publicBaseUrl,
       uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
       metrics,
     });
@@ -202,19 +242,20 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       downloadsPerMinute: config.galleryDownloadsPerMinute,
       metrics,
     });
-    await site.register(creatorRoutes, {
+    const creatorOptions = {
       db,
       library,
       bus,
       imageJobs,
+      creations: new Creations(db, library, imageJobs, config.sweepGraceMs),
       publicBaseUrl: config.publicBaseUrl,
       mojangApiUrl: config.mojangApiUrl,
       creators: config.creators,
       uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
       galleryUploadsPerTenMinutes: config.galleryUploadsPerTenMinutes,
-      creationLifetimeMs: config.sweepGraceMs,
       apiBaseUrl: config.apiOrigin ?? new URL(config.siteUrl).origin,
-    });
+    };
+    for (const creatorRoutes of CREATOR_ROUTES) await site.register(creatorRoutes, creatorOptions);
     await site.register(premiumRoutes, { db, bus, config });
     await site.register(boostRoutes, { db, bus });
     await site.register(botRoutes, { db, bus, callsPerMinute: config.botCallsPerMinute });

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
+import { BOOLEAN_TEXTS, isTrueText } from '../src/lib/boolean-text.ts';
 import { DEFAULT_PORT, publicBaseUrl } from '../src/lib/public-base-url.ts';
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './config/image-job-limits.ts';
 import { isHostOrOrigin, trustProxySetting, type TrustProxy } from './config/parsers.ts';
@@ -9,9 +10,9 @@ import { isHostOrOrigin, trustProxySetting, type TrustProxy } from './config/par
 export { trustProxyOption, type TrustProxy } from './config/parsers.ts';
 
 const flag = z
-  .enum(['true', 'false', '1', '0', ''])
+  .enum([...BOOLEAN_TEXTS, ''])
   .optional()
-  .transform((value) => value === 'true' || value === '1');
+  .transform(isTrueText);
 
 const list = z
   .string()
@@ -308,7 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           region: e.S3_REGION,
           accessKeyId: e.S3_ACCESS_KEY_ID,
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-          forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ? isTrueText(e.S3_FORCE_PATH_STYLE) : Boolean(e.S3_ENDPOINT),
         }
       : undefined,
     profileCacheSize: e.PROFILE_CACHE_SIZE,

@@ -11,6 +11,8 @@ import { offlineUuid } from '../auth/player-ids.ts';
 
 /** What an operator or admin can do when the Mojang API cannot be reached (a machine without internet access, say). */
 export const MOJANG_UNREACHABLE_HINT = 'To try the site without internet access, set OFFLINE_MODE=true; otherwise check MOJANG_API_URL.';
+/** What a moderator is told when the game profile service cannot be reached, with what the operator can do about it. */
+export const PROFILE_SERVICE_DOWN_MESSAGE = `The game profile service could not be reached. Try again in a minute. ${MOJANG_UNREACHABLE_HINT}`;
 
 /** How a name is turned into a game profile. */
 export interface ProfileLookup {

@@ -1,6 +1,7 @@
 // The AI cape creator's log for moderators: each request's time, the start of its prompt, who
 // asked, and the texture it made. A logged texture stays stored while its log row exists.
 import type { Db } from '../db/database.ts';
+import { rowsPage } from '../db/rows-page.ts';
 import type { ReferenceCounter } from '../textures/library/texture-library.ts';
 
 /** How much of a prompt the log list shows (a prompt is at most 50 characters). */
@@ -17,20 +18,16 @@ export interface AiCapeLogEntry {
 
 /** One page of the log, newest first, and how many rows there are. */
 export async function aiCapeLogPage(db: Db, page: number, perPage: number): Promise<{ logs: AiCapeLogEntry[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('ai_cape_logs')
-      .leftJoin('users', 'users.uuid', 'ai_cape_logs.user_uuid')
-      .select(['ai_cape_logs.id', 'ai_cape_logs.created_at', 'ai_cape_logs.prompt', 'ai_cape_logs.texture_hash', 'users.username'])
-      .orderBy('ai_cape_logs.id', 'desc')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
-    db
-      .selectFrom('ai_cape_logs')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await rowsPage(
+    db.selectFrom('ai_cape_logs'),
+    (logs) =>
+      logs
+        .leftJoin('users', 'users.uuid', 'ai_cape_logs.user_uuid')
+        .select(['ai_cape_logs.id', 'ai_cape_logs.created_at', 'ai_cape_logs.prompt', 'ai_cape_logs.texture_hash', 'users.username'])
+        .orderBy('ai_cape_logs.id', 'desc'),
+    page,
+    perPage,
+  );
   const logs = rows.map((row) => ({
     id: row.id,
     created_at: Number(row.created_at),
@@ -38,7 +35,7 @@ export async function aiCapeLogPage(db: Db, page: number, perPage: number): Prom
     username: row.username,
     hasImage: row.texture_hash !== null,
   }));
-  return { logs, total: Number(total.count) };
+  return { logs, total };
 }
 
 /** The texture a log row made, or null (no such row, or no image). */

@@ -3,6 +3,7 @@
 // gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN.
 // Each ban and unban is audited.
 import type { Db } from '../db/database.ts';
+import { rowsPage } from '../db/rows-page.ts';
 import type { InvalidationBus } from '../events/invalidation.ts';
 import { setAuthorItemsHidden } from '../gallery/visibility.ts';
 import { recordAdminAction, type Moderator } from '../audit/record.ts';
@@ -69,4 +70,40 @@ export async function unbanPlayer(db: Db, bus: InvalidationBus, moderator: Moder
   });
   if (!refusal) await bus.publish(uuid);
   return refusal;
+}
+
+/** A ban as the ban list shows it: the player, who reported them, the reason, the moderator and when. */
+export interface BanListEntry {
+  id: number;
+  uuid: string;
+  username: string;
+  reported_by_username: string | null;
+  reason_text: string;
+  banned_by_username: string | null;
+  createdAt: number;
+}
+
+/** One page of the bans, newest first, and how many there are. */
+export async function banPage(db: Db, page: number, perPage: number): Promise<{ rows: BanListEntry[]; total: number }> {
+  const { rows, total } = await rowsPage(
+    db.selectFrom('user_bans'),
+    (bans) =>
+      bans
+        .innerJoin('users as player', 'player.uuid', 'user_bans.user_uuid')
+        .leftJoin('users as reporter', 'reporter.uuid', 'user_bans.reported_by_uuid')
+        .leftJoin('users as moderator', 'moderator.uuid', 'user_bans.banned_by_uuid')
+        .select([
+          'user_bans.id',
+          'player.uuid',
+          'player.username',
+          'reporter.username as reported_by_username',
+          'user_bans.reason_text',
+          'moderator.username as banned_by_username',
+          'user_bans.created_at',
+        ])
+        .orderBy('user_bans.id', 'desc'),
+    page,
+    perPage,
+  );
+  return { rows: rows.map(({ created_at, ...row }) => ({ ...row, createdAt: Number(created_at) })), total };
 }

@@ -2,6 +2,7 @@
 // REMOVE the texture, BAN its author and remove it, or WHITELIST it so it can no longer be reported), audited; a removed
 // texture goes on the blocklist and off every player wearing it in the same transaction.
 import type { Transaction } from 'kysely';
+import { rowsPage } from '../db/rows-page.ts';
 import type { Database } from '../db/schema.ts';
 import { deleteGalleryItems } from '../gallery/items.ts';
 import { removeFromEveryWearer, type AssignmentContext } from '../textures/library/assign.ts';
@@ -30,34 +31,30 @@ export type GalleryReportAction = 'IGNORE' | 'REMOVE' | 'BAN' | 'WHITELIST';
 
 /** One page of gallery reports (oldest first) and how many there are. */
 export async function galleryReportPage(context: AssignmentContext, page: number, perPage: number): Promise<{ rows: QueuedGalleryReport[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    context.db
-      .selectFrom('gallery_reports')
-      .innerJoin('gallery_items', 'gallery_items.hash', 'gallery_reports.hash')
-      .innerJoin('users as author', 'author.uuid', 'gallery_items.author_uuid')
-      .innerJoin('users as reporter', 'reporter.uuid', 'gallery_reports.reporter_uuid')
-      .select([
-        'gallery_reports.id',
-        'reporter.username as reported_by_username',
-        'author.username',
-        'gallery_items.hash',
-        'gallery_items.title',
-        'gallery_reports.reason_key',
-        'gallery_reports.note',
-        'gallery_reports.created_at',
-      ])
-      .orderBy('gallery_reports.id')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
-    context.db
-      .selectFrom('gallery_reports')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await rowsPage(
+    context.db.selectFrom('gallery_reports'),
+    (reports) =>
+      reports
+        .innerJoin('gallery_items', 'gallery_items.hash', 'gallery_reports.hash')
+        .innerJoin('users as author', 'author.uuid', 'gallery_items.author_uuid')
+        .innerJoin('users as reporter', 'reporter.uuid', 'gallery_reports.reporter_uuid')
+        .select([
+          'gallery_reports.id',
+          'reporter.username as reported_by_username',
+          'author.username',
+          'gallery_items.hash',
+          'gallery_items.title',
+          'gallery_reports.reason_key',
+          'gallery_reports.note',
+          'gallery_reports.created_at',
+        ])
+        .orderBy('gallery_reports.id'),
+    page,
+    perPage,
+  );
   return {
     rows: rows.map(({ created_at, reason_key, ...row }) => ({ ...row, reason: reportReasonText(reason_key), createdAt: Number(created_at) })),
-    total: Number(total.count),
+    total,
   };
 }
 

@@ -4,7 +4,15 @@
 import { deleteAccount } from '../accounts/deletion.ts';
 import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import { removeFromEveryWearer, slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
+import { texturePath } from '../http/texture-url.ts';
+import {
+  PLAYER_TEXTURE_SELECTION,
+  playerTextureHashes,
+  removeFromEveryWearer,
+  slotTextures,
+  type AssignmentContext,
+  type PlayerSlot,
+} from '../textures/library/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
 import { capeFlagsDetail } from '../../src/lib/audit-labels.ts';
 import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
@@ -41,7 +49,12 @@ export async function findPlayerByName(db: Db, username: string): Promise<{ uuid
 export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username: string): Promise<AdminPlayerRecord | null> {
   const found = await findPlayerByName(db, username);
   if (!found) return null;
-  const row = await db.selectFrom('users').select(['created_at', 'banned', 'cape_hash', 'ears_hash']).where('uuid', '=', found.uuid).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select(['users.created_at', 'users.banned', ...PLAYER_TEXTURE_SELECTION])
+    .where('users.uuid', '=', found.uuid)
+    .executeTakeFirstOrThrow();
+  const textures = playerTextureHashes(row);
   const cached = await profiles.get(found.uuid);
   const profile = cached ? (JSON.parse(cached.json) as { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean }) : null;
   return {
@@ -49,10 +62,10 @@ export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username
     uuid: found.uuid,
     createdAt: row.created_at ? Number(row.created_at) : null,
     banned: row.banned === 1,
-    hasCape: row.cape_hash !== null,
-    hasEars: row.ears_hash !== null,
-    cape: row.cape_hash && `/textures/${row.cape_hash}`,
-    ears: row.ears_hash && `/textures/${row.ears_hash}`,
+    hasCape: textures.cape !== null,
+    hasEars: textures.ears !== null,
+    cape: textures.cape && texturePath(textures.cape),
+    ears: textures.ears && texturePath(textures.ears),
     profile: { animatedCape: profile?.animatedCape ?? false, capeGlint: profile?.capeGlint ?? false, upsideDown: profile?.upsideDown ?? false },
   };
 }
@@ -126,9 +139,13 @@ export interface CapeFlags {
  */
 export async function setCapeFlags(context: AssignmentContext, moderator: Moderator, uuid: string, flags: CapeFlags): Promise<'unknown' | 'no-cape' | null> {
   const refusal = await context.db.transaction().execute(async (trx) => {
-    const player = await trx.selectFrom('users').select(['uuid', 'username', 'cape_hash']).where('uuid', '=', uuid).executeTakeFirst();
+    const player = await trx
+      .selectFrom('users')
+      .select(['users.uuid', 'users.username', ...PLAYER_TEXTURE_SELECTION])
+      .where('users.uuid', '=', uuid)
+      .executeTakeFirst();
     if (!player) return 'unknown' as const;
-    if (player.cape_hash === null) return 'no-cape' as const;
+    if (playerTextureHashes(player).cape === null) return 'no-cape' as const;
     await lockFeatures(trx, uuid);
     const switches: Array<[boolean | undefined, PremiumItem]> = [
       [flags.animatedCape, 'animated'],

@@ -1,6 +1,7 @@
 // The gallery whitelist: textures staff marked safe, which cannot be reported; a moderator can take the
 // mark back (audited).
 import type { Db } from '../db/database.ts';
+import { rowsPage } from '../db/rows-page.ts';
 import { recordAdminAction, type Moderator } from '../audit/record.ts';
 
 /** A whitelisted texture as the whitelist page shows it. */
@@ -13,19 +14,17 @@ export interface WhitelistEntry {
 
 /** One page of whitelisted textures, newest first (from the partial index of migration 0008), and how many there are. */
 export async function whitelistPage(db: Db, page: number, perPage: number): Promise<{ rows: WhitelistEntry[]; total: number }> {
-  const whitelisted = db.selectFrom('gallery_items').where('whitelisted', '=', 1);
-  const [rows, total] = await Promise.all([
-    whitelisted
-      .innerJoin('users', 'users.uuid', 'gallery_items.author_uuid')
-      .select(['gallery_items.hash', 'gallery_items.title', 'users.username as author_name', 'users.uuid as author_uuid'])
-      .orderBy('gallery_items.created_at', 'desc')
-      .orderBy('gallery_items.hash', 'desc')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
-    whitelisted.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.count) };
+  return rowsPage(
+    db.selectFrom('gallery_items').where('whitelisted', '=', 1),
+    (whitelisted) =>
+      whitelisted
+        .innerJoin('users', 'users.uuid', 'gallery_items.author_uuid')
+        .select(['gallery_items.hash', 'gallery_items.title', 'users.username as author_name', 'users.uuid as author_uuid'])
+        .orderBy('gallery_items.created_at', 'desc')
+        .orderBy('gallery_items.hash', 'desc'),
+    page,
+    perPage,
+  );
 }
 
 /** Takes a texture off the whitelist, so it can be reported again (audited); false when it is not whitelisted. */

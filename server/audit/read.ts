@@ -1,6 +1,7 @@
 // Reading the audit log: newest first, optionally only one moderator's actions or only those on one player.
 import type { Db } from '../db/database.ts';
 import { isPlayerUuid } from '../../src/lib/ids.ts';
+import { rowsPage } from '../db/rows-page.ts';
 
 /** An audit row as the audit page shows it. */
 export interface AuditEntry {
@@ -39,14 +40,14 @@ export async function auditPage(
     query =
       player.column === 'uuid' ? query.where('target_uuid', '=', player.value) : query.where((eb) => eb(eb.fn('lower', ['target_name']), '=', player.value));
   }
-  const [rows, total] = await Promise.all([
-    query
-      .select(['id', 'created_at', 'admin_uuid', 'admin_name', 'action', 'target_uuid', 'target_name', 'target_hash', 'reason', 'detail', 'thumbnail'])
-      .orderBy('id', 'desc')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map(({ created_at, ...row }) => ({ ...row, createdAt: Number(created_at) })), total: Number(total.count) };
+  const { rows, total } = await rowsPage(
+    query,
+    (matching) =>
+      matching
+        .select(['id', 'created_at', 'admin_uuid', 'admin_name', 'action', 'target_uuid', 'target_name', 'target_hash', 'reason', 'detail', 'thumbnail'])
+        .orderBy('id', 'desc'),
+    page,
+    perPage,
+  );
+  return { rows: rows.map(({ created_at, ...row }) => ({ ...row, createdAt: Number(created_at) })), total };
 }

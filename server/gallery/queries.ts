@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.ts';
 import type { GalleryItem, GalleryPage } from '../../src/lib/types.ts';
 import { sumCounters, typeCounterKeys } from './counts.ts';
 import { listedItem } from './visibility.ts';
+import { texturePath } from '../http/texture-url.ts';
 
 /** What the listing asks for (already validated). */
 export interface GalleryQuery {
@@ -246,8 +247,8 @@ async function toItems(db: Db, rows: ItemRow[], viewer: string | null): Promise<
     author_name: row.username,
     type: row.type,
     animated: row.type === 2,
-    texture: `/textures/${row.hash}`,
-    animated_texture: row.strip_hash ? `/textures/${row.strip_hash}` : null,
+    texture: texturePath(row.hash),
+    animated_texture: row.strip_hash ? texturePath(row.strip_hash) : null,
     tags: tags.get(row.hash) ?? [],
     whitelisted: row.whitelisted === 1,
     user_liked: liked.has(row.hash),

@@ -27,6 +27,8 @@ export const imageWork = {
   textureMap: renderTextureMap,
   /** The perceptual hash of a stored texture's first frame, for the blocklist. */
   perceptualHash,
+  /** The blocklist probes of a stored texture's first frame, to check it as an upload is checked. */
+  perceptualProbes: (texture: Buffer) => perceptualProbes(texture),
   /** A cape made by one of the creators, through the texture pipeline, with its preview. */
   creation: makeCreation,
   /** The first frame of a stored strip as a still cape. */

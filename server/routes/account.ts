@@ -60,7 +60,14 @@ function microsoftLoginFailure(reason: MicrosoftLoginFailure): HttpError {
 /** Registers the /api/account/* calls. */
 export async function accountRoutes(
   instance: FastifyInstance,
-  options: { db: Db; config: Config; library: TextureLibrary; bus: InvalidationBus; counter: WindowCounter; metrics: Metrics },
+  options: {
+    db: Db;
+    config: Pick<Config, 'loginAttemptsPerMinute' | 'loginFailuresPerMinute' | 'microsoft' | 'sessionDays'>;
+    library: TextureLibrary;
+    bus: InvalidationBus;
+    counter: WindowCounter;
+    metrics: Metrics;
+  },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, config, library, bus } = options;

@@ -19,23 +19,15 @@ import {
   userGallerySchema,
 } from '../../src/lib/schemas/gallery.ts';
 import { textureHashSchema } from '../../src/lib/schemas/ids.ts';
-import { checkGalleryTitle, GALLERY_TYPES, galleryMessages } from '../../src/lib/gallery-rules.ts';
+import { GALLERY_TYPES, galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { CAPE_MAX_BYTES } from '../../src/lib/texture-rules.ts';
 import { normalizeUuid, TEXTURE_HASH_PATTERN } from '../../src/lib/ids.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
-import {
-  createGalleryItem,
-  deleteGalleryItems,
-  editGalleryItem,
-  existingTags,
-  galleryItemOwner,
-  recordDownload,
-  reportGalleryItem,
-  toggleLike,
-} from '../gallery/items.ts';
+import { createGalleryItem, deleteGalleryItems, editGalleryItem, galleryItemOwner, recordDownload, reportGalleryItem, toggleLike } from '../gallery/items.ts';
 import { findGalleryItem, listGallery } from '../gallery/queries.ts';
+import { checkTitleAndTags } from '../gallery/title-and-tags.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
 import { HttpError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
@@ -51,15 +43,6 @@ import { TextureRejected } from '../textures/pipeline/process.ts';
 const HASH_PARAM = `^${TEXTURE_HASH_PATTERN}$`;
 const hashParams = z.object({ hash: textureHashSchema });
 const sessionOnly = { auth: 'session' } as const;
-
-/** Checks a title (length and characters) and a (deduplicated) tag list (at least one, all known); throws a 422 with the message. */
-export async function checkTitleAndTags(db: Db, title: string, tags: string[]): Promise<void> {
-  const titleProblem = checkGalleryTitle(title);
-  if (titleProblem) throw new HttpError(422, titleProblem, { title: [titleProblem] });
-  if (tags.length === 0) throw new HttpError(422, galleryMessages.missingFields, { tags: [galleryMessages.missingFields] });
-  const known = await existingTags(db, tags);
-  if (known.length !== tags.length) throw new HttpError(422, galleryMessages.unknownTag, { tags: [galleryMessages.unknownTag] });
-}
 
 /** Whether a user may edit or delete an item: its author or an admin. */
 function mayManage(user: UserRow, authorUuid: string): boolean {

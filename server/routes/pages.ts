@@ -43,7 +43,7 @@ export function downloadTarget(base: string, platform?: string, version?: string
 }
 
 /** Registers the site: static assets, route-table pages, /download and the 404 fallback. */
-export async function pageRoutes(instance: FastifyInstance, options: { config: Config }) {
+export async function pageRoutes(instance: FastifyInstance, options: { config: Pick<Config, 'siteDir' | 'downloadUrl'> }) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = options;
   const siteDir = config.siteDir;

@@ -3,9 +3,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/schemas/uploads.ts';
-import { CAPE_MAX_BYTES, EARS_MAX_BYTES, textureMessages } from '../../src/lib/texture-rules.ts';
+import { CAPE_MAX_BYTES, EARS_MAX_BYTES, NO_FILE_MESSAGE, textureMessages, tooManyUploadsMessage } from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
+import { textureUrl } from '../http/texture-url.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
@@ -14,9 +15,6 @@ import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type
 import { refuseBlocklisted } from '../textures/library/blocklist.ts';
 import type { ImageJobs } from '../images/job-queue.ts';
 import { TextureRejected } from '../textures/pipeline/process.ts';
-
-/** The message when a request carries no file. */
-export const NO_FILE_MESSAGE = 'Choose a file to upload';
 
 function refuse(reply: FastifyReply, msg: string, status = 422) {
   return reply.status(status).send({ success: false, msg });
@@ -41,18 +39,13 @@ const slots: TextureSlot[] = [
   },
 ];
 
-/** The message when a player uploads a cape (or ears) too often. */
-export function tooManyUploadsMessage(slot: PlayerSlot): string {
-  return `Too many ${slot} uploads. Try again in 10 minutes.`;
-}
-
 /** Registers POST/DELETE /api/upload-cape and /api/upload-ears. */
 export async function uploadRoutes(
   instance: FastifyInstance,
-  options: AssignmentContext & { imageJobs: ImageJobs; texturesBaseUrl: string; uploadsPerTenMinutes: number; metrics: Metrics },
+  options: AssignmentContext & { imageJobs: ImageJobs; publicBaseUrl: string; uploadsPerTenMinutes: number; metrics: Metrics },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { imageJobs, texturesBaseUrl, metrics } = options;
+  const { imageJobs, publicBaseUrl, metrics } = options;
 
   for (const slot of slots) {
     const count = (result: string) => metrics.countUpload(slot.name, result);
@@ -105,7 +98,7 @@ export async function uploadRoutes(
         }
         await assignPlayerTextures(options, user.uuid, slot.name, texture);
         count('ok');
-        return { success: true as const, [slot.name]: `${texturesBaseUrl}/${texture.still.hash}`, ...(texture.notice ? { notice: texture.notice } : {}) };
+        return { success: true as const, [slot.name]: textureUrl(publicBaseUrl, texture.still.hash), ...(texture.notice ? { notice: texture.notice } : {}) };
       },
     );
 

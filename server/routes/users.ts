@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { successSchema } from '../../src/lib/schemas/common.ts';
 import { playerIdSchema } from '../../src/lib/schemas/ids.ts';
 import { playerLookupSchema, userReportBodySchema } from '../../src/lib/schemas/players.ts';
+import { playerMessages } from '../../src/lib/player-messages.ts';
+import { reportMessages } from '../../src/lib/report-rules.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
@@ -14,15 +16,13 @@ import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { parsePlayerId, type ProfileCache } from '../mod/profiles.ts';
 import { reportPlayer, type ReportRefusal } from '../users/reports.ts';
 
-/** The message for a player that is not registered. */
-export const UNKNOWN_PLAYER_MESSAGE = "That user doesn't exist or isn't registered.";
 /** How many players one player may report in ten minutes. */
 const REPORTS_PER_10_MINUTES = 10;
 
 const REFUSALS: Record<ReportRefusal, { status: number; message: string }> = {
-  unknown: { status: 404, message: UNKNOWN_PLAYER_MESSAGE },
-  self: { status: 422, message: 'You cannot report yourself.' },
-  duplicate: { status: 422, message: 'You have already reported this player. A moderator will look at it.' },
+  unknown: { status: 404, message: playerMessages.unknown },
+  self: { status: 422, message: reportMessages.reportSelf },
+  duplicate: { status: 422, message: reportMessages.duplicate },
 };
 
 /** The uuid of the registered player a name or uuid names (the newest account holding a name), or null. */
@@ -56,7 +56,7 @@ export async function userRoutes(instance: FastifyInstance, options: { db: Db; p
       const uuid = await findPlayerUuid(db, request.params.id);
       const user = uuid ? await findUser(db, uuid) : undefined;
       const profile = user ? await profiles.get(user.uuid) : null;
-      if (!user || !profile) throw new HttpError(404, UNKNOWN_PLAYER_MESSAGE);
+      if (!user || !profile) throw new HttpError(404, playerMessages.unknown);
       return {
         uuid: user.uuid,
         username: user.username,
@@ -73,7 +73,7 @@ export async function userRoutes(instance: FastifyInstance, options: { db: Db; p
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('user-report', REPORTS_PER_10_MINUTES, 10 * 60_000, 'You are reporting too often. Please wait a few minutes.'),
+        rateLimit: perUserRateLimit('user-report', REPORTS_PER_10_MINUTES, 10 * 60_000, reportMessages.tooOften),
       },
       schema: { summary: 'Report a player to the moderators', body: userReportBodySchema, response: { 200: successSchema, ...errorResponses } },
     },

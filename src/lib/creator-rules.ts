@@ -40,7 +40,17 @@ export const creatorMessages = {
   badScale: `The scale must be a whole number from ${CREATOR_MIN_SCALE} to ${CREATOR_MAX_SCALE}.`,
   badColour: 'The colour must be a hex colour such as #ff0000, or auto.',
   expired: 'This cape is no longer kept. Change a setting to make it again.',
+  tooManyRequests: 'Too many cape requests. Try again in a minute.',
+  tooManyPrompts: 'You have made a lot of AI capes. Try again in an hour.',
+  bannerCode: 'That banner code is not valid.',
+  /** When a looked-up service fails (the page stops loading; the message is for other clients). */
+  playerServiceDown: 'The player service could not be reached. Try again later.',
 } as const;
+
+/** The message when the head creator's player is unknown or has no skin. */
+export function noSkinMessage(name: string): string {
+  return `No player called ${name} has a skin.`;
+}
 
 /** Strips every character other than letters, digits and underscore, and cuts to `max` (the head cape, OptiFine and registration username inputs). */
 export function cleanUsername(text: string, max = CREATOR_USERNAME_MAX): string {

@@ -9,6 +9,9 @@ export const reportMessages = {
   missingReason: 'Choose a reason.',
   unknownReason: 'Choose a reason from the list.',
   noteTooLong: `Keep the note to ${REPORT_NOTE_MAX} characters or fewer.`,
+  reportSelf: 'You cannot report yourself.',
+  duplicate: 'You have already reported this player. A moderator will look at it.',
+  tooOften: 'You are reporting too often. Please wait a few minutes.',
 } as const;
 
 /** Why a player reported a texture or a player: a ban reason key and an optional note. */

@@ -37,6 +37,14 @@ export const textureMessages = {
   earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears.",
 } as const;
 
+/** The message when an upload carries no file. */
+export const NO_FILE_MESSAGE = 'Choose a file to upload';
+
+/** The message when a player uploads (or wears) a cape, or uploads ears, too often. */
+export function tooManyUploadsMessage(slot: 'cape' | 'ears'): string {
+  return `Too many ${slot} uploads. Try again in 10 minutes.`;
+}
+
 /** A texture's file type as the rules know it. */
 export type TextureType = 'png' | 'gif' | 'other';
 

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { aiImageMessages } from '../../server/integrations/ai-images.ts';
-import { TOO_MANY_PROMPTS_MESSAGE } from '../../server/routes/creators.ts';
 import { pixelAt, rgbaPixels } from '../fixtures/textures.ts';
 import { backends } from '../helpers/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
@@ -105,7 +104,7 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
       images.setBehaviour({ kind: 'image' });
       expect((await ask(jar, 'third prompt')).status).toBe(200);
       expect((await ask(jar, 'fourth prompt')).status).toBe(200);
-      expect(await ask(jar, 'fifth prompt')).toMatchObject({ status: 429, body: { error: TOO_MANY_PROMPTS_MESSAGE } });
+      expect(await ask(jar, 'fifth prompt')).toMatchObject({ status: 429, body: { error: creatorMessages.tooManyPrompts } });
     });
   });
 

@@ -7,8 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
-import { PROFILE_SERVICE_DOWN_MESSAGE } from '../../server/routes/admin.ts';
-import { SERVICE_DOWN_MESSAGE } from '../../server/routes/creators.ts';
+import { PROFILE_SERVICE_DOWN_MESSAGE } from '../../server/accounts/registration.ts';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { solidPng } from '../fixtures/textures.ts';
 import { freePort, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
@@ -154,11 +153,11 @@ describe.each(backends)('answers from outside services on $name', (backend) => {
 
     expect(answers).toEqual([
       { status: 502, error: creatorMessages.optifineNoCape },
-      { status: 502, error: SERVICE_DOWN_MESSAGE },
+      { status: 502, error: creatorMessages.playerServiceDown },
       { status: 502, error: PROFILE_SERVICE_DOWN_MESSAGE },
     ]);
     expect(skin.status).toBe(502);
-    expect(((await skin.json()) as { error: string }).error).toBe(SERVICE_DOWN_MESSAGE);
+    expect(((await skin.json()) as { error: string }).error).toBe(creatorMessages.playerServiceDown);
     expect(growth).toBeLessThan(MAX_GROWTH_BYTES);
     // Every reader hung up long before the end of its 1.5 GB.
     await vi.waitFor(() => expect(services.hostile.cutShort - cutShortBefore).toBe(4));
@@ -178,7 +177,7 @@ describe.each(backends)('answers from outside services on $name', (backend) => {
     }
     expect(answers).toEqual([
       { status: 502, error: creatorMessages.optifineNoCape },
-      { status: 502, error: SERVICE_DOWN_MESSAGE },
+      { status: 502, error: creatorMessages.playerServiceDown },
       { status: 502, error: PROFILE_SERVICE_DOWN_MESSAGE },
     ]);
     const warnings = await warningsSince(logStart, 3);

@@ -128,6 +128,35 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     expect((await uploader.jar.upload('/api/upload-ears', await solidPng(14, 7, [91, 40, 200, 255]))).status).toBe(200);
   });
 
+  it('refuses to wear or share a creation made before a near-duplicate of it was blocklisted', async () => {
+    const maker = await loginNewUser(suite.server);
+    const author = await loginNewUser(suite.server);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await designPng(64, 32, blobsDesign(9), 'full'))], { type: 'image/png' }), 'picture.png');
+    form.append('scale', '1');
+    form.append('color', '000000');
+    const made = await maker.jar.sendForm('POST', '/api/gallery/cape-creator', form, { headers: { accept: 'application/json' } });
+    expect(made.status).toBe(200);
+    const { hash, cape } = (await made.json()) as { hash: string; cape: string };
+    const bytes = Buffer.from(await (await fetch(new URL(new URL(cape).pathname, suite.server.url))).arrayBuffer());
+
+    const created = await galleryUpload(author, await withChangedPixels(bytes, 3, 4));
+    expect(created.status).toBe(201);
+    const nearCopy = ((await created.json()) as { hash: string }).hash;
+    expect((await reporter.jar.post('/api/gallery/report', { hash: nearCopy, tac: true, reason: 'nsfw' })).status).toBe(200);
+    const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', nearCopy).executeTakeFirstOrThrow();
+    expect((await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status).toBe(200);
+    expect(await blocklist(hash)).toBeUndefined();
+
+    for (const response of [
+      await maker.jar.post('/api/gallery/creations/use', { hash }),
+      await maker.jar.post('/api/gallery/creations/share', { hash, title: 'Blocklist test', tags: ['cute'] }),
+    ]) {
+      expect(response.status).toBe(422);
+      expect(await response.json()).toEqual({ error: BLOCKLISTED_MESSAGE });
+    }
+  });
+
   it('the edit user cape delete blocklists the cape, an animated one with its strip', async () => {
     const target = await loginNewUser(suite.server);
     const animation = await designGif(64, 32, [blobsDesign(5), blobsDesign(6), blobsDesign(8)], 'cape-and-elytra');

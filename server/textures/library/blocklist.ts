@@ -70,3 +70,9 @@ export async function refuseBlocklisted(db: Db, upload: UploadToCheck): Promise<
   const blocked = await db.selectFrom('texture_blocklist').select(['hash', 'phash']).execute();
   if (blocked.some((row) => hashes.includes(row.hash) || isPerceptualMatch(upload.probes, row.phash))) throw new TextureRejected(BLOCKLISTED_MESSAGE);
 }
+
+/** Throws TextureRejected with BLOCKLISTED_MESSAGE when a stored texture (a made cape) is blocklisted, checked as an upload is: by content and by the look of its first frame. */
+export async function refuseBlocklistedTexture(db: Db, imageJobs: ImageJobs, texture: { hash: string; bytes: Buffer }, owner: string): Promise<void> {
+  const probes = await imageJobs.run('perceptualProbes', texture.bytes, owner);
+  await refuseBlocklisted(db, { still: texture, strip: null, probes });
+}

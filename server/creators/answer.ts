@@ -1,0 +1,118 @@
+// How the creators' calls answer: a made cape as the PNG or, asked for JSON, its URLs; the creators' forms and settings
+// read with their messages; and what every creator call is given.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CREATOR_INPUT_MAX_BYTES, CREATOR_MAX_SCALE, CREATOR_MIN_SCALE, creatorMessages } from '../../src/lib/creator-rules.ts';
+import type { CreatorsConfig } from '../config.ts';
+import { HttpError } from '../http/errors.ts';
+import { readMultipart } from '../http/multipart.ts';
+import { errorResponses, fileResponse, sendFile } from '../http/route-schemas.ts';
+import { textureUrl } from '../http/texture-url.ts';
+import { perUserRateLimit } from '../http/user-rate-limit.ts';
+import { isTrueText } from '../../src/lib/boolean-text.ts';
+import type { AssignmentContext } from '../textures/library/assign.ts';
+import type { Creations, StoredCreation } from './creations.ts';
+import type { CreationRequest } from '../textures/generators/index.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import { TextureRejected } from '../textures/pipeline/process.ts';
+import { parseHexColour, type Rgba } from '../textures/pipeline/raw-image.ts';
+
+/** What the creators' calls need. */
+export interface CreatorRoutesOptions extends AssignmentContext {
+  imageJobs: ImageJobs;
+  /** The creations made, stored and remembered (one for every creator, so they share the cache). */
+  creations: Creations;
+  publicBaseUrl: string;
+  mojangApiUrl: string;
+  creators: CreatorsConfig;
+  uploadsPerTenMinutes: number;
+  galleryUploadsPerTenMinutes: number;
+  /** Where the site calls the API (its own origin unless the API is elsewhere): the preview is asked for with the session cookie. */
+  apiBaseUrl: string;
+}
+
+/** A creation and whether the cache had it. */
+export type Made = { creation: StoredCreation; cached: boolean };
+
+/** The route config of a generator's call: a session, and the creators' shared per-player limit. */
+export function creatorCallConfig(settings: CreatorsConfig) {
+  return { auth: 'session' as const, rateLimit: perUserRateLimit('creators', settings.callsPerMinute, 60_000, creatorMessages.tooManyRequests) };
+}
+
+/** The responses of a generator's call that answers the PNG (or its URLs as JSON). */
+export const creationImageResponses = {
+  200: fileResponse('image/png', 'The cape (or, with `Accept: application/json`, its URLs as a Creation)'),
+  ...errorResponses,
+};
+
+/** Whether the caller asked for JSON rather than the image. */
+export function wantsJson(request: FastifyRequest): boolean {
+  return /\bapplication\/json\b/.test(request.headers.accept ?? '');
+}
+
+/** The JSON description of a creation: its texture URL, its preview URL, its size and any note. */
+export function describeCreation(options: CreatorRoutesOptions, creation: StoredCreation) {
+  return {
+    success: true as const,
+    hash: creation.hash,
+    cape: textureUrl(options.publicBaseUrl, creation.hash),
+    preview: `${options.apiBaseUrl}/api/gallery/creations/${creation.hash}/preview`,
+    width: creation.width,
+    height: creation.height,
+    frames: creation.frames,
+    ...(creation.notice ? { notice: creation.notice } : {}),
+  };
+}
+
+/** Makes a creation with `make` (a refused picture is a 422 with its message) and answers it as JSON or as the PNG. */
+export async function answerMade(
+  options: CreatorRoutesOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  make: () => Promise<Made>,
+  json = wantsJson(request),
+) {
+  let made: Made;
+  try {
+    made = await make();
+  } catch (error) {
+    if (error instanceof TextureRejected) throw new HttpError(422, error.message);
+    throw error;
+  }
+  const { creation } = made;
+  reply.header('x-creation-cache', made.cached ? 'hit' : 'miss');
+  if (json) return reply.header('cache-control', 'no-store').send(describeCreation(options, creation));
+  const bytes = await options.library.read(creation.hash);
+  if (!bytes) throw new HttpError(410, creatorMessages.expired);
+  reply.header('cache-control', 'no-store').header('x-texture-hash', creation.hash);
+  return sendFile(reply, 'image/png', bytes);
+}
+
+/** Makes the creation for a generator's settings, made by the player `maker` (its image work counted to them), and answers it. */
+export function answerCreation(
+  options: CreatorRoutesOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  maker: string,
+  creationRequest: CreationRequest,
+  json = wantsJson(request),
+) {
+  return answerMade(options, request, reply, () => options.creations.make(creationRequest, maker), json);
+}
+
+/** Reads a creator's multipart form with its picture fields; throws 413 for a picture over the limit. */
+export async function readCreatorForm(request: FastifyRequest, reply: FastifyReply, fileFields: string[]) {
+  const upload = await readMultipart(request, reply, CREATOR_INPUT_MAX_BYTES, fileFields);
+  if (upload.file === 'too-big') throw new HttpError(413, creatorMessages.inputTooBig);
+  return upload;
+}
+
+/** Reads a creator form's scale (1..6), colour (hex or 'auto' where allowed) and elytra flag; throws a 422 with the message. */
+export function readCapeSettings(fields: Record<string, string>, allowAuto: boolean): { scale: number; colour: Rgba | 'auto'; elytra: boolean } {
+  const scale = Number(fields.scale ?? '1');
+  if (!Number.isInteger(scale) || scale < CREATOR_MIN_SCALE || scale > CREATOR_MAX_SCALE)
+    throw new HttpError(422, creatorMessages.badScale, { scale: [creatorMessages.badScale] });
+  const colourText = (fields.color ?? (allowAuto ? 'auto' : '000000')).trim();
+  const colour = allowAuto && colourText === 'auto' ? 'auto' : parseHexColour(colourText);
+  if (!colour) throw new HttpError(422, creatorMessages.badColour, { color: [creatorMessages.badColour] });
+  return { scale, colour, elytra: isTrueText(fields.elytra) };
+}

@@ -1,0 +1,40 @@
+// What wearing or sharing a made cape checks: the caller may use it, it is still kept as a cape, and it is not on the
+// blocklist (by its content or its look, as an upload is checked).
+import { creatorMessages } from '../../src/lib/creator-rules.ts';
+import type { Db } from '../db/database.ts';
+import type { UserRow } from '../db/users.ts';
+import { HttpError } from '../http/errors.ts';
+import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
+import type { Creations } from './creations.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
+import { TextureRejected, type EncodedTexture } from '../textures/pipeline/process.ts';
+
+/** What the check reads: the rows, the stored textures, the image jobs that hash them and the creations' owners. */
+export interface UsableCreationContext {
+  db: Db;
+  library: TextureLibrary;
+  imageJobs: ImageJobs;
+  creations: Creations;
+}
+
+/**
+ * A creation the caller may wear or share (their own within its lifetime, or a listed gallery item) as the pipeline's
+ * shape; otherwise, or when it is no longer kept (or is not a cape), a 410, so that nothing else can be told apart. A
+ * blocklisted picture (or one near it) is a 422 with the blocklist's message.
+ */
+export async function usableCreation(context: UsableCreationContext, hash: string, user: UserRow): Promise<EncodedTexture> {
+  const { db, library, imageJobs, creations } = context;
+  if ((await creations.access(hash, user)) !== 'use') throw new HttpError(410, creatorMessages.expired);
+  const row = await db.selectFrom('textures').select(['hash', 'width', 'height', 'frames']).where('hash', '=', hash).executeTakeFirst();
+  const bytes = row ? await library.read(hash) : null;
+  if (!row || !bytes || row.width % 64 !== 0 || row.height % (row.width / 2) !== 0) throw new HttpError(410, creatorMessages.expired);
+  const texture = { bytes, hash, width: row.width, height: row.height, frames: row.frames };
+  try {
+    await refuseBlocklistedTexture(db, imageJobs, texture, user.uuid);
+  } catch (error) {
+    if (error instanceof TextureRejected) throw new HttpError(422, error.message);
+    throw error;
+  }
+  return texture;
+}

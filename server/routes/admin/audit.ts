@@ -1,0 +1,32 @@
+// The audit log page's call: the admin actions, newest first, narrowed by moderator or player.
+import type { FastifyInstance } from 'fastify';
+import { auditQuerySchema, auditRowSchema, paginatedSchema } from '../../../src/lib/api-schemas.ts';
+import { auditPage } from '../../audit/read.ts';
+import { ADMIN_ONLY, ADMIN_PAGE_SIZE, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { paginate } from '../../http/pagination.ts';
+import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
+
+/** Registers GET /api/admin/audit. */
+export async function adminAuditRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db } = options;
+  app.get(
+    '/api/admin/audit',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        summary: 'The audit log of admin actions, newest first; `admin` and `player` (a name or a uuid) narrow it',
+        querystring: auditQuerySchema,
+        response: { 200: paginatedSchema(auditRowSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { page, admin, player } = request.query;
+      const { rows, total } = await auditPage(db, { admin, player }, page, ADMIN_PAGE_SIZE);
+      const filters = new URLSearchParams({ ...(admin ? { admin } : {}), ...(player ? { player } : {}) }).toString();
+      const result = paginate(rows, page, ADMIN_PAGE_SIZE, total, '/api/admin/audit');
+      // The pager's links keep the filters.
+      return filters ? { ...result, links: result.links.map((link) => ({ ...link, url: link.url && `${link.url}&${filters}` })) } : result;
+    },
+  );
+}

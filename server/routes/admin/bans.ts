@@ -1,0 +1,78 @@
+// The ban list page's calls: the ban reasons, the banned players, a ban and lifting one (audited).
+import type { FastifyInstance } from 'fastify';
+import {
+  adminBanBodySchema,
+  adminUuidBodySchema,
+  banReasonsSchema,
+  pageQuerySchema,
+  paginatedSchema,
+  successSchema,
+  userBanRowSchema,
+} from '../../../src/lib/api-schemas.ts';
+import { adminMessages } from '../../../src/lib/admin-rules.ts';
+import { BAN_REASONS, isBanReason } from '../../../src/lib/ban-reasons.ts';
+import { banPage, banPlayer, unbanPlayer } from '../../admin/bans.ts';
+import { ADMIN_ONLY, ADMIN_PAGE_SIZE, refuseAdminAction, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { requireAdmin } from '../../auth/plugin.ts';
+import { HttpError } from '../../http/errors.ts';
+import { paginate } from '../../http/pagination.ts';
+import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
+
+/** Registers the ban reasons, the ban list, a ban and an unban. */
+export async function adminBanRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db, bus } = options;
+
+  app.get(
+    '/api/admin/banreasons',
+    { config: ADMIN_ONLY, schema: { summary: 'The reasons a moderator picks from, by key', response: { 200: banReasonsSchema, ...errorResponses } } },
+    async () => BAN_REASONS,
+  );
+
+  app.get(
+    '/api/admin/bans/user',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        summary: 'Banned players, newest ban first',
+        querystring: pageQuerySchema,
+        response: { 200: paginatedSchema(userBanRowSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await banPage(db, request.query.page, ADMIN_PAGE_SIZE);
+      return paginate(rows, request.query.page, ADMIN_PAGE_SIZE, total, '/api/admin/bans/user');
+    },
+  );
+
+  app.post(
+    '/api/admin/user/ban',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        summary: 'Ban a player: their sessions end, they cannot log in, and the mod API hides their cape and ears',
+        body: adminBanBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      if (!isBanReason(request.body.reason)) throw new HttpError(422, adminMessages.chooseListedReason, { reason: [adminMessages.chooseListedReason] });
+      refuseAdminAction(await banPlayer(db, bus, moderator, { uuid: request.body.uuid, reasonKey: request.body.reason }));
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/api/admin/bans/user/delete',
+    {
+      config: ADMIN_ONLY,
+      schema: { summary: "Lift a player's ban", body: adminUuidBodySchema, response: { 200: successSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      refuseAdminAction(await unbanPlayer(db, bus, moderator, request.body.uuid));
+      return { success: true as const };
+    },
+  );
+}

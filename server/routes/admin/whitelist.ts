@@ -1,0 +1,49 @@
+// The gallery whitelist page's calls: the textures staff marked safe, and taking the mark back (audited).
+import type { FastifyInstance } from 'fastify';
+import { galleryHashBodySchema, pageQuerySchema, paginatedSchema, successSchema, whitelistRowSchema } from '../../../src/lib/api-schemas.ts';
+import { adminMessages } from '../../../src/lib/admin-rules.ts';
+import { ADMIN_ONLY, ADMIN_PAGE_SIZE, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { removeFromWhitelist, whitelistPage } from '../../admin/whitelist.ts';
+import { requireAdmin } from '../../auth/plugin.ts';
+import { HttpError } from '../../http/errors.ts';
+import { paginate } from '../../http/pagination.ts';
+import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
+
+/** Registers GET /api/admin/gallery/whitelist and its delete. */
+export async function adminWhitelistRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db } = options;
+
+  app.get(
+    '/api/admin/gallery/whitelist',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        summary: 'Gallery textures marked safe by staff (they cannot be reported), newest first',
+        querystring: pageQuerySchema,
+        response: { 200: paginatedSchema(whitelistRowSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await whitelistPage(db, request.query.page, ADMIN_PAGE_SIZE);
+      return paginate(rows, request.query.page, ADMIN_PAGE_SIZE, total, '/api/admin/gallery/whitelist');
+    },
+  );
+
+  app.post(
+    '/api/admin/gallery/whitelist/delete',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        summary: 'Take a texture off the whitelist, so players can report it again',
+        body: galleryHashBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const moderator = await requireAdmin(request);
+      if (!(await removeFromWhitelist(db, moderator, request.body.hash))) throw new HttpError(404, adminMessages.notWhitelisted);
+      return { success: true as const };
+    },
+  );
+}

@@ -1,0 +1,92 @@
+// What a player does with a made cape: see its preview, wear it, or share it to the gallery.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { creationShareBodySchema, creationUseBodySchema, galleryNewResultSchema, textureHashSchema, uploadResultSchema } from '../../../src/lib/api-schemas.ts';
+import { creatorMessages } from '../../../src/lib/creator-rules.ts';
+import { GALLERY_TYPES, galleryMessages } from '../../../src/lib/gallery-rules.ts';
+import { tooManyUploadsMessage } from '../../../src/lib/texture-rules.ts';
+import { requireUser } from '../../auth/plugin.ts';
+import type { CreatorRoutesOptions } from '../../creators/answer.ts';
+import { usableCreation } from '../../creators/usable-creation.ts';
+import { createGalleryItem, galleryItemOwner } from '../../gallery/items.ts';
+import { checkTitleAndTags } from '../../gallery/title-and-tags.ts';
+import { HttpError } from '../../http/errors.ts';
+import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../../http/route-schemas.ts';
+import { textureUrl } from '../../http/texture-url.ts';
+import { perUserRateLimit } from '../../http/user-rate-limit.ts';
+import { assignPlayerTextures, storeAndPoint } from '../../textures/library/assign.ts';
+
+/** Registers the preview of a made cape, and wearing and sharing it. */
+export async function creationRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db, library, imageJobs, creations } = options;
+
+  app.get(
+    '/api/gallery/creations/:hash/preview',
+    {
+      config: { auth: 'session' },
+      schema: {
+        summary: "A made cape's 320 x 180 preview (the maker's own creation, or a gallery item the caller may see)",
+        params: z.object({ hash: textureHashSchema }),
+        response: { 200: fileResponse('image/png', 'The preview'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const access = await creations.access(request.params.hash, await requireUser(request));
+      const preview = access === 'none' ? null : await creations.preview(request.params.hash);
+      if (!preview) throw new HttpError(404, creatorMessages.expired);
+      reply.header('cache-control', 'private, max-age=3600');
+      return sendFile(reply, 'image/png', preview);
+    },
+  );
+
+  app.post(
+    '/api/gallery/creations/use',
+    {
+      config: { auth: 'session', rateLimit: perUserRateLimit('creation-use', options.uploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage('cape')) },
+      schema: { summary: 'Wear a made cape', body: creationUseBodySchema, response: { 200: uploadResultSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      const texture = await usableCreation(options, request.body.hash, user);
+      const animated = texture.height > texture.width / 2;
+      const still = animated ? await imageJobs.run('stripStill', texture.bytes, user.uuid) : texture;
+      await assignPlayerTextures(options, user.uuid, 'cape', { still, strip: animated ? texture : null });
+      return { success: true as const, cape: textureUrl(options.publicBaseUrl, still.hash) };
+    },
+  );
+
+  app.post(
+    '/api/gallery/creations/share',
+    {
+      config: {
+        auth: 'session',
+        rateLimit: perUserRateLimit('creation-share', options.galleryUploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads),
+      },
+      schema: {
+        summary: 'Share a made cape to the gallery',
+        body: creationShareBodySchema,
+        response: { 200: galleryNewResultSchema, 201: galleryNewResultSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { hash, title, tags } = request.body;
+      await checkTitleAndTags(db, title, tags);
+      const texture = await usableCreation(options, hash, user);
+      const animated = texture.height > texture.width / 2;
+      const item = {
+        hash,
+        stripHash: animated ? hash : null,
+        title,
+        authorUuid: user.uuid,
+        type: animated ? GALLERY_TYPES.animated : GALLERY_TYPES.cape,
+        tags,
+      };
+      const created = await storeAndPoint(library, [{ texture, kind: 'gallery' }], () => createGalleryItem(db, item));
+      // The same picture may be a hidden item already (the caller made it too): that is answered as if it were gone.
+      if (!created && !(await galleryItemOwner(db, hash))) throw new HttpError(410, creatorMessages.expired);
+      return reply.status(created ? 201 : 200).send({ success: true as const, hash, existing: !created });
+    },
+  );
+}
