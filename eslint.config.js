@@ -30,7 +30,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
   },
   {
-    files: ['server/**', 'auth-server/**', 'tests/**', 'bench/**', 'scripts/**', 'bin/**', '*.{js,mjs,ts}'],
+    files: ['server/**', 'auth-server/**', 'tests/**', 'support/**', 'bench/**', 'scripts/**', 'bin/**', '*.{js,mjs,ts}'],
     languageOptions: { globals: globals.node },
   },
 );

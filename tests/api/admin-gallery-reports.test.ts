@@ -1,7 +1,7 @@
 // API tests for the gallery report queue (SPEC §7 Admin: GET/POST /api/admin/reports/gallery), on both databases: the
 // paginated queue, and each answer's effect on the item, its author and the audit log.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BANNED_MESSAGE } from '../../server/routes/account.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, solidPng } from '../fixtures/textures.ts';

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';
 import { animatedGif, frameColour, padPng, PNG_SIGNATURE, rgbaPixels, sha256Hex, solidGif, solidPng, type Rgba } from '../fixtures/textures.ts';

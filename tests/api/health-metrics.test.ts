@@ -19,12 +19,13 @@ import {
   IMAGE_QUEUE_FULL_MESSAGE,
   IMAGE_WORK_BUDGET_MESSAGE,
 } from '../../server/textures/image-jobs.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
-import { startS3rver } from '../helpers/s3rver.ts';
+import { startS3rver } from '../../support/s3rver.ts';
 import { closedPort } from '../helpers/tcp-proxy.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { waitFor } from '../../support/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -385,15 +386,6 @@ async function startRealServer(env: Record<string, string>): Promise<RunningServ
   return { child, url, dataDir, lines, exited };
 }
 
-/** Waits until `condition` holds, checking every 20 ms, for at most `timeoutMs`. */
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Whether a new connection to the server is refused. */
 async function connectionRefused(url: string): Promise<boolean> {
   try {
@@ -477,8 +469,8 @@ describe('graceful shutdown of the real server (SIGTERM)', () => {
 
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    await waitFor(() => server.lines.some((line) => line.msg.startsWith('shutting down')), 10_000, 'the shutdown log line');
-    await waitFor(() => connectionRefused(server.url), 10_000, 'new connections to be refused');
+    await waitFor(() => server.lines.some((line) => line.msg.startsWith('shutting down')), 'the shutdown log line', { timeoutMs: 10_000 });
+    await waitFor(() => connectionRefused(server.url), 'new connections to be refused', { timeoutMs: 10_000 });
     expect(upload.isAnswered()).toBe(false);
 
     upload.finish();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends, type TestDatabase } from '../../support/backends.ts';
 import { loginNewUser, startServer, type TestServer } from '../helpers/server.ts';
 import { solidPng } from '../fixtures/textures.ts';
 

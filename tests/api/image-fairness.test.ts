@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_JOBS_PER_PLAYER_MESSAGE, IMAGE_WORK_BUDGET_MESSAGE } from '../../server/textures/image-jobs.ts';
 import { frameColour, repeatedFrameGif, solidPng } from '../fixtures/textures.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
 

@@ -1,7 +1,7 @@
 // API tests that send junk (NUL characters, bad escapes, huge and odd values) to every parameter and body field of every
 // call in the API description, on both databases: each answer must be a refusal (4xx) or an answer, never a 500.
 import { afterAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { startGameServicesStandIn } from '../helpers/game-services.ts';
 import { loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
 import { solidPng } from '../fixtures/textures.ts';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { LOGIN_BUDGET_SPENT_MESSAGE, TOO_MANY_ATTEMPTS_MESSAGE, WRONG_CODE_MESSAGE } from '../../server/routes/account.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, newBrowser, randomUsername, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { createSession } from '../../server/auth/sessions.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, randomUsername, serverForSuite, startServer, unusedCode } from '../helpers/server.ts';
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BANNED_ACCOUNT_MESSAGE, MICROSOFT_LOGIN_FAILURES } from '../../src/lib/login-errors.ts';
-import { backends, type Backend, type TestDatabase } from '../helpers/backends.ts';
+import { backends, type Backend, type TestDatabase } from '../../support/backends.ts';
 import { findSetCookie, type CookieJar } from '../helpers/cookie-jar.ts';
 import { startMicrosoftStandIn, standInPlayerUuid, type MicrosoftStandIn, type StandInAccountKind, type StandInService } from '../helpers/microsoft.ts';
 import { newBrowser, randomUsername, startServer, type TestServer } from '../helpers/server.ts';

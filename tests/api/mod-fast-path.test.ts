@@ -1,6 +1,6 @@
 // The mod API's fast path (cached profiles and textures answered before Fastify) gives the very answers of the routes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';

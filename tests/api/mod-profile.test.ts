@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends, type TestDatabase } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../fixtures/textures.ts';

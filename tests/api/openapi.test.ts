@@ -1,7 +1,7 @@
 // API tests for the API description: /api/openapi.json is valid OpenAPI 3.1 and lists every call with its auth; /api/docs shows it.
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { serverForSuite } from '../helpers/server.ts';
 
 /** Every call the server answers, as `METHOD /path` in OpenAPI's path syntax. */

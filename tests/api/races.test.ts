@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { frameColour, solidPng } from '../fixtures/textures.ts';
 import { paymentServicesForSuite, PAYMENT_ACCOUNT } from '../helpers/payment-services.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { loginNewUser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
 
 const { merchant: MERCHANT } = PAYMENT_ACCOUNT;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends, type TestDatabase } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, randomUsername, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
 import { closedPort, startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';

@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { frameColour, sha256Hex, solidPng } from '../fixtures/textures.ts';
-import { freePort, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { freePort, startAppProcess, type AppProcess } from '../../support/app-process.ts';
+import { backends, type TestDatabase } from '../../support/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
-import { requireNginx, startNginx, type RunningNginx } from '../helpers/nginx.ts';
-import { startS3rver, type RunningS3rver } from '../helpers/s3rver.ts';
+import { requireNginx, startNginx, type RunningNginx } from '../../support/nginx.ts';
+import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
 import { createUserWithCode, randomUsername, unusedCode } from '../helpers/server.ts';
 
 const postgres = backends.find((backend) => backend.name === 'postgres')!;

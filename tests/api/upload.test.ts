@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { NO_FILE_MESSAGE } from '../../server/routes/upload.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';
 import { animatedGif, frameColour, padPng, PNG_SIGNATURE, pngHeaderOnly, rgbaPixels, sha256Hex, solidGif, solidPng } from '../fixtures/textures.ts';
 

@@ -1,6 +1,6 @@
 // API tests for the player lookup (GET /api/user/search/{id}) and player reports (POST /api/user/report), on both databases.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../fixtures/textures.ts';

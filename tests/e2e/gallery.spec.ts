@@ -1,24 +1,14 @@
 // The gallery: search, sort and infinite scroll, likes, upload (checks, 429, landing on the texture), edit, delete, report, player pages and the unknown-hash redirect.
-import { randomBytes } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import { galleryMessages } from '../../src/lib/gallery-rules';
+import { noisePng } from '../fixtures/textures';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
-import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
 // Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than the default.
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
-
-/** A PNG of random pixels: every call gives a new texture (the gallery stores each image once). */
-async function noisePng(width = 64, height = 32): Promise<Buffer> {
-  const raw = randomBytes(width * height * 4);
-  for (let offset = 3; offset < raw.length; offset += 4) raw[offset] = 255;
-  return sharp(raw, { raw: { width, height, channels: 4 } })
-    .png()
-    .toBuffer();
-}
 
 /** A word for titles unique to one test (titles allow letters, digits, underscores and spaces, at most 20). */
 function uniqueWord(): string {
