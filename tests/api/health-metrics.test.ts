@@ -8,17 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { galleryMessages } from '../../src/lib/gallery-rules.ts';
-import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { openDatabase } from '../../server/db/database.ts';
-import { uploadRejectionReason } from '../../server/metrics.ts';
-import { BLOCKLISTED_MESSAGE } from '../../server/textures/blocklist.ts';
-import {
-  IMAGE_JOB_TIMEOUT_MESSAGE,
-  IMAGE_JOBS_PER_PLAYER_MESSAGE,
-  IMAGE_QUEUE_FULL_MESSAGE,
-  IMAGE_WORK_BUDGET_MESSAGE,
-} from '../../server/textures/image-jobs.ts';
 import { backends } from '../../support/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
@@ -193,24 +183,6 @@ describe.each(backends)('upload metrics past the upload limit on $name', (backen
     const samples = await scrape(suite.server);
     expect(valueOf(samples, 'cloakroom_uploads_total', { kind: 'ears', result: 'ok' })).toBe(1);
     expect(valueOf(samples, 'cloakroom_uploads_total', { kind: 'ears', result: 'rate_limited' })).toBe(1);
-  });
-});
-
-describe('upload refusal labels', () => {
-  it('gives every refusal message of SPEC §5 a short label, and the same label to the same kind of refusal', () => {
-    // Every message an upload can be refused with (the gallery's download limit and like message are not upload refusals).
-    const { tooManyDownloads: _downloads, loginToLike: _like, ...galleryUploadMessages } = galleryMessages;
-    const queueMessages = [IMAGE_JOBS_PER_PLAYER_MESSAGE, IMAGE_WORK_BUDGET_MESSAGE, IMAGE_QUEUE_FULL_MESSAGE, IMAGE_JOB_TIMEOUT_MESSAGE];
-    const messages = [...Object.values(textureMessages), ...Object.values(galleryUploadMessages), BLOCKLISTED_MESSAGE, ...queueMessages];
-    for (const message of messages) expect(uploadRejectionReason(message), message).toMatch(/^[a-z_]+$/);
-    expect(messages.filter((message) => uploadRejectionReason(message) === 'other')).toEqual([]);
-    expect(new Set([textureMessages.capeTooBig, textureMessages.earsTooBig, galleryMessages.fileTooBig].map(uploadRejectionReason))).toEqual(
-      new Set(['too_big']),
-    );
-    expect(new Set([textureMessages.capeDimensions, textureMessages.earsDimensions, textureMessages.capeTooLarge].map(uploadRejectionReason))).toEqual(
-      new Set(['dimensions']),
-    );
-    expect(uploadRejectionReason('Something nobody wrote down')).toBe('other');
   });
 });
 
