@@ -12,7 +12,7 @@ import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { S3BlobStore } from '../server/storage/index.ts';
 import { TextureLibrary } from '../server/textures/library.ts';
 import { freePort, startAppProcess, type AppProcess } from '../support/app-process.ts';
-import { backends, type TestDatabase } from '../support/backends.ts';
+import { postgresBackend, type TestDatabase } from '../support/backends.ts';
 import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../support/nginx.ts';
 import { startS3rver, type RunningS3rver } from '../support/s3rver.ts';
 import { pause, cpuTimeUs } from './processes.ts';
@@ -176,7 +176,7 @@ process.on('SIGINT', () => {
 let pass: boolean;
 try {
   requireNginx();
-  database = await backends.find((backend) => backend.name === 'postgres')!.createDatabase();
+  database = await postgresBackend.createDatabase();
   s3 = await startS3rver();
   const seedStart = Date.now();
   const uuids = await seed(database.url, s3, PLAYERS);

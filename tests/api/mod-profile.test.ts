@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, type TestDatabase } from '../../support/backends.ts';
+import { backends, postgresBackend, runsOnPostgres, type TestDatabase } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../fixtures/textures.ts';
@@ -257,8 +257,7 @@ describe.each(backends)('mod API on $name', (backend) => {
   });
 });
 
-describe('profile invalidation across processes through Redis (postgres)', () => {
-  const postgres = backends.find((backend) => backend.name === 'postgres')!;
+describe.skipIf(!runsOnPostgres)('profile invalidation across processes through Redis (postgres)', () => {
   let database: TestDatabase;
   let dataDir: string;
   let serverA: TestServer;
@@ -267,7 +266,7 @@ describe('profile invalidation across processes through Redis (postgres)', () =>
 
   beforeAll(async () => {
     await ensureRedis();
-    database = await postgres.createDatabase();
+    database = await postgresBackend.createDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-test-'));
     // One shared texture directory, as two instances behind a load balancer would share a bucket.
     const env = { LOGIN_ATTEMPTS_PER_MINUTE: '1000', DATA_DIR: dataDir };
@@ -318,8 +317,7 @@ describe('profile invalidation across processes through Redis (postgres)', () =>
   });
 });
 
-describe('the layouts other mods read, invalidated across processes through Redis (postgres)', () => {
-  const postgres = backends.find((backend) => backend.name === 'postgres')!;
+describe.skipIf(!runsOnPostgres)('the layouts other mods read, invalidated across processes through Redis (postgres)', () => {
   let database: TestDatabase;
   let dataDir: string;
   let serverA: TestServer;
@@ -327,7 +325,7 @@ describe('the layouts other mods read, invalidated across processes through Redi
 
   beforeAll(async () => {
     await ensureRedis();
-    database = await postgres.createDatabase();
+    database = await postgresBackend.createDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-test-'));
     const env = { LOGIN_ATTEMPTS_PER_MINUTE: '1000', DATA_DIR: dataDir, REDIS_URL };
     serverA = await startServer(database.url, env);
