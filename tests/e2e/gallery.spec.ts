@@ -2,6 +2,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { noisePng } from '../fixtures/textures';
+import { gallerySentinel, watchGallerySentinel } from '../helpers/e2e/gallery-sentinel';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
@@ -120,10 +121,13 @@ test('infinite scroll loads the next page near the bottom, after a delete too, a
   });
   // A short window: the first page's bottom is well out of reach until the player scrolls.
   await page.setViewportSize({ width: 1280, height: 400 });
+  await watchGallerySentinel(page);
   await page.goto(`/gallery?title=${word}&sort=name_asc`);
   await expect(page.getByTestId('gallery-card')).toHaveCount(24);
   await expect(page.getByTestId('gallery-count')).toHaveText('26 textures');
-  await page.waitForTimeout(500);
+  // The next page is asked for only when the sentinel's observer finds it near the screen: once it has looked, it has decided.
+  await expect.poll(async () => (await gallerySentinel(page)).checks.length).toBeGreaterThan(0);
+  expect((await gallerySentinel(page)).checks).not.toContain(true);
   expect(pages).toEqual(['1']);
 
   // Deleting shifts the server's pages by one: the next request starts where the list really ends.
@@ -139,7 +143,9 @@ test('infinite scroll loads the next page near the bottom, after a delete too, a
   const titles = await cardTitles(page);
   expect(titles).toEqual(Array.from({ length: 25 }, (_, index) => `${word} ${String(index + 1).padStart(2, '0')}`));
   await page.keyboard.press('End');
-  await page.waitForTimeout(300);
+  // At the end nothing watches the sentinel any more, so scrolling there again asks for nothing.
+  await expect.poll(() => page.evaluate(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight)).toBe(true);
+  expect((await gallerySentinel(page)).watchers).toBe(0);
   expect(pages).toEqual(['1', '1', '2']);
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
 });
