@@ -9,6 +9,7 @@ import { backends, postgresBackend, runsOnPostgres, type TestDatabase } from '..
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../fixtures/textures.ts';
+import { waitFor } from '../../support/wait.ts';
 
 const PROFILE_KEYS = ['animatedCape', 'animated_cape_url', 'capeGlint', 'cape_url', 'ear_url', 'upsideDown'];
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -386,9 +387,5 @@ async function ensureRedis(): Promise<void> {
   };
   if (await ping()) return;
   execFileSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no']);
-  for (let attempt = 0; attempt < 50; attempt++) {
-    if (await ping()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('Redis did not start on 127.0.0.1:6379');
+  await waitFor(ping, 'Redis to start on 127.0.0.1:6379', { intervalMs: 100 });
 }
