@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { aiImageMessages } from '../../server/integrations/ai-images.ts';
 import { TOO_MANY_PROMPTS_MESSAGE } from '../../server/routes/creators.ts';
-import { pixelAt, rgbaPixels } from '../fixtures/textures.ts';
+import { pixelAt, rgbaPixels } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { openAiImageFailures, startOpenAiImagesStandIn } from '../helpers/openai-images.ts';

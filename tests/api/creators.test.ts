@@ -6,7 +6,7 @@ import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { createTextureLibrary } from '../../server/textures/create-library.ts';
 import { sweepLeftovers } from '../../server/textures/sweep.ts';
-import { animatedGif, frameColour, pixelAt, rgbaPixels, solidPng, twoColourPng, type Rgba } from '../fixtures/textures.ts';
+import { animatedGif, frameColour, pixelAt, rgbaPixels, solidPng, twoColourPng, type Rgba } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { startGameServicesStandIn, type GameServicesStandIn } from '../helpers/game-services.ts';

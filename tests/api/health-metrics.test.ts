@@ -14,7 +14,7 @@ import { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
 import { startS3rver } from '../../support/s3rver.ts';
 import { closedPort } from '../helpers/tcp-proxy.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 import { waitFor } from '../../support/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

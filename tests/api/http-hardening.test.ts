@@ -10,7 +10,7 @@ import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { oneBackend, type TestDatabase } from '../../support/backends.ts';
 import { loginNewUser, startServer, type TestServer } from '../helpers/server.ts';
-import { solidPng } from '../fixtures/textures.ts';
+import { solidPng } from '../../support/textures.ts';
 
 const INLINE_SCRIPT = 'document.documentElement.dataset.session = "visitor";';
 

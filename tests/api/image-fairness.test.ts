@@ -3,7 +3,7 @@
 // flood's work still runs; on SQLite and PostgreSQL.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_JOBS_PER_PLAYER_MESSAGE, IMAGE_WORK_BUDGET_MESSAGE } from '../../server/textures/image-jobs.ts';
-import { frameColour, repeatedFrameGif, solidPng } from '../fixtures/textures.ts';
+import { frameColour, repeatedFrameGif, solidPng } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import { waitFor } from '../../support/wait.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';

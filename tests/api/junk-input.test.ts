@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { startGameServicesStandIn } from '../helpers/game-services.ts';
 import { loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
-import { solidPng } from '../fixtures/textures.ts';
+import { solidPng } from '../../support/textures.ts';
 
 const API_KEY = 'junk-input-key';
 /** The player services and OptiFine cape server the creators look names up on (they know nobody: every lookup is a 404). */

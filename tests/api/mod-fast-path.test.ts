@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { oneBackend } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 /** Status, headers (without the date) and body of an answer. */
 async function answerOf(response: Response) {

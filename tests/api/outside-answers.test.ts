@@ -10,7 +10,7 @@ import { migrateToLatest, openDatabase, type Db } from '../../server/db/database
 import { PROFILE_SERVICE_DOWN_MESSAGE } from '../../server/routes/admin.ts';
 import { SERVICE_DOWN_MESSAGE } from '../../server/routes/creators.ts';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
-import { solidPng } from '../fixtures/textures.ts';
+import { solidPng } from '../../support/textures.ts';
 import { freePort, startAppProcess, type AppProcess } from '../../support/app-process.ts';
 import { backends, type TestDatabase } from '../../support/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
-import { animatedGif, frameColour, solidPng } from '../fixtures/textures.ts';
+import { animatedGif, frameColour, solidPng } from '../../support/textures.ts';
 
 const MERCHANT = 'payments@cloakroom.example';
 let txn = 1000;

@@ -9,7 +9,7 @@ import { postgresBackend, runsOnPostgres, type TestDatabase } from '../../suppor
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, randomUsername, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
 import { closedPort, startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 async function uploadCape(jar: CookieJar, colour: number): Promise<string> {
   const response = await jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour)));

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
-import { frameColour, sha256Hex, solidPng } from '../fixtures/textures.ts';
+import { frameColour, sha256Hex, solidPng } from '../../support/textures.ts';
 import { freePort, startAppProcess, type AppProcess } from '../../support/app-process.ts';
 import { postgresBackend, runsOnPostgres, type TestDatabase } from '../../support/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';

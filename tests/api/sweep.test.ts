@@ -12,7 +12,7 @@ import type { BlobStore } from '../../server/storage/index.ts';
 import { createTextureLibrary } from '../../server/textures/create-library.ts';
 import { derivedKey, type TextureLibrary } from '../../server/textures/library.ts';
 import { sweepLeftovers } from '../../server/textures/sweep.ts';
-import { frameColour, sha256Hex, solidPng } from '../fixtures/textures.ts';
+import { frameColour, sha256Hex, solidPng } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';

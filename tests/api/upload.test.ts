@@ -4,7 +4,7 @@ import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { NO_FILE_MESSAGE } from '../../server/routes/upload.ts';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';
-import { animatedGif, frameColour, padPng, PNG_SIGNATURE, pngHeaderOnly, rgbaPixels, sha256Hex, solidGif, solidPng } from '../fixtures/textures.ts';
+import { animatedGif, frameColour, padPng, PNG_SIGNATURE, pngHeaderOnly, rgbaPixels, sha256Hex, solidGif, solidPng } from '../../support/textures.ts';
 
 const TEXTURE_URL = /^https?:\/\/[^/]+\/textures\/([0-9a-f]{64})$/;
 

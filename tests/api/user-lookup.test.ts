@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 /** Adds dashes to a 32-hex uuid (8-4-4-4-12). */
 function dashed(uuid: string): string {

@@ -2,7 +2,7 @@
 // a moderator's controls for an admin.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { routes, type Route } from '../../src/lib/routes';
-import { noisePng } from '../fixtures/textures';
+import { noisePng } from '../../support/textures';
 import { axeViolations, describeViolations } from '../helpers/e2e/axe';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands, xsrf } from '../helpers/e2e/session';
 

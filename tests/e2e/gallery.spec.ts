@@ -1,7 +1,7 @@
 // The gallery: search, sort and infinite scroll, likes, upload (checks, 429, landing on the texture), edit, delete, report, player pages and the unknown-hash redirect.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { galleryMessages } from '../../src/lib/gallery-rules';
-import { noisePng } from '../fixtures/textures';
+import { noisePng } from '../../support/textures';
 import { gallerySentinel, watchGallerySentinel } from '../helpers/e2e/gallery-sentinel';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';

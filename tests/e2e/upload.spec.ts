@@ -2,7 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
-import { solidPng, type Rgba } from '../fixtures/textures';
+import { solidPng, type Rgba } from '../../support/textures';
 import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));

@@ -3,7 +3,7 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, renderCapePreview, renderEarsPreview, renderTextureMap, renderTexturePreview } from '../../server/textures/render.ts';
-import { encodeChunk, pixelAt, pngChunks, pngHeaderOnly, rgbaPixels, withTextChunks, type Rgba } from '../fixtures/textures.ts';
+import { encodeChunk, pixelAt, pngChunks, pngHeaderOnly, rgbaPixels, withTextChunks, type Rgba } from '../../support/textures.ts';
 
 const RED: Rgba = [220, 20, 30, 255];
 const BLUE: Rgba = [20, 40, 220, 255];

@@ -8,7 +8,7 @@ import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore, LocalBlobStore, S3BlobStore } from '../../server/storage/index.ts';
 import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
-import { noisePng } from '../fixtures/textures.ts';
+import { noisePng } from '../../support/textures.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
