@@ -69,7 +69,7 @@ export default tseslint.config(
     rules: { 'layers/imports-run-one-way': 'error' },
   },
   {
-    files: ['server/**', 'auth-server/**', 'tests/**', 'bench/**', 'scripts/**', 'bin/**', '*.{js,mjs,ts}'],
+    files: ['server/**', 'auth-server/**', 'tests/**', 'support/**', 'bench/**', 'scripts/**', 'bin/**', '*.{js,mjs,ts}'],
     languageOptions: { globals: globals.node },
   },
 );

@@ -88,7 +88,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'npx tsx tests/e2e/standins.ts',
+      command: 'npx tsx tests/helpers/e2e/standins.ts',
       url: `http://127.0.0.1:${E2E_PAYPAL_PORT}/`,
       env: {
         PAYPAL_STANDIN_PORT: String(E2E_PAYPAL_PORT),

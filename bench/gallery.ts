@@ -20,7 +20,7 @@ import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
 import { DEFAULT_TAGS } from '../server/db/migrations/seed-rows.ts';
 import { listGallery, type GalleryQuery } from '../server/gallery/queries.ts';
-import { freePort } from '../tests/helpers/app-process.ts';
+import { freePort } from '../support/app-process.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 1_000_000);
 const USERS = Number(process.env.USERS ?? 100_000);

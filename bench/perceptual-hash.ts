@@ -19,7 +19,7 @@ import {
   withChangedPixels,
   type CapeCoverage,
   type Design,
-} from '../tests/fixtures/textures.ts';
+} from '../support/textures.ts';
 
 interface Picture {
   design: string;

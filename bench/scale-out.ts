@@ -11,10 +11,10 @@ import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../server/db/database.ts';
 import { S3BlobStore } from '../server/storage/index.ts';
 import { TextureLibrary } from '../server/textures/library/texture-library.ts';
-import { freePort, startAppProcess, type AppProcess } from '../tests/helpers/app-process.ts';
-import { backends, type TestDatabase } from '../tests/helpers/backends.ts';
-import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../tests/helpers/nginx.ts';
-import { startS3rver, type RunningS3rver } from '../tests/helpers/s3rver.ts';
+import { freePort, startAppProcess, type AppProcess } from '../support/app-process.ts';
+import { postgresBackend, type TestDatabase } from '../support/backends.ts';
+import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../support/nginx.ts';
+import { startS3rver, type RunningS3rver } from '../support/s3rver.ts';
 import { pause, cpuTimeUs } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
 import { modFilesNginxConfig } from './baseline-nginx.ts';
@@ -176,7 +176,7 @@ process.on('SIGINT', () => {
 let pass: boolean;
 try {
   requireNginx();
-  database = await backends.find((backend) => backend.name === 'postgres')!.createDatabase();
+  database = await postgresBackend.createDatabase();
   s3 = await startS3rver();
   const seedStart = Date.now();
   const uuids = await seed(database.url, s3, PLAYERS);

@@ -1,7 +1,7 @@
 // API tests for POST /api/account/delete: the confirmation, and that everything of the account is gone afterwards.
 import { describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 

@@ -1,10 +1,10 @@
 // API tests for the audit log (GET /api/admin/audit), on both databases: admins only, newest first, and the moderator and
 // player filters by name (any case) or uuid, kept in the pager's links.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 describe.each(backends)('admin audit log on $name', (backend) => {
   const suite = serverForSuite(backend);

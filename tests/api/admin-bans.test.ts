@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { BANNED_MESSAGE } from '../../server/routes/account.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, createUserWithCode, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 const KEY = 'admin-test-auth-key';
 

@@ -1,10 +1,10 @@
 // API tests for the admin edit user calls, on both databases: the record, dropping the cached profile,
 // removing a cape or ears, deleting an account; who may call them; and the audit row each writes.
 import { describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 const NOBODY = 'f'.repeat(32);
 

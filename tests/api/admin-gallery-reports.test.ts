@@ -1,10 +1,10 @@
 // API tests for the gallery report queue (GET/POST /api/admin/reports/gallery), on both databases: the
 // paginated queue, and each answer's effect on the item, its author and the audit log.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 describe.each(backends)('admin gallery report queue on $name', (backend) => {
   const suite = serverForSuite(backend, { GALLERY_UPLOADS_PER_10_MINUTES: '1000', LOGIN_ATTEMPTS_PER_MINUTE: '1000' });

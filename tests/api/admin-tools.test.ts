@@ -5,10 +5,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BANNED_MESSAGE } from '../../server/routes/account.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, PNG_SIGNATURE, solidPng } from '../fixtures/textures.ts';
+import { frameColour, PNG_SIGNATURE, solidPng } from '../../support/textures.ts';
 
 const MOJANG_PLAYER = { id: '853c80ef3c3749fdaa49938b674adae6', name: 'MojangPlayer' };
 const BANNED_PLAYER = { id: '0f4c6d1e2b3a4c5d8e9f0a1b2c3d4e5f', name: 'BannedOne' };

@@ -1,10 +1,10 @@
 // API tests for the player report queue (GET/POST /api/admin/reports/user), on both databases: the queue
 // with the reported textures as they were, and each answer's effect on the mod API, the queue and the audit log.
 import { describe, expect, it, beforeAll } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 describe.each(backends)('admin player report queue on $name', (backend) => {
   const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText } from '../../auth-server/src/messages.ts';
 import { BANNED_MESSAGE } from '../../server/routes/account.ts';
 import { offlineUuid, runAuthServerMain, runProbe, startAuthServerProcess, type AuthServerProcess, type ProbeResult } from '../helpers/auth-server.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 
 const KEY = 'auth-server-test-key-0123456789';

@@ -6,8 +6,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BACKUP_FILES, type BackupManifest } from '../../server/operations/backup.ts';
-import { pixelAt, rgbaPixels, sha256Hex, solidPng, type Rgba } from '../fixtures/textures.ts';
-import { freePort } from '../helpers/app-process.ts';
+import { pixelAt, rgbaPixels, sha256Hex, solidPng, type Rgba } from '../../support/textures.ts';
+import { freePort } from '../../support/app-process.ts';
 import { runCli } from '../helpers/cli.ts';
 import { loginNewUser, startServer, type LoggedIn, type TestServer } from '../helpers/server.ts';
 

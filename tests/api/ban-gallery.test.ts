@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GalleryItem } from '../../src/lib/types.ts';
 import { isPostgres } from '../../server/db/dialect.ts';
 import { deleteGalleryItems, itemsByAuthor } from '../../server/gallery/items.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 type User = Awaited<ReturnType<typeof loginNewUser>>;
 

@@ -2,10 +2,10 @@
 // boosting giving the chosen cosmetic for free (and taking it back when the boost ends, but never a paid feature), the
 // premium role code for paying players only, the bot's key, rate limit and audit rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 const BOT_KEY = 'bot-key-for-tests';
 const MERCHANT = 'payments@cloakroom.example';

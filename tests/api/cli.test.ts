@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { newBrowser, serverForSuite } from '../helpers/server.ts';
 

@@ -2,7 +2,7 @@
 // mode follow the route a request reaches, not the text of its path.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
 
 const FIXTURE_SITE = fileURLToPath(new URL('../fixtures/site', import.meta.url));

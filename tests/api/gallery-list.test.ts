@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GALLERY_COUNT_CAP, GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations/seed-rows.ts';
 import { createGalleryItem, deleteGalleryItems, editGalleryItem } from '../../server/gallery/items.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, randomUuid, serverForSuite } from '../helpers/server.ts';
 

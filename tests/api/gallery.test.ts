@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations/seed-rows.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';
-import { animatedGif, frameColour, padPng, PNG_SIGNATURE, rgbaPixels, sha256Hex, solidGif, solidPng, type Rgba } from '../fixtures/textures.ts';
+import { animatedGif, frameColour, padPng, PNG_SIGNATURE, rgbaPixels, sha256Hex, solidGif, solidPng, type Rgba } from '../../support/textures.ts';
 
 const UNKNOWN_HASH = 'f'.repeat(64);
 const TEXTURE_URL = /^https?:\/\/[^/]+\/textures\/([0-9a-f]{64})$/;

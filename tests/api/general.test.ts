@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { upsertUser } from '../../server/db/users.ts';
 import { XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite } from '../helpers/server.ts';
 

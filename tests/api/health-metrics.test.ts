@@ -8,23 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { galleryMessages } from '../../src/lib/gallery-rules.ts';
-import { textureMessages } from '../../src/lib/texture-rules.ts';
 import { openDatabase } from '../../server/db/database.ts';
-import { uploadRejectionReason } from '../../server/operations/metrics.ts';
-import { BLOCKLISTED_MESSAGE } from '../../server/textures/library/blocklist.ts';
-import {
-  IMAGE_JOB_TIMEOUT_MESSAGE,
-  IMAGE_JOBS_PER_PLAYER_MESSAGE,
-  IMAGE_QUEUE_FULL_MESSAGE,
-  IMAGE_WORK_BUDGET_MESSAGE,
-} from '../../server/images/job-queue.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
-import { startS3rver } from '../helpers/s3rver.ts';
+import { startS3rver } from '../../support/s3rver.ts';
 import { closedPort } from '../helpers/tcp-proxy.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
+import { waitFor } from '../../support/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -192,24 +183,6 @@ describe.each(backends)('upload metrics past the upload limit on $name', (backen
     const samples = await scrape(suite.server);
     expect(valueOf(samples, 'cloakroom_uploads_total', { kind: 'ears', result: 'ok' })).toBe(1);
     expect(valueOf(samples, 'cloakroom_uploads_total', { kind: 'ears', result: 'rate_limited' })).toBe(1);
-  });
-});
-
-describe('upload refusal labels', () => {
-  it('gives every texture file refusal message a short label, and the same label to the same kind of refusal', () => {
-    // Every message an upload can be refused with (the gallery's download limit and like message are not upload refusals).
-    const { tooManyDownloads: _downloads, loginToLike: _like, ...galleryUploadMessages } = galleryMessages;
-    const queueMessages = [IMAGE_JOBS_PER_PLAYER_MESSAGE, IMAGE_WORK_BUDGET_MESSAGE, IMAGE_QUEUE_FULL_MESSAGE, IMAGE_JOB_TIMEOUT_MESSAGE];
-    const messages = [...Object.values(textureMessages), ...Object.values(galleryUploadMessages), BLOCKLISTED_MESSAGE, ...queueMessages];
-    for (const message of messages) expect(uploadRejectionReason(message), message).toMatch(/^[a-z_]+$/);
-    expect(messages.filter((message) => uploadRejectionReason(message) === 'other')).toEqual([]);
-    expect(new Set([textureMessages.capeTooBig, textureMessages.earsTooBig, galleryMessages.fileTooBig].map(uploadRejectionReason))).toEqual(
-      new Set(['too_big']),
-    );
-    expect(new Set([textureMessages.capeDimensions, textureMessages.earsDimensions, textureMessages.capeTooLarge].map(uploadRejectionReason))).toEqual(
-      new Set(['dimensions']),
-    );
-    expect(uploadRejectionReason('Something nobody wrote down')).toBe('other');
   });
 });
 
@@ -385,15 +358,6 @@ async function startRealServer(env: Record<string, string>): Promise<RunningServ
   return { child, url, dataDir, lines, exited };
 }
 
-/** Waits until `condition` holds, checking every 20 ms, for at most `timeoutMs`. */
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Whether a new connection to the server is refused. */
 async function connectionRefused(url: string): Promise<boolean> {
   try {
@@ -477,8 +441,8 @@ describe('graceful shutdown of the real server (SIGTERM)', () => {
 
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    await waitFor(() => server.lines.some((line) => line.msg.startsWith('shutting down')), 10_000, 'the shutdown log line');
-    await waitFor(() => connectionRefused(server.url), 10_000, 'new connections to be refused');
+    await waitFor(() => server.lines.some((line) => line.msg.startsWith('shutting down')), 'the shutdown log line', { timeoutMs: 10_000 });
+    await waitFor(() => connectionRefused(server.url), 'new connections to be refused', { timeoutMs: 10_000 });
     expect(upload.isAnswered()).toBe(false);
 
     upload.finish();

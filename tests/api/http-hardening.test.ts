@@ -8,11 +8,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { oneBackend, type TestDatabase } from '../../support/backends.ts';
 import { loginNewUser, startServer, type TestServer } from '../helpers/server.ts';
-import { solidPng } from '../fixtures/textures.ts';
+import { solidPng } from '../../support/textures.ts';
 
-const sqlite = backends.find((backend) => backend.name === 'sqlite')!;
 const INLINE_SCRIPT = 'document.documentElement.dataset.session = "visitor";';
 
 describe('HTTP hardening', () => {
@@ -21,7 +20,7 @@ describe('HTTP hardening', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    database = await sqlite.createDatabase();
+    database = await oneBackend.createDatabase();
     siteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-site-'));
     fs.writeFileSync(path.join(siteDir, 'help.html'), `<!doctype html><title>Help</title><script>${INLINE_SCRIPT}</script><h1>Help</h1>`);
     fs.writeFileSync(path.join(siteDir, '404.html'), '<!doctype html><title>Not found</title><h1>404 Page Not Found</h1>');

@@ -3,8 +3,9 @@
 // flood's work still runs; on SQLite and PostgreSQL.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_JOBS_PER_PLAYER_MESSAGE, IMAGE_WORK_BUDGET_MESSAGE } from '../../server/images/job-queue.ts';
-import { frameColour, repeatedFrameGif, solidPng } from '../fixtures/textures.ts';
-import { backends } from '../helpers/backends.ts';
+import { frameColour, repeatedFrameGif, solidPng } from '../../support/textures.ts';
+import { backends } from '../../support/backends.ts';
+import { waitFor } from '../../support/wait.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
 
@@ -54,7 +55,7 @@ describe.each(backends)('image work shared fairly on $name', (backend) => {
       }),
     );
     // The upload goes out once the flood's requests are all in (the flooder's 429s come back at once).
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(() => order.filter((entry) => entry === 'flood 429').length === FLOOD - 2, "the flood's refusals");
     const upload = await uploadCape();
     order.push(`upload ${upload.status}`);
     const answers = await Promise.all(flooding);

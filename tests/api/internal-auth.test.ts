@@ -1,6 +1,6 @@
 // API tests for POST /api/internal/auth, the game auth server's call that hands a joining player a login code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { newBrowser, randomUuid, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
 
 const KEY = 'test-auth-server-key-0123456789';

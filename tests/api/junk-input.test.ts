@@ -1,10 +1,10 @@
 // API tests that send junk (NUL characters, bad escapes, huge and odd values) to every parameter and body field of every
 // call in the API description, on both databases: each answer must be a refusal (4xx) or an answer, never a 500.
 import { afterAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { startGameServicesStandIn } from '../helpers/game-services.ts';
 import { loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
-import { solidPng } from '../fixtures/textures.ts';
+import { solidPng } from '../../support/textures.ts';
 
 const API_KEY = 'junk-input-key';
 /** The player services and OptiFine cape server the creators look names up on (they know nobody: every lookup is a 404). */

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { LOGIN_BUDGET_SPENT_MESSAGE, TOO_MANY_ATTEMPTS_MESSAGE, WRONG_CODE_MESSAGE } from '../../server/routes/account.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends, oneBackend } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, newBrowser, randomUsername, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
 
@@ -90,7 +90,7 @@ describe.each(backends)('right codes and the budget on $name', (backend) => {
 
 describe('the failed code login budget with Redis', () => {
   it('is shared by every process on the same Redis', async () => {
-    const database = await backends[0]!.createDatabase();
+    const database = await oneBackend.createDatabase();
     const env = { REDIS_URL, REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:`, TRUST_PROXY: '1', LOGIN_FAILURES_PER_MINUTE: '3' };
     const first = await startServer(database.url, env);
     const second = await startServer(database.url, env);

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { createSession } from '../../server/auth/sessions.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends, oneBackend } from '../../support/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, randomUsername, serverForSuite, startServer, unusedCode } from '../helpers/server.ts';
 
@@ -246,7 +246,7 @@ describe.each(backends)('Microsoft login callback on $name', (backend) => {
 
 describe('XSRF check on an absolute-form request line', () => {
   it('still refuses a state-changing call without the header (419) and keeps the session', async () => {
-    const database = await backends[0]!.createDatabase();
+    const database = await oneBackend.createDatabase();
     const server = await startServer(database.url);
     try {
       const { jar } = await loginNewUser(server);

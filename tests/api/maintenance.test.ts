@@ -1,7 +1,7 @@
 // API tests for MAINTENANCE=true: every /api/ call answers 503 while the site's pages keep being served.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { serverForSuite } from '../helpers/server.ts';
 
 const FIXTURE_SITE = fileURLToPath(new URL('../fixtures/site', import.meta.url));

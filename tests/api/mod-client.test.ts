@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { offlineUuid } from '../../server/auth/player-ids.ts';
-import { animatedGif, frameColour, pixelAt, rgbaPixels, solidPng, timedGif, type Rgba } from '../fixtures/textures.ts';
-import { backends } from '../helpers/backends.ts';
+import { animatedGif, frameColour, pixelAt, rgbaPixels, solidPng, timedGif, type Rgba } from '../../support/textures.ts';
+import { backends } from '../../support/backends.ts';
 import { modView, type ModCape, type Pixels } from '../helpers/mod-client.ts';
 import { loginNewUser, serverForSuite, type TestServer } from '../helpers/server.ts';
 

@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { offlineUuid } from '../../server/auth/player-ids.ts';
 import { createBlobStore } from '../../server/storage/index.ts';
 import { derivedKey } from '../../server/textures/library/texture-library.ts';
-import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng } from '../fixtures/textures.ts';
-import { backends } from '../helpers/backends.ts';
+import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng } from '../../support/textures.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, loginNewUser, startServer, serverForSuite, type TestServer } from '../helpers/server.ts';
 import {

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { backends, postgresBackend, runsOnPostgres, type TestDatabase } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
-import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../fixtures/textures.ts';
+import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../../support/textures.ts';
+import { waitFor } from '../../support/wait.ts';
 
 const PROFILE_KEYS = ['animatedCape', 'animated_cape_url', 'capeGlint', 'cape_url', 'ear_url', 'upsideDown'];
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -257,8 +258,7 @@ describe.each(backends)('mod API on $name', (backend) => {
   });
 });
 
-describe('profile invalidation across processes through Redis (postgres)', () => {
-  const postgres = backends.find((backend) => backend.name === 'postgres')!;
+describe.skipIf(!runsOnPostgres)('profile invalidation across processes through Redis (postgres)', () => {
   let database: TestDatabase;
   let dataDir: string;
   let serverA: TestServer;
@@ -267,7 +267,7 @@ describe('profile invalidation across processes through Redis (postgres)', () =>
 
   beforeAll(async () => {
     await ensureRedis();
-    database = await postgres.createDatabase();
+    database = await postgresBackend.createDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-test-'));
     // One shared texture directory, as two instances behind a load balancer would share a bucket.
     const env = { LOGIN_ATTEMPTS_PER_MINUTE: '1000', DATA_DIR: dataDir };
@@ -318,8 +318,7 @@ describe('profile invalidation across processes through Redis (postgres)', () =>
   });
 });
 
-describe('the layouts other mods read, invalidated across processes through Redis (postgres)', () => {
-  const postgres = backends.find((backend) => backend.name === 'postgres')!;
+describe.skipIf(!runsOnPostgres)('the layouts other mods read, invalidated across processes through Redis (postgres)', () => {
   let database: TestDatabase;
   let dataDir: string;
   let serverA: TestServer;
@@ -327,7 +326,7 @@ describe('the layouts other mods read, invalidated across processes through Redi
 
   beforeAll(async () => {
     await ensureRedis();
-    database = await postgres.createDatabase();
+    database = await postgresBackend.createDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-test-'));
     const env = { LOGIN_ATTEMPTS_PER_MINUTE: '1000', DATA_DIR: dataDir, REDIS_URL };
     serverA = await startServer(database.url, env);
@@ -388,9 +387,5 @@ async function ensureRedis(): Promise<void> {
   };
   if (await ping()) return;
   execFileSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no']);
-  for (let attempt = 0; attempt < 50; attempt++) {
-    if (await ping()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('Redis did not start on 127.0.0.1:6379');
+  await waitFor(ping, 'Redis to start on 127.0.0.1:6379', { intervalMs: 100 });
 }

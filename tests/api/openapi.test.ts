@@ -1,7 +1,7 @@
 // API tests for the API description: /api/openapi.json is valid OpenAPI 3.1 and lists every call with its auth; /api/docs shows it.
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { oneBackend } from '../../support/backends.ts';
 import { serverForSuite } from '../helpers/server.ts';
 
 /** Every call the server answers, as `METHOD /path` in OpenAPI's path syntax. */
@@ -112,7 +112,7 @@ interface Operation {
 }
 type Spec = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
 
-describe.each(backends.filter((backend) => backend.name === 'sqlite'))('API description on $name', (backend) => {
+describe.each([oneBackend])('API description on $name', (backend) => {
   const suite = serverForSuite(backend);
   const spec = async () => (await (await fetch(`${suite.server.url}/api/openapi.json`)).json()) as Spec;
 

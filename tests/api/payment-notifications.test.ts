@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTextureLibrary } from '../../server/operations/create-library.ts';
 import { sweepLeftovers } from '../../server/operations/sweep.ts';
 import { paymentServicesForSuite, PAYMENT_ACCOUNT } from '../helpers/payment-services.ts';
-import { backends, type Backend } from '../helpers/backends.ts';
+import { backends, type Backend } from '../../support/backends.ts';
 import { loginNewUser, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
 
 const { merchant: MERCHANT, secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } = PAYMENT_ACCOUNT;

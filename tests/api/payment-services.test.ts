@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_UNAVAILABLE_MESSAGE, IPN_UNVERIFIED_MESSAGE, PAYPAL_IPN_PATH } from '../../server/routes/premium.ts';
 import { paymentServicesForSuite, PAYMENT_ACCOUNT } from '../helpers/payment-services.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { loginNewUser, randomUuid, serverForSuite } from '../helpers/server.ts';
 
 const { merchant: MERCHANT } = PAYMENT_ACCOUNT;

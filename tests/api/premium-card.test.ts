@@ -3,7 +3,7 @@
 // checkout at the price and currency grants, once per event and per payment; forged, stale (replayed), underpaid and
 // wrong-currency events grant nothing; a refund takes the feature back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe.ts';
 

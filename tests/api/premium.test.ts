@@ -3,10 +3,10 @@
 // right amount and currency to our account grants, once; forged, replayed, underpaid, wrong-currency and other refusals
 // grant nothing; refunds and reversals take the feature back; every notification is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
-import { animatedGif, frameColour, solidPng } from '../fixtures/textures.ts';
+import { animatedGif, frameColour, solidPng } from '../../support/textures.ts';
 
 const MERCHANT = 'payments@cloakroom.example';
 let txn = 1000;

@@ -2,9 +2,9 @@
 // the two payments for one feature always take it back; identical deliveries of one refund are all recorded and act
 // once (PayPal and Stripe); a like racing its item's deletion answers 404, never 500. Each race runs many times.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 import { paymentServicesForSuite, PAYMENT_ACCOUNT } from '../helpers/payment-services.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { loginNewUser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
 
 const { merchant: MERCHANT } = PAYMENT_ACCOUNT;

@@ -5,13 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { postgresBackend, runsOnPostgres, type TestDatabase } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, randomUsername, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
 import { closedPort, startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
-
-const postgres = backends.find((backend) => backend.name === 'postgres')!;
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 async function uploadCape(jar: CookieJar, colour: number): Promise<string> {
   const response = await jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour)));
@@ -23,12 +21,12 @@ async function capeUrl(server: TestServer, uuid: string): Promise<unknown> {
   return ((await (await fetch(`${server.url}/profile/${uuid}`)).json()) as { cape_url: unknown }).cape_url;
 }
 
-describe('with Redis unreachable from the start', () => {
+describe.skipIf(!runsOnPostgres)('with Redis unreachable from the start', () => {
   let database: TestDatabase;
   let server: TestServer;
 
   beforeAll(async () => {
-    database = await postgres.createDatabase();
+    database = await postgresBackend.createDatabase();
     server = await startServer(database.url, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, LOGIN_ATTEMPTS_PER_MINUTE: '2', TRUST_PROXY: '1' });
   });
   afterAll(async () => {
@@ -60,7 +58,7 @@ describe('with Redis unreachable from the start', () => {
   });
 });
 
-describe('with Redis going away and coming back', () => {
+describe.skipIf(!runsOnPostgres)('with Redis going away and coming back', () => {
   let database: TestDatabase;
   let dataDir: string;
   let proxy: TcpProxy;
@@ -68,7 +66,7 @@ describe('with Redis going away and coming back', () => {
   let direct: TestServer;
 
   beforeAll(async () => {
-    database = await postgres.createDatabase();
+    database = await postgresBackend.createDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-outage-'));
     proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
     const env = { DATA_DIR: dataDir, LOGIN_ATTEMPTS_PER_MINUTE: '1000', REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:` };

@@ -2,10 +2,10 @@
 // a reason from the ban reasons list and an optional note of at most 200 characters, refused with a clear message
 // (nothing filed) when either is wrong, and both shown to moderators in the two queues.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 type Player = { jar: CookieJar; uuid: string; username: string };
 

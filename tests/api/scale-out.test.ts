@@ -13,15 +13,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { textureMessages } from '../../src/lib/texture-rules.ts';
-import { frameColour, sha256Hex, solidPng } from '../fixtures/textures.ts';
-import { freePort, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
-import { backends, type TestDatabase } from '../helpers/backends.ts';
+import { frameColour, sha256Hex, solidPng } from '../../support/textures.ts';
+import { freePort, startAppProcess, type AppProcess } from '../../support/app-process.ts';
+import { postgresBackend, runsOnPostgres, type TestDatabase } from '../../support/backends.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
-import { requireNginx, startNginx, type RunningNginx } from '../helpers/nginx.ts';
-import { startS3rver, type RunningS3rver } from '../helpers/s3rver.ts';
+import { requireNginx, startNginx, type RunningNginx } from '../../support/nginx.ts';
+import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
 import { createUserWithCode, randomUsername, unusedCode } from '../helpers/server.ts';
 
-const postgres = backends.find((backend) => backend.name === 'postgres')!;
 const REDIS_URL = 'redis://127.0.0.1:6379';
 /** Each process's limits: small, so that a few calls spread over both processes reach them. */
 const LOGIN_ATTEMPTS_PER_MINUTE = 4;
@@ -225,7 +224,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(siteDir, '_astro/app.abc123.js.gz'), gzipSync(SITE_FILES['_astro/app.abc123.js']!));
 
   redisPrefix = `cloakroom-scale-out-${randomBytes(6).toString('hex')}:`;
-  [database, s3] = await Promise.all([postgres.createDatabase(), startS3rver()]);
+  [database, s3] = await Promise.all([postgresBackend.createDatabase(), startS3rver()]);
   const [portA, portB, nginxPort] = [await freePort(), await freePort(), await freePort()];
   appEnv = sharedEnvironment(database.url, `http://127.0.0.1:${nginxPort}`);
   // Both start at once on the empty database, as systemd starts them: the migrations take a lock.
@@ -255,7 +254,7 @@ afterAll(async () => {
 }, 30_000);
 
 // Real processes start, migrate and fork image workers: slow on a busy machine, so each test gets time (the file takes ~15 s).
-describe('two processes behind nginx on PostgreSQL, Redis and S3', { timeout: 45_000 }, () => {
+describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redis and S3', { timeout: 45_000 }, () => {
   it('nginx serves the build files itself (pre-compressed, hashed ones cached for a year) and the pages through a process', async () => {
     const asset = await fetch(`${nginx.url}/_astro/app.abc123.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(asset.status).toBe(200);

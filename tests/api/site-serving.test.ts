@@ -11,7 +11,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { migrateToLatest, openDatabase } from '../../server/db/database.ts';
 import { precompressSite } from '../../server/site/precompress.ts';
-import { solidPng } from '../fixtures/textures.ts';
+import { solidPng } from '../../support/textures.ts';
 
 const siteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-site-'));
 const files: Record<string, string> = {

@@ -12,9 +12,9 @@ import type { BlobStore } from '../../server/storage/index.ts';
 import { createTextureLibrary } from '../../server/operations/create-library.ts';
 import { derivedKey, type TextureLibrary } from '../../server/textures/library/texture-library.ts';
 import { sweepLeftovers } from '../../server/operations/sweep.ts';
-import { frameColour, sha256Hex, solidPng } from '../fixtures/textures.ts';
-import { backends } from '../helpers/backends.ts';
-import { startS3rver, type RunningS3rver } from '../helpers/s3rver.ts';
+import { frameColour, sha256Hex, solidPng } from '../../support/textures.ts';
+import { backends } from '../../support/backends.ts';
+import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

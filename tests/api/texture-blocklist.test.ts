@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EDIT_USER_REMOVAL_REASON } from '../../server/admin/players.ts';
 import { BLOCKLISTED_MESSAGE } from '../../server/textures/library/blocklist.ts';
 import { NO_PERCEPTUAL_HASH } from '../../server/textures/pipeline/perceptual-hash.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
-import { blobsDesign, designGif, designPng, reencodedGif, shiftedPng, solidPng, withChangedPixels } from '../fixtures/textures.ts';
+import { blobsDesign, designGif, designPng, reencodedGif, shiftedPng, solidPng, withChangedPixels } from '../../support/textures.ts';
 
 type Player = { jar: CookieJar; uuid: string; username: string };
 

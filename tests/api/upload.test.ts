@@ -1,9 +1,9 @@
 // API tests for POST/DELETE /api/upload-cape and /api/upload-ears: file rule rejections, storage, dedup, release and the profile.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NO_FILE_MESSAGE, textureMessages } from '../../src/lib/texture-rules.ts';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite, startServer } from '../helpers/server.ts';
-import { animatedGif, frameColour, padPng, PNG_SIGNATURE, pngHeaderOnly, rgbaPixels, sha256Hex, solidGif, solidPng } from '../fixtures/textures.ts';
+import { animatedGif, frameColour, padPng, PNG_SIGNATURE, pngHeaderOnly, rgbaPixels, sha256Hex, solidGif, solidPng } from '../../support/textures.ts';
 
 const TEXTURE_URL = /^https?:\/\/[^/]+\/textures\/([0-9a-f]{64})$/;
 

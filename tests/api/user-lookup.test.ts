@@ -1,9 +1,9 @@
 // API tests for the player lookup (GET /api/user/search/{id}) and player reports (POST /api/user/report), on both databases.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backends } from '../helpers/backends.ts';
+import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
-import { frameColour, solidPng } from '../fixtures/textures.ts';
+import { frameColour, solidPng } from '../../support/textures.ts';
 
 /** Adds dashes to a 32-hex uuid (8-4-4-4-12). */
 function dashed(uuid: string): string {

@@ -1,10 +1,10 @@
 // Every page of the route table passes axe-core's WCAG 2.1 AA rules, for a visitor and a logged-in player, and every page with
 // a moderator's controls for an admin.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import { routes, type Route } from '../../src/lib/routes';
-import { axeViolations, describeViolations } from './axe';
-import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { noisePng } from '../../support/textures';
+import { axeViolations, describeViolations } from '../helpers/e2e/axe';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands, xsrf } from '../helpers/e2e/session';
 
 // Each worker logs its players in through the CLI first, and some pages render a 3D preview in software WebGL.
 test.describe.configure({ timeout: 90_000 });
@@ -19,21 +19,6 @@ interface Seed {
 }
 
 let seed: Seed | undefined;
-
-/** The XSRF header for API calls made with a page's session. */
-async function xsrf(page: Page): Promise<Record<string, string>> {
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
-  return { 'x-xsrf-token': decodeURIComponent(token) };
-}
-
-/** A random-looking PNG of a size, so the gallery never takes it for a copy. */
-async function noisePng(width: number, height: number): Promise<Buffer> {
-  const raw = Buffer.alloc(width * height * 4);
-  for (let offset = 0; offset < raw.length; offset += 1) raw[offset] = offset % 4 === 3 ? 255 : Math.floor(Math.random() * 256);
-  return sharp(raw, { raw: { width, height, channels: 4 } })
-    .png()
-    .toBuffer();
-}
 
 /** A fresh page in its own context that can take the injected axe-core script, with today's advert already seen. */
 async function openPage(browser: Browser, storageState?: StorageState): Promise<Page> {

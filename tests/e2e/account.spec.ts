@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { LOGIN_ERRORS, loginErrorPath } from '../../src/lib/login-errors';
-import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 

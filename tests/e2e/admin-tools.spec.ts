@@ -5,17 +5,11 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_DATA_DIR } from '../../playwright.config';
 import { openDatabase } from '../../server/db/database';
-import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands, xsrf } from '../helpers/e2e/session';
 
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
-
-/** The XSRF header of the page's session, for calls made with page.request. */
-async function xsrf(page: Page): Promise<Record<string, string>> {
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
-  return { 'x-xsrf-token': decodeURIComponent(token) };
-}
 
 /** A second browser (another player) with the server advert already seen; close its context when done. */
 async function otherBrowser(browser: Browser, baseURL: string): Promise<Page> {

@@ -1,7 +1,7 @@
 // The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out, and players kept out.
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { issueCode, logIn, skipServerAdvert, uniqueName } from './helpers';
+import { issueCode, logIn, skipServerAdvert, uniqueName, xsrf } from '../helpers/e2e/session';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -17,9 +17,8 @@ async function createPlayer(page: Page, username: string): Promise<string> {
 
 /** Bans a player through the admin API with the page's admin session. */
 async function ban(page: Page, uuid: string): Promise<void> {
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
   const response = await page.request.post('/api/admin/user/ban', {
-    headers: { 'x-xsrf-token': decodeURIComponent(token) },
+    headers: await xsrf(page),
     data: { uuid, confirm: true, reason: 'nsfw' },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -100,8 +99,7 @@ async function reportedPlayerWithCape(page: Page): Promise<string> {
   const browser = page.context().browser()!;
   const baseURL = test.info().project.use.baseURL!;
   const post = async (on: Page, path: string, options: Parameters<Page['request']['post']>[1]) => {
-    const token = (await on.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
-    const response = await on.request.post(path, { ...options, headers: { 'x-xsrf-token': decodeURIComponent(token) } });
+    const response = await on.request.post(path, { ...options, headers: await xsrf(on) });
     expect(response.status(), await response.text()).toBe(200);
   };
   const target = await browser.newPage();
@@ -160,9 +158,8 @@ test('an admin whitelists a reported gallery texture from the gallery report que
   const texture = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 20, g: 180, b: 90, alpha: 1 } } })
     .png()
     .toBuffer();
-  const authorToken = (await author.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
   const created = await author.request.post('/api/gallery/new', {
-    headers: { 'x-xsrf-token': decodeURIComponent(authorToken) },
+    headers: await xsrf(author),
     multipart: { title, tags: JSON.stringify(['nature']), file: { name: 'texture.png', mimeType: 'image/png', buffer: texture } },
   });
   expect(created.status(), await created.text()).toBe(201);
@@ -172,9 +169,8 @@ test('an admin whitelists a reported gallery texture from the gallery report que
   const reporter = await browser.newPage();
   await skipServerAdvert(reporter.context(), baseURL);
   await logIn(reporter, uniqueName('Reporter'));
-  const reporterToken = (await reporter.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
   const reported = await reporter.request.post('/api/gallery/report', {
-    headers: { 'x-xsrf-token': decodeURIComponent(reporterToken) },
+    headers: await xsrf(reporter),
     data: { hash, tac: true, reason: 'nsfw' },
   });
   expect(reported.status()).toBe(200);

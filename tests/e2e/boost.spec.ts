@@ -3,7 +3,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_BOT_KEY } from '../../playwright.config';
-import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands, xsrf } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 
@@ -15,12 +15,11 @@ async function bot(page: Page, path: string, data: Record<string, unknown>): Pro
 
 test('the boost steps unlock as the bot reports the link and the boost, and the chosen cosmetic reaches the game', async ({ page }) => {
   await logIn(page, uniqueName('Booster'), { ref: '/premium/boost' });
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
   const cape = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 20, g: Math.floor(Math.random() * 256), b: 220, alpha: 1 } } })
     .png()
     .toBuffer();
   const upload = await page.request.post('/api/upload-cape', {
-    headers: { 'x-xsrf-token': decodeURIComponent(token) },
+    headers: await xsrf(page),
     multipart: { file: { name: 'c.png', mimeType: 'image/png', buffer: cape } },
   });
   expect(upload.status()).toBe(200);

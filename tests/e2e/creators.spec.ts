@@ -6,9 +6,9 @@ import sharp from 'sharp';
 import { creatorMessages } from '../../src/lib/creator-rules';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { unsupportedBannerMessage } from '../../src/lib/banner-url';
-import { animatedGif, solidPng } from '../fixtures/textures';
-import { OPTIFINE_PLAYER, SKIN_PLAYER } from './game-players';
-import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { animatedGif, solidPng } from '../../support/textures';
+import { OPTIFINE_PLAYER, SKIN_PLAYER } from '../helpers/e2e/game-players';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 

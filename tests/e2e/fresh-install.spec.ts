@@ -1,7 +1,7 @@
 // A fresh install (the plain `npm run build` site, no payment provider, no ad client): nothing on it looks unfinished.
 import { expect, test } from '@playwright/test';
 import { E2E_FRESH_DATA_DIR, E2E_FRESH_PORT } from '../../playwright.config';
-import { logIn, skipServerAdvert, uniqueName } from './helpers';
+import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 
 test.use({ baseURL: `http://127.0.0.1:${E2E_FRESH_PORT}` });
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));

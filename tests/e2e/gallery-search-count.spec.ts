@@ -6,7 +6,7 @@ import { E2E_DATA_DIR } from '../../playwright.config';
 import { openDatabase } from '../../server/db/database';
 import { createGalleryItem } from '../../server/gallery/items';
 import { GALLERY_COUNT_CAP } from '../../src/lib/gallery-rules';
-import { logIn, skipServerAdvert, uniqueName } from './helpers';
+import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 
 // The trace recorder snapshots the whole page on every action: with a thousand cards that alone takes most of a minute.
 test.use({ trace: 'off' });

@@ -1,24 +1,15 @@
 // The gallery: search, sort and infinite scroll, likes, upload (checks, 429, landing on the texture), edit, delete, report, player pages and the unknown-hash redirect.
-import { randomBytes } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import { galleryMessages } from '../../src/lib/gallery-rules';
+import { noisePng } from '../../support/textures';
+import { gallerySentinel, watchGallerySentinel } from '../helpers/e2e/gallery-sentinel';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
-import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
 // Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than the default.
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
-
-/** A PNG of random pixels: every call gives a new texture (the gallery stores each image once). */
-async function noisePng(width = 64, height = 32): Promise<Buffer> {
-  const raw = randomBytes(width * height * 4);
-  for (let offset = 3; offset < raw.length; offset += 4) raw[offset] = 255;
-  return sharp(raw, { raw: { width, height, channels: 4 } })
-    .png()
-    .toBuffer();
-}
 
 /** A word for titles unique to one test (titles allow letters, digits, underscores and spaces, at most 20). */
 function uniqueWord(): string {
@@ -130,10 +121,13 @@ test('infinite scroll loads the next page near the bottom, after a delete too, a
   });
   // A short window: the first page's bottom is well out of reach until the player scrolls.
   await page.setViewportSize({ width: 1280, height: 400 });
+  await watchGallerySentinel(page);
   await page.goto(`/gallery?title=${word}&sort=name_asc`);
   await expect(page.getByTestId('gallery-card')).toHaveCount(24);
   await expect(page.getByTestId('gallery-count')).toHaveText('26 textures');
-  await page.waitForTimeout(500);
+  // The next page is asked for only when the sentinel's observer finds it near the screen: once it has looked, it has decided.
+  await expect.poll(async () => (await gallerySentinel(page)).checks.length).toBeGreaterThan(0);
+  expect((await gallerySentinel(page)).checks).not.toContain(true);
   expect(pages).toEqual(['1']);
 
   // Deleting shifts the server's pages by one: the next request starts where the list really ends.
@@ -149,7 +143,9 @@ test('infinite scroll loads the next page near the bottom, after a delete too, a
   const titles = await cardTitles(page);
   expect(titles).toEqual(Array.from({ length: 25 }, (_, index) => `${word} ${String(index + 1).padStart(2, '0')}`));
   await page.keyboard.press('End');
-  await page.waitForTimeout(300);
+  // At the end nothing watches the sentinel any more, so scrolling there again asks for nothing.
+  await expect.poll(() => page.evaluate(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight)).toBe(true);
+  expect((await gallerySentinel(page)).watchers).toBe(0);
   expect(pages).toEqual(['1', '1', '2']);
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
 });

@@ -2,7 +2,7 @@
 // violation), and the browser's view of an upload refused before it was all sent.
 import { expect, test, type Page } from '@playwright/test';
 import { textureMessages } from '../../src/lib/texture-rules';
-import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
 /** Collects the page's Content-Security-Policy violations (the browser's own reports and its console messages). */
 async function watchViolations(page: Page): Promise<string[]> {

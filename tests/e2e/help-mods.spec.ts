@@ -2,7 +2,7 @@
 // mod API address, the page reads well on a desktop and a phone, and /help and the home page lead to it.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { E2E_FRESH_PORT } from '../../playwright.config';
-import { skipServerAdvert } from './helpers';
+import { skipServerAdvert } from '../helpers/e2e/session';
 
 /** The address the server gives players' games (PUBLIC_BASE_URL), as its API description names it. */
 async function modApiAddress(request: APIRequestContext, origin = ''): Promise<string> {

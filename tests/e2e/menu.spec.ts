@@ -1,6 +1,6 @@
 // The top menu on phones: collapsed behind a menu button (keyboard, Escape, focus), its dropdowns open inside it, and no page is wider than the screen.
 import { expect, test, type Page } from '@playwright/test';
-import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 

@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LOGIN_ERRORS, MICROSOFT_LOGIN_FAILURES } from '../../src/lib/login-errors';
 import { STAND_IN_ACCOUNT_KINDS, type StandInAccountKind } from '../helpers/microsoft';
-import { skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 

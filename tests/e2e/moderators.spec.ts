@@ -2,7 +2,7 @@
 // page, the player's pictures on the edit user page, and an audit log in words with the texture's picture.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { logIn, skipServerAdvert, uniqueName } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, xsrf } from '../helpers/e2e/session';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -30,8 +30,7 @@ function solidPng(width: number, height: number, rgb: [number, number, number]):
 
 /** Posts with the page's session and XSRF cookie and expects success. */
 async function post(page: Page, path: string, options: Parameters<Page['request']['post']>[1]): Promise<Record<string, unknown>> {
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
-  const response = await page.request.post(path, { ...options, headers: { 'x-xsrf-token': decodeURIComponent(token) } });
+  const response = await page.request.post(path, { ...options, headers: await xsrf(page) });
   expect(response.status(), await response.text()).toBeLessThan(300);
   return (await response.json()) as Record<string, unknown>;
 }

@@ -1,18 +1,12 @@
 // Premium: a visitor sees the features and a Login link; a player buys cape glint through the local PayPal stand-in,
 // watches the success page's progress, comes back to /premium owning it, and switches it off and on, with the mod
 // profile following.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_PAYPAL_EMAIL } from '../../playwright.config';
-import { logIn, skipServerAdvert, uniqueName, waitForIslands } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, waitForIslands, xsrf } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
-
-/** The page session's XSRF header, for calls made with page.request. */
-async function xsrf(page: Page): Promise<Record<string, string>> {
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
-  return { 'x-xsrf-token': decodeURIComponent(token) };
-}
 
 test('a visitor sees each feature with its price and a Login link', async ({ page }) => {
   await page.goto('/premium');

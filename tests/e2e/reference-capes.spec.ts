@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { capesOfPlatform, capeTexturePath, referenceCapeSchema, type CapePlatform } from '../../src/lib/reference-capes';
-import { logIn, skipServerAdvert, uniqueName } from './helpers';
+import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 
 // Logging in goes through the CLI (a few seconds) before the pages are opened.
 test.describe.configure({ timeout: 60_000 });

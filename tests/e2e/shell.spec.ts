@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_MAINTENANCE_PORT } from '../../playwright.config';
 import { STAND_IN_AD_TEXT } from '../helpers/ad-network';
-import { skipServerAdvert } from './helpers';
+import { skipServerAdvert } from '../helpers/e2e/session';
 
 test('pages carry "<title> | Cloakroom" in the title and the social titles', async ({ page, context, baseURL }) => {
   await skipServerAdvert(context, baseURL!);

@@ -2,8 +2,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
-import { solidPng, type Rgba } from '../fixtures/textures';
-import { logIn, skipServerAdvert, uniqueName } from './helpers';
+import { solidPng, type Rgba } from '../../support/textures';
+import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 

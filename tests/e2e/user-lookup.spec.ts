@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { logIn, skipServerAdvert, uniqueName } from './helpers';
+import { logIn, skipServerAdvert, uniqueName, xsrf } from '../helpers/e2e/session';
 
 // Each test logs in through the CLI and some render the 3D preview in software WebGL: allow more than the default.
 test.describe.configure({ timeout: 60_000 });
@@ -18,9 +18,8 @@ async function playerWithCape(page: Page): Promise<{ username: string; uuid: str
   const cape = await sharp(raw, { raw: { width: 64, height: 32, channels: 4 } })
     .png()
     .toBuffer();
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
   const upload = await page.request.post('/api/upload-cape', {
-    headers: { 'x-xsrf-token': decodeURIComponent(token) },
+    headers: await xsrf(page),
     multipart: { file: { name: 'cape.png', mimeType: 'image/png', buffer: cape } },
   });
   expect(upload.status(), await upload.text()).toBe(200);

@@ -10,7 +10,7 @@ import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { makeAdmin, upsertUser } from '../../server/db/users.ts';
-import type { Backend, TestDatabase } from './backends.ts';
+import type { Backend, TestDatabase } from '../../support/backends.ts';
 import { CookieJar } from './cookie-jar.ts';
 
 /** A running app: its base URL, its database handle and configuration. */

@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countGifFrames, readImageHeader } from '../../server/textures/pipeline/image-header.ts';
-import { animatedGif, solidGif, solidPng } from '../fixtures/textures.ts';
+import { animatedGif, solidGif, solidPng } from '../../support/textures.ts';
 
 let png: Buffer;
 let gif: Buffer;

@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { imageJobPixels } from '../../server/images/job-cost.ts';
-import { animatedGif, pngHeaderOnly, solidPng } from '../fixtures/textures.ts';
+import { animatedGif, pngHeaderOnly, solidPng } from '../../support/textures.ts';
 
 const black = { r: 0, g: 0, b: 0, a: 255 };
 

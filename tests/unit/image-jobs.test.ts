@@ -13,7 +13,7 @@ import {
   type ImageJobOwner,
   type ImageWorkRunner,
 } from '../../server/images/job-queue.ts';
-import { pngHeaderOnly } from '../fixtures/textures.ts';
+import { pngHeaderOnly } from '../../support/textures.ts';
 
 /** A job the test finishes by hand. */
 function deferred<T>() {

@@ -9,7 +9,7 @@ import { IMAGE_JOB_TIMEOUT_MESSAGE, ImageJobs } from '../../server/images/job-qu
 import { ImageWorkerPool } from '../../server/images/worker-pool.ts';
 import { TextureRejected } from '../../server/textures/pipeline/process.ts';
 import { NO_PERCEPTUAL_HASH } from '../../server/textures/pipeline/perceptual-hash.ts';
-import { blobsDesign, designPng, frameColour, repeatedFrameGif, solidPng } from '../fixtures/textures.ts';
+import { blobsDesign, designPng, frameColour, repeatedFrameGif, solidPng } from '../../support/textures.ts';
 
 /** The child processes of this process whose command line names the image worker. */
 function workerPids(): number[] {

@@ -1,7 +1,7 @@
 // The readers that stand in for Cape Provider and CustomSkinLoader (tests/helpers/other-mods.ts) follow each mod's rules.
 import { describe, expect, it } from 'vitest';
 import { stripToGif } from '../../server/textures/pipeline/process.ts';
-import { frameColour, pixelAt, solidPng, timedGif } from '../fixtures/textures.ts';
+import { frameColour, pixelAt, solidPng, timedGif } from '../../support/textures.ts';
 import { capeProviderDefault, capeProviderGif, capeProviderSprite, capeProviderUrl, legacyUrl, readCustomSkinApiJson } from '../helpers/other-mods.ts';
 import sharp from 'sharp';
 

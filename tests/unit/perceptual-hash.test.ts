@@ -21,7 +21,7 @@ import {
   solidPng,
   withChangedPixels,
   type CapeCoverage,
-} from '../fixtures/textures.ts';
+} from '../../support/textures.ts';
 
 /** How far an upload comes from a blocklisted hash: the nearest of its probes. */
 async function uploadDistance(blocked: string, upload: Buffer): Promise<number> {

@@ -20,7 +20,7 @@ import {
   withIhdrSize,
   withTextChunks,
   type Rgba,
-} from '../fixtures/textures.ts';
+} from '../../support/textures.ts';
 
 const METADATA_CHUNKS = ['tEXt', 'iTXt', 'zTXt', 'eXIf', 'iCCP', 'tIME'];
 

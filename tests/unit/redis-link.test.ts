@@ -6,16 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisLink } from '../../server/redis/link.ts';
 import { sharedWindowCounter } from '../../server/redis/window-counter.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { waitFor } from '../../support/wait.ts';
 
 function recordingLogger() {
   const lines: Array<{ level: string; message: string }> = [];
   const record = (level: string) => (first: unknown, second?: unknown) => lines.push({ level, message: String(typeof first === 'string' ? first : second) });
   return { lines, log: { warn: record('warn'), info: record('info'), error: record('error') } as unknown as FastifyBaseLogger };
-}
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let wait = 0; wait < 200 && !condition(); wait++) await new Promise((resolve) => setTimeout(resolve, 25));
-  if (!condition()) throw new Error(`Timed out waiting for ${what}`);
 }
 
 describe('the Redis link', () => {

@@ -10,7 +10,7 @@ import {
   renderTextureMap,
   renderTexturePreview,
 } from '../../server/textures/pipeline/render.ts';
-import { encodeChunk, pixelAt, pngChunks, pngHeaderOnly, rgbaPixels, withTextChunks, type Rgba } from '../fixtures/textures.ts';
+import { encodeChunk, pixelAt, pngChunks, pngHeaderOnly, rgbaPixels, withTextChunks, type Rgba } from '../../support/textures.ts';
 
 const RED: Rgba = [220, 20, 30, 255];
 const BLUE: Rgba = [20, 40, 220, 255];

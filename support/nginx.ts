@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const NGINX_BINARY = process.env.NGINX ?? '/usr/sbin/nginx';
 
 /** The deploy configuration the tests and the scale-out benchmark run. */
-export const DEPLOY_NGINX_CONFIG = fileURLToPath(new URL('../../deploy/nginx/cloakroom.conf', import.meta.url));
+export const DEPLOY_NGINX_CONFIG = fileURLToPath(new URL('../deploy/nginx/cloakroom.conf', import.meta.url));
 
 /** Where and what the generated configuration serves. */
 export interface NginxSetup {

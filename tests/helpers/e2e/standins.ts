@@ -4,11 +4,11 @@
 // GAME_SERVICES_PORT, knowing the players in E2E_GAME_PLAYERS, and the Microsoft login's services (tests/helpers/microsoft.ts)
 // on MICROSOFT_STANDIN_PORT for the app MICROSOFT_CLIENT_ID / MICROSOFT_CLIENT_SECRET, and the ad network's script
 // (tests/helpers/ad-network.ts) on AD_NETWORK_STANDIN_PORT.
-import { startPaypalStandIn } from '../helpers/paypal.ts';
-import { startStripeStandIn } from '../helpers/stripe.ts';
-import { startGameServicesStandIn } from '../helpers/game-services.ts';
-import { startMicrosoftStandIn } from '../helpers/microsoft.ts';
-import { startAdNetworkStandIn } from '../helpers/ad-network.ts';
+import { startPaypalStandIn } from '../paypal.ts';
+import { startStripeStandIn } from '../stripe.ts';
+import { startGameServicesStandIn } from '../game-services.ts';
+import { startMicrosoftStandIn } from '../microsoft.ts';
+import { startAdNetworkStandIn } from '../ad-network.ts';
 import { e2eGamePlayers } from './game-players.ts';
 
 const env = process.env;

@@ -1,7 +1,8 @@
-// Shared e2e helpers: login codes from the operator CLI, logging in through the page, a visitor who saw today's advert.
+// A player's browser session in the e2e tests: login codes from the operator CLI, logging in through the page, a visitor
+// who saw today's advert, hydrated islands, and the XSRF header for API calls made with the page's cookies.
 import { execFileSync } from 'node:child_process';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config';
+import { E2E_DATA_DIR } from '../../../playwright.config';
 
 /** Issues a login code with `cloakroom code <username> [--admin]` against the database in `dataDir` (the e2e server's). */
 export function issueCode(username: string, admin = false, dataDir = E2E_DATA_DIR): string {
@@ -27,6 +28,12 @@ export async function skipServerAdvert(context: BrowserContext, baseURL: string)
 /** Waits until every React island on the page has hydrated (Astro removes the `ssr` attribute then). */
 export async function waitForIslands(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+/** The XSRF header of the page's session, for calls made with page.request. */
+export async function xsrf(page: Page): Promise<Record<string, string>> {
+  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')!.value;
+  return { 'x-xsrf-token': decodeURIComponent(token) };
 }
 
 /** Logs in through the code login page and waits for the landing page. */

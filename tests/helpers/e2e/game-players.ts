@@ -1,6 +1,6 @@
 // The players the e2e game services stand-in knows: one with a skin (head capes) and one with an OptiFine cape.
 import sharp from 'sharp';
-import type { StandInPlayer } from '../helpers/game-services.ts';
+import type { StandInPlayer } from '../game-services.ts';
 
 /** A player with a skin whose face is orange. */
 export const SKIN_PLAYER = { name: 'FaceOwner', uuid: '5f1e0c2a9b7d4e3f8a6c1b2d3e4f5a6b' };

@@ -5,19 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore, LocalBlobStore, S3BlobStore } from '../../server/storage/index.ts';
-import { startS3rver, type RunningS3rver } from '../helpers/s3rver.ts';
+import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
+import { noisePng } from '../../support/textures.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** A PNG of random RGBA pixels: noise does not compress, so the file is about width × height × 4 bytes. */
-async function noisePng(width: number, height: number): Promise<Buffer> {
-  return sharp(randomBytes(width * height * 4), { raw: { width, height, channels: 4 } })
-    .png({ compressionLevel: 9 })
-    .toBuffer();
-}
 
 let s3: RunningS3rver;
 
@@ -29,7 +22,7 @@ beforeAll(async () => {
   s3 = await startS3rver();
   store = new S3BlobStore(s3.config);
   smallPng = await noisePng(64, 32);
-  largePng = await noisePng(160, 160);
+  largePng = await noisePng(200, 200);
 });
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
-// The two database backends every API test file runs against: a temp SQLite file and a fresh PostgreSQL database.
+// The database backends the API tests run against: a temp SQLite file and a fresh PostgreSQL database; both unless
+// TEST_BACKENDS names one (`TEST_BACKENDS=sqlite` runs the API tests without PostgreSQL).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,8 @@ async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Prom
   }
 }
 
-const sqlite: Backend = {
+/** A temp SQLite file per database. */
+export const sqliteBackend: Backend = {
   name: 'sqlite',
   async createDatabase() {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-test-'));
@@ -41,7 +43,8 @@ const sqlite: Backend = {
   },
 };
 
-const postgres: Backend = {
+/** A fresh database per suite on the PostgreSQL server at TEST_DATABASE_URL. */
+export const postgresBackend: Backend = {
   name: 'postgres',
   async createDatabase() {
     const name = `cloakroom_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -64,5 +67,29 @@ const postgres: Backend = {
   },
 };
 
-/** Both backends, for describe.each. */
-export const backends: Backend[] = [sqlite, postgres];
+/** Every backend, in the order the tests run them. */
+const ALL_BACKENDS = [sqliteBackend, postgresBackend];
+
+/**
+ * The backends a TEST_BACKENDS value names: a comma-separated list of `sqlite` and `postgres`; both when it is unset or
+ * empty. Throws on any other name, so a typing mistake does not quietly run nothing.
+ */
+export function selectBackends(setting: string | undefined): Backend[] {
+  const names = (setting ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  if (names.length === 0) return [...ALL_BACKENDS];
+  const unknown = names.filter((name) => !ALL_BACKENDS.some((backend) => backend.name === name));
+  if (unknown.length > 0) throw new Error(`TEST_BACKENDS names no backend called ${unknown.join(', ')}: use sqlite, postgres or both (sqlite,postgres)`);
+  return ALL_BACKENDS.filter((backend) => names.includes(backend.name));
+}
+
+/** The backends of this run (TEST_BACKENDS, both by default), for describe.each. */
+export const backends: Backend[] = selectBackends(process.env.TEST_BACKENDS);
+
+/** The backend for suites where one database shows it all: SQLite, or PostgreSQL when the run is on PostgreSQL only. */
+export const oneBackend: Backend = backends[0]!;
+
+/** Whether this run includes PostgreSQL: suites that need several processes on one database run only then. */
+export const runsOnPostgres: boolean = backends.includes(postgresBackend);
