@@ -368,7 +368,13 @@ export const OTHER_VARIABLES: Record<string, OtherVariableDoc> = {
   TEST_DATABASE_URL: {
     group: 'Tests',
     default: '`postgres://postgres@127.0.0.1:5432/test`',
-    readBy: 'tests/helpers/backends.ts',
+    readBy: 'support/backends.ts',
     description: 'PostgreSQL server the API tests create their databases on',
+  },
+  TEST_BACKENDS: {
+    group: 'Tests',
+    default: '`sqlite,postgres`',
+    readBy: 'support/backends.ts',
+    description: 'which databases the API tests run on: `sqlite`, `postgres`, or both comma-separated',
   },
 };
