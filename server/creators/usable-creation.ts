@@ -1,5 +1,6 @@
 // What wearing or sharing a made cape checks: the caller may use it, it is still kept as a cape, and it is not on the
 // blocklist (by its content or its look, as an upload is checked).
+import { capeFrameHeight } from '../../src/lib/texture-layout.ts';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
@@ -28,7 +29,7 @@ export async function usableCreation(context: UsableCreationContext, hash: strin
   if ((await creations.access(hash, user)) !== 'use') throw new HttpError(410, creatorMessages.expired);
   const row = await db.selectFrom('textures').select(['hash', 'width', 'height', 'frames']).where('hash', '=', hash).executeTakeFirst();
   const bytes = row ? await library.read(hash) : null;
-  if (!row || !bytes || row.width % 64 !== 0 || row.height % (row.width / 2) !== 0) throw new HttpError(410, creatorMessages.expired);
+  if (!row || !bytes || row.width % 64 !== 0 || row.height % capeFrameHeight(row.width) !== 0) throw new HttpError(410, creatorMessages.expired);
   const texture = { bytes, hash, width: row.width, height: row.height, frames: row.frames };
   try {
     await refuseBlocklistedTexture(db, imageJobs, texture, user.uuid);

@@ -1,7 +1,8 @@
 // The AI cape log page's calls: the AI cape creator's requests, and the texture one made.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { aiCapeLogPageSchema, pageQuerySchema } from '../../../src/lib/api-schemas.ts';
+import { aiCapeLogPageSchema } from '../../../src/lib/schemas/admin.ts';
+import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { aiCapeLogPage, aiCapeLogTexture } from '../../admin/ai-cape-logs.ts';
 import { ADMIN_ONLY, AI_LOG_PAGE_SIZE, type AdminRoutesOptions } from '../../admin/calls.ts';

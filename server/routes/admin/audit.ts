@@ -1,6 +1,6 @@
 // The audit log page's call: the admin actions, newest first, narrowed by moderator or player.
 import type { FastifyInstance } from 'fastify';
-import { auditQuerySchema, auditRowSchema, paginatedSchema } from '../../../src/lib/api-schemas.ts';
+import { auditQuerySchema, auditRowSchema, paginatedSchema } from '../../../src/lib/schemas/admin.ts';
 import { auditPage } from '../../audit/read.ts';
 import { ADMIN_ONLY, ADMIN_PAGE_SIZE, type AdminRoutesOptions } from '../../admin/calls.ts';
 import { paginate } from '../../http/pagination.ts';

@@ -1,14 +1,8 @@
 // The ban list page's calls: the ban reasons, the banned players, a ban and lifting one (audited).
 import type { FastifyInstance } from 'fastify';
-import {
-  adminBanBodySchema,
-  adminUuidBodySchema,
-  banReasonsSchema,
-  pageQuerySchema,
-  paginatedSchema,
-  successSchema,
-  userBanRowSchema,
-} from '../../../src/lib/api-schemas.ts';
+import { adminBanBodySchema, adminUuidBodySchema, banReasonsSchema, paginatedSchema, userBanRowSchema } from '../../../src/lib/schemas/admin.ts';
+import { successSchema } from '../../../src/lib/schemas/common.ts';
+import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { BAN_REASONS, isBanReason } from '../../../src/lib/ban-reasons.ts';
 import { banPage, banPlayer, unbanPlayer } from '../../admin/bans.ts';

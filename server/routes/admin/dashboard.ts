@@ -1,6 +1,6 @@
 // The admin dashboard's call: the site's totals.
 import type { FastifyInstance } from 'fastify';
-import { adminInfoSchema } from '../../../src/lib/api-schemas.ts';
+import { adminInfoSchema } from '../../../src/lib/schemas/admin.ts';
 import { ADMIN_ONLY, type AdminRoutesOptions } from '../../admin/calls.ts';
 import { readSiteCounts } from '../../db/site-counts.ts';
 import { sumCounters, typeCounterKeys } from '../../gallery/counts.ts';

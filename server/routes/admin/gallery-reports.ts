@@ -1,6 +1,8 @@
 // The gallery reports page's calls: the reports of gallery textures, and a moderator's answer to one (audited).
 import type { FastifyInstance } from 'fastify';
-import { galleryReportRowSchema, pageQuerySchema, paginatedSchema, reportActionBodySchema, successSchema } from '../../../src/lib/api-schemas.ts';
+import { galleryReportRowSchema, paginatedSchema, reportActionBodySchema } from '../../../src/lib/schemas/admin.ts';
+import { successSchema } from '../../../src/lib/schemas/common.ts';
+import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { isBanReason } from '../../../src/lib/ban-reasons.ts';
 import { ADMIN_ONLY, ADMIN_PAGE_SIZE, refuseAdminAction, type AdminRoutesOptions } from '../../admin/calls.ts';

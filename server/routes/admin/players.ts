@@ -8,8 +8,9 @@ import {
   adminTextureRemovalSchema,
   adminUserRecordSchema,
   adminUuidBodySchema,
-  successSchema,
-} from '../../../src/lib/api-schemas.ts';
+} from '../../../src/lib/schemas/admin.ts';
+import { successSchema } from '../../../src/lib/schemas/common.ts';
+import { usernameField } from '../../../src/lib/schemas/ids.ts';
 import { adminMessages, nothingToDeleteMessage } from '../../../src/lib/admin-rules.ts';
 import { playerMessages } from '../../../src/lib/player-messages.ts';
 import type { Moderator } from '../../audit/record.ts';
@@ -31,7 +32,7 @@ export async function adminPlayerRoutes(instance: FastifyInstance, options: Admi
       config: ADMIN_ONLY,
       schema: {
         summary: "A player's record for the edit user page",
-        params: z.object({ username: z.string().regex(/^[A-Za-z0-9_]{1,16}$/, { message: playerMessages.usernamePattern }) }),
+        params: z.object({ username: usernameField(playerMessages.usernamePattern) }),
         response: { 200: adminUserRecordSchema, ...errorResponses },
       },
     },

@@ -1,6 +1,6 @@
 // The registration codes page's call: a player's one-time login code, the account made when needed (audited).
 import type { FastifyInstance } from 'fastify';
-import { registrationBodySchema, registrationCodeSchema } from '../../../src/lib/api-schemas.ts';
+import { registrationBodySchema, registrationCodeSchema } from '../../../src/lib/schemas/admin.ts';
 import { noPlayerCalledMessage } from '../../../src/lib/admin-rules.ts';
 import { BANNED_ACCOUNT_MESSAGE } from '../../../src/lib/login-errors.ts';
 import { recordAdminAction } from '../../audit/record.ts';

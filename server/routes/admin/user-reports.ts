@@ -1,7 +1,8 @@
 // The player reports page's calls: the open reports, and a moderator's answer to one (audited).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { reportActionBodySchema, successSchema, userReportRowSchema } from '../../../src/lib/api-schemas.ts';
+import { reportActionBodySchema, userReportRowSchema } from '../../../src/lib/schemas/admin.ts';
+import { successSchema } from '../../../src/lib/schemas/common.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { isBanReason } from '../../../src/lib/ban-reasons.ts';
 import { ADMIN_ONLY, refuseAdminAction, type AdminRoutesOptions } from '../../admin/calls.ts';

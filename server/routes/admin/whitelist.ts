@@ -1,6 +1,8 @@
 // The gallery whitelist page's calls: the textures staff marked safe, and taking the mark back (audited).
 import type { FastifyInstance } from 'fastify';
-import { galleryHashBodySchema, pageQuerySchema, paginatedSchema, successSchema, whitelistRowSchema } from '../../../src/lib/api-schemas.ts';
+import { paginatedSchema, whitelistRowSchema } from '../../../src/lib/schemas/admin.ts';
+import { successSchema } from '../../../src/lib/schemas/common.ts';
+import { galleryHashBodySchema, pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { ADMIN_ONLY, ADMIN_PAGE_SIZE, type AdminRoutesOptions } from '../../admin/calls.ts';
 import { removeFromWhitelist, whitelistPage } from '../../admin/whitelist.ts';

@@ -1,7 +1,7 @@
 // The AI cape creator: which image maker it uses, and a cape made from a prompt (every request logged for moderators).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { aiPromptBodySchema, aiProviderSchema } from '../../../src/lib/api-schemas.ts';
+import { aiPromptBodySchema, aiProviderSchema } from '../../../src/lib/schemas/creators.ts';
 import { checkAiPrompt, cleanPrompt, creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
 import { answerMade, creationImageResponses, type CreatorRoutesOptions } from '../../creators/answer.ts';

@@ -1,7 +1,7 @@
 // The animated cape creator: a GIF over an optional PNG background becomes a strip of 100 ms frames.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { creationSchema } from '../../../src/lib/api-schemas.ts';
+import { creationSchema } from '../../../src/lib/schemas/creators.ts';
 import { creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
 import { answerCreation, creatorCallConfig, readCapeSettings, readCreatorForm, type CreatorRoutesOptions } from '../../creators/answer.ts';

@@ -1,7 +1,11 @@
 // What a player does with a made cape: see its preview, wear it, or share it to the gallery.
+import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { creationShareBodySchema, creationUseBodySchema, galleryNewResultSchema, textureHashSchema, uploadResultSchema } from '../../../src/lib/api-schemas.ts';
+import { creationShareBodySchema, creationUseBodySchema } from '../../../src/lib/schemas/creators.ts';
+import { galleryNewResultSchema } from '../../../src/lib/schemas/gallery.ts';
+import { textureHashSchema } from '../../../src/lib/schemas/ids.ts';
+import { uploadResultSchema } from '../../../src/lib/schemas/uploads.ts';
 import { creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { GALLERY_TYPES, galleryMessages } from '../../../src/lib/gallery-rules.ts';
 import { tooManyUploadsMessage } from '../../../src/lib/texture-rules.ts';
@@ -49,7 +53,7 @@ export async function creationRoutes(instance: FastifyInstance, options: Creator
     async (request) => {
       const user = await requireUser(request);
       const texture = await usableCreation(options, request.body.hash, user);
-      const animated = texture.height > texture.width / 2;
+      const animated = texture.height > capeFrameHeight(texture.width);
       const still = animated ? await imageJobs.run('stripStill', texture.bytes, user.uuid) : texture;
       await assignPlayerTextures(options, user.uuid, 'cape', { still, strip: animated ? texture : null });
       return { success: true as const, cape: textureUrl(options.publicBaseUrl, still.hash) };
@@ -74,7 +78,7 @@ export async function creationRoutes(instance: FastifyInstance, options: Creator
       const { hash, title, tags } = request.body;
       await checkTitleAndTags(db, title, tags);
       const texture = await usableCreation(options, hash, user);
-      const animated = texture.height > texture.width / 2;
+      const animated = texture.height > capeFrameHeight(texture.width);
       const item = {
         hash,
         stripHash: animated ? hash : null,

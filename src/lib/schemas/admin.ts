@@ -5,7 +5,7 @@ import { nameOrUuidFilterField, playerUuidSchema, usernameField } from './ids';
 
 /** A pager link of a paginated admin answer. */
 export const pageLinkSchema = z.object({ label: z.string(), url: z.string().nullable(), active: z.boolean() }).meta({ id: 'PageLink' });
-/** A paginated admin answer (SPEC §3): one page of rows, the pager and the page shown. */
+/** A paginated admin answer: one page of rows, the pager and the page shown. */
 export function paginatedSchema<T extends z.ZodType>(row: T) {
   return z.object({ data: z.array(row), links: z.array(pageLinkSchema), currentPage: z.number().int().min(1) });
 }
@@ -23,7 +23,7 @@ export const adminInfoSchema = z
 /** GET /api/admin/banreasons: reason texts by key. */
 export const banReasonsSchema = z.record(z.string(), z.string()).meta({ id: 'BanReasons' });
 
-/** A row of GET /api/admin/bans/user (SPEC §3 user ban row, plus the uuid the unban call takes). */
+/** A row of GET /api/admin/bans/user (id, player, reporter, reason and moderator, plus the uuid the unban call takes). */
 export const userBanRowSchema = z
   .object({
     id: z.number().int(),
@@ -46,7 +46,7 @@ export const adminBanBodySchema = z.object({
 /** POST /api/admin/bans/user/delete: the player to unban. */
 export const adminUuidBodySchema = z.object({ uuid: playerUuidSchema });
 
-/** GET /api/admin/user/{username}: the edit user page's record (SPEC §3 admin user record). */
+/** GET /api/admin/user/{username}: the edit user page's record. */
 export const adminUserRecordSchema = z
   .object({
     username: z.string(),
@@ -70,7 +70,7 @@ export const adminDeleteBodySchema = z.object({
   confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to delete this player.' }),
 });
 
-/** A row of GET /api/admin/reports/user (SPEC §3 user report): the reported textures as PNG data URLs, or null. */
+/** A row of GET /api/admin/reports/user: the reported textures as PNG data URLs, or null. */
 export const userReportRowSchema = z
   .object({
     id: z.number().int(),
@@ -92,7 +92,7 @@ export const reportActionBodySchema = z.object({
   reason: z.string().nullish(),
 });
 
-/** A row of GET /api/admin/reports/gallery (SPEC §3 gallery report, with the item's title). */
+/** A row of GET /api/admin/reports/gallery (id, reporter, author and hash, with the item's title). */
 export const galleryReportRowSchema = z
   .object({
     id: z.number().int(),
@@ -126,7 +126,7 @@ export const auditRowSchema = z
   })
   .meta({ id: 'AuditRow' });
 
-/** A row of GET /api/admin/gallery/whitelist (SPEC §3 gallery whitelist row, with the item's title). */
+/** A row of GET /api/admin/gallery/whitelist (hash and author name, with the item's title). */
 export const whitelistRowSchema = z
   .object({ hash: z.string(), title: z.string(), author_name: z.string(), author_uuid: z.string() })
   .meta({ id: 'WhitelistRow' });
@@ -140,11 +140,11 @@ export const registrationCodeSchema = z
   .object({ success: z.literal(true), code: z.string(), username: z.string(), uuid: playerUuidSchema, expiresInMinutes: z.number().int() })
   .meta({ id: 'RegistrationCode' });
 
-/** A row of GET /api/admin/ai-cape-logs (SPEC §3 AI cape log): the image is at /api/admin/ai-cape-logs/{id}. */
+/** A row of GET /api/admin/ai-cape-logs: the image is at /api/admin/ai-cape-logs/{id}. */
 export const aiCapeLogRowSchema = z
   .object({ id: z.number().int(), created_at: z.number().int(), request_head: z.string(), username: z.string().nullable(), hasImage: z.boolean() })
   .meta({ id: 'AiCapeLogRow' });
-/** What GET /api/admin/ai-cape-logs answers (SPEC §3): the page's logs and the counts the pager needs. */
+/** What GET /api/admin/ai-cape-logs answers: the page's logs and the counts the pager needs. */
 export const aiCapeLogPageSchema = z
   .object({
     logs: z.array(aiCapeLogRowSchema),

@@ -10,7 +10,7 @@ import { uploadNoticeSchema } from './uploads';
 const tagKeySchema = z.string().regex(GALLERY_TAG_KEY_PATTERN, { message: galleryMessages.unknownTag });
 /** A gallery tag. */
 export const tagSchema = z.object({ tag_key: z.string(), name: z.string() }).meta({ id: 'Tag' });
-/** One gallery item (SPEC §3). */
+/** One gallery item. */
 export const galleryItemSchema = z
   .object({
     hash: z.string(),
@@ -66,7 +66,7 @@ function jsonList(value: unknown): unknown {
 }
 const typeNames = Object.keys(GALLERY_TYPES) as [GalleryTypeName, ...GalleryTypeName[]];
 
-/** GET /api/gallery/get's query (SPEC §7: `type` and `tags` are JSON lists); it parses into the listing's canonical filters, deduplicated once here. */
+/** GET /api/gallery/get's query (`type` and `tags` are JSON lists); it parses into the listing's canonical filters, deduplicated once here. */
 export const galleryListQuerySchema = z
   .object({
     page: pageSchema,

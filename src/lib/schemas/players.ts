@@ -4,7 +4,7 @@ import { reportReasonFields } from './common';
 import { playerUuidField, playerUuidSchema } from './ids';
 import { modProfileSchema } from './mod';
 
-/** GET /api/user/search/{id}: a registered player as others see them (SPEC §3 player lookup result). */
+/** GET /api/user/search/{id}: a registered player as others see them. */
 export const playerLookupSchema = z
   .object({
     uuid: playerUuidSchema,

@@ -11,7 +11,7 @@ export const premiumStateSchema = z
     providers: z.object({ paypal: z.boolean(), card: z.boolean() }).meta({ description: 'Which ways to pay are set up' }),
   })
   .meta({ id: 'PremiumState' });
-/** GET /api/premium/init (SPEC §3 premium init): where the checkout form goes, and the fields it carries. */
+/** GET /api/premium/init: where the checkout form goes, and the fields it carries. */
 export const premiumInitSchema = z
   .object({
     paypalUrl: z.string(),
@@ -27,7 +27,7 @@ export const paymentIntentBodySchema = z.object({
   uuid: playerUuidSchema,
   item: premiumItemSchema.meta({ description: 'animated, glint or dinnerbone' }),
 });
-/** What POST /api/premium/payment/intent answers (SPEC §3 payment intent response): the hosted checkout to go to. */
+/** What POST /api/premium/payment/intent answers: the hosted checkout to go to. */
 export const paymentIntentSchema = z.object({ url: z.string() }).meta({ id: 'PaymentIntent' });
 /** What POST /api/premium/glint and /dinnerbone answer: the feature's new state. */
 export const premiumToggleSchema = z.object({ success: z.literal(true), enabled: z.boolean() }).meta({ id: 'PremiumToggle' });

@@ -6,10 +6,10 @@ export const uploadNoticeSchema = z
   .string()
   .optional()
   .meta({ description: 'What was changed to make the upload fit (an animation scaled down or cut), when anything was' });
-/** What a cape or ears upload or removal answers (SPEC §3 Upload response). */
+/** What a cape or ears upload or removal answers: the new image URL (null after a removal) and any notice. */
 export const uploadResultSchema = z.union([
   z.object({ success: z.literal(true), cape: z.string().nullable(), notice: uploadNoticeSchema }),
   z.object({ success: z.literal(true), ears: z.string().nullable(), notice: uploadNoticeSchema }),
 ]);
-/** An upload the texture rules refused: `success: false` and the SPEC §5 message. */
+/** An upload the texture rules refused: `success: false` and the failed rule's message. */
 export const uploadRefusalSchema = z.object({ success: z.literal(false), msg: z.string() }).meta({ id: 'UploadRefusal' });
