@@ -1,22 +1,12 @@
 // Reading the audit log: newest first, optionally only one moderator's actions or only those on one player.
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { AdminAuditTable } from '../db/schema.ts';
 import { isPlayerUuid } from '../../src/lib/ids.ts';
 import { rowsPage } from '../db/rows-page.ts';
 
-/** An audit row as the audit page shows it. */
-export interface AuditEntry {
-  id: number;
-  createdAt: number;
-  admin_uuid: string;
-  admin_name: string;
-  action: string;
-  target_uuid: string | null;
-  target_name: string | null;
-  target_hash: string | null;
-  reason: string | null;
-  detail: string | null;
-  thumbnail: string | null;
-}
+/** An audit row as the audit page shows it: the table's columns, with the time as `createdAt`. */
+export type AuditEntry = Omit<Selectable<AdminAuditTable>, 'created_at'> & { createdAt: number };
 
 /** Who an audit filter names: a 32-hex uuid matches the uuid, anything else the name at the time (any case). */
 function filterOn(value: string): { column: 'uuid' | 'name'; value: string } {
