@@ -1,5 +1,5 @@
 // Mod API load test: /profile/{uuid} and /textures/{hash} of the real server against a bare Fastify route and nginx, each
-// in its own process, loaded by wrk (a process of its own), in interleaved rounds. See bench/README.md, "Mod API".
+// in its own process, loaded by wrk (a process of its own), in interleaved rounds. See bench/README.md, "Mod API under load".
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -271,7 +271,7 @@ export function drawReferenceCape(cape: CapeArt): RawImage {
 
   // The elytra: the motif on the outside, the lining inside, both cut to a wing shape; the trim on the edges.
   const transparent: Rgba = { r: 0, g: 0, b: 0, a: 0 };
-  // The outside's last column is the spine side, the inside's first (DESIGN.md: the inner side strip sits left of the inside).
+  // The outside's last column is the spine side, the inside's first (the inner side strip sits left of the inside).
   fillFace('elytra-outer', (px, py, w, h) => (px < wingCut(py) ? transparent : motifColour(px, py, w, h)));
   fillFace('elytra-inner', (px, py, w, h) => (w - 1 - px < wingCut(py) ? transparent : mix(lining, shade(lining, -20), py / h)));
   for (const id of ['elytra-top', 'elytra-bottom', 'elytra-side-inner', 'elytra-side-outer']) fillFace(id, () => trim);

@@ -1,4 +1,4 @@
-// Starts the game auth server from the environment (see the README's "Game auth server") and stops it cleanly on SIGTERM or SIGINT.
+// Starts the game auth server from the environment (see docs/operations.md, "Game auth server") and stops it cleanly on SIGTERM or SIGINT.
 import { ConfigError, readAuthServerConfig, type AuthServerConfig } from './config.ts';
 import { createLogger } from './log.ts';
 import { startAuthServer, type RunningAuthServer } from './server.ts';

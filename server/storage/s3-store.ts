@@ -44,7 +44,7 @@ export class S3BlobStore implements BlobStore {
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       ...(credentials ? { credentials } : {}),
       forcePathStyle: options.forcePathStyle,
-      // DESIGN.md: the SDK's default CRC32 checksums corrupt streamed uploads on some S3-compatible servers.
+      // The SDK's default CRC32 checksums corrupt streamed uploads on some S3-compatible servers.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });

@@ -1,4 +1,4 @@
-// Where each face of the cape, elytra and ears sits on its texture (DESIGN.md "The mod API"), shared by the template script and pages.
+// Where each face of the cape, elytra and ears sits on its texture, shared by the template script and pages.
 
 /** One rectangle of a texture that maps to one face of the 3D model. */
 export interface TextureRegion {

@@ -115,5 +115,5 @@ export type UserGallery = z.output<typeof userGallerySchema>;
 export type LikeResult = z.output<typeof likeResultSchema>;
 /** What a gallery edit answers. */
 export type EditResult = z.output<typeof editResultSchema>;
-/** What the mod reads from GET /profile/{uuid} (DESIGN.md "The mod API"). */
+/** What the mod reads from GET /profile/{uuid} (docs/mod-api.md). */
 export type ModProfile = z.output<typeof modProfileSchema>;

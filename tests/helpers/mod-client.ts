@@ -1,5 +1,5 @@
 // What a game running the mod shows for a player, read the way the mod's own download code reads the mod API
-// (DESIGN.md "The mod API"): it asks only for version 4 uuids without dashes, reads cape_url, ear_url, capeGlint and
+// (docs/mod-api.md): it asks only for version 4 uuids without dashes, reads cape_url, ear_url, capeGlint and
 // upsideDown and nothing else, keeps each texture under its URL's last segment, plays a cape whose height is not half
 // its width as a vertical strip of width × width/2 frames (100 ms each), and pads any other cape into a 64·2ⁿ canvas.
 import sharp from 'sharp';

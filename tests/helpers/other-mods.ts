@@ -1,5 +1,5 @@
 // What the other mods a player can point at the site show for a player, read the way their own download code reads
-// our answers (README "Mod API"):
+// our answers (docs/mod-api.md):
 // - Cape Provider (remote custom provider): a URL template with `$name` / `$id` (dashed uuid), `§` for `$` too; asks only
 //   for version 4 uuids, sends User-Agent `CP`, follows no redirect, and counts only a 2xx answer. Its resolvers:
 //   `default` pads a PNG into a 64·2ⁿ × 32·2ⁿ canvas and draws an elytra only when width/height is 2; `sprite` plays a

@@ -1,4 +1,4 @@
-// Drawing on the cape texture layout (DESIGN.md "The mod API"): a cape box and elytra filled with a colour, pictures
+// Drawing on the cape texture layout (src/lib/texture-layout.ts): a cape box and elytra filled with a colour, pictures
 // fitted onto their faces, at any scale from 64 x 32 to 2048 x 1024. Shared by every cape generator.
 import sharp from 'sharp';
 import { capeWidthForScale } from '../../../src/lib/creator-rules.ts';

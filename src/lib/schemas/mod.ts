@@ -1,7 +1,7 @@
 // The mod API's profile answer (what players' games read).
 import { z } from 'zod';
 
-/** What the mod reads from GET /profile/{uuid} (DESIGN.md "The mod API"). */
+/** What the mod reads from GET /profile/{uuid} (docs/mod-api.md). */
 export const modProfileSchema = z
   .object({
     capeGlint: z.boolean(),
