@@ -136,8 +136,13 @@ test('a file picked while another is held is ignored', async ({ page }) => {
   await logIn(page, uniqueName('CapeHeld'), { ref: '/upload-cape' });
   await pick(page, 'magenta.png', await solidPng(64, 32, MAGENTA));
   await previewSettled(page, 'cape');
+  // A listener on the document hears the change after the island's own handler (events bubble up to it last), so once it
+  // has, the island has seen the second pick and either taken it or let it go.
+  await page.evaluate(() => document.addEventListener('change', () => document.body.setAttribute('data-picks-heard', 'yes'), { once: true }));
   await pick(page, 'blue.png', await solidPng(64, 32, BLUE));
-  await page.waitForTimeout(500);
+  await expect(page.locator('body')).toHaveAttribute('data-picks-heard', 'yes');
+  // Two frames later anything the handler started (a check of the new file) has been drawn.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await expect(page.getByText('magenta.png')).toBeVisible();
   await expect(page.getByText('blue.png')).toHaveCount(0);
   expect(await previewPixels(page, 'blue')).toBeLessThan(50);
