@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CREATOR_INPUT_MAX_BYTES, CREATOR_MAX_SCALE, CREATOR_MIN_SCALE, creatorMessages } from '../../src/lib/creator-rules.ts';
 import type { CreatorsConfig } from '../config.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, refusalError } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile } from '../http/route-schemas.ts';
 import { textureUrl } from '../http/texture-url.ts';
@@ -75,7 +75,7 @@ export async function answerMade(
   try {
     made = await make();
   } catch (error) {
-    if (error instanceof TextureRejected) throw new HttpError(422, error.message);
+    if (error instanceof TextureRejected) throw refusalError(422, error);
     throw error;
   }
   const { creation } = made;

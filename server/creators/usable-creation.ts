@@ -4,7 +4,7 @@ import { capeFrameHeight } from '../../src/lib/texture-layout.ts';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, refusalError } from '../http/errors.ts';
 import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
 import type { Creations } from './creations.ts';
 import type { ImageJobs } from '../images/job-queue.ts';
@@ -34,7 +34,7 @@ export async function usableCreation(context: UsableCreationContext, hash: strin
   try {
     await refuseBlocklistedTexture(db, imageJobs, texture, user.uuid);
   } catch (error) {
-    if (error instanceof TextureRejected) throw new HttpError(422, error.message);
+    if (error instanceof TextureRejected) throw refusalError(422, error);
     throw error;
   }
   return texture;

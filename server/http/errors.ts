@@ -1,26 +1,35 @@
 // HTTP errors with Laravel-style bodies (`{error}` or `{message, errors}`), and the app's error handler.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { Refusal, RefusalReason } from '../../src/lib/refusals.ts';
 import { OutsideServiceError } from './outside-fetch.ts';
 
 /** What a visitor is told when an outside service failed and the route has no message of its own for it. */
 export const OUTSIDE_SERVICE_MESSAGE = 'A service this site relies on could not be reached. Try again in a minute.';
 
-/** An error that becomes a response with its status and body. */
+/** An error that becomes a response with its status and body; a refusal of a texture carries its reason code. */
 export class HttpError extends Error {
+  readonly reason: RefusalReason | undefined;
+
   constructor(
     readonly statusCode: number,
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; reason?: RefusalReason },
   ) {
     super(message, options);
+    this.reason = options?.reason;
   }
 
   /** The response body: `{message, errors}` for field errors, otherwise `{error}`. */
   body(): Record<string, unknown> {
     return this.fieldErrors ? { message: this.message, errors: this.fieldErrors } : { error: this.message };
   }
+}
+
+/** The error answering a refusal with `statusCode`: the refusal's message (and field errors, if any), carrying its reason code. */
+export function refusalError(statusCode: number, refusal: Refusal, fieldErrors?: Record<string, string[]>): HttpError {
+  return new HttpError(statusCode, refusal.message, fieldErrors, { reason: refusal.reason });
 }
 
 /** The 422 for input a zod schema refused: every message by field, the first one as the message. */

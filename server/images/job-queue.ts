@@ -10,7 +10,8 @@
 // - a job that runs longer than `timeoutMs` fails with a 503 and its worker is killed (the pool starts another).
 // The site's own work (renders of stored textures, the moderators' blocklisting) has no player: no cap and no budget.
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from '../config/image-job-limits.ts';
-import { HttpError } from '../http/errors.ts';
+import type { Refusal } from '../../src/lib/refusals.ts';
+import { refusalError } from '../http/errors.ts';
 import { imageJobPixels } from './job-cost.ts';
 import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './work-catalogue.ts';
 import { ImageWorkerPool, type ImageJobControl } from './worker-pool.ts';
@@ -23,6 +24,14 @@ export const IMAGE_WORK_BUDGET_MESSAGE = 'You have used your share of picture pr
 export const IMAGE_QUEUE_FULL_MESSAGE = 'The server is busy processing pictures. Try again in a minute.';
 /** The message when a job ran out of time. */
 export const IMAGE_JOB_TIMEOUT_MESSAGE = 'This picture took too long to process. Try a smaller one.';
+
+/** The queue's refusals: each message with its reason code. */
+export const imageQueueRefusals = {
+  perPlayer: { reason: 'rate_limited', message: IMAGE_JOBS_PER_PLAYER_MESSAGE },
+  workBudget: { reason: 'rate_limited', message: IMAGE_WORK_BUDGET_MESSAGE },
+  queueFull: { reason: 'busy', message: IMAGE_QUEUE_FULL_MESSAGE },
+  timedOut: { reason: 'timed_out', message: IMAGE_JOB_TIMEOUT_MESSAGE },
+} as const satisfies Record<string, Refusal>;
 
 /** The window a player's seconds of image work are counted over. */
 const WORK_WINDOW_MS = 60_000;
@@ -86,8 +95,8 @@ export class ImageJobs {
   run<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>, owner: ImageJobOwner): Promise<ImageWorkResult<N>> {
     return new Promise<ImageWorkResult<N>>((resolve, reject) => {
       if (owner !== null) {
-        if (this.jobsOf(owner) >= this.limits.perPlayer) return reject(new HttpError(429, IMAGE_JOBS_PER_PLAYER_MESSAGE));
-        if (this.chargedSeconds(owner) >= this.limits.workSecondsPerMinute) return reject(new HttpError(429, IMAGE_WORK_BUDGET_MESSAGE));
+        if (this.jobsOf(owner) >= this.limits.perPlayer) return reject(refusalError(429, imageQueueRefusals.perPlayer));
+        if (this.chargedSeconds(owner) >= this.limits.workSecondsPerMinute) return reject(refusalError(429, imageQueueRefusals.workBudget));
       }
       const job: Job = {
         owner,
@@ -99,7 +108,7 @@ export class ImageJobs {
       this.dispatch();
       if (this.waiting.length > this.limits.queueMax && this.waiting.includes(job)) {
         this.waiting.splice(this.waiting.indexOf(job), 1);
-        reject(new HttpError(503, IMAGE_QUEUE_FULL_MESSAGE));
+        reject(refusalError(503, imageQueueRefusals.queueFull));
       }
     });
   }
@@ -161,7 +170,7 @@ export class ImageJobs {
       this.dispatch();
     };
     const timeOut = () => {
-      const error = new HttpError(503, IMAGE_JOB_TIMEOUT_MESSAGE);
+      const error = refusalError(503, imageQueueRefusals.timedOut);
       controller.abort(error);
       finish(() => reject(error));
     };

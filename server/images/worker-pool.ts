@@ -4,6 +4,7 @@
 // caller gives up on it (its timeout) is ended by killing its worker, and a new worker is started in its place at once.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { RefusalReason } from '../../src/lib/refusals.ts';
 import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './work-catalogue.ts';
 import { TextureRejected } from '../textures/pipeline/process.ts';
 
@@ -14,8 +15,9 @@ export interface ImageWorkerRequest {
   input: unknown;
 }
 
-/** A worker's answer: ready to work, a result, or the job's error (`rejected` for a TextureRejected). */
-export type ImageWorkerReply = { id: 0; ready: true } | { id: number; result: unknown } | { id: number; error: { message: string; rejected: boolean } };
+/** A worker's answer: ready to work, a result, or the job's error (with a TextureRejected's reason code, null for any other error). */
+export type ImageWorkerReply =
+  { id: 0; ready: true } | { id: number; result: unknown } | { id: number; error: { message: string; reason: RefusalReason | null } };
 
 const WORKER_FILE = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 /** The TypeScript loader the server itself runs with, by absolute URL (so it resolves whatever the working directory). */
@@ -100,8 +102,10 @@ export class ImageWorkerPool {
       const job = worker.job;
       if (!job || job.id !== reply.id) return;
       worker.job = null;
-      if ('error' in reply) job.reject(reply.error.rejected ? new TextureRejected(reply.error.message) : new Error(reply.error.message));
-      else job.resolve(reply.result);
+      if ('error' in reply) {
+        const { message, reason } = reply.error;
+        job.reject(reason ? new TextureRejected({ reason, message }) : new Error(message));
+      } else job.resolve(reply.result);
     });
     // Errors of the IPC channel (a send to a dying worker) must not become the server's uncaught exceptions.
     child.on('error', (error) => {

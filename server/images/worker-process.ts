@@ -17,7 +17,7 @@ process.on('message', (request: ImageWorkerRequest) => {
     (error: unknown) =>
       process.send!({
         id: request.id,
-        error: { message: error instanceof Error ? error.message : String(error), rejected: error instanceof TextureRejected },
+        error: { message: error instanceof Error ? error.message : String(error), reason: error instanceof TextureRejected ? error.reason : null },
       } satisfies ImageWorkerReply),
   );
 });

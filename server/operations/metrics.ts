@@ -4,18 +4,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
-import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
-import { textureMessages } from '../../src/lib/texture-rules.ts';
-import {
-  IMAGE_JOB_TIMEOUT_MESSAGE,
-  IMAGE_JOBS_PER_PLAYER_MESSAGE,
-  IMAGE_QUEUE_FULL_MESSAGE,
-  IMAGE_WORK_BUDGET_MESSAGE,
-  type ImageJobCounts,
-} from '../images/job-queue.ts';
+import type { ImageJobCounts } from '../images/job-queue.ts';
 import { RequestDurations, type Sample } from '../http/request-durations.ts';
-import { BLOCKLISTED_MESSAGE } from '../textures/library/blocklist.ts';
 
 /** A metric whose samples are read from the app's own counters when Prometheus scrapes, registered beside prom-client's own. */
 class ScrapedMetric {
@@ -44,34 +35,14 @@ export type LoginMethod = 'code' | 'microsoft';
 /** How a login ended: a code login's results, or why a Microsoft login was refused. */
 export type LoginResult = 'ok' | 'wrong_code' | 'banned' | 'rate_limited' | 'too_many_failures' | MicrosoftLoginFailure;
 
-/** The refusals' messages and their short, stable labels. */
-const REJECTION_REASONS = new Map<string, string>([
-  [textureMessages.capeTooBig, 'too_big'],
-  [textureMessages.earsTooBig, 'too_big'],
-  [galleryMessages.fileTooBig, 'too_big'],
-  [textureMessages.capeType, 'wrong_type'],
-  [textureMessages.earsType, 'wrong_type'],
-  [galleryMessages.fileType, 'wrong_type'],
-  [textureMessages.invalidImage, 'invalid_image'],
-  [textureMessages.capeTooLarge, 'dimensions'],
-  [textureMessages.capeDimensions, 'dimensions'],
-  [textureMessages.earsDimensions, 'dimensions'],
-  [textureMessages.capeTooManyFrames, 'too_many_frames'],
-  [BLOCKLISTED_MESSAGE, 'blocklisted'],
-  [galleryMessages.tooManyUploads, 'rate_limited'],
-  [galleryMessages.missingFields, 'missing_fields'],
-  [galleryMessages.unknownTag, 'unknown_tag'],
-  [galleryMessages.titleTooLong, 'invalid_title'],
-  [galleryMessages.titleCharacters, 'invalid_title'],
-  [IMAGE_JOBS_PER_PLAYER_MESSAGE, 'rate_limited'],
-  [IMAGE_WORK_BUDGET_MESSAGE, 'rate_limited'],
-  [IMAGE_QUEUE_FULL_MESSAGE, 'busy'],
-  [IMAGE_JOB_TIMEOUT_MESSAGE, 'timed_out'],
-]);
-
-/** The short, stable label of an upload refusal's message (`too_big`, `wrong_type`, `dimensions`, …; `other` for one not listed). */
-export function uploadRejectionReason(message: string): string {
-  return REJECTION_REASONS.get(message) ?? 'other';
+/**
+ * The short, stable label of an upload refusal (`too_big`, `wrong_type`, `dimensions`, …): the reason code the refusal
+ * carries from where it was raised (a TextureRejected, an HttpError of a refusal, or a refusal itself); `other` for an
+ * error without one.
+ */
+export function uploadRejectionReason(refusal: unknown): string {
+  const reason = typeof refusal === 'object' && refusal !== null && 'reason' in refusal ? refusal.reason : undefined;
+  return typeof reason === 'string' && reason !== '' ? reason : 'other';
 }
 
 /** The app state the metrics read on every scrape. */

@@ -19,7 +19,7 @@ import {
   userGallerySchema,
 } from '../../src/lib/schemas/gallery.ts';
 import { textureHashSchema } from '../../src/lib/schemas/ids.ts';
-import { GALLERY_TYPES, galleryMessages } from '../../src/lib/gallery-rules.ts';
+import { GALLERY_TYPES, galleryMessages, galleryRefusal } from '../../src/lib/gallery-rules.ts';
 import { CAPE_MAX_BYTES } from '../../src/lib/texture-rules.ts';
 import { normalizeUuid, TEXTURE_HASH_PATTERN } from '../../src/lib/ids.ts';
 import { requireUser } from '../auth/plugin.ts';
@@ -29,7 +29,7 @@ import { createGalleryItem, deleteGalleryItems, editGalleryItem, galleryItemOwne
 import { findGalleryItem, listGallery } from '../gallery/queries.ts';
 import { checkTitleAndTags } from '../gallery/title-and-tags.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, refusalError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
@@ -56,9 +56,9 @@ export async function galleryRoutes(
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, library, imageJobs, metrics } = options;
-  /** Counts a refused gallery upload under its message's label and returns the error to throw. */
+  /** Counts a refused gallery upload under its reason code and returns the error to throw. */
   const refuseUpload = (error: HttpError) => {
-    metrics.countUpload('gallery', uploadRejectionReason(error.message));
+    metrics.countUpload('gallery', uploadRejectionReason(error));
     return error;
   };
 
@@ -279,17 +279,17 @@ export async function galleryRoutes(
     async (request, reply) => {
       const user = await requireUser(request);
       const { fields, file } = await readMultipart(request, reply, CAPE_MAX_BYTES);
-      if (file === 'too-big') throw refuseUpload(new HttpError(413, galleryMessages.fileTooBig));
-      if (!file || !fields.title || !fields.tags) throw refuseUpload(new HttpError(422, galleryMessages.missingFields));
+      if (file === 'too-big') throw refuseUpload(refusalError(413, galleryRefusal('fileTooBig')));
+      if (!file || !fields.title || !fields.tags) throw refuseUpload(refusalError(422, galleryRefusal('missingFields')));
       const tags = galleryTagsFieldSchema.safeParse(fields.tags);
-      if (!tags.success) throw refuseUpload(new HttpError(422, galleryMessages.unknownTag, { tags: [galleryMessages.unknownTag] }));
+      if (!tags.success) throw refuseUpload(refusalError(422, galleryRefusal('unknownTag'), { tags: [galleryMessages.unknownTag] }));
       let texture;
       try {
         await checkTitleAndTags(db, fields.title, tags.data);
         texture = await imageJobs.run('galleryTexture', file, user.uuid);
         await refuseBlocklisted(db, texture);
       } catch (error) {
-        if (error instanceof TextureRejected) throw refuseUpload(new HttpError(422, error.message));
+        if (error instanceof TextureRejected) throw refuseUpload(refusalError(422, error));
         if (error instanceof HttpError) throw refuseUpload(error);
         throw error;
       }

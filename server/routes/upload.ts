@@ -91,9 +91,9 @@ export async function uploadRoutes(
           texture = await imageJobs.run(slot.work, upload, user.uuid);
           await refuseBlocklisted(options.db, texture);
         } catch (error) {
-          if (error instanceof HttpError) count(uploadRejectionReason(error.message)); // the image queue's refusals
+          if (error instanceof HttpError) count(uploadRejectionReason(error)); // the image queue's refusals
           if (!(error instanceof TextureRejected)) throw error;
-          count(uploadRejectionReason(error.message));
+          count(uploadRejectionReason(error));
           return refuse(reply, error.message);
         }
         await assignPlayerTextures(options, user.uuid, slot.name, texture);

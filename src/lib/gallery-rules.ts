@@ -1,4 +1,5 @@
 // The gallery's shared rules: file and title checks, sort options and texture types.
+import { messageOf, type Refusal, type RefusalReason } from './refusals';
 import { CAPE_MAX_BYTES, checkCapeDimensions, EARS_HEIGHT, EARS_WIDTH, type TextureType } from './texture-rules';
 
 /** Items per gallery page (4 cards per row). */
@@ -23,6 +24,25 @@ export const galleryMessages = {
   loginToLike: 'Login to be able to like items',
 } as const;
 
+/** The name of one of the gallery's messages an upload can be refused with (the download limit and the like message are not). */
+export type GalleryUploadMessageKey = Exclude<keyof typeof galleryMessages, 'tooManyDownloads' | 'loginToLike'>;
+
+/** Why each gallery upload rule refuses, by message. */
+export const galleryReasons = {
+  fileTooBig: 'too_big',
+  fileType: 'wrong_type',
+  missingFields: 'missing_fields',
+  tooManyUploads: 'rate_limited',
+  titleTooLong: 'invalid_title',
+  titleCharacters: 'invalid_title',
+  unknownTag: 'unknown_tag',
+} as const satisfies Record<GalleryUploadMessageKey, RefusalReason>;
+
+/** A gallery upload rule's refusal: its reason code with its message. */
+export function galleryRefusal(key: GalleryUploadMessageKey): Refusal {
+  return { reason: galleryReasons[key], message: galleryMessages[key] };
+}
+
 /** The sort options: likes, downloads, name and uploaded, each ascending or descending. */
 export const GALLERY_SORTS = ['likes_desc', 'likes_asc', 'downloads_desc', 'downloads_asc', 'name_asc', 'name_desc', 'uploaded_desc', 'uploaded_asc'] as const;
 export type GallerySort = (typeof GALLERY_SORTS)[number];
@@ -43,12 +63,17 @@ export function cleanTitle(value: string): string {
   return filterTitleInput(value).slice(0, GALLERY_TITLE_MAX);
 }
 
+/** Checks a gallery title; returns the refusal, or null when it passes. */
+export function galleryTitleRefusal(title: string): Refusal | null {
+  if (title.trim().length === 0) return galleryRefusal('missingFields');
+  if (title.length > GALLERY_TITLE_MAX) return galleryRefusal('titleTooLong');
+  if (filterTitleInput(title) !== title) return galleryRefusal('titleCharacters');
+  return null;
+}
+
 /** Checks a gallery title; returns the message, or null when it passes. */
 export function checkGalleryTitle(title: string): string | null {
-  if (title.trim().length === 0) return galleryMessages.missingFields;
-  if (title.length > GALLERY_TITLE_MAX) return galleryMessages.titleTooLong;
-  if (filterTitleInput(title) !== title) return galleryMessages.titleCharacters;
-  return null;
+  return messageOf(galleryTitleRefusal(title));
 }
 
 /** Checks a gallery form's title and chosen tags (at least one); returns the message, or null when they pass. */
@@ -56,11 +81,16 @@ export function checkGalleryFields(title: string, tags: readonly string[]): stri
   return tags.length === 0 ? galleryMessages.missingFields : checkGalleryTitle(title);
 }
 
+/** Checks a gallery file's size and type before it is loaded; returns the refusal, or null. */
+export function galleryFileRefusal(file: { bytes: number; type: TextureType }): Refusal | null {
+  if (file.bytes > CAPE_MAX_BYTES) return galleryRefusal('fileTooBig');
+  if (file.type !== 'png' && file.type !== 'gif') return galleryRefusal('fileType');
+  return null;
+}
+
 /** Checks a gallery file's size and type before it is loaded; returns the message, or null. */
 export function checkGalleryFile(file: { bytes: number; type: TextureType }): string | null {
-  if (file.bytes > CAPE_MAX_BYTES) return galleryMessages.fileTooBig;
-  if (file.type !== 'png' && file.type !== 'gif') return galleryMessages.fileType;
-  return null;
+  return messageOf(galleryFileRefusal(file));
 }
 
 /** Whether dimensions are those of ears (14 x 7). */

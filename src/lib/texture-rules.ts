@@ -1,4 +1,5 @@
 // The file rules for capes and ears (size, type, dimensions), written once and used by the upload pages and the server.
+import { messageOf, type Refusal, type RefusalReason } from './refusals';
 import { capeFrameHeight } from './texture-layout';
 
 /** Cape file size limit in bytes (500 KB). */
@@ -37,6 +38,27 @@ export const textureMessages = {
   earsDimensions: "The ears aren't the right dimensions. Check out the gallery for some awesome ears.",
 } as const;
 
+/** The name of one of the texture rules' messages. */
+export type TextureMessageKey = keyof typeof textureMessages;
+
+/** Why each texture rule refuses, by message. */
+export const textureReasons = {
+  capeTooBig: 'too_big',
+  capeType: 'wrong_type',
+  invalidImage: 'invalid_image',
+  capeTooLarge: 'dimensions',
+  capeDimensions: 'dimensions',
+  capeTooManyFrames: 'too_many_frames',
+  earsTooBig: 'too_big',
+  earsType: 'wrong_type',
+  earsDimensions: 'dimensions',
+} as const satisfies Record<TextureMessageKey, RefusalReason>;
+
+/** A texture rule's refusal: its reason code with its message. */
+export function textureRefusal(key: TextureMessageKey): Refusal {
+  return { reason: textureReasons[key], message: textureMessages[key] };
+}
+
 /** The message when an upload carries no file. */
 export const NO_FILE_MESSAGE = 'Choose a file to upload';
 
@@ -55,21 +77,31 @@ export function typeFromMime(mime: string): TextureType {
   return 'other';
 }
 
+/** Checks a cape's size and type (before the image is loaded); returns the refusal, or null when it passes. */
+export function capeFileRefusal(file: { bytes: number; type: TextureType }): Refusal | null {
+  if (file.bytes > CAPE_MAX_BYTES) return textureRefusal('capeTooBig');
+  if (file.type !== 'png' && file.type !== 'gif') return textureRefusal('capeType');
+  return null;
+}
+
 /** Checks a cape's size and type (before the image is loaded); returns the message, or null when it passes. */
 export function checkCapeFile(file: { bytes: number; type: TextureType }): string | null {
-  if (file.bytes > CAPE_MAX_BYTES) return textureMessages.capeTooBig;
-  if (file.type !== 'png' && file.type !== 'gif') return textureMessages.capeType;
+  return messageOf(capeFileRefusal(file));
+}
+
+/** Checks a cape's dimensions; returns the refusal, or null when they pass. */
+export function capeDimensionsRefusal(image: { width: number; height: number }): Refusal | null {
+  const { width, height } = image;
+  if (!(width > 0 && height > 0)) return textureRefusal('invalidImage');
+  if (width > CAPE_MAX_WIDTH || height > CAPE_MAX_HEIGHT) return textureRefusal('capeTooLarge');
+  if (height !== capeFrameHeight(width)) return textureRefusal('capeDimensions');
+  if (height % 32 !== 0 && width % 64 !== 0) return textureRefusal('capeDimensions');
   return null;
 }
 
 /** Checks a cape's dimensions; returns the message, or null when they pass. */
 export function checkCapeDimensions(image: { width: number; height: number }): string | null {
-  const { width, height } = image;
-  if (!(width > 0 && height > 0)) return textureMessages.invalidImage;
-  if (width > CAPE_MAX_WIDTH || height > CAPE_MAX_HEIGHT) return textureMessages.capeTooLarge;
-  if (height !== capeFrameHeight(width)) return textureMessages.capeDimensions;
-  if (height % 32 !== 0 && width % 64 !== 0) return textureMessages.capeDimensions;
-  return null;
+  return messageOf(capeDimensionsRefusal(image));
 }
 
 /** The width a cape is stored at: the next 64·2ⁿ at or above its width (the mod pads anything else into such a canvas). */
@@ -79,19 +111,34 @@ export function storedCapeWidth(width: number): number {
   return stored;
 }
 
+/** Checks an animated cape's frame count; returns the refusal, or null when it passes. */
+export function capeFramesRefusal(frames: number): Refusal | null {
+  return frames > MAX_CAPE_FRAMES ? textureRefusal('capeTooManyFrames') : null;
+}
+
 /** Checks an animated cape's frame count; returns the message, or null when it passes. */
 export function checkCapeFrames(frames: number): string | null {
-  return frames > MAX_CAPE_FRAMES ? textureMessages.capeTooManyFrames : null;
+  return messageOf(capeFramesRefusal(frames));
+}
+
+/** Checks ears' size and type (before the image is loaded); returns the refusal, or null when it passes. */
+export function earsFileRefusal(file: { bytes: number; type: TextureType }): Refusal | null {
+  if (file.bytes > EARS_MAX_BYTES) return textureRefusal('earsTooBig');
+  if (file.type !== 'png') return textureRefusal('earsType');
+  return null;
 }
 
 /** Checks ears' size and type (before the image is loaded); returns the message, or null when it passes. */
 export function checkEarsFile(file: { bytes: number; type: TextureType }): string | null {
-  if (file.bytes > EARS_MAX_BYTES) return textureMessages.earsTooBig;
-  if (file.type !== 'png') return textureMessages.earsType;
-  return null;
+  return messageOf(earsFileRefusal(file));
 }
 
-/** Checks ears' dimensions: exactly 14 x 7 (stricter than the old check, which let 14 x 10 through). */
+/** Checks ears' dimensions: exactly 14 x 7 (stricter than the old check, which let 14 x 10 through); returns the refusal, or null. */
+export function earsDimensionsRefusal(image: { width: number; height: number }): Refusal | null {
+  return image.width === EARS_WIDTH && image.height === EARS_HEIGHT ? null : textureRefusal('earsDimensions');
+}
+
+/** Checks ears' dimensions: exactly 14 x 7; returns the message, or null when they pass. */
 export function checkEarsDimensions(image: { width: number; height: number }): string | null {
-  return image.width === EARS_WIDTH && image.height === EARS_HEIGHT ? null : textureMessages.earsDimensions;
+  return messageOf(earsDimensionsRefusal(image));
 }

@@ -2,7 +2,7 @@
 // asked) over a background, resampled to the 100 ms tick and sized to the strip budget by the upload pipeline's rules.
 import sharp from 'sharp';
 import { capeWidthForScale, creatorMessages } from '../../../src/lib/creator-rules.ts';
-import { checkCapeFrames, MAX_CAPE_FRAMES } from '../../../src/lib/texture-rules.ts';
+import { capeFramesRefusal, MAX_CAPE_FRAMES } from '../../../src/lib/texture-rules.ts';
 import { countGifFrames, readImageHeader } from '../pipeline/image-header.ts';
 import { resampleTimeline, stripFrameWidth, TextureRejected } from '../pipeline/process.ts';
 import type { RawImage, Rgba } from '../pipeline/raw-image.ts';
@@ -23,7 +23,7 @@ export interface AnimatedCapeInput {
 async function fittedFrames(gif: Buffer, frames: number, width: number, height: number): Promise<{ frames: RawImage[]; delays: number[] }> {
   const decoder = sharp(gif, { limitInputPixels: 2048 * 2048 * MAX_CAPE_FRAMES, failOn: 'error', animated: true });
   const metadata = await decoder.metadata();
-  if (metadata.pages !== frames) throw new TextureRejected(creatorMessages.invalidImage);
+  if (metadata.pages !== frames) throw new TextureRejected({ reason: 'invalid_image', message: creatorMessages.invalidImage });
   const { data, info } = await decoder
     .ensureAlpha()
     .resize(width, height, { fit: 'cover', kernel: 'nearest' })
@@ -44,10 +44,10 @@ async function fittedFrames(gif: Buffer, frames: number, width: number, height: 
 export async function drawAnimatedCape(input: AnimatedCapeInput): Promise<GeneratedCape> {
   const gif = Buffer.from(input.gif);
   const header = readImageHeader(gif);
-  if (header.type !== 'gif') throw new TextureRejected(creatorMessages.animatedType);
+  if (header.type !== 'gif') throw new TextureRejected({ reason: 'wrong_type', message: creatorMessages.animatedType });
   const counted = countGifFrames(gif, MAX_CAPE_FRAMES);
-  if (!counted) throw new TextureRejected(creatorMessages.invalidImage);
-  const tooMany = checkCapeFrames(counted);
+  if (!counted) throw new TextureRejected({ reason: 'invalid_image', message: creatorMessages.invalidImage });
+  const tooMany = capeFramesRefusal(counted);
   if (tooMany) throw new TextureRejected(tooMany);
   // Frames are measured against the delays before sizing: the strip's frame width depends on how many ticks there are.
   const probe = await sharp(gif, { limitInputPixels: 2048 * 2048 * MAX_CAPE_FRAMES, failOn: 'error', animated: true }).metadata();

@@ -3,7 +3,7 @@
 import { perceptualProbes } from '../pipeline/perceptual-hash.ts';
 import { encodeRaw, TextureRejected, type EncodedTexture } from '../pipeline/process.ts';
 import { renderCapePreview } from '../pipeline/render.ts';
-import { checkCapeDimensions, storedCapeWidth, textureMessages } from '../../../src/lib/texture-rules.ts';
+import { capeDimensionsRefusal, storedCapeWidth, textureRefusal } from '../../../src/lib/texture-rules.ts';
 import { drawAnimatedCape } from './animated-cape.ts';
 import { drawBannerCape } from './banner-cape.ts';
 import type { GeneratedCape } from './generated.ts';
@@ -50,7 +50,7 @@ async function generate(request: CreationRequest): Promise<GeneratedCape> {
     return await (capeGenerators[request.generator] as (input: unknown) => GeneratedCape | Promise<GeneratedCape>)(request.input);
   } catch (error) {
     if (error instanceof TextureRejected) throw error;
-    throw new TextureRejected(textureMessages.invalidImage);
+    throw new TextureRejected(textureRefusal('invalidImage'));
   }
 }
 
@@ -59,7 +59,7 @@ export async function makeCreation(request: CreationRequest): Promise<Creation> 
   const generated = await generate(request);
   // The upload pipeline's rules and encoder, from the drawn pixels (no file size limit: nothing was uploaded).
   const problem =
-    checkCapeDimensions(generated.still) ?? (generated.still.width === storedCapeWidth(generated.still.width) ? null : textureMessages.capeDimensions);
+    capeDimensionsRefusal(generated.still) ?? (generated.still.width === storedCapeWidth(generated.still.width) ? null : textureRefusal('capeDimensions'));
   if (problem) throw new TextureRejected(problem);
   const still = await encodeRaw(generated.still, 1, CREATION_COMPRESSION_LEVEL);
   const strip = generated.strip ? await encodeRaw(generated.strip.image, generated.strip.frames, CREATION_COMPRESSION_LEVEL) : null;

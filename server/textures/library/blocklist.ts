@@ -2,6 +2,7 @@
 // picture re-saved, touched up or nudged is refused at upload. Removals hash their textures in the image jobs before their
 // transaction and add the rows inside it; uploads are checked after processing, before anything is stored.
 import type { Transaction } from 'kysely';
+import type { Refusal } from '../../../src/lib/refusals.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ImageJobs } from '../../images/job-queue.ts';
@@ -11,6 +12,8 @@ import { TextureRejected } from '../pipeline/process.ts';
 
 /** The answer to an upload of a blocklisted picture. */
 export const BLOCKLISTED_MESSAGE = "This picture was removed by our moderators for breaking the rules and can't be uploaded again.";
+/** The refusal of a blocklisted picture: its reason code with BLOCKLISTED_MESSAGE. */
+export const BLOCKLISTED_REFUSAL: Refusal = { reason: 'blocklisted', message: BLOCKLISTED_MESSAGE };
 
 /** What blocklisting a removal needs: the stored textures and the image jobs that hash them. */
 export interface BlocklistContext {
@@ -68,7 +71,7 @@ export async function prepareBlocklisting(
 export async function refuseBlocklisted(db: Db, upload: UploadToCheck): Promise<void> {
   const hashes = [upload.still.hash, upload.strip?.hash];
   const blocked = await db.selectFrom('texture_blocklist').select(['hash', 'phash']).execute();
-  if (blocked.some((row) => hashes.includes(row.hash) || isPerceptualMatch(upload.probes, row.phash))) throw new TextureRejected(BLOCKLISTED_MESSAGE);
+  if (blocked.some((row) => hashes.includes(row.hash) || isPerceptualMatch(upload.probes, row.phash))) throw new TextureRejected(BLOCKLISTED_REFUSAL);
 }
 
 /** Throws TextureRejected with BLOCKLISTED_MESSAGE when a stored texture (a made cape) is blocklisted, checked as an upload is: by content and by the look of its first frame. */

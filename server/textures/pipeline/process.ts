@@ -6,17 +6,18 @@ import {
   CAPE_FRAME_MS,
   CAPE_MAX_HEIGHT,
   CAPE_MAX_WIDTH,
-  checkCapeDimensions,
-  checkCapeFile,
-  checkCapeFrames,
-  checkEarsDimensions,
-  checkEarsFile,
+  capeDimensionsRefusal,
+  capeFileRefusal,
+  capeFramesRefusal,
+  earsDimensionsRefusal,
+  earsFileRefusal,
   MAX_CAPE_FRAMES,
   STRIP_MAX_PIXELS,
   storedCapeWidth,
-  textureMessages,
+  textureRefusal,
 } from '../../../src/lib/texture-rules.ts';
-import { checkGalleryFile, isEarsSize } from '../../../src/lib/gallery-rules.ts';
+import { galleryFileRefusal, isEarsSize } from '../../../src/lib/gallery-rules.ts';
+import type { Refusal, RefusalReason } from '../../../src/lib/refusals.ts';
 import { countGifFrames, readImageHeader } from './image-header.ts';
 import type { RawImage } from './raw-image.ts';
 import { capeFrameHeight, stripFrameCount } from '../../../src/lib/texture-layout.ts';
@@ -40,10 +41,17 @@ export interface ProcessedCape {
 }
 
 /** A size-and-type check that runs before anything is decoded. */
-type FileCheck = (file: { bytes: number; type: 'png' | 'gif' | 'other' }) => string | null;
+type FileCheck = (file: { bytes: number; type: 'png' | 'gif' | 'other' }) => Refusal | null;
 
-/** A rule failure, carrying the rule's message for the user. */
-export class TextureRejected extends Error {}
+/** A rule failure, carrying the rule's message for the user and its reason code. */
+export class TextureRejected extends Error {
+  readonly reason: RefusalReason;
+
+  constructor(refusal: Refusal) {
+    super(refusal.message);
+    this.reason = refusal.reason;
+  }
+}
 
 /** The SHA-256 of bytes, as 64 lowercase hex characters. */
 export function sha256(bytes: Buffer): string {
@@ -109,8 +117,8 @@ export function stripFrameWidth(storedWidth: number, frames: number): number {
   return width;
 }
 
-function reject(message: string | null): void {
-  if (message) throw new TextureRejected(message);
+function reject(refusal: Refusal | null): void {
+  if (refusal) throw new TextureRejected(refusal);
 }
 
 /** Decodes with a pixel limit; a file that does not decode is "not valid". */
@@ -119,7 +127,7 @@ async function decodeChecked<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (error instanceof TextureRejected) throw error;
-    throw new TextureRejected(textureMessages.invalidImage);
+    throw new TextureRejected(textureRefusal('invalidImage'));
   }
 }
 
@@ -129,11 +137,11 @@ async function encodeStill(upload: Buffer, header: { width: number; height: numb
   const width = storedCapeWidth(header.width);
   if (width === header.width) {
     const still = await encode(decoder, 1);
-    if (still.width !== header.width || still.height !== header.height) reject(textureMessages.invalidImage);
+    if (still.width !== header.width || still.height !== header.height) reject(textureRefusal('invalidImage'));
     return still;
   }
   const { data, info } = await decoder.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  if (info.width !== header.width || info.height !== header.height) reject(textureMessages.invalidImage);
+  if (info.width !== header.width || info.height !== header.height) reject(textureRefusal('invalidImage'));
   return encodeRaw(scaleNearest({ data, width: info.width, height: info.height }, width, capeFrameHeight(width)), 1);
 }
 
@@ -167,7 +175,7 @@ async function assembleStrip(decoded: RawImage, frames: number, ticks: number[],
 async function buildStrip(upload: Buffer, header: { width: number; height: number }, frames: number): Promise<Omit<ProcessedCape, 'still'>> {
   const limitInputPixels = CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT * MAX_CAPE_FRAMES;
   const metadata = await sharp(upload, { limitInputPixels, failOn: 'error', pages: -1 }).metadata();
-  if (metadata.pages !== frames || metadata.pageHeight !== header.height || metadata.width !== header.width) reject(textureMessages.invalidImage);
+  if (metadata.pages !== frames || metadata.pageHeight !== header.height || metadata.width !== header.width) reject(textureRefusal('invalidImage'));
   const { ticks, cut } = resampleTimeline(metadata.delay ?? [], frames);
   if (ticks.length < 2) return { strip: null, notice: null };
   const storedWidth = storedCapeWidth(header.width);
@@ -177,7 +185,7 @@ async function buildStrip(upload: Buffer, header: { width: number; height: numbe
   // and takes twice as long as the decode for the largest animations. The worst upload (64 frames of 2048 x 1024) holds
   // 512 MB of pixels for a moment; the image job queue bounds how many do at once.
   const { data, info } = await sharp(upload, { limitInputPixels, failOn: 'error', pages: -1 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  if (!Number.isInteger(info.height / frames)) reject(textureMessages.invalidImage);
+  if (!Number.isInteger(info.height / frames)) reject(textureRefusal('invalidImage'));
   const strip = await assembleStrip({ data, width: info.width, height: info.height }, frames, ticks, frameWidth);
   const notices: string[] = [];
   if (frameWidth < storedWidth) notices.push(`The animation was scaled to ${frameWidth} × ${frameHeight} a frame to fit.`);
@@ -189,16 +197,16 @@ async function buildStrip(upload: Buffer, header: { width: number; height: numbe
 }
 
 /** Checks and re-encodes a cape upload (PNG or GIF); throws TextureRejected with the failed rule's message. */
-export async function processCape(upload: Buffer, checkFile: FileCheck = checkCapeFile): Promise<ProcessedCape> {
+export async function processCape(upload: Buffer, checkFile: FileCheck = capeFileRefusal): Promise<ProcessedCape> {
   const header = readImageHeader(upload);
   reject(checkFile({ bytes: upload.length, type: header.type }));
-  if (header.width === 0 || header.height === 0) reject(textureMessages.invalidImage);
-  reject(checkCapeDimensions(header));
+  if (header.width === 0 || header.height === 0) reject(textureRefusal('invalidImage'));
+  reject(capeDimensionsRefusal(header));
   let frames = 1;
   if (header.type === 'gif') {
     const counted = countGifFrames(upload, MAX_CAPE_FRAMES);
-    if (counted === null || counted === 0) reject(textureMessages.invalidImage);
-    reject(checkCapeFrames(counted!));
+    if (counted === null || counted === 0) reject(textureRefusal('invalidImage'));
+    reject(capeFramesRefusal(counted!));
     frames = counted!;
   }
   return decodeChecked(async () => {
@@ -209,13 +217,13 @@ export async function processCape(upload: Buffer, checkFile: FileCheck = checkCa
 }
 
 /** Checks and re-encodes ears (PNG, exactly 14 x 7; the first frame of a GIF where `checkFile` allows one); throws TextureRejected with the failed rule's message. */
-export async function processEars(upload: Buffer, checkFile: FileCheck = checkEarsFile): Promise<EncodedTexture> {
+export async function processEars(upload: Buffer, checkFile: FileCheck = earsFileRefusal): Promise<EncodedTexture> {
   const header = readImageHeader(upload);
   reject(checkFile({ bytes: upload.length, type: header.type }));
-  if (header.width === 0 || header.height === 0) reject(textureMessages.invalidImage);
-  reject(checkEarsDimensions(header));
+  if (header.width === 0 || header.height === 0) reject(textureRefusal('invalidImage'));
+  reject(earsDimensionsRefusal(header));
   const ears = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error', page: 0, pages: 1 }), 1));
-  reject(checkEarsDimensions(ears));
+  reject(earsDimensionsRefusal(ears));
   return ears;
 }
 
@@ -225,8 +233,8 @@ export type ProcessedGalleryTexture = { kind: 'ears'; still: EncodedTexture; str
 /** Checks and re-encodes a gallery upload: 14 x 7 is ears, anything else a cape (size and type checked with the gallery's messages). */
 export async function processGalleryTexture(upload: Buffer): Promise<ProcessedGalleryTexture> {
   const header = readImageHeader(upload);
-  if (!isEarsSize(header)) return { kind: 'cape', ...(await processCape(upload, checkGalleryFile)) };
-  return { kind: 'ears', still: await processEars(upload, checkGalleryFile), strip: null, notice: null };
+  if (!isEarsSize(header)) return { kind: 'cape', ...(await processCape(upload, galleryFileRefusal)) };
+  return { kind: 'ears', still: await processEars(upload, galleryFileRefusal), strip: null, notice: null };
 }
 
 /** Turns a stored strip (frames stacked vertically, each width x width/2) back into a looping GIF at 100 ms a frame. */
