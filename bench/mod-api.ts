@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { makeCapes, seed } from './mod-seed.ts';
 import { prepareHeavyLoad } from './heavy-load.ts';
-import { startProcess, stopProcess, cpuTimeUs, rssMb } from './processes.ts';
+import { startProcess, stopProcess, cpuPerRequest, rssMb } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
 import { modFilesNginxConfig } from './baseline-nginx.ts';
 
@@ -55,9 +55,9 @@ const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
  * background-load phase; resolves when both are done.
  */
 async function load(target: Target, pathsFile: string, durationS: number, during?: () => Promise<void>): Promise<LoadResult> {
-  const cpuBefore = cpuTimeUs(target.child.pid!);
+  const cpu = cpuPerRequest(() => [target.child.pid!]);
   const [result] = await Promise.all([runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS }), during?.()]);
-  return { ...result, cpuUs: (cpuTimeUs(target.child.pid!) - cpuBefore) / (result.rps * durationS) };
+  return { ...result, cpuUs: cpu(result.rps * durationS) };
 }
 
 /** Runs a case: warm-up of every target, then rounds in turn (bare, nginx, real, bare, ...); prints every run and the medians. */

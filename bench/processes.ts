@@ -56,10 +56,47 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The CPU time a process has used (user + system), in µs (Linux clock ticks of 10 ms). */
-export function cpuTimeUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+/** Every live process's /proc stat fields after the command name (state, ppid, …, utime at 11, stime at 12, cutime, cstime), by pid. */
+function processStats(): Map<number, string[]> {
+  const stats = new Map<number, string[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      stats.set(Number(entry), text.slice(text.lastIndexOf(') ') + 2).split(' '));
+    } catch {
+      // It exited meanwhile.
+    }
+  }
+  return stats;
+}
+
+/**
+ * The CPU time (user + system, in µs; Linux counts clock ticks of 10 ms) of the given processes and every process under
+ * them: a server's image workers, nginx's workers. Each counts with its exited children (cutime, cstime), so a worker
+ * that ends meanwhile moves its time to its parent and nothing is lost or counted twice.
+ */
+export function cpuTimeUs(...pids: number[]): number {
+  const stats = processStats();
+  const children = new Map<number, number[]>();
+  for (const [pid, fields] of stats) {
+    const parent = Number(fields[1]);
+    children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  let ticks = 0;
+  const pending = [...pids];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    const fields = stats.get(pid);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return ticks * 10_000;
+}
+
+/** Starts counting the CPU time of the processes `pids()` names (with every process under them); the function it returns gives the µs used since, per request of `requests`. */
+export function cpuPerRequest(pids: () => number[]): (requests: number) => number {
+  const before = cpuTimeUs(...pids());
+  return (requests) => (cpuTimeUs(...pids()) - before) / Math.max(1, requests);
 }
 
 /** The resident memory of a process, in MB. */
