@@ -1,6 +1,6 @@
 // The benchmarks' process handling: servers and baselines started in process groups of their own, stopped with their
 // children, and their CPU time and memory read from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,11 +72,11 @@ function processStats(): Map<number, string[]> {
 }
 
 /**
- * The CPU time (user + system, in µs; Linux counts clock ticks of 10 ms) of the given processes and every process under
- * them: a server's image workers, nginx's workers. Each counts with its exited children (cutime, cstime), so a worker
- * that ends meanwhile moves its time to its parent and nothing is lost or counted twice.
+ * The CPU time (user + system, in µs; Linux counts clock ticks of 10 ms) of the given processes and, with `tree` (the
+ * default), every process under them: a server's image workers, nginx's workers. Each counts with its exited children
+ * (cutime, cstime), so a worker that ends meanwhile moves its time to its parent and nothing is lost or counted twice.
  */
-export function cpuTimeUs(...pids: number[]): number {
+export function cpuTimeUs(pids: number[], tree = true): number {
   const stats = processStats();
   const children = new Map<number, number[]>();
   for (const [pid, fields] of stats) {
@@ -88,15 +88,21 @@ export function cpuTimeUs(...pids: number[]): number {
   for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
     const fields = stats.get(pid);
     if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    pending.push(...(children.get(pid) ?? []));
+    if (tree) pending.push(...(children.get(pid) ?? []));
   }
   return ticks * 10_000;
 }
 
-/** Starts counting the CPU time of the processes `pids()` names (with every process under them); the function it returns gives the µs used since, per request of `requests`. */
-export function cpuPerRequest(pids: () => number[]): (requests: number) => number {
-  const before = cpuTimeUs(...pids());
-  return (requests) => (cpuTimeUs(...pids()) - before) / Math.max(1, requests);
+/** Starts counting the CPU time of the processes `pids()` names (with every process under them unless `tree` is false); the function it returns gives the µs used since, per request of `requests`. */
+export function cpuPerRequest(pids: () => number[], tree = true): (requests: number) => number {
+  const before = cpuTimeUs(pids(), tree);
+  return (requests) => (cpuTimeUs(pids(), tree) - before) / Math.max(1, requests);
+}
+
+/** Pins this process (every thread of it) to one core, as `taskset` would. */
+export function pinToCore(core: number): void {
+  const pinned = spawnSync('taskset', ['-a', '-cp', String(core), String(process.pid)], { stdio: 'ignore' });
+  if (pinned.status !== 0) throw new Error(`taskset could not pin the bench to core ${core}`);
 }
 
 /** The resident memory of a process, in MB. */
