@@ -24,8 +24,8 @@ const WEIGHED = Number(process.env.WEIGHED ?? 250_000);
 /** Cold misses timed on each database, one after the other. */
 const COLD_MISSES = Number(process.env.COLD_MISSES ?? 5_000);
 /** The simulated traffic: requests per second, for how long, and the Zipf exponent of the players' popularity. */
-const REQUESTS_PER_S = Number(process.env.REQUESTS_PER_S ?? 2_000);
-const SIMULATED_S = Number(process.env.SIMULATED_S ?? 1_200);
+const REQUESTS_PER_S = Number(process.env.REQUESTS_PER_S ?? 1_000);
+const SIMULATED_S = Number(process.env.SIMULATED_S ?? 900);
 const ZIPF_S = Number(process.env.ZIPF_S ?? 1);
 /** Cache sizes whose hit ratio is simulated besides the default one. */
 const OTHER_SIZES = (process.env.OTHER_SIZES ?? '100000,250000').split(',').filter(Boolean).map(Number);
