@@ -1,6 +1,6 @@
 // The benchmarks' nginx baselines: one nginx process, no access log, sendfile, long keep-alive, its temporary files in the
 // run's folder; and the mod API's baseline on it, the same answers from files (`www/profile.json` for every /profile/
-// path, `www/textures/{hash}`) with the mod API's headers.
+// path, `www/textures/{hash}`) with the mod API's headers, their descriptors kept open.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -47,6 +47,8 @@ export function modFilesNginxConfig(dir: string, port: number, workers = 1): str
   server {
     listen 127.0.0.1:${port};
     root ${dir}/www;
+    # As deploy/nginx/cloakroom.conf keeps its cached copies open: no open, stat and close per request here either.
+    open_file_cache max=1000 inactive=60s;
     location /profile/ {
       default_type 'application/json; charset=utf-8';
       add_header cache-control 'public, max-age=60';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { makeCapes, seed } from './mod-seed.ts';
 import { prepareHeavyLoad } from './heavy-load.ts';
-import { startProcess, stopProcess, cpuTimeUs, rssMb } from './processes.ts';
+import { startProcess, stopProcess, cpuPerRequest, pinToCore, rssMb } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
 import { modFilesNginxConfig } from './baseline-nginx.ts';
 
@@ -22,6 +22,11 @@ const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const HEAVY_WORKERS = Number(process.env.HEAVY_WORKERS ?? 20);
 /** The p99 goal for /profile and /textures while the heavy work runs. */
 const HEAVY_P99_GOAL_MS = 50;
+/** The goal for /textures straight to the process: CPU per request at most this times node:http's for the same bytes. */
+const TEXTURE_CPU_GOAL = 1.2;
+/** In the heavy phase, the load generators (wrk and this process's uploads and downloads) run on one core, the server with its image workers on the other. */
+const LOAD_CORE = 0;
+const SERVER_CORE = 1;
 
 /** One wrk run: requests per second, latency percentiles in ms, and failed or non-2xx/3xx answers. */
 interface LoadResult {
@@ -55,9 +60,9 @@ const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
  * background-load phase; resolves when both are done.
  */
 async function load(target: Target, pathsFile: string, durationS: number, during?: () => Promise<void>): Promise<LoadResult> {
-  const cpuBefore = cpuTimeUs(target.child.pid!);
+  const cpu = cpuPerRequest(() => [target.child.pid!]);
   const [result] = await Promise.all([runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS }), during?.()]);
-  return { ...result, cpuUs: (cpuTimeUs(target.child.pid!) - cpuBefore) / (result.rps * durationS) };
+  return { ...result, cpuUs: cpu(result.rps * durationS) };
 }
 
 /** Runs a case: warm-up of every target, then rounds in turn (bare, nginx, real, bare, ...); prints every run and the medians. */
@@ -169,8 +174,8 @@ try {
   );
   started.push(nginx.child);
 
-  /** Starts the real server as `npm start` would (default LOG_LEVEL, logs to a file), on the seeded database. */
-  const startReal = async (label: string, extraEnv: Record<string, string> = {}) => {
+  /** Starts the real server as `npm start` would (default LOG_LEVEL, logs to a file), on the seeded database; on one core (taskset) when `core` is given. */
+  const startReal = async (label: string, extraEnv: Record<string, string> = {}, core?: number) => {
     const env = {
       ...process.env,
       ...extraEnv,
@@ -184,15 +189,9 @@ try {
       // The first pass over a million players can outlast the default 5 minutes on a busy machine; the rounds measure hits.
       PROFILE_CACHE_TTL_S: process.env.PROFILE_CACHE_TTL_S ?? '3600',
     };
-    const real = await startProcess(
-      'real',
-      realPort,
-      NODE_TS[0],
-      [...NODE_TS.slice(1), 'server/main.ts'],
-      env,
-      path.join(dir, `real-${label}.log`),
-      '/api/home',
-    );
+    const command = [...NODE_TS, 'server/main.ts'];
+    const pinned = core === undefined ? command : ['taskset', '-c', String(core), ...command];
+    const real = await startProcess('real', realPort, pinned[0]!, pinned.slice(1), env, path.join(dir, `real-${label}.log`), '/api/home');
     started.push(real.child);
     return real;
   };
@@ -240,6 +239,8 @@ try {
     console.log(`  profile / node:http, req/s          ${roundRatio(results, 'real', 'node', (r) => r.rps).toFixed(2)}×`);
     console.log(`  profile / nginx, req/s              ${roundRatio(results, 'real', 'nginx', (r) => r.rps).toFixed(2)}×`);
     console.log(`  bare route CPU / profile CPU        ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+    console.log(`  profile CPU / node:http CPU         ${roundRatio(results, 'real', 'node', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+    console.log(`  profile CPU / nginx CPU             ${roundRatio(results, 'real', 'nginx', (r) => r.cpuUs).toFixed(2)}× (per request)`);
     await stopProcess(real.child);
   }
 
@@ -265,16 +266,30 @@ try {
   console.log(`  textures / node:http, req/s         ${roundRatio(results, 'real', 'node', (r) => r.rps).toFixed(2)}×`);
   console.log(`  nginx CPU / textures CPU            ${roundRatio(results, 'nginx', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
   console.log(`  bare route CPU / textures CPU       ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+  allPass =
+    verdict(
+      'textures CPU / node:http CPU',
+      roundRatio(results, 'real', 'node', (r) => r.cpuUs),
+      TEXTURE_CPU_GOAL,
+      false,
+    ) && allPass;
   await stopProcess(real.child);
 
   if (HEAVY_WORKERS > 0) {
-    // The last phase: players upload the heaviest animated cape and download an animated gallery item the whole time.
-    const heavyReal = await startReal('heavy', {
-      TEXTURE_UPLOADS_PER_10_MINUTES: '1000000',
-      GALLERY_DOWNLOADS_PER_MINUTE: '1000000',
-      GALLERY_UPLOADS_PER_10_MINUTES: '1000000',
-      LOGIN_ATTEMPTS_PER_MINUTE: '1000000',
-    });
+    // The last phase: players upload the heaviest animated cape and download an animated gallery item the whole time. The
+    // server and its image workers run on one core, wrk and this process (the players' uploads and downloads) on the other.
+    for (const child of started) await stopProcess(child);
+    pinToCore(LOAD_CORE);
+    const heavyReal = await startReal(
+      'heavy',
+      {
+        TEXTURE_UPLOADS_PER_10_MINUTES: '1000000',
+        GALLERY_DOWNLOADS_PER_MINUTE: '1000000',
+        GALLERY_UPLOADS_PER_10_MINUTES: '1000000',
+        LOGIN_ATTEMPTS_PER_MINUTE: '1000000',
+      },
+      SERVER_CORE,
+    );
     const profilePaths = path.join(dir, 'heavy-profiles.txt');
     fs.writeFileSync(
       profilePaths,
@@ -283,20 +298,32 @@ try {
         .map((uuid) => `/profile/${uuid}\n`)
         .join(''),
     );
-    await runWrk({ port: heavyReal.port, pathsFile: profilePaths, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
-    const heavy = await prepareHeavyLoad(`http://127.0.0.1:${heavyReal.port}`, databaseFile, uuids.slice(-HEAVY_WORKERS), HEAVY_WORKERS);
-    console.log(
-      `\nWhile ${HEAVY_WORKERS} players upload a ${Math.round(heavy.gifBytes / 1024)} KB 64-frame 2048x1024 GIF cape and download an animated gallery item, over and over (load average ${loadAverage()})`,
-    );
-    for (const [label, pathsFile] of [
+    await runWrk({ port: heavyReal.port, pathsFile: profilePaths, durationS: 3_600, connections: CONNECTIONS, mode: 'once', core: LOAD_CORE });
+    const cases = [
       ['/profile over 10,000 players', profilePaths],
       ['/textures over 200 capes', texturePaths],
-    ] as const) {
-      const wrkRun = runWrk({ port: heavyReal.port, pathsFile: pathsFile, durationS: DURATION_S, connections: CONNECTIONS });
-      const [result, report] = await Promise.all([wrkRun, heavy.run(wrkRun)]);
-      console.log(
-        `  ${label}: ${thousands(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${result.errors ? `, errors ${result.errors}` : ''}; beside it ${report.uploads} uploads and ${report.downloads} downloads finished${report.failures.length ? `, ${report.failures.length} failed (${report.failures[0]})` : ''}`,
-      );
+    ] as const;
+    /** One wrk run on the pinned server (beside `during`, if given): its figures and the server's CPU per request, without and with its image workers. */
+    const pinnedRun = async (pathsFile: string, during?: (wrkRun: Promise<unknown>) => Promise<string>) => {
+      const [serverCpu, allCpu] = [cpuPerRequest(() => [heavyReal.child.pid!], false), cpuPerRequest(() => [heavyReal.child.pid!])];
+      const wrkRun = runWrk({ port: heavyReal.port, pathsFile: pathsFile, durationS: DURATION_S, connections: CONNECTIONS, core: LOAD_CORE });
+      const [result, beside] = await Promise.all([wrkRun, during?.(wrkRun)]);
+      const requests = result.rps * DURATION_S;
+      const figures = `${thousands(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, CPU ${serverCpu(requests).toFixed(1)} µs/req (server process; ${allCpu(requests).toFixed(1)} with its image workers)${result.errors ? `, errors ${result.errors}` : ''}`;
+      return { result, text: beside ? `${figures}; ${beside}` : figures };
+    };
+    console.log(`\nQuiet, pinned (wrk on core ${LOAD_CORE}, the server on core ${SERVER_CORE}; load average ${loadAverage()})`);
+    for (const [label, pathsFile] of cases) console.log(`  ${label}: ${(await pinnedRun(pathsFile)).text}`);
+    const heavy = await prepareHeavyLoad(`http://127.0.0.1:${heavyReal.port}`, databaseFile, uuids.slice(-HEAVY_WORKERS), HEAVY_WORKERS);
+    console.log(
+      `\nWhile ${HEAVY_WORKERS} players upload a ${Math.round(heavy.gifBytes / 1024)} KB 64-frame 2048x1024 GIF cape and download an animated gallery item, over and over (same pinning; load average ${loadAverage()})`,
+    );
+    for (const [label, pathsFile] of cases) {
+      const { result, text } = await pinnedRun(pathsFile, async (wrkRun) => {
+        const report = await heavy.run(wrkRun);
+        return `beside it ${report.uploads} uploads and ${report.downloads} downloads finished${report.failures.length ? `, ${report.failures.length} failed (${report.failures[0]})` : ''}`;
+      });
+      console.log(`  ${label}: ${text}`);
       allPass = verdict(`${label} p99 (ms / goal)`, result.p99 / HEAVY_P99_GOAL_MS, 1, false) && allPass;
     }
     console.log(`  real server RSS ${rssMb(heavyReal.child.pid!).toFixed(0)} MB`);

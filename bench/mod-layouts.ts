@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeCapes, seed } from './mod-seed.ts';
-import { cpuTimeUs, startProcess, stopProcess } from './processes.ts';
+import { cpuPerRequest, startProcess, stopProcess } from './processes.ts';
 import { loadAverage, median, runWrk, thousands } from './wrk.ts';
 
 const PLAYERS = Number(process.env.PLAYERS ?? 10_000);
@@ -62,9 +62,9 @@ try {
   const runs = new Map<string, Array<{ rps: number; p99: number; cpuUs: number; errors: number }>>(files.map(({ label }) => [label, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const { label, file } of files) {
-      const cpuBefore = cpuTimeUs(child.pid!);
+      const cpu = cpuPerRequest(() => [child!.pid!]);
       const result = await runWrk({ port: PORT, pathsFile: file, durationS: DURATION_S, connections: CONNECTIONS });
-      const cpuUs = (cpuTimeUs(child.pid!) - cpuBefore) / (result.rps * DURATION_S);
+      const cpuUs = cpu(result.rps * DURATION_S);
       runs.get(label)!.push({ ...result, cpuUs });
       console.log(
         `  round ${round} ${label.padEnd(24)} ${thousands(result.rps).padStart(7)} req/s  p99 ${result.p99.toFixed(2).padStart(6)} ms  CPU ${cpuUs.toFixed(1).padStart(5)} µs/req${result.errors ? `  errors ${result.errors}` : ''}`,

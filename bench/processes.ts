@@ -1,6 +1,6 @@
 // The benchmarks' process handling: servers and baselines started in process groups of their own, stopped with their
 // children, and their CPU time and memory read from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,10 +56,53 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The CPU time a process has used (user + system), in µs (Linux clock ticks of 10 ms). */
-export function cpuTimeUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+/** Every live process's /proc stat fields after the command name (state, ppid, …, utime at 11, stime at 12, cutime, cstime), by pid. */
+function processStats(): Map<number, string[]> {
+  const stats = new Map<number, string[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      stats.set(Number(entry), text.slice(text.lastIndexOf(') ') + 2).split(' '));
+    } catch {
+      // It exited meanwhile.
+    }
+  }
+  return stats;
+}
+
+/**
+ * The CPU time (user + system, in µs; Linux counts clock ticks of 10 ms) of the given processes and, with `tree` (the
+ * default), every process under them: a server's image workers, nginx's workers. Each counts with its exited children
+ * (cutime, cstime), so a worker that ends meanwhile moves its time to its parent and nothing is lost or counted twice.
+ */
+export function cpuTimeUs(pids: number[], tree = true): number {
+  const stats = processStats();
+  const children = new Map<number, number[]>();
+  for (const [pid, fields] of stats) {
+    const parent = Number(fields[1]);
+    children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  let ticks = 0;
+  const pending = [...pids];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    const fields = stats.get(pid);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    if (tree) pending.push(...(children.get(pid) ?? []));
+  }
+  return ticks * 10_000;
+}
+
+/** Starts counting the CPU time of the processes `pids()` names (with every process under them unless `tree` is false); the function it returns gives the µs used since, per request of `requests`. */
+export function cpuPerRequest(pids: () => number[], tree = true): (requests: number) => number {
+  const before = cpuTimeUs(pids(), tree);
+  return (requests) => (cpuTimeUs(pids(), tree) - before) / Math.max(1, requests);
+}
+
+/** Pins this process (every thread of it) to one core, as `taskset` would. */
+export function pinToCore(core: number): void {
+  const pinned = spawnSync('taskset', ['-a', '-cp', String(core), String(process.pid)], { stdio: 'ignore' });
+  if (pinned.status !== 0) throw new Error(`taskset could not pin the bench to core ${core}`);
 }
 
 /** The resident memory of a process, in MB. */

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, startProcess, stopProcess, cpuTimeUs } from './processes.ts';
+import { ROOT, startProcess, stopProcess, cpuPerRequest } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
 import { writeBaselineNginxConfig } from './baseline-nginx.ts';
 
@@ -103,10 +103,9 @@ ${addHeaders(assetHeaders)}
   );
 }
 
-/** Loads a target with wrk and measures its server's CPU time per answered request. */
+/** Loads a target with wrk and measures its server's CPU time (with every process under it) per answered request. */
 async function load(target: Target, pathsFile: string, durationS: number): Promise<LoadResult> {
-  const pid = target.server.child.pid!;
-  const before = cpuTimeUs(pid);
+  const cpu = cpuPerRequest(() => [target.server.child.pid!]);
   const result = await runWrk({
     port: target.server.port,
     pathsFile,
@@ -114,7 +113,7 @@ async function load(target: Target, pathsFile: string, durationS: number): Promi
     connections: CONNECTIONS,
     headers: target.acceptEncoding ? { 'accept-encoding': target.acceptEncoding } : {},
   });
-  return { ...result, cpuUs: (cpuTimeUs(pid) - before) / Math.max(1, result.rps * durationS) };
+  return { ...result, cpuUs: cpu(result.rps * durationS) };
 }
 
 /** A case: warm-up of every target, then rounds in turn (target 1, 2, 3, target 1, …); prints every run and the medians. */

@@ -25,6 +25,8 @@ export interface WrkRun {
   connections: number;
   mode?: 'random' | 'once';
   headers?: Record<string, string>;
+  /** The core wrk runs on (taskset), when given. */
+  core?: number;
 }
 
 /** Runs wrk once (one thread, the given connections) and resolves with its figures. */
@@ -46,7 +48,8 @@ export function runWrk(run: WrkRun): Promise<WrkResult> {
     mode,
   ];
   return new Promise((resolve, reject) => {
-    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [command, commandArgs] = run.core === undefined ? ['wrk', args] : ['taskset', ['-c', String(run.core), 'wrk', ...args]];
+    const wrk = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     wrk.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();

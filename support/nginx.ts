@@ -52,6 +52,7 @@ export function deployServerBlock(setup: NginxSetup): string {
   text = replaceOnce(text, /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m, `$1access_log ${setup.dir}/access.log;`);
   text = replaceOnce(text, /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m, `$1error_log ${setup.dir}/error.log warn;`);
   text = replaceOnce(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-textures /, `proxy_cache_path ${setup.dir}/textures-cache `);
+  text = replaceOnce(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-answers /, `proxy_cache_path ${setup.dir}/answers-cache `);
   return text;
 }
 

@@ -70,14 +70,19 @@ function sameBrowserAt(url: string, jar: CookieJar): CookieJar {
 }
 
 /** Logs a new player in on `url` (a process, or nginx, which puts its own client address last) as a client at `address`. */
-async function logIn(url: string, address = newClientAddress()): Promise<{ jar: CookieJar; uuid: string }> {
-  const { uuid, code } = await createUserWithCode(db, randomUsername());
+async function logIn(
+  url: string,
+  address = newClientAddress(),
+  options: { admin?: boolean } = {},
+): Promise<{ jar: CookieJar; uuid: string; username: string }> {
+  const username = randomUsername();
+  const { uuid, code } = await createUserWithCode(db, username, options);
   const jar = new CookieJar(url);
   await jar.get('/api/csrf-cookie');
   const response = await jar.post('/api/account/checkauth', { code, ref: '/' }, { 'x-forwarded-for': address });
   expect(response.status, await response.clone().text()).toBe(200);
   expect(((await response.json()) as { success: boolean }).success).toBe(true);
-  return { jar, uuid };
+  return { jar, uuid, username };
 }
 
 /** A cape (64x32) of a colour no other upload in this file has. */
@@ -98,6 +103,30 @@ async function timeUntilCape(url: string, uuid: string, expected: string | null,
     if ((await capeUrl(url, uuid)) === expected) return Date.now() - since;
     if (Date.now() - since > 5 * CHANGE_VISIBLE_WITHIN_MS) throw new Error(`${url}/profile/${uuid} never showed ${expected}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What the mod API answers for a player through nginx on each layout: the profile's body, and the status of the others. */
+async function modAnswers(uuid: string, username: string): Promise<{ profile: string; cape: number; elytra: number; csl: string }> {
+  const [profile, cape, elytra, csl] = await Promise.all(
+    [`/profile/${uuid}`, `/capes/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`].map((path) => fetch(`${nginx.url}${path}`)),
+  );
+  await Promise.all([cape!.arrayBuffer(), elytra!.arrayBuffer()]);
+  return { profile: `${profile!.status} ${await profile!.text()}`, cape: cape!.status, elytra: elytra!.status, csl: `${csl!.status} ${await csl!.text()}` };
+}
+
+/** Polls every layout through nginx every 20 ms until `seen` holds; resolves with the time since `since` it took. */
+async function timeUntilSeen(
+  uuid: string,
+  username: string,
+  seen: (answers: Awaited<ReturnType<typeof modAnswers>>) => boolean,
+  since: number,
+): Promise<number> {
+  for (;;) {
+    const answers = await modAnswers(uuid, username);
+    if (seen(answers)) return Date.now() - since;
+    if (Date.now() - since > 5 * CHANGE_VISIBLE_WITHIN_MS) throw new Error(`nginx never showed the change for ${username}: ${JSON.stringify(answers)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -314,6 +343,91 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     expect(removal.status, await removal.clone().text()).toBe(200);
     const removalSeenOnA = await timeUntilCape(processA.url, uuid, null, removedAt);
     expect(removalSeenOnA).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
+  });
+
+  it('nginx keeps a mod API answer for less than a second, without cookies, and answers 304 to a client holding it', async () => {
+    const { jar, uuid, username } = await logIn(processA.url);
+    expect((await jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
+    for (const path of [`/profile/${uuid}`, `/capes/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`]) {
+      // Asked twice in a row: the second comes from nginx's copy (unless a half second turned in between: then once more).
+      let first = await fetch(`${nginx.url}${path}`);
+      let second = await fetch(`${nginx.url}${path}`);
+      if (second.headers.get('x-cache-status') !== 'HIT') [first, second] = [second, await fetch(`${nginx.url}${path}`)];
+      expect(second.headers.get('x-cache-status'), path).toBe('HIT');
+      expect(second.status, path).toBe(200);
+      expect(Buffer.from(await second.arrayBuffer()), path).toEqual(Buffer.from(await first.arrayBuffer()));
+      expect(second.headers.get('set-cookie'), path).toBeNull();
+      expect(second.headers.get('cache-control'), 'the app says what game clients may keep').toBe('public, max-age=60');
+      const etag = second.headers.get('etag')!;
+      expect(etag, path).toMatch(/^"/);
+      expect((await fetch(`${nginx.url}${path}`, { headers: { 'if-none-match': etag } })).status, path).toBe(304);
+      expect((await fetch(`${nginx.url}${path}`, { headers: { 'if-none-match': '"another"' } })).status, path).toBe(200);
+    }
+    // One second later nginx has asked a process again: its copy is never older than half a second.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await fetch(`${nginx.url}/profile/${uuid}`)).headers.get('x-cache-status')).toBe('MISS');
+  });
+
+  it(`every change of a player is seen through nginx on every layout within ${CHANGE_VISIBLE_WITHIN_MS} ms`, async () => {
+    const admin = await logIn(processB.url, newClientAddress(), { admin: true });
+    const { jar, uuid, username } = await logIn(processA.url);
+    await db.insertInto('premium').values({ user_uuid: uuid, dinnerbone: 1 }).execute();
+    const player = [jar, sameBrowserAt(processB.url, jar)] as const;
+    const timings: Record<string, number> = {};
+    /** Keeps nginx's copies fresh (asks every 20 ms), makes a change through a process, then times until nginx shows it. */
+    const change = async (label: string, make: () => Promise<Response>, seen: (answers: Awaited<ReturnType<typeof modAnswers>>) => boolean) => {
+      for (let i = 0; i < 5; i++) await modAnswers(uuid, username);
+      const response = await make();
+      const changedAt = Date.now();
+      expect(response.status, `${label}: ${await response.clone().text()}`).toBe(200);
+      timings[label] = await timeUntilSeen(uuid, username, seen, changedAt);
+      expect(seen(await modAnswers(uuid, username)), label).toBe(true);
+    };
+
+    const cape = await newCape();
+    let capeHash = '';
+    await change(
+      'upload',
+      async () => {
+        const response = await player[0].upload('/api/upload-cape', cape);
+        capeHash = sha256Hex(Buffer.from(await (await fetch(((await response.clone().json()) as { cape: string }).cape)).arrayBuffer()));
+        return response;
+      },
+      (answers) => answers.profile.includes(capeHash) && answers.cape === 200 && answers.elytra === 200 && answers.csl.includes(capeHash),
+    );
+    await change(
+      'premium toggle',
+      () => player[1].post('/api/premium/dinnerbone', { enabled: true }),
+      (answers) => answers.profile.includes('"upsideDown":true'),
+    );
+    await change(
+      'removal',
+      () => player[0].request('DELETE', '/api/upload-cape'),
+      (answers) => answers.profile.includes('"cape_url":null') && answers.cape === 404 && answers.elytra === 404 && !answers.csl.includes(capeHash),
+    );
+    expect((await player[1].upload('/api/upload-cape', cape)).status).toBe(200);
+    await change(
+      'ban',
+      () => admin.jar.post('/api/admin/user/ban', { uuid, confirm: true, reason: 'nsfw' }),
+      (answers) => !answers.profile.includes(capeHash) && answers.cape === 404 && answers.elytra === 404 && !answers.csl.includes(capeHash),
+    );
+
+    const other = await logIn(processB.url);
+    expect((await other.jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
+    const before = await modAnswers(other.uuid, other.username);
+    expect(before.profile).toMatch(/^200 /);
+    for (let i = 0; i < 5; i++) await modAnswers(other.uuid, other.username);
+    const deletion = await sameBrowserAt(processA.url, other.jar).post('/api/account/delete', { confirm: true });
+    const deletedAt = Date.now();
+    expect(deletion.status).toBe(200);
+    timings['account deletion'] = await timeUntilSeen(
+      other.uuid,
+      other.username,
+      (answers) => answers.profile.startsWith('404') && answers.cape === 404 && answers.elytra === 404 && answers.csl.startsWith('404'),
+      deletedAt,
+    );
+
+    for (const [label, ms] of Object.entries(timings)) expect(ms, label).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
   });
 
   it("refuses an over-limit upload through nginx with the app's own 413 message (nginx's body limit is above the app's)", async () => {
