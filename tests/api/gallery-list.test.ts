@@ -1,13 +1,12 @@
 // API tests for GET /api/gallery/get and /api/gallery/user/{uuid}: shape, the 8 sorts, title/type/tag/user filters, pages and totals.
 import { randomBytes } from 'node:crypto';
-import type { GalleryItem } from '../../src/lib/types.ts';
-import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GALLERY_COUNT_CAP, GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
+import { GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations/seed-rows.ts';
-import { createGalleryItem, deleteGalleryItems, editGalleryItem } from '../../server/gallery/items.ts';
+import { createGalleryItem } from '../../server/gallery/items.ts';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
+import { compare, ordered, query, type Page, type Params, type Seed } from '../helpers/gallery-listing.ts';
 import { loginNewUser, newBrowser, randomUuid, serverForSuite } from '../helpers/server.ts';
 
 /** The fields of a gallery item (the documented ones plus animated, texture and animated_texture). */
@@ -28,57 +27,8 @@ const ITEM_FIELDS = [
   'whitelisted',
 ].sort();
 
-type Item = GalleryItem;
-
-interface Page {
-  data: Item[];
-  total: number;
-  total_capped: boolean;
-  per_page: number;
-  current_page: number;
-}
-
-/** One seeded item, as the test knows it. */
-interface Seed {
-  hash: string;
-  title: string;
-  author: string;
-  type: number;
-  tags: string[];
-  likes: number;
-  downloads: number;
-  createdAt: number;
-}
-
-type Params = Record<string, string | number | string[] | undefined>;
-
 const TAG_NAMES = new Map(DEFAULT_TAGS.map((tag) => [tag.tag_key, tag.name]));
 const TYPE_CODES = { cape: 0, ears: 1, animated: 2 } as const;
-
-/** The query string of a listing request; lists go as JSON like the site sends them. */
-function query(params: Params): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined) continue;
-    search.set(key, Array.isArray(value) ? JSON.stringify(value) : String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
-
-function compare(a: string | number, b: string | number): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The hashes of the seeds in the order a sort must give (ties broken by hash in the same direction). */
-function ordered(seeds: Seed[], sort: GallerySort): string[] {
-  const [field, direction] = sort.split('_') as ['likes' | 'downloads' | 'name' | 'uploaded', 'asc' | 'desc'];
-  const key = (seed: Seed) =>
-    field === 'likes' ? seed.likes : field === 'downloads' ? seed.downloads : field === 'name' ? seed.title.toLowerCase() : seed.createdAt;
-  const sorted = [...seeds].sort((a, b) => compare(key(a), key(b)) || compare(a.hash, b.hash));
-  if (direction === 'desc') sorted.reverse();
-  return sorted.map((seed) => seed.hash);
-}
 
 describe.each(backends)('gallery listing on $name', (backend) => {
   const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
@@ -390,172 +340,5 @@ describe.each(backends)('gallery listing on $name', (backend) => {
       await expectStatus(alice.jar, `/api/gallery/user/${randomUuid()}`, 404);
       await expectStatus(alice.jar, '/api/gallery/user/nobody', 404);
     });
-  });
-});
-
-describe.each(backends)('gallery search totals past the count cap on $name', (backend) => {
-  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
-  let viewer: Awaited<ReturnType<typeof loginNewUser>>;
-  let author: Awaited<ReturnType<typeof loginNewUser>>;
-  const seeds: Seed[] = [];
-  const COUNT = GALLERY_COUNT_CAP + 30;
-
-  beforeAll(async () => {
-    viewer = await loginNewUser(suite.server, 'CapViewer');
-    author = await loginNewUser(suite.server, 'CapAuthor');
-    const base = Date.UTC(2024, 0, 1);
-    for (let i = 0; i < COUNT; i++) {
-      const seed: Seed = {
-        hash: randomBytes(32).toString('hex'),
-        title: `Many${i}`,
-        author: author.uuid,
-        type: 0,
-        tags: ['animals', 'nature'],
-        likes: (i * 7) % 13,
-        downloads: 0,
-        createdAt: base + i * 1000,
-      };
-      await createGalleryItem(
-        suite.server.db,
-        { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: 0, tags: seed.tags },
-        seed.createdAt,
-      );
-      if (seed.likes > 0) await suite.server.db.updateTable('gallery_items').set({ likes: seed.likes }).where('hash', '=', seed.hash).execute();
-      seeds.push(seed);
-    }
-  }, 120_000);
-
-  async function getPage(params: Params): Promise<Page> {
-    const response = await viewer.jar.get(`/api/gallery/get${query(params)}`);
-    const body = await response.json();
-    expect(response.status, JSON.stringify(body)).toBe(200);
-    return body as Page;
-  }
-
-  it.each([
-    ['a title', { title: 'many' }],
-    ['two tags', { tags: ['animals', 'nature'] }],
-    ['a title and a type', { title: 'many', type: ['cape'] }],
-  ])('%s matching more than the cap answers the cap with total_capped and still pages to the last match', async (_name, params) => {
-    const expected = ordered(seeds, 'likes_desc');
-    const first = await getPage({ ...params });
-    expect(first).toMatchObject({ total: GALLERY_COUNT_CAP, total_capped: true });
-    expect(first.data.map((item) => item.hash)).toEqual(expected.slice(0, 24));
-    const lastPage = Math.ceil(COUNT / 24);
-    const last = await getPage({ ...params, page: lastPage });
-    expect(last).toMatchObject({ total: GALLERY_COUNT_CAP, total_capped: true });
-    expect(last.data.map((item) => item.hash)).toEqual(expected.slice((lastPage - 1) * 24));
-  });
-
-  it.each(GALLERY_SORTS)('a title with fewer matches than the cap is counted exactly and sorted by %s', async (sortBy) => {
-    // Many1, Many10–19, Many100–199, Many1000–1029.
-    const expected = ordered(
-      seeds.filter((seed) => seed.title.startsWith('Many1')),
-      sortBy,
-    );
-    expect(expected).toHaveLength(141);
-    const hashes: string[] = [];
-    for (let page = 1; page <= 6; page++) {
-      const body = await getPage({ title: 'many1', sortBy, page });
-      expect(body).toMatchObject({ total: 141, total_capped: false });
-      hashes.push(...body.data.map((item) => item.hash));
-    }
-    expect(hashes).toEqual(expected);
-  });
-
-  it('listings without a search count exactly past the cap: everything, a type, one tag, an author', async () => {
-    for (const params of [{}, { type: ['cape'] }, { tags: ['animals'] }, { user: author.uuid }]) {
-      expect(await getPage(params), JSON.stringify(params)).toMatchObject({ total: COUNT, total_capped: false });
-    }
-    const response = await viewer.jar.get(`/api/gallery/user/${author.uuid}`);
-    expect(((await response.json()) as { gallery: Page }).gallery).toMatchObject({ total: COUNT, total_capped: false });
-  });
-});
-
-describe.each(backends)('title search totals after writes on $name', (backend) => {
-  const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
-  let viewer: Awaited<ReturnType<typeof loginNewUser>>;
-
-  beforeAll(async () => {
-    viewer = await loginNewUser(suite.server, 'TitleViewer');
-  });
-
-  /** The total of a title search (the whole listing is checked elsewhere). */
-  async function titleTotal(title: string): Promise<{ total: number; total_capped: boolean }> {
-    const response = await viewer.jar.get(`/api/gallery/get${query({ title })}`);
-    const body = (await response.json()) as Page;
-    expect(response.status, JSON.stringify(body)).toBe(200);
-    return { total: body.total, total_capped: body.total_capped };
-  }
-
-  /** PostgreSQL: gallery_title_counts (0006) holds exactly the items per title; SQLite has no such table. */
-  async function expectTitleCountsInStep(): Promise<void> {
-    if (backend.name !== 'postgres') return;
-    const db = suite.server.db;
-    const { rows: kept } = await sql<{ title_lower: string; items: number }>`
-      select title_lower, items from gallery_title_counts order by title_lower`.execute(db);
-    const { rows: actual } = await sql<{ title_lower: string; items: number }>`
-      select title_lower, count(*)::int as items from gallery_items group by title_lower order by title_lower`.execute(db);
-    expect(kept).toEqual(actual);
-  }
-
-  it('counts titles shared by several items, and follows edits, deletes, bulk writes and account deletion', async () => {
-    const db = suite.server.db;
-    const author = await loginNewUser(suite.server, 'TitleAuthor');
-    const hashes = Array.from({ length: 5 }, () => randomBytes(32).toString('hex'));
-    const titles = ['Twin Star', 'TWIN STAR', 'twin star', 'Lone Star', 'Moon'];
-    for (const [i, hash] of hashes.entries()) {
-      await createGalleryItem(db, { hash, stripHash: null, title: titles[i]!, authorUuid: author.uuid, type: 0, tags: ['space'] });
-    }
-    // The same hash again adds nothing.
-    expect(await createGalleryItem(db, { hash: hashes[0]!, stripHash: null, title: 'Moon', authorUuid: author.uuid, type: 0, tags: [] })).toBe(false);
-    expect(await titleTotal('twin star')).toEqual({ total: 3, total_capped: false });
-    expect(await titleTotal('star')).toEqual({ total: 4, total_capped: false });
-    expect(await titleTotal('moon')).toEqual({ total: 1, total_capped: false });
-    await expectTitleCountsInStep();
-
-    // Edits move items between titles (the last of a title included); an edit of the tags alone changes no total.
-    await editGalleryItem(db, hashes[1]!, 'Moon', ['space']);
-    await editGalleryItem(db, hashes[3]!, 'Sun', ['space']);
-    await editGalleryItem(db, hashes[4]!, 'Moon', ['nature']);
-    expect(await titleTotal('twin star')).toEqual({ total: 2, total_capped: false });
-    expect(await titleTotal('lone')).toEqual({ total: 0, total_capped: false });
-    expect(await titleTotal('moon')).toEqual({ total: 2, total_capped: false });
-    await expectTitleCountsInStep();
-
-    // Deleting the last item of a title removes it; deleting one of two leaves the other.
-    await deleteGalleryItems(db, [hashes[3]!, hashes[4]!]);
-    expect(await titleTotal('sun')).toEqual({ total: 0, total_capped: false });
-    expect(await titleTotal('moon')).toEqual({ total: 1, total_capped: false });
-    expect(await titleTotal('star')).toEqual({ total: 2, total_capped: false });
-    await expectTitleCountsInStep();
-
-    // One statement writing more items of one title than the cap, then one deleting them.
-    const crowd = Array.from({ length: GALLERY_COUNT_CAP + 5 }, (_, i) => ({
-      hash: randomBytes(32).toString('hex'),
-      title: i % 2 ? 'Crowd' : 'CROWD',
-      title_lower: 'crowd',
-      author_uuid: author.uuid,
-      type: 0,
-      created_at: Date.now(),
-    }));
-    await db.insertInto('gallery_items').values(crowd).execute();
-    expect(await titleTotal('crowd')).toEqual({ total: GALLERY_COUNT_CAP, total_capped: true });
-    await expectTitleCountsInStep();
-    await db
-      .deleteFrom('gallery_items')
-      .where(
-        'hash',
-        'in',
-        crowd.slice(10).map((item) => item.hash),
-      )
-      .execute();
-    expect(await titleTotal('crowd')).toEqual({ total: 10, total_capped: false });
-    await expectTitleCountsInStep();
-
-    // Deleting the account removes its items through the foreign key.
-    await db.deleteFrom('users').where('uuid', '=', author.uuid).execute();
-    for (const title of ['crowd', 'star', 'moon']) expect(await titleTotal(title)).toEqual({ total: 0, total_capped: false });
-    await expectTitleCountsInStep();
   });
 });
