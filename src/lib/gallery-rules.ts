@@ -53,9 +53,15 @@ export const DEFAULT_GALLERY_SORT: GallerySort = 'likes_desc';
 export const GALLERY_TYPES = { cape: 0, ears: 1, animated: 2 } as const;
 export type GalleryTypeName = keyof typeof GALLERY_TYPES;
 
+/** The characters a title or title search may contain: letters, digits, underscore and whitespace. */
+const TITLE_CHARACTERS = 'A-Za-z0-9_\\s';
+/** A title or title search made only of the allowed characters. */
+export const GALLERY_TITLE_PATTERN = new RegExp(`^[${TITLE_CHARACTERS}]*$`);
+const DISALLOWED_TITLE_CHARACTERS = new RegExp(`[^${TITLE_CHARACTERS}]`, 'g');
+
 /** Removes every character a title or title search may not contain (letters, digits, underscore, whitespace). */
 export function filterTitleInput(value: string): string {
-  return value.replace(/[^A-Za-z0-9_\s]/g, '');
+  return value.replace(DISALLOWED_TITLE_CHARACTERS, '');
 }
 
 /** Cleans what a user typed or pasted into the title box or title search: the disallowed characters go first, then it is cut to 20. */

@@ -1,6 +1,14 @@
 // The gallery schemas: items, pages, the listing's query, and the report, edit, like and upload calls.
 import { z } from 'zod';
-import { DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TYPES, galleryMessages, type GalleryTypeName } from '../gallery-rules';
+import {
+  DEFAULT_GALLERY_SORT,
+  GALLERY_SORTS,
+  GALLERY_TITLE_MAX,
+  GALLERY_TITLE_PATTERN,
+  GALLERY_TYPES,
+  galleryMessages,
+  type GalleryTypeName,
+} from '../gallery-rules';
 import { GALLERY_TAG_KEY_PATTERN, GALLERY_TAGS_MAX, uniqueValues } from '../gallery-query';
 import { pageSchema, reportReasonFields } from './common';
 import { optionalPlayerUuidField, textureHashSchema } from './ids';
@@ -71,11 +79,7 @@ export const galleryListQuerySchema = z
   .object({
     page: pageSchema,
     user: optionalPlayerUuidField('The user must be a player uuid.').optional().meta({ description: "Only this player's uploads (their uuid)" }),
-    title: z
-      .string()
-      .max(20)
-      .regex(/^[A-Za-z0-9_\s]*$/, { message: galleryMessages.titleCharacters })
-      .optional(),
+    title: z.string().max(GALLERY_TITLE_MAX).regex(GALLERY_TITLE_PATTERN, { message: galleryMessages.titleCharacters }).optional(),
     sortBy: z.enum(GALLERY_SORTS, { message: `sortBy must be one of ${GALLERY_SORTS.join(', ')}` }).default(DEFAULT_GALLERY_SORT),
     type: jsonListParam(
       z.enum(typeNames),
