@@ -6,21 +6,10 @@ import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import { allowedUpward, importAllowed } from './scripts/import-layers.mjs';
+import { importAllowed } from './scripts/import-layers.mjs';
 
-/*
- * Imports run one way (scripts/import-layers.mjs holds the table, scripts/import-graph.ts counts against it):
- *   entry       server/main.ts, server/app.ts, server/commands/ (the CLI, the site build command)
- *   routes      server/routes/ (no route imports another route)
- *   operations  server/operations/ (backup, sweep, schedule, shutdown, metrics, the configured texture library), server/site/
- *   domain, top down: admin → accounts → creators → gallery | users | mod | premium (peers, none imports another)
- *               → integrations → auth → textures/library → images (the image job queue and its workers)
- *               → textures/generators (with banner/) → textures/pipeline
- *   platform    server/db, storage, redis, http, events (the change bus), audit (the audit log), config.ts and config/
- *   shared      src/lib (browser and server)
- * A module imports its own unit or any layer below. Besides: src/ never imports server/, and server/ never imports tests/
- * or bench/.
- */
+// Imports run one way: the layers, top to bottom, are the table in scripts/import-layers.mjs (scripts/import-graph.ts counts
+// against the same table), so the rule and the count cannot drift apart.
 const importsRunOneWay = {
   meta: { type: 'problem', docs: { description: 'Imports run one way: routes → domain → platform (scripts/import-layers.mjs)' }, schema: [] },
   create(context) {
@@ -32,7 +21,7 @@ const importsRunOneWay = {
       const specifier = node.source?.value;
       if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
       const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
-      if (importAllowed(from, to) || allowedUpward(from, to)) return;
+      if (importAllowed(from, to)) return;
       context.report({ node: node.source, message: `${from} may not import ${to}: imports run one way (see scripts/import-layers.mjs).` });
     };
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };

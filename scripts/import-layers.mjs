@@ -49,11 +49,3 @@ export function importAllowed(from, to) {
   if (a === undefined || b === undefined) return true;
   return a.unit === b.unit || b.index > a.index;
 }
-
-/** Upward imports allowed, each with its reason (none today: keep it that way). */
-export const ALLOWED_UPWARD = [];
-
-/** Whether an import against the layers is one of the allowed ones. */
-export function allowedUpward(from, to) {
-  return ALLOWED_UPWARD.some((allowed) => allowed.from === from && allowed.to === to);
-}

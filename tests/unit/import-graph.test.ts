@@ -1,5 +1,5 @@
 // Unit test for the import layers: no import cycle and no import against the layers across server/ and src/
-// (scripts/import-graph.ts), besides the few the layer table allows for now.
+// (scripts/import-graph.ts).
 import { describe, expect, it } from 'vitest';
 import { importReport } from '../../scripts/import-graph.ts';
 
