@@ -63,6 +63,16 @@ export function describeCreation(options: CreatorRoutesOptions, creation: Stored
   };
 }
 
+/** Runs `work`, answering a texture it refused as a 422 with the refusal's message and reason code. */
+export async function refusedAs422<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof TextureRejected) throw refusalError(422, error);
+    throw error;
+  }
+}
+
 /** Makes a creation with `make` (a refused picture is a 422 with its message) and answers it as JSON or as the PNG. */
 export async function answerMade(
   options: CreatorRoutesOptions,
@@ -71,13 +81,7 @@ export async function answerMade(
   make: () => Promise<Made>,
   json = wantsJson(request),
 ) {
-  let made: Made;
-  try {
-    made = await make();
-  } catch (error) {
-    if (error instanceof TextureRejected) throw refusalError(422, error);
-    throw error;
-  }
+  const made = await refusedAs422(make);
   const { creation } = made;
   reply.header('x-creation-cache', made.cached ? 'hit' : 'miss');
   if (json) return reply.header('cache-control', 'no-store').send(describeCreation(options, creation));

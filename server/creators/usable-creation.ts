@@ -4,12 +4,13 @@ import { capeFrameHeight } from '../../src/lib/texture-layout.ts';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
-import { HttpError, refusalError } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { refusedAs422 } from './answer.ts';
 import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
 import type { Creations } from './creations.ts';
 import type { ImageJobs } from '../images/job-queue.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
-import { TextureRejected, type EncodedTexture } from '../textures/pipeline/process.ts';
+import type { EncodedTexture } from '../textures/pipeline/process.ts';
 
 /** What the check reads: the rows, the stored textures, the image jobs that hash them and the creations' owners. */
 export interface UsableCreationContext {
@@ -31,11 +32,6 @@ export async function usableCreation(context: UsableCreationContext, hash: strin
   const bytes = row ? await library.read(hash) : null;
   if (!row || !bytes || row.width % 64 !== 0 || row.height % capeFrameHeight(row.width) !== 0) throw new HttpError(410, creatorMessages.expired);
   const texture = { bytes, hash, width: row.width, height: row.height, frames: row.frames };
-  try {
-    await refuseBlocklistedTexture(db, imageJobs, texture, user.uuid);
-  } catch (error) {
-    if (error instanceof TextureRejected) throw refusalError(422, error);
-    throw error;
-  }
+  await refusedAs422(() => refuseBlocklistedTexture(db, imageJobs, texture, user.uuid));
   return texture;
 }
