@@ -2,10 +2,12 @@
 
 /** The longest game username. */
 export const USERNAME_MAX = 16;
+/** The characters of a game username: letters, digits and underscore (a character class's contents). */
+const USERNAME_CHARACTERS = 'A-Za-z0-9_';
 /** A game username: 1 to 16 letters, digits or underscores (a pattern source, no anchors). */
-export const USERNAME_PATTERN = `[A-Za-z0-9_]{1,${USERNAME_MAX}}`;
+export const USERNAME_PATTERN = `[${USERNAME_CHARACTERS}]{1,${USERNAME_MAX}}`;
 /** A character that can never be part of a username (for cleaning typed input). */
-export const NON_USERNAME_CHARACTERS = /[^A-Za-z0-9_]/g;
+const NON_USERNAME_CHARACTERS = new RegExp(`[^${USERNAME_CHARACTERS}]`, 'g');
 
 /** A player uuid as stored and shown: 32 lowercase hex digits, no dashes. */
 export const PLAYER_UUID_PATTERN = '[0-9a-f]{32}';
@@ -22,9 +24,14 @@ export const PLAYER_PATH_ID_PATTERN = '[A-Za-z0-9_-]{1,36}';
 /** A name or an undashed uuid, as the audit log's filters take them (letters, digits, underscores; 1 to 32). */
 export const NAME_OR_UUID_FILTER_PATTERN = '[A-Za-z0-9_]{1,32}';
 
-const USERNAME = new RegExp(`^${USERNAME_PATTERN}$`);
-const PLAYER_UUID = new RegExp(`^${PLAYER_UUID_PATTERN}$`);
-const TEXTURE_HASH = new RegExp(`^${TEXTURE_HASH_PATTERN}$`);
+/** A regular expression matching a whole string against a pattern source (its alternatives grouped). */
+export function wholePattern(pattern: string): RegExp {
+  return new RegExp(`^(?:${pattern})$`);
+}
+
+const USERNAME = wholePattern(USERNAME_PATTERN);
+const PLAYER_UUID = wholePattern(PLAYER_UUID_PATTERN);
+const TEXTURE_HASH = wholePattern(TEXTURE_HASH_PATTERN);
 
 /** Whether a string is a valid game username (letters, digits, underscore; 1 to 16). */
 export function isUsername(value: string): boolean {
