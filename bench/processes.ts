@@ -71,25 +71,32 @@ function processStats(): Map<number, string[]> {
   return stats;
 }
 
-/**
- * The CPU time (user + system, in µs; Linux counts clock ticks of 10 ms) of the given processes and, with `tree` (the
- * default), every process under them: a server's image workers, nginx's workers. Each counts with its exited children
- * (cutime, cstime), so a worker that ends meanwhile moves its time to its parent and nothing is lost or counted twice.
- */
-export function cpuTimeUs(pids: number[], tree = true): number {
+/** The given processes and (with `tree`) every process under them, with their /proc stat fields. */
+function processTree(pids: number[], tree: boolean): Array<[number, string[]]> {
   const stats = processStats();
   const children = new Map<number, number[]>();
   for (const [pid, fields] of stats) {
     const parent = Number(fields[1]);
     children.set(parent, [...(children.get(parent) ?? []), pid]);
   }
-  let ticks = 0;
+  const found: Array<[number, string[]]> = [];
   const pending = [...pids];
   for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
     const fields = stats.get(pid);
-    if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    if (fields) found.push([pid, fields]);
     if (tree) pending.push(...(children.get(pid) ?? []));
   }
+  return found;
+}
+
+/**
+ * The CPU time (user + system, in µs; Linux counts clock ticks of 10 ms) of the given processes and, with `tree` (the
+ * default), every process under them: a server's image workers, nginx's workers. Each counts with its exited children
+ * (cutime, cstime), so a worker that ends meanwhile moves its time to its parent and nothing is lost or counted twice.
+ */
+export function cpuTimeUs(pids: number[], tree = true): number {
+  let ticks = 0;
+  for (const [, fields] of processTree(pids, tree)) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   return ticks * 10_000;
 }
 
@@ -103,6 +110,14 @@ export function cpuPerRequest(pids: () => number[], tree = true): (requests: num
 export function pinToCore(core: number): void {
   const pinned = spawnSync('taskset', ['-a', '-cp', String(core), String(process.pid)], { stdio: 'ignore' });
   if (pinned.status !== 0) throw new Error(`taskset could not pin the bench to core ${core}`);
+}
+
+/** Pins the given processes, every thread of them and every process under them, to one core (`taskset`); what they start later inherits it. */
+export function pinTreeToCore(pids: number[], core: number): void {
+  for (const [pid] of processTree(pids, true)) {
+    const pinned = spawnSync('taskset', ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
+    if (pinned.status !== 0) throw new Error(`taskset could not pin process ${pid} to core ${core}`);
+  }
 }
 
 /** The resident memory of a process, in MB. */

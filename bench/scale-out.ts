@@ -17,7 +17,7 @@ import { freePort, startAppProcess, type AppProcess } from '../support/app-proce
 import { postgresBackend, type TestDatabase } from '../support/backends.ts';
 import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../support/nginx.ts';
 import { startS3rver, type RunningS3rver } from '../support/s3rver.ts';
-import { pause, cpuPerRequest } from './processes.ts';
+import { pause, cpuPerRequest, pinTreeToCore } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
 import { modFilesNginxConfig } from './baseline-nginx.ts';
 
@@ -31,6 +31,14 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 /** nginx worker processes, the same for the proxy and the file baseline. */
 const NGINX_WORKERS = Number(process.env.NGINX_WORKERS ?? 1);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * Unless PIN=0, every server (both nginx and the app processes) runs on core 1 and wrk on core 0, so that each target
+ * gets the same place: unpinned, a target that happens to share a core with wrk spends more per request than one that
+ * does not, and two runs of the same configuration differed by 10–20%.
+ */
+const PIN = process.env.PIN !== '0';
+const SERVER_CORE = 1;
+const LOAD_CORE = 0;
 /** The goals, in CPU per request of every process behind the proxy (nginx and the app processes) over nginx's for a file. */
 const PROFILE_CPU_GOAL = 1.25;
 const TEXTURE_CPU_GOAL = 1.1;
@@ -59,7 +67,7 @@ interface Target {
 /** Loads a target with wrk for `durationS`; the CPU time is that of every process behind it. */
 async function load(target: Target, pathsFile: string, durationS: number): Promise<LoadResult> {
   const meters = target.parts.map((part) => cpuPerRequest(part.pids));
-  const result = await runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS });
+  const result = await runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS, core: PIN ? LOAD_CORE : undefined });
   const cpuPartsUs = meters.map((meter) => meter(result.rps * durationS));
   return { ...result, cpuUs: cpuPartsUs.reduce((sum, part) => sum + part, 0), cpuPartsUs };
 }
@@ -204,12 +212,13 @@ try {
   const { uuids, hashes } = await seed(database.url, s3, PLAYERS);
   console.log(`Seeded ${thousands(PLAYERS)} players (half with a cape) on PostgreSQL and S3 in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`);
   console.log(
-    `Node ${process.version}, wrk -t1 -c${CONNECTIONS}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, nginx ${NGINX_WORKERS} worker(s), ${os.cpus().length} cores, load average ${loadAverage()}`,
+    `Node ${process.version}, wrk -t1 -c${CONNECTIONS}${PIN ? ` on core ${LOAD_CORE}, every server on core ${SERVER_CORE}` : ''}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, nginx ${NGINX_WORKERS} worker(s), ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
 
   const [portA, portB, proxyPort, filePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const siteDir = path.join(dir, 'site');
   fs.mkdirSync(siteDir);
+  const answersDir = path.join(dir, 'answers');
   fs.writeFileSync(path.join(siteDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const env = {
     DATABASE_URL: database.url,
@@ -224,6 +233,7 @@ try {
     TRUST_PROXY: '1',
     SKIP_SITE_BUILD: 'true',
     SITE_DIR: siteDir,
+    ANSWER_FILES_DIR: answersDir,
     SWEEP_INTERVAL_MINUTES: '0',
     // The rounds measure cache hits, as on a server whose players are all active.
     PROFILE_CACHE_TTL_S: process.env.PROFILE_CACHE_TTL_S ?? '3600',
@@ -234,7 +244,7 @@ try {
     )),
   );
   const [processA, processB] = apps as [AppProcess, AppProcess];
-  proxy = await startNginx({ dir: path.join(dir, 'proxy'), port: proxyPort, upstreamPorts: [portA, portB], siteDir, workers: NGINX_WORKERS });
+  proxy = await startNginx({ dir: path.join(dir, 'proxy'), port: proxyPort, upstreamPorts: [portA, portB], siteDir, answersDir, workers: NGINX_WORKERS });
 
   const pathsFile = path.join(dir, 'profiles.txt');
   fs.writeFileSync(pathsFile, uuids.map((uuid) => `/profile/${uuid}\n`).join(''));
@@ -261,6 +271,7 @@ try {
     console.log(`${urlPath.slice(0, 18)}…: file ${answers[0]}, proxy ${answers[1]}, one ${answers[2]}`);
   }
 
+  if (PIN) pinTreeToCore([fileServer.pid, proxy.child.pid!, processA.child.pid!, processB.child.pid!], SERVER_CORE);
   const targets: Target[] = [
     { name: 'file', port: filePort, parts: [{ label: 'nginx', pids: () => [fileServer!.pid] }] },
     {

@@ -49,6 +49,8 @@ import { UNMATCHED_ROUTE } from './http/request-durations.ts';
 import { Metrics } from './operations/metrics.ts';
 import { modFastPath } from './mod/fast-path.ts';
 import { ProfileCache } from './mod/profiles.ts';
+import { AnswerFiles } from './mod/answer-files.ts';
+import { startSchedule, type Schedule } from './operations/schedule.ts';
 import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
 import { createTextureLibrary } from './operations/create-library.ts';
@@ -102,7 +104,16 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const imageJobs = new ImageJobs(config.imageJobs);
   const metricsServed = config.metrics.port !== undefined || config.metrics.key !== undefined;
   const metrics = new Metrics({ profiles, imageJobs }, { processMetrics: metricsServed });
-  const fastPath = modFastPath(profiles, library, metrics.requests);
+  // Told of the first answer file that could not be written or removed, then of at most one a minute.
+  let answerFileErrorLoggedAt = -Infinity;
+  const answerFiles = config.answerFilesDir
+    ? new AnswerFiles(config.answerFilesDir, config.profileCacheTtlMs, (error) => {
+        if (Date.now() - answerFileErrorLoggedAt < 60_000) return;
+        answerFileErrorLoggedAt = Date.now();
+        app.log.error({ err: error }, 'an answer file for nginx could not be written or removed');
+      })
+    : undefined;
+  const fastPath = modFastPath(profiles, library, metrics.requests, answerFiles);
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'] },
     logController: new RequestLog((url) => isModApiPath(url) || isHealthCheckPath(url), MOD_API_SLOW_MS),
@@ -169,7 +180,23 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   // Redis, when configured, is used while it is reachable; the server starts and serves without it.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   const counter = sharedWindowCounter(redis, config.redisPrefix);
-  const bus = createInvalidationBus(redis, `${config.redisPrefix}profile-changed`, (uuid) => profiles.invalidate(uuid));
+  const bus = createInvalidationBus(redis, `${config.redisPrefix}profile-changed`, (uuid) => {
+    profiles.invalidate(uuid);
+    answerFiles?.forgetProfile(uuid);
+  });
+  if (answerFiles) {
+    library.onRemoved((hash) => answerFiles.forgetTexture(hash));
+    // Files past their lifetime are swept every minute (each process sweeps; a file removed twice is no harm).
+    let sweeps: Schedule | undefined;
+    app.addHook('onReady', async () => {
+      sweeps = startSchedule(
+        async (signal) => void (await answerFiles.sweep(Date.now(), signal)),
+        60_000,
+        (error) => app.log.error({ err: error }, 'answer files sweep failed'),
+      );
+    });
+    app.addHook('onClose', async () => sweeps?.stop());
+  }
   app.addHook('onClose', async () => {
     await bus.close();
     redis?.close();
@@ -184,7 +211,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
 
   await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });
   // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.
-  await app.register(modRoutes, { profiles, library, imageJobs });
+  await app.register(modRoutes, { profiles, library, imageJobs, answerFiles });
   // The health checks and the keyed metrics, outside the site's hooks and maintenance mode too.
   await app.register(operationsRoutes, { db, store: library.store, redis, metrics, metricsKey: config.metrics.key });
   await app.register(async (site) => {

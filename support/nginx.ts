@@ -1,6 +1,6 @@
 // Runs nginx as a child process with the deploy configuration (deploy/nginx/cloakroom.conf) in a temporary prefix: the
-// same upstream, proxy and file settings, with only the listen address, the app ports, the site root and the log and
-// cache paths swapped for test ones.
+// same upstream, proxy and file settings, with only the listen address, the app ports, the site and answer files' roots
+// and the log and cache paths swapped for test ones.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,9 @@ export const NGINX_BINARY = process.env.NGINX ?? '/usr/sbin/nginx';
 /** The deploy configuration the tests and the scale-out benchmark run. */
 export const DEPLOY_NGINX_CONFIG = fileURLToPath(new URL('../deploy/nginx/cloakroom.conf', import.meta.url));
 
+/** The answer files' directory the deploy file names (the app processes' ANSWER_FILES_DIR there). */
+const DEPLOY_ANSWERS_DIR = '/var/lib/cloakroom/answers';
+
 /** Where and what the generated configuration serves. */
 export interface NginxSetup {
   /** A scratch directory of its own: the prefix, pid, logs, temporary files and cache go there. */
@@ -22,6 +25,8 @@ export interface NginxSetup {
   upstreamPorts: number[];
   /** The built site nginx serves files from (`root`). */
   siteDir: string;
+  /** The answer files the app processes write (their ANSWER_FILES_DIR). */
+  answersDir: string;
   /** `worker_processes` (default 1). */
   workers?: number;
 }
@@ -48,7 +53,9 @@ export function deployServerBlock(setup: NginxSetup): string {
   });
   text = replaceOnce(text, /^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${setup.port};`);
   text = replaceOnce(text, /^\s*listen \[::\]:80;\n/m, '');
-  text = replaceOnce(text, /^(\s*)root [^;]+;$/m, `$1root ${setup.siteDir};`);
+  text = replaceOnce(text, /^(\s*)root \/srv\/cloakroom\/dist;$/m, `$1root ${setup.siteDir};`);
+  if (!text.includes(DEPLOY_ANSWERS_DIR)) throw new Error(`deploy/nginx/cloakroom.conf: no \`root ${DEPLOY_ANSWERS_DIR};\` for the answer files`);
+  text = text.replaceAll(`root ${DEPLOY_ANSWERS_DIR};`, `root ${setup.answersDir};`);
   text = replaceOnce(text, /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m, `$1access_log ${setup.dir}/access.log;`);
   text = replaceOnce(text, /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m, `$1error_log ${setup.dir}/error.log warn;`);
   text = replaceOnce(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-textures /, `proxy_cache_path ${setup.dir}/textures-cache `);

@@ -114,11 +114,20 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
   },
   PROFILE_CACHE_SIZE: {
     group: 'Mod API and caches',
-    description: 'players kept in the in-process mod API profile cache (about 470 B of heap each; only players asked for are kept)',
+    description:
+      'players kept in the in-process mod API profile cache (about 300 B of heap each, measured in `bench/profile-cache.ts`; only players asked for are kept)',
   },
   PROFILE_CACHE_TTL_S: {
     group: 'Mod API and caches',
     description: 'seconds a cached profile is served without a change notice (bounds staleness from processes that share no Redis)',
+  },
+  ANSWER_FILES_DIR: {
+    group: 'Mod API and caches',
+    default: 'unset',
+    description:
+      'directory the processes write profiles (`profile/{uuid}.json`) and textures (`textures/{hash}`) into for nginx to serve ' +
+      "(`deploy/nginx/cloakroom.conf`); a player's file is removed on every change to them; the processes of one host share one; unset writes none " +
+      '(see [operations](operations.md#what-nginx-keeps))',
   },
   TEXTURE_CACHE_MB: {
     group: 'Mod API and caches',

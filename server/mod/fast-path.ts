@@ -21,6 +21,7 @@ import {
 } from './answers.ts';
 import { cachedPicture, customSkinApiJson, parsePicturePath, PICTURE_ROUTES, pictureEtag, pictureSource, pictureType, type PictureLayout } from './layouts.ts';
 import type { ProfileCache } from './profiles.ts';
+import type { AnswerFiles } from './answer-files.ts';
 import { CUSTOM_SKIN_API_ROOT } from '../../src/lib/mod-setup.ts';
 
 /** Answers a request if it can; returns false to hand it on. */
@@ -82,8 +83,8 @@ function answer(
   return true;
 }
 
-/** The fast path over a profile cache and a texture library's byte cache, recording its answers in the request metrics. */
-export function modFastPath(profiles: ProfileCache, library: TextureLibrary, requests: RequestDurations): FastPath {
+/** The fast path over a profile cache and a texture library's byte cache, recording its answers in the request metrics; with answer files, it writes the profile and texture files nginx serves. */
+export function modFastPath(profiles: ProfileCache, library: TextureLibrary, requests: RequestDurations, files?: AnswerFiles): FastPath {
   let stopped = false;
   let answered = 0;
   const seriesOf = (route: string): AnswerSeries => ({ ok: requests.series('GET', route, 200), notModified: requests.series('GET', route, 304) });
@@ -100,7 +101,10 @@ export function modFastPath(profiles: ProfileCache, library: TextureLibrary, req
   const textureFile = (request: IncomingMessage, response: ServerResponse, name: string, series: AnswerSeries, startedAt: number): boolean => {
     const hash = name.endsWith('.png') ? name.slice(0, -4) : name;
     const bytes = library.cachedRegistered(hash);
-    return bytes ? answer(request, response, TEXTURE_HEADERS, `"${hash}"`, null, 'image/png', bytes, series, startedAt) : false;
+    if (!bytes) return false;
+    // The file is in place before the answer leaves, so nginx serves the next request for it.
+    files?.writeTexture(hash, bytes);
+    return answer(request, response, TEXTURE_HEADERS, `"${hash}"`, null, 'image/png', bytes, series, startedAt);
   };
 
   const tryAnswer = (request: IncomingMessage, response: ServerResponse): boolean => {
@@ -111,17 +115,9 @@ export function modFastPath(profiles: ProfileCache, library: TextureLibrary, req
       // Only a 32-hex lowercase uuid can be a cache key, so paths with more segments or a query string miss.
       const profile = profiles.cached(url.slice(PROFILE_PREFIX.length));
       if (!profile) return false;
-      return answer(
-        request,
-        response,
-        PROFILE_HEADERS,
-        profile.etag,
-        profiles.modifiedAt(profile),
-        PROFILE_CONTENT_TYPE,
-        profile.json,
-        profileSeries,
-        startedAt,
-      );
+      const modifiedAt = profiles.modifiedAt(profile);
+      files?.writeProfile(profile.uuid, profile.json, modifiedAt);
+      return answer(request, response, PROFILE_HEADERS, profile.etag, modifiedAt, PROFILE_CONTENT_TYPE, profile.json, profileSeries, startedAt);
     }
     if (url.startsWith(TEXTURE_PREFIX)) return textureFile(request, response, url.slice(TEXTURE_PREFIX.length), textureSeries, startedAt);
     if (url.startsWith(CSL_TEXTURE_PREFIX)) return textureFile(request, response, url.slice(CSL_TEXTURE_PREFIX.length), cslTextureSeries, startedAt);

@@ -100,6 +100,11 @@ export class ProfileCache {
     return entry;
   }
 
+  /** Whether a profile is the one the cache holds for its player now (no change notice since it was loaded, not expired). */
+  isCurrent(profile: CachedProfile, now = Date.now()): boolean {
+    return this.byUuid.get(profile.uuid) === profile && profile.expiresAt > this.seconds(now);
+  }
+
   /** A cached profile's Last-Modified time, in milliseconds since the epoch (whole seconds, as HTTP dates have). */
   modifiedAt(profile: CachedProfile): number {
     return (this.epochSecond + profile.loadedAt) * 1000;

@@ -22,6 +22,7 @@ import { isBlobKey } from '../storage/blob-store.ts';
 import type { ImageJobs } from '../images/job-queue.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
+import type { AnswerFiles } from '../mod/answer-files.ts';
 
 const playerParams = z.object({
   id: z.string().meta({ description: 'Player uuid (32 hex digits, dashes allowed) or username (1–16 letters, digits, underscores; any case)' }),
@@ -70,9 +71,12 @@ function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: ModAns
 }
 
 /** Registers GET /profile/:id (+ /cape, /ears), /textures/:hash, the picture layouts by player and CustomSkinAPI under /csl/. */
-export async function modRoutes(instance: FastifyInstance, options: { profiles: ProfileCache; library: TextureLibrary; imageJobs: ImageJobs }) {
+export async function modRoutes(
+  instance: FastifyInstance,
+  options: { profiles: ProfileCache; library: TextureLibrary; imageJobs: ImageJobs; answerFiles: AnswerFiles | undefined },
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { profiles, library, imageJobs } = options;
+  const { profiles, library, imageJobs, answerFiles } = options;
 
   /** A player's current texture by its hash, with the profile's lifetime and Last-Modified. */
   const sendCurrentTexture = async (request: FastifyRequest, reply: FastifyReply, id: string, slot: 'capeHash' | 'earsHash') => {
@@ -104,6 +108,8 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
       const profile = await profiles.get(request.params.id);
       if (!profile) return notFound(reply);
       const modifiedAt = profiles.modifiedAt(profile);
+      // Written only while it is the cached profile: one loaded while a change was being made is answered, never kept.
+      if (profiles.isCurrent(profile)) answerFiles?.writeProfile(profile.uuid, profile.json, modifiedAt);
       return sendAnswer(request, reply, {
         etag: profile.etag,
         modifiedAt,
@@ -127,6 +133,7 @@ export async function modRoutes(instance: FastifyInstance, options: { profiles: 
     const hash = name.replace(/\.png$/, '');
     const bytes = isBlobKey(hash) ? await library.readRegistered(hash) : null;
     if (!bytes) return notFound(reply);
+    answerFiles?.writeTexture(hash, bytes);
     return sendAnswer(request, reply, { etag: `"${hash}"`, modifiedAt: null, cacheControl: TEXTURE_CACHE_CONTROL, type: 'image/png', body: bytes });
   };
 

@@ -1,7 +1,8 @@
 // Several processes, proven: two real server processes (server/main.ts) on one PostgreSQL database, one Redis and one S3
 // bucket, behind nginx running the deploy configuration (deploy/nginx/cloakroom.conf). Sessions, profile changes and
 // limits hold across the processes; a process killed with SIGKILL loses no acknowledged upload while the other keeps
-// answering; a process told to stop (SIGTERM) finishes the request it is answering and exits 0.
+// answering; a process told to stop (SIGTERM) finishes the request it is answering and exits 0. Both processes write the
+// answer files nginx serves into one directory, as the processes of one host do.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import { postgresBackend, runsOnPostgres, type TestDatabase } from '../../suppor
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { requireNginx, startNginx, type RunningNginx } from '../../support/nginx.ts';
 import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
+import { waitFor } from '../../support/wait.ts';
 import { createUserWithCode, randomUsername, unusedCode } from '../helpers/server.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -40,6 +42,7 @@ const SITE_FILES: Record<string, string> = {
 
 let dir: string;
 let siteDir: string;
+let answersDir: string;
 let database: TestDatabase;
 let s3: RunningS3rver;
 let redisPrefix: string;
@@ -222,6 +225,7 @@ function sharedEnvironment(databaseUrl: string, publicBaseUrl: string): Record<s
     TRUST_PROXY: '1',
     SKIP_SITE_BUILD: 'true',
     SITE_DIR: siteDir,
+    ANSWER_FILES_DIR: answersDir,
     OFFLINE_MODE: 'true',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     LOGIN_ATTEMPTS_PER_MINUTE: String(LOGIN_ATTEMPTS_PER_MINUTE),
@@ -245,6 +249,7 @@ beforeAll(async () => {
   requireNginx();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-scale-out-'));
   siteDir = path.join(dir, 'site');
+  answersDir = path.join(dir, 'answers');
   for (const [name, body] of Object.entries(SITE_FILES)) {
     fs.mkdirSync(path.dirname(path.join(siteDir, name)), { recursive: true });
     fs.writeFileSync(path.join(siteDir, name), body);
@@ -258,7 +263,7 @@ beforeAll(async () => {
   appEnv = sharedEnvironment(database.url, `http://127.0.0.1:${nginxPort}`);
   // Both start at once on the empty database, as systemd starts them: the migrations take a lock.
   [processA, processB] = await Promise.all([startProcess('A', portA), startProcess('B', portB)]);
-  nginx = await startNginx({ dir: path.join(dir, 'nginx'), port: nginxPort, upstreamPorts: [portA, portB], siteDir });
+  nginx = await startNginx({ dir: path.join(dir, 'nginx'), port: nginxPort, upstreamPorts: [portA, portB], siteDir, answersDir });
   db = openDatabase(database.url);
   await migrateToLatest(db);
 }, 60_000);
@@ -345,10 +350,10 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     expect(removalSeenOnA).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
   });
 
-  it('nginx keeps a mod API answer for less than a second, without cookies, and answers 304 to a client holding it', async () => {
+  it('nginx keeps a mod API answer that has no file for less than a second, without cookies, and answers 304 to a client holding it', async () => {
     const { jar, uuid, username } = await logIn(processA.url);
     expect((await jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
-    for (const path of [`/profile/${uuid}`, `/capes/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`]) {
+    for (const path of [`/profile/${username}`, `/capes/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`]) {
       // Asked twice in a row: the second comes from nginx's copy (unless a half second turned in between: then once more).
       let first = await fetch(`${nginx.url}${path}`);
       let second = await fetch(`${nginx.url}${path}`);
@@ -365,7 +370,67 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     }
     // One second later nginx has asked a process again: its copy is never older than half a second.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect((await fetch(`${nginx.url}/profile/${uuid}`)).headers.get('x-cache-status')).toBe('MISS');
+    expect((await fetch(`${nginx.url}/capes/${username}.png`)).headers.get('x-cache-status')).toBe('MISS');
+    // A profile by uuid is an answer file, never nginx's copy.
+    expect((await fetch(`${nginx.url}/profile/${uuid}`)).headers.get('x-cache-status')).toBe('FILE');
+  });
+
+  it("nginx serves a profile by uuid and a texture from the files the processes write, with the app's answer", async () => {
+    const { jar, uuid } = await logIn(processA.url);
+    const upload = await jar.upload('/api/upload-cape', await newCape());
+    expect(upload.status).toBe(200);
+    const hash = ((await upload.json()) as { cape: string }).cape.split('/').pop()!;
+    const dashed = `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
+    const sameAnswer = [
+      'content-type',
+      'cache-control',
+      'access-control-allow-origin',
+      'x-content-type-options',
+      'x-frame-options',
+      'referrer-policy',
+      'content-security-policy',
+    ];
+    for (const [path, file] of [
+      [`/profile/${uuid}`, `profile/${uuid}.json`],
+      [`/textures/${hash}`, `textures/${hash}`],
+    ] as const) {
+      // The first request finds no file and goes to a process, which writes it before it answers. (The upload's change
+      // notice reaches the other process a moment later and removes a profile file made meanwhile: the next request
+      // through nginx writes it again.)
+      expect(fs.existsSync(`${answersDir}/${file}`), file).toBe(false);
+      const fromProcess = await fetch(`${nginx.url}${path}`);
+      expect(fromProcess.headers.get('x-cache-status'), path).not.toBe('FILE');
+      await waitFor(async () => (await fetch(`${nginx.url}${path}`)).headers.get('x-cache-status') === 'FILE', `nginx serving ${file}`);
+      const direct = await fetch(`${processB.url}${path}`);
+      const directBody = Buffer.from(await direct.arrayBuffer());
+      expect(Buffer.from(await fromProcess.arrayBuffer())).toEqual(directBody);
+      const variants = path.startsWith('/profile/') ? [path, `/profile/${dashed}`] : [path, `${path}.png`, `/csl${path}`];
+      for (const variant of variants) {
+        const fromFile = await fetch(`${nginx.url}${variant}`);
+        expect(fromFile.status, variant).toBe(200);
+        expect(fromFile.headers.get('x-cache-status'), variant).toBe('FILE');
+        expect(Buffer.from(await fromFile.arrayBuffer()), variant).toEqual(directBody);
+        for (const header of sameAnswer) expect(fromFile.headers.get(header), `${variant} ${header}`).toBe(direct.headers.get(header));
+        expect(fromFile.headers.get('set-cookie')).toBeNull();
+        // A client holding the file's answer gets 304, by its ETag or its date.
+        expect((await fetch(`${nginx.url}${variant}`, { headers: { 'if-none-match': fromFile.headers.get('etag')! } })).status, variant).toBe(304);
+        expect((await fetch(`${nginx.url}${variant}`, { headers: { 'if-modified-since': fromFile.headers.get('last-modified')! } })).status, variant).toBe(304);
+      }
+    }
+    // The profile file's date is the profile's Last-Modified, as the processes answer it.
+    expect((await fetch(`${nginx.url}/profile/${uuid}`)).headers.get('last-modified')).toBe(
+      (await fetch(`${processA.url}/profile/${uuid}`)).headers.get('last-modified'),
+    );
+
+    // An unknown player, an uppercase uuid and a name have no file: a process answers them, through nginx's half-second copies.
+    const unknown = randomBytes(16).toString('hex');
+    for (const path of [`/profile/${unknown}`, `/profile/${uuid.toUpperCase()}`]) {
+      const response = await fetch(`${nginx.url}${path}`);
+      expect(response.headers.get('x-cache-status'), path).not.toBe('FILE');
+      expect(response.status, path).toBe(path.includes(unknown) ? 404 : 200);
+    }
+    expect(fs.existsSync(`${answersDir}/profile/${unknown}.json`)).toBe(false);
+    expect(fs.readdirSync(`${answersDir}/profile`).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it(`every change of a player is seen through nginx on every layout within ${CHANGE_VISIBLE_WITHIN_MS} ms`, async () => {
@@ -377,6 +442,8 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     /** Keeps nginx's copies fresh (asks every 20 ms), makes a change through a process, then times until nginx shows it. */
     const change = async (label: string, make: () => Promise<Response>, seen: (answers: Awaited<ReturnType<typeof modAnswers>>) => boolean) => {
       for (let i = 0; i < 5; i++) await modAnswers(uuid, username);
+      // The profile comes from its answer file: what is timed is that file's removal.
+      await waitFor(async () => (await fetch(`${nginx.url}/profile/${uuid}`)).headers.get('x-cache-status') === 'FILE', 'the profile file');
       const response = await make();
       const changedAt = Date.now();
       expect(response.status, `${label}: ${await response.clone().text()}`).toBe(200);
@@ -500,9 +567,9 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       expect(await servesTexture(processB.url, cape!)).toBe(true);
       expect(await servesTexture(nginx.url, cape!)).toBe(true);
     }
-    // nginx keeps a copy of each texture it passed on: the next request for it reaches no process.
+    // The process that answered a texture through nginx wrote its file: the next request for it reaches no process.
     const again = await fetch(acknowledged[0]!.cape!);
-    expect(again.headers.get('x-cache-status')).toBe('HIT');
+    expect(again.headers.get('x-cache-status')).toBe('FILE');
     expect(again.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     // The upload cut off mid-body got no answer and changed nothing; one whose answer was lost is whole or not there at all.
     expect(await cutUpload.finish()).toEqual([]);

@@ -29,6 +29,7 @@ export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
 /** The texture library: the blob store plus the `textures` rows. */
 export class TextureLibrary {
   private readonly counters: ReferenceCounter[] = [countPlayerReferences];
+  private readonly removalListeners: Array<(hash: string) => void> = [];
   /** Derived images being built, by blob key, so concurrent requests share one build. */
   private readonly building = new Map<string, Promise<Buffer | null>>();
   /** Moves on every release, so a read that raced with a release does not cache the released bytes. */
@@ -43,6 +44,11 @@ export class TextureLibrary {
   /** Adds another place that refers to textures (the gallery), so release never removes a texture in use. */
   addReferenceCounter(counter: ReferenceCounter): void {
     this.counters.push(counter);
+  }
+
+  /** Adds a listener told of every texture this library removes (the answer files nginx serves drop theirs). */
+  onRemoved(listener: (hash: string) => void): void {
+    this.removalListeners.push(listener);
   }
 
   /** Stores a texture once: the blob first, then its row. Storing the same bytes again does nothing new. */
@@ -81,6 +87,7 @@ export class TextureLibrary {
         this.cache?.delete(key);
         await this.store.delete(key);
       }
+      for (const listener of this.removalListeners) listener(hash);
       removed.push(hash);
     }
     return removed;
