@@ -186,12 +186,13 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   });
   if (answerFiles) {
     library.onRemoved((hash) => answerFiles.forgetTexture(hash));
-    // Files past their lifetime are swept every minute (each process sweeps; a file removed twice is no harm).
+    // Files past their lifetime are swept once a lifetime (at least a minute apart), so a profile's file outlives a missed
+    // change notice by at most twice PROFILE_CACHE_TTL_S. Each process sweeps; a file removed twice is no harm.
     let sweeps: Schedule | undefined;
     app.addHook('onReady', async () => {
       sweeps = startSchedule(
         async (signal) => void (await answerFiles.sweep(Date.now(), signal)),
-        60_000,
+        Math.max(60_000, config.profileCacheTtlMs),
         (error) => app.log.error({ err: error }, 'answer files sweep failed'),
       );
     });
