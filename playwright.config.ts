@@ -75,8 +75,10 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   reporter: [['list']],
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Guards against a hang, not speed goals: the tests wait for states. On this machine's busy hours (other work on the two
+  // shared cores) the suite runs 3–4× slower than when quiet, and a 10 s test took over 30 s.
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     browserName: 'chromium',
