@@ -12,9 +12,6 @@ export const NGINX_BINARY = process.env.NGINX ?? '/usr/sbin/nginx';
 /** The deploy configuration the tests and the scale-out benchmark run. */
 export const DEPLOY_NGINX_CONFIG = fileURLToPath(new URL('../deploy/nginx/cloakroom.conf', import.meta.url));
 
-/** The answer files' directory the deploy file names (the app processes' ANSWER_FILES_DIR there). */
-const DEPLOY_ANSWERS_DIR = '/var/lib/cloakroom/answers';
-
 /** Where and what the generated configuration serves. */
 export interface NginxSetup {
   /** A scratch directory of its own: the prefix, pid, logs, temporary files and cache go there. */
@@ -31,11 +28,12 @@ export interface NginxSetup {
   workers?: number;
 }
 
-/** Replaces one directive of the deploy file, and fails loudly when the deploy file no longer has it. */
-function replaceOnce(text: string, pattern: RegExp, replacement: string): string {
-  const matches = text.match(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`));
-  if (matches?.length !== 1) throw new Error(`deploy/nginx/cloakroom.conf: expected one match of ${pattern}, found ${matches?.length ?? 0}`);
-  return text.replace(pattern, replacement);
+/** Replaces a directive of the deploy file where it stands `times` times, and fails loudly when the deploy file has it any other number of times. */
+function replaceDirective(text: string, pattern: RegExp, replacement: string, times = 1): string {
+  const everywhere = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  const found = text.match(everywhere)?.length ?? 0;
+  if (found !== times) throw new Error(`deploy/nginx/cloakroom.conf: expected ${times} match(es) of ${pattern}, found ${found}`);
+  return text.replace(everywhere, replacement);
 }
 
 /** The deploy file's http-level part with the test's ports and paths. */
@@ -51,15 +49,15 @@ export function deployServerBlock(setup: NginxSetup): string {
     replaced = true;
     return setup.upstreamPorts.map((port) => `${indent}server 127.0.0.1:${port}${parameters};\n`).join('');
   });
-  text = replaceOnce(text, /^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${setup.port};`);
-  text = replaceOnce(text, /^\s*listen \[::\]:80;\n/m, '');
-  text = replaceOnce(text, /^(\s*)root \/srv\/cloakroom\/dist;$/m, `$1root ${setup.siteDir};`);
-  if (!text.includes(DEPLOY_ANSWERS_DIR)) throw new Error(`deploy/nginx/cloakroom.conf: no \`root ${DEPLOY_ANSWERS_DIR};\` for the answer files`);
-  text = text.replaceAll(`root ${DEPLOY_ANSWERS_DIR};`, `root ${setup.answersDir};`);
-  text = replaceOnce(text, /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m, `$1access_log ${setup.dir}/access.log;`);
-  text = replaceOnce(text, /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m, `$1error_log ${setup.dir}/error.log warn;`);
-  text = replaceOnce(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-textures /, `proxy_cache_path ${setup.dir}/textures-cache `);
-  text = replaceOnce(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-answers /, `proxy_cache_path ${setup.dir}/answers-cache `);
+  text = replaceDirective(text, /^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${setup.port};`);
+  text = replaceDirective(text, /^\s*listen \[::\]:80;\n/m, '');
+  text = replaceDirective(text, /^(\s*)root \/srv\/cloakroom\/dist;$/m, `$1root ${setup.siteDir};`);
+  // The mod API's two file locations (textures, profiles) read the answer files.
+  text = replaceDirective(text, /^(\s*)root \/var\/lib\/cloakroom\/answers;$/m, `$1root ${setup.answersDir};`, 2);
+  text = replaceDirective(text, /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m, `$1access_log ${setup.dir}/access.log;`);
+  text = replaceDirective(text, /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m, `$1error_log ${setup.dir}/error.log warn;`);
+  text = replaceDirective(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-textures /, `proxy_cache_path ${setup.dir}/textures-cache `);
+  text = replaceDirective(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-answers /, `proxy_cache_path ${setup.dir}/answers-cache `);
   return text;
 }
 

@@ -11,12 +11,10 @@
 // still served).
 import fs from 'node:fs';
 import path from 'node:path';
-import { isPlayerUuid, TEXTURE_HASH_PATTERN, wholePattern } from '../../src/lib/ids.ts';
+import { isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
 
 /** How long a texture's file is kept: with the time between sweeps, how long a texture removed on another host (whose processes do not share this directory) may still be served. */
 export const TEXTURE_FILE_LIFETIME_MS = 5 * 60_000;
-
-const TEXTURE_HASH = wholePattern(TEXTURE_HASH_PATTERN);
 
 /** What a sweep removed. */
 export interface AnswerFilesSweep {
@@ -50,7 +48,7 @@ export class AnswerFiles {
 
   /** Writes a texture's bytes under its hash unless its file is there already. */
   writeTexture(hash: string, bytes: Buffer, now = Date.now()): void {
-    if (TEXTURE_HASH.test(hash)) this.write(path.join(this.textureDir, hash), bytes, now);
+    if (isTextureHash(hash)) this.write(path.join(this.textureDir, hash), bytes, now);
   }
 
   /** Removes a player's profile file (on every change notice for them). */
@@ -60,7 +58,7 @@ export class AnswerFiles {
 
   /** Removes a texture's file (the texture was removed from the library). */
   forgetTexture(hash: string): void {
-    if (TEXTURE_HASH.test(hash)) this.remove(path.join(this.textureDir, hash));
+    if (isTextureHash(hash)) this.remove(path.join(this.textureDir, hash));
   }
 
   /** Removes the files past their lifetime (and temporary files a killed process left); stops early when `signal` aborts. */
