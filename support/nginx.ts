@@ -53,7 +53,7 @@ export function deployServerBlock(setup: NginxSetup): string {
   text = replaceDirective(text, /^\s*listen \[::\]:80;\n/m, '');
   text = replaceDirective(text, /^(\s*)root \/srv\/cloakroom\/dist;$/m, `$1root ${setup.siteDir};`);
   // The mod API's two file locations (textures, profiles) read the answer files.
-  text = replaceDirective(text, /^(\s*)root \/var\/lib\/cloakroom\/answers;$/m, `$1root ${setup.answersDir};`, 2);
+  text = replaceDirective(text, /^(\s*)alias \/var\/lib\/cloakroom\/answers/m, `$1alias ${setup.answersDir}`, 2);
   text = replaceDirective(text, /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m, `$1access_log ${setup.dir}/access.log;`);
   text = replaceDirective(text, /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m, `$1error_log ${setup.dir}/error.log warn;`);
   text = replaceDirective(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-textures /, `proxy_cache_path ${setup.dir}/textures-cache `);
@@ -71,6 +71,8 @@ export function writeNginxConfig(setup: NginxSetup): string {
 daemon off;
 master_process off;
 worker_processes ${setup.workers ?? 1};
+# As the install note of deploy/nginx/cloakroom.conf asks of nginx.conf.
+pcre_jit on;
 pid ${setup.dir}/nginx.pid;
 error_log ${setup.dir}/error.log warn;
 events { worker_connections 4096; }

@@ -404,7 +404,9 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       const direct = await fetch(`${processB.url}${path}`);
       const directBody = Buffer.from(await direct.arrayBuffer());
       expect(Buffer.from(await fromProcess.arrayBuffer())).toEqual(directBody);
-      const variants = path.startsWith('/profile/') ? [path, `/profile/${dashed}`] : [path, `${path}.png`, `/csl${path}`];
+      const variants = path.startsWith('/profile/')
+        ? [path, `/profile/${dashed}`, `/profile/${dashed.replace('-', '')}`]
+        : [path, `${path}.png`, `/csl${path}`];
       for (const variant of variants) {
         const fromFile = await fetch(`${nginx.url}${variant}`);
         expect(fromFile.status, variant).toBe(200);
@@ -416,19 +418,35 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
         expect((await fetch(`${nginx.url}${variant}`, { headers: { 'if-none-match': fromFile.headers.get('etag')! } })).status, variant).toBe(304);
         expect((await fetch(`${nginx.url}${variant}`, { headers: { 'if-modified-since': fromFile.headers.get('last-modified')! } })).status, variant).toBe(304);
       }
+      // Another method on a file's path gets the process's answer, not nginx's.
+      for (const method of ['POST', 'DELETE']) {
+        const [throughNginx, straight] = await Promise.all(
+          [nginx.url, processB.url].map((base) => fetch(`${base}${path}`, { method, body: method === 'POST' ? '{}' : undefined })),
+        );
+        expect(throughNginx.status, `${method} ${path}`).toBe(straight.status);
+        expect(await throughNginx.text(), `${method} ${path}`).toBe(await straight.text());
+      }
     }
     // The profile file's date is the profile's Last-Modified, as the processes answer it.
     expect((await fetch(`${nginx.url}/profile/${uuid}`)).headers.get('last-modified')).toBe(
       (await fetch(`${processA.url}/profile/${uuid}`)).headers.get('last-modified'),
     );
 
-    // An unknown player, an uppercase uuid and a name have no file: a process answers them, through nginx's half-second copies.
+    // An unknown player, an uppercase uuid and a texture path that is not a lowercase hash have no file: a process answers
+    // them, through nginx's copies.
     const unknown = randomBytes(16).toString('hex');
-    for (const path of [`/profile/${unknown}`, `/profile/${uuid.toUpperCase()}`]) {
+    for (const path of [
+      `/profile/${unknown}`,
+      `/profile/${uuid.toUpperCase()}`,
+      `/textures/${hash.toUpperCase()}`,
+      '/textures/nothing',
+      '/csl/textures/nothing',
+    ]) {
       const response = await fetch(`${nginx.url}${path}`);
       expect(response.headers.get('x-cache-status'), path).not.toBe('FILE');
-      expect(response.status, path).toBe(path.includes(unknown) ? 404 : 200);
+      expect(response.status, path).toBe((await fetch(`${processB.url}${path}`)).status);
     }
+    expect((await fetch(`${nginx.url}/profile/${uuid.toUpperCase()}`)).status).toBe(200);
     expect(fs.existsSync(`${answersDir}/profile/${unknown}.json`)).toBe(false);
     expect(fs.readdirSync(`${answersDir}/profile`).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
