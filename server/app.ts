@@ -54,6 +54,7 @@ import { startSchedule, type Schedule } from './operations/schedule.ts';
 import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
 import { createTextureLibrary } from './operations/create-library.ts';
+import type { TextureLibrary } from './textures/library/texture-library.ts';
 import { Creations } from './creators/creations.ts';
 import { ImageJobs } from './images/job-queue.ts';
 import { TextureCache } from './textures/library/cache.ts';
@@ -93,6 +94,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The app's Prometheus metrics (and the port that serves them, when METRICS_PORT is set). */
     metrics: Metrics;
+    /** The process's one texture library: whatever releases a texture through it also drops the texture's cached bytes and answer file. */
+    textureLibrary: TextureLibrary;
   }
 }
 
@@ -145,6 +148,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   });
   app.decorate('modFastPath', fastPath);
   app.decorate('metrics', metrics);
+  app.decorate('textureLibrary', library);
   // Every request Fastify answers, by the route it matched (the fast path records its own answers).
   app.addHook('onResponse', (request, reply, done) => {
     metrics.requests.observe(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);

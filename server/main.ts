@@ -8,7 +8,6 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { startSchedule, type Schedule } from './operations/schedule.ts';
 import { closeOnSignals } from './operations/shutdown.ts';
 import { ensureSiteBuilt } from './site/build.ts';
-import { createTextureLibrary } from './operations/create-library.ts';
 import { describeSweep, sweepLeftovers } from './operations/sweep.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,10 +33,9 @@ await app.listen({ port: config.port, host: config.host });
 
 // Leftovers of a server killed mid-upload: swept in the background from now on, every SWEEP_INTERVAL_MINUTES.
 if (config.sweepIntervalMs > 0 && !closing) {
-  const library = createTextureLibrary(config, db);
   const sweep = async (signal: AbortSignal) => {
     const removed = describeSweep(
-      await sweepLeftovers(db, library, { graceMs: config.sweepGraceMs, notificationRetentionMs: config.paymentNotificationRetentionMs, signal }),
+      await sweepLeftovers(db, app.textureLibrary, { graceMs: config.sweepGraceMs, notificationRetentionMs: config.paymentNotificationRetentionMs, signal }),
     );
     if (removed.length > 0) app.log.info({ removed }, `leftover sweep removed ${removed.length} item(s)`);
   };

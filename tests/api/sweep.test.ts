@@ -205,8 +205,25 @@ describe('the server at start', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('sweeps leftovers in the background once it listens, and shuts down cleanly', async () => {
+  it("sweeps leftovers in the background once it listens (an unreferenced texture's answer file with it), and shuts down cleanly", async () => {
     const storeRoot = path.join(dataDir, 'textures');
+    // An unreferenced texture whose answer file nginx would serve: the sweep releases it through the server's own
+    // library, so the file goes with it, not minutes later.
+    const db = openDatabase(`sqlite:${path.join(dataDir, 'cloakroom.db')}`);
+    await migrateToLatest(db);
+    const textureBytes = await solidPng(64, 32, frameColour(colour++));
+    const texture = await createTextureLibrary({ dataDir }, db).put(
+      { bytes: textureBytes, hash: sha256Hex(textureBytes), width: 64, height: 32, frames: 1 },
+      'cape',
+    );
+    await db
+      .updateTable('textures')
+      .set({ created_at: Date.now() - 2 * HOUR })
+      .execute();
+    await db.destroy();
+    const answersDir = path.join(dataDir, 'answers');
+    fs.mkdirSync(path.join(answersDir, 'textures'), { recursive: true });
+    fs.writeFileSync(path.join(answersDir, 'textures', texture), textureBytes);
     const orphan = sha256Hex(randomBytes(16));
     fs.mkdirSync(path.join(storeRoot, orphan.slice(0, 2)), { recursive: true });
     fs.writeFileSync(path.join(storeRoot, blobFile(orphan)), randomBytes(100));
@@ -216,7 +233,16 @@ describe('the server at start', () => {
 
     const result = await runNode(
       ['--import', 'tsx', 'server/main.ts'],
-      { DATA_DIR: dataDir, DATABASE_URL: '', SITE_DIR: path.join(dataDir, 'dist'), SKIP_SITE_BUILD: 'true', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      {
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        SITE_DIR: path.join(dataDir, 'dist'),
+        SKIP_SITE_BUILD: 'true',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ANSWER_FILES_DIR: answersDir,
+      },
       (stdout) => stdout.includes('leftover sweep removed'),
     );
     const lines = result.stdout
@@ -227,8 +253,9 @@ describe('the server at start', () => {
     const swept = lines.findIndex((line) => line.msg.startsWith('leftover sweep removed'));
     expect(listening).toBeGreaterThanOrEqual(0);
     expect(swept).toBeGreaterThan(listening);
-    expect(lines[swept]!.removed).toEqual([`partial write ${partial}`, `unowned blob ${orphan}`]);
+    expect(lines[swept]!.removed).toEqual([`partial write ${partial}`, `unreferenced texture ${texture}`, `unowned blob ${orphan}`]);
     expect(listFiles(storeRoot)).toEqual([]);
+    expect(listFiles(answersDir)).toEqual([]);
     expect(result.code).toBe(0);
   }, 60_000);
 });
