@@ -1,8 +1,11 @@
 // The benchmarks' nginx baselines: one nginx process, no access log, sendfile, long keep-alive, its temporary files in the
 // run's folder; and the mod API's baseline on it, the same answers from files (`www/profile.json` for every /profile/
 // path, `www/textures/{hash}`) with the mod API's headers, their descriptors kept open.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { NGINX_BINARY } from '../support/nginx.ts';
+import { pause } from './processes.ts';
 
 /** Writes an nginx configuration for a benchmark baseline (`workers` processes, `http` the lines inside `http {}` after the common ones); returns its path. */
 export function writeBaselineNginxConfig(dir: string, http: string, workers = 1): string {
@@ -63,4 +66,27 @@ ${MOD_HEADER_LINES}
   }`,
     workers,
   );
+}
+
+/** A benchmark's nginx: its pid and how to stop it. */
+export interface BenchNginx {
+  pid: number;
+  stop: () => void;
+}
+
+/** Starts nginx on a configuration in `dir` (under `wrapper`, such as valgrind, when given) and waits until it answers on `port`. */
+export async function startBenchNginx(dir: string, config: string, port: number, wrapper: string[] = []): Promise<BenchNginx> {
+  const command = [...wrapper, NGINX_BINARY, '-p', dir, '-e', path.join(dir, 'error.log'), '-c', config];
+  const child = spawn(command[0]!, command.slice(1), { stdio: 'ignore' });
+  // valgrind takes seconds to start nginx.
+  for (let attempt = 0; attempt < 300 && child.exitCode === null; attempt++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/profile/x`);
+      return { pid: child.pid!, stop: () => child.kill('SIGQUIT') };
+    } catch {
+      await pause(50);
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`nginx did not start; see ${dir}/error.log`);
 }

@@ -3,7 +3,6 @@
 // nginx serving the same bytes from a file, and one process alone; each in processes of its own, loaded by wrk (a process
 // of its own), in interleaved rounds, with the CPU time per request of every process behind each target. See
 // bench/README.md, "Scale-out".
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,11 +14,11 @@ import { S3BlobStore } from '../server/storage/index.ts';
 import { TextureLibrary } from '../server/textures/library/texture-library.ts';
 import { freePort, startAppProcess, type AppProcess } from '../support/app-process.ts';
 import { postgresBackend, type TestDatabase } from '../support/backends.ts';
-import { NGINX_BINARY, requireNginx, startNginx, type RunningNginx } from '../support/nginx.ts';
+import { requireNginx, startNginx, type RunningNginx } from '../support/nginx.ts';
 import { startS3rver, type RunningS3rver } from '../support/s3rver.ts';
-import { pause, cpuPerRequest, pinTreeToCore } from './processes.ts';
+import { cpuPerRequest, pinTreeToCore } from './processes.ts';
 import { runWrk, roundRatio, median, thousands, loadAverage } from './wrk.ts';
-import { modFilesNginxConfig } from './baseline-nginx.ts';
+import { modFilesNginxConfig, startBenchNginx, type BenchNginx } from './baseline-nginx.ts';
 
 const PLAYERS = Number(process.env.PLAYERS ?? 10_000);
 /** The players asked for again and again (the first case): each is asked many times in every half second nginx keeps it. */
@@ -118,21 +117,6 @@ async function runCase(title: string, targets: Target[], pathsFile: string, cpuG
   return pass;
 }
 
-/** Starts the file-serving nginx and waits until it answers. */
-async function startFileNginx(dir: string, port: number): Promise<{ pid: number; stop: () => void }> {
-  const child = spawn(NGINX_BINARY, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', modFilesNginxConfig(dir, port, NGINX_WORKERS)], { stdio: 'ignore' });
-  for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/profile/x`);
-      return { pid: child.pid!, stop: () => child.kill('SIGQUIT') };
-    } catch {
-      await pause(50);
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`nginx (file) did not start; see ${dir}/error.log`);
-}
-
 /** The pids of nginx and its workers (with master_process off: nginx itself). */
 function nginxPids(nginx: RunningNginx): number[] {
   return [nginx.child.pid!];
@@ -176,7 +160,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-scale-out-bench-'))
 const redisPrefix = `cloakroom-bench-${randomBytes(6).toString('hex')}:`;
 const apps: AppProcess[] = [];
 let proxy: RunningNginx | undefined;
-let fileServer: { pid: number; stop: () => void } | undefined;
+let fileServer: BenchNginx | undefined;
 let database: TestDatabase | undefined;
 let s3: RunningS3rver | undefined;
 
@@ -260,7 +244,8 @@ try {
   fs.writeFileSync(path.join(www, 'profile.json'), Buffer.from(await (await fetch(`${proxy.url}${sample}`)).arrayBuffer()));
   for (const hash of hashes)
     fs.writeFileSync(path.join(www, 'textures', hash), Buffer.from(await (await fetch(`${proxy.url}/textures/${hash}`)).arrayBuffer()));
-  fileServer = await startFileNginx(path.join(dir, 'file'), filePort);
+  const fileDir = path.join(dir, 'file');
+  fileServer = await startBenchNginx(fileDir, modFilesNginxConfig(fileDir, filePort, NGINX_WORKERS), filePort);
   for (const urlPath of [sample, `/textures/${hashes[0]}`]) {
     const answers = await Promise.all(
       [filePort, proxyPort, portA].map(async (port) => {
