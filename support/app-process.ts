@@ -39,6 +39,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The environment of a server on SQLite and local files in `dataDir`, with no site build, on a port the system picks, logging at info. */
+export function dataDirServerEnv(dataDir: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    SITE_DIR: path.join(dataDir, 'dist'),
+    SKIP_SITE_BUILD: 'true',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
+}
+
 /**
  * Starts `node --import tsx server/main.ts` (as systemd runs it: no npm or tsx parent process, so a signal reaches the
  * server itself) with PORT, HOST=127.0.0.1 and `env` over this process's environment, and waits until it answers.

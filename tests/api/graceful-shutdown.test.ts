@@ -12,6 +12,7 @@ import { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { waitFor } from '../../support/wait.ts';
+import { dataDirServerEnv } from '../../support/app-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -38,13 +39,7 @@ async function startRealServer(env: Record<string, string>): Promise<RunningServ
     cwd: ROOT,
     env: {
       ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SITE_DIR: path.join(dataDir, 'dist'),
-      SKIP_SITE_BUILD: 'true',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
+      ...dataDirServerEnv(dataDir),
       SWEEP_INTERVAL_MINUTES: '0',
       IMAGE_JOB_CONCURRENCY: '1',
       ...env,

@@ -16,6 +16,7 @@ import { frameColour, sha256Hex, solidPng } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
+import { dataDirServerEnv } from '../../support/app-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HOUR = 3_600_000;
@@ -231,19 +232,8 @@ describe('the server at start', () => {
     const twoHoursAgo = (Date.now() - 2 * HOUR) / 1000;
     for (const file of listFiles(storeRoot)) fs.utimesSync(path.join(storeRoot, file), twoHoursAgo, twoHoursAgo);
 
-    const result = await runNode(
-      ['--import', 'tsx', 'server/main.ts'],
-      {
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        SITE_DIR: path.join(dataDir, 'dist'),
-        SKIP_SITE_BUILD: 'true',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        ANSWER_FILES_DIR: answersDir,
-      },
-      (stdout) => stdout.includes('leftover sweep removed'),
+    const result = await runNode(['--import', 'tsx', 'server/main.ts'], { ...dataDirServerEnv(dataDir), ANSWER_FILES_DIR: answersDir }, (stdout) =>
+      stdout.includes('leftover sweep removed'),
     );
     const lines = result.stdout
       .split('\n')
