@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { MOD_HEADERS, PROFILE_CACHE_CONTROL, PROFILE_CONTENT_TYPE, TEXTURE_CACHE_CONTROL } from '../server/mod/answers.ts';
+import { headerList, MOD_HEADERS, PROFILE_CACHE_CONTROL, PROFILE_CONTENT_TYPE, TEXTURE_CACHE_CONTROL } from '../server/mod/answers.ts';
 
 const port = Number(process.env.PORT);
 const profileJson = fs.readFileSync(process.env.PROFILE_FILE!, 'utf8');
@@ -17,7 +17,6 @@ const textures = new Map(fs.readdirSync(texturesDir).map((hash) => [hash, fs.rea
 if (process.env.BARE === 'node') {
   // Every answer's headers as a flat list built once, the cheapest form writeHead takes (as the real server's fast path
   // sends them): the floor is node:http at its best, not its convenient object form.
-  const headerList = (headers: Record<string, string>) => Object.entries(headers).flat();
   const profileBody = Buffer.from(profileJson);
   const profileHeaders = headerList({
     ...MOD_HEADERS,

@@ -10,6 +10,7 @@ import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import {
   CSL_PROFILE_ROUTE,
   CSL_TEXTURE_ROUTE,
+  headerList,
   httpDate,
   isNotModified,
   MOD_HEADERS,
@@ -45,9 +46,6 @@ const CSL_TEXTURE_PREFIX = `${CUSTOM_SKIN_API_ROOT}textures/`;
 const CSL_PREFIX = CUSTOM_SKIN_API_ROOT;
 
 /** Header lists (name, value, …) with the parts every answer of a kind shares, built once. */
-function headerList(headers: Record<string, string>): string[] {
-  return Object.entries(headers).flat();
-}
 const PROFILE_HEADERS = headerList({ ...MOD_HEADERS, 'cache-control': PROFILE_CACHE_CONTROL });
 const TEXTURE_HEADERS = headerList({ ...MOD_HEADERS, 'cache-control': TEXTURE_CACHE_CONTROL });
 
