@@ -49,8 +49,9 @@ import { UNMATCHED_ROUTE } from './http/request-durations.ts';
 import { Metrics } from './operations/metrics.ts';
 import { modFastPath } from './mod/fast-path.ts';
 import { ProfileCache } from './mod/profiles.ts';
-import { AnswerFiles } from './mod/answer-files.ts';
-import { startSchedule, type Schedule } from './operations/schedule.ts';
+import { AnswerDirectory } from './mod/answer-directory.ts';
+import { AnswerSync } from './mod/answer-sync.ts';
+import { ShowingPlayers } from './mod/showing.ts';
 import { connectRedis } from './redis/link.ts';
 import { rateLimitStore, sharedWindowCounter } from './redis/window-counter.ts';
 import { createTextureLibrary } from './operations/create-library.ts';
@@ -107,16 +108,28 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const imageJobs = new ImageJobs(config.imageJobs);
   const metricsServed = config.metrics.port !== undefined || config.metrics.key !== undefined;
   const metrics = new Metrics({ profiles, imageJobs }, { processMetrics: metricsServed });
+  const showing = new ShowingPlayers();
   // Told of the first answer file that could not be written or removed, then of at most one a minute.
   let answerFileErrorLoggedAt = -Infinity;
-  const answerFiles = config.answerFilesDir
-    ? new AnswerFiles(config.answerFilesDir, config.profileCacheTtlMs, (error) => {
+  const answerDirectory = config.answerFilesDir
+    ? new AnswerDirectory(config.answerFilesDir, (error) => {
         if (Date.now() - answerFileErrorLoggedAt < 60_000) return;
         answerFileErrorLoggedAt = Date.now();
         app.log.error({ err: error }, 'an answer file for nginx could not be written or removed');
       })
     : undefined;
-  const fastPath = modFastPath(profiles, library, metrics.requests, answerFiles);
+  const answerSync = new AnswerSync({
+    db,
+    profiles,
+    showing,
+    library,
+    imageJobs,
+    texturesBaseUrl,
+    directory: answerDirectory,
+    onError: (error) => app.log.error({ err: error }, 'a mod API change could not be handled (the next catch-up handles it again)'),
+    onInfo: (message) => app.log.info(message),
+  });
+  const fastPath = modFastPath(profiles, showing, library, metrics.requests);
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'] },
     logController: new RequestLog((url) => isModApiPath(url) || isHealthCheckPath(url), MOD_API_SLOW_MS),
@@ -184,25 +197,20 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   // Redis, when configured, is used while it is reachable; the server starts and serves without it.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   const counter = sharedWindowCounter(redis, config.redisPrefix);
-  const bus = createInvalidationBus(redis, `${config.redisPrefix}profile-changed`, (uuid) => {
-    profiles.invalidate(uuid);
-    answerFiles?.forgetProfile(uuid);
-  });
-  if (answerFiles) {
-    library.onRemoved((hash) => answerFiles.forgetTexture(hash));
-    // Files past their lifetime are swept once a lifetime (at least a minute apart), so a profile's file outlives a missed
-    // change notice by at most twice PROFILE_CACHE_TTL_S. Each process sweeps; a file removed twice is no harm.
-    let sweeps: Schedule | undefined;
-    app.addHook('onReady', async () => {
-      sweeps = startSchedule(
-        async (signal) => void (await answerFiles.sweep(Date.now(), signal)),
-        Math.max(60_000, config.profileCacheTtlMs),
-        (error) => app.log.error({ err: error }, 'answer files sweep failed'),
-      );
-    });
-    app.addHook('onClose', async () => sweeps?.stop());
-  }
+  const bus = createInvalidationBus(
+    db,
+    redis,
+    `${config.redisPrefix}mod-changes`,
+    (notice) => answerSync.handle(notice),
+    (error) => app.log.error({ err: error }, 'a change notice could not be handled'),
+  );
+  // Every texture registered or released is a change to the mod API's answers (its files, every process's memory).
+  library.onStored((hash) => bus.publish(hash));
+  library.onRemoved((hash) => bus.publish(hash));
+  // Before the server listens: which players have something to show, and the answer files up to date.
+  app.addHook('onReady', async () => answerSync.start());
   app.addHook('onClose', async () => {
+    await answerSync.stop();
     await bus.close();
     redis?.close();
   });
@@ -216,7 +224,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
 
   await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });
   // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.
-  await app.register(modRoutes, { profiles, library, imageJobs, answerFiles });
+  await app.register(modRoutes, { profiles, showing, library, imageJobs });
   // The health checks and the keyed metrics, outside the site's hooks and maintenance mode too.
   await app.register(operationsRoutes, { db, store: library.store, redis, metrics, metricsKey: config.metrics.key });
   await app.register(async (site) => {

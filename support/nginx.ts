@@ -1,6 +1,6 @@
-// Runs nginx as a child process with the deploy configuration (deploy/nginx/cloakroom.conf) in a temporary prefix: the
-// same upstream, proxy and file settings, with only the listen address, the app ports, the site and answer files' roots
-// and the log and cache paths swapped for test ones.
+// Runs nginx as a child process with the deploy configuration (deploy/nginx/cloakroom.conf and the
+// cloakroom-mod-answer.conf it includes) in a temporary prefix: the same upstream, proxy and file settings, with only the
+// listen address, the app ports, the site and answer files' roots, the include's path and the log paths swapped for test ones.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,10 @@ export const NGINX_BINARY = process.env.NGINX ?? '/usr/sbin/nginx';
 
 /** The deploy configuration the tests and the scale-out benchmark run. */
 export const DEPLOY_NGINX_CONFIG = fileURLToPath(new URL('../deploy/nginx/cloakroom.conf', import.meta.url));
+/** What every mod API location includes (the answer directory and the answers' headers). */
+export const DEPLOY_MOD_ANSWER_CONFIG = fileURLToPath(new URL('../deploy/nginx/cloakroom-mod-answer.conf', import.meta.url));
+/** How many mod API locations include it. */
+const MOD_ANSWER_LOCATIONS = 6;
 
 /** Where and what the generated configuration serves. */
 export interface NginxSetup {
@@ -28,11 +32,11 @@ export interface NginxSetup {
   workers?: number;
 }
 
-/** Replaces a directive of the deploy file where it stands `times` times, and fails loudly when the deploy file has it any other number of times. */
-function replaceDirective(text: string, pattern: RegExp, replacement: string, times = 1): string {
+/** Replaces a directive of a deploy file where it stands `times` times, and fails loudly when the deploy file has it any other number of times. */
+function replaceDirective(text: string, pattern: RegExp, replacement: string, times = 1, file = 'deploy/nginx/cloakroom.conf'): string {
   const everywhere = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
   const found = text.match(everywhere)?.length ?? 0;
-  if (found !== times) throw new Error(`deploy/nginx/cloakroom.conf: expected ${times} match(es) of ${pattern}, found ${found}`);
+  if (found !== times) throw new Error(`${file}: expected ${times} match(es) of ${pattern}, found ${found}`);
   return text.replace(everywhere, replacement);
 }
 
@@ -52,12 +56,23 @@ export function deployServerBlock(setup: NginxSetup): string {
   text = replaceDirective(text, /^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${setup.port};`);
   text = replaceDirective(text, /^\s*listen \[::\]:80;\n/m, '');
   text = replaceDirective(text, /^(\s*)root \/srv\/cloakroom\/dist;$/m, `$1root ${setup.siteDir};`);
-  // The mod API's two file locations (textures, profiles) read the answer files.
-  text = replaceDirective(text, /^(\s*)alias \/var\/lib\/cloakroom\/answers/m, `$1alias ${setup.answersDir}`, 2);
+  // The mod API's locations read the answer files, through the shared part they include.
+  const modAnswer = replaceDirective(
+    fs.readFileSync(DEPLOY_MOD_ANSWER_CONFIG, 'utf8'),
+    /^root \/var\/lib\/cloakroom\/answers/m,
+    `root ${setup.answersDir}`,
+    1,
+    'deploy/nginx/cloakroom-mod-answer.conf',
+  );
+  fs.writeFileSync(path.join(setup.dir, 'cloakroom-mod-answer.conf'), modAnswer);
+  text = replaceDirective(
+    text,
+    /^(\s*)include \/etc\/nginx\/cloakroom-mod-answer\.conf;$/m,
+    `$1include ${setup.dir}/cloakroom-mod-answer.conf;`,
+    MOD_ANSWER_LOCATIONS,
+  );
   text = replaceDirective(text, /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m, `$1access_log ${setup.dir}/access.log;`);
   text = replaceDirective(text, /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m, `$1error_log ${setup.dir}/error.log warn;`);
-  text = replaceDirective(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-textures /, `proxy_cache_path ${setup.dir}/textures-cache `);
-  text = replaceDirective(text, /proxy_cache_path \/var\/cache\/nginx\/cloakroom-answers /, `proxy_cache_path ${setup.dir}/answers-cache `);
   return text;
 }
 

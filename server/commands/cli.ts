@@ -1,5 +1,6 @@
 // The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code; `cloakroom sweep` removes upload leftovers;
-// `cloakroom backup DIR` and `cloakroom restore DIR [--force]` back a SQLite site up while it runs and put it back.
+// `cloakroom backup DIR` and `cloakroom restore DIR [--force]` back a SQLite site up while it runs and put it back;
+// `cloakroom answers rebuild` builds the mod API's answer directory (server/commands/answers-command.ts).
 import { backupSite, restoreSite, sqliteFile } from '../operations/backup.ts';
 import { loadConfig } from '../config.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
@@ -10,8 +11,9 @@ import { OutsideServiceError } from '../http/outside-fetch.ts';
 import { createBlobStore } from '../storage/index.ts';
 import { createTextureLibrary } from '../operations/create-library.ts';
 import { describeSweep, sweepLeftovers } from '../operations/sweep.ts';
+import { ANSWERS_USAGE, answersCommand, logReleases } from './answers-command.ts';
 
-const USAGE = 'Usage: cloakroom code <username> [--admin]\n       cloakroom sweep\n       cloakroom backup <dir>\n       cloakroom restore <dir> [--force]';
+const USAGE = `Usage: cloakroom code <username> [--admin]\n       cloakroom sweep\n       cloakroom backup <dir>\n       cloakroom restore <dir> [--force]\n       ${ANSWERS_USAGE}`;
 
 async function codeCommand(args: string[]): Promise<number> {
   const admin = args.includes('--admin');
@@ -59,7 +61,10 @@ async function sweepCommand(args: string[]): Promise<number> {
   const db = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
-    const report = await sweepLeftovers(db, createTextureLibrary(config, db), {
+    const library = createTextureLibrary(config, db);
+    // The running processes learn of each release from the change log (within a catch-up).
+    library.onRemoved(logReleases(db));
+    const report = await sweepLeftovers(db, library, {
       graceMs: config.sweepGraceMs,
       notificationRetentionMs: config.paymentNotificationRetentionMs,
     });
@@ -144,6 +149,7 @@ export async function runCli(argv: string[]): Promise<number> {
   if (command === 'sweep') return sweepCommand(rest);
   if (command === 'backup') return backupCommand(rest);
   if (command === 'restore') return restoreCommand(rest);
+  if (command === 'answers') return answersCommand(rest);
   console.error(USAGE);
   return 2;
 }

@@ -125,9 +125,9 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
     group: 'Mod API and caches',
     default: 'unset',
     description:
-      'directory the processes write profiles (`profile/{uuid}.json`) and textures (`textures/{hash}`) into for nginx to serve ' +
-      "(`deploy/nginx/cloakroom.conf`); a player's file is removed on every change to them; the processes of one host share one; unset writes none " +
-      '(see [operations](operations.md#what-nginx-keeps))',
+      'the answer directory: the whole mod API as files (each at its URL path) for nginx to serve (`deploy/nginx/cloakroom.conf`), ' +
+      'kept complete by the processes on every change and built by `npx cloakroom answers rebuild`; the processes of one host share one; ' +
+      'unset writes none (see [operations](operations.md#what-nginx-keeps))',
   },
   TEXTURE_CACHE_MB: {
     group: 'Mod API and caches',

@@ -22,6 +22,16 @@ export interface UsersTable {
   ears_hash: string | null;
   /** When the player last logged in (null before their first login). */
   last_login_at: number | null;
+  /** The second the player's mod API answers last changed (strictly increasing per player): their answer files' time. */
+  answers_at: number | null;
+}
+
+/** A change to a player's or a texture's mod API answers, numbered in order (the answer files catch up from it). */
+export interface ModChangesTable {
+  seq: Generated<number>;
+  /** A player's uuid (32 hex) or a texture's hash (64 hex). */
+  subject: string;
+  created_at: number;
 }
 
 export interface TexturesTable {
@@ -275,4 +285,5 @@ export interface Database {
   discord_links: DiscordLinksTable;
   discord_role_codes: DiscordRoleCodesTable;
   creation_makers: CreationMakersTable;
+  mod_changes: ModChangesTable;
 }

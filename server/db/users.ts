@@ -5,6 +5,7 @@ import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 import { ADMIN_GROUP_ID } from './migrations/seed-rows.ts';
 import { readSiteCounts } from './site-counts.ts';
+import { recordChange } from '../events/change-log.ts';
 
 /** A stored account with its group and premium features. */
 export interface UserRow {
@@ -23,13 +24,20 @@ export async function recordLogin(db: Db, uuid: string, now = Date.now()): Promi
   return false;
 }
 
-/** Creates the account or updates its username; returns nothing. */
-export async function upsertUser(db: Db, uuid: string, username: string, now = Date.now()): Promise<void> {
+/**
+ * Creates the account or updates its username; resolves to whether an existing account was renamed (logged as a change
+ * to the player's mod API answers, which are found by name too: a process with a change bus announces it as well).
+ */
+export async function upsertUser(db: Db, uuid: string, username: string, now = Date.now()): Promise<boolean> {
+  const before = await db.selectFrom('users').select('username').where('uuid', '=', uuid).executeTakeFirst();
   await db
     .insertInto('users')
-    .values({ uuid, username, username_lower: username.toLowerCase(), created_at: now })
+    .values({ uuid, username, username_lower: username.toLowerCase(), created_at: now, answers_at: Math.floor(now / 1000) })
     .onConflict((oc) => oc.column('uuid').doUpdateSet({ username, username_lower: username.toLowerCase() }))
     .execute();
+  const renamed = before !== undefined && before.username !== username;
+  if (renamed) await recordChange(db, uuid, now);
+  return renamed;
 }
 
 /** Puts an account in the admin group. */

@@ -41,3 +41,49 @@ export function headerList(headers: Record<string, string>): string[] {
 export function httpDate(ms: number): string {
   return new Date(ms).toUTCString();
 }
+
+/** One answer of the mod API: its validators, its shared headers (as a flat list), its type and body. */
+export interface ModAnswer {
+  etag: string;
+  /** Last-Modified (ms since the epoch), or null for content-addressed files. */
+  modifiedAt: number | null;
+  /** The headers every answer of its kind carries (PROFILE_HEADER_LIST or TEXTURE_HEADER_LIST). */
+  headers: readonly string[];
+  type: string;
+  body: string | Buffer;
+}
+
+/** The headers of every answer found by a player (profiles, CustomSkinAPI, pictures, current textures). */
+export const PROFILE_HEADER_LIST: readonly string[] = headerList({ ...MOD_HEADERS, 'cache-control': PROFILE_CACHE_CONTROL });
+/** The headers of every content-addressed texture. */
+export const TEXTURE_HEADER_LIST: readonly string[] = headerList({ ...MOD_HEADERS, 'cache-control': TEXTURE_CACHE_CONTROL });
+
+/** The body of every mod API 404 (nginx's configuration answers misses with the same bytes). */
+export const NOT_FOUND_BODY = '{"error":"Not found"}';
+/** The headers of every mod API 404. */
+export const NOT_FOUND_HEADER_LIST: readonly string[] = headerList({
+  ...MOD_HEADERS,
+  'content-type': PROFILE_CONTENT_TYPE,
+  'content-length': String(NOT_FOUND_BODY.length),
+});
+
+/** A content-addressed texture's answer. */
+export function textureAnswer(hash: string, bytes: Buffer): ModAnswer {
+  return { etag: `"${hash}"`, modifiedAt: null, headers: TEXTURE_HEADER_LIST, type: 'image/png', body: bytes };
+}
+
+/** An answer found by a player, changed when they last changed (`modifiedAt`). */
+export function playerAnswer(etag: string, modifiedAt: number, type: string, body: string | Buffer): ModAnswer {
+  return { etag, modifiedAt, headers: PROFILE_HEADER_LIST, type, body };
+}
+
+/** What an answer is sent as: 304 with its headers and validators when the client holds it, else 200 with its type, length and body. */
+export function answerToSend(request: IncomingHttpHeaders, answer: ModAnswer): { status: 200 | 304; headers: string[]; body: string | Buffer | null } {
+  const validators =
+    answer.modifiedAt === null
+      ? [...answer.headers, 'etag', answer.etag]
+      : [...answer.headers, 'etag', answer.etag, 'last-modified', httpDate(answer.modifiedAt)];
+  if (isNotModified(request, answer.etag, answer.modifiedAt)) return { status: 304, headers: validators, body: null };
+  const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+  return { status: 200, headers: [...validators, 'content-type', answer.type, 'content-length', String(length)], body: answer.body };
+}

@@ -1,6 +1,7 @@
-// The mod API's hot path: a cached profile, texture or picture is answered by the HTTP server itself, before Fastify
-// sees the request. Everything else (a miss, another method, a query string, an encoded path) goes on to the routes of
-// server/routes/mod.ts, which give the same answers; a test holds the two to the same status, headers and bytes.
+// The mod API's hot path: a cached profile, texture or picture, and a player known to have nothing to show (404), are
+// answered by the HTTP server itself, before Fastify sees the request. Everything else (a player not cached yet, another
+// method, a query string, an encoded path) goes on to the routes of server/routes/mod.ts, which give the same answers
+// from the same builders (server/mod/answers.ts); a test holds the two to the same status, headers and bytes.
 // Each answer is recorded in the request metrics under its route's series, resolved once: two clock reads and a few
 // additions per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,21 +9,20 @@ import { performance } from 'node:perf_hooks';
 import type { RequestDurations, RequestSeries } from '../http/request-durations.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import {
+  answerToSend,
   CSL_PROFILE_ROUTE,
   CSL_TEXTURE_ROUTE,
-  headerList,
-  httpDate,
-  isNotModified,
-  MOD_HEADERS,
-  PROFILE_CACHE_CONTROL,
-  PROFILE_CONTENT_TYPE,
+  NOT_FOUND_BODY,
+  NOT_FOUND_HEADER_LIST,
   PROFILE_ROUTE,
-  TEXTURE_CACHE_CONTROL,
   TEXTURE_ROUTE,
+  textureAnswer,
+  type ModAnswer,
 } from './answers.ts';
-import { cachedPicture, customSkinApiJson, parsePicturePath, PICTURE_ROUTES, pictureEtag, pictureSource, pictureType, type PictureLayout } from './layouts.ts';
+import { cachedPicture, parsePicturePath, PICTURE_ROUTES, pictureAnswer, pictureSource, type PictureLayout } from './layouts.ts';
+import { cslAnswer, profileAnswer, showsSomething } from './player-answers.ts';
 import type { ProfileCache } from './profiles.ts';
-import type { AnswerFiles } from './answer-files.ts';
+import type { ShowingPlayers } from './showing.ts';
 import { CUSTOM_SKIN_API_ROOT } from '../../src/lib/mod-setup.ts';
 
 /** Answers a request if it can; returns false to hand it on. */
@@ -45,47 +45,39 @@ const TEXTURE_PREFIX = '/textures/';
 const CSL_TEXTURE_PREFIX = `${CUSTOM_SKIN_API_ROOT}textures/`;
 const CSL_PREFIX = CUSTOM_SKIN_API_ROOT;
 
-/** Header lists (name, value, …) with the parts every answer of a kind shares, built once. */
-const PROFILE_HEADERS = headerList({ ...MOD_HEADERS, 'cache-control': PROFILE_CACHE_CONTROL });
-const TEXTURE_HEADERS = headerList({ ...MOD_HEADERS, 'cache-control': TEXTURE_CACHE_CONTROL });
-
-/** The request metrics' series of one route's two answers. */
+/** The request metrics' series of one route's answers. */
 interface AnswerSeries {
   ok: RequestSeries;
   notModified: RequestSeries;
+  notFound: RequestSeries;
 }
 
-/** Sends an answer: 304 when the client holds it already, otherwise the body with its type and length; records how long it took since `startedAt`. */
-function answer(
-  request: IncomingMessage,
-  response: ServerResponse,
-  shared: string[],
-  etag: string,
-  modifiedAt: number | null,
-  type: string,
-  body: string | Buffer,
-  series: AnswerSeries,
-  startedAt: number,
-): true {
-  const validators = modifiedAt === null ? [...shared, 'etag', etag] : [...shared, 'etag', etag, 'last-modified', httpDate(modifiedAt)];
-  if (isNotModified(request.headers, etag, modifiedAt)) {
-    response.writeHead(304, validators);
-    response.end();
-    series.notModified.observe((performance.now() - startedAt) / 1000);
-  } else {
-    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    response.writeHead(200, [...validators, 'content-type', type, 'content-length', String(length)]);
-    response.end(body);
-    series.ok.observe((performance.now() - startedAt) / 1000);
-  }
+/** Sends an answer (304 when the client holds it already); records how long it took since `startedAt`. */
+function send(request: IncomingMessage, response: ServerResponse, answer: ModAnswer, series: AnswerSeries, startedAt: number): true {
+  const { status, headers, body } = answerToSend(request.headers, answer);
+  response.writeHead(status, headers);
+  response.end(body ?? undefined);
+  (status === 200 ? series.ok : series.notModified).observe((performance.now() - startedAt) / 1000);
   return true;
 }
 
-/** The fast path over a profile cache and a texture library's byte cache, recording its answers in the request metrics; with answer files, it writes the profile and texture files nginx serves. */
-export function modFastPath(profiles: ProfileCache, library: TextureLibrary, requests: RequestDurations, files?: AnswerFiles): FastPath {
+/** Answers 404 to a player known to have nothing to show, as the routes do; records it. */
+function sendNotFound(response: ServerResponse, series: AnswerSeries, startedAt: number): true {
+  response.writeHead(404, NOT_FOUND_HEADER_LIST as string[]);
+  response.end(NOT_FOUND_BODY);
+  series.notFound.observe((performance.now() - startedAt) / 1000);
+  return true;
+}
+
+/** The fast path over a profile cache, the players who have something to show and a texture library's byte cache, recording its answers in the request metrics. */
+export function modFastPath(profiles: ProfileCache, showing: ShowingPlayers, library: TextureLibrary, requests: RequestDurations): FastPath {
   let stopped = false;
   let answered = 0;
-  const seriesOf = (route: string): AnswerSeries => ({ ok: requests.series('GET', route, 200), notModified: requests.series('GET', route, 304) });
+  const seriesOf = (route: string): AnswerSeries => ({
+    ok: requests.series('GET', route, 200),
+    notModified: requests.series('GET', route, 304),
+    notFound: requests.series('GET', route, 404),
+  });
   const profileSeries = seriesOf(PROFILE_ROUTE);
   const textureSeries = seriesOf(TEXTURE_ROUTE);
   const cslTextureSeries = seriesOf(CSL_TEXTURE_ROUTE);
@@ -99,10 +91,7 @@ export function modFastPath(profiles: ProfileCache, library: TextureLibrary, req
   const textureFile = (request: IncomingMessage, response: ServerResponse, name: string, series: AnswerSeries, startedAt: number): boolean => {
     const hash = name.endsWith('.png') ? name.slice(0, -4) : name;
     const bytes = library.cachedRegistered(hash);
-    if (!bytes) return false;
-    // The file is in place before the answer leaves, so nginx serves the next request for it.
-    files?.writeTexture(hash, bytes);
-    return answer(request, response, TEXTURE_HEADERS, `"${hash}"`, null, 'image/png', bytes, series, startedAt);
+    return bytes ? send(request, response, textureAnswer(hash, bytes), series, startedAt) : false;
   };
 
   const tryAnswer = (request: IncomingMessage, response: ServerResponse): boolean => {
@@ -111,30 +100,36 @@ export function modFastPath(profiles: ProfileCache, library: TextureLibrary, req
     const startedAt = performance.now();
     if (url.startsWith(PROFILE_PREFIX)) {
       // Only a 32-hex lowercase uuid can be a cache key, so paths with more segments or a query string miss.
-      const profile = profiles.cached(url.slice(PROFILE_PREFIX.length));
+      const id = url.slice(PROFILE_PREFIX.length);
+      if (showing.showsNothing(id)) return sendNotFound(response, profileSeries, startedAt);
+      const profile = profiles.cached(id);
       if (!profile) return false;
-      const modifiedAt = profiles.modifiedAt(profile);
-      files?.writeProfile(profile.uuid, profile.json, modifiedAt);
-      return answer(request, response, PROFILE_HEADERS, profile.etag, modifiedAt, PROFILE_CONTENT_TYPE, profile.json, profileSeries, startedAt);
+      return showsSomething(profile)
+        ? send(request, response, profileAnswer(profile), profileSeries, startedAt)
+        : sendNotFound(response, profileSeries, startedAt);
     }
     if (url.startsWith(TEXTURE_PREFIX)) return textureFile(request, response, url.slice(TEXTURE_PREFIX.length), textureSeries, startedAt);
     if (url.startsWith(CSL_TEXTURE_PREFIX)) return textureFile(request, response, url.slice(CSL_TEXTURE_PREFIX.length), cslTextureSeries, startedAt);
     if (url.startsWith(CSL_PREFIX)) {
       if (!url.endsWith('.json')) return false;
-      const profile = profiles.cachedById(url.slice(CSL_PREFIX.length, -5));
+      const id = url.slice(CSL_PREFIX.length, -5);
+      if (showing.showsNothing(id)) return sendNotFound(response, cslProfileSeries, startedAt);
+      const profile = profiles.cachedById(id);
       if (!profile) return false;
-      const { json, etag } = customSkinApiJson(profile);
-      return answer(request, response, PROFILE_HEADERS, etag, profiles.modifiedAt(profile), PROFILE_CONTENT_TYPE, json, cslProfileSeries, startedAt);
+      return showsSomething(profile)
+        ? send(request, response, cslAnswer(profile), cslProfileSeries, startedAt)
+        : sendNotFound(response, cslProfileSeries, startedAt);
     }
     const picture = parsePicturePath(url);
     if (!picture) return false;
+    const series = pictureSeries[picture.layout];
+    if (showing.showsNothing(picture.id)) return sendNotFound(response, series, startedAt);
     // A player without a cape is left to the routes (404), as is any picture whose bytes are not cached.
     const profile = profiles.cachedById(picture.id);
     const source = profile ? pictureSource(profile, picture.layout) : null;
     const bytes = source ? cachedPicture(library, source) : undefined;
     if (!profile || !source || !bytes) return false;
-    const series = pictureSeries[picture.layout];
-    return answer(request, response, PROFILE_HEADERS, pictureEtag(source), profiles.modifiedAt(profile), pictureType(source), bytes, series, startedAt);
+    return send(request, response, pictureAnswer(profile, source, bytes), series, startedAt);
   };
   const fastPath = (request: IncomingMessage, response: ServerResponse): boolean => {
     const done = tryAnswer(request, response);

@@ -4,11 +4,11 @@
 // - `/capes/strip/{id}.png`: what `cape_url` is, the strip while the animation is on (Cape Provider's `sprite` resolver).
 // - `/capes/{id}.gif`: the same as a GIF at 100 ms a frame, one frame for a still cape (Cape Provider's `gif` resolver).
 // - `/csl/{name}.json`: `{"username", "cape", "elytra"}` with texture hashes, read from `/csl/textures/{hash}`.
-import { createHash } from 'node:crypto';
 import { PICTURE_PATHS, picturePath, type PictureLayout } from '../../src/lib/mod-setup.ts';
 import type { ImageJobs } from '../images/job-queue.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
-import type { CachedProfile } from './profiles.ts';
+import { answersModifiedAt, type PlayerAnswers } from './player-answers.ts';
+import { playerAnswer, type ModAnswer } from './answers.ts';
 
 export type { PictureLayout };
 
@@ -26,7 +26,7 @@ export interface PictureSource {
 }
 
 /** What a layout serves for a player; null when they have no cape to show (none, or banned). */
-export function pictureSource(profile: CachedProfile, layout: PictureLayout): PictureSource | null {
+export function pictureSource(profile: PlayerAnswers, layout: PictureLayout): PictureSource | null {
   if (profile.capeHash === null) return null;
   if (layout === 'still' || layout === 'elytra') return { hash: profile.capeHash, gif: false };
   return { hash: profile.stripHash ?? profile.capeHash, gif: layout === 'gif' };
@@ -42,15 +42,20 @@ export function pictureEtag(source: PictureSource): string {
   return source.gif ? `"${source.hash}.gif"` : `"${source.hash}"`;
 }
 
+/** A player's picture answer. */
+export function pictureAnswer(profile: PlayerAnswers, source: PictureSource, bytes: Buffer): ModAnswer {
+  return playerAnswer(pictureEtag(source), answersModifiedAt(profile), pictureType(source), bytes);
+}
+
 /** A picture's bytes when the library's byte cache holds them fresh; otherwise undefined. */
 export function cachedPicture(library: TextureLibrary, source: PictureSource): Buffer | undefined {
   return source.gif ? library.cachedDerived(source.hash, 'gif') : library.cachedRegistered(source.hash);
 }
 
-/** A picture's bytes; the GIF is built once per texture (as the site's own image work) and kept beside it; null when the texture is gone. */
-export function readPicture(library: TextureLibrary, imageJobs: ImageJobs, source: PictureSource): Promise<Buffer | null> {
+/** A picture's bytes; the GIF is built once per texture (charged to `owner`, null for the site's own work) and kept beside it; null when the texture is gone. */
+export function readPicture(library: TextureLibrary, imageJobs: ImageJobs, source: PictureSource, owner: string | null): Promise<Buffer | null> {
   if (!source.gif) return library.readRegistered(source.hash);
-  return library.readDerived(source.hash, 'gif', (strip) => imageJobs.run('stripGif', strip, null));
+  return library.readDerived(source.hash, 'gif', (strip) => imageJobs.run('stripGif', strip, owner));
 }
 
 /** The layout a fast-path URL asks for and the id in it, or null when the URL is not one (an encoded path or a query string goes to the routes). */
@@ -59,12 +64,4 @@ export function parsePicturePath(url: string): { layout: PictureLayout; id: stri
   if (prefix === undefined) return null;
   const layout = LAYOUTS.find((candidate) => PICTURE_PATHS[candidate].prefix === prefix && url.endsWith(PICTURE_PATHS[candidate].suffix));
   return layout === undefined ? null : { layout, id: url.slice(prefix.length, -PICTURE_PATHS[layout].suffix.length) };
-}
-
-/** CustomSkinAPI's answer for a player: their name and, when they have a cape, its hash as `cape` and `elytra` (no skins: the loader goes on to its next entry for those). */
-export function customSkinApiJson(profile: CachedProfile): { json: string; etag: string } {
-  const json = JSON.stringify(
-    profile.capeHash === null ? { username: profile.username } : { username: profile.username, cape: profile.capeHash, elytra: profile.capeHash },
-  );
-  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
 }

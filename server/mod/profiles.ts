@@ -1,52 +1,18 @@
-// Mod API profiles: the JSON the game reads for a player, built from the database and kept in an in-process cache.
-import { createHash } from 'node:crypto';
+// Mod API profiles: a player's answers (server/mod/player-answers.ts), loaded from the database and kept in an in-process cache.
 import type { Db } from '../db/database.ts';
 import { isUsername, normalizeUuid } from '../../src/lib/ids.ts';
-import type { ModProfile } from '../../src/lib/types.ts';
-import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/assign.ts';
+import { answersModifiedAt, buildPlayerAnswers, loadPlayerRow, type PlayerAnswers } from './player-answers.ts';
 
-/** A cached profile: serialized once, with its ETag and the player it belongs to (kept small: a million of them may be held). */
-export interface CachedProfile {
-  uuid: string;
+/** A cached profile: a player's answers, with the name it was asked for by and when it expires. */
+export interface CachedProfile extends PlayerAnswers {
   /** The lowercase name it was asked for by, or null when it was asked for by uuid. */
   nameLower: string | null;
-  /** The player's name as registered (CustomSkinAPI's answer names the player). */
-  username: string;
-  /** The still cape (an animated cape's first frame); null when there is none to show. */
-  capeHash: string | null;
-  /** The animated strip while the player's animation is on (what `cape_url` is then), else null. */
-  stripHash: string | null;
-  earsHash: string | null;
-  json: string;
-  etag: string;
   /** When it expires, in whole seconds on the cache's clock: a small integer, so no boxed number per entry. */
   expiresAt: number;
-  /**
-   * When it was loaded, in whole seconds since the cache's first second: nothing changed since (a change drops the
-   * entry), so it is the Last-Modified time. HTTP dates have whole seconds: a client that sends only If-Modified-Since
-   * (no If-None-Match, which decides when sent) could keep a profile changed within the second it was loaded in.
-   */
-  loadedAt: number;
 }
 
 /** How long an unknown player is remembered as unknown. */
 const MISSING_TTL_MS = 10_000;
-
-/** The ETag of a profile body. */
-function etagOf(json: string): string {
-  return `"${createHash('sha1').update(json).digest('base64url')}"`;
-}
-
-const emptyJson = JSON.stringify({
-  capeGlint: false,
-  upsideDown: false,
-  animatedCape: false,
-  cape_url: null,
-  animated_cape_url: null,
-  ear_url: null,
-} satisfies ModProfile);
-/** The body of a player without cape, ears or premium features. */
-const EMPTY_PROFILE = { json: emptyJson, etag: etagOf(emptyJson) };
 
 /** A player id from the URL: a uuid (dashes allowed) or a username; null when it is neither. */
 export function parsePlayerId(id: string): { uuid: string } | { username: string } | null {
@@ -63,8 +29,6 @@ export class ProfileCache {
   /** Moves on every invalidation, so a load that raced with a change is not cached. */
   private generation = 0;
   private readonly clockStart = Date.now();
-  /** The epoch second the cache was made in: Last-Modified times are counted from it. */
-  private readonly epochSecond = Math.floor(this.clockStart / 1000);
   private hitCount = 0;
   private missCount = 0;
 
@@ -105,9 +69,9 @@ export class ProfileCache {
     return this.byUuid.get(profile.uuid) === profile && profile.expiresAt > this.seconds(now);
   }
 
-  /** A cached profile's Last-Modified time, in milliseconds since the epoch (whole seconds, as HTTP dates have). */
+  /** A cached profile's Last-Modified time, in milliseconds since the epoch (whole seconds, as HTTP dates have): when the player's answers last changed. */
   modifiedAt(profile: CachedProfile): number {
-    return (this.epochSecond + profile.loadedAt) * 1000;
+    return answersModifiedAt(profile);
   }
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
@@ -180,51 +144,12 @@ export class ProfileCache {
   }
 
   private async load(id: { uuid: string } | { username: string }, now: number): Promise<CachedProfile | null> {
-    const row = await this.db
-      .selectFrom('users')
-      .leftJoin('premium', 'premium.user_uuid', 'users.uuid')
-      .select([
-        'users.uuid',
-        'users.username',
-        'users.banned',
-        ...PLAYER_TEXTURE_SELECTION,
-        'premium.animated',
-        'premium.glint',
-        'premium.glint_enabled',
-        'premium.dinnerbone',
-        'premium.dinnerbone_enabled',
-      ])
-      .where('uuid' in id ? 'users.uuid' : 'users.username_lower', '=', 'uuid' in id ? id.uuid : id.username)
-      .orderBy('users.created_at', 'desc')
-      .executeTakeFirst();
+    const row = await loadPlayerRow(this.db, id);
     if (!row) return null;
-    const url = (hash: string | null) => (hash && row.banned !== 1 ? `${this.texturesBaseUrl}/${hash}` : null);
-    const textures = playerTextureHashes(row);
-    const hasCape = Boolean(textures.cape) && row.banned !== 1;
-    const animated = hasCape && row.animated === 1 && Boolean(textures.capeStrip);
-    // The mod reads only cape_url and plays it as a strip when its height is not half its width: the strip when the animation is on.
-    const profile: ModProfile = {
-      capeGlint: hasCape && row.glint === 1 && row.glint_enabled === 1,
-      upsideDown: row.dinnerbone === 1 && row.dinnerbone_enabled === 1,
-      animatedCape: animated,
-      cape_url: url(animated ? textures.capeStrip : textures.cape),
-      animated_cape_url: url(textures.capeStrip),
-      ear_url: url(textures.ears),
-    };
-    const json = JSON.stringify(profile);
-    // Most players have nothing to show: they share one body and one ETag instead of a copy each.
-    const body = json === EMPTY_PROFILE.json ? EMPTY_PROFILE : { json, etag: etagOf(json) };
     return {
-      uuid: row.uuid,
+      ...buildPlayerAnswers(row, this.texturesBaseUrl),
       nameLower: 'username' in id ? id.username : null,
-      username: row.username,
-      capeHash: hasCape ? textures.cape : null,
-      stripHash: animated ? textures.capeStrip : null,
-      earsHash: row.banned === 1 ? null : textures.ears,
-      json: body.json,
-      etag: body.etag,
       expiresAt: this.seconds(now + this.foundTtlMs),
-      loadedAt: Math.floor(now / 1000) - this.epochSecond,
     };
   }
 }

@@ -1,7 +1,8 @@
 // The leftover sweep: removes what a server killed mid-upload leaves behind (partial writes, textures nothing refers to,
-// blobs no texture owns), once it is older than a grace period, so an upload still in flight is never touched; and
-// payment notifications older than their retention period.
+// blobs no texture owns), once it is older than a grace period, so an upload still in flight is never touched; payment
+// notifications older than their retention period; and the mod API's change log past what it keeps.
 import type { Db } from '../db/database.ts';
+import { pruneChanges } from '../events/change-log.ts';
 import { removeOldNotifications } from '../premium/payments.ts';
 import { forgetOldMakers } from '../creators/creations.ts';
 import { textureBlobKeys, type TextureLibrary } from '../textures/library/texture-library.ts';
@@ -16,6 +17,8 @@ export interface SweepReport {
   blobs: string[];
   /** How many stored payment notifications had passed their retention period. */
   notifications: number;
+  /** How many mod API changes had passed what the change log keeps. */
+  changes: number;
 }
 
 /** How old a leftover must be, how long payment notifications are kept (none removed when unset), and a clock and a stop signal for tests and shutdown. */
@@ -53,7 +56,8 @@ export async function sweepLeftovers(db: Db, library: TextureLibrary, options: S
     await library.store.delete(blob.key);
     blobs.push(blob.key);
   }
-  return { partialWrites, textures, blobs, notifications };
+  const changes = await pruneChanges(db, now);
+  return { partialWrites, textures, blobs, notifications, changes };
 }
 
 /** One line per removed thing, for the CLI and the server log. */
@@ -63,5 +67,6 @@ export function describeSweep(report: SweepReport): string[] {
     ...report.textures.map((hash) => `unreferenced texture ${hash}`),
     ...report.blobs.map((key) => `unowned blob ${key}`),
     ...(report.notifications > 0 ? [`${report.notifications} payment notification(s) past their retention period`] : []),
+    ...(report.changes > 0 ? [`${report.changes} mod API change(s) past what the change log keeps`] : []),
   ];
 }

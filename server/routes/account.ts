@@ -246,10 +246,12 @@ export async function accountRoutes(
         else request.log.info({ reason: error.reason, detail: error.message }, 'Microsoft login refused');
         throw refuseMicrosoftLogin(error.reason);
       }
-      const user = await db.transaction().execute(async (trx) => {
-        await upsertUser(trx, profile.uuid, profile.username);
-        return (await findUser(trx, profile.uuid))!;
+      const { user, renamed } = await db.transaction().execute(async (trx) => {
+        const renamed = await upsertUser(trx, profile.uuid, profile.username);
+        return { user: (await findUser(trx, profile.uuid))!, renamed };
       });
+      // The player's answers are found by name too: every process hears of a new name at once.
+      if (renamed) await options.bus.publish(user.uuid);
       if (user.banned) throw refuseMicrosoftLogin('banned');
       const firstLogin = await startSession(request, reply, user.uuid);
       options.metrics.countLogin('microsoft', 'ok');

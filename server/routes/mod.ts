@@ -5,24 +5,25 @@ import { errorBodySchema } from '../../src/lib/schemas/common.ts';
 import { modProfileSchema } from '../../src/lib/schemas/mod.ts';
 import { emptyResponse, fileResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 import {
+  answerToSend,
   CSL_PROFILE_ROUTE,
   CSL_TEXTURE_ROUTE,
-  httpDate,
-  isNotModified,
   MOD_API_PREFIXES,
-  MOD_HEADERS,
-  PROFILE_CACHE_CONTROL,
-  PROFILE_CONTENT_TYPE,
+  NOT_FOUND_BODY,
+  NOT_FOUND_HEADER_LIST,
+  playerAnswer,
   PROFILE_ROUTE,
-  TEXTURE_CACHE_CONTROL,
   TEXTURE_ROUTE,
+  textureAnswer,
+  type ModAnswer,
 } from '../mod/answers.ts';
-import { customSkinApiJson, PICTURE_ROUTES, pictureEtag, pictureSource, pictureType, readPicture, type PictureLayout } from '../mod/layouts.ts';
+import { PICTURE_ROUTES, pictureAnswer, pictureSource, readPicture, type PictureLayout } from '../mod/layouts.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
 import type { ImageJobs } from '../images/job-queue.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
-import type { ProfileCache } from '../mod/profiles.ts';
-import type { AnswerFiles } from '../mod/answer-files.ts';
+import type { CachedProfile, ProfileCache } from '../mod/profiles.ts';
+import { answersModifiedAt, cslAnswer, profileAnswer, showsSomething } from '../mod/player-answers.ts';
+import type { ShowingPlayers } from '../mod/showing.ts';
 
 const playerParams = z.object({
   id: z.string().meta({ description: 'Player uuid (32 hex digits, dashes allowed) or username (1–16 letters, digits, underscores; any case)' }),
@@ -48,49 +49,45 @@ export function isModApiPath(url: string): boolean {
   return MOD_API_PREFIXES.some((prefix) => url.startsWith(prefix));
 }
 
-function notFound(reply: FastifyReply) {
-  return reply.status(404).headers(MOD_HEADERS).send({ error: 'Not found' });
+/** Sends a list of headers (name, value, …) and a status and body. */
+function sendWith(reply: FastifyReply, status: number, headers: readonly string[], body: string | Buffer | undefined) {
+  for (let index = 0; index < headers.length; index += 2) reply.header(headers[index]!, headers[index + 1]!);
+  return reply.status(status).send(body);
 }
 
-/** One answer of the mod API: its validators, lifetime and body. */
-interface ModAnswer {
-  etag: string;
-  /** Last-Modified (ms since the epoch), or null for content-addressed files. */
-  modifiedAt: number | null;
-  cacheControl: string;
-  type: string;
-  body: string | Buffer;
+/** The mod API's 404, the same bytes the fast path and nginx answer. */
+function notFound(reply: FastifyReply) {
+  return sendWith(reply, 404, NOT_FOUND_HEADER_LIST, NOT_FOUND_BODY);
 }
 
 /** Sends an answer with the mod API's headers: 304 when the client holds it already (the fast path answers the same way). */
 function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: ModAnswer) {
-  reply.headers(MOD_HEADERS).header('cache-control', answer.cacheControl).header('etag', answer.etag);
-  if (answer.modifiedAt !== null) reply.header('last-modified', httpDate(answer.modifiedAt));
-  if (isNotModified(request.headers, answer.etag, answer.modifiedAt)) return reply.status(304).send();
-  return reply.type(answer.type).send(answer.body);
+  const { status, headers, body } = answerToSend(request.headers, answer);
+  return sendWith(reply, status, headers, body ?? undefined);
 }
 
 /** Registers GET /profile/:id (+ /cape, /ears), /textures/:hash, the picture layouts by player and CustomSkinAPI under /csl/. */
 export async function modRoutes(
   instance: FastifyInstance,
-  options: { profiles: ProfileCache; library: TextureLibrary; imageJobs: ImageJobs; answerFiles: AnswerFiles | undefined },
+  options: { profiles: ProfileCache; showing: ShowingPlayers; library: TextureLibrary; imageJobs: ImageJobs },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { profiles, library, imageJobs, answerFiles } = options;
+  const { profiles, showing, library, imageJobs } = options;
+
+  /** The answers of a player who has something to show, or null (unknown, or nothing to show: answered 404 alike). */
+  const showingPlayer = async (id: string): Promise<CachedProfile | null> => {
+    if (showing.showsNothing(id)) return null;
+    const profile = await profiles.get(id);
+    return profile && showsSomething(profile) ? profile : null;
+  };
 
   /** A player's current texture by its hash, with the profile's lifetime and Last-Modified. */
   const sendCurrentTexture = async (request: FastifyRequest, reply: FastifyReply, id: string, slot: 'capeHash' | 'earsHash') => {
-    const profile = await profiles.get(id);
+    const profile = await showingPlayer(id);
     const hash = profile?.[slot] ?? null;
     const bytes = hash ? await library.readRegistered(hash) : null;
     if (!profile || !hash || !bytes) return notFound(reply);
-    return sendAnswer(request, reply, {
-      etag: `"${hash}"`,
-      modifiedAt: profiles.modifiedAt(profile),
-      cacheControl: PROFILE_CACHE_CONTROL,
-      type: 'image/png',
-      body: bytes,
-    });
+    return sendAnswer(request, reply, playerAnswer(`"${hash}"`, answersModifiedAt(profile), 'image/png', bytes));
   };
 
   app.get(
@@ -105,18 +102,8 @@ export async function modRoutes(
     async (request, reply) => {
       // A cached profile asked for by its uuid is answered by the fast path (server/mod/fast-path.ts) before it gets here.
       // The profile's JSON is serialized once per change (the cache keeps it as text), so it is sent as text, not through the schema.
-      const profile = await profiles.get(request.params.id);
-      if (!profile) return notFound(reply);
-      const modifiedAt = profiles.modifiedAt(profile);
-      // Written only while it is the cached profile: one loaded while a change was being made is answered, never kept.
-      if (profiles.isCurrent(profile)) answerFiles?.writeProfile(profile.uuid, profile.json, modifiedAt);
-      return sendAnswer(request, reply, {
-        etag: profile.etag,
-        modifiedAt,
-        cacheControl: PROFILE_CACHE_CONTROL,
-        type: PROFILE_CONTENT_TYPE,
-        body: profile.json,
-      });
+      const profile = await showingPlayer(request.params.id);
+      return profile ? sendAnswer(request, reply, profileAnswer(profile)) : notFound(reply);
     },
   );
 
@@ -132,9 +119,7 @@ export async function modRoutes(
   const sendTextureFile = async (request: FastifyRequest, reply: FastifyReply, name: string) => {
     const hash = name.replace(/\.png$/, '');
     const bytes = isBlobKey(hash) ? await library.readRegistered(hash) : null;
-    if (!bytes) return notFound(reply);
-    answerFiles?.writeTexture(hash, bytes);
-    return sendAnswer(request, reply, { etag: `"${hash}"`, modifiedAt: null, cacheControl: TEXTURE_CACHE_CONTROL, type: 'image/png', body: bytes });
+    return bytes ? sendAnswer(request, reply, textureAnswer(hash, bytes)) : notFound(reply);
   };
 
   for (const [route, summary] of [
@@ -151,17 +136,13 @@ export async function modRoutes(
     const response = { 200: fileResponse(type, 'The picture'), ...notModified, ...notFoundBody };
     app.get(PICTURE_ROUTES[layout], { schema: { summary, params: playerParams, response } }, async (request, reply) => {
       // A cached player's picture is answered by the fast path before it gets here.
-      const profile = await profiles.get(request.params.id);
+      const profile = await showingPlayer(request.params.id);
       const source = profile ? pictureSource(profile, layout) : null;
-      const bytes = source ? await readPicture(library, imageJobs, source) : null;
+      // The GIF is made when the player changes their cape (server/mod/answer-sync.ts), charged to them; one made before
+      // that was the rule is made here once, as the site's own work.
+      const bytes = source ? await readPicture(library, imageJobs, source, null) : null;
       if (!profile || !source || !bytes) return notFound(reply);
-      return sendAnswer(request, reply, {
-        etag: pictureEtag(source),
-        modifiedAt: profiles.modifiedAt(profile),
-        cacheControl: PROFILE_CACHE_CONTROL,
-        type: pictureType(source),
-        body: bytes,
-      });
+      return sendAnswer(request, reply, pictureAnswer(profile, source, bytes));
     });
   }
 
@@ -179,16 +160,8 @@ export async function modRoutes(
       },
     },
     async (request, reply) => {
-      const profile = await profiles.get(request.params.id);
-      if (!profile) return notFound(reply);
-      const { json, etag } = customSkinApiJson(profile);
-      return sendAnswer(request, reply, {
-        etag,
-        modifiedAt: profiles.modifiedAt(profile),
-        cacheControl: PROFILE_CACHE_CONTROL,
-        type: PROFILE_CONTENT_TYPE,
-        body: json,
-      });
+      const profile = await showingPlayer(request.params.id);
+      return profile ? sendAnswer(request, reply, cslAnswer(profile)) : notFound(reply);
     },
   );
 }

@@ -7,6 +7,7 @@ import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, createUserWithCode, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 const KEY = 'admin-test-auth-key';
 
@@ -24,7 +25,7 @@ describe.each(backends)('admin bans on $name', (backend) => {
   const accounts = adminAndPlayerForSuite(suite);
 
   const send = (jar: CookieJar, call: (typeof CALLS)[number]) => (call.method === 'GET' ? jar.get(call.path) : jar.post(call.path, call.body));
-  const profile = async (uuid: string) => (await fetch(`${suite.server.url}/profile/${uuid}`)).json() as Promise<{ cape_url: string | null }>;
+  const profile = (uuid: string) => modProfile(suite.server.url, uuid);
 
   it('answers visitors 401 and players 403 on every admin call', async () => {
     const visitor = await newBrowser(suite.server);

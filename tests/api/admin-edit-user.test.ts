@@ -5,6 +5,7 @@ import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 const NOBODY = 'f'.repeat(32);
 
@@ -20,8 +21,7 @@ describe.each(backends)('admin edit user on $name', (backend) => {
     expect((await target.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour++)))).status).toBe(200);
     return target;
   }
-  const profile = async (uuid: string) =>
-    (await fetch(`${suite.server.url}/profile/${uuid}`)).json() as Promise<{ cape_url: string | null; ear_url: string | null }>;
+  const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   const audit = (uuid: string) =>
     suite.server.db.selectFrom('admin_audit').select(['action', 'admin_uuid', 'target_name']).where('target_uuid', '=', uuid).orderBy('id').execute();
 

@@ -5,6 +5,7 @@ import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 describe.each(backends)('admin gallery report queue on $name', (backend) => {
   const suite = serverForSuite(backend, { GALLERY_UPLOADS_PER_10_MINUTES: '1000', LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
@@ -91,7 +92,7 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
       expect((await fan.jar.post('/api/gallery/creations/use', { hash })).status).toBe(200);
       const bystander = await loginNewUser(suite.server);
       expect((await bystander.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(200);
-      const capeUrl = async (name: string) => ((await (await fetch(`${suite.server.url}/profile/${name}`)).json()) as { cape_url: string | null }).cape_url;
+      const capeUrl = async (name: string) => (await modProfile(suite.server.url, name)).cape_url;
       for (const player of [author, fan]) expect(await capeUrl(player.username)).toMatch(new RegExp(`/textures/${hash}$`));
       expect(await capeUrl(bystander.username)).not.toBeNull();
 

@@ -9,6 +9,7 @@ import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, solidPng } from '../../support/textures.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 const MOJANG_PLAYER = { id: '853c80ef3c3749fdaa49938b674adae6', name: 'MojangPlayer' };
 const BANNED_PLAYER = { id: '0f4c6d1e2b3a4c5d8e9f0a1b2c3d4e5f', name: 'BannedOne' };
@@ -57,7 +58,7 @@ describe.each(backends)('admin tools on $name', (backend) => {
       detail: string | null;
     }>;
   const info = async () => (await accounts.admin.jar.get('/api/admin/info')).json() as Promise<Record<string, number>>;
-  const profile = async (uuid: string) => (await fetch(`${suite.server.url}/profile/${uuid}`)).json() as Promise<Record<string, unknown>>;
+  const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   const wearCape = async (jar: CookieJar) => expect((await jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(200);
 
   it('answers visitors 401 and players 403 on every call', async () => {

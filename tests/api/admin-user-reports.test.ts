@@ -5,6 +5,7 @@ import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 describe.each(backends)('admin player report queue on $name', (backend) => {
   const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
@@ -31,8 +32,7 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
     const report = queue.find((row) => row.uuid === target.uuid)!;
     return { target, report };
   }
-  const profile = async (uuid: string) =>
-    (await fetch(`${suite.server.url}/profile/${uuid}`)).json() as Promise<{ cape_url: string | null; ear_url: string | null }>;
+  const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   const queued = async (uuid: string) =>
     ((await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<{ uuid: string }>).some((row) => row.uuid === uuid);
 

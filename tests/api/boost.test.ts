@@ -6,6 +6,7 @@ import { backends } from '../../support/backends.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 const BOT_KEY = 'bot-key-for-tests';
 const MERCHANT = 'payments@cloakroom.example';
@@ -30,7 +31,7 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
     });
   const linked = async (player: LoggedIn) => (await (await player.jar.get('/api/premium/boost/discord/linked')).json()).success as boolean;
   const boosting = async (player: LoggedIn) => (await (await player.jar.get('/api/premium/boost/discord/boosting')).json()).success as boolean;
-  const profile = async (uuid: string) => (await fetch(`${suite.server.url}/profile/${uuid}`)).json() as Promise<Record<string, unknown>>;
+  const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   /** A player wearing a cape, linked to a new member id through the bot; returns the player and the member id. */
   async function linkedPlayer() {
     const player = await loginNewUser(suite.server);

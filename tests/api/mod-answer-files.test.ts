@@ -1,24 +1,39 @@
-// The answer files a process writes for nginx (ANSWER_FILES_DIR): a profile and a texture are written when they are
-// answered, a player's file goes at once on every change to them, a released texture's file goes with it, and a profile
-// loaded while a change was being made is never written.
+// The answer directory a process keeps for nginx (ANSWER_FILES_DIR): complete and authoritative. Every player who has
+// something to show has every layout's file under every id before the change's answer leaves; a player with nothing to
+// show has none; a texture's files come with it and go when it is released; a player's files change time with every
+// change (nginx's ETag is time and size); a change made without a notice is caught up from the change log; and a
+// rebuild from the database puts back what is missing and removes what is not the database's.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ProfileCache } from '../../server/mod/profiles.ts';
+import { AnswerDirectory, dashedUuid } from '../../server/mod/answer-directory.ts';
+import { rebuildAnswerDirectory } from '../../server/mod/answer-rebuild.ts';
+import { CATCH_UP_INTERVAL_MS } from '../../server/mod/answer-sync.ts';
+import { ImageJobs } from '../../server/images/job-queue.ts';
 import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
+import { waitFor } from '../../support/wait.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { loginNewUser, randomUuid, serverForSuite } from '../helpers/server.ts';
+import { createUserWithCode, loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
 
-describe.each(backends)('answer files on $name', (backend) => {
+describe.each(backends)('answer directory on $name', (backend) => {
   const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-answers-'));
   const suite = serverForSuite(backend, { ANSWER_FILES_DIR: answersDir, LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
   afterAll(() => fs.rmSync(answersDir, { recursive: true, force: true }));
 
   const get = (urlPath: string) => fetch(`${suite.server.url}${urlPath}`);
-  const profileFile = (uuid: string) => path.join(answersDir, 'profile', `${uuid}.json`);
-  const textureFile = (hash: string) => path.join(answersDir, 'textures', hash);
+  const file = (urlPath: string) => path.join(answersDir, urlPath);
+  /** Every file a player with a cape has, by URL path. */
+  const capePaths = (uuid: string, username: string) =>
+    [uuid, dashedUuid(uuid), username, username.toLowerCase()].flatMap((id) => [
+      `/profile/${id}`,
+      `/csl/${id}.json`,
+      `/capes/${id}.png`,
+      `/capes/${id}.gif`,
+      `/capes/strip/${id}.png`,
+      `/elytras/${id}.png`,
+    ]);
   let colour = 0;
   const uploadCape = async (jar: CookieJar): Promise<string> => {
     const response = await jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(120 + colour++)));
@@ -26,55 +41,89 @@ describe.each(backends)('answer files on $name', (backend) => {
     return ((await response.json()) as { cape: string }).cape.split('/').pop()!;
   };
 
-  it("writes a player's profile when it is answered (by any id), as the answer's body and date, and removes it on every change", async () => {
+  it("writes every layout's file under every id before the change's answer, as the process answers it, and removes them when nothing is left", async () => {
     const player = await loginNewUser(suite.server, `Files_${backend.name}`.slice(0, 16));
-    expect(fs.existsSync(profileFile(player.uuid))).toBe(false);
-    const first = await get(`/profile/${player.uuid}`);
-    const body = await first.text();
-    expect(fs.readFileSync(profileFile(player.uuid), 'utf8')).toBe(body);
-    expect(fs.statSync(profileFile(player.uuid)).mtimeMs).toBe(Date.parse(first.headers.get('last-modified')!));
-
-    // The change's answer comes after the file is gone: nginx cannot serve the old profile once the player sees "saved".
+    expect(fs.existsSync(file(`/profile/${player.uuid}`)), 'a player with nothing to show has no file').toBe(false);
     const hash = await uploadCape(player.jar);
-    expect(fs.existsSync(profileFile(player.uuid))).toBe(false);
-    // Asked by name this time: the file is still the uuid's, with the new answer.
-    const second = await get(`/profile/${player.username.toUpperCase()}`);
-    const changed = await second.text();
-    expect(changed).toContain(hash);
-    expect(fs.readFileSync(profileFile(player.uuid), 'utf8')).toBe(changed);
+    for (const urlPath of capePaths(player.uuid, player.username)) {
+      expect(fs.existsSync(file(urlPath)), urlPath).toBe(true);
+      const answer = await get(urlPath);
+      expect(answer.status, urlPath).toBe(200);
+      expect(fs.readFileSync(file(urlPath)), urlPath).toEqual(Buffer.from(await answer.arrayBuffer()));
+    }
+    for (const urlPath of [`/textures/${hash}`, `/textures/${hash}.png`, `/csl/textures/${hash}`, `/csl/textures/${hash}.png`]) {
+      expect(fs.readFileSync(file(urlPath)), urlPath).toEqual(Buffer.from(await (await get(urlPath)).arrayBuffer()));
+    }
+    // The file's time is the profile's Last-Modified, as the processes answer it.
+    const lastModified = (await get(`/profile/${player.uuid}`)).headers.get('last-modified')!;
+    expect(fs.statSync(file(`/profile/${player.uuid}`)).mtimeMs).toBe(Date.parse(lastModified));
 
     expect((await player.jar.request('DELETE', '/api/upload-cape')).status).toBe(200);
-    expect(fs.existsSync(profileFile(player.uuid))).toBe(false);
-
-    // An unknown player has no file: nginx asks a process, which answers 404.
-    const unknown = randomUuid();
-    expect((await get(`/profile/${unknown}`)).status).toBe(404);
-    expect(fs.existsSync(profileFile(unknown))).toBe(false);
+    for (const urlPath of capePaths(player.uuid, player.username)) expect(fs.existsSync(file(urlPath)), urlPath).toBe(false);
+    // Nothing else refers to the cape: released, and its files with it.
+    expect(fs.existsSync(file(`/textures/${hash}`))).toBe(false);
+    expect(fs.readdirSync(answersDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('writes a texture when it is answered, and removes it when the texture is released', async () => {
-    const player = await loginNewUser(suite.server, `Tex_${backend.name}`.slice(0, 16));
+  it("moves a player's file time on with every change, also within one second, so a changed answer never keeps an old ETag", async () => {
+    const player = await loginNewUser(suite.server, `Etag_${backend.name}`.slice(0, 16));
+    const times: number[] = [];
+    const sizes: number[] = [];
+    for (let change = 0; change < 3; change++) {
+      await uploadCape(player.jar);
+      const stat = fs.statSync(file(`/profile/${player.uuid}`));
+      times.push(stat.mtimeMs);
+      sizes.push(stat.size);
+    }
+    // Three capes of the same size in a row: the profile's length does not change, its time does, every time.
+    expect(new Set(sizes).size).toBe(1);
+    expect(times[1]).toBeGreaterThan(times[0]!);
+    expect(times[2]).toBeGreaterThan(times[1]!);
+    // The name's file is the same file as the uuid's (one write, one time).
+    expect(fs.statSync(file(`/capes/${player.username}.png`)).mtimeMs).toBe(times[2]);
+  });
+
+  it(`catches up a change made without a notice (an operator's rename) from the change log within ${CATCH_UP_INTERVAL_MS / 1000} s`, async () => {
+    const player = await loginNewUser(suite.server, `Old_${backend.name}`.slice(0, 16));
+    await uploadCape(player.jar);
+    expect(fs.existsSync(file(`/capes/${player.username}.png`))).toBe(true);
+    const newName = randomUsername('New');
+    // The CLI's registration renames the account in the database, with no change bus of its own.
+    await createUserWithCode(suite.server.db, newName, { uuid: player.uuid });
+    await waitFor(() => fs.existsSync(file(`/capes/${newName}.png`)), 'the new name’s files', { timeoutMs: CATCH_UP_INTERVAL_MS + 5000 });
+    expect(fs.existsSync(file(`/capes/${newName.toLowerCase()}.png`))).toBe(true);
+    expect(fs.existsSync(file(`/capes/${player.username}.png`)), 'the old name is no longer the player’s').toBe(false);
+    expect(fs.existsSync(file(`/profile/${player.username.toLowerCase()}`))).toBe(false);
+    expect(JSON.parse(fs.readFileSync(file(`/csl/${player.uuid}.json`), 'utf8'))).toMatchObject({ username: newName });
+  });
+
+  it("rebuilds a directory from the database: what is missing comes back, what is not the database's goes", async () => {
+    const player = await loginNewUser(suite.server, `Build_${backend.name}`.slice(0, 16));
     const hash = await uploadCape(player.jar);
-    expect(fs.existsSync(textureFile(hash))).toBe(false);
-    const answer = await get(`/textures/${hash}.png`);
-    expect(answer.status).toBe(200);
-    expect(fs.readFileSync(textureFile(hash))).toEqual(Buffer.from(await answer.arrayBuffer()));
-    // Another cape takes its place: nothing refers to the first any more, so it is released, and its file with it.
-    const next = await uploadCape(player.jar);
-    expect(next).not.toBe(hash);
-    expect((await get(`/textures/${hash}`)).status).toBe(404);
-    expect(fs.existsSync(textureFile(hash))).toBe(false);
-  });
-
-  it('a profile loaded while a change to the player was being made is answered but not the current one, so never written', async () => {
-    const player = await loginNewUser(suite.server, `Race_${backend.name}`.slice(0, 16));
-    const profiles = new ProfileCache(suite.server.db, 'http://localhost/textures', 100);
-    const loading = profiles.get(player.uuid);
-    profiles.invalidate(player.uuid);
-    const loaded = await loading;
-    expect(loaded?.uuid).toBe(player.uuid);
-    expect(profiles.isCurrent(loaded!)).toBe(false);
-    const again = await profiles.get(player.uuid);
-    expect(profiles.isCurrent(again!)).toBe(true);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-rebuilt-'));
+    try {
+      const directory = new AnswerDirectory(dir, (error) => {
+        throw error;
+      });
+      fs.writeFileSync(path.join(dir, 'profile', '0'.repeat(32)), '{"stale":true}');
+      fs.writeFileSync(path.join(dir, 'textures', 'f'.repeat(64)), 'stale');
+      const progress: Array<[number, number]> = [];
+      const imageJobs = new ImageJobs({});
+      const result = await rebuildAnswerDirectory(
+        { db: suite.server.db, library: suite.server.app.textureLibrary, imageJobs, texturesBaseUrl: `${suite.server.config.publicBaseUrl}/textures` },
+        directory,
+        { force: false, onProgress: (done, total) => progress.push([done, total]) },
+      ).finally(() => imageJobs.close());
+      expect(result.players).toBeGreaterThanOrEqual(1);
+      for (const urlPath of [...capePaths(player.uuid, player.username), `/textures/${hash}`]) {
+        expect(fs.readFileSync(path.join(dir, urlPath)), urlPath).toEqual(fs.readFileSync(file(urlPath)));
+      }
+      expect(fs.existsSync(path.join(dir, 'profile', '0'.repeat(32)))).toBe(false);
+      expect(fs.existsSync(path.join(dir, 'textures', 'f'.repeat(64)))).toBe(false);
+      expect(directory.readMark()).toBe(result.mark);
+      expect(progress.at(-1)![0]).toBe(progress.at(-1)![1]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

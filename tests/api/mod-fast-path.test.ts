@@ -94,17 +94,49 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
     }
   });
 
-  it('leaves other methods, other paths and unknown players to the routes', async () => {
+  it('leaves other methods, other paths and ids that are not plain uuids or names to the routes', async () => {
     const counter = suite.server.app.modFastPath;
     const before = counter.answered;
     expect((await fetch(`${suite.server.url}/profile/${player.uuid}`, { method: 'HEAD' })).status).toBe(200);
     expect((await get(`/profile/${player.uuid}/cape`)).status).toBe(200);
-    expect((await get(`/profile/${'0'.repeat(32)}`)).status).toBe(404);
     expect((await get(`/textures/${'0'.repeat(64)}`)).status).toBe(404);
-    expect((await get(`/capes/NoSuchPlayer.png`)).status).toBe(404);
-    expect((await get(`/capes/NoSuchPlayer.png`)).status).toBe(404);
+    expect((await get(`/capes/No%53uchPlayer.png`)).status).toBe(404);
+    expect((await get(`/profile/${'0'.repeat(32)}?x=1`)).status).toBe(404);
     expect((await fetch(`${suite.server.url}/capes/${player.uuid}.png`, { method: 'HEAD' })).status).toBe(200);
     expect(counter.answered).toBe(before);
+  });
+
+  it('answers players who have nothing to show (unknown ones too) 404 from memory, with the bytes and headers the routes give', async () => {
+    const empty = await loginNewUser(suite.server);
+    const counter = suite.server.app.modFastPath;
+    const databaseLookups = async () => {
+      const text = await suite.server.app.metrics.registry.metrics();
+      return Number(/cloakroom_profile_cache_lookups_total\{result="miss"\} (\d+)/.exec(text)?.[1]);
+    };
+    const loads = await databaseLookups();
+    // The route's 404 (an id it decodes, which the fast path leaves to it) is the reference.
+    const route = await get(`/profile/No%53uchPlayer`);
+    expect(route.status).toBe(404);
+    const routeBody = await route.text();
+    const before = counter.answered;
+    for (const path of [
+      `/profile/${'0'.repeat(32)}`,
+      `/profile/${empty.uuid}`,
+      `/profile/${empty.username}`,
+      `/capes/NoSuchPlayer.png`,
+      `/capes/strip/${empty.uuid}.png`,
+      `/elytras/${empty.username.toUpperCase()}.png`,
+      `/csl/${empty.username}.json`,
+    ]) {
+      const answer = await get(path);
+      expect(answer.status, path).toBe(404);
+      expect(await answer.text(), path).toBe(routeBody);
+      for (const header of ['content-type', 'content-length', 'access-control-allow-origin', 'x-content-type-options', 'content-security-policy']) {
+        expect(answer.headers.get(header), `${path} ${header}`).toBe(route.headers.get(header));
+      }
+    }
+    expect(counter.answered - before).toBe(7);
+    expect(await databaseLookups(), 'no database query for any of them').toBe(loads);
   });
 
   it('hands every request to the routes once stopped (the app is closing)', async () => {

@@ -142,14 +142,17 @@ describe.each(backends)('mod API on $name', (backend) => {
       expect((await profileJson(username.toLowerCase())).cape_url).toBe(second);
       expect((await get(`/profile/${uuid}`, { 'if-none-match': etag })).status, 'the old ETag no longer matches').toBe(200);
 
+      // With nothing left to show, the player is answered as an unknown player is: 404, so the mod shows nothing.
       await jar.request('DELETE', '/api/upload-cape');
-      expect((await profileJson(uuid)).cape_url).toBeNull();
-      expect((await profileJson(username)).cape_url).toBeNull();
+      expect((await get(`/profile/${uuid}`)).status).toBe(404);
+      expect((await get(`/profile/${username}`)).status).toBe(404);
+      expect((await get(`/profile/${uuid}`, { 'if-none-match': etag })).status, 'nor does it after the cape is gone').toBe(404);
 
       const newEars = await upload(jar, 'ears', ears[1]!);
       expect((await profileJson(username)).ear_url).toBe(newEars);
+      expect((await profileJson(uuid)).cape_url).toBeNull();
       await jar.request('DELETE', '/api/upload-ears');
-      expect((await profileJson(uuid)).ear_url).toBeNull();
+      expect((await get(`/profile/${uuid}`)).status).toBe(404);
     });
 
     it('forgets a player whose account was deleted', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 const SECRET_KEY = 'sk_test_cloakroom';
 const WEBHOOK_SECRET = 'whsec_cloakroom';
@@ -132,14 +133,14 @@ describe.each(backends)('card payments on $name', (backend) => {
     expect(await lastOutcome()).toBe('duplicate');
     expect(await suite.server.db.selectFrom('premium_payments').selectAll().where('user_uuid', '=', player.uuid).execute()).toHaveLength(1);
     expect(await owns(player, 'dinnerbone')).toBe(true);
-    expect(await (await fetch(`${suite.server.url}/profile/${player.uuid}`)).json()).toMatchObject({ upsideDown: true });
+    expect(await modProfile(suite.server.url, player.uuid)).toMatchObject({ upsideDown: true });
 
     expect(await sendSigned(stripe.event('charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: session.payment_intent, refunded: true }))).toBe(
       200,
     );
     expect(await lastOutcome()).toBe('revoked');
     expect(await owns(player, 'dinnerbone')).toBe(false);
-    expect(await (await fetch(`${suite.server.url}/profile/${player.uuid}`)).json()).toMatchObject({ upsideDown: false });
+    expect(await modProfile(suite.server.url, player.uuid)).toMatchObject({ upsideDown: false });
   });
 
   it('a dispute takes the feature back; a dispute the seller wins gives it again, a lost one does not', async () => {

@@ -7,6 +7,7 @@ import { backends } from '../../support/backends.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
 import { animatedGif, frameColour, solidPng } from '../../support/textures.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 const MERCHANT = 'payments@cloakroom.example';
 let txn = 1000;
@@ -38,7 +39,7 @@ describe.each(backends)('premium on $name', (backend) => {
   const state = async (player: LoggedIn) =>
     (await (await player.jar.get('/api/premium')).json()) as { items: Array<{ key: string; owned: boolean; enabled: boolean }> };
   const owns = async (player: LoggedIn, item: string) => (await state(player)).items.find((entry) => entry.key === item)!.owned;
-  const profile = async (uuid: string) => (await fetch(`${suite.server.url}/profile/${uuid}`)).json() as Promise<Record<string, unknown>>;
+  const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   const notifications = async () =>
     suite.server.db.selectFrom('payment_notifications').select(['txn_id', 'outcome']).orderBy('id').execute() as Promise<
       Array<{ txn_id: string | null; outcome: string }>

@@ -20,10 +20,12 @@ import { postgresBackend, runsOnPostgres, type TestDatabase } from '../../suppor
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { requireNginx, startNginx, type RunningNginx } from '../../support/nginx.ts';
 import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
-import { waitFor } from '../../support/wait.ts';
 import { createUserWithCode, randomUsername, unusedCode } from '../helpers/server.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
+/** The processes' metrics key: the tests read how many mod API requests reached a process. */
+const METRICS_KEY = 'scale-out-metrics-key';
 /** Each process's limits: small, so that a few calls spread over both processes reach them. */
 const LOGIN_ATTEMPTS_PER_MINUTE = 4;
 const TEXTURE_UPLOADS_PER_10_MINUTES = 4;
@@ -93,11 +95,23 @@ async function newCape(): Promise<Buffer> {
   return solidPng(64, 32, frameColour(colour++));
 }
 
-/** The cape_url of a player's mod API answer on one server. */
+/** The cape_url of a player's mod API answer on one server (null when it answers 404: nothing to show). */
 async function capeUrl(url: string, uuid: string): Promise<string | null> {
-  const response = await fetch(`${url}/profile/${uuid}`);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { cape_url: string | null }).cape_url;
+  return (await modProfile(url, uuid)).cape_url;
+}
+
+/** How many mod API requests the app processes have answered so far (their request metrics). */
+async function modRequestsServed(): Promise<number> {
+  let total = 0;
+  for (const app of [processA, processB]) {
+    const text = await (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_KEY}` } })).text();
+    for (const match of text.matchAll(
+      /^cloakroom_http_request_duration_seconds_count\{[^}]*route="(\/(?:profile|capes|elytras|csl|textures)[^"]*)"[^}]*\} (\d+)$/gm,
+    )) {
+      total += Number(match[2]);
+    }
+  }
+  return total;
 }
 
 /** Polls a server's mod API every 50 ms until the player's cape_url is `expected`; resolves with the time it took. */
@@ -233,6 +247,7 @@ function sharedEnvironment(databaseUrl: string, publicBaseUrl: string): Record<s
     TEXTURE_UPLOADS_PER_10_MINUTES: String(TEXTURE_UPLOADS_PER_10_MINUTES),
     SWEEP_INTERVAL_MINUTES: '0',
     IMAGE_JOB_CONCURRENCY: '1',
+    METRICS_KEY,
   };
 }
 
@@ -350,29 +365,111 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     expect(removalSeenOnA).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
   });
 
-  it('nginx keeps a mod API answer that has no file for less than a second, without cookies, and answers 304 to a client holding it', async () => {
+  it('nginx answers every layout, texture and unknown player from the answer files, and none of those requests reaches a process', async () => {
     const { jar, uuid, username } = await logIn(processA.url);
-    expect((await jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
-    for (const path of [`/profile/${username}`, `/capes/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`]) {
-      // Asked twice in a row: the second comes from nginx's copy (unless a half second turned in between: then once more).
-      let first = await fetch(`${nginx.url}${path}`);
-      let second = await fetch(`${nginx.url}${path}`);
-      if (second.headers.get('x-cache-status') !== 'HIT') [first, second] = [second, await fetch(`${nginx.url}${path}`)];
-      expect(second.headers.get('x-cache-status'), path).toBe('HIT');
-      expect(second.status, path).toBe(200);
-      expect(Buffer.from(await second.arrayBuffer()), path).toEqual(Buffer.from(await first.arrayBuffer()));
-      expect(second.headers.get('set-cookie'), path).toBeNull();
-      expect(second.headers.get('cache-control'), 'the app says what game clients may keep').toBe('public, max-age=60');
-      const etag = second.headers.get('etag')!;
-      expect(etag, path).toMatch(/^"/);
-      expect((await fetch(`${nginx.url}${path}`, { headers: { 'if-none-match': etag } })).status, path).toBe(304);
-      expect((await fetch(`${nginx.url}${path}`, { headers: { 'if-none-match': '"another"' } })).status, path).toBe(200);
+    const upload = await jar.upload('/api/upload-cape', await newCape());
+    expect(upload.status).toBe(200);
+    const hash = ((await upload.json()) as { cape: string }).cape.split('/').pop()!;
+    const empty = await logIn(processB.url);
+    const before = await modRequestsServed();
+    const found = [
+      `/profile/${uuid}`,
+      `/profile/${username}`,
+      `/capes/${username}.png`,
+      `/capes/${uuid}.gif`,
+      `/capes/strip/${uuid}.png`,
+      `/elytras/${username.toLowerCase()}.png`,
+      `/csl/${username}.json`,
+      `/textures/${hash}`,
+      `/csl/textures/${hash}.png`,
+    ];
+    const missing = [
+      `/profile/${randomBytes(16).toString('hex')}`,
+      `/profile/${empty.uuid}`,
+      `/capes/${empty.username}.png`,
+      `/csl/${empty.username.toLowerCase()}.json`,
+      `/textures/${'e'.repeat(64)}`,
+    ];
+    for (const path of found) {
+      const [throughNginx, straight] = await Promise.all([fetch(`${nginx.url}${path}`), fetch(`${processB.url}${path}`)]);
+      expect(throughNginx.status, path).toBe(200);
+      expect(Buffer.from(await throughNginx.arrayBuffer()), path).toEqual(Buffer.from(await straight.arrayBuffer()));
+      expect(throughNginx.headers.get('content-type'), path).toBe(straight.headers.get('content-type'));
+      expect(throughNginx.headers.get('cache-control'), path).toBe(straight.headers.get('cache-control'));
     }
-    // One second later nginx has asked a process again: its copy is never older than half a second.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect((await fetch(`${nginx.url}/capes/${username}.png`)).headers.get('x-cache-status')).toBe('MISS');
-    // A profile by uuid is an answer file, never nginx's copy.
-    expect((await fetch(`${nginx.url}/profile/${uuid}`)).headers.get('x-cache-status')).toBe('FILE');
+    for (const path of missing) {
+      const [throughNginx, straight] = await Promise.all([fetch(`${nginx.url}${path}`), fetch(`${processB.url}${path}`)]);
+      expect(throughNginx.status, path).toBe(404);
+      expect(await throughNginx.text(), path).toBe(await straight.text());
+      for (const header of ['content-type', 'access-control-allow-origin', 'x-content-type-options', 'content-security-policy', 'cache-control']) {
+        expect(throughNginx.headers.get(header), `${path} ${header}`).toBe(straight.headers.get(header));
+      }
+    }
+    // The checks above asked processB once per path straight: only those reached a process.
+    expect((await modRequestsServed()) - before).toBe(found.length + missing.length);
+  });
+
+  it('an encoded slash in a mod API path answers 404 and never hides the real answer (no cache to poison)', async () => {
+    const { jar, username } = await logIn(processA.url);
+    expect((await jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
+    for (const path of [
+      `/capes%2F${username}.png`,
+      `/capes/strip%2F${username}.png`,
+      `/profile%2F${username}`,
+      `/csl%2F${username}.json`,
+      `/elytras%2F${username}.png`,
+    ]) {
+      for (let i = 0; i < 3; i++) expect((await fetch(`${nginx.url}${path}`)).status, path).toBe(404);
+    }
+    for (const path of [
+      `/capes/${username}.png`,
+      `/capes/strip/${username}.png`,
+      `/profile/${username}`,
+      `/csl/${username}.json`,
+      `/elytras/${username}.png`,
+    ]) {
+      expect((await fetch(`${nginx.url}${path}`)).status, path).toBe(200);
+    }
+  });
+
+  it('a texture removed on one process stays gone on every URL, though the other process had just served it from memory', async () => {
+    const admin = await logIn(processB.url, newClientAddress(), { admin: true });
+    const { jar, uuid } = await logIn(processA.url);
+    const upload = await jar.upload('/api/upload-cape', await newCape());
+    const hash = ((await upload.json()) as { cape: string }).cape.split('/').pop()!;
+    const urls = [`/textures/${hash}`, `/textures/${hash}.png`, `/csl/textures/${hash}`];
+    for (const path of urls) {
+      expect((await fetch(`${processB.url}${path}`)).status, path).toBe(200);
+      expect((await fetch(`${nginx.url}${path}`)).status, path).toBe(200);
+    }
+    // A moderator removes the cape on process A (edit user: delete the cape).
+    const removal = await sameBrowserAt(processA.url, admin.jar).post('/api/admin/user/cape/delete', { uuid });
+    expect(removal.status, await removal.clone().text()).toBe(200);
+    const removedAt = Date.now();
+    // Asked again and again, through nginx and straight from the process that had it in memory: gone, and it stays gone.
+    while (Date.now() - removedAt < 2 * CHANGE_VISIBLE_WITHIN_MS) {
+      for (const path of urls) {
+        const seenAt = Date.now();
+        const statuses = [(await fetch(`${processB.url}${path}`)).status, (await fetch(`${nginx.url}${path}`)).status];
+        if (seenAt - removedAt >= CHANGE_VISIBLE_WITHIN_MS) expect(statuses, path).toEqual([404, 404]);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
+  it('a new cape of the same size in the same second never answers 304 to the old ETag through nginx', async () => {
+    const { jar, uuid } = await logIn(processA.url);
+    expect((await jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
+    const first = await fetch(`${nginx.url}/profile/${uuid}`);
+    const firstBody = await first.text();
+    const etag = first.headers.get('etag')!;
+    expect((await jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, CHANGE_VISIBLE_WITHIN_MS));
+    const second = await fetch(`${nginx.url}/profile/${uuid}`, { headers: { 'if-none-match': etag } });
+    expect(second.status).toBe(200);
+    const secondBody = await second.text();
+    expect(secondBody.length, 'the same length: only the time tells the answers apart').toBe(firstBody.length);
+    expect(secondBody).not.toBe(firstBody);
   });
 
   it("nginx serves a profile by uuid and a texture from the files the processes write, with the app's answer", async () => {
@@ -390,27 +487,17 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       'referrer-policy',
       'content-security-policy',
     ];
-    for (const [path, file] of [
-      [`/profile/${uuid}`, `profile/${uuid}.json`],
-      [`/textures/${hash}`, `textures/${hash}`],
-    ] as const) {
-      // The first request finds no file and goes to a process, which writes it before it answers. (The upload's change
-      // notice reaches the other process a moment later and removes a profile file made meanwhile: the next request
-      // through nginx writes it again.)
-      expect(fs.existsSync(`${answersDir}/${file}`), file).toBe(false);
-      const fromProcess = await fetch(`${nginx.url}${path}`);
-      expect(fromProcess.headers.get('x-cache-status'), path).not.toBe('FILE');
-      await waitFor(async () => (await fetch(`${nginx.url}${path}`)).headers.get('x-cache-status') === 'FILE', `nginx serving ${file}`);
+    for (const path of [`/profile/${uuid}`, `/textures/${hash}`]) {
+      // The upload's answer came after the files were written: nginx serves them from the first request.
+      expect(fs.existsSync(`${answersDir}${path}`), path).toBe(true);
       const direct = await fetch(`${processB.url}${path}`);
       const directBody = Buffer.from(await direct.arrayBuffer());
-      expect(Buffer.from(await fromProcess.arrayBuffer())).toEqual(directBody);
       const variants = path.startsWith('/profile/')
         ? [path, `/profile/${dashed}`, `/profile/${dashed.replace('-', '')}`]
         : [path, `${path}.png`, `/csl${path}`];
       for (const variant of variants) {
         const fromFile = await fetch(`${nginx.url}${variant}`);
         expect(fromFile.status, variant).toBe(200);
-        expect(fromFile.headers.get('x-cache-status'), variant).toBe('FILE');
         expect(Buffer.from(await fromFile.arrayBuffer()), variant).toEqual(directBody);
         for (const header of sameAnswer) expect(fromFile.headers.get(header), `${variant} ${header}`).toBe(direct.headers.get(header));
         expect(fromFile.headers.get('set-cookie')).toBeNull();
@@ -432,23 +519,23 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       (await fetch(`${processA.url}/profile/${uuid}`)).headers.get('last-modified'),
     );
 
-    // An unknown player, an uppercase uuid and a texture path that is not a lowercase hash have no file: a process answers
-    // them, through nginx's copies.
+    // An uppercase uuid has no file of its own: a process answers it. An unknown player and a texture path that is not a
+    // lowercase hash are answered 404 by nginx, as the processes answer them.
     const unknown = randomBytes(16).toString('hex');
     for (const path of [
-      `/profile/${unknown}`,
       `/profile/${uuid.toUpperCase()}`,
+      `/profile/${unknown}`,
       `/textures/${hash.toUpperCase()}`,
       '/textures/nothing',
       '/csl/textures/nothing',
     ]) {
-      const response = await fetch(`${nginx.url}${path}`);
-      expect(response.headers.get('x-cache-status'), path).not.toBe('FILE');
-      expect(response.status, path).toBe((await fetch(`${processB.url}${path}`)).status);
+      const [throughNginx, straight] = await Promise.all([fetch(`${nginx.url}${path}`), fetch(`${processB.url}${path}`)]);
+      expect(throughNginx.status, path).toBe(straight.status);
+      expect(await throughNginx.text(), path).toBe(await straight.text());
     }
     expect((await fetch(`${nginx.url}/profile/${uuid.toUpperCase()}`)).status).toBe(200);
-    expect(fs.existsSync(`${answersDir}/profile/${unknown}.json`)).toBe(false);
-    expect(fs.readdirSync(`${answersDir}/profile`).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(fs.existsSync(`${answersDir}/profile/${unknown}`)).toBe(false);
+    expect(fs.readdirSync(answersDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it(`every change of a player is seen through nginx on every layout within ${CHANGE_VISIBLE_WITHIN_MS} ms`, async () => {
@@ -457,11 +544,9 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     await db.insertInto('premium').values({ user_uuid: uuid, dinnerbone: 1 }).execute();
     const player = [jar, sameBrowserAt(processB.url, jar)] as const;
     const timings: Record<string, number> = {};
-    /** Keeps nginx's copies fresh (asks every 20 ms), makes a change through a process, then times until nginx shows it. */
+    /** Asks nginx for every layout (so it holds them open), makes a change through a process, then times until nginx shows it. */
     const change = async (label: string, make: () => Promise<Response>, seen: (answers: Awaited<ReturnType<typeof modAnswers>>) => boolean) => {
       for (let i = 0; i < 5; i++) await modAnswers(uuid, username);
-      // The profile comes from its answer file: what is timed is that file's removal.
-      await waitFor(async () => (await fetch(`${nginx.url}/profile/${uuid}`)).headers.get('x-cache-status') === 'FILE', 'the profile file');
       const response = await make();
       const changedAt = Date.now();
       expect(response.status, `${label}: ${await response.clone().text()}`).toBe(200);
@@ -585,9 +670,9 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       expect(await servesTexture(processB.url, cape!)).toBe(true);
       expect(await servesTexture(nginx.url, cape!)).toBe(true);
     }
-    // The process that answered a texture through nginx wrote its file: the next request for it reaches no process.
+    // Each acknowledged upload's texture is an answer file nginx serves (written before the upload's answer).
     const again = await fetch(acknowledged[0]!.cape!);
-    expect(again.headers.get('x-cache-status')).toBe('FILE');
+    expect(fs.existsSync(`${answersDir}${new URL(acknowledged[0]!.cape!).pathname}`)).toBe(true);
     expect(again.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     // The upload cut off mid-body got no answer and changed nothing; one whose answer was lost is whole or not there at all.
     expect(await cutUpload.finish()).toEqual([]);
@@ -598,7 +683,10 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     }
 
     // Through nginx everything keeps working: reads, the site API, and a new upload.
-    const reads = await Promise.all(players.flatMap((player) => [fetch(`${nginx.url}/profile/${player.uuid}`), player.jar.get('/api/user')]));
+    const reads = await Promise.all([
+      ...acknowledged.map(({ uuid }) => fetch(`${nginx.url}/profile/${uuid}`)),
+      ...players.map((player) => player.jar.get('/api/user')),
+    ]);
     expect(reads.map((response) => response.status)).toEqual(reads.map(() => 200));
     const { jar } = await logIn(processB.url);
     expect((await sameBrowserAt(nginx.url, jar).upload('/api/upload-cape', await newCape())).status).toBe(200);
@@ -628,7 +716,7 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       if (!refused) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(refused, 'A refuses new connections while it drains').toBe(true);
-    const during = await Promise.all(Array.from({ length: 6 }, () => fetch(`${nginx.url}/profile/${first.uuid}`)));
+    const during = await Promise.all(Array.from({ length: 6 }, () => sameBrowserAt(nginx.url, first.jar).get('/api/user')));
     expect(during.map((response) => response.status)).toEqual(during.map(() => 200));
     expect(processA.child.exitCode, 'A is still reading the uploads').toBeNull();
 

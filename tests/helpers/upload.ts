@@ -4,6 +4,8 @@ import type { Backend } from '../../support/backends.ts';
 import { animatedGif, frameColour, padPng, pngHeaderOnly, solidGif, solidPng } from '../../support/textures.ts';
 import { TEXTURE_URL } from './gallery.ts';
 import { serverForSuite, type loginNewUser } from './server.ts';
+import { modProfile } from './mod-profile.ts';
+import type { ModProfile } from '../../src/lib/types.ts';
 
 /** Every image the upload tests use, made in a beforeAll of the calling file: named images, distinct valid capes (64 x 32, one colour each, so tests on one server never share textures by accident) and distinct valid ears (14 x 7). */
 export function uploadImagesForFile(): { images: Record<string, Buffer>; capes: Buffer[]; ears: Buffer[] } {
@@ -46,11 +48,9 @@ export function uploadSuite(backend: Backend) {
     return fetch(new URL(new URL(url).pathname, suite.server.url));
   }
 
-  /** The mod profile of a player (200). */
-  async function profile(uuid: string): Promise<Record<string, unknown>> {
-    const response = await fetch(`${suite.server.url}/profile/${uuid}`);
-    expect(response.status).toBe(200);
-    return (await response.json()) as Record<string, unknown>;
+  /** The mod profile of a player, as the mod reads it (NOTHING_SHOWN for a 404). */
+  function profile(uuid: string): Promise<ModProfile> {
+    return modProfile(suite.server.url, uuid);
   }
 
   /** Counts the texture rows, all or those of one hash. */

@@ -17,6 +17,7 @@ import { paymentSafeguards } from './0013-payment-safeguards.ts';
 import { creationMakers } from './0014-creation-makers.ts';
 import { moderationDetails } from './0015-moderation-details.ts';
 import { lastLogin } from './0016-last-login.ts';
+import { modAnswerChanges } from './0017-mod-answer-changes.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0014_creation_makers': creationMakers,
   '0015_moderation_details': moderationDetails,
   '0016_last_login': lastLogin,
+  '0017_mod_answer_changes': modAnswerChanges,
 };

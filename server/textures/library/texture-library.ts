@@ -29,7 +29,8 @@ export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
 /** The texture library: the blob store plus the `textures` rows. */
 export class TextureLibrary {
   private readonly counters: ReferenceCounter[] = [countPlayerReferences];
-  private readonly removalListeners: Array<(hash: string) => void> = [];
+  private readonly storeListeners: Array<(hash: string) => Promise<void>> = [];
+  private readonly removalListeners: Array<(hash: string) => Promise<void>> = [];
   /** Derived images being built, by blob key, so concurrent requests share one build. */
   private readonly building = new Map<string, Promise<Buffer | null>>();
   /** Moves on every release, so a read that raced with a release does not cache the released bytes. */
@@ -46,20 +47,31 @@ export class TextureLibrary {
     this.counters.push(counter);
   }
 
-  /** Adds a listener told of every texture this library removes (the answer files nginx serves drop theirs). */
-  onRemoved(listener: (hash: string) => void): void {
+  /** Adds a listener told of every texture this library registers (the mod API's change notices), awaited before put resolves. */
+  onStored(listener: (hash: string) => Promise<void>): void {
+    this.storeListeners.push(listener);
+  }
+
+  /** Adds a listener told of every texture this library removes (the mod API's change notices), awaited before release resolves. */
+  onRemoved(listener: (hash: string) => Promise<void>): void {
     this.removalListeners.push(listener);
+  }
+
+  /** Drops a texture's bytes and its derived images from this process's memory (it was released, here or elsewhere). */
+  forget(hash: string): void {
+    for (const key of textureBlobKeys(hash)) this.cache?.delete(key);
   }
 
   /** Stores a texture once: the blob first, then its row. Storing the same bytes again does nothing new. */
   async put(texture: EncodedTexture, kind: TextureKind, now = Date.now()): Promise<string> {
     const known = await this.db.selectFrom('textures').select('hash').where('hash', '=', texture.hash).executeTakeFirst();
     if (!known || !(await this.store.has(texture.hash))) await this.store.put(texture.hash, texture.bytes);
-    await this.db
+    const inserted = await this.db
       .insertInto('textures')
       .values({ hash: texture.hash, kind, width: texture.width, height: texture.height, frames: texture.frames, bytes: texture.bytes.length, created_at: now })
       .onConflict((oc) => oc.column('hash').doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) for (const listener of this.storeListeners) await listener(texture.hash);
     return texture.hash;
   }
 
@@ -83,11 +95,9 @@ export class TextureLibrary {
       if ((await this.references(hash)) > 0) continue;
       await this.db.deleteFrom('textures').where('hash', '=', hash).execute();
       this.releases += 1;
-      for (const key of textureBlobKeys(hash)) {
-        this.cache?.delete(key);
-        await this.store.delete(key);
-      }
-      for (const listener of this.removalListeners) listener(hash);
+      this.forget(hash);
+      for (const key of textureBlobKeys(hash)) await this.store.delete(key);
+      for (const listener of this.removalListeners) await listener(hash);
       removed.push(hash);
     }
     return removed;
@@ -144,10 +154,10 @@ export class TextureLibrary {
     return cached?.fresh ? cached.bytes : undefined;
   }
 
-  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null; from the cache when it has them. */
-  async readRegistered(hash: string, now = Date.now()): Promise<Buffer | null> {
+  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null; from the cache when it has them (with `recheck`, only once the database confirms the texture is registered). */
+  async readRegistered(hash: string, now = Date.now(), options: { recheck?: boolean } = {}): Promise<Buffer | null> {
     const cached = this.cache?.get(hash, now);
-    if (cached?.fresh) return cached.bytes;
+    if (cached?.fresh && !options.recheck) return cached.bytes;
     const releases = this.releases;
     const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
     if (!row) {

@@ -1,0 +1,63 @@
+// The mod API's change log: every change to a player's or a texture's answers gets a number, so a process that missed
+// change notices (a Redis outage, a restart, a host that was down) catches up from the database. A player's change also
+// moves their answers' version second (users.answers_at) on, strictly: the time every host gives their answer files.
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { isPlayerUuid } from '../../src/lib/ids.ts';
+
+/** A logged change: its number and what changed (a player's uuid or a texture's hash). */
+export interface LoggedChange {
+  seq: number;
+  subject: string;
+  createdAt: number;
+}
+
+/** How long the log keeps a change: a host whose directory is further behind is rebuilt instead (`cloakroom answers rebuild`). */
+export const CHANGE_LOG_KEEP_MS = 7 * 24 * 60 * 60_000;
+
+/** Logs a change to a subject's answers (a player's: their version second moves on) and resolves to its number. */
+export async function recordChange(db: Db, subject: string, now = Date.now()): Promise<number> {
+  if (isPlayerUuid(subject)) {
+    const second = Math.floor(now / 1000);
+    await db
+      .updateTable('users')
+      .set({ answers_at: sql<number>`CASE WHEN answers_at IS NULL OR answers_at < ${second} THEN ${second} ELSE answers_at + 1 END` })
+      .where('uuid', '=', subject)
+      .execute();
+  }
+  const row = await db.insertInto('mod_changes').values({ subject, created_at: now }).returning('seq').executeTakeFirstOrThrow();
+  return Number(row.seq);
+}
+
+/** The changes after `seq`, oldest first, at most `limit`. */
+export async function changesAfter(db: Db, seq: number, limit: number): Promise<LoggedChange[]> {
+  const rows = await db.selectFrom('mod_changes').select(['seq', 'subject', 'created_at']).where('seq', '>', seq).orderBy('seq').limit(limit).execute();
+  return rows.map((row) => ({ seq: Number(row.seq), subject: row.subject, createdAt: Number(row.created_at) }));
+}
+
+/** The number of the latest change (0 when none was logged). */
+export async function latestChange(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('mod_changes')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/** The number of the oldest change the log still holds (null when it is empty). */
+export async function oldestChange(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('mod_changes')
+    .select((eb) => eb.fn.min('seq').as('seq'))
+    .executeTakeFirst();
+  return row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
+}
+
+/** Drops the changes older than the log keeps; resolves to how many. */
+export async function pruneChanges(db: Db, now = Date.now()): Promise<number> {
+  const result = await db
+    .deleteFrom('mod_changes')
+    .where('created_at', '<', now - CHANGE_LOG_KEEP_MS)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,231 @@
+// The answer directory (ANSWER_FILES_DIR): the mod API as files, complete and authoritative, for nginx to serve
+// (deploy/nginx/cloakroom.conf). Each file's path is its URL's path, so nginx maps a request to a file with no rewriting:
+// - every player who has something to show: `profile/{id}`, `csl/{id}.json` and, with a cape, `capes/{id}.png`,
+//   `capes/{id}.gif`, `capes/strip/{id}.png` and `elytras/{id}.png`, each under every id the layouts take: the uuid, the
+//   dashed uuid, the name as registered and the lowercase name (hard links of one file);
+// - every registered texture: `textures/{hash}`, `textures/{hash}.png`, `csl/textures/{hash}` and `.png` (hard links).
+// A path that has no file is a player or texture with nothing to show: nginx answers it 404 itself.
+//
+// A player's files carry the second their answers last changed (users.answers_at, strictly increasing per player) as
+// their time, the same on every host: nginx's ETag (time and size) and Last-Modified change with every change, and a
+// file is never replaced by an older version of itself (a slower process's late write). Every file is written whole
+// under a temporary name and renamed into place: nginx sees the old file, no file or the new one, never part of one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { CUSTOM_SKIN_API_ROOT, picturePath, type PictureLayout } from '../../src/lib/mod-setup.ts';
+import { isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
+import { answersModifiedAt, type PlayerAnswers } from './player-answers.ts';
+
+/** A player's pictures as the layouts serve them (null: no cape). */
+export interface PlayerPictures {
+  still: Buffer;
+  /** The strip while the animation is on; the still otherwise. */
+  strip: Buffer;
+  gif: Buffer;
+}
+
+/** The directories of the answer files, each a URL path prefix. */
+const LAYOUT_DIRS = ['profile', 'csl', 'capes', 'capes/strip', 'elytras', 'textures', 'csl/textures'];
+/** Where the directory records the last change it holds (outside every served path). */
+const MARK_FILE = '.applied';
+
+/** A player's file path (relative to the directory) for a layout and an id. */
+type PlayerPath = (id: string) => string;
+const PROFILE_PATH: PlayerPath = (id) => `profile/${id}`;
+const CSL_PATH: PlayerPath = (id) => `${CUSTOM_SKIN_API_ROOT.slice(1)}${id}.json`;
+const PICTURE_LAYOUTS: PictureLayout[] = ['still', 'strip', 'gif', 'elytra'];
+const picturePathOf =
+  (layout: PictureLayout): PlayerPath =>
+  (id) =>
+    picturePath(layout, id).slice(1);
+
+/** A texture's file paths: where `/textures/{hash}` and CustomSkinAPI's `/csl/textures/{hash}` read it, with and without `.png`. */
+function texturePaths(hash: string): string[] {
+  return [`textures/${hash}`, `textures/${hash}.png`, `csl/textures/${hash}`, `csl/textures/${hash}.png`];
+}
+
+/** A uuid with the dashes of its 8-4-4-4-12 form. */
+export function dashedUuid(uuid: string): string {
+  return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
+}
+
+/** The ids a player's files are written under: uuid, dashed uuid, name as registered and lowercase name. */
+export function playerIds(uuid: string, username: string): string[] {
+  return [...new Set([uuid, dashedUuid(uuid), username, username.toLowerCase()])];
+}
+
+/** Writes and removes the files of one answer directory. */
+export class AnswerDirectory {
+  private sequence = 0;
+
+  constructor(
+    readonly dir: string,
+    /** Told of a file that could not be written or removed (the other files still are). */
+    private readonly onError: (error: unknown) => void,
+  ) {
+    for (const layoutDir of LAYOUT_DIRS) fs.mkdirSync(path.join(dir, layoutDir), { recursive: true });
+  }
+
+  /**
+   * Makes a player's files match their answers: written when they have something to show (`pictures` when they have a
+   * cape), removed when they have nothing (`answers` null: the account is gone). Files of a newer version are left as
+   * they are; with `force`, files of the same version are written again (a rebuild after the site's address changed).
+   */
+  writePlayer(uuid: string, answers: PlayerAnswers | null, shows: boolean, pictures: PlayerPictures | null, force = false): void {
+    if (!isPlayerUuid(uuid)) return;
+    const version = answers ? answersModifiedAt(answers) / 1000 : Infinity;
+    const previousName = this.writtenName(uuid);
+    const ids = answers && shows ? playerIds(uuid, answers.username) : [];
+    // The names it no longer has (renamed, or nothing to show): removed while they are still this player's files.
+    const oldIds = previousName === null ? [uuid, dashedUuid(uuid)] : playerIds(uuid, previousName);
+    for (const layoutPath of [PROFILE_PATH, CSL_PATH, ...PICTURE_LAYOUTS.map(picturePathOf)]) {
+      const own = this.inode(layoutPath(uuid));
+      for (const id of oldIds) {
+        if (ids.includes(id) && (layoutPath === PROFILE_PATH || layoutPath === CSL_PATH || pictures)) continue;
+        const file = layoutPath(id);
+        // A name's file may since be another player's (who took the name): only this player's own file goes.
+        if (id !== uuid && id !== dashedUuid(uuid) && this.inode(file) !== own) continue;
+        this.removeUnlessNewer(file, version);
+      }
+    }
+    if (!answers || !shows) return;
+    const bodies: Array<{ body: string | Buffer; paths: PlayerPath[] }> = [];
+    if (pictures) {
+      bodies.push({ body: pictures.still, paths: [picturePathOf('still'), picturePathOf('elytra')] });
+      if (pictures.strip === pictures.still) bodies[0]!.paths.push(picturePathOf('strip'));
+      else bodies.push({ body: pictures.strip, paths: [picturePathOf('strip')] });
+      bodies.push({ body: pictures.gif, paths: [picturePathOf('gif')] });
+    }
+    bodies.push({ body: answers.cslJson, paths: [CSL_PATH] });
+    bodies.push({ body: answers.json, paths: [PROFILE_PATH] });
+    for (const { body, paths } of bodies) {
+      const files = paths.flatMap((layoutPath) => ids.map(layoutPath)).filter((file) => this.needsWrite(file, version, byteLength(body), force));
+      this.place(files, body, version);
+    }
+  }
+
+  /** Writes a texture's files unless they are there (a texture's bytes never change). */
+  writeTexture(hash: string, bytes: Buffer, createdAt = Date.now()): void {
+    if (!isTextureHash(hash)) return;
+    // Content-addressed: a file of the right size is this texture already.
+    const files = texturePaths(hash).filter((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size !== bytes.length);
+    this.place(files, bytes, Math.floor(createdAt / 1000));
+  }
+
+  /** Whether a texture's files are all there with its size. */
+  hasTexture(hash: string, size: number): boolean {
+    return texturePaths(hash).every((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size === size);
+  }
+
+  /** Removes a texture's files (it was released, or a moderator removed it). */
+  removeTexture(hash: string): void {
+    if (isTextureHash(hash)) for (const file of texturePaths(hash)) this.remove(file);
+  }
+
+  /** The number of the last change this directory holds, or null when it was never built. */
+  readMark(): number | null {
+    try {
+      const value = Number(fs.readFileSync(this.full(MARK_FILE), 'utf8'));
+      return Number.isSafeInteger(value) ? value : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Records that the directory holds every change up to `seq` (never moving the mark back). */
+  writeMark(seq: number): void {
+    if ((this.readMark() ?? -1) >= seq) return;
+    this.place([MARK_FILE], String(seq), Date.now() / 1000);
+  }
+
+  /** Removes every file whose id or hash is not kept (a rebuild's last step), and temporary files a killed process left; returns how many. */
+  removeOthers(keepIds: Set<string>, keepHashes: Set<string>): number {
+    let removed = 0;
+    for (const layoutDir of LAYOUT_DIRS) {
+      const isTextures = layoutDir.endsWith('textures');
+      for (const entry of fs.readdirSync(this.full(layoutDir), { withFileTypes: true })) {
+        if (!entry.isFile()) continue;
+        const key = entry.name.replace(/\.(png|gif|json)$/, '');
+        if (isTextures ? keepHashes.has(key) : keepIds.has(key)) continue;
+        this.remove(`${layoutDir}/${entry.name}`);
+        removed += 1;
+      }
+    }
+    // A temporary file changed in the last minute may be a running process's write in progress.
+    const settled = Date.now() - 60_000;
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!name.endsWith('.tmp') || (fs.statSync(this.full(name), { throwIfNoEntry: false })?.ctimeMs ?? 0) > settled) continue;
+      this.remove(name);
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /** The name a player's files were last written under (from their CustomSkinAPI file), or null when they have none. */
+  private writtenName(uuid: string): string | null {
+    try {
+      const { username } = JSON.parse(fs.readFileSync(this.full(CSL_PATH(uuid)), 'utf8')) as { username?: unknown };
+      return typeof username === 'string' ? username : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private full(file: string): string {
+    return path.join(this.dir, file);
+  }
+
+  private inode(file: string): number | null {
+    return fs.statSync(this.full(file), { throwIfNoEntry: false })?.ino ?? null;
+  }
+
+  /** Whether a file must be written for `version`: missing, older, or (forced, or of another size) the same version. */
+  private needsWrite(file: string, version: number, size: number, force: boolean): boolean {
+    const stat = fs.statSync(this.full(file), { throwIfNoEntry: false });
+    if (!stat) return true;
+    const written = Math.floor(stat.mtimeMs / 1000);
+    return written < version || (written === version && (force || stat.size !== size));
+  }
+
+  private removeUnlessNewer(file: string, version: number): void {
+    const stat = fs.statSync(this.full(file), { throwIfNoEntry: false });
+    if (stat && Math.floor(stat.mtimeMs / 1000) <= version) this.remove(file);
+  }
+
+  /** Writes `body` once with `seconds` as its time and puts it in place under every file name (hard links of one file). */
+  private place(files: string[], body: string | Buffer, seconds: number): void {
+    if (files.length === 0) return;
+    const temporary = this.temporaryName();
+    try {
+      fs.writeFileSync(this.full(temporary), body);
+      fs.utimesSync(this.full(temporary), seconds, seconds);
+      for (const file of files) {
+        const link = this.temporaryName();
+        fs.linkSync(this.full(temporary), this.full(link));
+        fs.renameSync(this.full(link), this.full(file));
+      }
+    } catch (error) {
+      this.onError(error);
+    } finally {
+      this.remove(temporary);
+    }
+  }
+
+  /** A temporary file name in the directory's root (the same file system as every file, outside every served path). */
+  private temporaryName(): string {
+    this.sequence += 1;
+    return `.${process.pid}-${this.sequence}.tmp`;
+  }
+
+  private remove(file: string): void {
+    try {
+      fs.rmSync(this.full(file), { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') this.onError(error);
+    }
+  }
+}
+
+function byteLength(body: string | Buffer): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+}

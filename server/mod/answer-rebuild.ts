@@ -1,0 +1,109 @@
+// Building an answer directory from the database: a player's pictures as the layouts serve them, and a whole directory
+// (`cloakroom answers rebuild`, and a process whose directory was never built or is older than the change log).
+import type { Db } from '../db/database.ts';
+import { latestChange } from '../events/change-log.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
+import { playerIds, type AnswerDirectory, type PlayerPictures } from './answer-directory.ts';
+import { readPicture } from './layouts.ts';
+import { forEachShowingPlayer, type PlayerAnswers } from './player-answers.ts';
+
+/** What reading pictures takes. */
+export interface PictureParts {
+  library: TextureLibrary;
+  imageJobs: ImageJobs;
+}
+
+/** What a rebuild takes. */
+export interface RebuildParts extends PictureParts {
+  db: Db;
+  texturesBaseUrl: string;
+}
+
+/** A rebuild's progress: what it has written so far out of the total. */
+export type RebuildProgress = (done: number, total: number) => void;
+
+/** What a rebuild did. */
+export interface RebuildResult {
+  players: number;
+  textures: number;
+  removed: number;
+  /** The change log number the directory is complete up to. */
+  mark: number;
+}
+
+/** Textures read per query. */
+const TEXTURE_PAGE = 2000;
+
+/**
+ * A player's pictures as the layouts serve them: the still cape, the strip (the still while the animation is off) and the
+ * GIF of the strip, made once per texture and charged to the player; null without a cape, or when a texture is gone (a
+ * change notice about that follows).
+ */
+export async function readPlayerPictures(parts: PictureParts, answers: PlayerAnswers): Promise<PlayerPictures | null> {
+  if (answers.capeHash === null) return null;
+  const still = await parts.library.readRegistered(answers.capeHash);
+  const strip = answers.stripHash === null ? still : await parts.library.readRegistered(answers.stripHash);
+  const gif = await readPicture(parts.library, parts.imageJobs, { hash: answers.stripHash ?? answers.capeHash, gif: true }, answers.uuid);
+  return still && strip && gif ? { still, strip, gif } : null;
+}
+
+/**
+ * Writes every showing player's and every registered texture's files, then removes every other file; records the change
+ * log number it started at as the directory's mark (later changes are the running processes' to write). With `force`,
+ * files of the same version are written again.
+ */
+export async function rebuildAnswerDirectory(
+  parts: RebuildParts,
+  directory: AnswerDirectory,
+  options: { force: boolean; onProgress?: RebuildProgress },
+): Promise<RebuildResult> {
+  const { db } = parts;
+  const mark = await latestChange(db);
+  const textureCount = Number(
+    (
+      await db
+        .selectFrom('textures')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  const keepIds = new Set<string>();
+  const keepHashes = new Set<string>();
+  let players = 0;
+  // The players' count is known once they are read: the progress total grows to it.
+  let total = textureCount;
+  const progress = () => options.onProgress?.(players + keepHashes.size, total);
+  await forEachShowingPlayer(db, parts.texturesBaseUrl, async (answers) => {
+    const pictures = await readPlayerPictures(parts, answers);
+    directory.writePlayer(answers.uuid, answers, true, pictures, options.force);
+    for (const id of playerIds(answers.uuid, answers.username)) keepIds.add(id);
+    players += 1;
+    total += 1;
+    if (players % 100 === 0) progress();
+  });
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('textures')
+      .select(['hash', 'bytes', 'created_at'])
+      .where('hash', '>', after)
+      .orderBy('hash')
+      .limit(TEXTURE_PAGE)
+      .execute();
+    for (const row of rows) {
+      if (!directory.hasTexture(row.hash, Number(row.bytes))) {
+        const bytes = await parts.library.read(row.hash);
+        if (bytes) directory.writeTexture(row.hash, bytes, Number(row.created_at));
+      }
+      keepHashes.add(row.hash);
+    }
+    progress();
+    if (rows.length < TEXTURE_PAGE) break;
+    after = rows[rows.length - 1]!.hash;
+  }
+  const removed = directory.removeOthers(keepIds, keepHashes);
+  directory.writeMark(mark);
+  progress();
+  return { players, textures: keepHashes.size, removed, mark };
+}

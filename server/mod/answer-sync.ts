@@ -1,0 +1,170 @@
+// Keeps a process's view of the mod API in step with the database: on every change notice (this process's own change,
+// before its answer, or another's through Redis) it drops the player's cached profile, updates which players have
+// something to show and, with an answer directory, writes or removes the player's or texture's files. Notices it missed
+// (Redis down, a restart) it takes from the change log, which it reads every CATCH_UP_INTERVAL_MS.
+import type { Db } from '../db/database.ts';
+import { changesAfter, latestChange, oldestChange, type LoggedChange } from '../events/change-log.ts';
+import type { ChangeNotice } from '../events/invalidation.ts';
+import type { ImageJobs } from '../images/job-queue.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
+import { isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
+import type { AnswerDirectory } from './answer-directory.ts';
+import { rebuildAnswerDirectory, readPlayerPictures } from './answer-rebuild.ts';
+import { buildPlayerAnswers, forEachShowingPlayer, loadPlayerRow, showsSomething } from './player-answers.ts';
+import type { ProfileCache } from './profiles.ts';
+import type { ShowingPlayers } from './showing.ts';
+
+/** How often the change log is read for notices this process missed: a missed change is seen within this (and the read). */
+export const CATCH_UP_INTERVAL_MS = 10_000;
+/** How long a number missing from the log is waited for (a change whose transaction had not committed yet) before it is passed over. */
+const GAP_WAIT_MS = 30_000;
+/** Changes read from the log per query. */
+const LOG_PAGE = 1000;
+
+/** What the sync works with. */
+export interface AnswerSyncParts {
+  db: Db;
+  profiles: ProfileCache;
+  showing: ShowingPlayers;
+  library: TextureLibrary;
+  imageJobs: ImageJobs;
+  texturesBaseUrl: string;
+  directory: AnswerDirectory | undefined;
+  /** Told of a change that could not be handled (it is handled again at the next catch-up) and of a failed catch-up. */
+  onError: (error: unknown) => void;
+  /** Told of what the start did (a catch-up or a rebuild of the directory). */
+  onInfo: (message: string) => void;
+}
+
+/** The mod API's view of the database in this process, kept in step by change notices and the change log. */
+export class AnswerSync {
+  /** The change log number up to which every change was handled here. */
+  private mark = 0;
+  /** Changes beyond the mark handled already (from notices), so the catch-up does not handle them again. */
+  private readonly handledAhead = new Set<number>();
+  /** The handling of each subject in progress: notices about one subject are handled in turn. */
+  private readonly inProgress = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private catchingUp: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly parts: AnswerSyncParts) {}
+
+  /** Handles a change notice (never throws: a failure is reported and the change is handled again at the next catch-up). */
+  async handle(notice: ChangeNotice): Promise<void> {
+    try {
+      await this.handleSubject(notice.subject);
+      if (notice.seq > this.mark) this.handledAhead.add(notice.seq);
+    } catch (error) {
+      this.parts.onError(error);
+    }
+  }
+
+  /**
+   * Loads which players have something to show and brings the answer directory up to date: from the change log when it
+   * holds every change since the directory's mark, else by rebuilding it (in the background); then catches up every
+   * CATCH_UP_INTERVAL_MS.
+   */
+  async start(): Promise<void> {
+    const { db, showing, directory, texturesBaseUrl } = this.parts;
+    const latest = await latestChange(db);
+    const directoryMark = directory?.readMark() ?? null;
+    const oldest = await oldestChange(db);
+    const logCovers = directoryMark !== null && (oldest === null || oldest <= directoryMark + 1);
+    await forEachShowingPlayer(db, texturesBaseUrl, (answers) => showing.update(answers.uuid, answers));
+    showing.markLoaded();
+    if (directory && !logCovers) {
+      this.mark = latest;
+      this.parts.onInfo(`the answer directory ${directory.dir} ${directoryMark === null ? 'was never built' : 'is older than the change log'}: rebuilding it`);
+      this.catchingUp = rebuildAnswerDirectory(this.parts, directory, { force: false })
+        .then((result) => this.parts.onInfo(`answer directory rebuilt: ${result.players} players, ${result.textures} textures`))
+        .catch(this.parts.onError)
+        .finally(() => (this.catchingUp = undefined));
+    } else {
+      // Without a directory only this process's memory is to keep, and it was just loaded.
+      this.mark = directory ? directoryMark! : latest;
+      await this.catchUp();
+    }
+    if (!this.stopped) this.schedule();
+  }
+
+  /** Stops the catch-ups and waits for the one running. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.catchingUp;
+  }
+
+  /** Handles every logged change this process has not handled yet (one catch-up at a time). */
+  catchUp(): Promise<void> {
+    this.catchingUp ??= this.readLog().finally(() => (this.catchingUp = undefined));
+    return this.catchingUp;
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.catchUp()
+        .catch(this.parts.onError)
+        .finally(() => {
+          if (!this.stopped) this.schedule();
+        });
+    }, CATCH_UP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private async readLog(): Promise<void> {
+    for (;;) {
+      const changes = await changesAfter(this.parts.db, this.mark, LOG_PAGE);
+      for (const change of changes) {
+        if (!this.handledAhead.has(change.seq)) await this.handleSubject(change.subject);
+        this.handledAhead.add(change.seq);
+      }
+      this.advanceMark(changes);
+      this.parts.directory?.writeMark(this.mark);
+      if (changes.length < LOG_PAGE || this.stopped) return;
+    }
+  }
+
+  /** Moves the mark over the handled changes that follow it without a gap (a gap older than GAP_WAIT_MS is passed over). */
+  private advanceMark(changes: LoggedChange[], now = Date.now()): void {
+    for (const change of changes) {
+      if (change.seq !== this.mark + 1 && now - change.createdAt < GAP_WAIT_MS) break;
+      this.mark = change.seq;
+    }
+    for (const seq of this.handledAhead) if (seq <= this.mark) this.handledAhead.delete(seq);
+  }
+
+  /** Handles a subject after the handling of it in progress (if any). */
+  private handleSubject(subject: string): Promise<void> {
+    const previous = this.inProgress.get(subject) ?? Promise.resolve();
+    const next = previous.then(() => (isPlayerUuid(subject) ? this.applyPlayer(subject) : isTextureHash(subject) ? this.applyTexture(subject) : undefined));
+    const settled = next.catch(() => undefined);
+    this.inProgress.set(subject, settled);
+    void settled.then(() => {
+      if (this.inProgress.get(subject) === settled) this.inProgress.delete(subject);
+    });
+    return next;
+  }
+
+  private async applyPlayer(uuid: string): Promise<void> {
+    const { db, profiles, showing, directory, texturesBaseUrl } = this.parts;
+    profiles.invalidate(uuid);
+    const row = await loadPlayerRow(db, { uuid });
+    const answers = row ? buildPlayerAnswers(row, texturesBaseUrl) : null;
+    showing.update(uuid, answers);
+    if (!directory) return;
+    const shows = answers !== null && showsSomething(answers);
+    const pictures = answers && shows ? await readPlayerPictures(this.parts, answers) : null;
+    directory.writePlayer(uuid, answers, shows, pictures);
+  }
+
+  private async applyTexture(hash: string): Promise<void> {
+    const { library, directory } = this.parts;
+    // Registered or not, as the database says now: a texture released on another process leaves this one's memory too.
+    const bytes = await library.readRegistered(hash, Date.now(), { recheck: true });
+    if (!bytes) library.forget(hash);
+    if (!directory) return;
+    if (bytes) directory.writeTexture(hash, bytes);
+    else directory.removeTexture(hash);
+  }
+}
