@@ -305,6 +305,7 @@ describe('sweepLeftovers on an S3 bucket', () => {
       textures: [],
       blobs: [],
       notifications: 0,
+      changes: 0,
     });
   });
 });
