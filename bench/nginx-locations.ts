@@ -1,14 +1,15 @@
-// nginx alone: the mod API's answer-file locations of deploy/nginx/cloakroom.conf against nginx serving the same bytes
-// from a plain location (bench/baseline-nginx.ts), with no app process behind either. Measures what the shipped
-// locations add to a file (the regular expressions, the half-second name, `alias`) in CPU per request, interleaved, or
-// with CALLGRIND=1 in instructions per request (valgrind), which the rest of the machine does not move. See
-// bench/README.md, "Mod API at the speed of a file".
+// nginx alone: the mod API's answer-directory locations of deploy/nginx/cloakroom.conf (and the cloakroom-mod-answer.conf
+// they include) against nginx serving the same bytes from a plain location (bench/baseline-nginx.ts), with no app process
+// behind either. Measures what the shipped locations add to a file (the half-second name in the root, the shared
+// include's headers and open-file cache settings) in CPU per request, interleaved, or with CALLGRIND=1 in instructions
+// per request (valgrind), which the rest of the machine does not move. bench/mod-answers.ts measures the same locations
+// over a directory built by the real rebuild, with every layout and unknown players. See bench/README.md, "Mod API at the
+// speed of a file".
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../support/app-process.ts';
 import { requireNginx, writeNginxConfig } from '../support/nginx.ts';
 import { sha256Hex } from '../support/textures.ts';
 import { modFilesNginxConfig, startBenchNginx, type BenchNginx } from './baseline-nginx.ts';
@@ -22,6 +23,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const CALLGRIND = process.env.CALLGRIND === '1';
 /** Unless PIN=0, both nginx run on core 1 and wrk on core 0 (as in bench/scale-out.ts). */
 const PIN = process.env.PIN !== '0';
+/** The file baseline listens here, the shipped configuration on the next port (and under callgrind on the one after). */
+const BASE_PORT = Number(process.env.BENCH_PORT ?? 4430);
 
 /** One nginx under test: its name and how to start it on a port. */
 interface Target {
@@ -34,7 +37,8 @@ const answersDir = path.join(dir, 'answers');
 const www = path.join(dir, 'file', 'www');
 for (const folder of [path.join(answersDir, 'textures'), path.join(answersDir, 'profile'), path.join(www, 'textures')])
   fs.mkdirSync(folder, { recursive: true });
-// Eight textures and 100 profiles, the same bytes in both places (their size does not matter here: both send a file).
+// Eight textures and 100 profiles, the same bytes in both places (their size does not matter here: both send a file);
+// in the answer directory a profile's file path is its URL's path.
 const hashes = Array.from({ length: 8 }, () => {
   const bytes = randomBytes(230);
   const hash = sha256Hex(bytes);
@@ -52,7 +56,7 @@ const profile = JSON.stringify({
 });
 fs.writeFileSync(path.join(www, 'profile.json'), profile);
 const uuids = Array.from({ length: 100 }, () => randomBytes(16).toString('hex'));
-for (const uuid of uuids) fs.writeFileSync(path.join(answersDir, 'profile', `${uuid}.json`), profile);
+for (const uuid of uuids) fs.writeFileSync(path.join(answersDir, 'profile', uuid), profile);
 const cases = [
   { label: `/profile/{uuid} over ${uuids.length} players`, paths: uuids.map((uuid) => `/profile/${uuid}`) },
   { label: `/textures/{hash} over ${hashes.length} textures`, paths: hashes.map((hash) => `/textures/${hash}`) },
@@ -92,7 +96,7 @@ async function load(nginx: BenchNginx, port: number, pathsFile: string, duration
 
 /** Both nginx side by side, rounds interleaved: CPU per request and its ratio to the file's, round by round. */
 async function measureCpu(): Promise<void> {
-  const running = await Promise.all(targets.map(async (target) => ({ target, port: await freePort() })));
+  const running = targets.map((target, i) => ({ target, port: BASE_PORT + i }));
   const started = await Promise.all(running.map(({ target, port }) => target.start(port, [])));
   try {
     if (PIN)
@@ -124,7 +128,7 @@ async function measureInstructions(): Promise<void> {
     console.log(`\n${label}`);
     const counts: number[] = [];
     for (const target of targets) {
-      const port = await freePort();
+      const port = BASE_PORT + targets.length;
       const out = path.join(dir, `callgrind-${target.name}.out`);
       const nginx = await target.start(port, ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`]);
       try {

@@ -1,9 +1,11 @@
--- wrk script for bench/mod-api.ts and bench/static-files.ts: GETs paths read from a file (one a line), at random or once each in
--- order, with wrk's -H headers, and prints the result as one JSON line. Arguments after `--`: <paths file> [random|once]. Run
--- wrk with one thread.
+-- wrk script for bench/mod-api.ts, bench/static-files.ts and bench/mod-answers.ts: GETs paths read from a file (one a line),
+-- at random, once each in order, or round and round in order from a random line (cycle: a long list of unknown ids then asks
+-- a new one every time), with wrk's -H headers, and prints the result as one JSON line. Arguments after `--`: <paths file>
+-- [random|once|cycle]. Run wrk with one thread.
 local paths = {}
 local mode = "random"
 local answered = 0
+local next_index = 0
 
 function init(args)
   for line in io.lines(args[1]) do
@@ -13,12 +15,11 @@ function init(args)
   math.randomseed(os.time())
   -- Only "once" counts answers: wrk reads response headers only when a response() function exists.
   if mode == "once" then response = stop_when_walked end
+  if mode == "cycle" then next_index = math.random(#paths) - 1 end
 end
 
-local next_index = 0
-
 function request()
-  if mode == "once" then
+  if mode == "once" or mode == "cycle" then
     next_index = next_index % #paths + 1
     return wrk.format("GET", paths[next_index])
   end

@@ -15,15 +15,19 @@ export interface WrkResult {
   p50: number;
   p99: number;
   errors: number;
+  /** The answers counted in `errors` for their status (4xx and 5xx); the rest of `errors` are socket errors and timeouts. */
+  statusErrors: number;
+  /** The requests answered. */
+  requests: number;
 }
 
-/** How to run wrk: against which port, with which paths and for how long; `once` stops after walking the paths once (a warm-up). */
+/** How to run wrk: against which port, with which paths and for how long; `once` stops after walking the paths once (a warm-up), `cycle` walks them in order round and round from a random one. */
 export interface WrkRun {
   port: number;
   pathsFile: string;
   durationS: number;
   connections: number;
-  mode?: 'random' | 'once';
+  mode?: 'random' | 'once' | 'cycle';
   headers?: Record<string, string>;
   /** The core wrk runs on (taskset), when given. */
   core?: number;
@@ -66,6 +70,8 @@ export function runWrk(run: WrkRun): Promise<WrkResult> {
         p50: result.p50_us! / 1000,
         p99: result.p99_us! / 1000,
         errors: result.connect! + result.read! + result.write! + result.status! + result.timeout!,
+        statusErrors: result.status!,
+        requests: result.requests!,
       });
     });
   });
