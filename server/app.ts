@@ -126,6 +126,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     imageJobs,
     texturesBaseUrl,
     directory: answerDirectory,
+    catchUpMs: config.modCatchUpMs,
     onError: (error) => app.log.error({ err: error }, 'a mod API change could not be handled (the next catch-up handles it again)'),
     onInfo: (message) => app.log.info(message),
   });

@@ -67,6 +67,7 @@ export const configSchema = z.object({
   PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(1_000_000),
   PROFILE_CACHE_TTL_S: z.coerce.number().int().positive().default(300),
   ANSWER_FILES_DIR: z.string().default(''),
+  MOD_CATCH_UP_S: z.coerce.number().int().positive().default(10),
   TEXTURE_CACHE_MB: z.coerce.number().min(0).default(64),
   GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
   SWEEP_GRACE_MINUTES: z.coerce.number().min(1).default(60),
@@ -158,6 +159,8 @@ export interface Config {
   profileCacheTtlMs: number;
   /** Where the processes write the mod API's answers as files for nginx to serve; undefined writes none. */
   answerFilesDir: string | undefined;
+  /** How often each process reads the mod API's change log for changes whose notice it missed. */
+  modCatchUpMs: number;
   /** How many bytes of texture files the mod API keeps in memory (0: none). */
   textureCacheBytes: number;
   galleryUploadsPerTenMinutes: number;
@@ -318,6 +321,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     profileCacheSize: e.PROFILE_CACHE_SIZE,
     profileCacheTtlMs: e.PROFILE_CACHE_TTL_S * 1000,
     answerFilesDir: e.ANSWER_FILES_DIR ? path.resolve(e.ANSWER_FILES_DIR) : undefined,
+    modCatchUpMs: e.MOD_CATCH_UP_S * 1000,
     textureCacheBytes: Math.round(e.TEXTURE_CACHE_MB * 1024 * 1024),
     galleryUploadsPerTenMinutes: e.GALLERY_UPLOADS_PER_10_MINUTES,
     sweepGraceMs: e.SWEEP_GRACE_MINUTES * 60_000,

@@ -21,12 +21,15 @@ export interface ProfileLookup {
 }
 
 /** What asking for a registration code came to. */
-export type RegistrationOutcome = { kind: 'unknown' } | { kind: 'banned'; user: UserRow } | { kind: 'issued'; user: UserRow; code: string };
+export type RegistrationOutcome =
+  | { kind: 'unknown' }
+  | { kind: 'banned'; user: UserRow; renamed: boolean }
+  | { kind: 'issued'; user: UserRow; code: string; renamed: boolean };
 
 /**
  * Resolves `username`, creates or renames the account (making it an admin when asked), and issues its login code; the
- * account's changes, the code and `inTransaction` (an audit row, say) commit together. Throws OutsideServiceError
- * when the Mojang API cannot answer.
+ * account's changes, the code and `inTransaction` (an audit row, say) commit together; `renamed` tells whether an
+ * existing account took a new name (its mod API answers changed). Throws OutsideServiceError when the Mojang API cannot answer.
  */
 export async function issueRegistrationCode(
   db: Db,
@@ -37,12 +40,12 @@ export async function issueRegistrationCode(
   const profile = lookup.offlineMode ? { uuid: offlineUuid(username), username } : await fetchProfileByName(lookup.mojangApiUrl, username);
   if (!profile) return { kind: 'unknown' };
   return db.transaction().execute(async (trx) => {
-    await upsertUser(trx, profile.uuid, profile.username);
+    const renamed = await upsertUser(trx, profile.uuid, profile.username);
     if (options.admin) await makeAdmin(trx, profile.uuid);
     const user = (await findUser(trx, profile.uuid))!;
-    if (user.banned) return { kind: 'banned', user } as const;
+    if (user.banned) return { kind: 'banned', user, renamed } as const;
     const code = await issueLoginCode(trx, profile.uuid);
     await options.inTransaction?.(trx, user);
-    return { kind: 'issued', user, code } as const;
+    return { kind: 'issued', user, code, renamed } as const;
   });
 }

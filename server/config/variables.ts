@@ -129,6 +129,12 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
       'kept complete by the processes on every change and built by `npx cloakroom answers rebuild`; the processes of one host share one; ' +
       'unset writes none (see [operations](operations.md#what-nginx-keeps))',
   },
+  MOD_CATCH_UP_S: {
+    group: 'Mod API and caches',
+    description:
+      'seconds between two reads of the mod API change log, in which each process handles the changes whose notice it missed ' +
+      '(Redis down, a restart): a missed change reaches its memory and answer files within this',
+  },
   TEXTURE_CACHE_MB: {
     group: 'Mod API and caches',
     description:

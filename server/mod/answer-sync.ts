@@ -1,7 +1,7 @@
 // Keeps a process's view of the mod API in step with the database: on every change notice (this process's own change,
 // before its answer, or another's through Redis) it drops the player's cached profile, updates which players have
 // something to show and, with an answer directory, writes or removes the player's or texture's files. Notices it missed
-// (Redis down, a restart) it takes from the change log, which it reads every CATCH_UP_INTERVAL_MS.
+// (Redis down, a restart) it takes from the change log, which it reads every `catchUpMs` (MOD_CATCH_UP_S).
 import type { Db } from '../db/database.ts';
 import { changesAfter, latestChange, oldestChange, type LoggedChange } from '../events/change-log.ts';
 import type { ChangeNotice } from '../events/invalidation.ts';
@@ -14,8 +14,6 @@ import { buildPlayerAnswers, forEachShowingPlayer, loadPlayerRow, showsSomething
 import type { ProfileCache } from './profiles.ts';
 import type { ShowingPlayers } from './showing.ts';
 
-/** How often the change log is read for notices this process missed: a missed change is seen within this (and the read). */
-export const CATCH_UP_INTERVAL_MS = 10_000;
 /** How long a number missing from the log is waited for (a change whose transaction had not committed yet) before it is passed over. */
 const GAP_WAIT_MS = 30_000;
 /** Changes read from the log per query. */
@@ -30,6 +28,8 @@ export interface AnswerSyncParts {
   imageJobs: ImageJobs;
   texturesBaseUrl: string;
   directory: AnswerDirectory | undefined;
+  /** How often the change log is read for notices this process missed: a missed change is seen within this (and the read). */
+  catchUpMs: number;
   /** Told of a change that could not be handled (it is handled again at the next catch-up) and of a failed catch-up. */
   onError: (error: unknown) => void;
   /** Told of what the start did (a catch-up or a rebuild of the directory). */
@@ -63,7 +63,7 @@ export class AnswerSync {
   /**
    * Loads which players have something to show and brings the answer directory up to date: from the change log when it
    * holds every change since the directory's mark, else by rebuilding it (in the background); then catches up every
-   * CATCH_UP_INTERVAL_MS.
+   * `catchUpMs`.
    */
   async start(): Promise<void> {
     const { db, showing, directory, texturesBaseUrl } = this.parts;
@@ -108,7 +108,7 @@ export class AnswerSync {
         .finally(() => {
           if (!this.stopped) this.schedule();
         });
-    }, CATCH_UP_INTERVAL_MS);
+    }, this.parts.catchUpMs);
     this.timer.unref();
   }
 

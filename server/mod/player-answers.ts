@@ -35,14 +35,16 @@ function etagOf(json: string): string {
   return `"${createHash('sha1').update(json).digest('base64url')}"`;
 }
 
-const emptyJson = JSON.stringify({
+/** What a player without cape, ears or premium features shows: nothing (the mod API answers them 404). */
+export const NOTHING_SHOWN: Readonly<ModProfile> = {
   capeGlint: false,
   upsideDown: false,
   animatedCape: false,
   cape_url: null,
   animated_cape_url: null,
   ear_url: null,
-} satisfies ModProfile);
+};
+const emptyJson = JSON.stringify(NOTHING_SHOWN);
 /** The body of a player without cape, ears or premium features (the user lookup shows it; the mod API answers such a player 404). */
 const EMPTY_PROFILE = { json: emptyJson, etag: etagOf(emptyJson) };
 

@@ -1,10 +1,15 @@
-// Tests of the operator CLI (`cloakroom code <name> [--admin]`): offline mode, a stand-in Mojang API, and logging in with the printed code.
+// Tests of the operator CLI: `cloakroom code <name> [--admin]` (offline mode, a stand-in Mojang API, and logging in with the
+// printed code) and `cloakroom answers rebuild` (the mod API's answer directory from the database).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
-import { newBrowser, serverForSuite } from '../helpers/server.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { frameColour, solidPng } from '../../support/textures.ts';
+import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 
 /** UUID v3 of "OfflinePlayer:SomeName", as an offline-mode game server derives it. */
 const SOME_NAME_OFFLINE_UUID = '60a09dfc422233efb75433d1e81c2cb4';
@@ -93,6 +98,33 @@ describe.each(backends)('CLI on $name', (backend) => {
       expect(result.stderr).toMatch(/No player is called/);
     }
     expect(await suite.server.db.selectFrom('users').select('uuid').execute()).toHaveLength(before.length);
+  });
+
+  it('answers rebuild writes every showing player’s and texture’s files with a progress report, and needs ANSWER_FILES_DIR', async () => {
+    const player = await loginNewUser(suite.server);
+    const upload = await player.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(77)));
+    expect(upload.status).toBe(200);
+    const hash = ((await upload.json()) as { cape: string }).cape.split('/').pop()!;
+    const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-cli-answers-'));
+    try {
+      const env = { DATABASE_URL: suite.database.url, DATA_DIR: suite.server.config.dataDir, ANSWER_FILES_DIR: answersDir };
+      const result = await runCli(['answers', 'rebuild'], env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr, 'the progress, a line a tenth of the way off a terminal').toMatch(/^100% \(\d+ of \d+ players and textures\)$/m);
+      expect(result.stdout).toMatch(/Wrote the answers of \d+ players and \d+ textures/);
+      for (const file of [`profile/${player.uuid}`, `capes/${player.username}.png`, `capes/${player.username.toLowerCase()}.gif`, `textures/${hash}`]) {
+        expect(fs.existsSync(path.join(answersDir, file)), file).toBe(true);
+      }
+      expect(fs.readFileSync(path.join(answersDir, 'profile', player.uuid), 'utf8')).toBe(
+        await (await fetch(`${suite.server.url}/profile/${player.uuid}`)).text(),
+      );
+
+      const without = await runCli(['answers', 'rebuild'], { ...env, ANSWER_FILES_DIR: '' });
+      expect(without.code).toBe(2);
+      expect(without.stderr).toContain('ANSWER_FILES_DIR is not set');
+    } finally {
+      fs.rmSync(answersDir, { recursive: true, force: true });
+    }
   });
 
   it('online, with the Mojang API out of reach, says how to try the site offline or fix the address', async () => {

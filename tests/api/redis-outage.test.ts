@@ -1,5 +1,6 @@
 // API tests for Redis outages: the server starts without Redis, logins, uploads and change notices keep working while it
-// is down (limits and notices stay within the process), and Redis is used again once it is back.
+// is down (limits and notices stay within the process), Redis is used again once it is back, and a change whose notice
+// was lost reaches the other processes from the change log.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { createUserWithCode, loginNewUser, newBrowser, randomUsername, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
 import { closedPort, startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
+import { waitFor } from '../../support/wait.ts';
+import { modProfile } from '../helpers/mod-profile.ts';
 
 async function uploadCape(jar: CookieJar, colour: number): Promise<string> {
   const response = await jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour)));
@@ -18,7 +21,7 @@ async function uploadCape(jar: CookieJar, colour: number): Promise<string> {
 }
 
 async function capeUrl(server: TestServer, uuid: string): Promise<unknown> {
-  return ((await (await fetch(`${server.url}/profile/${uuid}`)).json()) as { cape_url: unknown }).cape_url;
+  return (await modProfile(server.url, uuid)).cape_url;
 }
 
 describe.skipIf(!runsOnPostgres)('with Redis unreachable from the start', () => {
@@ -58,6 +61,9 @@ describe.skipIf(!runsOnPostgres)('with Redis unreachable from the start', () => 
   });
 });
 
+/** How often the servers below read the change log (MOD_CATCH_UP_S). */
+const CATCH_UP_MS = 2000;
+
 describe.skipIf(!runsOnPostgres)('with Redis going away and coming back', () => {
   let database: TestDatabase;
   let dataDir: string;
@@ -69,7 +75,13 @@ describe.skipIf(!runsOnPostgres)('with Redis going away and coming back', () => 
     database = await postgresBackend.createDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-outage-'));
     proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
-    const env = { DATA_DIR: dataDir, LOGIN_ATTEMPTS_PER_MINUTE: '1000', REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:` };
+    const env = {
+      DATA_DIR: dataDir,
+      LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+      REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:`,
+      // No catch-up from the change log within the test: what reaches the other process came through Redis.
+      MOD_CATCH_UP_S: '3600',
+    };
     throughProxy = await startServer(database.url, { ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
     direct = await startServer(database.url, { ...env, REDIS_URL: 'redis://127.0.0.1:6379' });
   });
@@ -108,5 +120,52 @@ describe.skipIf(!runsOnPostgres)('with Redis going away and coming back', () => 
 
     await proxy.start();
     expect(await noticeReaches(jar, uuid, 40), 'notices cross processes again after Redis came back').toBe(true);
+  });
+});
+
+describe.skipIf(!runsOnPostgres)('catching up from the change log while Redis is down', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let proxy: TcpProxy;
+  let throughProxy: TestServer;
+  let direct: TestServer;
+
+  beforeAll(async () => {
+    database = await postgresBackend.createDatabase();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-catch-up-'));
+    proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
+    const env = {
+      DATA_DIR: dataDir,
+      LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+      REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:`,
+      MOD_CATCH_UP_S: String(CATCH_UP_MS / 1000),
+    };
+    // Each as the one process of a host of its own, with its own answer directory.
+    throughProxy = await startServer(database.url, { ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, ANSWER_FILES_DIR: path.join(dataDir, 'answers-a') });
+    direct = await startServer(database.url, { ...env, REDIS_URL: 'redis://127.0.0.1:6379', ANSWER_FILES_DIR: path.join(dataDir, 'answers-b') });
+  });
+  afterAll(async () => {
+    await throughProxy?.close();
+    await direct?.close();
+    await proxy?.stop();
+    await database?.drop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`a change made while Redis is down reaches the other host's memory and answer files from the change log within a catch-up (${CATCH_UP_MS / 1000} s here)`, async () => {
+    const { jar, uuid, username } = await loginNewUser(throughProxy, randomUsername());
+    await proxy.stop();
+    try {
+      // Made on the process that cannot reach Redis: no notice reaches the other.
+      const cape = await uploadCape(jar, 60);
+      const hash = cape.split('/').pop()!;
+      const otherFiles = path.join(dataDir, 'answers-b');
+      await waitFor(async () => (await capeUrl(direct, uuid)) === cape, 'the other process showing the cape', { timeoutMs: CATCH_UP_MS + 3000 });
+      await waitFor(() => fs.existsSync(path.join(otherFiles, 'capes', `${username}.png`)), 'the other host’s files', { timeoutMs: 5000 });
+      expect(fs.existsSync(path.join(otherFiles, 'textures', hash))).toBe(true);
+      expect(JSON.parse(fs.readFileSync(path.join(otherFiles, 'profile', uuid), 'utf8'))).toMatchObject({ cape_url: cape });
+    } finally {
+      await proxy.start();
+    }
   });
 });

@@ -20,12 +20,15 @@ import { postgresBackend, runsOnPostgres, type TestDatabase } from '../../suppor
 import { CookieJar } from '../helpers/cookie-jar.ts';
 import { requireNginx, startNginx, type RunningNginx } from '../../support/nginx.ts';
 import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
+import { waitFor } from '../../support/wait.ts';
 import { createUserWithCode, randomUsername, unusedCode } from '../helpers/server.ts';
 import { modProfile } from '../helpers/mod-profile.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 /** The processes' metrics key: the tests read how many mod API requests reached a process. */
 const METRICS_KEY = 'scale-out-metrics-key';
+/** The game auth server's key (it registers players, and renames them when their game name changed). */
+const AUTH_API_KEY = 'scale-out-auth-key';
 /** Each process's limits: small, so that a few calls spread over both processes reach them. */
 const LOGIN_ATTEMPTS_PER_MINUTE = 4;
 const TEXTURE_UPLOADS_PER_10_MINUTES = 4;
@@ -248,6 +251,7 @@ function sharedEnvironment(databaseUrl: string, publicBaseUrl: string): Record<s
     SWEEP_INTERVAL_MINUTES: '0',
     IMAGE_JOB_CONCURRENCY: '1',
     METRICS_KEY,
+    AUTH_API_KEY,
   };
 }
 
@@ -390,8 +394,9 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       `/csl/${empty.username.toLowerCase()}.json`,
       `/textures/${'e'.repeat(64)}`,
     ];
+    // Compared with the process that made the change (the other may not have heard of it yet).
     for (const path of found) {
-      const [throughNginx, straight] = await Promise.all([fetch(`${nginx.url}${path}`), fetch(`${processB.url}${path}`)]);
+      const [throughNginx, straight] = await Promise.all([fetch(`${nginx.url}${path}`), fetch(`${processA.url}${path}`)]);
       expect(throughNginx.status, path).toBe(200);
       expect(Buffer.from(await throughNginx.arrayBuffer()), path).toEqual(Buffer.from(await straight.arrayBuffer()));
       expect(throughNginx.headers.get('content-type'), path).toBe(straight.headers.get('content-type'));
@@ -488,9 +493,10 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       'content-security-policy',
     ];
     for (const path of [`/profile/${uuid}`, `/textures/${hash}`]) {
-      // The upload's answer came after the files were written: nginx serves them from the first request.
+      // The upload's answer came after the files were written: nginx serves them from the first request. (Compared with
+      // the process that made the change: the other may not have heard of it yet.)
       expect(fs.existsSync(`${answersDir}${path}`), path).toBe(true);
-      const direct = await fetch(`${processB.url}${path}`);
+      const direct = await fetch(`${processA.url}${path}`);
       const directBody = Buffer.from(await direct.arrayBuffer());
       const variants = path.startsWith('/profile/')
         ? [path, `/profile/${dashed}`, `/profile/${dashed.replace('-', '')}`]
@@ -522,6 +528,7 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     // An uppercase uuid has no file of its own: a process answers it. An unknown player and a texture path that is not a
     // lowercase hash are answered 404 by nginx, as the processes answer them.
     const unknown = randomBytes(16).toString('hex');
+    await waitFor(async () => (await fetch(`${processB.url}/profile/${uuid}`)).status === 200, 'both processes knowing of the cape');
     for (const path of [
       `/profile/${uuid.toUpperCase()}`,
       `/profile/${unknown}`,
@@ -598,6 +605,31 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     );
 
     for (const [label, ms] of Object.entries(timings)) expect(ms, label).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
+  });
+
+  it(`a rename is seen through nginx within ${CHANGE_VISIBLE_WITHIN_MS} ms on every layout by name, and the old name is gone`, async () => {
+    const { jar, username } = await logIn(processA.url);
+    expect((await jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
+    const byName = (name: string) => [`/profile/${name}`, `/capes/${name}.png`, `/capes/${name}.gif`, `/elytras/${name}.png`, `/csl/${name}.json`];
+    const statuses = async (name: string) => Promise.all(byName(name).map(async (path) => (await fetch(`${nginx.url}${path}`)).status));
+    expect(await statuses(username)).toEqual([200, 200, 200, 200, 200]);
+    const { uuid } = (await (await jar.get('/api/user')).json()) as { uuid: string };
+    const newName = randomUsername();
+    // The game auth server tells a process (B) the player joined under a new name.
+    const rename = await fetch(`${processB.url}/api/internal/auth`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${AUTH_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ uuid, username: newName }),
+    });
+    const renamedAt = Date.now();
+    expect(rename.status, await rename.clone().text()).toBe(200);
+    for (;;) {
+      const [now, before] = await Promise.all([statuses(newName), statuses(username)]);
+      if (now.every((status) => status === 200) && before.every((status) => status === 404)) break;
+      expect(Date.now() - renamedAt, `new name ${now.join()} old name ${before.join()}`).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(JSON.parse(await (await fetch(`${nginx.url}/csl/${newName.toLowerCase()}.json`)).text())).toMatchObject({ username: newName });
   });
 
   it("refuses an over-limit upload through nginx with the app's own 413 message (nginx's body limit is above the app's)", async () => {

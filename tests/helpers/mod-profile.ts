@@ -3,16 +3,7 @@
 // nothing.
 import { expect } from 'vitest';
 import type { ModProfile } from '../../src/lib/types.ts';
-
-/** What the mod shows for a player the mod API answers 404. */
-export const NOTHING_SHOWN: ModProfile = {
-  capeGlint: false,
-  upsideDown: false,
-  animatedCape: false,
-  cape_url: null,
-  animated_cape_url: null,
-  ear_url: null,
-};
+import { NOTHING_SHOWN } from '../../server/mod/player-answers.ts';
 
 /** GET /profile/{id} on `baseUrl`: the profile (200), or NOTHING_SHOWN (404); any other status fails the test. */
 export async function modProfile(baseUrl: string, id: string): Promise<ModProfile> {

@@ -14,7 +14,7 @@ import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.t
 /** Registers POST /api/admin/registration/generate. */
 export async function adminRegistrationRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, lookup } = options;
+  const { db, lookup, bus } = options;
   app.post(
     '/api/admin/registration/generate',
     {
@@ -32,6 +32,8 @@ export async function adminRegistrationRoutes(instance: FastifyInstance, options
         inTransaction: (trx, user) => recordAdminAction(trx, moderator, { action: 'REGISTRATION_CODE', target: user }),
       }).catch(whenServiceFails(PROFILE_SERVICE_DOWN_MESSAGE));
       if (outcome.kind === 'unknown') throw new HttpError(404, noPlayerCalledMessage(username), { username: [noPlayerCalledMessage(username)] });
+      // A new name is a change to the player's mod API answers (they are found by name too): every process hears of it at once.
+      if (outcome.renamed) await bus.publish(outcome.user.uuid);
       if (outcome.kind === 'banned') throw new HttpError(403, BANNED_ACCOUNT_MESSAGE);
       return {
         success: true as const,
