@@ -22,9 +22,7 @@ export interface ProfileLookup {
 
 /** What asking for a registration code came to. */
 export type RegistrationOutcome =
-  | { kind: 'unknown' }
-  | { kind: 'banned'; user: UserRow; renamed: boolean }
-  | { kind: 'issued'; user: UserRow; code: string; renamed: boolean };
+  { kind: 'unknown' } | { kind: 'banned'; user: UserRow; renamed: boolean } | { kind: 'issued'; user: UserRow; code: string; renamed: boolean };
 
 /**
  * Resolves `username`, creates or renames the account (making it an admin when asked), and issues its login code; the
