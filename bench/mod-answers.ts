@@ -26,6 +26,12 @@ const LIST = Number(process.env.LIST ?? 200_000);
 /** The realistic mix: the share of requests about unknown players, and the exponent of the known players' Zipf popularity. */
 const UNKNOWN_SHARE = Number(process.env.UNKNOWN_SHARE ?? 0.9);
 const ZIPF = Number(process.env.ZIPF ?? 1);
+/**
+ * The players with nothing to show that traffic asks about again and again (every game that sees one asks): the
+ * `unknown-seen` case and the mix draw them with Zipf popularity from this many ids; the `unknown` case asks a new id every
+ * time (a flood of made-up ids).
+ */
+const UNKNOWN_POOL = Number(process.env.UNKNOWN_POOL ?? Math.min(10 * PLAYERS, 1_000_000));
 /** The mix's layouts and their weights (textures: known players only, the texture their answer names). */
 const MIX = process.env.MIX ?? 'profile:60,textures:15,still:8,csl:6,elytra:4,gif:4,strip:3';
 /** How the mix names unknown players on the layouts asked by name: as the game spells names (`game`, capitals included) or in lowercase (`lower`). */
@@ -437,7 +443,7 @@ try {
   const node = await startBare('node', 'node', PORTS.node);
   const fastify = await startBare('fastify', 'fastify', PORTS.fastify);
 
-  // The paths: known players uniformly, unknown players each new, each layout, textures, and the mix.
+  // The paths: known players uniformly, unknown players each new or again and again, each layout, textures, and the mix.
   const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
   const lists = (name: string, make: () => [string, string]) => {
     const target: string[] = [];
@@ -462,6 +468,13 @@ try {
     const urlPath = `/profile/${freshUuid()}`;
     return [urlPath, `${MISSING_PREFIX}${urlPath}`];
   });
+  const unknownPool = Array.from({ length: UNKNOWN_POOL }, () => freshUuid());
+  const unknownNames = Array.from({ length: UNKNOWN_POOL }, () => randomName(MIX_NAMES));
+  const unknownZipf = zipfSampler(unknownPool.length, ZIPF);
+  const unknownSeen = lists('unknown-seen', () => {
+    const urlPath = `/profile/${unknownPool[unknownZipf()]!}`;
+    return [urlPath, `${MISSING_PREFIX}${urlPath}`];
+  });
   const textures = lists('textures', () => {
     const urlPath = `/textures/${pick(hashes)}`;
     return [urlPath, urlPath];
@@ -473,7 +486,8 @@ try {
   const mix = lists('mix', () => {
     if (Math.random() < UNKNOWN_SHARE) {
       const layout = PLAYER_LAYOUTS[unknownLayout()];
-      const urlPath = layout.path(layout.by === 'uuid' ? freshUuid() : randomName(MIX_NAMES));
+      const rank = unknownZipf();
+      const urlPath = layout.path(layout.by === 'uuid' ? unknownPool[rank]! : unknownNames[rank]!);
       return [urlPath, `${MISSING_PREFIX}${urlPath}`];
     }
     const wearer = wearers[zipf()]!;
@@ -529,10 +543,11 @@ try {
     goal: { max },
     notFoundShare: paths.notFound,
   });
-  const mixDescription = `${Math.round(UNKNOWN_SHARE * 100)}% unknown (names: ${MIX_NAMES}), Zipf(${ZIPF}) over known, ${MIX}`;
+  const mixDescription = `${Math.round(UNKNOWN_SHARE * 100)}% unknown (uuids Zipf(${ZIPF}) over ${UNKNOWN_POOL}, names: ${MIX_NAMES}), Zipf(${ZIPF}) over known, ${MIX}`;
   const allCases: BenchCase[] = [
     throughNginx('profile', 'nginx: known /profile/{uuid}', profiles, 1.15),
-    throughNginx('unknown', 'nginx: unknown /profile/{uuid}', unknown, 1.1),
+    throughNginx('unknown', 'nginx: unknown /profile/{uuid}, a new one each time', unknown, 1.1),
+    throughNginx('unknown-seen', 'nginx: unknown /profile/{uuid}, Zipf over UNKNOWN_POOL', unknownSeen, 1.1),
     throughNginx('still', 'nginx: /capes/{name}.png', layoutLists('still'), 1.15),
     throughNginx('gif', 'nginx: /capes/{uuid}.gif', layoutLists('gif'), 1.15),
     throughNginx('strip', 'nginx: /capes/strip/{uuid}.png', layoutLists('strip'), 1.15),

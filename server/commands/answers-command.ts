@@ -51,14 +51,16 @@ export async function answersCommand(args: string[]): Promise<number> {
   try {
     await migrateToLatest(db);
     const library = createTextureLibrary(config, db);
-    const directory = new AnswerDirectory(config.answerFilesDir, (error) => {
+    const reportFailure = (error: unknown) => {
       failures += 1;
-      if (failures === 1) console.error(`\nA file could not be written or removed: ${(error as Error).message}`);
-    });
+      if (failures === 1) console.error(`\nA file could not be written or made: ${(error as Error).message}`);
+    };
+    const directory = new AnswerDirectory(config.answerFilesDir, reportFailure);
     console.log(`Building the answer directory ${config.answerFilesDir} from the database…`);
     const bar = progressBar(process.stderr);
     const started = Date.now();
-    const result = await rebuildAnswerDirectory({ db, library, imageJobs, texturesBaseUrl: `${config.publicBaseUrl}/textures` }, directory, {
+    const parts = { db, library, imageJobs, texturesBaseUrl: `${config.publicBaseUrl}/textures`, onError: reportFailure };
+    const result = await rebuildAnswerDirectory(parts, directory, {
       force: flags.includes('--force'),
       onProgress: bar,
     });
@@ -68,7 +70,7 @@ export async function answersCommand(args: string[]): Promise<number> {
         `${result.removed.toLocaleString('en')} other files, in ${((Date.now() - started) / 1000).toFixed(1)} s. The directory holds every change up to number ${result.mark}.`,
     );
     if (failures > 0) {
-      console.error(`${failures} file(s) could not be written or removed: see the first error above.`);
+      console.error(`${failures} file(s) could not be written, removed or made: see the first error above.`);
       return 1;
     }
     return 0;

@@ -21,7 +21,8 @@ export interface PlayerPictures {
   still: Buffer;
   /** The strip while the animation is on; the still otherwise. */
   strip: Buffer;
-  gif: Buffer;
+  /** The GIF of the strip; null when it could not be made (its layout then has no file). */
+  gif: Buffer | null;
 }
 
 /** The directories of the answer files, each a URL path prefix. */
@@ -34,10 +35,12 @@ type PlayerPath = (id: string) => string;
 const PROFILE_PATH: PlayerPath = (id) => `profile/${id}`;
 const CSL_PATH: PlayerPath = (id) => `${CUSTOM_SKIN_API_ROOT.slice(1)}${id}.json`;
 const PICTURE_LAYOUTS: PictureLayout[] = ['still', 'strip', 'gif', 'elytra'];
-const picturePathOf =
-  (layout: PictureLayout): PlayerPath =>
-  (id) =>
-    picturePath(layout, id).slice(1);
+const PICTURE_PATHS = Object.fromEntries(PICTURE_LAYOUTS.map((layout) => [layout, (id: string) => picturePath(layout, id).slice(1)])) as Record<
+  PictureLayout,
+  PlayerPath
+>;
+const picturePathOf = (layout: PictureLayout): PlayerPath => PICTURE_PATHS[layout];
+const GIF_PATH = PICTURE_PATHS.gif;
 
 /** A texture's file paths: where `/textures/{hash}` and CustomSkinAPI's `/csl/textures/{hash}` read it, with and without `.png`. */
 function texturePaths(hash: string): string[] {
@@ -81,7 +84,7 @@ export class AnswerDirectory {
     for (const layoutPath of [PROFILE_PATH, CSL_PATH, ...PICTURE_LAYOUTS.map(picturePathOf)]) {
       const own = this.inode(layoutPath(uuid));
       for (const id of oldIds) {
-        if (ids.includes(id) && (layoutPath === PROFILE_PATH || layoutPath === CSL_PATH || pictures)) continue;
+        if (ids.includes(id) && this.keeps(layoutPath, pictures)) continue;
         const file = layoutPath(id);
         // A name's file may since be another player's (who took the name): only this player's own file goes.
         if (id !== uuid && id !== dashedUuid(uuid) && this.inode(file) !== own) continue;
@@ -94,7 +97,7 @@ export class AnswerDirectory {
       bodies.push({ body: pictures.still, paths: [picturePathOf('still'), picturePathOf('elytra')] });
       if (pictures.strip === pictures.still) bodies[0]!.paths.push(picturePathOf('strip'));
       else bodies.push({ body: pictures.strip, paths: [picturePathOf('strip')] });
-      bodies.push({ body: pictures.gif, paths: [picturePathOf('gif')] });
+      if (pictures.gif) bodies.push({ body: pictures.gif, paths: [picturePathOf('gif')] });
     }
     bodies.push({ body: answers.cslJson, paths: [CSL_PATH] });
     bodies.push({ body: answers.json, paths: [PROFILE_PATH] });
@@ -159,6 +162,13 @@ export class AnswerDirectory {
       removed += 1;
     }
     return removed;
+  }
+
+  /** Whether a layout has a file for a player who shows something, with these pictures. */
+  private keeps(layoutPath: PlayerPath, pictures: PlayerPictures | null): boolean {
+    if (layoutPath === PROFILE_PATH || layoutPath === CSL_PATH) return true;
+    if (!pictures) return false;
+    return layoutPath !== GIF_PATH || pictures.gif !== null;
   }
 
   /** The name a player's files were last written under (from their CustomSkinAPI file), or null when they have none. */

@@ -18,6 +18,8 @@ export interface PictureParts {
 export interface RebuildParts extends PictureParts {
   db: Db;
   texturesBaseUrl: string;
+  /** Told of a picture that could not be made (the rebuild goes on without it). */
+  onError: (error: unknown) => void;
 }
 
 /** A rebuild's progress: what it has written so far out of the total. */
@@ -37,15 +39,22 @@ const TEXTURE_PAGE = 2000;
 
 /**
  * A player's pictures as the layouts serve them: the still cape, the strip (the still while the animation is off) and the
- * GIF of the strip, made once per texture and charged to the player; null without a cape, or when a texture is gone (a
- * change notice about that follows).
+ * GIF of the strip, made once per texture and charged to the player (null, and told to `onGifError`, when it cannot be
+ * made: the player's image work budget is spent, say); null without a cape, or when a texture is gone (a change notice
+ * about that follows).
  */
-export async function readPlayerPictures(parts: PictureParts, answers: PlayerAnswers): Promise<PlayerPictures | null> {
+export async function readPlayerPictures(parts: PictureParts, answers: PlayerAnswers, onGifError: (error: unknown) => void): Promise<PlayerPictures | null> {
   if (answers.capeHash === null) return null;
   const still = await parts.library.readRegistered(answers.capeHash);
   const strip = answers.stripHash === null ? still : await parts.library.readRegistered(answers.stripHash);
-  const gif = await readPicture(parts.library, parts.imageJobs, { hash: answers.stripHash ?? answers.capeHash, gif: true }, answers.uuid);
-  return still && strip && gif ? { still, strip, gif } : null;
+  if (!still || !strip) return null;
+  const gif = await readPicture(parts.library, parts.imageJobs, { hash: answers.stripHash ?? answers.capeHash, gif: true }, answers.uuid).catch(
+    (error: unknown) => {
+      onGifError(error);
+      return null;
+    },
+  );
+  return { still, strip, gif };
 }
 
 /**
@@ -75,7 +84,7 @@ export async function rebuildAnswerDirectory(
   let total = textureCount;
   const progress = () => options.onProgress?.(players + keepHashes.size, total);
   await forEachShowingPlayer(db, parts.texturesBaseUrl, async (answers) => {
-    const pictures = await readPlayerPictures(parts, answers);
+    const pictures = await readPlayerPictures(parts, answers, parts.onError);
     directory.writePlayer(answers.uuid, answers, true, pictures, options.force);
     for (const id of playerIds(answers.uuid, answers.username)) keepIds.add(id);
     players += 1;

@@ -116,7 +116,9 @@ export class AnswerSync {
     for (;;) {
       const changes = await changesAfter(this.parts.db, this.mark, LOG_PAGE);
       for (const change of changes) {
-        if (!this.handledAhead.has(change.seq)) await this.handleSubject(change.subject);
+        // A change that fails is reported and passed over: one bad change never holds up the log (the subject's next
+        // change handles it again).
+        if (!this.handledAhead.has(change.seq)) await this.handleSubject(change.subject).catch(this.parts.onError);
         this.handledAhead.add(change.seq);
       }
       this.advanceMark(changes);
@@ -154,7 +156,7 @@ export class AnswerSync {
     showing.update(uuid, answers);
     if (!directory) return;
     const shows = answers !== null && showsSomething(answers);
-    const pictures = answers && shows ? await readPlayerPictures(this.parts, answers) : null;
+    const pictures = answers && shows ? await readPlayerPictures(this.parts, answers, this.parts.onError) : null;
     directory.writePlayer(uuid, answers, shows, pictures);
   }
 

@@ -103,15 +103,22 @@ describe.each(backends)('answer directory on $name', (backend) => {
     const hash = await uploadCape(player.jar);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-rebuilt-'));
     try {
-      const directory = new AnswerDirectory(dir, (error) => {
+      const fail = (error: unknown) => {
         throw error;
-      });
+      };
+      const directory = new AnswerDirectory(dir, fail);
       fs.writeFileSync(path.join(dir, 'profile', '0'.repeat(32)), '{"stale":true}');
       fs.writeFileSync(path.join(dir, 'textures', 'f'.repeat(64)), 'stale');
       const progress: Array<[number, number]> = [];
       const imageJobs = new ImageJobs({});
       const result = await rebuildAnswerDirectory(
-        { db: suite.server.db, library: suite.server.app.textureLibrary, imageJobs, texturesBaseUrl: `${suite.server.config.publicBaseUrl}/textures` },
+        {
+          db: suite.server.db,
+          library: suite.server.app.textureLibrary,
+          imageJobs,
+          texturesBaseUrl: `${suite.server.config.publicBaseUrl}/textures`,
+          onError: fail,
+        },
         directory,
         { force: false, onProgress: (done, total) => progress.push([done, total]) },
       ).finally(() => imageJobs.close());
