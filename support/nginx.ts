@@ -86,7 +86,8 @@ export function writeNginxConfig(setup: NginxSetup): string {
 daemon off;
 master_process off;
 worker_processes ${setup.workers ?? 1};
-# As the install note of deploy/nginx/cloakroom.conf asks of nginx.conf.
+# As the install note of deploy/nginx/cloakroom.conf asks of nginx.conf (worker_rlimit_nofile: the process is started with
+# that many open files, as it runs without a master process here).
 pcre_jit on;
 pid ${setup.dir}/nginx.pid;
 error_log ${setup.dir}/error.log warn;
@@ -109,6 +110,13 @@ ${deployServerBlock(setup)}
   fs.writeFileSync(file, config);
   return file;
 }
+
+/**
+ * Runs the command after it with the open files the install note asks for (`worker_rlimit_nofile 65536`, which nginx
+ * applies only to the workers of a master process, and this one runs alone), or as many as the machine allows: the
+ * answer files nginx keeps open take up to 16,000 descriptors.
+ */
+const RAISE_OPEN_FILES = 'ulimit -n 65536 2> /dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"';
 
 /** A running nginx: its address, the process, and how to stop it. */
 export interface RunningNginx {
@@ -141,7 +149,7 @@ export async function startNginx(setup: NginxSetup): Promise<RunningNginx> {
   });
   if (check.code !== 0) throw new Error(`nginx -t refused the generated configuration ${config}:\n${check.output}`);
 
-  const child = spawn(NGINX_BINARY, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('sh', ['-c', RAISE_OPEN_FILES, NGINX_BINARY, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = `http://127.0.0.1:${setup.port}`;
