@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
-import { recordChange } from '../events/change-log.ts';
 import { ImageJobs } from '../images/job-queue.ts';
 import { AnswerDirectory } from '../mod/answer-directory.ts';
 import { rebuildAnswerDirectory, type RebuildProgress } from '../mod/answer-rebuild.ts';
@@ -78,9 +77,4 @@ export async function answersCommand(args: string[]): Promise<number> {
     await imageJobs.close();
     await db.destroy();
   }
-}
-
-/** Records in the change log that a texture the CLI released is gone, so the running processes remove its files too. */
-export function logReleases(db: Parameters<typeof recordChange>[0]) {
-  return async (hash: string) => void (await recordChange(db, hash));
 }

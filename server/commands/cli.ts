@@ -7,11 +7,12 @@ import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
 import { isUsername } from '../../src/lib/ids.ts';
 import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from '../accounts/registration.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { recordChange } from '../events/change-log.ts';
 import { OutsideServiceError } from '../http/outside-fetch.ts';
 import { createBlobStore } from '../storage/index.ts';
 import { createTextureLibrary } from '../operations/create-library.ts';
 import { describeSweep, sweepLeftovers } from '../operations/sweep.ts';
-import { ANSWERS_USAGE, answersCommand, logReleases } from './answers-command.ts';
+import { ANSWERS_USAGE, answersCommand } from './answers-command.ts';
 
 const USAGE = `Usage: cloakroom code <username> [--admin]\n       cloakroom sweep\n       cloakroom backup <dir>\n       cloakroom restore <dir> [--force]\n       ${ANSWERS_USAGE}`;
 
@@ -40,6 +41,8 @@ async function codeCommand(args: string[]): Promise<number> {
       return 1;
     }
     const { user } = outcome;
+    // The running processes learn of a new name from the change log (this process has no change bus).
+    if (outcome.renamed) await recordChange(db, user.uuid);
     if (outcome.kind === 'banned') {
       console.error(`${user.username} is banned.`);
       return 1;
@@ -63,7 +66,7 @@ async function sweepCommand(args: string[]): Promise<number> {
     await migrateToLatest(db);
     const library = createTextureLibrary(config, db);
     // The running processes learn of each release from the change log (within a catch-up).
-    library.onRemoved(logReleases(db));
+    library.onRemoved(async (hash) => void (await recordChange(db, hash)));
     const report = await sweepLeftovers(db, library, {
       graceMs: config.sweepGraceMs,
       notificationRetentionMs: config.paymentNotificationRetentionMs,

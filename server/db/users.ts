@@ -5,7 +5,6 @@ import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 import { ADMIN_GROUP_ID } from './migrations/seed-rows.ts';
 import { readSiteCounts } from './site-counts.ts';
-import { recordChange } from '../events/change-log.ts';
 
 /** A stored account with its group and premium features. */
 export interface UserRow {
@@ -25,8 +24,8 @@ export async function recordLogin(db: Db, uuid: string, now = Date.now()): Promi
 }
 
 /**
- * Creates the account or updates its username; resolves to whether an existing account was renamed (logged as a change
- * to the player's mod API answers, which are found by name too: a process with a change bus announces it as well).
+ * Creates the account or updates its username; resolves to whether an existing account was renamed (a change to the
+ * player's mod API answers, which are found by name too: the caller announces it on the change bus, or logs it).
  */
 export async function upsertUser(db: Db, uuid: string, username: string, now = Date.now()): Promise<boolean> {
   const before = await db.selectFrom('users').select('username').where('uuid', '=', uuid).executeTakeFirst();
@@ -35,9 +34,7 @@ export async function upsertUser(db: Db, uuid: string, username: string, now = D
     .values({ uuid, username, username_lower: username.toLowerCase(), created_at: now, answers_at: Math.floor(now / 1000) })
     .onConflict((oc) => oc.column('uuid').doUpdateSet({ username, username_lower: username.toLowerCase() }))
     .execute();
-  const renamed = before !== undefined && before.username !== username;
-  if (renamed) await recordChange(db, uuid, now);
-  return renamed;
+  return before !== undefined && before.username !== username;
 }
 
 /** Puts an account in the admin group. */

@@ -1,7 +1,7 @@
 // Mod API profiles: a player's answers (server/mod/player-answers.ts), loaded from the database and kept in an in-process cache.
 import type { Db } from '../db/database.ts';
 import { isUsername, normalizeUuid } from '../../src/lib/ids.ts';
-import { answersModifiedAt, buildPlayerAnswers, loadPlayerRow, type PlayerAnswers } from './player-answers.ts';
+import { buildPlayerAnswers, loadPlayerRow, type PlayerAnswers } from './player-answers.ts';
 
 /** A cached profile: a player's answers, with the name it was asked for by and when it expires. */
 export interface CachedProfile extends PlayerAnswers {
@@ -62,16 +62,6 @@ export class ProfileCache {
     if (nameLower !== null && entry.nameLower !== nameLower) return undefined;
     this.hitCount += 1;
     return entry;
-  }
-
-  /** Whether a profile is the one the cache holds for its player now (no change notice since it was loaded, not expired). */
-  isCurrent(profile: CachedProfile, now = Date.now()): boolean {
-    return this.byUuid.get(profile.uuid) === profile && profile.expiresAt > this.seconds(now);
-  }
-
-  /** A cached profile's Last-Modified time, in milliseconds since the epoch (whole seconds, as HTTP dates have): when the player's answers last changed. */
-  modifiedAt(profile: CachedProfile): number {
-    return answersModifiedAt(profile);
   }
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */

@@ -39,8 +39,8 @@ export async function internalRoutes(instance: FastifyInstance, options: { db: D
     },
     async (request) => {
       const uuid = normalizeUuid(request.body.uuid)!;
-      await upsertUser(db, uuid, request.body.username);
-      await bus.publish(uuid);
+      // A new name is a change to the player's mod API answers (they are found by name too); a new account has none yet.
+      if (await upsertUser(db, uuid, request.body.username)) await bus.publish(uuid);
       const user = await findUser(db, uuid);
       if (user!.banned) return { success: false, banned: true, code: null };
       return { success: true, banned: false, code: await issueLoginCode(db, uuid) };

@@ -14,7 +14,9 @@ import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { waitFor } from '../../support/wait.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { createUserWithCode, loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
+import { offlineUuid } from '../../server/auth/player-ids.ts';
 
 describe.each(backends)('answer directory on $name', (backend) => {
   const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-answers-'));
@@ -85,12 +87,14 @@ describe.each(backends)('answer directory on $name', (backend) => {
   });
 
   it(`catches up a change made without a notice (an operator's rename) from the change log within a catch-up (${catchUpMs / 1000} s here)`, async () => {
-    const player = await loginNewUser(suite.server, `Old_${backend.name}`.slice(0, 16));
+    // An offline-mode account whose name changes: the operator CLI registers the new name under the same offline uuid.
+    const newName = randomUsername('New');
+    const player = await loginNewUser(suite.server, `Old_${backend.name}`.slice(0, 16), { uuid: offlineUuid(newName) });
     await uploadCape(player.jar);
     expect(fs.existsSync(file(`/capes/${player.username}.png`))).toBe(true);
-    const newName = randomUsername('New');
-    // The CLI's registration renames the account in the database, with no change bus of its own.
-    await createUserWithCode(suite.server.db, newName, { uuid: player.uuid });
+    // The CLI renames the account in the database and logs the change: it has no change bus of its own.
+    const cli = await runCli(['code', newName], { OFFLINE_MODE: 'true', DATABASE_URL: suite.database.url });
+    expect(cli.code, cli.stderr).toBe(0);
     await waitFor(() => fs.existsSync(file(`/capes/${newName}.png`)), 'the new name’s files', { timeoutMs: catchUpMs + 3000 });
     expect(fs.existsSync(file(`/capes/${newName.toLowerCase()}.png`))).toBe(true);
     expect(fs.existsSync(file(`/capes/${player.username}.png`)), 'the old name is no longer the player’s').toBe(false);

@@ -64,34 +64,48 @@ describe.skipIf(!runsOnPostgres)('with Redis unreachable from the start', () => 
 /** How often the servers below read the change log (MOD_CATCH_UP_S). */
 const CATCH_UP_MS = 2000;
 
-describe.skipIf(!runsOnPostgres)('with Redis going away and coming back', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let proxy: TcpProxy;
-  let throughProxy: TestServer;
-  let direct: TestServer;
+/** Two servers on one database: one reaching Redis through a proxy a test can stop, one straight. */
+interface TwoServers {
+  dataDir: string;
+  proxy: TcpProxy;
+  throughProxy: TestServer;
+  direct: TestServer;
+}
 
+/**
+ * Gives a describe block two servers (made in a beforeAll, closed in an afterAll; read them from a hook or test) reading
+ * the change log every `catchUpS`; with `answerFiles`, each as the one process of a host of its own, with its own answer
+ * directory.
+ */
+function twoServersForSuite(options: { catchUpS: number; answerFiles: boolean }): TwoServers {
+  const suite = {} as TwoServers & { database: TestDatabase };
   beforeAll(async () => {
-    database = await postgresBackend.createDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-outage-'));
-    proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
+    suite.database = await postgresBackend.createDatabase();
+    suite.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-outage-'));
+    suite.proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
     const env = {
-      DATA_DIR: dataDir,
+      DATA_DIR: suite.dataDir,
       LOGIN_ATTEMPTS_PER_MINUTE: '1000',
       REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:`,
-      // No catch-up from the change log within the test: what reaches the other process came through Redis.
-      MOD_CATCH_UP_S: '3600',
+      MOD_CATCH_UP_S: String(options.catchUpS),
     };
-    throughProxy = await startServer(database.url, { ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
-    direct = await startServer(database.url, { ...env, REDIS_URL: 'redis://127.0.0.1:6379' });
+    const answers = (host: string): Record<string, string> => (options.answerFiles ? { ANSWER_FILES_DIR: path.join(suite.dataDir, `answers-${host}`) } : {});
+    suite.throughProxy = await startServer(suite.database.url, { ...env, REDIS_URL: `redis://127.0.0.1:${suite.proxy.port}`, ...answers('a') });
+    suite.direct = await startServer(suite.database.url, { ...env, REDIS_URL: 'redis://127.0.0.1:6379', ...answers('b') });
   });
   afterAll(async () => {
-    await throughProxy?.close();
-    await direct?.close();
-    await proxy?.stop();
-    await database?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await suite.throughProxy?.close();
+    await suite.direct?.close();
+    await suite.proxy?.stop();
+    await suite.database?.drop();
+    if (suite.dataDir) fs.rmSync(suite.dataDir, { recursive: true, force: true });
   });
+  return suite;
+}
+
+describe.skipIf(!runsOnPostgres)('with Redis going away and coming back', () => {
+  // No catch-up from the change log within the test: what reaches the other process came through Redis.
+  const servers = twoServersForSuite({ catchUpS: 3600, answerFiles: false });
 
   /** Uploads new capes on one server until the other serves the latest one (Redis carried the notice), or 10 s pass. */
   async function noticeReaches(jar: CookieJar, uuid: string, firstColour: number): Promise<boolean> {
@@ -99,7 +113,7 @@ describe.skipIf(!runsOnPostgres)('with Redis going away and coming back', () => 
     for (let colour = firstColour; Date.now() < deadline; colour++) {
       const cape = await uploadCape(jar, colour);
       for (let poll = 0; poll < 10; poll++) {
-        if ((await capeUrl(direct, uuid)) === cape) return true;
+        if ((await capeUrl(servers.direct, uuid)) === cape) return true;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
@@ -107,65 +121,39 @@ describe.skipIf(!runsOnPostgres)('with Redis going away and coming back', () => 
   }
 
   it('keeps answering while Redis is down and uses it again once it is back', async () => {
-    const { jar, uuid } = await loginNewUser(throughProxy);
-    await capeUrl(direct, uuid); // cached by the other process
+    const { jar, uuid } = await loginNewUser(servers.throughProxy);
+    await capeUrl(servers.direct, uuid); // cached by the other process
     expect(await noticeReaches(jar, uuid, 10), 'notices cross processes while Redis is up').toBe(true);
 
-    await proxy.stop();
+    await servers.proxy.stop();
     const cape = await uploadCape(jar, 30);
-    expect(await capeUrl(throughProxy, uuid), 'the uploading process serves the new cape').toBe(cape);
-    const { jar: second } = await loginNewUser(throughProxy, randomUsername());
+    expect(await capeUrl(servers.throughProxy, uuid), 'the uploading process serves the new cape').toBe(cape);
+    const { jar: second } = await loginNewUser(servers.throughProxy, randomUsername());
     expect((await second.get('/api/user')).status).toBe(200);
     expect((await jar.request('DELETE', '/api/upload-cape')).status).toBe(200);
 
-    await proxy.start();
+    await servers.proxy.start();
     expect(await noticeReaches(jar, uuid, 40), 'notices cross processes again after Redis came back').toBe(true);
   });
 });
 
 describe.skipIf(!runsOnPostgres)('catching up from the change log while Redis is down', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let proxy: TcpProxy;
-  let throughProxy: TestServer;
-  let direct: TestServer;
-
-  beforeAll(async () => {
-    database = await postgresBackend.createDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-catch-up-'));
-    proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
-    const env = {
-      DATA_DIR: dataDir,
-      LOGIN_ATTEMPTS_PER_MINUTE: '1000',
-      REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:`,
-      MOD_CATCH_UP_S: String(CATCH_UP_MS / 1000),
-    };
-    // Each as the one process of a host of its own, with its own answer directory.
-    throughProxy = await startServer(database.url, { ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, ANSWER_FILES_DIR: path.join(dataDir, 'answers-a') });
-    direct = await startServer(database.url, { ...env, REDIS_URL: 'redis://127.0.0.1:6379', ANSWER_FILES_DIR: path.join(dataDir, 'answers-b') });
-  });
-  afterAll(async () => {
-    await throughProxy?.close();
-    await direct?.close();
-    await proxy?.stop();
-    await database?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const servers = twoServersForSuite({ catchUpS: CATCH_UP_MS / 1000, answerFiles: true });
 
   it(`a change made while Redis is down reaches the other host's memory and answer files from the change log within a catch-up (${CATCH_UP_MS / 1000} s here)`, async () => {
-    const { jar, uuid, username } = await loginNewUser(throughProxy, randomUsername());
-    await proxy.stop();
+    const { jar, uuid, username } = await loginNewUser(servers.throughProxy, randomUsername());
+    await servers.proxy.stop();
     try {
       // Made on the process that cannot reach Redis: no notice reaches the other.
       const cape = await uploadCape(jar, 60);
       const hash = cape.split('/').pop()!;
-      const otherFiles = path.join(dataDir, 'answers-b');
-      await waitFor(async () => (await capeUrl(direct, uuid)) === cape, 'the other process showing the cape', { timeoutMs: CATCH_UP_MS + 3000 });
+      const otherFiles = path.join(servers.dataDir, 'answers-b');
+      await waitFor(async () => (await capeUrl(servers.direct, uuid)) === cape, 'the other process showing the cape', { timeoutMs: CATCH_UP_MS + 3000 });
       await waitFor(() => fs.existsSync(path.join(otherFiles, 'capes', `${username}.png`)), 'the other host’s files', { timeoutMs: 5000 });
       expect(fs.existsSync(path.join(otherFiles, 'textures', hash))).toBe(true);
       expect(JSON.parse(fs.readFileSync(path.join(otherFiles, 'profile', uuid), 'utf8'))).toMatchObject({ cape_url: cape });
     } finally {
-      await proxy.start();
+      await servers.proxy.start();
     }
   });
 });
