@@ -12,9 +12,11 @@
 // under a temporary name and renamed into place: nginx sees the old file, no file or the new one, never part of one.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CUSTOM_SKIN_API_ROOT, picturePath, type PictureLayout } from '../../src/lib/mod-setup.ts';
+import type { PictureLayout } from '../../src/lib/mod-setup.ts';
 import { isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
 import { answersModifiedAt, type PlayerAnswers } from './player-answers.ts';
+import { CSL_PROFILE_ROUTE, CSL_TEXTURE_ROUTE, PROFILE_ROUTE, TEXTURE_ROUTE } from './answers.ts';
+import { PICTURE_ROUTES } from './layouts.ts';
 
 /** A player's pictures as the layouts serve them (null: no cape). */
 export interface PlayerPictures {
@@ -25,27 +27,23 @@ export interface PlayerPictures {
   gif: Buffer | null;
 }
 
-/** The directories of the answer files, each a URL path prefix. */
-const LAYOUT_DIRS = ['profile', 'csl', 'capes', 'capes/strip', 'elytras', 'textures', 'csl/textures'];
 /** Where the directory records the last change it holds (outside every served path). */
 const MARK_FILE = '.applied';
 
-/** A player's file path (relative to the directory) for a layout and an id. */
-type PlayerPath = (id: string) => string;
-const PROFILE_PATH: PlayerPath = (id) => `profile/${id}`;
-const CSL_PATH: PlayerPath = (id) => `${CUSTOM_SKIN_API_ROOT.slice(1)}${id}.json`;
-const PICTURE_LAYOUTS: PictureLayout[] = ['still', 'strip', 'gif', 'elytra'];
-const PICTURE_PATHS = Object.fromEntries(PICTURE_LAYOUTS.map((layout) => [layout, (id: string) => picturePath(layout, id).slice(1)])) as Record<
-  PictureLayout,
-  PlayerPath
->;
-const picturePathOf = (layout: PictureLayout): PlayerPath => PICTURE_PATHS[layout];
-const GIF_PATH = PICTURE_PATHS.gif;
-
+/** A file path (relative to the directory) for one id or hash: its URL's path, from the route pattern that answers it. */
+type FilePath = (value: string) => string;
+const fileOf =
+  (route: string, parameter: string): FilePath =>
+  (value) =>
+    route.replace(parameter, value).slice(1);
+const PROFILE_PATH = fileOf(PROFILE_ROUTE, ':id');
+const CSL_PATH = fileOf(CSL_PROFILE_ROUTE, ':id');
+const PICTURE_LAYOUTS = Object.keys(PICTURE_ROUTES) as PictureLayout[];
+const PICTURE_PATHS = Object.fromEntries(PICTURE_LAYOUTS.map((layout) => [layout, fileOf(PICTURE_ROUTES[layout], ':id')])) as Record<PictureLayout, FilePath>;
 /** A texture's file paths: where `/textures/{hash}` and CustomSkinAPI's `/csl/textures/{hash}` read it, with and without `.png`. */
-function texturePaths(hash: string): string[] {
-  return [`textures/${hash}`, `textures/${hash}.png`, `csl/textures/${hash}`, `csl/textures/${hash}.png`];
-}
+const TEXTURE_PATHS = [TEXTURE_ROUTE, CSL_TEXTURE_ROUTE].flatMap((route) => [fileOf(route, ':hash'), fileOf(`${route}.png`, ':hash')]);
+/** The directories of the answer files, each a URL path prefix. */
+const LAYOUT_DIRS = [...new Set([PROFILE_PATH, CSL_PATH, ...Object.values(PICTURE_PATHS), ...TEXTURE_PATHS].map((file) => path.dirname(file('x'))))];
 
 /** A uuid with the dashes of its 8-4-4-4-12 form. */
 export function dashedUuid(uuid: string): string {
@@ -81,7 +79,7 @@ export class AnswerDirectory {
     const ids = answers && shows ? playerIds(uuid, answers.username) : [];
     // The names it no longer has (renamed, or nothing to show): removed while they are still this player's files.
     const oldIds = previousName === null ? [uuid, dashedUuid(uuid)] : playerIds(uuid, previousName);
-    for (const layoutPath of [PROFILE_PATH, CSL_PATH, ...PICTURE_LAYOUTS.map(picturePathOf)]) {
+    for (const layoutPath of [PROFILE_PATH, CSL_PATH, ...Object.values(PICTURE_PATHS)]) {
       const own = this.inode(layoutPath(uuid));
       for (const id of oldIds) {
         if (ids.includes(id) && this.keeps(layoutPath, pictures)) continue;
@@ -92,12 +90,12 @@ export class AnswerDirectory {
       }
     }
     if (!answers || !shows) return;
-    const bodies: Array<{ body: string | Buffer; paths: PlayerPath[] }> = [];
+    const bodies: Array<{ body: string | Buffer; paths: FilePath[] }> = [];
     if (pictures) {
-      bodies.push({ body: pictures.still, paths: [picturePathOf('still'), picturePathOf('elytra')] });
-      if (pictures.strip === pictures.still) bodies[0]!.paths.push(picturePathOf('strip'));
-      else bodies.push({ body: pictures.strip, paths: [picturePathOf('strip')] });
-      if (pictures.gif) bodies.push({ body: pictures.gif, paths: [picturePathOf('gif')] });
+      bodies.push({ body: pictures.still, paths: [PICTURE_PATHS.still, PICTURE_PATHS.elytra] });
+      if (pictures.strip === pictures.still) bodies[0]!.paths.push(PICTURE_PATHS.strip);
+      else bodies.push({ body: pictures.strip, paths: [PICTURE_PATHS.strip] });
+      if (pictures.gif) bodies.push({ body: pictures.gif, paths: [PICTURE_PATHS.gif] });
     }
     bodies.push({ body: answers.cslJson, paths: [CSL_PATH] });
     bodies.push({ body: answers.json, paths: [PROFILE_PATH] });
@@ -111,18 +109,18 @@ export class AnswerDirectory {
   writeTexture(hash: string, bytes: Buffer, createdAt = Date.now()): void {
     if (!isTextureHash(hash)) return;
     // Content-addressed: a file of the right size is this texture already.
-    const files = texturePaths(hash).filter((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size !== bytes.length);
+    const files = TEXTURE_PATHS.map((file) => file(hash)).filter((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size !== bytes.length);
     this.place(files, bytes, Math.floor(createdAt / 1000));
   }
 
   /** Whether a texture's files are all there with its size. */
   hasTexture(hash: string, size: number): boolean {
-    return texturePaths(hash).every((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size === size);
+    return TEXTURE_PATHS.map((file) => file(hash)).every((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size === size);
   }
 
   /** Removes a texture's files (it was released, or a moderator removed it). */
   removeTexture(hash: string): void {
-    if (isTextureHash(hash)) for (const file of texturePaths(hash)) this.remove(file);
+    if (isTextureHash(hash)) for (const file of TEXTURE_PATHS.map((file) => file(hash))) this.remove(file);
   }
 
   /** The number of the last change this directory holds, or null when it was never built. */
@@ -165,10 +163,10 @@ export class AnswerDirectory {
   }
 
   /** Whether a layout has a file for a player who shows something, with these pictures. */
-  private keeps(layoutPath: PlayerPath, pictures: PlayerPictures | null): boolean {
+  private keeps(layoutPath: FilePath, pictures: PlayerPictures | null): boolean {
     if (layoutPath === PROFILE_PATH || layoutPath === CSL_PATH) return true;
     if (!pictures) return false;
-    return layoutPath !== GIF_PATH || pictures.gif !== null;
+    return layoutPath !== PICTURE_PATHS.gif || pictures.gif !== null;
   }
 
   /** The name a player's files were last written under (from their CustomSkinAPI file), or null when they have none. */
