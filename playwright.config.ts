@@ -20,10 +20,12 @@ export const E2E_GAME_SERVICES_PORT = E2E_PORT + 4;
 export const E2E_MICROSOFT_PORT = E2E_PORT + 5;
 /** The ad network stand-in's port (tests/helpers/ad-network.ts): the ad script the e2e site's ad slots load. */
 export const E2E_AD_NETWORK_PORT = E2E_PORT + 6;
-/** A server as a fresh install runs it (the plain `npm run build` site in dist/, no payments, no ads), for what such a site shows. */
+/** A server as a fresh install runs it (the plain site, built at its start as `npm start` builds it; no payments, no ads), for what such a site shows. */
 export const E2E_FRESH_PORT = E2E_PORT + 7;
 /** Where the fresh install keeps its data; recreated by each run. */
 export const E2E_FRESH_DATA_DIR = `${E2E_DATA_DIR}-fresh`;
+/** The fresh install's built site: the tests never build into the checkout's dist/, which an operator's processes may serve. */
+const E2E_FRESH_SITE_DIR = path.resolve('test-results/e2e-fresh-site');
 /** The e2e site, built at the start of each run with the ad settings below (dist/ stays the plain build). */
 const E2E_SITE_DIR = path.resolve('test-results/e2e-site');
 /** The app registration the e2e server uses with the Microsoft stand-in. */
@@ -121,10 +123,17 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
-      // The plain site in dist/ (`npm run build`, built here when missing or stale) with only what a fresh install sets.
+      // The plain site (built at start when missing or stale, as `npm start` does) with only what a fresh install sets.
       command: `rm -rf ${E2E_FRESH_DATA_DIR} && npx tsx server/main.ts`,
       url: `http://127.0.0.1:${E2E_FRESH_PORT}/api/home`,
-      env: { OFFLINE_MODE: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(E2E_FRESH_PORT), DATA_DIR: E2E_FRESH_DATA_DIR },
+      env: {
+        OFFLINE_MODE: 'true',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(E2E_FRESH_PORT),
+        DATA_DIR: E2E_FRESH_DATA_DIR,
+        SITE_DIR: E2E_FRESH_SITE_DIR,
+      },
       reuseExistingServer: false,
       timeout: 240_000,
     },

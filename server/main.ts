@@ -1,19 +1,16 @@
 // Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown (server/operations/shutdown.ts).
 import './operations/v8-flags.ts';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { startSchedule, type Schedule } from './operations/schedule.ts';
 import { closeOnSignals } from './operations/shutdown.ts';
-import { ensureSiteBuilt } from './site/build.ts';
+import { ensureSiteBuilt, PROJECT_ROOT } from './site/build.ts';
 import { describeSweep, sweepLeftovers } from './operations/sweep.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = loadConfig();
 
-if (process.env.SKIP_SITE_BUILD !== 'true') ensureSiteBuilt(root, config.siteDir, (message) => console.log(message));
+if (process.env.SKIP_SITE_BUILD !== 'true') ensureSiteBuilt(PROJECT_ROOT, config.siteDir, (message) => console.log(message));
 
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);

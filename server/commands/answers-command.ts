@@ -2,7 +2,7 @@
 // (ANSWER_FILES_DIR) out of the database, with a progress bar. Run it at deploy, after a restore and for a new host.
 import fs from 'node:fs';
 import { loadConfig } from '../config.ts';
-import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { openSiteDatabase } from './site-database.ts';
 import { ImageJobs } from '../images/job-queue.ts';
 import { AnswerDirectory } from '../mod/answer-directory.ts';
 import { rebuildAnswerDirectory, type RebuildProgress } from '../mod/answer-rebuild.ts';
@@ -41,14 +41,13 @@ export async function answersCommand(args: string[]): Promise<number> {
     console.error('ANSWER_FILES_DIR is not set: set it as the app processes have it (docs/operations.md), then run this again.');
     return 2;
   }
+  const db = await openSiteDatabase(config);
   // With --clean the directory starts empty (after a restore, whose database is older than the files): nginx answers
   // 404 to what is not written yet, so run it with the site stopped.
   if (flags.includes('--clean')) fs.rmSync(config.answerFilesDir, { recursive: true, force: true });
-  const db = openDatabase(config.databaseUrl);
   const imageJobs = new ImageJobs(config.imageJobs);
   let failures = 0;
   try {
-    await migrateToLatest(db);
     const library = createTextureLibrary(config, db);
     const reportFailure = (error: unknown) => {
       failures += 1;

@@ -1,8 +1,13 @@
-// `npm run build`: builds the static site into SITE_DIR and stamps it, so `npm start` knows it is current.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// `npm run build`: builds the static site into SITE_DIR and stamps it, so `npm start` knows it is current; exits 1 when
+// there is nothing to build or the build fails.
 import { loadConfig } from '../config.ts';
-import { ensureSiteBuilt } from '../site/build.ts';
+import { buildSite, PROJECT_ROOT } from '../site/build.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-ensureSiteBuilt(root, loadConfig().siteDir, (message) => console.log(message), true);
+try {
+  const siteDir = loadConfig().siteDir;
+  buildSite(PROJECT_ROOT, siteDir, (message) => console.log(message));
+  console.log(`Built the site into ${siteDir}.`);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}

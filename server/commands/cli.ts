@@ -6,13 +6,13 @@ import { loadConfig } from '../config.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
 import { isUsername } from '../../src/lib/ids.ts';
 import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from '../accounts/registration.ts';
-import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { recordChange } from '../events/change-log.ts';
 import { OutsideServiceError } from '../http/outside-fetch.ts';
 import { createBlobStore } from '../storage/index.ts';
 import { createTextureLibrary } from '../operations/create-library.ts';
 import { describeSweep, sweepLeftovers } from '../operations/sweep.ts';
 import { ANSWERS_USAGE, answersCommand } from './answers-command.ts';
+import { openSiteDatabase } from './site-database.ts';
 
 const USAGE = `Usage: cloakroom code <username> [--admin]\n       cloakroom sweep\n       cloakroom backup <dir>\n       cloakroom restore <dir> [--force]\n       ${ANSWERS_USAGE}`;
 
@@ -25,9 +25,8 @@ async function codeCommand(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   const requested = names[0]!;
-  const db = openDatabase(config.databaseUrl);
+  const db = await openSiteDatabase(config);
   try {
-    await migrateToLatest(db);
     const outcome = await issueRegistrationCode(db, config, requested, { admin }).catch((error: unknown) => {
       if (error instanceof OutsideServiceError) return { kind: 'unreachable' as const, message: error.message };
       throw error;
@@ -61,9 +60,8 @@ async function sweepCommand(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const db = openDatabase(config.databaseUrl);
+  const db = await openSiteDatabase(config);
   try {
-    await migrateToLatest(db);
     const library = createTextureLibrary(config, db);
     // The running processes learn of each release from the change log (within a catch-up).
     library.onRemoved(async (hash) => void (await recordChange(db, hash)));

@@ -20,7 +20,7 @@ export function openDatabase(url: string): Db {
   if (isPostgresUrl(url)) {
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
   }
-  const file = url.replace(/^sqlite:/, '');
+  const file = sqliteFileOf(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -43,6 +43,28 @@ class ImmediateSqliteDialect extends SqliteDialect {
     };
     return driver;
   }
+}
+
+/** The file of a SQLite database URL (`sqlite:` prefix optional), or `:memory:`. */
+export function sqliteFileOf(url: string): string {
+  return url.replace(/^sqlite:/, '');
+}
+
+/** Which database a URL names, for people: the SQLite file's full path, or PostgreSQL's host, port and database without credentials. */
+export function describeDatabase(url: string): string {
+  if (!isPostgresUrl(url)) {
+    const file = sqliteFileOf(url);
+    return file === ':memory:' ? 'an in-memory SQLite database' : `the SQLite database ${path.resolve(file)}`;
+  }
+  const parsed = new URL(url);
+  return `the PostgreSQL database ${parsed.pathname.replace(/^\//, '') || '(default)'} on ${parsed.hostname || 'localhost'}:${parsed.port || '5432'}`;
+}
+
+/** Whether the database a URL names exists already: always for PostgreSQL (the server says otherwise when connecting), the file for SQLite. */
+export function databaseExists(url: string): boolean {
+  if (isPostgresUrl(url)) return true;
+  const file = sqliteFileOf(url);
+  return file === ':memory:' || fs.existsSync(file);
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { isPostgresUrl } from '../db/dialect.ts';
+import { sqliteFileOf } from '../db/database.ts';
 import { LocalBlobStore, type BlobStore } from '../storage/index.ts';
 import { textureBlobKeys } from '../textures/library/texture-library.ts';
 
@@ -40,7 +41,7 @@ export class OperatorError extends Error {}
 /** The SQLite file of a database URL (`sqlite:<file>` or a bare path); refuses PostgreSQL and in-memory databases. */
 export function sqliteFile(databaseUrl: string): string {
   if (isPostgresUrl(databaseUrl)) throw new OperatorError(POSTGRES_BACKUP_MESSAGE);
-  const file = databaseUrl.replace(/^sqlite:/, '');
+  const file = sqliteFileOf(databaseUrl);
   if (file === ':memory:') throw new OperatorError('DATABASE_URL is an in-memory database: there is nothing to back up or restore.');
   return path.resolve(file);
 }

@@ -3,8 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { publicBaseUrl } from '../../src/lib/public-base-url.ts';
 import { describePrecompress, precompressSite } from './precompress.ts';
+
+/** The checkout: where src/, public/ and node_modules/ are. */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** What the built site depends on; the compression step is one of them, so a change to it rebuilds. */
 const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'server/site/precompress.ts'];
@@ -32,17 +36,23 @@ export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.e
     .digest('hex');
 }
 
-/** Runs `astro build` and writes the compressed copies (server/site/precompress.ts) unless `siteDir` already holds a build of the current sources (or `force`); returns whether it built. */
-export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void, force = false): boolean {
+/** At start: builds the site into `siteDir` unless it already holds a build of the current sources, or the checkout has no sources (a deployment of the built site alone); returns whether it built. */
+export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void): boolean {
   if (!fs.existsSync(path.join(root, 'src'))) return false;
-  const fingerprint = siteFingerprint(root);
   const stampFile = path.join(siteDir, STAMP);
-  if (!force && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === fingerprint) return false;
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === siteFingerprint(root)) return false;
   log('Building the site (first start or changed sources)…');
-  const astro = path.join(root, 'node_modules', '.bin', 'astro');
-  const result = spawnSync(astro, ['build', '--outDir', siteDir], { cwd: root, stdio: 'inherit', env: process.env });
+  buildSite(root, siteDir, log);
+  return true;
+}
+
+/** Runs `astro build` on the project's own Node and writes the compressed copies (server/site/precompress.ts) and the stamp; throws when there is nothing to build or the build fails. */
+export function buildSite(root: string, siteDir: string, log: (message: string) => void): void {
+  if (!fs.existsSync(path.join(root, 'src'))) throw new Error(`Nothing to build: ${path.join(root, 'src')} does not exist.`);
+  const fingerprint = siteFingerprint(root);
+  const astro = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const result = spawnSync(process.execPath, [astro, 'build', '--outDir', siteDir], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) throw new Error('The site build failed');
   log(describePrecompress(precompressSite(siteDir)));
-  fs.writeFileSync(stampFile, fingerprint);
-  return true;
+  fs.writeFileSync(path.join(siteDir, STAMP), fingerprint);
 }

@@ -1,16 +1,19 @@
 // Tests of the operator CLI: `cloakroom code <name> [--admin]` (offline mode, a stand-in Mojang API, and logging in with the
 // printed code) and `cloakroom answers rebuild` (the mod API's answer directory from the database).
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
+import { SYSTEMD_PATH } from '../helpers/systemd-unit.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
 /** UUID v3 of "OfflinePlayer:SomeName", as an offline-mode game server derives it. */
 const SOME_NAME_OFFLINE_UUID = '60a09dfc422233efb75433d1e81c2cb4';
 /** The well-known offline uuid of "Notch" (b50ad385-829d-3141-a216-7e7d7539ba7f). */
@@ -68,6 +71,14 @@ describe.each(backends)('CLI on $name', (backend) => {
     const user = await logInWith(printedCode(result));
     expect(user).toMatchObject({ uuid: SOME_NAME_OFFLINE_UUID, username: 'SomeName', group: { admin: false } });
     expect(mojangRequests, 'offline mode never asks Mojang').toEqual([]);
+  });
+
+  it('says which database it used', async () => {
+    const result = await runCli(['code', 'SomeName'], { OFFLINE_MODE: 'true', DATABASE_URL: suite.database.url });
+    expect(result.code, result.stderr).toBe(0);
+    const named = backend.name === 'sqlite' ? `the SQLite database ${suite.database.url.replace(/^sqlite:/, '')}` : 'the PostgreSQL database';
+    expect(result.stdout.split('\n')[0]).toContain(`Using ${named}`);
+    expect(result.stdout, 'no password is printed').not.toMatch(/:\/\/[^/@]*:[^/@]*@/);
   });
 
   it('with --admin puts the player in the admin group', async () => {
@@ -146,5 +157,38 @@ describe('CLI argument checks', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/not a valid username/);
     expect(result.stdout).toBe('');
+  });
+});
+
+describe("CLI without the server's settings", () => {
+  it.each([['code', 'SomeName'], ['sweep'], ['answers', 'rebuild']])('`%s` refuses to create a database of its own', async (...args) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-cli-nodb-'));
+    const answers = path.join(dataDir, 'answers');
+    const result = await runCli(args, { OFFLINE_MODE: 'true', DATA_DIR: dataDir, DATABASE_URL: '', ANSWER_FILES_DIR: answers });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`There is no database file ${path.join(dataDir, 'cloakroom.db')}.`);
+    expect(result.stderr).toContain("Run it with the server's settings (DATA_DIR or DATABASE_URL");
+    expect(fs.readdirSync(dataDir), 'nothing was created').toEqual([]);
+  });
+});
+
+describe('npm and npx on the machine’s node', () => {
+  /** The machine's npm or npx, as an operator types it in the checkout. */
+  const machine = (command: string, args: string[]) =>
+    spawnSync(command, args, { cwd: ROOT, env: { PATH: SYSTEMD_PATH, HOME: process.env.HOME ?? os.tmpdir() }, encoding: 'utf8' });
+
+  it('an install prints no warnings about the machine’s node (the project runs on its own)', () => {
+    const install = machine('npm', ['install', '--dry-run']);
+    expect(install.status, install.stderr).toBe(0);
+    expect(`${install.stdout}${install.stderr}`).not.toMatch(/npm (warn|notice)|EBADENGINE/i);
+  });
+
+  it('`npx cloakroom` prints what the command says and nothing of npm’s own', () => {
+    const result = machine('npx', ['cloakroom']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')[0]).toBe('Usage: cloakroom code <username> [--admin]');
+    expect(result.stderr).not.toMatch(/npm (warn|notice)/i);
   });
 });
