@@ -3,19 +3,20 @@
 import { capeWidthForScale } from '../../src/lib/creator-rules.ts';
 import { MAX_CAPE_FRAMES, STRIP_MAX_PIXELS } from '../../src/lib/texture-rules.ts';
 import type { CreationRequest } from '../textures/generators/index.ts';
-import { countGifFrames, readImageHeader } from '../textures/pipeline/image-header.ts';
+import { countGifFrames, readGifLayout, readImageHeader } from '../textures/pipeline/image-header.ts';
 import type { ImageWorkInput, ImageWorkName } from './work-catalogue.ts';
 
 /** The size of a picture whose header tells nothing (a JPEG, a WebP, a broken file): never small. */
 const UNKNOWN_PIXELS = Number.POSITIVE_INFINITY;
 
-/** A picture's pixels by its header, every frame of a GIF counted (up to one past the most a cape may have). */
+/** A picture's pixels as a decoder will draw them: a PNG's header size; every frame of a GIF on its real canvas (the frames' own sizes, not what its header claims), up to one frame past the most a cape may have. */
 export function picturePixels(bytes: Uint8Array): number {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const header = readImageHeader(buffer);
   if (header.type === 'other' || header.width === 0 || header.height === 0) return UNKNOWN_PIXELS;
-  const frames = header.type === 'gif' ? (countGifFrames(buffer, MAX_CAPE_FRAMES) ?? 1) : 1;
-  return header.width * header.height * frames;
+  if (header.type === 'png') return header.width * header.height;
+  const gif = readGifLayout(buffer, MAX_CAPE_FRAMES);
+  return gif === null || gif.frames === 0 ? UNKNOWN_PIXELS : gif.width * gif.height * gif.frames;
 }
 
 /** The pixels of a still cape at a creator's scale. */

@@ -14,12 +14,27 @@ describe('imageJobPixels', () => {
     expect(imageJobPixels('cape', await animatedGif(64, 32, 8))).toBe(64 * 32 * 8);
   });
 
+  it('counts a GIF by the frames a decoder really draws, not by the size its header claims', async () => {
+    const honest = await animatedGif(300, 200, 3);
+    const claims64x32 = Buffer.from(honest);
+    claims64x32.writeUInt16LE(64, 6);
+    claims64x32.writeUInt16LE(32, 8);
+    const decoded = await sharp(claims64x32, { animated: true }).raw().toBuffer({ resolveWithObject: true });
+    expect(decoded.info.width * decoded.info.height, 'the decoder draws every frame at its own size').toBe(300 * 200 * 3);
+    expect(imageJobPixels('cape', claims64x32)).toBe(300 * 200 * 3);
+    expect(imageJobPixels('creation', { generator: 'animated', input: { gif: claims64x32, background: null, scale: 1, colour: black, elytra: true } })).toBe(
+      2 * 300 * 200 * 3 + 64 * 32 * 3,
+    );
+  });
+
   it('counts a picture whose header tells nothing (a JPEG, junk) as never small', async () => {
     const jpeg = await sharp(await solidPng(8, 8))
       .jpeg()
       .toBuffer();
     expect(imageJobPixels('cape', jpeg)).toBe(Number.POSITIVE_INFINITY);
     expect(imageJobPixels('ears', Buffer.from('not an image'))).toBe(Number.POSITIVE_INFINITY);
+    const cutShort = (await animatedGif(64, 32, 2)).subarray(0, 40);
+    expect(imageJobPixels('cape', cutShort), 'a GIF whose blocks cannot be walked').toBe(Number.POSITIVE_INFINITY);
   });
 
   it('counts a creation by its pictures and the cape it draws: an animation decoded twice for the elytra, its strip at most 2048 x 4096', async () => {

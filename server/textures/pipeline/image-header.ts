@@ -34,31 +34,46 @@ function skipSubBlocks(bytes: Buffer, offset: number): number {
   return -1;
 }
 
-/** Counts a GIF's frames by walking its blocks (no decoding); stops early past `stopAfter`; null for a malformed file. */
-export function countGifFrames(bytes: Buffer, stopAfter = Number.POSITIVE_INFINITY): number | null {
+/** A GIF as a decoder will really draw it: its frames, and the canvas every frame is drawn on. */
+export interface GifLayout {
+  frames: number;
+  /** The logical screen widened to the furthest frame edge: decoders grow the canvas to hold every frame, whatever the header says. */
+  width: number;
+  height: number;
+}
+
+/** Reads a GIF's frame count and real canvas by walking its blocks (no decoding); stops early past `stopAfter` frames; null for a malformed file. */
+export function readGifLayout(bytes: Buffer, stopAfter = Number.POSITIVE_INFINITY): GifLayout | null {
   if (bytes.length < 13) return null;
+  const layout: GifLayout = { frames: 0, width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
   let position = 13;
   const flags = bytes[10]!;
   if (flags & 0x80) position += 3 * (1 << ((flags & 0x07) + 1));
-  let frames = 0;
   while (position < bytes.length) {
     const block = bytes[position]!;
-    if (block === 0x3b) return frames;
+    if (block === 0x3b) return layout;
     if (block === 0x21) {
       if (position + 2 > bytes.length) return null;
       position = skipSubBlocks(bytes, position + 2);
     } else if (block === 0x2c) {
       if (position + 10 > bytes.length) return null;
+      layout.width = Math.max(layout.width, bytes.readUInt16LE(position + 1) + bytes.readUInt16LE(position + 5));
+      layout.height = Math.max(layout.height, bytes.readUInt16LE(position + 3) + bytes.readUInt16LE(position + 7));
       const localFlags = bytes[position + 9]!;
       position += 10;
       if (localFlags & 0x80) position += 3 * (1 << ((localFlags & 0x07) + 1));
       position = skipSubBlocks(bytes, position + 1);
-      frames += 1;
-      if (frames > stopAfter) return frames;
+      layout.frames += 1;
+      if (layout.frames > stopAfter) return layout;
     } else {
       return null;
     }
     if (position < 0) return null;
   }
   return null;
+}
+
+/** Counts a GIF's frames by walking its blocks (no decoding); stops early past `stopAfter`; null for a malformed file. */
+export function countGifFrames(bytes: Buffer, stopAfter = Number.POSITIVE_INFINITY): number | null {
+  return readGifLayout(bytes, stopAfter)?.frames ?? null;
 }
