@@ -67,6 +67,18 @@ describe('processCape', () => {
     expect(pixelAt(pixels, 127, 63)).toEqual([10, 120, 200, 255]);
   });
 
+  it('stores a picture of 2,097,152 colours about as small as it came: the mod downloads the stored file', async () => {
+    const raw = Buffer.alloc(2048 * 1024 * 4);
+    for (let i = 0; i < 2048 * 1024; i++) raw.writeUInt32BE(((i << 8) | 0xff) >>> 0, i * 4);
+    const upload = await sharp(raw, { raw: { width: 2048, height: 1024, channels: 4 } })
+      .png({ adaptiveFiltering: true, compressionLevel: 9 })
+      .toBuffer();
+    expect(upload.length).toBeLessThan(50_000);
+    const { still } = await processCape(upload);
+    expect(still.bytes.length, 'stored bytes').toBeLessThan(2 * upload.length);
+    expect((await rgbaPixels(still.bytes)).data.equals(raw)).toBe(true);
+  });
+
   it('strips every metadata chunk from the stored PNG', async () => {
     const inputTypes = pngChunks(capeWithMetadata).map((chunk) => chunk.type);
     for (const type of ['tEXt', 'iTXt', 'zTXt', 'eXIf']) expect(inputTypes, 'the input really carries metadata').toContain(type);
