@@ -32,6 +32,11 @@ const MICROSOFT_APP = { MICROSOFT_CLIENT_ID: 'e2e-client-id', MICROSOFT_CLIENT_S
 export const E2E_BOT_KEY = 'bot-key-e2e';
 /** The merchant account the e2e server sells to. */
 export const E2E_PAYPAL_EMAIL = 'payments@cloakroom.example';
+/** The e2e site's game auth server, companion game server, community chat and support address. */
+export const E2E_AUTH_SERVER_HOST = 'auth.capes.example';
+export const E2E_GAME_SERVER_HOST = 'play.capes.example';
+export const E2E_DISCORD_URL = 'https://discord.example/invite/capes';
+export const E2E_SUPPORT_EMAIL = 'support@capes.example';
 
 const serverEnv = {
   OFFLINE_MODE: 'true',
@@ -63,6 +68,11 @@ const serverEnv = {
   XBL_AUTH_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
   XSTS_AUTH_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
   MINECRAFT_SERVICES_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
+  // The community's own services, which a fresh install leaves empty (and so hides what depends on them).
+  PUBLIC_AUTH_SERVER_HOST: E2E_AUTH_SERVER_HOST,
+  PUBLIC_GAME_SERVER_HOST: E2E_GAME_SERVER_HOST,
+  PUBLIC_DISCORD_URL: E2E_DISCORD_URL,
+  PUBLIC_SUPPORT_EMAIL: E2E_SUPPORT_EMAIL,
   // The site shows ads from the local ad network stand-in.
   PUBLIC_AD_CLIENT: 'ca-pub-e2e',
   PUBLIC_AD_SCRIPT_URL: `http://127.0.0.1:${E2E_AD_NETWORK_PORT}/pagead/js/adsbygoogle.js`,
