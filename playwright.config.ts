@@ -1,6 +1,7 @@
 // End-to-end tests in the system Chromium against the real server (one normal, one in maintenance mode).
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { offlineUuid } from './server/auth/player-ids.ts';
 import { CHROMIUM_FLAGS } from './scripts/chromium-flags.ts';
 
 /** Where the e2e servers keep their data; recreated by each run. */
@@ -37,6 +38,8 @@ export const E2E_AUTH_SERVER_HOST = 'auth.capes.example';
 export const E2E_GAME_SERVER_HOST = 'play.capes.example';
 export const E2E_DISCORD_URL = 'https://discord.example/invite/capes';
 export const E2E_SUPPORT_EMAIL = 'support@capes.example';
+/** The player the e2e site lists as its contributor (CONTRIBUTORS), by the uuid the offline-mode server gives the name. */
+export const E2E_CONTRIBUTOR = 'E2EContributor';
 
 const serverEnv = {
   OFFLINE_MODE: 'true',
@@ -73,6 +76,7 @@ const serverEnv = {
   PUBLIC_GAME_SERVER_HOST: E2E_GAME_SERVER_HOST,
   PUBLIC_DISCORD_URL: E2E_DISCORD_URL,
   PUBLIC_SUPPORT_EMAIL: E2E_SUPPORT_EMAIL,
+  CONTRIBUTORS: offlineUuid(E2E_CONTRIBUTOR),
   // The site shows ads from the local ad network stand-in.
   PUBLIC_AD_CLIENT: 'ca-pub-e2e',
   PUBLIC_AD_SCRIPT_URL: `http://127.0.0.1:${E2E_AD_NETWORK_PORT}/pagead/js/adsbygoogle.js`,

@@ -312,6 +312,12 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
     group: 'Site (built into the pages)',
     description: 'external mod download page (`/download/:platform?/:version?` redirects there)',
   },
+  CONTRIBUTORS: {
+    group: 'Logins and accounts',
+    default: 'empty',
+    description:
+      "the footer's contributors: comma-separated player uuids, in order; each shows with its current name and links to its profile once the player is registered here (`GET /api/contributors`); empty lists none",
+  },
   PUBLIC_AD_CLIENT: {
     group: 'Site (built into the pages)',
     default: 'empty',

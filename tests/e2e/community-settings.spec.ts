@@ -1,8 +1,8 @@
 // The community's own services, set on the e2e site: each shows where players look for it, and the legal pages and help
 // follow the site's settings (a fresh install, which sets none, is in fresh-install.spec.ts).
 import { expect, test } from '@playwright/test';
-import { E2E_AUTH_SERVER_HOST, E2E_DISCORD_URL, E2E_GAME_SERVER_HOST, E2E_SUPPORT_EMAIL } from '../../playwright.config';
-import { skipServerAdvert } from '../helpers/e2e/session';
+import { E2E_AUTH_SERVER_HOST, E2E_CONTRIBUTOR, E2E_DISCORD_URL, E2E_GAME_SERVER_HOST, E2E_SUPPORT_EMAIL } from '../../playwright.config';
+import { logIn, skipServerAdvert } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 
@@ -11,6 +11,17 @@ test('the home page and the footer lead to the community chat and the game serve
   await expect(page.getByRole('link', { name: /Join the community/ })).toHaveAttribute('href', E2E_DISCORD_URL);
   await expect(page.getByRole('button', { name: /Play on our server/ })).toContainText(E2E_GAME_SERVER_HOST);
   await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Community Discord' })).toHaveAttribute('href', E2E_DISCORD_URL);
+});
+
+test('the footer lists the contributor the site sets, once registered, and leads to their profile', async ({ page }) => {
+  await logIn(page, E2E_CONTRIBUTOR, { ref: '/help' });
+  const contributors = page.getByRole('contentinfo').getByTestId('contributors');
+  await expect(contributors).toBeVisible();
+  await expect(contributors.getByRole('link')).toHaveCount(1);
+  await contributors.getByRole('link', { name: E2E_CONTRIBUTOR }).click();
+  await expect(page).toHaveURL(/\/user\/[0-9a-f]{32}$/);
+  await expect(page.getByRole('main')).toContainText(E2E_CONTRIBUTOR);
+  await expect(page.getByText("That user doesn't exist")).toHaveCount(0);
 });
 
 test('the auth page and the code login show the auth server the site sets', async ({ page }) => {
