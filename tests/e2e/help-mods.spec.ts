@@ -86,7 +86,7 @@ for (const width of [1280, 390]) {
     await expect(page.getByRole('button', { name: 'Copy CustomSkinLoader entry of type Legacy' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     // Each line of a setting is one line on screen: a URL is never broken in two.
-    const blocks = page.locator('[data-snippet] pre');
+    const blocks = page.getByRole('main').locator('pre');
     const lines = await blocks.evaluateAll((pres) =>
       pres.map((pre) => {
         const style = getComputedStyle(pre);
