@@ -1,6 +1,7 @@
 // End-to-end tests in the system Chromium against the real server (one normal, one in maintenance mode).
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { offlineUuid } from './server/auth/player-ids.ts';
 import { CHROMIUM_FLAGS } from './scripts/chromium-flags.ts';
 
 /** Where the e2e servers keep their data; recreated by each run. */
@@ -34,6 +35,13 @@ const MICROSOFT_APP = { MICROSOFT_CLIENT_ID: 'e2e-client-id', MICROSOFT_CLIENT_S
 export const E2E_BOT_KEY = 'bot-key-e2e';
 /** The merchant account the e2e server sells to. */
 export const E2E_PAYPAL_EMAIL = 'payments@cloakroom.example';
+/** The e2e site's game auth server, companion game server, community chat and support address. */
+export const E2E_AUTH_SERVER_HOST = 'auth.capes.example';
+export const E2E_GAME_SERVER_HOST = 'play.capes.example';
+export const E2E_DISCORD_URL = 'https://discord.example/invite/capes';
+export const E2E_SUPPORT_EMAIL = 'support@capes.example';
+/** The player the e2e site lists as its contributor (CONTRIBUTORS), by the uuid the offline-mode server gives the name. */
+export const E2E_CONTRIBUTOR = 'E2EContributor';
 
 const serverEnv = {
   OFFLINE_MODE: 'true',
@@ -65,6 +73,12 @@ const serverEnv = {
   XBL_AUTH_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
   XSTS_AUTH_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
   MINECRAFT_SERVICES_URL: `http://127.0.0.1:${E2E_MICROSOFT_PORT}`,
+  // The community's own services, which a fresh install leaves empty (and so hides what depends on them).
+  PUBLIC_AUTH_SERVER_HOST: E2E_AUTH_SERVER_HOST,
+  PUBLIC_GAME_SERVER_HOST: E2E_GAME_SERVER_HOST,
+  PUBLIC_DISCORD_URL: E2E_DISCORD_URL,
+  PUBLIC_SUPPORT_EMAIL: E2E_SUPPORT_EMAIL,
+  CONTRIBUTORS: offlineUuid(E2E_CONTRIBUTOR),
   // The site shows ads from the local ad network stand-in.
   PUBLIC_AD_CLIENT: 'ca-pub-e2e',
   PUBLIC_AD_SCRIPT_URL: `http://127.0.0.1:${E2E_AD_NETWORK_PORT}/pagead/js/adsbygoogle.js`,

@@ -37,7 +37,7 @@ import { headCreatorRoutes } from './routes/creators/head.ts';
 import { imageCreatorRoutes } from './routes/creators/image.ts';
 import { optifineCreatorRoutes } from './routes/creators/optifine.ts';
 import { galleryRoutes } from './routes/gallery.ts';
-import { generalRoutes, loadContributors } from './routes/general.ts';
+import { generalRoutes } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { isModApiPath, modRoutes } from './routes/mod.ts';
 import { isHealthCheckPath, METRICS_PATH, operationsRoutes } from './routes/operations.ts';
@@ -88,8 +88,6 @@ const CREATOR_ROUTES = [
   aiCreatorRoutes,
   creationRoutes,
 ];
-
-const CONTRIBUTORS_FILE = new URL('../src/content/contributors.json', import.meta.url);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -260,7 +258,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       counter,
       keyRefusalsPerMinute: config.apiKeyRefusalsPerMinute,
     });
-    await site.register(generalRoutes, { db, contributors: loadContributors(CONTRIBUTORS_FILE) });
+    await site.register(generalRoutes, { db, contributors: config.contributors });
     await site.register(accountRoutes, { db, config, library, bus, counter, metrics });
     await site.register(internalRoutes, { db, bus });
     await site.register(userRoutes, { db, profiles });

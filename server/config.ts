@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
 import { BOOLEAN_TEXTS, isTrueText } from '../src/lib/boolean-text.ts';
+import { normalizeUuid } from '../src/lib/ids.ts';
 import { DEFAULT_PORT, publicBaseUrl } from '../src/lib/public-base-url.ts';
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './config/image-job-limits.ts';
 import { isHostOrOrigin, trustProxySetting, type TrustProxy } from './config/parsers.ts';
@@ -24,6 +25,16 @@ const list = z
       .filter(Boolean),
   );
 
+/** Comma-separated player uuids (dashes allowed), each as stored: 32 lowercase hex digits. */
+const uuidList = list.transform((items, context) => {
+  const bad = items.filter((item) => normalizeUuid(item) === null);
+  if (bad.length > 0) {
+    context.addIssue({ code: 'custom', message: `expected player uuids, not ${bad.map((item) => JSON.stringify(item)).join(', ')}` });
+    return z.NEVER;
+  }
+  return items.map((item) => normalizeUuid(item)!);
+});
+
 const milliseconds = z.coerce.number().int().min(0);
 /** A price with two decimals, as the payment providers take it. */
 const price = z.string().regex(/^\d{1,6}\.\d{2}$/, { message: 'a price with two decimals, such as 4.99' });
@@ -41,6 +52,7 @@ export const configSchema = z.object({
   PUBLIC_API_URL: z.union([z.literal(''), z.string().url()]).optional(),
   PUBLIC_AD_CLIENT: z.string().optional(),
   PUBLIC_AD_SCRIPT_URL: z.url().optional(),
+  CONTRIBUTORS: uuidList,
   AUTH_API_KEY: z.string().optional(),
   MOJANG_API_URL: z.string().url().default('https://api.mojang.com'),
   OFFLINE_MODE: flag,
@@ -186,6 +198,8 @@ export interface Config {
   paymentNotificationRetentionMs: number;
   /** The bearer key of the chat-community bot's API (DISCORD_BOT_KEY); unset refuses every bot call. */
   discordBotKey: string | undefined;
+  /** The footer's contributors (CONTRIBUTORS): player uuids, in the order the footer lists them. */
+  contributors: string[];
   /** Bot API calls per minute, all together (then 429). */
   botCallsPerMinute: number;
   /** Calls per minute from one address to the bearer-key APIs (bot, game auth server) without a valid key (then 429). */
@@ -352,6 +366,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentNotificationsPerMinute: e.PAYMENT_NOTIFICATIONS_PER_MINUTE,
     paymentNotificationRetentionMs: e.PAYMENT_NOTIFICATION_RETENTION_DAYS * 24 * 60 * 60_000,
     discordBotKey: e.DISCORD_BOT_KEY || undefined,
+    contributors: e.CONTRIBUTORS,
     botCallsPerMinute: e.BOT_CALLS_PER_MINUTE,
     apiKeyRefusalsPerMinute: e.API_KEY_REFUSALS_PER_MINUTE,
     creators: {

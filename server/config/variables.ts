@@ -1,4 +1,5 @@
 // What every environment variable does, in words: the one source of docs/configuration.md (npm run docs:config).
+import { PURCHASES_UNAVAILABLE } from '../../src/lib/premium.ts';
 import type { configSchema } from '../config.ts';
 
 /** The sections of docs/configuration.md, in their order. */
@@ -210,7 +211,7 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
   PREMIUM_CURRENCY: { group: 'Premium and payments', description: "the prices' currency (ISO code)" },
   PAYPAL_EMAIL: {
     group: 'Premium and payments',
-    description: 'the PayPal account payments go to; until set, Buy answers "Something went wrong! Please refresh!" (`/api/premium/init` answers 501)',
+    description: `the PayPal account payments go to; until set, the premium page offers no PayPal, and with no card payments either it says "${PURCHASES_UNAVAILABLE}" and shows no Buy button (\`/api/premium/init\` answers 501)`,
   },
   PAYPAL_URL: {
     group: 'Premium and payments',
@@ -311,6 +312,12 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
     group: 'Site (built into the pages)',
     description: 'external mod download page (`/download/:platform?/:version?` redirects there)',
   },
+  CONTRIBUTORS: {
+    group: 'Logins and accounts',
+    default: 'empty',
+    description:
+      "the footer's contributors: comma-separated player uuids, in order; each shows with its current name and links to its profile once the player is registered here (`GET /api/contributors`); empty lists none",
+  },
   PUBLIC_AD_CLIENT: {
     group: 'Site (built into the pages)',
     default: 'empty',
@@ -340,21 +347,21 @@ export const OTHER_VARIABLES: Record<string, OtherVariableDoc> = {
   },
   PUBLIC_AUTH_SERVER_HOST: {
     group: 'Site (built into the pages)',
-    default: '`auth.cloakroom.gg`',
+    default: 'empty',
     readBy: 'src/lib/site.ts',
-    description: 'game auth server address shown on the login pages',
+    description: 'game auth server address shown on the code login page and `/auth`; empty: no `/auth` page, and the code login asks for a code from staff',
   },
   PUBLIC_GAME_SERVER_HOST: {
     group: 'Site (built into the pages)',
-    default: '`play.cloakroom.gg`',
+    default: 'empty',
     readBy: 'src/lib/site.ts',
-    description: 'companion game server address (home, server advert)',
+    description: 'companion game server address (home page card, the daily server advert); empty shows neither',
   },
   PUBLIC_DISCORD_URL: {
     group: 'Site (built into the pages)',
-    default: '`https://discord.gg/cloakroom`',
+    default: 'empty',
     readBy: 'src/lib/site.ts',
-    description: 'community chat invite',
+    description: 'community chat invite; empty shows no Discord links',
   },
   PUBLIC_SKIN_URL: {
     group: 'Site (built into the pages)',
@@ -376,9 +383,9 @@ export const OTHER_VARIABLES: Record<string, OtherVariableDoc> = {
   },
   PUBLIC_SUPPORT_EMAIL: {
     group: 'Site (built into the pages)',
-    default: '`support@cloakroom.gg`',
+    default: 'empty',
     readBy: 'src/lib/site.ts',
-    description: 'support contact',
+    description: 'support address (premium, privacy and help pages); empty shows no support address',
   },
   TEST_DATABASE_URL: {
     group: 'Tests',

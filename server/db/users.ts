@@ -37,6 +37,17 @@ export async function upsertUser(db: Db, uuid: string, username: string, now = D
   return before !== undefined && before.username !== username;
 }
 
+/** The registered, unbanned players among these uuids, with their current names, in the uuids' order. */
+export async function registeredPlayers(db: Db, uuids: readonly string[]): Promise<Array<{ uuid: string; username: string }>> {
+  if (uuids.length === 0) return [];
+  const rows = await db.selectFrom('users').select(['uuid', 'username']).where('uuid', 'in', uuids).where('banned', '=', 0).execute();
+  const byUuid = new Map(rows.map((row) => [row.uuid, row]));
+  return uuids.flatMap((uuid) => {
+    const row = byUuid.get(uuid);
+    return row ? [{ uuid: row.uuid, username: row.username }] : [];
+  });
+}
+
 /** Puts an account in the admin group. */
 export async function makeAdmin(db: Db, uuid: string): Promise<void> {
   await db.updateTable('users').set({ group_id: ADMIN_GROUP_ID }).where('uuid', '=', uuid).execute();

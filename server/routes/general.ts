@@ -1,21 +1,14 @@
 // General calls: the current user, home statistics and contributors.
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { contributorSchema, homeStatsSchema, userSchema } from '../../src/lib/schemas/account.ts';
-import type { Contributor } from '../../src/lib/types.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
-import { countUsers, toApiUser } from '../db/users.ts';
+import { countUsers, registeredPlayers, toApiUser } from '../db/users.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 
-/** Reads and checks the contributors content file. */
-export function loadContributors(file: URL | string): Contributor[] {
-  return z.array(contributorSchema).parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-}
-
 /** Registers GET /api/user, /api/csrf-cookie, /api/home and /api/contributors. */
-export async function generalRoutes(instance: FastifyInstance, options: { db: Db; contributors: Contributor[] }) {
+export async function generalRoutes(instance: FastifyInstance, options: { db: Db; contributors: string[] }) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, contributors } = options;
 
@@ -36,9 +29,7 @@ export async function generalRoutes(instance: FastifyInstance, options: { db: Db
     users: await countUsers(db),
   }));
 
-  app.get(
-    '/api/contributors',
-    { schema: { summary: 'The footer contributors', response: { 200: z.array(contributorSchema), ...errorResponses } } },
-    async () => contributors,
+  app.get('/api/contributors', { schema: { summary: 'The footer contributors', response: { 200: z.array(contributorSchema), ...errorResponses } } }, async () =>
+    registeredPlayers(db, contributors),
   );
 }

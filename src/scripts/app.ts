@@ -4,6 +4,7 @@ import { takeFlash } from '../lib/flash';
 import { $user, storeUser } from '../lib/session';
 import type { User } from '../lib/types';
 import { startAdSlots } from './ads';
+import { startContributors } from './contributors';
 import { startMenu } from './menu';
 import { startOverlays } from './overlays';
 
@@ -17,6 +18,7 @@ if (flash && flashMessage) {
 startMenu();
 startOverlays();
 startAdSlots();
+startContributors();
 
 if ($user.get()) {
   api<User>('/api/user').then(storeUser, () => {

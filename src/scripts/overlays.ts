@@ -29,10 +29,31 @@ function startApiOfflineModal(): void {
 
 /** The login pages, where a player holding a code must not meet the advert first (it waits for the next page). */
 const ADVERT_FREE_PATH = /^\/account\/login(\/|$)/;
+/** Where the session keeps the page this tab's visit started on. */
+const LANDING_PAGE_KEY = 'landing_page';
+
+/** The page this tab's visit started on (this page, when it is the first). */
+function landingPage(): string {
+  try {
+    const landing = sessionStorage.getItem(LANDING_PAGE_KEY);
+    if (landing !== null) return landing;
+    sessionStorage.setItem(LANDING_PAGE_KEY, location.pathname);
+  } catch {
+    // Without session storage every page counts as the first, so the advert waits for the home page.
+  }
+  return location.pathname;
+}
+
+/** The advert never covers the page a visitor came for: it shows on the home page, or on a page they went on to. */
+function advertMayShow(): boolean {
+  const landing = landingPage();
+  if (ADVERT_FREE_PATH.test(location.pathname)) return false;
+  return location.pathname === '/' || location.pathname !== landing;
+}
 
 function startServerAdvert(): void {
   const modal = document.getElementById('server-advert-modal') as HTMLDialogElement | null;
-  if (!modal || getCookie(SERVER_ADVERT_COOKIE) || ADVERT_FREE_PATH.test(location.pathname)) return;
+  if (!modal || getCookie(SERVER_ADVERT_COOKIE) || !advertMayShow()) return;
   setCookie(SERVER_ADVERT_COOKIE, '1', { expires: 86400 });
   modal.showModal();
 }

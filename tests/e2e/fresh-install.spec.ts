@@ -30,3 +30,71 @@ test('the premium page says purchases are not available yet and offers no Buy or
   await expect(page.getByTestId('premium-glint')).toContainText('£4.99');
   await expect(page.getByRole('button', { name: /^Buy / })).toHaveCount(0);
 });
+
+test('a fresh site points players at no one else’s services: no auth server, advert, Discord, support address, game server or contributors', async ({
+  page,
+  context,
+}) => {
+  // A first visit, with no advert seen today.
+  await context.clearCookies();
+  const contributorsAnswered = page.waitForResponse('**/api/contributors');
+  await page.goto('/');
+  await expect(page.getByTestId('user-count')).toContainText(/\d+ players? uses? /);
+  await expect(page.getByRole('dialog', { name: 'Play with us!' })).toHaveCount(0);
+  await expect(page.getByText('Play on our server')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Join the community/ })).toHaveCount(0);
+  const footer = page.getByRole('contentinfo');
+  await expect(footer.getByRole('link', { name: 'Help' })).toBeVisible();
+  await expect(footer.getByRole('link', { name: 'Community Discord' })).toHaveCount(0);
+  expect(await (await contributorsAnswered).json()).toEqual([]);
+  await expect(footer.getByText('Contributors')).toBeHidden();
+
+  for (const path of [
+    '/',
+    '/help',
+    '/help/mods',
+    '/premium',
+    '/account/login',
+    '/account/login/minecraft',
+    '/legal/terms',
+    '/legal/privacy',
+    '/legal/rules',
+    '/legal/disclaimer',
+  ]) {
+    await page.goto(path);
+    await expect(page.locator('main')).toBeVisible();
+    // The premium page is drawn in the browser: wait for its cards.
+    if (path === '/premium') await expect(page.getByTestId('premium-glint')).toBeVisible();
+    expect(await page.content(), path).not.toContain('cloakroom.gg');
+    await expect(page.locator('a[href*="discord"]'), path).toHaveCount(0);
+    await expect(page.locator('a[href^="mailto:"]'), path).toHaveCount(0);
+  }
+
+  const auth = await page.goto('/auth');
+  expect(auth?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+
+  await page.goto('/account/login/minecraft');
+  await expect(page.getByText("Ask the site's staff for a login code.")).toBeVisible();
+  await expect(page.getByTestId('auth-server-address')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'how to get a code' })).toHaveCount(0);
+
+  await page.goto('/help');
+  await expect(page.getByText(/Ask the site.s staff for a 6-digit login code\./)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'the auth page' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'How do I contact you or get more help?' })).toHaveCount(0);
+});
+
+test('the legal pages of a site without ads or a support address say nothing of either', async ({ page }) => {
+  await page.goto('/legal/privacy');
+  const article = page.getByRole('article');
+  await expect(article.getByRole('heading', { name: 'Cookies' })).toBeVisible();
+  await expect(article.getByRole('heading', { name: 'Advertising' })).toHaveCount(0);
+  await expect(article).not.toContainText(/\bads\b|advertising partner/);
+  await expect(article).not.toContainText('support');
+  await expect(article).not.toContainText('Advert cookie');
+  await page.goto('/legal/terms');
+  await expect(page.getByRole('article').getByRole('heading', { name: 'Availability and warranty' })).toBeVisible();
+  await expect(page.getByRole('article')).not.toContainText('advertising');
+  await expect(page.getByRole('article').getByRole('heading', { name: 'Contact' })).toHaveCount(0);
+});

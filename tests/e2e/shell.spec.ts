@@ -1,6 +1,6 @@
 // The site shell: titles, the 404 page, the home page, maintenance screen, API-offline modal, server advert, ads and the ad-blocker message.
 import { expect, test } from '@playwright/test';
-import { E2E_MAINTENANCE_PORT } from '../../playwright.config';
+import { E2E_GAME_SERVER_HOST, E2E_MAINTENANCE_PORT } from '../../playwright.config';
 import { STAND_IN_AD_TEXT } from '../helpers/ad-network';
 import { skipServerAdvert } from '../helpers/e2e/session';
 
@@ -92,9 +92,9 @@ test('the server advert waits while a player is on the login pages, and shows on
   await expect(page.getByRole('dialog', { name: 'Play with us!' })).toBeVisible();
 });
 
-test('the server advert shows once, then not again that day', async ({ page, context }) => {
+test('the server advert shows on the home page once, then not again that day', async ({ page, context }) => {
   const openedAt = Math.floor(Date.now() / 1000);
-  await page.goto('/help');
+  await page.goto('/');
   const advert = page.getByRole('dialog', { name: 'Play with us!' });
   await expect(advert).toBeVisible();
   const cookie = (await context.cookies()).find((c) => c.name === 'server_advert');
@@ -103,10 +103,24 @@ test('the server advert shows once, then not again that day', async ({ page, con
   expect(cookie!.expires).toBeGreaterThanOrEqual(openedAt + 86_400 - 1);
   expect(cookie!.expires).toBeLessThanOrEqual(Date.now() / 1000 + 86_400);
   expect(cookie!.sameSite).toBe('Lax');
+  await expect(advert).toContainText(E2E_GAME_SERVER_HOST);
   await advert.getByRole('button', { name: 'Close' }).click();
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'Help', exact: true })).toBeVisible();
+  await expect(page.getByTestId('user-count')).toContainText('Cloakroom');
   await expect(advert).toBeHidden();
+});
+
+test('a visitor who lands on /help/mods can copy a setting at once; the advert waits for the next page they open', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/help/mods');
+  const button = page.getByRole('button', { name: 'Copy CustomSkinLoader entry of type CustomSkinAPI', exact: true });
+  await button.click();
+  await expect(page.locator('[data-snippet]').filter({ has: button }).locator('[aria-live="polite"]')).toHaveText(/Copied/);
+  const advert = page.getByRole('dialog', { name: 'Play with us!' });
+  await expect(advert).toHaveCount(0);
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: '← Help' }).click();
+  await expect(page).toHaveURL(/\/help$/);
+  await expect(advert).toBeVisible();
 });
 
 test("with an ad client set up, the slots show the network's ads; an ad blocker that hides them gets the ad message", async ({ page, context, baseURL }) => {

@@ -119,3 +119,17 @@ describe('image queue settings', () => {
     expect(() => loadConfig({ IMAGE_JOB_TIMEOUT_MS: 'soon' })).toThrow(/IMAGE_JOB_TIMEOUT_MS/);
   });
 });
+
+describe('CONTRIBUTORS', () => {
+  it('is empty by default and reads uuids with or without dashes as stored', () => {
+    expect(loadConfig({}).contributors).toEqual([]);
+    expect(loadConfig({ CONTRIBUTORS: '069A79F4-44E9-4726-A5BE-FCA90E38AAF5, 853c80ef3c3749fdaa49938b674adae6' }).contributors).toEqual([
+      '069a79f444e94726a5befca90e38aaf5',
+      '853c80ef3c3749fdaa49938b674adae6',
+    ]);
+  });
+
+  it('refuses to start on an entry that is not a uuid, naming it', () => {
+    expect(() => loadConfig({ CONTRIBUTORS: '069a79f444e94726a5befca90e38aaf5,Notch' })).toThrow(/CONTRIBUTORS: expected player uuids, not "Notch"/);
+  });
+});

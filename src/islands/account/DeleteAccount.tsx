@@ -36,13 +36,15 @@ export default function DeleteAccount({ discordUrl }: { discordUrl: string }) {
         This removes everything: your cape, your ears, your gallery textures and likes, and every premium feature you bought. It cannot be undone, and purchases
         are not refunded.
       </div>
-      <p className="mt-4 text-ink-300">
-        Having trouble instead? Ask us on{' '}
-        <a href={discordUrl} rel="noopener">
-          Discord
-        </a>{' '}
-        first.
-      </p>
+      {discordUrl && (
+        <p className="mt-4 text-ink-300">
+          Having trouble instead? Ask us on{' '}
+          <a href={discordUrl} rel="noopener">
+            Discord
+          </a>{' '}
+          first.
+        </p>
+      )}
       <label className="mt-6 flex items-start gap-3">
         <input type="checkbox" className="mt-1 h-4 w-4 accent-red-600" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />
         <span>I understand that my account and everything in it will be deleted for good.</span>

@@ -16,7 +16,7 @@ export function sanitizeCode(value: string): string {
   return value.replace(/\D/g, '').slice(0, 6);
 }
 
-/** The code login form. */
+/** The code login form; without an auth server (empty authServerHost) the code comes from staff. */
 export default function MinecraftLogin({ authServerHost }: { authServerHost: string }) {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
@@ -61,25 +61,29 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
     <form className="card mx-auto max-w-md" onSubmit={submit} noValidate>
       <h1 className="text-3xl font-extrabold">Login using Minecraft</h1>
       <ol className="mt-4 list-decimal space-y-2 pl-5 text-ink-300">
-        <li>
-          Join{' '}
-          <button
-            type="button"
-            onClick={copyAddress}
-            className="rounded bg-ink-800 px-2 py-0.5 font-mono text-ink-100 hover:bg-ink-700"
-            title="Click to copy"
-            data-testid="auth-server-address"
-          >
-            {authServerHost}
-          </button>{' '}
-          in the game with Direct Connect.
-          {copied && (
-            <span className="ml-2 text-xs text-green-400" role="status">
-              Copied!
-            </span>
-          )}
-        </li>
-        <li>Type the 6-digit code it shows you below.</li>
+        {authServerHost ? (
+          <li>
+            Join{' '}
+            <button
+              type="button"
+              onClick={copyAddress}
+              className="rounded bg-ink-800 px-2 py-0.5 font-mono text-ink-100 hover:bg-ink-700"
+              title="Click to copy"
+              data-testid="auth-server-address"
+            >
+              {authServerHost}
+            </button>{' '}
+            in the game with Direct Connect.
+            {copied && (
+              <span className="ml-2 text-xs text-green-400" role="status">
+                Copied!
+              </span>
+            )}
+          </li>
+        ) : (
+          <li>Ask the site&apos;s staff for a login code.</li>
+        )}
+        <li>Type the 6-digit code {authServerHost ? 'it shows you' : 'you got'} below.</li>
       </ol>
       <label htmlFor="login-code" className="mt-6 block text-sm font-semibold">
         Code
@@ -100,9 +104,11 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
         {busy ? 'Checking…' : 'Confirm identity'}
       </button>
       <ErrorDisplay error={error} />
-      <p className="mt-4 text-xs text-ink-300">
-        Need help? See <a href="/auth">how to get a code</a>.
-      </p>
+      {authServerHost && (
+        <p className="mt-4 text-xs text-ink-300">
+          Need help? See <a href="/auth">how to get a code</a>.
+        </p>
+      )}
     </form>
   );
 }

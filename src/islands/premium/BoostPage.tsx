@@ -173,7 +173,8 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
               disabled={busy}
               onGet={() => run(async () => setLinkCode((await api<Code>('/api/premium/boost/discord/generate', { method: 'POST' })).code))}
             >
-              to our bot in the <a href={discordUrl}>community chat</a> within 10 minutes. This page notices the link by itself.
+              to our bot in the {discordUrl ? <a href={discordUrl}>community chat</a> : 'community chat'} within 10 minutes. This page notices the link by
+              itself.
             </OneTimeCode>
           )}
         </Step>
@@ -182,7 +183,8 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
             <span className="font-semibold text-green-200">Thank you for boosting!</span>
           ) : (
             <p>
-              Boost our <a href={discordUrl}>community server</a>. {linked ? 'This page notices the boost by itself.' : 'Link your account first.'}
+              Boost our {discordUrl ? <a href={discordUrl}>community server</a> : 'community server'}.{' '}
+              {linked ? 'This page notices the boost by itself.' : 'Link your account first.'}
             </p>
           )}
         </Step>

@@ -183,7 +183,13 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
         {!state && !error && [0, 1, 2].map((index) => <li key={index} className="card h-64 animate-pulse" aria-hidden="true" />)}
       </ul>
       <p className="mt-6 text-sm text-ink-300">
-        All purchases are final. Questions about a payment? Write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+        All purchases are final.
+        {supportEmail && (
+          <>
+            {' '}
+            Questions about a payment? Write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+          </>
+        )}
       </p>
       <p className="mt-2 text-sm text-ink-300">
         Boosting our community server gives you one feature free while you boost: <a href="/premium/boost">Premium Boost</a>.
