@@ -7,6 +7,9 @@ import type { Db } from '../db/database.ts';
 import { countUsers, registeredPlayers, toApiUser } from '../db/users.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 
+/** How long a browser keeps the contributors list, in seconds. */
+const CONTRIBUTORS_MAX_AGE_S = 300;
+
 /** Registers GET /api/user, /api/csrf-cookie, /api/home and /api/contributors. */
 export async function generalRoutes(instance: FastifyInstance, options: { db: Db; contributors: string[] }) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -29,7 +32,13 @@ export async function generalRoutes(instance: FastifyInstance, options: { db: Db
     users: await countUsers(db),
   }));
 
-  app.get('/api/contributors', { schema: { summary: 'The footer contributors', response: { 200: z.array(contributorSchema), ...errorResponses } } }, async () =>
-    registeredPlayers(db, contributors),
+  // Every page's footer asks for the list: the browser keeps it for a few minutes instead of asking on each page.
+  app.get(
+    '/api/contributors',
+    { schema: { summary: 'The footer contributors', response: { 200: z.array(contributorSchema), ...errorResponses } } },
+    async (_request, reply) => {
+      reply.header('cache-control', `private, max-age=${CONTRIBUTORS_MAX_AGE_S}`);
+      return registeredPlayers(db, contributors);
+    },
   );
 }

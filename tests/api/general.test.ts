@@ -58,6 +58,7 @@ describe.each(backends)('general API on $name', (backend) => {
     const contributors = async () => {
       const response = await fetch(`${suite.server.url}/api/contributors`);
       expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control'), 'browsers keep it between pages').toBe('private, max-age=300');
       return (await response.json()) as Array<{ uuid: string; username: string }>;
     };
     // Nobody listed is registered yet: no link would lead anywhere.
