@@ -120,7 +120,7 @@ async function reportedPlayerWithCape(page: Page): Promise<string> {
   return name;
 }
 
-test('an admin works the player report queue: Remove needs a reason, Cancel goes back, Ban bans', async ({ page }) => {
+test("an admin works the player report queue: Remove starts from the reporter's reason and needs one, Cancel goes back, Ban bans", async ({ page }) => {
   const first = await reportedPlayerWithCape(page);
   const second = await reportedPlayerWithCape(page);
   await logIn(page, uniqueName('Mod'), { admin: true });
@@ -130,17 +130,22 @@ test('an admin works the player report queue: Remove needs a reason, Cancel goes
   await expect(firstReport.getByRole('img', { name: `${first}'s reported cape` })).toBeVisible();
   await firstReport.getByRole('button', { name: 'Remove' }).click();
   const confirmRemove = firstReport.getByRole('button', { name: 'Confirm remove' });
+  const reason = firstReport.getByLabel('Reason');
+  // The reporter gave "NSFW or NSFL image": Remove starts from it.
+  await expect(reason.locator('option:checked')).toHaveText('NSFW or NSFL image');
+  await expect(confirmRemove).toBeEnabled();
+  await reason.selectOption('');
   await expect(confirmRemove).toBeDisabled();
-  await firstReport.getByLabel('Reason').selectOption('nsfw');
+  await reason.selectOption('hate');
   await firstReport.getByRole('button', { name: 'Cancel' }).click();
   await firstReport.getByRole('button', { name: 'Remove' }).click();
-  await expect(firstReport.getByLabel('Reason')).toHaveValue('');
-  await firstReport.getByLabel('Reason').selectOption('nsfw');
+  await expect(reason.locator('option:checked')).toHaveText('NSFW or NSFL image');
   await confirmRemove.click();
   await expect(page.getByTestId('user-report').filter({ hasText: first })).toHaveCount(0);
 
   const secondReport = page.getByTestId('user-report').filter({ hasText: second });
   await secondReport.getByRole('button', { name: 'Ban' }).click();
+  await expect(secondReport.getByLabel('Reason').locator('option:checked')).toHaveText('NSFW or NSFL image');
   await secondReport.getByLabel('Reason').selectOption('hate');
   await secondReport.getByRole('button', { name: 'Confirm ban' }).click();
   await expect(page.getByTestId('user-report').filter({ hasText: second })).toHaveCount(0);

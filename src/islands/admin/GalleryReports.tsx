@@ -38,6 +38,7 @@ export default function GalleryReports() {
                 <ReportPanel
                   actions={['IGNORE', 'REMOVE', 'BAN', 'WHITELIST']}
                   reasons={reasons}
+                  reportedReason={report.reasonKey}
                   subject={report.title}
                   onAnswer={(action, reason) => answer(report.id, action, reason)}
                 />

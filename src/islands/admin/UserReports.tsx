@@ -55,6 +55,7 @@ export default function UserReports() {
                 <ReportPanel
                   actions={['IGNORE', 'REMOVE', 'BAN']}
                   reasons={reasons}
+                  reportedReason={report.reasonKey}
                   subject={report.username}
                   onAnswer={(action, reason) => answer(report.id, action, reason)}
                 />
