@@ -1,6 +1,7 @@
 // The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out, and players kept out.
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { todayOnPages, todayWithTime } from '../helpers/e2e/dates';
 import { issueCode, logIn, skipServerAdvert, uniqueName, xsrf } from '../helpers/e2e/session';
 
 test.describe.configure({ timeout: 60_000 });
@@ -76,6 +77,8 @@ test('an admin finds a player on the edit user page and bans them after ticking 
   const record = page.getByTestId('admin-user-record');
   await expect(record.getByRole('heading', { name: target })).toBeVisible();
   await expect(record.getByRole('button', { name: 'Delete cape' })).toBeDisabled();
+  // Dates read as on every other page: "27 Nov 2026".
+  await expect(record.locator('time')).toHaveText(todayOnPages());
 
   const banButton = record.getByRole('button', { name: 'Ban', exact: true });
   await record.getByLabel('Reason').selectOption({ label: 'Impersonates another player or staff' });
@@ -128,6 +131,7 @@ test("an admin works the player report queue: Remove starts from the reporter's 
 
   const firstReport = page.getByTestId('user-report').filter({ hasText: first });
   await expect(firstReport.getByRole('img', { name: `${first}'s reported cape` })).toBeVisible();
+  await expect(firstReport.locator('time')).toHaveText(todayWithTime());
   await firstReport.getByRole('button', { name: 'Remove' }).click();
   const confirmRemove = firstReport.getByRole('button', { name: 'Confirm remove' });
   const reason = firstReport.getByLabel('Reason');
@@ -206,4 +210,5 @@ test('the audit log shows a ban with its moderator and reason, and narrows to on
   await expect(rows.first()).toContainText(moderator);
   await expect(rows.first()).toContainText('Banned');
   await expect(rows.first()).toContainText('NSFW or NSFL image');
+  await expect(rows.first().locator('time')).toHaveText(todayWithTime());
 });

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { noisePng } from '../../support/textures';
 import { COMPRESS_URL, textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules';
+import { todayOnPages } from '../helpers/e2e/dates';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 import { chip, seedTexture, uniqueWord } from '../helpers/e2e/gallery';
 
@@ -63,6 +64,7 @@ test('the upload page checks the file and fields, then uploads and opens the new
   await page.waitForURL(/\/gallery\/[0-9a-f]{64}$/);
   await expect(page.getByTestId('texture-title')).toHaveText(title);
   await expect(page.getByTestId('texture-tags')).toHaveText('Space');
+  await expect(page.getByText(/^uploaded /)).toHaveText(`uploaded ${todayOnPages()}`);
   await expect(page.getByTestId('player-preview')).toHaveAttribute('data-cape', 'ready');
 });
 
