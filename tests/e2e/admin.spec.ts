@@ -1,5 +1,6 @@
-// The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out, and players kept out.
-import { expect, test, type Page } from '@playwright/test';
+// The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out and told why, and players kept out.
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { bannedLogoutMessage } from '../../src/lib/login-errors';
 import sharp from 'sharp';
 import { todayOnPages, todayWithTime } from '../helpers/e2e/dates';
 import { issueCode, logIn, skipServerAdvert, uniqueName, xsrf } from '../helpers/e2e/session';
@@ -50,20 +51,35 @@ test('an admin opens the dashboard from the menu and unbans a player from the ba
   await expect(page.getByTestId('ban-row').filter({ hasText: target })).toHaveCount(0);
 });
 
-test('a banned player is logged out on their next page', async ({ browser, page }) => {
-  const player = uniqueName('Doomed');
-  await logIn(page, player);
+/** Logs a new player in on `page`, and has a new admin ban them in another browser (for NSFW or NSFL image). */
+async function logInThenGetBanned(browser: Browser, page: Page): Promise<void> {
+  await logIn(page, uniqueName('Doomed'));
   const uuid = ((await (await page.request.get('/api/user')).json()) as { uuid: string }).uuid;
-
   const adminPage = await browser.newPage();
   await skipServerAdvert(adminPage.context(), test.info().project.use.baseURL!);
   await logIn(adminPage, uniqueName('Mod'), { admin: true });
   await ban(adminPage, uuid);
   await adminPage.close();
+}
 
+/** What a banned player is told on the page they land on. */
+const BANNED_LOGOUT = bannedLogoutMessage('NSFW or NSFL image');
+
+test('a banned player is logged out on their next page and told why on the login page it sends them to', async ({ browser, page }) => {
+  await logInThenGetBanned(browser, page);
   await page.goto('/upload-cape');
   await expect(page).toHaveURL(/\/account\/login/);
   await expect(page.getByTestId('user-menu')).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: 'banned' })).toHaveText(BANNED_LOGOUT);
+  expect(BANNED_LOGOUT).toBe('The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.');
+});
+
+test('a banned player who opens a page anyone may see is logged out and told why on that page', async ({ browser, page }) => {
+  await logInThenGetBanned(browser, page);
+  await page.goto('/help');
+  await expect(page.getByRole('alert').filter({ hasText: 'banned' })).toHaveText(BANNED_LOGOUT);
+  await expect(page.getByTestId('user-menu')).toBeHidden();
+  await expect(page).toHaveURL('/help');
 });
 
 test('an admin finds a player on the edit user page and bans them after ticking the confirm box', async ({ page }) => {
