@@ -27,6 +27,12 @@ export const E2E_FRESH_PORT = E2E_PORT + 7;
 export const E2E_FRESH_DATA_DIR = `${E2E_DATA_DIR}-fresh`;
 /** The fresh install's built site: the tests never build into the checkout's dist/, which an operator's processes may serve. */
 const E2E_FRESH_SITE_DIR = path.resolve('test-results/e2e-fresh-site');
+/** A server whose outside services (the player service, the OptiFine cape server) cannot be reached, for what pages say then. */
+export const E2E_CUT_OFF_PORT = E2E_PORT + 8;
+/** Where the cut-off server keeps its data; recreated by each run. */
+export const E2E_CUT_OFF_DATA_DIR = `${E2E_DATA_DIR}-cut-off`;
+/** A port nothing listens on: the cut-off server's outside services point there. */
+const E2E_CLOSED_PORT = E2E_PORT + 9;
 /** The e2e site, built at the start of each run with the ad settings below (dist/ stays the plain build). */
 const E2E_SITE_DIR = path.resolve('test-results/e2e-site');
 /** The app registration the e2e server uses with the Microsoft stand-in. */
@@ -133,6 +139,21 @@ export default defineConfig({
       command: 'npx tsx server/main.ts',
       url: `http://127.0.0.1:${E2E_MAINTENANCE_PORT}/`,
       env: { ...serverEnv, PORT: String(E2E_MAINTENANCE_PORT), DATA_DIR: `${E2E_DATA_DIR}-maintenance`, MAINTENANCE: 'true' },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `rm -rf ${E2E_CUT_OFF_DATA_DIR} && npx tsx server/main.ts`,
+      url: `http://127.0.0.1:${E2E_CUT_OFF_PORT}/api/home`,
+      env: {
+        ...serverEnv,
+        PORT: String(E2E_CUT_OFF_PORT),
+        DATA_DIR: E2E_CUT_OFF_DATA_DIR,
+        PUBLIC_SITE_URL: `http://127.0.0.1:${E2E_CUT_OFF_PORT}`,
+        MOJANG_API_URL: `http://127.0.0.1:${E2E_CLOSED_PORT}`,
+        MOJANG_SESSION_URL: `http://127.0.0.1:${E2E_CLOSED_PORT}`,
+        OPTIFINE_CAPES_URL: `http://127.0.0.1:${E2E_CLOSED_PORT}`,
+      },
       reuseExistingServer: false,
       timeout: 60_000,
     },

@@ -1,4 +1,5 @@
-// Bans: a banned player cannot log in, their sessions and login codes end at once, the mod API stops showing their
+// Bans: a banned player cannot log in, their sessions and login codes end at once (a session's row stays until it expires
+// or the unban, so that the player's next call is told why they were logged out), the mod API stops showing their
 // cape and ears (the profile cache hears of it through the change notice), their gallery items are hidden from every
 // gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN.
 // Each ban and unban is audited.
@@ -40,7 +41,6 @@ export async function banPlayer(
         created_at: now,
       })
       .execute();
-    await trx.deleteFrom('sessions').where('user_uuid', '=', player.uuid).execute();
     await trx.deleteFrom('login_codes').where('user_uuid', '=', player.uuid).execute();
     await setAuthorItemsHidden(trx, player.uuid, true);
     await trx
@@ -64,6 +64,8 @@ export async function unbanPlayer(db: Db, bus: InvalidationBus, moderator: Moder
     if (player.banned !== 1) return 'not-banned' as const;
     await trx.updateTable('users').set({ banned: 0 }).where('uuid', '=', uuid).execute();
     await trx.deleteFrom('user_bans').where('user_uuid', '=', uuid).execute();
+    // The sessions the ban ended stay ended: the player logs in again.
+    await trx.deleteFrom('sessions').where('user_uuid', '=', uuid).execute();
     await setAuthorItemsHidden(trx, uuid, false);
     await recordAdminAction(trx, moderator, { action: 'UNBAN', target: player }, now);
     return null;

@@ -10,7 +10,7 @@ import { prepareBlocklisting, type BlocklistContext } from '../textures/library/
 import { recordAdminAction, removalDetail, type AdminAction, type Moderator } from '../audit/record.ts';
 import { auditThumbnail } from './audit-thumbnail.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
-import { reportReasonText } from '../../src/lib/report-rules.ts';
+import { listedReasonKey, reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer } from './bans.ts';
 import type { UserReportRefusal } from './user-reports.ts';
 
@@ -22,6 +22,7 @@ export interface QueuedGalleryReport {
   hash: string;
   title: string;
   reason: string | null;
+  reasonKey: string | null;
   note: string | null;
   createdAt: number;
 }
@@ -53,7 +54,12 @@ export async function galleryReportPage(context: AssignmentContext, page: number
     perPage,
   );
   return {
-    rows: rows.map(({ created_at, reason_key, ...row }) => ({ ...row, reason: reportReasonText(reason_key), createdAt: Number(created_at) })),
+    rows: rows.map(({ created_at, reason_key, ...row }) => ({
+      ...row,
+      reason: reportReasonText(reason_key),
+      reasonKey: listedReasonKey(reason_key),
+      createdAt: Number(created_at),
+    })),
     total,
   };
 }

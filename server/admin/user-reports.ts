@@ -9,7 +9,7 @@ import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
 import { auditThumbnail } from './audit-thumbnail.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
-import { reportReasonText } from '../../src/lib/report-rules.ts';
+import { listedReasonKey, reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer, type BanRefusal } from './bans.ts';
 
 /** How many open reports the queue shows at once (oldest first). */
@@ -24,6 +24,7 @@ export interface QueuedUserReport {
   cape: string | null;
   ears: string | null;
   reason: string | null;
+  reasonKey: string | null;
   note: string | null;
   createdAt: number;
 }
@@ -70,6 +71,7 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
       cape: await dataUrl(context.library, row.cape_hash),
       ears: await dataUrl(context.library, row.ears_hash),
       reason: reportReasonText(row.reason_key),
+      reasonKey: listedReasonKey(row.reason_key),
       note: row.note,
       createdAt: Number(row.created_at),
     })),

@@ -4,8 +4,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { NOT_ADMIN_MESSAGE } from '../../src/lib/admin-access.ts';
+import { bannedLogoutMessage, UNAUTHENTICATED_MESSAGE } from '../../src/lib/login-errors.ts';
 import type { Db } from '../db/database.ts';
-import { findUser, type UserRow } from '../db/users.ts';
+import { banReason, findUser, type UserRow } from '../db/users.ts';
 import { HttpError } from '../http/errors.ts';
 import { isApiRequest } from '../http/request-path.ts';
 import type { WindowCounter } from '../redis/window-counter.ts';
@@ -23,6 +24,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in user, loaded lazily from the session cookie. */
     currentUser(): Promise<UserRow | null>;
+    /** Why the session cookie logs no one in when a ban ended it (the message says why), else null. */
+    sessionEndedMessage(): Promise<string | null>;
   }
   interface FastifyContextConfig {
     /** Who may call the route; checked before the input is validated, and written into the OpenAPI description. */
@@ -42,10 +45,10 @@ export function cookieOptions(request: FastifyRequest, httpOnly: boolean, maxAge
   return { path: '/', httpOnly, sameSite: 'lax' as const, secure: request.protocol === 'https', maxAge: maxAgeSeconds };
 }
 
-/** The user of the request's session; throws 401 when there is none. */
+/** The user of the request's session; throws 401 when there is none, saying why when a ban ended it. */
 export async function requireUser(request: FastifyRequest): Promise<UserRow> {
   const user = await request.currentUser();
-  if (!user) throw new HttpError(401, 'Unauthenticated.');
+  if (!user) throw new HttpError(401, (await request.sessionEndedMessage()) ?? UNAUTHENTICATED_MESSAGE);
   return user;
 }
 
@@ -144,16 +147,25 @@ async function authPlugin(
     route.preValidation = [check, ...hookList(route.preValidation)];
   });
 
-  app.decorateRequest('currentUser', function (this: FastifyRequest) {
-    const cache = this as FastifyRequest & { userPromise?: Promise<UserRow | null> };
-    cache.userPromise ??= (async () => {
-      const token = this.cookies[SESSION_COOKIE];
-      if (!token) return null;
-      const uuid = await sessionUser(db, token);
-      const user = uuid ? await findUser(db, uuid) : undefined;
-      return user && !user.banned ? user : null;
+  /** The session's player, loaded once per request: a banned player's session logs no one in. */
+  const sessionOf = (request: FastifyRequest) => {
+    const cache = request as FastifyRequest & { sessionPromise?: Promise<UserRow | null | undefined> };
+    cache.sessionPromise ??= (async () => {
+      const token = request.cookies[SESSION_COOKIE];
+      const uuid = token ? await sessionUser(db, token) : null;
+      return uuid ? await findUser(db, uuid) : undefined;
     })();
-    return cache.userPromise;
+    return cache.sessionPromise;
+  };
+
+  app.decorateRequest('currentUser', async function (this: FastifyRequest) {
+    const user = await sessionOf(this);
+    return user && !user.banned ? user : null;
+  });
+
+  app.decorateRequest('sessionEndedMessage', async function (this: FastifyRequest) {
+    const user = await sessionOf(this);
+    return user?.banned ? bannedLogoutMessage(await banReason(db, user.uuid)) : null;
   });
 
   // Every API answer hands out the XSRF-TOKEN cookie when the browser has none yet.

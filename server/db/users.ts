@@ -88,3 +88,9 @@ export async function countUsers(db: Db): Promise<number> {
 export async function deleteUser(db: Db | Transaction<Database>, uuid: string): Promise<void> {
   await db.deleteFrom('users').where('uuid', '=', uuid).execute();
 }
+
+/** The reason text of a player's ban, or null when they are not banned. */
+export async function banReason(db: Db, uuid: string): Promise<string | null> {
+  const ban = await db.selectFrom('user_bans').select('reason_text').where('user_uuid', '=', uuid).executeTakeFirst();
+  return ban?.reason_text ?? null;
+}

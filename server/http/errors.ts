@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Refusal, RefusalReason } from '../../src/lib/refusals.ts';
+import { OUTSIDE_SERVICE_FAILED_STATUS } from '../../src/lib/outside-service.ts';
 import { OutsideServiceError } from './outside-fetch.ts';
 
 /** What a visitor is told when an outside service failed and the route has no message of its own for it. */
@@ -44,12 +45,12 @@ export function validationError(error: z.ZodError): HttpError {
 }
 
 /**
- * Rethrows an outside service's failure as a 502 with the visitor's `message` (the failure itself goes to the log as a
+ * Rethrows an outside service's failure as a 502 (OUTSIDE_SERVICE_FAILED_STATUS) with the visitor's `message` (the failure itself goes to the log as a
  * warning); any other error passes on unchanged. For `.catch()` after a call that reaches an outside service.
  */
 export function whenServiceFails(message: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof OutsideServiceError) throw new HttpError(502, message, undefined, { cause: error });
+    if (error instanceof OutsideServiceError) throw new HttpError(OUTSIDE_SERVICE_FAILED_STATUS, message, undefined, { cause: error });
     throw error;
   };
 }
@@ -76,7 +77,7 @@ export function handleError(error: FastifyError | HttpError | OutsideServiceErro
   }
   if (error instanceof OutsideServiceError) {
     logServiceFailure(request, error);
-    reply.status(502).send({ error: OUTSIDE_SERVICE_MESSAGE });
+    reply.status(OUTSIDE_SERVICE_FAILED_STATUS).send({ error: OUTSIDE_SERVICE_MESSAGE });
     return;
   }
   const status = error.statusCode ?? 500;

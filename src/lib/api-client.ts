@@ -1,11 +1,12 @@
 // The API client factory (ofetch): credentials, XSRF header and the app-wide status handling (401, 503, 408).
 import { ofetch, FetchError, type $Fetch } from 'ofetch';
 import { isNotAdminAnswer } from './admin-access';
+import { UNAUTHENTICATED_MESSAGE } from './login-errors';
 
 /** What happens on the statuses with an app-wide meaning (401, 503, 408). */
 export interface StatusHandlers {
-  /** Called on 401: the user is logged out. */
-  onUnauthorized: () => void;
+  /** Called on 401: the user is logged out; `reason` is why when the API says (a ban), else null. */
+  onUnauthorized: (reason: string | null) => void;
   /** Called on 503: maintenance mode. */
   onMaintenance: () => void;
   /** Called on 408 or a timeout of an /api/ call. */
@@ -45,9 +46,15 @@ export async function ensureXsrfToken(source: XsrfSource): Promise<string | unde
   return source.readXsrfToken();
 }
 
-/** Reacts to a response status: 401 logs out, 503 maintenance, 408 from an /api/ URL offline; other statuses do nothing. */
-export function handleAppStatus(status: number, handlers: StatusHandlers, apiUrl = true): void {
-  if (status === 401) handlers.onUnauthorized();
+/** Why a 401 logged the player out, when its body says (any message but the plain "Unauthenticated."), else null. */
+export function logoutReason(body: unknown): string | null {
+  const message = body && typeof body === 'object' ? (body as { error?: unknown }).error : undefined;
+  return typeof message === 'string' && message !== '' && message !== UNAUTHENTICATED_MESSAGE ? message : null;
+}
+
+/** Reacts to a response status and body: 401 logs out (with the reason it gives), 503 maintenance, 408 from an /api/ URL offline; other statuses do nothing. */
+export function handleAppStatus(status: number, handlers: StatusHandlers, apiUrl = true, body?: unknown): void {
+  if (status === 401) handlers.onUnauthorized(logoutReason(body));
   else if (status === 503) handlers.onMaintenance();
   else if (status === 408 && apiUrl) handlers.onOffline();
 }
@@ -75,7 +82,7 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
       }
     },
     onResponseError({ request, response }) {
-      handleAppStatus(response.status, options, isApiUrl(request));
+      handleAppStatus(response.status, options, isApiUrl(request), response._data);
       if (isNotAdminAnswer(response.status, response._data)) options.onNotAdmin?.();
     },
   });

@@ -43,8 +43,10 @@ export const creatorMessages = {
   tooManyRequests: 'Too many cape requests. Try again in a minute.',
   tooManyPrompts: 'You have made a lot of AI capes. Try again in an hour.',
   bannerCode: 'That banner code is not valid.',
-  /** When a looked-up service fails (the page stops loading; the message is for other clients). */
+  /** When the player service (profiles and skins) cannot be reached or fails: the head creator shows it. */
   playerServiceDown: 'The player service could not be reached. Try again later.',
+  /** When the OptiFine cape server cannot be reached or fails (a player without a cape is optifineNoCape). */
+  optifineServiceDown: 'The OptiFine cape server could not be reached. Try again later.',
 } as const;
 
 /** The message when the head creator's player is unknown or has no skin. */

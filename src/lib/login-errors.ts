@@ -4,6 +4,14 @@
 /** The message for a banned account, for every login. */
 export const BANNED_ACCOUNT_MESSAGE = 'The specified account has been banned for violating our terms of service.';
 
+/** What a call without a live session is answered (401); a 401 with any other message says why the player was logged out. */
+export const UNAUTHENTICATED_MESSAGE = 'Unauthenticated.';
+
+/** Why a banned player was logged out, shown on the page they land on: the banned-account message and the ban's reason. */
+export function bannedLogoutMessage(reason: string | null): string {
+  return reason ? `${BANNED_ACCOUNT_MESSAGE} Reason: ${reason}.` : BANNED_ACCOUNT_MESSAGE;
+}
+
 /** Why a Microsoft login did not finish, and what the player is told (the callback's `errors`, the page's red box). */
 export const MICROSOFT_LOGIN_FAILURES = {
   /** The state or code is wrong, expired (10 minutes) or already used, or the browser is not the one that started the login. */

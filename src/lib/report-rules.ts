@@ -20,6 +20,11 @@ export interface ReportGrounds {
   note: string | null;
 }
 
+/** A report's reason key when it is still on the list (a moderator's Remove or Ban starts from it), else null. */
+export function listedReasonKey(key: string | null): string | null {
+  return key !== null && Object.hasOwn(BAN_REASONS, key) ? key : null;
+}
+
 /** The text of a report's reason key, the key itself for one no longer listed, or null for none. */
 export function reportReasonText(key: string | null): string | null {
   if (key === null) return null;

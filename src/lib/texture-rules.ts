@@ -59,6 +59,16 @@ export function textureRefusal(key: TextureMessageKey): Refusal {
   return { reason: textureReasons[key], message: textureMessages[key] };
 }
 
+/** The wrong-size message for a cape of this size: the rule's words, then the file's own size. */
+export function wrongCapeSizeMessage(image: { width: number; height: number }): string {
+  return `${textureMessages.capeDimensions} This file is ${image.width} x ${image.height} pixels.`;
+}
+
+/** The wrong-size refusal of a cape of this size (its message names the size). */
+export function wrongCapeSizeRefusal(image: { width: number; height: number }): Refusal {
+  return { reason: textureReasons.capeDimensions, message: wrongCapeSizeMessage(image) };
+}
+
 /** The message when an upload carries no file. */
 export const NO_FILE_MESSAGE = 'Choose a file to upload';
 
@@ -89,13 +99,13 @@ export function checkCapeFile(file: { bytes: number; type: TextureType }): strin
   return messageOf(capeFileRefusal(file));
 }
 
-/** Checks a cape's dimensions; returns the refusal, or null when they pass. */
+/** Checks a cape's dimensions; returns the refusal (a wrong size names the file's size), or null when they pass. */
 export function capeDimensionsRefusal(image: { width: number; height: number }): Refusal | null {
   const { width, height } = image;
   if (!(width > 0 && height > 0)) return textureRefusal('invalidImage');
   if (width > CAPE_MAX_WIDTH || height > CAPE_MAX_HEIGHT) return textureRefusal('capeTooLarge');
-  if (height !== capeFrameHeight(width)) return textureRefusal('capeDimensions');
-  if (height % 32 !== 0 && width % 64 !== 0) return textureRefusal('capeDimensions');
+  if (height !== capeFrameHeight(width)) return wrongCapeSizeRefusal(image);
+  if (height % 32 !== 0 && width % 64 !== 0) return wrongCapeSizeRefusal(image);
   return null;
 }
 

@@ -58,8 +58,9 @@ export async function uploadFile(path: string, file: Blob, options: UploadOption
     };
     request.upload.onload = () => options.onProgress?.(1);
     request.onload = () => {
-      handleAppStatus(request.status, API_OPTIONS);
-      resolve({ status: request.status, body: parseBody(request.responseText) });
+      const body = parseBody(request.responseText);
+      handleAppStatus(request.status, API_OPTIONS, true, body);
+      resolve({ status: request.status, body });
     };
     const noAnswer = () => {
       API_OPTIONS.onOffline();

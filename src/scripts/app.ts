@@ -1,6 +1,6 @@
 // Runs on every page: refreshes the stored user, shows the previous page's flash message, and starts the menu, overlays and ad slots.
 import { api } from '../lib/api';
-import { takeFlash } from '../lib/flash';
+import { showFlash, takeFlash } from '../lib/flash';
 import { $user, storeUser } from '../lib/session';
 import type { User } from '../lib/types';
 import { startAdSlots } from './ads';
@@ -8,12 +8,8 @@ import { startContributors } from './contributors';
 import { startMenu } from './menu';
 import { startOverlays } from './overlays';
 
-const flash = document.getElementById('flash');
-const flashMessage = takeFlash();
-if (flash && flashMessage) {
-  flash.textContent = flashMessage;
-  flash.hidden = false;
-}
+const flash = takeFlash();
+if (flash) showFlash(flash);
 
 startMenu();
 startOverlays();

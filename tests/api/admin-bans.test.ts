@@ -53,7 +53,12 @@ describe.each(backends)('admin bans on $name', (backend) => {
     const ban = await accounts.admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'nsfw' });
     expect(ban.status, await ban.clone().text()).toBe(200);
 
-    expect((await target.jar.get('/api/user')).status).toBe(401);
+    // Every call of the ended session is 401 and says why, with the ban's reason.
+    for (const call of [target.jar.get('/api/user'), target.jar.get('/api/premium/boost/discord/linked')]) {
+      const answer = await call;
+      expect(answer.status).toBe(401);
+      expect((await answer.json()).error).toBe('The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.');
+    }
     expect((await profile(target.uuid)).cape_url).toBeNull();
     const code = await issueLoginCode(suite.server.db, target.uuid);
     const login = await (await newBrowser(suite.server)).post('/api/account/checkauth', { code, ref: '/' });
@@ -75,6 +80,10 @@ describe.each(backends)('admin bans on $name', (backend) => {
 
     const unban = await accounts.admin.jar.post('/api/admin/bans/user/delete', { uuid: target.uuid });
     expect(unban.status).toBe(200);
+    // The session the ban ended stays ended, now without a reason.
+    const ended = await target.jar.get('/api/user');
+    expect(ended.status).toBe(401);
+    expect((await ended.json()).error).toBe('Unauthenticated.');
     expect((await profile(target.uuid)).cape_url).not.toBeNull();
     const after = await (await accounts.admin.jar.get('/api/admin/bans/user')).json();
     expect(after.data.map((row: { uuid: string }) => row.uuid)).not.toContain(target.uuid);

@@ -4,8 +4,11 @@ import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { pixelAt } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import { CAPE_PLAYER, creatorsSuite, PNG_ACCEPT, startCreatorServices } from '../helpers/creators.ts';
+import { closedPort } from '../helpers/tcp-proxy.ts';
 
 const services = await startCreatorServices();
+/** A player service and cape server that cannot be reached: nothing listens on their port. */
+const unreachable = { url: `http://127.0.0.1:${await closedPort()}` };
 
 describe.each(backends)('cape creators on $name', (backend) => {
   const { player, pixelsOf } = creatorsSuite(backend, services);
@@ -54,7 +57,7 @@ describe.each(backends)('cape creators on $name', (backend) => {
     expect((await player.jar.post('/api/gallery/optifine-capes/custom/ff0000/0000ff/fff/000000', {}, PNG_ACCEPT)).status).toBe(422);
   });
 
-  it("optifine: a player's cape is placed on a 64 x 32 canvas; none is 404 and a failing server 502, both with the no-cape message", async () => {
+  it("optifine: a player's cape is placed on a 64 x 32 canvas; none is 404 with the no-cape message, a failing server 502 naming the server", async () => {
     const cape = await pixelsOf(await player.jar.post(`/api/gallery/optifine-capes/${CAPE_PLAYER.name}`, {}, PNG_ACCEPT));
     expect([cape.width, cape.height]).toEqual([64, 32]);
     expect(pixelAt(cape, 45, 21)).toEqual([10, 200, 30, 255]);
@@ -66,7 +69,7 @@ describe.each(backends)('cape creators on $name', (backend) => {
     try {
       const down = await player.jar.post(`/api/gallery/optifine-capes/${CAPE_PLAYER.name}`);
       expect(down.status).toBe(502);
-      expect((await down.json()).error).toBe(creatorMessages.optifineNoCape);
+      expect((await down.json()).error).toBe(creatorMessages.optifineServiceDown);
     } finally {
       services.failWith(null);
     }
@@ -95,5 +98,19 @@ describe.each(backends)('cape creators on $name', (backend) => {
     for (const path of ['lmc/pa-bE/ff0000/00ff00/scale', 'xyz/pabE/ff0000/00ff00/scale', 'lmc/pabE/ff0000/00ff00/left', 'lmc/zz/ff0000/00ff00/scale']) {
       expect((await player.jar.post(`/api/gallery/banner-capes/${path}`, {}, PNG_ACCEPT)).status, path).toBe(422);
     }
+  });
+});
+
+describe.each(backends)('cape creators whose outside services cannot be reached, on $name', (backend) => {
+  const { player } = creatorsSuite(backend, unreachable);
+
+  it('head and OptiFine lookups answer 502 naming the service that could not be reached; designs still work', async () => {
+    const head = await player.jar.post('/api/gallery/head-capes/SkinPlayer/0/0/0/0/false', {}, PNG_ACCEPT);
+    expect(head.status).toBe(502);
+    expect((await head.json()).error).toBe(creatorMessages.playerServiceDown);
+    const lookup = await player.jar.post(`/api/gallery/optifine-capes/${CAPE_PLAYER.name}`, {}, PNG_ACCEPT);
+    expect(lookup.status).toBe(502);
+    expect((await lookup.json()).error).toBe(creatorMessages.optifineServiceDown);
+    expect((await player.jar.post('/api/gallery/optifine-capes/purple', {}, PNG_ACCEPT)).status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 // API tests for the gallery upload call and the tag list: new items of each type, dedup, refusals, limits.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
-import { textureMessages } from '../../src/lib/texture-rules.ts';
+import { textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations/seed-rows.ts';
 import { backends } from '../../support/backends.ts';
 import { animatedGif, frameColour, rgbaPixels, sha256Hex, solidGif, solidPng, type Rgba } from '../../support/textures.ts';
@@ -169,12 +169,12 @@ describe.each(backends)('gallery on $name', (backend) => {
         ['a text file sent as image/png', { title: 'Nice', tags: ['cute'], file: 'text' }, galleryMessages.fileType],
         ['a JPEG', { title: 'Nice', tags: ['cute'], file: 'jpeg', type: 'image/jpeg' }, galleryMessages.fileType],
         ['a broken PNG', { title: 'Nice', tags: ['cute'], file: 'invalidPng' }, textureMessages.invalidImage],
-        ['a 64 x 33 cape', { title: 'Nice', tags: ['cute'], file: 'wrongRatio' }, textureMessages.capeDimensions],
-        ['a 64 x 64 cape', { title: 'Nice', tags: ['cute'], file: 'square' }, textureMessages.capeDimensions],
-        ['a square GIF', { title: 'Nice', tags: ['cute'], file: 'squareGif', type: 'image/gif' }, textureMessages.capeDimensions],
+        ['a 64 x 33 cape', { title: 'Nice', tags: ['cute'], file: 'wrongRatio' }, wrongCapeSizeMessage({ width: 64, height: 33 })],
+        ['a 64 x 64 cape', { title: 'Nice', tags: ['cute'], file: 'square' }, wrongCapeSizeMessage({ width: 64, height: 64 })],
+        ['a square GIF', { title: 'Nice', tags: ['cute'], file: 'squareGif', type: 'image/gif' }, wrongCapeSizeMessage({ width: 64, height: 64 })],
         ['a 4096 x 2048 cape', { title: 'Nice', tags: ['cute'], file: 'tooLarge' }, textureMessages.capeTooLarge],
-        ['14 x 10 (not ears, not a cape)', { title: 'Nice', tags: ['cute'], file: 'ears14x10' }, textureMessages.capeDimensions],
-        ['15 x 7 (not ears, not a cape)', { title: 'Nice', tags: ['cute'], file: 'ears15x7' }, textureMessages.capeDimensions],
+        ['14 x 10 (not ears, not a cape)', { title: 'Nice', tags: ['cute'], file: 'ears14x10' }, wrongCapeSizeMessage({ width: 14, height: 10 })],
+        ['15 x 7 (not ears, not a cape)', { title: 'Nice', tags: ['cute'], file: 'ears15x7' }, wrongCapeSizeMessage({ width: 15, height: 7 })],
         ['a 65-frame GIF', { title: 'Nice', tags: ['cute'], file: 'bombGif', type: 'image/gif' }, textureMessages.capeTooManyFrames],
       ] as Array<[string, { title?: string; tags?: string[] | string; file?: string; type?: string }, string]>)(
         'refuses %s with 422 and its message',

@@ -152,7 +152,7 @@ describe.each(backends)('answers from outside services on $name', (backend) => {
     console.log(`${backend.name}: the server grew by ${(growth / 1024 / 1024).toFixed(1)} MB`);
 
     expect(answers).toEqual([
-      { status: 502, error: creatorMessages.optifineNoCape },
+      { status: 502, error: creatorMessages.optifineServiceDown },
       { status: 502, error: creatorMessages.playerServiceDown },
       { status: 502, error: PROFILE_SERVICE_DOWN_MESSAGE },
     ]);
@@ -176,7 +176,7 @@ describe.each(backends)('answers from outside services on $name', (backend) => {
       services.misbehave(null);
     }
     expect(answers).toEqual([
-      { status: 502, error: creatorMessages.optifineNoCape },
+      { status: 502, error: creatorMessages.optifineServiceDown },
       { status: 502, error: creatorMessages.playerServiceDown },
       { status: 502, error: PROFILE_SERVICE_DOWN_MESSAGE },
     ]);

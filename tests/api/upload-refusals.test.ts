@@ -1,6 +1,6 @@
 // API tests for POST/DELETE /api/upload-cape and /api/upload-ears refusing: file rule rejections, no session, no XSRF header.
 import { describe, expect, it } from 'vitest';
-import { NO_FILE_MESSAGE, textureMessages } from '../../src/lib/texture-rules.ts';
+import { NO_FILE_MESSAGE, textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules.ts';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser } from '../helpers/server.ts';
 import { uploadImagesForFile, uploadSuite } from '../helpers/upload.ts';
@@ -15,8 +15,8 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       ['a text file as cape', 'cape', 'text', 'text/plain', textureMessages.capeType],
       ['a text file sent as image/png', 'cape', 'text', 'image/png', textureMessages.capeType],
       ['a broken PNG', 'cape', 'invalidPng', 'image/png', textureMessages.invalidImage],
-      ['a 64 x 33 cape', 'cape', 'wrongDimensions', 'image/png', textureMessages.capeDimensions],
-      ['a square GIF cape', 'cape', 'squareGif', 'image/gif', textureMessages.capeDimensions],
+      ['a 64 x 33 cape', 'cape', 'wrongDimensions', 'image/png', wrongCapeSizeMessage({ width: 64, height: 33 })],
+      ['a square GIF cape', 'cape', 'squareGif', 'image/gif', wrongCapeSizeMessage({ width: 64, height: 64 })],
       ['a 4096 x 2048 cape', 'cape', 'tooLarge', 'image/png', textureMessages.capeTooLarge],
       ['a PNG header claiming 4096 x 2048', 'cape', 'tooLargeHeaderOnly', 'image/png', textureMessages.capeTooLarge],
       ['a 65-frame GIF', 'cape', 'bombGif', 'image/gif', textureMessages.capeTooManyFrames],

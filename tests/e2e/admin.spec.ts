@@ -1,6 +1,8 @@
-// The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out, and players kept out.
-import { expect, test, type Page } from '@playwright/test';
+// The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out and told why, and players kept out.
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { bannedLogoutMessage } from '../../src/lib/login-errors';
 import sharp from 'sharp';
+import { todayOnPages, todayWithTime } from '../helpers/e2e/dates';
 import { issueCode, logIn, skipServerAdvert, uniqueName, xsrf } from '../helpers/e2e/session';
 
 test.describe.configure({ timeout: 60_000 });
@@ -49,20 +51,35 @@ test('an admin opens the dashboard from the menu and unbans a player from the ba
   await expect(page.getByTestId('ban-row').filter({ hasText: target })).toHaveCount(0);
 });
 
-test('a banned player is logged out on their next page', async ({ browser, page }) => {
-  const player = uniqueName('Doomed');
-  await logIn(page, player);
+/** Logs a new player in on `page`, and has a new admin ban them in another browser (for NSFW or NSFL image). */
+async function logInThenGetBanned(browser: Browser, page: Page): Promise<void> {
+  await logIn(page, uniqueName('Doomed'));
   const uuid = ((await (await page.request.get('/api/user')).json()) as { uuid: string }).uuid;
-
   const adminPage = await browser.newPage();
   await skipServerAdvert(adminPage.context(), test.info().project.use.baseURL!);
   await logIn(adminPage, uniqueName('Mod'), { admin: true });
   await ban(adminPage, uuid);
   await adminPage.close();
+}
 
+/** What a banned player is told on the page they land on. */
+const BANNED_LOGOUT = bannedLogoutMessage('NSFW or NSFL image');
+
+test('a banned player is logged out on their next page and told why on the login page it sends them to', async ({ browser, page }) => {
+  await logInThenGetBanned(browser, page);
   await page.goto('/upload-cape');
   await expect(page).toHaveURL(/\/account\/login/);
   await expect(page.getByTestId('user-menu')).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: 'banned' })).toHaveText(BANNED_LOGOUT);
+  expect(BANNED_LOGOUT).toBe('The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.');
+});
+
+test('a banned player who opens a page anyone may see is logged out and told why on that page', async ({ browser, page }) => {
+  await logInThenGetBanned(browser, page);
+  await page.goto('/help');
+  await expect(page.getByRole('alert').filter({ hasText: 'banned' })).toHaveText(BANNED_LOGOUT);
+  await expect(page.getByTestId('user-menu')).toBeHidden();
+  await expect(page).toHaveURL('/help');
 });
 
 test('an admin finds a player on the edit user page and bans them after ticking the confirm box', async ({ page }) => {
@@ -76,6 +93,8 @@ test('an admin finds a player on the edit user page and bans them after ticking 
   const record = page.getByTestId('admin-user-record');
   await expect(record.getByRole('heading', { name: target })).toBeVisible();
   await expect(record.getByRole('button', { name: 'Delete cape' })).toBeDisabled();
+  // Dates read as on every other page: "27 Nov 2026".
+  await expect(record.locator('time')).toHaveText(todayOnPages());
 
   const banButton = record.getByRole('button', { name: 'Ban', exact: true });
   await record.getByLabel('Reason').selectOption({ label: 'Impersonates another player or staff' });
@@ -120,7 +139,7 @@ async function reportedPlayerWithCape(page: Page): Promise<string> {
   return name;
 }
 
-test('an admin works the player report queue: Remove needs a reason, Cancel goes back, Ban bans', async ({ page }) => {
+test("an admin works the player report queue: Remove starts from the reporter's reason and needs one, Cancel goes back, Ban bans", async ({ page }) => {
   const first = await reportedPlayerWithCape(page);
   const second = await reportedPlayerWithCape(page);
   await logIn(page, uniqueName('Mod'), { admin: true });
@@ -128,19 +147,25 @@ test('an admin works the player report queue: Remove needs a reason, Cancel goes
 
   const firstReport = page.getByTestId('user-report').filter({ hasText: first });
   await expect(firstReport.getByRole('img', { name: `${first}'s reported cape` })).toBeVisible();
+  await expect(firstReport.locator('time')).toHaveText(todayWithTime());
   await firstReport.getByRole('button', { name: 'Remove' }).click();
   const confirmRemove = firstReport.getByRole('button', { name: 'Confirm remove' });
+  const reason = firstReport.getByLabel('Reason');
+  // The reporter gave "NSFW or NSFL image": Remove starts from it.
+  await expect(reason.locator('option:checked')).toHaveText('NSFW or NSFL image');
+  await expect(confirmRemove).toBeEnabled();
+  await reason.selectOption('');
   await expect(confirmRemove).toBeDisabled();
-  await firstReport.getByLabel('Reason').selectOption('nsfw');
+  await reason.selectOption('hate');
   await firstReport.getByRole('button', { name: 'Cancel' }).click();
   await firstReport.getByRole('button', { name: 'Remove' }).click();
-  await expect(firstReport.getByLabel('Reason')).toHaveValue('');
-  await firstReport.getByLabel('Reason').selectOption('nsfw');
+  await expect(reason.locator('option:checked')).toHaveText('NSFW or NSFL image');
   await confirmRemove.click();
   await expect(page.getByTestId('user-report').filter({ hasText: first })).toHaveCount(0);
 
   const secondReport = page.getByTestId('user-report').filter({ hasText: second });
   await secondReport.getByRole('button', { name: 'Ban' }).click();
+  await expect(secondReport.getByLabel('Reason').locator('option:checked')).toHaveText('NSFW or NSFL image');
   await secondReport.getByLabel('Reason').selectOption('hate');
   await secondReport.getByRole('button', { name: 'Confirm ban' }).click();
   await expect(page.getByTestId('user-report').filter({ hasText: second })).toHaveCount(0);
@@ -201,4 +226,5 @@ test('the audit log shows a ban with its moderator and reason, and narrows to on
   await expect(rows.first()).toContainText(moderator);
   await expect(rows.first()).toContainText('Banned');
   await expect(rows.first()).toContainText('NSFW or NSFL image');
+  await expect(rows.first().locator('time')).toHaveText(todayWithTime());
 });

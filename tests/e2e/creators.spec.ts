@@ -7,14 +7,15 @@ import { creatorMessages } from '../../src/lib/creator-rules';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { unsupportedBannerMessage } from '../../src/lib/banner-url';
 import { animatedGif, solidPng } from '../../support/textures';
+import { E2E_CUT_OFF_DATA_DIR, E2E_CUT_OFF_PORT } from '../../playwright.config';
 import { OPTIFINE_PLAYER, SKIN_PLAYER } from '../helpers/e2e/game-players';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 
-/** Logs a new player in and opens a creator page. */
-async function openCreator(page: Page, path: string): Promise<void> {
-  await logIn(page, uniqueName('Maker'));
+/** Logs a new player in and opens a creator page (on the server whose data is in `dataDir`). */
+async function openCreator(page: Page, path: string, dataDir?: string): Promise<void> {
+  await logIn(page, uniqueName('Maker'), { dataDir });
   await page.goto(path);
   await waitForIslands(page);
 }
@@ -164,6 +165,25 @@ test("OptiFine creator: designs and custom colours; a looked-up player's cape; a
   await page.getByLabel('Username').fill(OPTIFINE_PLAYER.name);
   await loadedPreview(page);
   expect(await downloadedSize(page)).toEqual({ width: 64, height: 32, format: 'png' });
+});
+
+test.describe('when the outside services cannot be reached', () => {
+  test.use({ baseURL: `http://127.0.0.1:${E2E_CUT_OFF_PORT}` });
+
+  test('the head creator says the player service could not be reached', async ({ page }) => {
+    await openCreator(page, '/gallery/head-capes', E2E_CUT_OFF_DATA_DIR);
+    await page.getByLabel('Username').fill(SKIN_PLAYER.name);
+    await expect(page.getByTestId('creator-result')).toHaveAttribute('data-state', 'invalid');
+    await expect(page.getByRole('alert')).toHaveText(`Error: ${creatorMessages.playerServiceDown}`);
+  });
+
+  test('the OptiFine lookup says the cape server could not be reached, not that the player has no cape; designs still work', async ({ page }) => {
+    await openCreator(page, '/gallery/optifine-capes', E2E_CUT_OFF_DATA_DIR);
+    await loadedPreview(page);
+    await page.getByLabel('Design').selectOption('username');
+    await page.getByLabel('Username').fill(OPTIFINE_PLAYER.name);
+    await expect(page.getByRole('alert')).toHaveText(`Error: ${creatorMessages.optifineServiceDown}`);
+  });
 });
 
 test('a made cape can be worn (the mod API follows) and shared to the gallery', async ({ page, request }) => {

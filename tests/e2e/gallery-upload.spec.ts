@@ -2,7 +2,8 @@
 import { expect, test } from '@playwright/test';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { noisePng } from '../../support/textures';
-import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
+import { COMPRESS_URL, textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules';
+import { todayOnPages } from '../helpers/e2e/dates';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 import { chip, seedTexture, uniqueWord } from '../helpers/e2e/gallery';
 
@@ -31,12 +32,12 @@ test('the upload page checks the file and fields, then uploads and opens the new
   await file.setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('not a png at all') });
   await expect(alert).toContainText(textureMessages.invalidImage);
   await file.setInputFiles({ name: 'square.png', mimeType: 'image/png', buffer: await noisePng(64, 64) });
-  await expect(alert).toContainText(textureMessages.capeDimensions);
+  await expect(alert).toContainText(wrongCapeSizeMessage({ width: 64, height: 64 }));
   await expect(form).toHaveAttribute('data-state', 'waiting');
   await page.getByLabel('Title').fill('Filled in');
   await chip(page, 'Space').click();
   await expect(uploadButton).toBeDisabled();
-  await expect(alert).toContainText(textureMessages.capeDimensions);
+  await expect(alert).toContainText(wrongCapeSizeMessage({ width: 64, height: 64 }));
   await page.getByLabel('Title').fill('');
   await chip(page, 'Space').click();
 
@@ -63,6 +64,7 @@ test('the upload page checks the file and fields, then uploads and opens the new
   await page.waitForURL(/\/gallery\/[0-9a-f]{64}$/);
   await expect(page.getByTestId('texture-title')).toHaveText(title);
   await expect(page.getByTestId('texture-tags')).toHaveText('Space');
+  await expect(page.getByText(/^uploaded /)).toHaveText(`uploaded ${todayOnPages()}`);
   await expect(page.getByTestId('player-preview')).toHaveAttribute('data-cape', 'ready');
 });
 

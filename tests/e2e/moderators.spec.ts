@@ -53,7 +53,11 @@ async function loaded(page: Page, name: string): Promise<boolean> {
   return page.getByRole('img', { name, exact: true }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
 }
 
-test('players report with a reason and a note, and a moderator sees both in the player and gallery queues', async ({ page, browser, baseURL }) => {
+test("players report with a reason and a note; a moderator sees both in the player and gallery queues, and Ban or Remove starts from the reporter's reason", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const target = await dressedPlayer(browser, baseURL!, [200, 40, 40]);
   const title = uniqueName('rep').toLowerCase();
   const { hash } = (await post(target.page, '/api/gallery/new', {
@@ -87,11 +91,18 @@ test('players report with a reason and a note, and a moderator sees both in the 
   const playerReport = page.getByTestId('user-report').filter({ hasText: target.username });
   await expect(playerReport.getByTestId('report-grounds')).toContainText('Reason: Impersonates another player or staff');
   await expect(playerReport.getByTestId('report-grounds')).toContainText('Wears the staff cape and says he is a moderator');
+  await playerReport.getByRole('button', { name: 'Ban' }).click();
+  await expect(playerReport.getByLabel('Reason').locator('option:checked')).toHaveText('Impersonates another player or staff');
+  await expect(playerReport.getByRole('button', { name: 'Confirm ban' })).toBeEnabled();
+  await playerReport.getByRole('button', { name: 'Cancel' }).click();
 
   await page.goto('/admin/reports/gallery');
   const galleryReport = page.getByTestId('gallery-report').filter({ hasText: title });
   await expect(galleryReport.getByTestId('report-grounds')).toContainText('Reason: Promotes drugs');
   await expect(galleryReport.getByTestId('report-grounds')).toContainText('The leaf in the corner');
+  await galleryReport.getByRole('button', { name: 'Remove' }).click();
+  await expect(galleryReport.getByLabel('Reason').locator('option:checked')).toHaveText('Promotes drugs');
+  await expect(galleryReport.getByRole('button', { name: 'Confirm remove' })).toBeEnabled();
 });
 
 test('a player who opens any admin page sees "Not allowed": no admin tabs, no figures, no error', async ({ page }) => {

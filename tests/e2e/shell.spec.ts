@@ -12,6 +12,7 @@ test('pages carry "<title> | Cloakroom" in the title and the social titles', asy
   await expect(page.locator('meta[name="twitter:title"]')).toHaveAttribute('content', 'Help | Cloakroom');
   await page.goto('/legal/privacy');
   await expect(page).toHaveTitle('Privacy Policy | Cloakroom');
+  await expect(page.getByText(/^Last updated /)).toHaveText(/^Last updated \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/);
   await expect(page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('aria-current', 'page');
 });
 

@@ -1,7 +1,7 @@
 // Upload Cape and Upload Ears: the file rule messages, the 3D preview, upload and its reset to waiting, Cancel, Remove, and the template pages.
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
+import { COMPRESS_URL, textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules';
 import { solidPng, type Rgba } from '../../support/textures';
 import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 
@@ -108,7 +108,7 @@ test('a cape of the wrong type, a broken image and wrong dimensions each show th
   await pick(page, 'broken.png', Buffer.from('this is not a png at all'));
   await expect(alert).toContainText(textureMessages.invalidImage);
   await pick(page, 'square.png', await solidPng(64, 64, MAGENTA));
-  await expect(alert).toContainText(textureMessages.capeDimensions);
+  await expect(alert).toContainText(wrongCapeSizeMessage({ width: 64, height: 64 }));
   await pick(page, 'huge.png', await solidPng(4096, 2048, MAGENTA));
   await expect(alert).toContainText(textureMessages.capeTooLarge);
   await expect(page.getByTestId('upload-panel')).toHaveAttribute('data-state', 'waiting');

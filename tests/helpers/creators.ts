@@ -50,8 +50,8 @@ export async function startCreatorServices(): Promise<GameServicesStandIn> {
   return services;
 }
 
-/** Gives a creator describe block its server on a backend (using the stand-in, generous limits), a logged-in player and the helpers that work on it. */
-export function creatorsSuite(backend: Backend, services: GameServicesStandIn) {
+/** Gives a creator describe block its server on a backend (its outside services at `services.url`, generous limits), a logged-in player and the helpers that work on it. */
+export function creatorsSuite(backend: Backend, services: Pick<GameServicesStandIn, 'url'>) {
   const suite = serverForSuite(backend, {
     MOJANG_API_URL: services.url,
     MOJANG_SESSION_URL: services.url,

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_ADMIN_MESSAGE } from '../../src/lib/admin-access.ts';
 import { createApiClient, describeApiError, ensureXsrfToken, errorBody, handleAppStatus, XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
+import { bannedLogoutMessage, UNAUTHENTICATED_MESSAGE } from '../../src/lib/login-errors.ts';
 
 interface Seen {
   url: string;
@@ -27,6 +28,14 @@ describe('createApiClient', () => {
       if (request.url === XSRF_COOKIE_PATH) {
         xsrf = cookieCallSetsToken; // as if the browser stored the Set-Cookie of this answer
         response.writeHead(204).end();
+        return;
+      }
+      if (request.url?.endsWith('/logged-out')) {
+        response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }));
+        return;
+      }
+      if (request.url?.endsWith('/banned')) {
+        response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: bannedLogoutMessage('NSFW or NSFL image') }));
         return;
       }
       if (request.url?.endsWith('/not-admin')) {
@@ -123,6 +132,20 @@ describe('createApiClient', () => {
   it('calls onUnauthorized on 401', async () => {
     await expect(client()('/api/status/401')).rejects.toThrow();
     expect(calls).toEqual({ unauthorized: 1, maintenance: 0, offline: 0 });
+  });
+
+  it('tells onUnauthorized why the player was logged out when the 401 says (a ban), and nothing for the plain one', async () => {
+    const reasons: Array<string | null> = [];
+    const api = createApiClient({
+      baseURL,
+      readXsrfToken: () => xsrf,
+      onUnauthorized: (reason) => reasons.push(reason),
+      onMaintenance: () => {},
+      onOffline: () => {},
+    });
+    await expect(api('/api/banned')).rejects.toThrow();
+    await expect(api('/api/logged-out')).rejects.toThrow();
+    expect(reasons).toEqual(['The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.', null]);
   });
 
   it('calls onMaintenance on 503', async () => {

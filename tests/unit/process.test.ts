@@ -1,7 +1,7 @@
 // Unit tests for the texture pipeline: checks, safe decode and clean PNG re-encode of capes and ears (server/textures/pipeline/process.ts).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { textureMessages } from '../../src/lib/texture-rules.ts';
+import { textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules.ts';
 import { processCape, processEars, resampleTimeline, sha256, stripFrameWidth, TextureRejected } from '../../server/textures/pipeline/process.ts';
 import {
   animatedGif,
@@ -169,14 +169,16 @@ describe('processCape', () => {
     // The data is garbage: the only way to get this message is from the header.
     expect(await rejection(processCape(pngHeaderOnly(4096, 2048, Buffer.alloc(100))))).toBe('Capes must be no larger than 2048 x 1024');
     expect(await rejection(processCape(pngHeaderOnly(100_000, 50_000)))).toBe(textureMessages.capeTooLarge);
-    expect(await rejection(processCape(pngHeaderOnly(64, 33, Buffer.alloc(100))))).toBe(textureMessages.capeDimensions);
+    expect(await rejection(processCape(pngHeaderOnly(64, 33, Buffer.alloc(100))))).toBe(wrongCapeSizeMessage({ width: 64, height: 33 }));
   });
 
   it('rejects real images of the wrong size with the dimension messages', async () => {
-    expect(await rejection(processCape(await solidPng(64, 33)))).toBe("The cape isn't the right dimensions. Check out the gallery for some awesome capes.");
-    expect(await rejection(processCape(await solidPng(100, 50)))).toBe(textureMessages.capeDimensions);
+    expect(await rejection(processCape(await solidPng(64, 33)))).toBe(
+      "The cape isn't the right dimensions. Check out the gallery for some awesome capes. This file is 64 x 33 pixels.",
+    );
+    expect(await rejection(processCape(await solidPng(100, 50)))).toBe(wrongCapeSizeMessage({ width: 100, height: 50 }));
     expect(await rejection(processCape(await solidPng(2050, 1025)))).toBe('Capes must be no larger than 2048 x 1024');
-    expect(await rejection(processCape(await solidGif(64, 64)))).toBe(textureMessages.capeDimensions);
+    expect(await rejection(processCape(await solidGif(64, 64)))).toBe(wrongCapeSizeMessage({ width: 64, height: 64 }));
   });
 
   it('rejects a GIF that is cut short or malformed as not valid', async () => {

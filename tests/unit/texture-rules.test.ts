@@ -87,8 +87,10 @@ describe('texture rules', () => {
       [2, 1],
       [66, 33],
       [96, 48],
-    ])('refuses %i x %i with the dimensions message', (width, height) => {
-      expect(checkCapeDimensions({ width, height })).toBe("The cape isn't the right dimensions. Check out the gallery for some awesome capes.");
+    ])('refuses %i x %i with the dimensions message, naming the size', (width, height) => {
+      expect(checkCapeDimensions({ width, height })).toBe(
+        `The cape isn't the right dimensions. Check out the gallery for some awesome capes. This file is ${width} x ${height} pixels.`,
+      );
     });
 
     it('refuses an empty image as not valid', () => {

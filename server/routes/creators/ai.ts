@@ -5,6 +5,7 @@ import { aiPromptBodySchema, aiProviderSchema } from '../../../src/lib/schemas/c
 import { checkAiPrompt, cleanPrompt, creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
 import { answerMade, creationImageResponses, type CreatorRoutesOptions } from '../../creators/answer.ts';
+import { OUTSIDE_SERVICE_FAILED_STATUS } from '../../../src/lib/outside-service.ts';
 import { HttpError } from '../../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { perUserRateLimit } from '../../http/user-rate-limit.ts';
@@ -49,7 +50,7 @@ export async function aiCreatorRoutes(instance: FastifyInstance, options: Creato
           await log(null);
           if (error instanceof AiImageError) {
             request.log.warn({ detail: error.detail }, 'the AI image service failed');
-            throw new HttpError(502, error.message);
+            throw new HttpError(OUTSIDE_SERVICE_FAILED_STATUS, error.message);
           }
           throw error;
         }

@@ -51,7 +51,7 @@ export async function optifineCreatorRoutes(instance: FastifyInstance, options: 
       if ((OPTIFINE_DESIGNS as readonly string[]).includes(name)) {
         return answerCreation(options, request, reply, user.uuid, { generator: 'optifine', input: designColours(name as OptifineDesign) });
       }
-      const file = await fetchOptifineCape(settings.optifineCapesUrl, name).catch(whenServiceFails(creatorMessages.optifineNoCape));
+      const file = await fetchOptifineCape(settings.optifineCapesUrl, name).catch(whenServiceFails(creatorMessages.optifineServiceDown));
       if (!file) throw new HttpError(404, creatorMessages.optifineNoCape);
       return answerCreation(options, request, reply, user.uuid, { generator: 'optifineFile', input: file });
     },

@@ -1,5 +1,6 @@
 // /admin/ai-cape-logs: the AI cape creator's requests, newest first: when, who, the start of the prompt and the cape it
 // made; the pager names five pages either side of the current one.
+import { formatDateTime, machineDate } from '../../lib/dates';
 import type { AiCapeLogPage, PageLink } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
@@ -51,7 +52,7 @@ export default function AiCapeLogs() {
             <div className="min-w-0">
               <p className="font-semibold break-words">“{log.request_head}”</p>
               <p className="mt-1 text-sm text-ink-300">
-                #{log.id} · {log.username ?? 'Deleted account'} · {new Date(log.created_at).toLocaleString()}
+                #{log.id} · {log.username ?? 'Deleted account'} · <time dateTime={machineDate(log.created_at)}>{formatDateTime(log.created_at)}</time>
               </p>
             </div>
           </li>

@@ -1,5 +1,6 @@
 // /admin/audit: every admin action, newest first, fifteen a page, narrowed to a moderator and/or a player (name or uuid);
 // the filters live in the address so a view can be shared.
+import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
@@ -93,7 +94,9 @@ export default function AuditLog() {
             <tbody>
               {list.data.map((row) => (
                 <tr key={row.id} className="border-b border-ink-800 last:border-0" data-testid="audit-row">
-                  <td className="px-4 py-3 whitespace-nowrap">{new Date(row.createdAt).toLocaleString()}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">
+                    <time dateTime={machineDate(row.createdAt)}>{formatDateTime(row.createdAt)}</time>
+                  </td>
                   <td className="px-4 py-3">{row.admin_name}</td>
                   <td className="px-4 py-3 font-semibold">{auditActionLabel(row.action)}</td>
                   <td className="px-4 py-3">

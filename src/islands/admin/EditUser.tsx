@@ -2,6 +2,7 @@
 // cache, remove the cape or ears (each behind a confirmation dialog), ban or delete (both behind the confirm box). A
 // success banner shows 3 s and the record reloads; an unknown player's message shows 3 s, then the page returns to
 // /admin/edit-user.
+import { formatDate, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, API_URL } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
@@ -145,7 +146,7 @@ export default function EditUser() {
             <dt className="text-ink-300">UUID</dt>
             <dd className="font-mono break-all">{record.uuid}</dd>
             <dt className="text-ink-300">Created</dt>
-            <dd>{record.createdAt ? new Date(record.createdAt).toLocaleString() : 'Unknown'}</dd>
+            <dd>{record.createdAt ? <time dateTime={machineDate(record.createdAt)}>{formatDate(record.createdAt)}</time> : 'Unknown'}</dd>
             {FLAGS.map(([flag, label]) => (
               <div key={flag} className="contents">
                 <dt className="text-ink-300">{label}</dt>

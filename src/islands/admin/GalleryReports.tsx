@@ -1,5 +1,6 @@
 // /admin/reports/gallery: reports of gallery textures, fifteen a page, each with the texture's preview and the report
 // panel (Ignore, Remove, Ban the author, Whitelist); the list reloads after every answer.
+import { formatDateTime, machineDate } from '../../lib/dates';
 import type { GalleryReportRow, Paginated } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
@@ -31,13 +32,15 @@ export default function GalleryReports() {
             <div className="min-w-0">
               <p className="font-bold break-words">{report.title}</p>
               <p className="text-sm text-ink-300">
-                By {report.username}, reported by {report.reported_by_username} on {new Date(report.createdAt).toLocaleString()}
+                By {report.username}, reported by {report.reported_by_username} on{' '}
+                <time dateTime={machineDate(report.createdAt)}>{formatDateTime(report.createdAt)}</time>
               </p>
               <ReportGrounds reason={report.reason} note={report.note} />
               <div className="mt-3">
                 <ReportPanel
                   actions={['IGNORE', 'REMOVE', 'BAN', 'WHITELIST']}
                   reasons={reasons}
+                  reportedReason={report.reasonKey}
                   subject={report.title}
                   onAnswer={(action, reason) => answer(report.id, action, reason)}
                 />

@@ -1,5 +1,5 @@
 // The admin report panel: waiting, then one of the answers with its confirm step and Cancel back to waiting;
-// REMOVE and BAN need a reason, and changing the answer clears the chosen reason.
+// REMOVE and BAN need a reason and start from the reporter's, and changing the answer resets the chosen reason.
 import { useState } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
@@ -30,11 +30,14 @@ export function reportAnswerer(path: string, setError: (error: ErrorDisplayValue
 export function ReportPanel({
   actions,
   reasons,
+  reportedReason,
   subject,
   onAnswer,
 }: {
   actions: ReportAction[];
   reasons: Record<string, string>;
+  /** The reporter's reason key, chosen as the reason when the moderator picks Remove or Ban (null: none). */
+  reportedReason: string | null;
   /** Who or what the answer acts on, for the confirm question. */
   subject: string;
   onAnswer: (action: ReportAction, reason: string | null) => Promise<void>;
@@ -46,7 +49,8 @@ export function ReportPanel({
 
   const choose = (action: ReportAction | null) => {
     setChosen(action);
-    setReason('');
+    const startsFromReport = (action === 'REMOVE' || action === 'BAN') && reportedReason !== null && Object.hasOwn(reasons, reportedReason);
+    setReason(startsFromReport ? reportedReason : '');
   };
   const confirm = async () => {
     setBusy(true);

@@ -1,5 +1,6 @@
 // /admin/reports/user: the open player reports, oldest first, each with the reported cape and ears as they were and the
 // report panel (Ignore, Remove, Ban); the list reloads after every answer.
+import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
@@ -48,13 +49,14 @@ export default function UserReports() {
                 <a href={`/user/${report.uuid}`}>{report.username}</a>
               </p>
               <p className="text-sm text-ink-300">
-                Reported by {report.reported_by_username} on {new Date(report.createdAt).toLocaleString()}
+                Reported by {report.reported_by_username} on <time dateTime={machineDate(report.createdAt)}>{formatDateTime(report.createdAt)}</time>
               </p>
               <ReportGrounds reason={report.reason} note={report.note} />
               <div className="mt-3">
                 <ReportPanel
                   actions={['IGNORE', 'REMOVE', 'BAN']}
                   reasons={reasons}
+                  reportedReason={report.reasonKey}
                   subject={report.username}
                   onAnswer={(action, reason) => answer(report.id, action, reason)}
                 />

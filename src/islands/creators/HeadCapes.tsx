@@ -1,4 +1,5 @@
-// /gallery/head-capes: a player's face on a cape: username, helmet layer, red/green/blue/brightness sliders; failures stop the loading silently.
+// /gallery/head-capes: a player's face on a cape: username, helmet layer, red/green/blue/brightness sliders; a failure stops
+// the loading silently, except that a player service that cannot be reached is named.
 import { useState } from 'react';
 import { cleanUsername } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';

@@ -1,5 +1,6 @@
 // /gallery/optifine-capes: OptiFine-style capes: a design, custom colours, or a player's OptiFine
-// cape looked up 500 ms after the last key; any failure says "That user doesn't have a cape."
+// cape looked up 500 ms after the last key; a failure says "That user doesn't have a cape.", except that a cape server
+// that cannot be reached is named.
 import { useState } from 'react';
 import { cleanUsername, creatorMessages, OPTIFINE_DESIGNS, OPTIFINE_LOOKUP_DEBOUNCE_MS } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';

@@ -1,13 +1,15 @@
 // A creator's request cycle: every settings change sends a new request and sets the loading flag;
-// a newer change cancels the older request; a failure marks the cape invalid with the message the creator shows.
+// a newer change cancels the older request; a failure marks the cape invalid with the message the creator shows, except
+// that an outside service's failure always shows the server's message naming that service.
 import { useEffect, useRef, useState } from 'react';
 import { describeApiError, type ErrorDisplay } from '../../lib/api-client';
+import { OUTSIDE_SERVICE_FAILED_STATUS } from '../../lib/outside-service';
 import { CreationFailed, type Creation } from './creator-api';
 
 /** Makes a cape; the signal aborts it when the settings change again. */
 export type MakeCreation = (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<Creation>;
 
-/** What a failure shows: the server's message, nothing (the loading just stops), or a fixed message. */
+/** What a failure shows: the server's message, nothing (the loading just stops), or a fixed message (an outside service's failure shows the server's message whatever the choice). */
 export type FailureDisplay = 'server-message' | 'silent' | { message: string };
 
 /** The creator's state: idle (nothing asked yet), loading, ready (a cape) or invalid (the last request failed). */
@@ -22,6 +24,10 @@ export interface CreationState {
 
 /** The message for a failed request, by the creator's failure display. */
 function failureMessage(error: unknown, display: FailureDisplay): ErrorDisplay | null {
+  if (error instanceof CreationFailed && error.status === OUTSIDE_SERVICE_FAILED_STATUS) {
+    const named = describeApiError(error.body, '');
+    if (named.kind === 'fields' || named.message !== '') return named;
+  }
   if (display === 'silent') return null;
   if (display !== 'server-message') return { kind: 'message', message: display.message };
   if (error instanceof CreationFailed) {

@@ -1,4 +1,5 @@
 // /gallery/{hash}: one texture in the 3D preview with its details, like, download, report, delete and (author or admin) edit; an unknown hash goes back to /gallery.
+import { formatDate } from '../../lib/dates';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { FetchError } from 'ofetch';
@@ -21,11 +22,6 @@ const TEXTURE_PAGE_PATH = new RegExp(`^/gallery/(${TEXTURE_HASH_PATTERN})/?$`);
 /** The hash in a /gallery/{hash} path, or null. */
 export function hashFromPath(pathname: string): string | null {
   return TEXTURE_PAGE_PATH.exec(pathname)?.[1] ?? null;
-}
-
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? 'Unknown' : date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /** The cape the 3D preview shows for an item: the animated strip, the still cape, or none for ears. */

@@ -70,6 +70,12 @@ export const adminDeleteBodySchema = z.object({
   confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to delete this player.' }),
 });
 
+/** A report's reason key (from GET /api/admin/banreasons), which a Remove or Ban of it starts from; null when it has none still listed. */
+const reasonKeySchema = z
+  .string()
+  .nullable()
+  .meta({ description: "The reporter's reason as a key of GET /api/admin/banreasons (what Remove and Ban start from); null when none is listed" });
+
 /** A row of GET /api/admin/reports/user: the reported textures as PNG data URLs, or null. */
 export const userReportRowSchema = z
   .object({
@@ -80,6 +86,7 @@ export const userReportRowSchema = z
     cape: z.string().nullable(),
     ears: z.string().nullable(),
     reason: z.string().nullable().meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+    reasonKey: reasonKeySchema,
     note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
     createdAt: z.number().int(),
   })
@@ -101,6 +108,7 @@ export const galleryReportRowSchema = z
     hash: z.string(),
     title: z.string(),
     reason: z.string().nullable().meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+    reasonKey: reasonKeySchema,
     note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
     createdAt: z.number().int(),
   })
