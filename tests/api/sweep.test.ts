@@ -17,6 +17,7 @@ import { backends } from '../../support/backends.ts';
 import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
 import { dataDirServerEnv } from '../../support/app-process.ts';
+import { describeDatabase } from '../../server/db/database.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HOUR = 3_600_000;
@@ -146,6 +147,7 @@ describe.each(backends)('cloakroom sweep on $name', (backend) => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toEqual([
+      `Using ${describeDatabase(server.config.databaseUrl)}.`,
       `Removed partial write ${oldPartial}`,
       `Removed unreferenced texture ${old.texture}`,
       `Removed unowned blob ${old.blob}`,
