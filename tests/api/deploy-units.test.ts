@@ -1,7 +1,7 @@
 // The deploy files as an operator runs them on a machine whose own node is older than the project's (Debian's): the site
 // built with `npm run build` as deploy/README.md says, then each systemd unit of deploy/systemd started as systemd starts
-// it. The app process serves the built site and /healthz, the game auth server listens, both on the project's own Node,
-// and both stop cleanly on systemd's SIGTERM.
+// it. The built pages speak of the operator's site name only; the app process serves them and /healthz, the game auth
+// server listens, both on the project's own Node, and both stop cleanly on systemd's SIGTERM.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -90,6 +90,15 @@ describe('deploy/systemd units, run as systemd runs them', { timeout: 120_000 },
     expect(home.status, 'the site `npm run build` built is served').toBe(200);
     expect(await home.text()).toContain('<title>Home | DeployTestCapes</title>');
     expect(await stop(child), output()).toBe(0);
+  });
+
+  it('builds a site that speaks of the operator’s site name only, legal pages included', () => {
+    const pages = fs.readdirSync(siteDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(20);
+    for (const page of pages) expect(fs.readFileSync(path.join(siteDir, page), 'utf8'), page).not.toContain('Cloakroom');
+    for (const page of ['legal/privacy.html', 'legal/terms.html', 'legal/disclaimer.html', 'legal/rules.html', 'help.html']) {
+      expect(fs.readFileSync(path.join(siteDir, page), 'utf8'), page).toContain('DeployTestCapes');
+    }
   });
 
   it('cloakroom-auth.service listens for players on the project’s Node, and exits 0 on SIGTERM', async () => {
