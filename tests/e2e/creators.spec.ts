@@ -175,6 +175,8 @@ test.describe('when the outside services cannot be reached', () => {
     await page.getByLabel('Username').fill(SKIN_PLAYER.name);
     await expect(page.getByTestId('creator-result')).toHaveAttribute('data-state', 'invalid');
     await expect(page.getByRole('alert')).toHaveText(`Error: ${creatorMessages.playerServiceDown}`);
+    await expect(page.getByTestId('creator-result'), 'the settings are not what failed').not.toContainText('with these settings');
+    await expect(page.getByTestId('creator-result')).toContainText('No cape was made.');
   });
 
   test('the OptiFine lookup says the cape server could not be reached, not that the player has no cape; designs still work', async ({ page }) => {

@@ -124,6 +124,11 @@ function CreationActions({ creation }: { creation: Creation }) {
   );
 }
 
+/** What the empty preview says after a failed request: the error below it says why when there is one (an outside service that failed is not the settings' fault). */
+function invalidHint(state: CreationState): string {
+  return state.error ? 'No cape was made.' : 'No cape could be made with these settings.';
+}
+
 /** The creator page's frame. */
 export function CreatorFrame({ title, intro, children, state, fileName, idleHint }: CreatorFrameProps) {
   const user = useStore($user);
@@ -155,7 +160,7 @@ export function CreatorFrame({ title, intro, children, state, fileName, idleHint
               />
             ) : (
               <p className="flex h-full items-center justify-center px-6 text-center text-sm text-ink-400">
-                {status === 'invalid' ? 'No cape could be made with these settings.' : status === 'loading' ? '' : idleHint}
+                {status === 'invalid' ? invalidHint(state) : status === 'loading' ? '' : idleHint}
               </p>
             )}
             {loading && (
