@@ -52,8 +52,8 @@ export function cachedPicture(library: TextureLibrary, source: PictureSource): B
   return source.gif ? library.cachedDerived(source.hash, 'gif') : library.cachedRegistered(source.hash);
 }
 
-/** A picture's bytes; the GIF is built once per texture (charged to `owner`, null for the site's own work) and kept beside it; null when the texture is gone. */
-export function readPicture(library: TextureLibrary, imageJobs: ImageJobs, source: PictureSource, owner: string | null): Promise<Buffer | null> {
+/** A picture's bytes; a GIF missing (a cape worn before GIFs were made when a cape is put on) is built once, charged to `owner`, the player whose cape it is, and kept beside it; null when the texture is gone. */
+export function readPicture(library: TextureLibrary, imageJobs: ImageJobs, source: PictureSource, owner: string): Promise<Buffer | null> {
   if (!source.gif) return library.readRegistered(source.hash);
   return library.readDerived(source.hash, 'gif', (strip) => imageJobs.run('stripGif', strip, owner));
 }

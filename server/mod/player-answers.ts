@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
-import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/assign.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes, showsCapeStrip } from '../textures/library/assign.ts';
 import { playerAnswer, PROFILE_CONTENT_TYPE, type ModAnswer } from './answers.ts';
 
 /** A player's answers (kept small: a million of them may be held). */
@@ -84,7 +84,7 @@ export function buildPlayerAnswers(row: PlayerAnswerRow, texturesBaseUrl: string
   const url = (hash: string | null) => (hash && row.banned !== 1 ? `${texturesBaseUrl}/${hash}` : null);
   const textures = playerTextureHashes(row);
   const hasCape = Boolean(textures.cape) && row.banned !== 1;
-  const animated = hasCape && row.animated === 1 && Boolean(textures.capeStrip);
+  const animated = hasCape && showsCapeStrip(row.animated, textures.capeStrip);
   // The mod reads only cape_url and plays it as a strip when its height is not half its width: the strip when the animation is on.
   const profile: ModProfile = {
     capeGlint: hasCape && row.glint === 1 && row.glint_enabled === 1,

@@ -180,10 +180,12 @@ export async function galleryRoutes(
       },
     },
     async (request, reply) => {
+      const user = await requireUser(request);
       const item = await itemOr404(request.params.hash);
-      // An animated item downloads as a GIF, built once per strip and kept beside it in the blob store.
+      // An animated item downloads as a GIF, built once per strip (as the first downloader's image work, in their queue
+      // share and budget, never the site's) and kept beside it in the blob store.
       const file = item.strip_hash
-        ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip, null))
+        ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip, user.uuid))
         : await library.read(item.hash);
       if (!file) throw new HttpError(404, 'That texture does not exist.');
       await recordDownload(db, item.hash);

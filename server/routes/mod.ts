@@ -138,9 +138,9 @@ export async function modRoutes(
       // A cached player's picture is answered by the fast path before it gets here.
       const profile = await showingPlayer(request.params.id);
       const source = profile ? pictureSource(profile, layout) : null;
-      // The GIF is made when the player changes their cape (server/mod/answer-sync.ts), charged to them; one made before
-      // that was the rule is made here once, as the site's own work.
-      const bytes = source ? await readPicture(library, imageJobs, source, null) : null;
+      // The GIF is made when the player puts the cape on, as their own image work; one of a cape worn since before that
+      // was the rule is made here once, charged to the player whose cape it is, never to the site.
+      const bytes = profile && source ? await readPicture(library, imageJobs, source, profile.uuid) : null;
       if (!profile || !source || !bytes) return notFound(reply);
       return sendAnswer(request, reply, pictureAnswer(profile, source, bytes));
     });

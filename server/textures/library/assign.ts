@@ -94,13 +94,44 @@ async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTe
   });
 }
 
-/** Points a player's slot at new textures (stored first), releases the ones it replaced and publishes the change. */
-export async function assignPlayerTextures(context: AssignmentContext, uuid: string, slot: PlayerSlot, textures: SlotTextures): Promise<void> {
+/** Whether a player's cape is shown as its strip (an animation): it has one and the player's animation is on. */
+export function showsCapeStrip(animated: number | null, stripHash: string | null | undefined): boolean {
+  return animated === 1 && Boolean(stripHash);
+}
+
+/** The picture a cape's GIF is made of: what the player shows, the strip while their animation is on, else the still. */
+async function gifPicture(db: Db, uuid: string, textures: SlotTextures): Promise<EncodedTexture> {
+  if (!textures.strip) return textures.still;
+  const player = await db.selectFrom('premium').select('animated').where('user_uuid', '=', uuid).executeTakeFirst();
+  return showsCapeStrip(player?.animated ?? null, textures.strip.hash) ? textures.strip : textures.still;
+}
+
+/** The image work a new cape needs before it is worn: its GIF (the mod API's `.gif` layout), charged to the player. */
+export interface CapeGifWork {
+  run(name: 'stripGif', picture: Buffer, owner: string): Promise<Buffer>;
+}
+
+/**
+ * Points a player's slot at new textures (stored first), releases the ones it replaced and publishes the change. A cape's
+ * GIF is made first, as the player's own image work (their queue share and budget; refused with the queue's message when
+ * it does not fit, and then nothing changes), and stored beside it, so that no reader ever causes that work.
+ */
+export async function assignPlayerTextures(
+  context: AssignmentContext & { imageJobs: CapeGifWork },
+  uuid: string,
+  slot: PlayerSlot,
+  textures: SlotTextures,
+): Promise<void> {
   const kind: TextureKind = slot;
   const toStore: TextureToStore[] = [{ texture: textures.still, kind }];
   if (textures.strip) toStore.push({ texture: textures.strip, kind: 'cape-strip' });
   const values = slotValues(slot, textures);
-  const previous = await storeAndPoint(context.library, toStore, () => swapColumns(context.db, uuid, values));
+  const gifSource = slot === 'cape' ? await gifPicture(context.db, uuid, textures) : null;
+  const gif = gifSource ? await context.imageJobs.run('stripGif', gifSource.bytes, uuid) : null;
+  const previous = await storeAndPoint(context.library, toStore, async () => {
+    if (gifSource && gif) await context.library.putDerived(gifSource.hash, 'gif', gif);
+    return swapColumns(context.db, uuid, values);
+  });
   const assigned = toStore.map(({ texture }) => texture.hash);
   // A player deleted meanwhile keeps nothing: the new textures go again unless someone else uses them.
   await context.library.release(previous === null ? assigned : previous.filter((hash) => !assigned.includes(hash)));

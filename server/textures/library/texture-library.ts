@@ -122,6 +122,11 @@ export class TextureLibrary {
     return pending;
   }
 
+  /** Stores an image derived from a stored texture (made as someone's image work before the texture is used). */
+  async putDerived(hash: string, variant: DerivedVariant, image: Buffer): Promise<void> {
+    await this.store.put(derivedKey(hash, variant), image);
+  }
+
   /** An image derived from a registered texture when the cache holds it and it needs no check against the database; otherwise undefined. */
   cachedDerived(hash: string, variant: DerivedVariant, now = Date.now()): Buffer | undefined {
     return this.cachedRegistered(derivedKey(hash, variant), now);
