@@ -112,7 +112,10 @@ test('visitors see Login and Register; users see avatar, name and their dropdown
   await page.goto('/');
   await expect(page.getByRole('heading', { name: `Welcome, ${name}!` })).toBeVisible();
   await page.getByTestId('user-menu').click();
+  // The page reloads after the logout: wait for that load, or the reload cuts the next login's navigation short.
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('button', { name: 'Log out' }).click();
+  await reloaded;
   await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
   await logIn(page, name);
   await expect(page.getByRole('heading', { name: `Welcome back, ${name}!` })).toBeVisible();
