@@ -1,10 +1,16 @@
-// Image work shared fairly: one account floods the animated cape creator with big GIFs (64 frames at 2048 x 2048, a new
-// colour each time so the creation cache never answers) as fast as the server lets it, while another player uploads a
-// 64 x 32 cape again and again; prints the small upload's latency (p50, p95) and every answer the flooder got.
+// Image work shared fairly: while one kind of flood runs, another player uploads a 64 x 32 cape again and again; prints the
+// small upload's latency (p50, p95) and every answer the flood got. The floods (`FLOOD_KIND`):
+// - `creator`: one account sends the animated cape creator big GIFs (64 frames at 2048 x 2048, a new colour each time so
+//   the creation cache never answers), `FLOOD` requests in flight, as fast as the server lets it;
+// - `patched`: four accounts send the same GIF with its header patched to say 64 x 32 (its frames still decode at
+//   2048 x 2048), elytra on, two requests in flight each: work that claims to be small;
+// - `gif-reads`: `READERS` players wear a 2048 x 1024 cape of 2,097,152 colours (a 19 KB file), and anonymous readers ask
+//   for each one's /capes/{uuid}.gif at once, as a game with Cape Provider's GIF resolver does.
 // The server runs in a process of its own (server/main.ts, as `npm start` runs it) on a fresh SQLite database.
 //
 //   npx tsx bench/image-fairness.ts
-//   env DURATION (60 s of measuring), FLOOD (12 requests in flight), BENCH_PORT (4396), and the server's own variables
+//   env FLOOD_KIND (creator), DURATION (60 s of measuring), FLOOD (12 requests in flight), READERS (44), BENCH_PORT
+//   (4396), and the server's own variables
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,8 +22,14 @@ import { logIn, postFile, type Session } from './heavy-load.ts';
 import { pause, startProcess, stopProcess } from './processes.ts';
 import { loadAverage } from './wrk.ts';
 
+const FLOOD_KIND = process.env.FLOOD_KIND ?? 'creator';
+if (!['creator', 'patched', 'gif-reads'].includes(FLOOD_KIND)) throw new Error(`FLOOD_KIND is creator, patched or gif-reads, not ${FLOOD_KIND}`);
 const DURATION_S = Number(process.env.DURATION ?? 60);
 const FLOOD = Number(process.env.FLOOD ?? 12);
+const READERS = Number(process.env.READERS ?? 44);
+/** The patched flood's accounts and the requests each keeps in flight. */
+const PATCHED_ACCOUNTS = 4;
+const PATCHED_IN_FLIGHT = 2;
 const PORT = Number(process.env.BENCH_PORT ?? 4396);
 /** The goal: the small upload's p95 while the flood runs, in ms. */
 const GOAL_P95_MS = 2_000;
@@ -29,6 +41,15 @@ const REFUSED_GAP_MS = 50;
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+/** A 2048 x 1024 cape whose every pixel is a colour of its own (about 20 KB as a file), a different one for each `seed`. */
+function manyColoursCape(seed: number): Promise<Buffer> {
+  const raw = Buffer.alloc(2048 * 1024 * 4);
+  for (let i = 0; i < 2048 * 1024; i++) raw.writeUInt32BE(((((i + seed * 7919) & 0xffffff) << 8) | 0xff) >>> 0, i * 4);
+  return sharp(raw, { raw: { width: 2048, height: 1024, channels: 4 } })
+    .png({ adaptiveFiltering: true, compressionLevel: 9 })
+    .toBuffer();
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-fairness-'));
@@ -43,11 +64,17 @@ try {
     .png()
     .toBuffer();
 
+  // The patched flood's GIF: the same frames, a header that says 64 x 32.
+  const patched = Buffer.from(gif);
+  patched.writeUInt16LE(64, 6);
+  patched.writeUInt16LE(32, 8);
+
   const db = openDatabase(`sqlite:${databaseFile}`);
   await migrateToLatest(db);
-  const flooderUuid = 'f1'.repeat(16);
+  const accounts = FLOOD_KIND === 'creator' ? 1 : FLOOD_KIND === 'patched' ? PATCHED_ACCOUNTS : READERS;
+  const flooderUuids = Array.from({ length: accounts }, (_, index) => index.toString(16).padStart(4, '0').repeat(8));
   const playerUuid = 'a2'.repeat(16);
-  await upsertUser(db, flooderUuid, 'Flooder');
+  for (const [index, uuid] of flooderUuids.entries()) await upsertUser(db, uuid, `Flooder${index}`);
   await upsertUser(db, playerUuid, 'SmallCape');
   await db.destroy();
 
@@ -73,37 +100,58 @@ try {
     path.join(dir, 'server.log'),
     '/api/home',
   );
-  const flooder = await logIn(baseUrl, databaseFile, flooderUuid);
+  const flooders: Session[] = [];
+  for (const uuid of flooderUuids) flooders.push(await logIn(baseUrl, databaseFile, uuid));
   const player = await logIn(baseUrl, databaseFile, playerUuid);
   const upload = (session: Session) => postFile(baseUrl, session, '/api/upload-cape', cape);
   // Warm-up: the first upload starts the image workers.
   const warm = await upload(player);
   if (warm.status !== 200) throw new Error(`the warm-up upload failed: ${warm.status} ${warm.body}`);
 
-  console.log(
-    `Flooding: ${FLOOD} animated creator requests in flight (a ${Math.round(gif.length / 1024)} KB GIF), a 64 x 32 cape upload every ${UPLOAD_GAP_MS} ms, for ${DURATION_S} s (load average ${loadAverage()})`,
-  );
   let done = false;
   const answers = new Map<string, number>();
+  const tally = (status: number, body: string) => {
+    const message = status === 200 ? 'made' : ((JSON.parse(body || '{}') as { error?: string; msg?: string }).error ?? body.slice(0, 80));
+    answers.set(`${status} ${message}`, (answers.get(`${status} ${message}`) ?? 0) + 1);
+  };
   let colour = 0;
   let slowestMade = 0;
-  const floodOnce = async () => {
+  /** Keeps one creator request of `session` in flight until the measuring ends. */
+  const floodOnce = async (session: Session, file: Buffer, elytra: boolean) => {
     while (!done) {
       colour += 1;
-      const fields = { scale: '1', color: (colour * 2654435761).toString(16).slice(-6).padStart(6, '0'), elytra: 'false' };
+      const fields = { scale: '1', color: (colour * 2654435761).toString(16).slice(-6).padStart(6, '0'), elytra: String(elytra) };
       const started = performance.now();
-      const answer = await postFile(baseUrl, flooder, '/api/gallery/animated-cape-creator', gif, fields).catch((error: Error) => ({
+      const answer = await postFile(baseUrl, session, '/api/gallery/animated-cape-creator', file, fields).catch((error: Error) => ({
         status: 0,
-        body: error.message,
+        body: JSON.stringify({ error: error.message }),
       }));
-      const seconds = (performance.now() - started) / 1000;
-      const message = answer.status === 200 ? 'made' : ((JSON.parse(answer.body || '{}') as { error?: string }).error ?? answer.body.slice(0, 80));
-      const key = `${answer.status} ${message}`;
-      answers.set(key, (answers.get(key) ?? 0) + 1);
-      if (answer.status === 200) slowestMade = Math.max(slowestMade, seconds);
+      if (answer.status === 200) slowestMade = Math.max(slowestMade, (performance.now() - started) / 1000);
+      tally(answer.status, answer.body);
       if (answer.status !== 200) await pause(REFUSED_GAP_MS);
     }
   };
+  let flooding: Array<Promise<unknown>> = [];
+  if (FLOOD_KIND === 'gif-reads') {
+    console.log(`Seeding: ${READERS} players each put on a 2048 x 1024 cape of 2,097,152 colours (load average ${loadAverage()})`);
+    const seeded = Date.now();
+    for (const session of flooders) {
+      const answer = await postFile(baseUrl, session, '/api/upload-cape', await manyColoursCape(flooders.indexOf(session)));
+      if (answer.status !== 200) throw new Error(`a seed upload failed: ${answer.status} ${answer.body}`);
+    }
+    console.log(`  seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    console.log(`Flooding: one anonymous GET /capes/{uuid}.gif for each of the ${READERS}, all at once, then the small uploads for ${DURATION_S} s`);
+    flooding = flooderUuids.map(async (uuid) => {
+      const response = await fetch(`${baseUrl}/capes/${uuid}.gif`).catch((error: Error) => ({ status: 0, text: async () => error.message }));
+      tally(response.status, response.status === 200 ? '' : await response.text());
+    });
+  } else {
+    const [file, elytra, inFlight] = FLOOD_KIND === 'creator' ? [gif, false, FLOOD] : [patched, true, PATCHED_IN_FLIGHT];
+    console.log(
+      `Flooding: ${flooders.length} account(s) x ${inFlight} animated creator requests in flight (a ${Math.round(file.length / 1024)} KB GIF${FLOOD_KIND === 'patched' ? ' whose header says 64 x 32' : ''}), a 64 x 32 cape upload every ${UPLOAD_GAP_MS} ms, for ${DURATION_S} s (load average ${loadAverage()})`,
+    );
+    flooding = flooders.flatMap((session) => Array.from({ length: inFlight }, () => floodOnce(session, file, elytra)));
+  }
   const latencies: number[] = [];
   const failures = new Map<string, number>();
   const uploadLoop = async () => {
@@ -118,7 +166,6 @@ try {
     }
     done = true;
   };
-  const flooding = Array.from({ length: FLOOD }, () => floodOnce());
   await pause(1_000); // let the flood fill the queue first
   await uploadLoop();
   const loadAtEnd = loadAverage();
@@ -130,7 +177,7 @@ try {
   console.log(`\nSmall cape upload (64 x 32), ${latencies.length} uploads while the flood ran:`);
   console.log(`  p50 ${(p50 / 1000).toFixed(2)} s, p95 ${(p95 / 1000).toFixed(2)} s, max ${(Math.max(...latencies) / 1000).toFixed(2)} s`);
   for (const [answer, count] of failures) console.log(`  not 200: ${count} x ${answer}`);
-  console.log(`Flooder's answers (animated cape creator):`);
+  console.log(`The flood's answers (${FLOOD_KIND === 'gif-reads' ? 'anonymous GIF reads' : 'animated cape creator'}):`);
   for (const [answer, count] of [...answers].sort((a, b) => b[1] - a[1])) console.log(`  ${count} x ${answer}`);
   if (slowestMade > 0) console.log(`  the slowest cape made took ${slowestMade.toFixed(1)} s`);
   pass = p95 <= GOAL_P95_MS && failures.size === 0;
