@@ -162,7 +162,8 @@ export const SERVER_VARIABLES: Record<ServerVariable, VariableDoc> = {
   IMAGE_SMALL_JOB_PIXELS: {
     group: 'Uploads and image work',
     default: '`2097152` (2048 × 1024)',
-    description: 'the most pixels a small image job decodes and draws (every GIF frame counted)',
+    description:
+      'the most pixels a small image job decodes and draws (every GIF frame counted, a GIF pixel twice and a GIF build 40 times: see [the image queue](api.md#uploads-and-the-image-queue))',
   },
   IMAGE_JOBS_PER_PLAYER: { group: 'Uploads and image work', description: 'image jobs one player may have queued or running (then 429)' },
   IMAGE_WORK_SECONDS_PER_MINUTE: {

@@ -9,14 +9,17 @@ import type { ImageWorkInput, ImageWorkName } from './work-catalogue.ts';
 /** The size of a picture whose header tells nothing (a JPEG, a WebP, a broken file): never small. */
 const UNKNOWN_PIXELS = Number.POSITIVE_INFINITY;
 
-/** A picture's pixels as a decoder will draw them: a PNG's header size; every frame of a GIF on its real canvas (the frames' own sizes, not what its header claims), up to one frame past the most a cape may have. */
+/** A GIF's pixel costs this many of a PNG's: its frames are decoded from a palette, one by one, then laid out as a strip (bench/image-job-cost.ts). */
+const GIF_DECODE_WEIGHT = 2;
+
+/** A picture's pixels as a decoder will draw them: a PNG's header size; every frame of a GIF on its real canvas (the frames' own sizes, not what its header claims), up to one frame past the most a cape may have, at a GIF pixel's weight. */
 export function picturePixels(bytes: Uint8Array): number {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const header = readImageHeader(buffer);
   if (header.type === 'other' || header.width === 0 || header.height === 0) return UNKNOWN_PIXELS;
   if (header.type === 'png') return header.width * header.height;
   const gif = readGifLayout(buffer, MAX_CAPE_FRAMES);
-  return gif === null || gif.frames === 0 ? UNKNOWN_PIXELS : gif.width * gif.height * gif.frames;
+  return gif === null || gif.frames === 0 ? UNKNOWN_PIXELS : gif.width * gif.height * gif.frames * GIF_DECODE_WEIGHT;
 }
 
 /** The pixels of a still cape at a creator's scale. */
@@ -50,7 +53,14 @@ function creationPixels(request: CreationRequest): number {
   }
 }
 
-/** How many pixels a piece of image work decodes and draws, judged from its input before it runs. */
+/**
+ * Work that costs more a pixel than decoding and re-encoding a picture, as a multiple of that: a GIF's palette reduction
+ * and encoding, 16 to 43 times an upload's cost a pixel on pictures of many colours (bench/image-job-cost.ts).
+ */
+const PIXEL_WEIGHTS: Partial<Record<ImageWorkName, number>> = { stripGif: 40 };
+
+/** How many pixels a piece of image work decodes and draws, judged from its input before it runs, each weighted by what a pixel of that work costs. */
 export function imageJobPixels<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>): number {
-  return name === 'creation' ? creationPixels(input as CreationRequest) : picturePixels(input as Uint8Array);
+  const pixels = name === 'creation' ? creationPixels(input as CreationRequest) : picturePixels(input as Uint8Array);
+  return pixels * (PIXEL_WEIGHTS[name] ?? 1);
 }
