@@ -125,9 +125,9 @@ export class Creations {
     return { creation, cached: false };
   }
 
-  /** The stored 320 x 180 preview of a creation (rendered again if it was lost, as the site's own work), or null when the creation is gone. */
-  preview(hash: string): Promise<Buffer | null> {
-    return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes, null));
+  /** The stored 320 x 180 preview of a creation (rendered again if it was lost, as the image work of `viewer`, the player asking), or null when the creation is gone. */
+  preview(hash: string, viewer: string): Promise<Buffer | null> {
+    return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes, viewer));
   }
 
   private async isStored(hash: string): Promise<boolean> {

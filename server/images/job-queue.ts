@@ -8,7 +8,9 @@
 //   (the time a worker spends on their jobs); beyond either, 429;
 // - at most `queueMax` jobs wait; beyond it, 503: the site is busy, which is no single caller's fault;
 // - a job that runs longer than `timeoutMs` fails with a 503 and its worker is killed (the pool starts another).
-// The site's own work (renders of stored textures, the moderators' blocklisting) has no player: no cap and no budget.
+// The site's own work (the moderators' blocklisting and audit thumbnails, the first render of an item added before renders
+// were made at upload) has no player: no cap and no budget. Work a player's request causes, a render or a GIF included,
+// is that player's.
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from '../config/image-job-limits.ts';
 import type { Refusal } from '../../src/lib/refusals.ts';
 import { refusalError } from '../http/errors.ts';

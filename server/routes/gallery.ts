@@ -34,6 +34,7 @@ import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { uploadRejectionReason, type Metrics } from '../operations/metrics.ts';
+import { renderItemImages } from '../gallery/item-images.ts';
 import { storeAndPoint } from '../textures/library/assign.ts';
 import { refuseBlocklisted } from '../textures/library/blocklist.ts';
 import type { ImageJobs } from '../images/job-queue.ts';
@@ -69,7 +70,7 @@ export async function galleryRoutes(
     return item;
   };
 
-  /** Serves a rendered image, rendering it once per texture (in the image job queue, as the site's own work) and keeping it in the blob store. */
+  /** Serves a rendered image, made when the item was added (server/gallery/item-images.ts); one of an item added before that was the rule is rendered once here, as the site's own work, and kept in the blob store. */
   const sendRendered = async (reply: FastifyReply, hash: string, variant: DerivedVariant, render: 'capePreview' | 'earsPreview' | 'textureMap') => {
     const image = await library.derived(hash, variant, (png) => imageJobs.run(render, png, null));
     if (!image) throw new HttpError(404, 'That texture does not exist.');
@@ -286,10 +287,12 @@ export async function galleryRoutes(
       const tags = galleryTagsFieldSchema.safeParse(fields.tags);
       if (!tags.success) throw refuseUpload(refusalError(422, galleryRefusal('unknownTag'), { tags: [galleryMessages.unknownTag] }));
       let texture;
+      let storeImages;
       try {
         await checkTitleAndTags(db, fields.title, tags.data);
         texture = await imageJobs.run('galleryTexture', file, user.uuid);
         await refuseBlocklisted(db, texture);
+        storeImages = await renderItemImages(imageJobs, texture.strip ?? texture.still, texture.kind === 'ears', user.uuid);
       } catch (error) {
         if (error instanceof TextureRejected) throw refuseUpload(refusalError(422, error));
         if (error instanceof HttpError) throw refuseUpload(error);
@@ -300,7 +303,10 @@ export async function galleryRoutes(
       const stored = texture.strip ?? texture.still;
       const type = texture.kind === 'ears' ? GALLERY_TYPES.ears : texture.strip ? GALLERY_TYPES.animated : GALLERY_TYPES.cape;
       const item = { hash: stored.hash, stripHash: texture.strip?.hash ?? null, title: fields.title, authorUuid: user.uuid, type, tags: tags.data };
-      const created = await storeAndPoint(library, [{ texture: stored, kind: 'gallery' }], () => createGalleryItem(db, item));
+      const created = await storeAndPoint(library, [{ texture: stored, kind: 'gallery' }], async () => {
+        await storeImages(library);
+        return createGalleryItem(db, item);
+      });
       metrics.countUpload('gallery', 'ok');
       return reply
         .status(created ? 201 : 200)

@@ -18,6 +18,7 @@ import { HttpError } from '../../http/errors.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { textureUrl } from '../../http/texture-url.ts';
 import { perUserRateLimit } from '../../http/user-rate-limit.ts';
+import { renderItemImages } from '../../gallery/item-images.ts';
 import { assignPlayerTextures, storeAndPoint } from '../../textures/library/assign.ts';
 
 /** Registers the preview of a made cape, and wearing and sharing it. */
@@ -36,8 +37,9 @@ export async function creationRoutes(instance: FastifyInstance, options: Creator
       },
     },
     async (request, reply) => {
-      const access = await creations.access(request.params.hash, await requireUser(request));
-      const preview = access === 'none' ? null : await creations.preview(request.params.hash);
+      const user = await requireUser(request);
+      const access = await creations.access(request.params.hash, user);
+      const preview = access === 'none' ? null : await creations.preview(request.params.hash, user.uuid);
       if (!preview) throw new HttpError(404, creatorMessages.expired);
       reply.header('cache-control', 'private, max-age=3600');
       return sendFile(reply, 'image/png', preview);
@@ -87,7 +89,11 @@ export async function creationRoutes(instance: FastifyInstance, options: Creator
         type: animated ? GALLERY_TYPES.animated : GALLERY_TYPES.cape,
         tags,
       };
-      const created = await storeAndPoint(library, [{ texture, kind: 'gallery' }], () => createGalleryItem(db, item));
+      const storeImages = await renderItemImages(imageJobs, texture, false, user.uuid);
+      const created = await storeAndPoint(library, [{ texture, kind: 'gallery' }], async () => {
+        await storeImages(library);
+        return createGalleryItem(db, item);
+      });
       // The same picture may be a hidden item already (the caller made it too): that is answered as if it were gone.
       if (!created && !(await galleryItemOwner(db, hash))) throw new HttpError(410, creatorMessages.expired);
       return reply.status(created ? 201 : 200).send({ success: true as const, hash, existing: !created });
