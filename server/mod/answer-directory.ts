@@ -42,6 +42,7 @@ const PICTURE_LAYOUTS = Object.keys(PICTURE_ROUTES) as PictureLayout[];
 const PICTURE_PATHS = Object.fromEntries(PICTURE_LAYOUTS.map((layout) => [layout, fileOf(PICTURE_ROUTES[layout], ':id')])) as Record<PictureLayout, FilePath>;
 /** A texture's file paths: where `/textures/{hash}` and CustomSkinAPI's `/csl/textures/{hash}` read it, with and without `.png`. */
 const TEXTURE_PATHS = [TEXTURE_ROUTE, CSL_TEXTURE_ROUTE].flatMap((route) => [fileOf(route, ':hash'), fileOf(`${route}.png`, ':hash')]);
+const texturePaths = (hash: string): string[] => TEXTURE_PATHS.map((file) => file(hash));
 /** The directories of the answer files, each a URL path prefix. */
 const LAYOUT_DIRS = [...new Set([PROFILE_PATH, CSL_PATH, ...Object.values(PICTURE_PATHS), ...TEXTURE_PATHS].map((file) => path.dirname(file('x'))))];
 
@@ -109,18 +110,18 @@ export class AnswerDirectory {
   writeTexture(hash: string, bytes: Buffer, createdAt = Date.now()): void {
     if (!isTextureHash(hash)) return;
     // Content-addressed: a file of the right size is this texture already.
-    const files = TEXTURE_PATHS.map((file) => file(hash)).filter((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size !== bytes.length);
+    const files = texturePaths(hash).filter((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size !== bytes.length);
     this.place(files, bytes, Math.floor(createdAt / 1000));
   }
 
   /** Whether a texture's files are all there with its size. */
   hasTexture(hash: string, size: number): boolean {
-    return TEXTURE_PATHS.map((file) => file(hash)).every((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size === size);
+    return texturePaths(hash).every((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size === size);
   }
 
   /** Removes a texture's files (it was released, or a moderator removed it). */
   removeTexture(hash: string): void {
-    if (isTextureHash(hash)) for (const file of TEXTURE_PATHS.map((file) => file(hash))) this.remove(file);
+    if (isTextureHash(hash)) for (const file of texturePaths(hash)) this.remove(file);
   }
 
   /** The number of the last change this directory holds, or null when it was never built. */

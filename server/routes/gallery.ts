@@ -287,20 +287,21 @@ export async function galleryRoutes(
       const tags = galleryTagsFieldSchema.safeParse(fields.tags);
       if (!tags.success) throw refuseUpload(refusalError(422, galleryRefusal('unknownTag'), { tags: [galleryMessages.unknownTag] }));
       let texture;
+      let stored;
       let storeImages;
       try {
         await checkTitleAndTags(db, fields.title, tags.data);
         texture = await imageJobs.run('galleryTexture', file, user.uuid);
         await refuseBlocklisted(db, texture);
-        storeImages = await renderItemImages(imageJobs, texture.strip ?? texture.still, texture.kind === 'ears', user.uuid);
+        // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches a
+        // still item, or another GIF with the same first frame, is an item of its own.
+        stored = texture.strip ?? texture.still;
+        storeImages = await renderItemImages(imageJobs, stored, texture.kind === 'ears', user.uuid);
       } catch (error) {
         if (error instanceof TextureRejected) throw refuseUpload(refusalError(422, error));
         if (error instanceof HttpError) throw refuseUpload(error);
         throw error;
       }
-      // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches a
-      // still item, or another GIF with the same first frame, is an item of its own.
-      const stored = texture.strip ?? texture.still;
       const type = texture.kind === 'ears' ? GALLERY_TYPES.ears : texture.strip ? GALLERY_TYPES.animated : GALLERY_TYPES.cape;
       const item = { hash: stored.hash, stripHash: texture.strip?.hash ?? null, title: fields.title, authorUuid: user.uuid, type, tags: tags.data };
       const created = await storeAndPoint(library, [{ texture: stored, kind: 'gallery' }], async () => {

@@ -40,16 +40,16 @@ export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.e
 export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void): boolean {
   if (!fs.existsSync(path.join(root, 'src'))) return false;
   const stampFile = path.join(siteDir, STAMP);
-  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === siteFingerprint(root)) return false;
+  const fingerprint = siteFingerprint(root);
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === fingerprint) return false;
   log('Building the site (first start or changed sources)…');
-  buildSite(root, siteDir, log);
+  buildSite(root, siteDir, log, fingerprint);
   return true;
 }
 
-/** Runs `astro build` on the project's own Node and writes the compressed copies (server/site/precompress.ts) and the stamp; throws when there is nothing to build or the build fails. */
-export function buildSite(root: string, siteDir: string, log: (message: string) => void): void {
+/** Runs `astro build` on the project's own Node and writes the compressed copies (server/site/precompress.ts) and the stamp (the sources' fingerprint, taken before the build); throws when there is nothing to build or the build fails. */
+export function buildSite(root: string, siteDir: string, log: (message: string) => void, fingerprint = siteFingerprint(root)): void {
   if (!fs.existsSync(path.join(root, 'src'))) throw new Error(`Nothing to build: ${path.join(root, 'src')} does not exist.`);
-  const fingerprint = siteFingerprint(root);
   const astro = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
   const result = spawnSync(process.execPath, [astro, 'build', '--outDir', siteDir], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) throw new Error('The site build failed');
