@@ -1,6 +1,7 @@
 // Starts the real server (server/main.ts, what `npm start` runs) as a process of its own on a given port, for tests and
 // benchmarks that need several processes, signals and crashes.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,15 +28,34 @@ export interface AppProcess {
   kill(): Promise<ProcessExit>;
 }
 
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Where freePort looks: below the kernel's ephemeral range (32768 and up), so no outgoing connection can take the port
+ * between the check and the server's own listen. Each test worker has a slice of its own, so two workers never hand out
+ * the same port.
+ */
+const PORT_SLICE_SIZE = 2000;
+const PORT_SLICES_FIRST = 20000;
+const PORT_SLICE_COUNT = 6;
+const handedOut = new Set<number>();
+
+/** A TCP port on 127.0.0.1 below 32768 that was free a moment ago, and not handed out before by this process. */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? process.pid);
+  const first = PORT_SLICES_FIRST + (worker % PORT_SLICE_COUNT) * PORT_SLICE_SIZE;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = first + randomInt(PORT_SLICE_SIZE);
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`No free port in ${first}-${first + PORT_SLICE_SIZE - 1} after 200 tries.`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
