@@ -1,4 +1,5 @@
-// Removing an account with everything it owns: gallery items, likes, capes and ears (textures released when unshared).
+// Removing an account with everything it owns: gallery items, likes, capes and ears (textures released when unshared,
+// and withheld when only a moderator's evidence still refers to them).
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -9,8 +10,9 @@ import { clearPlayerTextures } from '../textures/library/assign.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 
 /**
- * Deletes an account, its gallery items and likes, releases its textures and tells the profile caches; `alsoInTransaction`
- * runs in the same transaction as the removal of the account's row (an admin deletion's audit row).
+ * Deletes an account, its gallery items and likes, and tells the profile caches; its textures are removed, or withheld
+ * when another reference that nobody sees keeps them (the AI log), once the account's reports are gone with it.
+ * `alsoInTransaction` runs in the same transaction as the removal of the account's row (an admin deletion's audit row).
  */
 export async function deleteAccount(
   db: Db,
@@ -21,11 +23,12 @@ export async function deleteAccount(
 ): Promise<void> {
   const galleryTextures = await deleteGalleryItems(db, await itemsByAuthor(db, uuid));
   await removeUserLikes(db, uuid);
-  await clearPlayerTextures({ db, library, bus }, uuid);
+  const worn = (await clearPlayerTextures({ db, library, bus }, uuid)) ?? [];
   await db.transaction().execute(async (trx) => {
     await deleteUser(trx, uuid);
     await alsoInTransaction?.(trx);
   });
-  await library.release(galleryTextures);
+  // The reports of the player went with the account: what they alone kept is released now, not at the next sweep.
+  await library.retire([...galleryTextures, ...worn]);
   await bus.publish(uuid);
 }

@@ -1,32 +1,44 @@
 // Bans: a banned player cannot log in, their sessions and login codes end at once (a session's row stays until it expires
 // or the unban, so that the player's next call is told why they were logged out), the mod API stops showing their
 // cape and ears (the profile cache hears of it through the change notice), their gallery items are hidden from every
-// gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN.
-// Each ban and unban is audited.
+// gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN. Their
+// textures stop being served by every URL unless someone else shows the same picture (the moderators still see them),
+// and are served again at the unban. Each ban and unban is audited.
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { rowsPage } from '../db/rows-page.ts';
-import type { InvalidationBus } from '../events/invalidation.ts';
+import type { Database } from '../db/schema.ts';
 import { setAuthorItemsHidden } from '../gallery/visibility.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes, type AssignmentContext } from '../textures/library/assign.ts';
 import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 
 /** Why a ban or unban did nothing. */
 export type BanRefusal = 'unknown' | 'already-banned' | 'not-banned' | 'self';
 
+/** Every texture a player shows: their cape, its strip, their ears and their gallery items' pictures. */
+async function texturesOf(trx: Transaction<Database>, uuid: string): Promise<string[]> {
+  const player = await trx.selectFrom('users').select(PLAYER_TEXTURE_SELECTION).where('uuid', '=', uuid).executeTakeFirstOrThrow();
+  const items = await trx.selectFrom('gallery_items').select(['hash', 'strip_hash']).where('author_uuid', '=', uuid).execute();
+  const hashes = [...Object.values(playerTextureHashes(player)), ...items.flatMap((item) => [item.hash, item.strip_hash])];
+  return hashes.filter((hash): hash is string => Boolean(hash));
+}
+
 /** Bans a player for a reason (optionally the player whose report led to it); returns why not, or null when done. */
 export async function banPlayer(
-  db: Db,
-  bus: InvalidationBus,
+  { db, bus, library }: AssignmentContext,
   moderator: Moderator,
   ban: { uuid: string; reasonKey: string; reportedBy?: string | null },
   now = Date.now(),
 ): Promise<BanRefusal | null> {
   // Every open report of the player is answered by the ban.
   if (ban.uuid === moderator.uuid) return 'self';
+  let textures: string[] = [];
   const refusal = await db.transaction().execute(async (trx) => {
     const player = await trx.selectFrom('users').select(['uuid', 'username', 'banned']).where('uuid', '=', ban.uuid).executeTakeFirst();
     if (!player) return 'unknown' as const;
     if (player.banned === 1) return 'already-banned' as const;
+    textures = await texturesOf(trx, player.uuid);
     const reasonText = BAN_REASONS[ban.reasonKey]!;
     await trx.updateTable('users').set({ banned: 1 }).where('uuid', '=', player.uuid).execute();
     await trx.deleteFrom('user_bans').where('user_uuid', '=', player.uuid).execute();
@@ -52,16 +64,20 @@ export async function banPlayer(
     await recordAdminAction(trx, moderator, { action: 'BAN', target: player, reason: reasonText }, now);
     return null;
   });
-  if (!refusal) await bus.publish(ban.uuid);
-  return refusal;
+  if (refusal) return refusal;
+  await library.retire(textures, now);
+  await bus.publish(ban.uuid);
+  return null;
 }
 
 /** Lifts a player's ban; returns why not, or null when done. */
-export async function unbanPlayer(db: Db, bus: InvalidationBus, moderator: Moderator, uuid: string, now = Date.now()): Promise<BanRefusal | null> {
+export async function unbanPlayer({ db, bus, library }: AssignmentContext, moderator: Moderator, uuid: string, now = Date.now()): Promise<BanRefusal | null> {
+  let textures: string[] = [];
   const refusal = await db.transaction().execute(async (trx) => {
     const player = await trx.selectFrom('users').select(['uuid', 'username', 'banned']).where('uuid', '=', uuid).executeTakeFirst();
     if (!player) return 'unknown' as const;
     if (player.banned !== 1) return 'not-banned' as const;
+    textures = await texturesOf(trx, uuid);
     await trx.updateTable('users').set({ banned: 0 }).where('uuid', '=', uuid).execute();
     await trx.deleteFrom('user_bans').where('user_uuid', '=', uuid).execute();
     // The sessions the ban ended stay ended: the player logs in again.
@@ -70,8 +86,10 @@ export async function unbanPlayer(db: Db, bus: InvalidationBus, moderator: Moder
     await recordAdminAction(trx, moderator, { action: 'UNBAN', target: player }, now);
     return null;
   });
-  if (!refusal) await bus.publish(uuid);
-  return refusal;
+  if (refusal) return refusal;
+  await library.restore(textures);
+  await bus.publish(uuid);
+  return null;
 }
 
 /** A ban as the ban list shows it: the player, who reported them, the reason, the moderator and when. */

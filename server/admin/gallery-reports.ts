@@ -109,7 +109,7 @@ export async function answerGalleryReport(
       now,
     );
     if (answer.action === 'BAN') {
-      const refusal = await banPlayer(db, context.bus, moderator, { uuid: report.uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
+      const refusal = await banPlayer(context, moderator, { uuid: report.uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
       if (refusal && refusal !== 'already-banned') return refusal;
     }
     // The reported texture goes (with its reports) whether the author is banned too or not, and off every player wearing it.

@@ -4,7 +4,6 @@
 import { deleteAccount } from '../accounts/deletion.ts';
 import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import { texturePath } from '../http/texture-url.ts';
 import {
   PLAYER_TEXTURE_SELECTION,
   playerTextureHashes,
@@ -17,6 +16,8 @@ import { prepareBlocklisting, type BlocklistContext } from '../textures/library/
 import { capeFlagsDetail } from '../../src/lib/audit-labels.ts';
 import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
 import { auditThumbnail } from './audit-thumbnail.ts';
+import { evidenceDataUrl } from './evidence.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { dropModeratorGrant, grantFeature, lockFeatures, recordModeratorGrant, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
 
@@ -45,8 +46,8 @@ export async function findPlayerByName(db: Db, username: string): Promise<{ uuid
   return row ?? null;
 }
 
-/** A player's record for the edit user page, or null for an unknown name. */
-export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username: string): Promise<AdminPlayerRecord | null> {
+/** A player's record for the edit user page (their cape and ears as data URLs, shown to moderators even when withheld), or null for an unknown name. */
+export async function adminPlayerRecord(db: Db, library: TextureLibrary, profiles: ProfileCache, username: string): Promise<AdminPlayerRecord | null> {
   const found = await findPlayerByName(db, username);
   if (!found) return null;
   const row = await db
@@ -64,8 +65,8 @@ export async function adminPlayerRecord(db: Db, profiles: ProfileCache, username
     banned: row.banned === 1,
     hasCape: textures.cape !== null,
     hasEars: textures.ears !== null,
-    cape: textures.cape && texturePath(textures.cape),
-    ears: textures.ears && texturePath(textures.ears),
+    cape: await evidenceDataUrl(library, textures.cape),
+    ears: await evidenceDataUrl(library, textures.ears),
     profile: { animatedCape: profile?.animatedCape ?? false, capeGlint: profile?.capeGlint ?? false, upsideDown: profile?.upsideDown ?? false },
   };
 }

@@ -5,9 +5,9 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { removeFromEveryWearer, type AssignmentContext } from '../textures/library/assign.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
-import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
 import { auditThumbnail } from './audit-thumbnail.ts';
+import { evidenceDataUrl } from './evidence.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 import { listedReasonKey, reportReasonText } from '../../src/lib/report-rules.ts';
 import { banPlayer, type BanRefusal } from './bans.ts';
@@ -34,12 +34,6 @@ export type UserReportAction = 'IGNORE' | 'REMOVE' | 'BAN';
 
 /** Why an answer did nothing: the report is gone or answered, or the ban was refused. */
 export type UserReportRefusal = 'gone' | BanRefusal;
-
-/** The bytes of a texture as a data URL, or null. */
-async function dataUrl(library: TextureLibrary, hash: string | null): Promise<string | null> {
-  const bytes = hash ? await library.read(hash) : null;
-  return bytes ? `data:image/png;base64,${bytes.toString('base64')}` : null;
-}
 
 /** The oldest open player reports with their copies of the reported textures. */
 export async function openUserReports(context: AssignmentContext): Promise<QueuedUserReport[]> {
@@ -68,8 +62,8 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
       uuid: row.uuid,
       username: row.username,
       reported_by_username: row.reported_by_username,
-      cape: await dataUrl(context.library, row.cape_hash),
-      ears: await dataUrl(context.library, row.ears_hash),
+      cape: await evidenceDataUrl(context.library, row.cape_hash),
+      ears: await evidenceDataUrl(context.library, row.ears_hash),
       reason: reportReasonText(row.reason_key),
       reasonKey: listedReasonKey(row.reason_key),
       note: row.note,
@@ -96,7 +90,7 @@ export async function answerUserReport(
     .executeTakeFirst();
   if (!report) return 'gone';
   if (answer.action === 'BAN') {
-    return banPlayer(db, context.bus, moderator, { uuid: report.user_uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
+    return banPlayer(context, moderator, { uuid: report.user_uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
   }
   const reason = answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null;
   const target = { uuid: report.user_uuid, username: report.username };

@@ -42,6 +42,8 @@ export interface TexturesTable {
   frames: number;
   bytes: number;
   created_at: number;
+  /** When the texture stopped being served (removed by a moderator, or worn only by banned or deleted players); null while it is public. */
+  withheld_at: number | null;
 }
 
 export interface PremiumTable {

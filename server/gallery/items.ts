@@ -19,14 +19,20 @@ export interface NewGalleryItem {
 }
 
 /** Counts references to a hash from gallery items (still or strip), for the texture library. */
-export const countGalleryReferences: ReferenceCounter = async (db, hash) => {
+export const countGalleryReferences: ReferenceCounter = (db, hash) => countItemsOf(db, hash, false);
+
+/** Counts the gallery items that show a hash publicly: those not hidden (a banned author's items are). */
+export const countVisibleGalleryReferences: ReferenceCounter = (db, hash) => countItemsOf(db, hash, true);
+
+async function countItemsOf(db: Db, hash: string, visibleOnly: boolean): Promise<number> {
   const row = await db
     .selectFrom('gallery_items')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where((eb) => eb.or([eb('hash', '=', hash), eb('strip_hash', '=', hash)]))
+    .$if(visibleOnly, (query) => query.where('hidden', '=', 0))
     .executeTakeFirstOrThrow();
   return Number(row.count);
-};
+}
 
 /** The tag keys among `keys` that exist. */
 export async function existingTags(db: Db, keys: string[]): Promise<string[]> {

@@ -74,6 +74,7 @@ export async function rebuildAnswerDirectory(
       await db
         .selectFrom('textures')
         .select((eb) => eb.fn.countAll().as('n'))
+        .where('withheld_at', 'is', null)
         .executeTakeFirstOrThrow()
     ).n,
   );
@@ -97,6 +98,8 @@ export async function rebuildAnswerDirectory(
       .selectFrom('textures')
       .select(['hash', 'bytes', 'created_at'])
       .where('hash', '>', after)
+      // A withheld texture has no file (removeOthers below takes away one written before).
+      .where('withheld_at', 'is', null)
       .orderBy('hash')
       .limit(TEXTURE_PAGE)
       .execute();

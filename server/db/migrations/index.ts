@@ -18,6 +18,7 @@ import { creationMakers } from './0014-creation-makers.ts';
 import { moderationDetails } from './0015-moderation-details.ts';
 import { lastLogin } from './0016-last-login.ts';
 import { modAnswerChanges } from './0017-mod-answer-changes.ts';
+import { withheldTextures } from './0018-withheld-textures.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0015_moderation_details': moderationDetails,
   '0016_last_login': lastLogin,
   '0017_mod_answer_changes': modAnswerChanges,
+  '0018_withheld_textures': withheldTextures,
 };

@@ -15,7 +15,7 @@ import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.t
 /** Registers the ban reasons, the ban list, a ban and an unban. */
 export async function adminBanRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, bus } = options;
+  const { db } = options;
 
   app.get(
     '/api/admin/banreasons',
@@ -52,7 +52,7 @@ export async function adminBanRoutes(instance: FastifyInstance, options: AdminRo
     async (request) => {
       const moderator = await requireAdmin(request);
       if (!isBanReason(request.body.reason)) throw new HttpError(422, adminMessages.chooseListedReason, { reason: [adminMessages.chooseListedReason] });
-      refuseAdminAction(await banPlayer(db, bus, moderator, { uuid: request.body.uuid, reasonKey: request.body.reason }));
+      refuseAdminAction(await banPlayer(options, moderator, { uuid: request.body.uuid, reasonKey: request.body.reason }));
       return { success: true as const };
     },
   );
@@ -65,7 +65,7 @@ export async function adminBanRoutes(instance: FastifyInstance, options: AdminRo
     },
     async (request) => {
       const moderator = await requireAdmin(request);
-      refuseAdminAction(await unbanPlayer(db, bus, moderator, request.body.uuid));
+      refuseAdminAction(await unbanPlayer(options, moderator, request.body.uuid));
       return { success: true as const };
     },
   );

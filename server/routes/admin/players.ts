@@ -37,7 +37,7 @@ export async function adminPlayerRoutes(instance: FastifyInstance, options: Admi
       },
     },
     async (request) => {
-      const record = await adminPlayerRecord(db, profiles, request.params.username);
+      const record = await adminPlayerRecord(db, library, profiles, request.params.username);
       if (!record) throw new HttpError(404, playerMessages.unknown);
       return record;
     },

@@ -190,9 +190,10 @@ async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]):
 type TransactionRunner<T> = (step: (trx: Transaction<Database>) => Promise<void>) => Promise<T>;
 
 /**
- * A moderator's removal of pictures (a still, an animation's strip, ears): in one transaction, takes them off every
- * player wearing one exactly and runs `removal` with how many players lost one (the removal's audit row and blocklist
- * rows); once that commits, releases what the players wore and tells the mod API about each of them. `transaction`
+ * A moderator's removal of pictures (a still, an animation's strip, ears): in one transaction, withholds them (no public
+ * URL serves them again; reports and the audit log keep them for the moderators), takes them off every player wearing
+ * one exactly and runs `removal` with how many players lost one (the removal's audit row and blocklist rows); once that
+ * commits, tells every process and the answer files, releases what the players wore and tells the mod API about each. `transaction`
  * runs the step inside a transaction of the caller's (deleting the gallery item too) and its answer is returned.
  */
 export async function removeFromEveryWearer<T = void>(
@@ -203,10 +204,13 @@ export async function removeFromEveryWearer<T = void>(
 ): Promise<T> {
   const removed = [...new Set(hashes.filter((hash): hash is string => Boolean(hash)))];
   let takenOff: TakenOff = { players: [], hashes: [] };
+  let withheld: string[] = [];
   const result = await transaction(async (trx) => {
+    withheld = await context.library.withhold(trx, removed);
     takenOff = await takeOffEveryWearer(trx, removed);
     await removal(trx, takenOff.players.length);
   });
+  await context.library.announceWithheld(withheld);
   await context.library.release(takenOff.hashes);
   for (const uuid of takenOff.players) await context.bus.publish(uuid);
   return result;

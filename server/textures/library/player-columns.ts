@@ -10,10 +10,20 @@ export type PlayerTextureColumn = (typeof PLAYER_TEXTURE_COLUMNS)[number];
 
 /** Counts references to a hash from players' current capes and ears. */
 export async function countPlayerReferences(db: Db, hash: string): Promise<number> {
+  return countWearers(db, hash, false);
+}
+
+/** Counts the players who show a hash publicly: those wearing it who are not banned. */
+export async function countPublicPlayerReferences(db: Db, hash: string): Promise<number> {
+  return countWearers(db, hash, true);
+}
+
+async function countWearers(db: Db, hash: string, unbannedOnly: boolean): Promise<number> {
   const row = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where((eb) => eb.or(PLAYER_TEXTURE_COLUMNS.map((column) => eb(column, '=', hash))))
+    .$if(unbannedOnly, (query) => query.where('banned', '=', 0))
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

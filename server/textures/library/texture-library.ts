@@ -1,10 +1,13 @@
-// Stored textures: put once by hash (blob first, then its row), and removed when nothing refers to them any more.
+// Stored textures: put once by hash (blob first, then its row), removed when nothing refers to them any more, and
+// withheld (kept for the moderators, served to nobody) when a moderator removed them or no one shows them publicly.
 import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import type { EncodedTexture } from '../pipeline/process.ts';
 import type { TextureCache } from './cache.ts';
-import { countPlayerReferences } from './player-columns.ts';
+import { countPlayerReferences, countPublicPlayerReferences } from './player-columns.ts';
 
 /** Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip. */
 export type DerivedVariant = 'preview' | 'map' | 'gif';
@@ -29,6 +32,8 @@ export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
 /** The texture library: the blob store plus the `textures` rows. */
 export class TextureLibrary {
   private readonly counters: ReferenceCounter[] = [countPlayerReferences];
+  /** The references that make a texture public (players who are not banned, visible gallery items); evidence is not one. */
+  private readonly publicCounters: ReferenceCounter[] = [countPublicPlayerReferences];
   private readonly storeListeners: Array<(hash: string) => Promise<void>> = [];
   private readonly removalListeners: Array<(hash: string) => Promise<void>> = [];
   /** Derived images being built, by blob key, so concurrent requests share one build. */
@@ -42,9 +47,13 @@ export class TextureLibrary {
     private readonly cache?: TextureCache,
   ) {}
 
-  /** Adds another place that refers to textures (the gallery), so release never removes a texture in use. */
-  addReferenceCounter(counter: ReferenceCounter): void {
+  /**
+   * Adds another place that refers to textures (the gallery), so release never removes a texture in use; `publicUse`
+   * counts the references there that show a texture publicly (none for the moderators' evidence: reports, the AI log).
+   */
+  addReferenceCounter(counter: ReferenceCounter, publicUse?: ReferenceCounter): void {
     this.counters.push(counter);
+    if (publicUse) this.publicCounters.push(publicUse);
   }
 
   /** Adds a listener told of every texture this library registers (the mod API's change notices), awaited before put resolves. */
@@ -71,7 +80,9 @@ export class TextureLibrary {
       .values({ hash: texture.hash, kind, width: texture.width, height: texture.height, frames: texture.frames, bytes: texture.bytes.length, created_at: now })
       .onConflict((oc) => oc.column('hash').doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) for (const listener of this.storeListeners) await listener(texture.hash);
+    // A withheld texture stored again by a checked upload is public again, unless a moderator removed that picture.
+    const servedAgain = await this.serveAgain(texture.hash);
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 || servedAgain) for (const listener of this.storeListeners) await listener(texture.hash);
     return texture.hash;
   }
 
@@ -86,6 +97,66 @@ export class TextureLibrary {
     let references = 0;
     for (const count of this.counters) references += await count(this.db, hash);
     return references;
+  }
+
+  /** How many references show a hash publicly. */
+  private async publicReferences(hash: string): Promise<number> {
+    let references = 0;
+    for (const count of this.publicCounters) references += await count(this.db, hash);
+    return references;
+  }
+
+  /**
+   * Withholds textures inside the caller's transaction (a moderator's removal): from then on no public URL serves them,
+   * while their rows and bytes stay for the moderators. Returns the ones that were public; pass them to
+   * `announceWithheld` once the transaction commits.
+   */
+  async withhold(trx: Transaction<Database>, hashes: string[], now = Date.now()): Promise<string[]> {
+    if (hashes.length === 0) return [];
+    const rows = await trx.selectFrom('textures').select('hash').where('hash', 'in', hashes).where('withheld_at', 'is', null).execute();
+    const withheld = rows.map((row) => row.hash);
+    if (withheld.length > 0) await trx.updateTable('textures').set({ withheld_at: now }).where('hash', 'in', withheld).execute();
+    return withheld;
+  }
+
+  /** Drops withheld textures from this process's memory and tells the listeners (every other process, the answer files). */
+  async announceWithheld(hashes: string[]): Promise<void> {
+    for (const hash of hashes) {
+      this.releases += 1;
+      this.forget(hash);
+      for (const listener of this.removalListeners) await listener(hash);
+    }
+  }
+
+  /**
+   * After players stopped showing textures (a ban, a deleted account): removes what nothing refers to any more, and
+   * withholds what is left that no one shows publicly (kept only as a report's or the AI log's evidence).
+   */
+  async retire(hashes: Array<string | null | undefined>, now = Date.now()): Promise<void> {
+    const removed = await this.release(hashes);
+    const left = [...new Set(hashes.filter((hash): hash is string => Boolean(hash) && !removed.includes(hash!)))];
+    const unshown: string[] = [];
+    for (const hash of left) if ((await this.publicReferences(hash)) === 0) unshown.push(hash);
+    await this.announceWithheld(await this.db.transaction().execute((trx) => this.withhold(trx, unshown, now)));
+  }
+
+  /** Serves again the withheld textures among `hashes` that someone shows publicly, unless a moderator removed them (an unban). */
+  async restore(hashes: Array<string | null | undefined>): Promise<void> {
+    for (const hash of new Set(hashes.filter((value): value is string => Boolean(value)))) {
+      if ((await this.publicReferences(hash)) > 0 && (await this.serveAgain(hash))) for (const listener of this.storeListeners) await listener(hash);
+    }
+  }
+
+  /** Serves a withheld texture again, unless a moderator removed that picture (it is on the blocklist); whether it changed. */
+  private async serveAgain(hash: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('textures')
+      .set({ withheld_at: null })
+      .where('hash', '=', hash)
+      .where('withheld_at', 'is not', null)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('texture_blocklist').select('hash').where('hash', '=', hash))))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** Removes each given texture that nothing refers to any more (row, then blobs); resolves to the hashes it removed. */
@@ -132,13 +203,13 @@ export class TextureLibrary {
     return this.cachedRegistered(derivedKey(hash, variant), now);
   }
 
-  /** An image derived from a registered texture (see derived), kept in the byte cache beside the textures; null when the texture is not registered. */
+  /** An image derived from a registered texture (see derived), kept in the byte cache beside the textures; null when the texture is not registered or is withheld. */
   async readDerived(hash: string, variant: DerivedVariant, build: (texture: Buffer) => Promise<Buffer>, now = Date.now()): Promise<Buffer | null> {
     const key = derivedKey(hash, variant);
     const cached = this.cache?.get(key, now);
     if (cached?.fresh) return cached.bytes;
     const releases = this.releases;
-    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
+    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).where('withheld_at', 'is', null).executeTakeFirst();
     if (!row) {
       this.cache?.delete(key);
       return null;
@@ -159,12 +230,12 @@ export class TextureLibrary {
     return cached?.fresh ? cached.bytes : undefined;
   }
 
-  /** The bytes of a registered texture (not of a rendered image or anything else in the store), or null; from the cache when it has them (with `recheck`, only once the database confirms the texture is registered). */
+  /** The bytes of a registered texture that is not withheld (not of a rendered image or anything else in the store), or null; from the cache when it has them (with `recheck`, only once the database confirms the texture is registered). */
   async readRegistered(hash: string, now = Date.now(), options: { recheck?: boolean } = {}): Promise<Buffer | null> {
     const cached = this.cache?.get(hash, now);
     if (cached?.fresh && !options.recheck) return cached.bytes;
     const releases = this.releases;
-    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst();
+    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).where('withheld_at', 'is', null).executeTakeFirst();
     if (!row) {
       this.cache?.delete(hash);
       return null;

@@ -4,7 +4,7 @@
 // /admin/edit-user.
 import { formatDate, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, API_URL } from '../../lib/api';
+import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { CAPE_FLAG_LABELS, type CapeFlag } from '../../lib/audit-labels';
 import { countOf } from '../../lib/plural';
@@ -134,7 +134,7 @@ export default function EditUser() {
             {(['cape', 'ears'] as const).map((slot) => (
               <figure key={slot} className="flex flex-col gap-1 text-sm">
                 {record[slot] ? (
-                  <TextureImage url={`${API_URL}${record[slot]}`} alt={`${record.username}'s ${slot}`} />
+                  <TextureImage url={record[slot]} alt={`${record.username}'s ${slot}`} />
                 ) : (
                   <div className="grid aspect-[2/1] w-44 place-items-center rounded-lg border border-dashed border-ink-600 text-ink-300">No {slot}</div>
                 )}

@@ -55,8 +55,11 @@ export const adminUserRecordSchema = z
     banned: z.boolean(),
     hasCape: z.boolean(),
     hasEars: z.boolean(),
-    cape: z.string().nullable().meta({ description: 'The still cape the player wears, as a path (`/textures/<hash>`), or null' }),
-    ears: z.string().nullable().meta({ description: 'The ears the player wear, as a path (`/textures/<hash>`), or null' }),
+    cape: z
+      .string()
+      .nullable()
+      .meta({ description: 'The still cape the player wears, as a PNG data URL (shown even when the public no longer sees it), or null' }),
+    ears: z.string().nullable().meta({ description: 'The ears the player wears, as a PNG data URL (shown even when the public no longer sees them), or null' }),
     profile: z.object({ animatedCape: z.boolean(), capeGlint: z.boolean(), upsideDown: z.boolean() }),
   })
   .meta({ id: 'AdminUserRecord' });
