@@ -1,6 +1,7 @@
 // Keeps a process's view of the mod API in step with the database: on every change notice (this process's own change,
 // before its answer, or another's through Redis) it drops the player's cached profile, updates which players have
-// something to show and, with an answer directory, writes or removes the player's or texture's files. Notices it missed
+// something to show, reads the player's pictures (making the cape's GIF when it is missing, as the player's work) and,
+// with an answer directory, writes or removes the player's or texture's files. Notices it missed
 // (Redis down, a restart) it takes from the change log, which it reads every `catchUpMs` (MOD_CATCH_UP_S).
 import type { Db } from '../db/database.ts';
 import { changesAfter, latestChange, oldestChange, type LoggedChange } from '../events/change-log.ts';
@@ -154,10 +155,11 @@ export class AnswerSync {
     const row = await loadPlayerRow(db, { uuid });
     const answers = row ? buildPlayerAnswers(row, texturesBaseUrl) : null;
     showing.update(uuid, answers);
-    if (!directory) return;
     const shows = answers !== null && showsSomething(answers);
+    // Read (and the cape's GIF made, charged to the player, when a grant or a refund changed the picture it shows) at
+    // change time, with or without answer files, so that no reader ever causes that work.
     const pictures = answers && shows ? await readPlayerPictures(this.parts, answers, this.parts.onError) : null;
-    directory.writePlayer(uuid, answers, shows, pictures);
+    directory?.writePlayer(uuid, answers, shows, pictures);
   }
 
   private async applyTexture(hash: string): Promise<void> {

@@ -37,6 +37,18 @@ describe.each(backends)('a cape’s GIF on $name', (backend) => {
     expect(await suite.server.app.textureLibrary.read(derivedKey(stillHash, 'gif'))).not.toBeNull();
   });
 
+  it('is made when the animation is granted, before any reader asks for it', async () => {
+    const admin = await loginNewUser(suite.server, undefined, { admin: true });
+    const { jar, uuid } = await loginNewUser(suite.server);
+    expect((await jar.upload('/api/upload-cape', await animatedGif(64, 32, 3), { type: 'image/gif', filename: 'cape.gif' })).status).toBe(200);
+    const stillHash = TEXTURE_URL.exec((await modProfile(suite.server.url, uuid)).cape_url ?? '')![1]!;
+    const granted = await admin.jar.post('/api/admin/user/profile', { uuid, animatedCape: true, capeGlint: false, upsideDown: false });
+    expect(granted.status, await granted.clone().text()).toBe(200);
+    const stripHash = TEXTURE_URL.exec((await modProfile(suite.server.url, uuid)).cape_url ?? '')![1]!;
+    expect(stripHash).not.toBe(stillHash);
+    expect(await suite.server.app.textureLibrary.read(derivedKey(stripHash, 'gif')), 'made before the grant answered').not.toBeNull();
+  });
+
   it('that does not fit in the player’s budget refuses the upload with the queue’s message, and nothing changes', async () => {
     const { jar, uuid } = await loginNewUser(spent.server);
     const upload = await jar.upload('/api/upload-cape', await solidPng(64, 32), { type: 'image/png', filename: 'cape.png' });
