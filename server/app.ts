@@ -37,6 +37,7 @@ import { headCreatorRoutes } from './routes/creators/head.ts';
 import { imageCreatorRoutes } from './routes/creators/image.ts';
 import { optifineCreatorRoutes } from './routes/creators/optifine.ts';
 import { galleryRoutes } from './routes/gallery.ts';
+import { galleryWearRoutes } from './routes/gallery-wear.ts';
 import { generalRoutes } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { isModApiPath, modRoutes } from './routes/mod.ts';
@@ -264,15 +265,9 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     await site.register(userRoutes, { db, profiles });
     const adminOptions = { db, bus, library, imageJobs, profiles, lookup: config };
     for (const adminRoutes of ADMIN_ROUTES) await site.register(adminRoutes, adminOptions);
-    await site.register(uploadRoutes, {
-      db,
-      library,
-      bus,
-      imageJobs,
-      publicBaseUrl: config.publicBaseUrl,
-      uploadsPerTenMinutes: config.textureUploadsPerTenMinutes,
-      metrics,
-    });
+    const wearOptions = { db, library, bus, imageJobs, publicBaseUrl: config.publicBaseUrl, uploadsPerTenMinutes: config.textureUploadsPerTenMinutes };
+    await site.register(uploadRoutes, { ...wearOptions, metrics });
+    await site.register(galleryWearRoutes, wearOptions);
     await site.register(galleryRoutes, {
       db,
       library,

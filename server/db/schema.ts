@@ -98,6 +98,8 @@ export interface GalleryItemsTable {
   whitelisted: Generated<number>;
   likes: Generated<number>;
   downloads: Generated<number>;
+  /** How many times players put the item on with "Wear this" (0019). */
+  wears: Generated<number>;
   created_at: number;
   /** 1 while the author is banned: the item is out of the gallery (lists, counters, item calls) until the unban (0009). */
   hidden: Generated<number>;

@@ -220,6 +220,7 @@ const itemColumns = [
   'g.whitelisted',
   'g.likes',
   'g.downloads',
+  'g.wears',
   'g.created_at',
 ] as const;
 
@@ -233,6 +234,7 @@ type ItemRow = {
   whitelisted: number;
   likes: number;
   downloads: number;
+  wears: number;
   created_at: number;
 };
 
@@ -254,6 +256,7 @@ async function toItems(db: Db, rows: ItemRow[], viewer: string | null): Promise<
     user_liked: liked.has(row.hash),
     total_user_likes: row.likes,
     downloads: row.downloads,
+    wears: row.wears,
     createdAt: new Date(Number(row.created_at)).toISOString(),
   }));
 }

@@ -22,10 +22,11 @@ export const galleryMessages = {
   titleCharacters: 'The title may only contain letters, numbers, underscores and spaces',
   unknownTag: 'Choose tags from the list',
   loginToLike: 'Login to be able to like items',
+  tooManyWears: 'You have put on too many capes and ears. Try again in 10 minutes.',
 } as const;
 
-/** The name of one of the gallery's messages an upload can be refused with (the download limit and the like message are not). */
-export type GalleryUploadMessageKey = Exclude<keyof typeof galleryMessages, 'tooManyDownloads' | 'loginToLike'>;
+/** The name of one of the gallery's messages an upload can be refused with (the download and wear limits and the like message are not). */
+export type GalleryUploadMessageKey = Exclude<keyof typeof galleryMessages, 'tooManyDownloads' | 'loginToLike' | 'tooManyWears'>;
 
 /** Why each gallery upload rule refuses, by message. */
 export const galleryReasons = {

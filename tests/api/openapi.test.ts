@@ -83,6 +83,7 @@ const EVERY_CALL = [
   'GET /api/gallery/{hash}/preview/map',
   'GET /api/gallery/{hash}/download',
   'POST /api/gallery/like',
+  'POST /api/gallery/wear',
   'POST /api/gallery/delete',
   'POST /api/gallery/report',
   'POST /api/gallery/edit',

@@ -34,9 +34,14 @@ export const galleryItemSchema = z
     user_liked: z.boolean(),
     total_user_likes: z.number().int(),
     downloads: z.number().int(),
+    wears: z.number().int().meta({ description: 'How many times players put the item on with "Wear this"' }),
     createdAt: z.string(),
   })
   .meta({ id: 'GalleryItem' });
+/** What "Wear this" answers: the slot the item filled, its picture's URL as an upload answers it, and the item's wears since. */
+export const galleryWearResultSchema = z
+  .object({ success: z.literal(true), slot: z.enum(['cape', 'ears']), url: z.string(), wears: z.number().int() })
+  .meta({ id: 'GalleryWearResult' });
 /** One page of gallery items. */
 export const galleryPageSchema = z
   .object({
