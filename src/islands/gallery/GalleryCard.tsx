@@ -1,10 +1,10 @@
-// One gallery card: the preview, title and author links, like and download counts, and the report and delete steps.
+// One gallery card: the preview, title and author links, Wear this, like and download counts, and the report and delete steps.
 import { memo, useEffect, useRef, useState, type MouseEvent } from 'react';
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { deleteItem, itemHref, previewUrl, reportItem, userGalleryHref, type GalleryItem } from './gallery-api';
 import { FlagIcon, TrashIcon } from './icons';
-import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WhitelistedNotice } from './ItemControls';
+import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WearButton, WearStatus, WhitelistedNotice } from './ItemControls';
 import { useItemActions } from './useItemActions';
 
 /** What a card needs from its list. */
@@ -95,7 +95,13 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
             <ErrorDisplay error={removeError} />
           </div>
         )}
-        <div className="mt-auto -mx-1 flex items-center gap-0.5 pt-1">
+        {actions.canWear && (
+          <div className="mt-auto flex flex-col gap-1 pt-1">
+            <WearButton item={item} busy={actions.wearing} onWear={actions.wear} />
+            <WearStatus notice={actions.wearNotice} />
+          </div>
+        )}
+        <div className={`${actions.canWear ? '' : 'mt-auto '}-mx-1 flex items-center gap-0.5 pt-1`}>
           <LikeButton item={item} onToggle={actions.toggleLike} />
           <DownloadLink item={item} onDownload={actions.countDownload} />
           <span className="flex-1" />

@@ -13,7 +13,7 @@ import { EditForm } from './EditForm';
 import type { ReportGrounds } from '../../lib/report-rules';
 import { deleteItem, fetchItem, isEars, mapUrl, reportItem, takeAlreadyShared, textureUrl, userGalleryHref, type GalleryItem } from './gallery-api';
 import { FlagIcon, PencilIcon, TrashIcon } from './icons';
-import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WhitelistedBadge, WhitelistedNotice } from './ItemControls';
+import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WearButton, WearStatus, WhitelistedBadge, WhitelistedNotice } from './ItemControls';
 import { useItemActions } from './useItemActions';
 import { TEXTURE_HASH_PATTERN } from '../../lib/ids';
 
@@ -157,9 +157,11 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
             </div>
 
             <div className="flex flex-wrap items-center gap-3">
+              {actions.canWear && <WearButton item={item} busy={actions.wearing} onWear={actions.wear} large />}
               <LikeButton item={item} onToggle={actions.toggleLike} large />
               <DownloadLink item={item} onDownload={actions.countDownload} large />
             </div>
+            <WearStatus notice={actions.wearNotice} />
             {actions.likeNotice && (
               <p role="status" className="-mt-2 text-sm text-amber-200" data-testid="like-notice">
                 {actions.likeNotice.kind === 'message' ? actions.likeNotice.message : actions.likeNotice.messages.join(' ')}

@@ -1,9 +1,10 @@
 // The controls a card and the texture page share: like, download, the report and delete confirmation steps and the marked-safe notice.
 import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { downloadUrl, kindLabel, type GalleryItem } from './gallery-api';
-import { DownloadIcon, HeartIcon, ShieldIcon } from './icons';
+import { downloadUrl, kindLabel, wearLabel, type GalleryItem } from './gallery-api';
+import { CapeIcon, DownloadIcon, HeartIcon, ShieldIcon } from './icons';
 import { formatCount, plural } from '../../lib/plural';
 import type { ReportGrounds } from '../../lib/report-rules';
+import type { WearNotice } from './useItemActions';
 import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';
 
 /** The like toggle with the like count (pressed when the viewer likes the item). */
@@ -69,6 +70,40 @@ export function DownloadLink({ item, onDownload, large = false }: { item: Galler
         </>
       )}
     </a>
+  );
+}
+
+/** "Wear this cape" or "Wear these ears": puts the item on the player; `large` (the texture page) also says how many wore it. */
+export function WearButton({ item, busy, onWear, large = false }: { item: GalleryItem; busy: boolean; onWear: () => void; large?: boolean }) {
+  return (
+    <button
+      type="button"
+      data-testid="wear-button"
+      onClick={onWear}
+      disabled={busy}
+      aria-busy={busy}
+      className={
+        large ? 'btn-primary inline-flex items-center gap-1.5' : 'btn-secondary inline-flex w-full items-center justify-center gap-1.5 px-2 py-1 text-sm'
+      }
+    >
+      <CapeIcon className={large ? 'h-5 w-5' : 'h-4 w-4'} />
+      {busy ? 'Putting it on…' : wearLabel(item)}
+      {large && (
+        <span className="font-normal opacity-80">
+          (<span data-testid="wear-count">{formatCount(item.wears)}</span> {plural(item.wears, 'wear')})
+        </span>
+      )}
+    </button>
+  );
+}
+
+/** What the last wear did, as a status line: put the item on (the player is told what others now see), or why not. */
+export function WearStatus({ notice }: { notice: WearNotice | null }) {
+  if (!notice) return null;
+  return (
+    <p role="status" className={`text-sm ${notice.ok ? 'text-emerald-300' : 'text-amber-200'}`} data-testid="wear-notice">
+      {notice.text}
+    </p>
   );
 }
 

@@ -1,5 +1,7 @@
 // The gallery's shapes and its calls: listing, one item, tags, like, delete, report, edit, and image URLs.
+import type { z } from 'zod';
 import { api, API_URL } from '../../lib/api';
+import type { galleryWearResultSchema } from '../../lib/schemas/gallery';
 import type { EditResult, GalleryItem, GalleryPage, LikeResult, Success, Tag, UserGallery } from '../../lib/types';
 import type { ReportGrounds } from '../../lib/report-rules';
 import { galleryListParams, type GalleryFilters } from '../../lib/gallery-query';
@@ -91,6 +93,24 @@ export function fetchItem(hash: string, signal?: AbortSignal): Promise<GalleryIt
 /** Likes or unlikes an item; answers the new state and count. */
 export function likeItem(hash: string): Promise<LikeResult> {
   return api<LikeResult>('/api/gallery/like', { method: 'POST', body: { hash } });
+}
+
+/** What "Wear this" answers: the slot filled, the picture's URL and the item's wears since. */
+export type WearResult = z.infer<typeof galleryWearResultSchema>;
+
+/** Puts an item's cape or ears on the logged-in player; answers the slot and the item's wears. */
+export function wearItem(hash: string): Promise<WearResult> {
+  return api<WearResult>('/api/gallery/wear', { method: 'POST', body: { hash } });
+}
+
+/** "Wear this cape" or "Wear these ears", by the item's kind. */
+export function wearLabel(item: Pick<GalleryItem, 'type'>): string {
+  return isEars(item) ? 'Wear these ears' : 'Wear this cape';
+}
+
+/** What a player is told once an item is on: what players with the mod now see. */
+export function wornMessage(item: Pick<GalleryItem, 'type'>): string {
+  return isEars(item) ? "You're wearing these ears now: players with the mod see them." : "You're wearing this cape now: players with the mod see it.";
 }
 
 /** Deletes an item (its author or an admin). */

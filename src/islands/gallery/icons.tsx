@@ -21,6 +21,16 @@ export function HeartIcon({ className = 'h-4 w-4', filled = false }: IconProps &
   );
 }
 
+/** A cape hanging from a bar: wearing an item. */
+export function CapeIcon({ className = 'h-4 w-4' }: IconProps) {
+  return (
+    <svg {...base} className={className}>
+      <path d="M5 4h14" />
+      <path d="M7 4v14l5-3 5 3V4" />
+    </svg>
+  );
+}
+
 /** A downward arrow into a tray. */
 export function DownloadIcon({ className = 'h-4 w-4' }: IconProps) {
   return (

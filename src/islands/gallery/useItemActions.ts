@@ -1,10 +1,16 @@
-// The state of one gallery item as a card or the texture page shows it: waiting, delete confirm, report confirm, report_whitelisted, edit; optimistic likes; shown downloads.
+// The state of one gallery item as a card or the texture page shows it: waiting, delete confirm, report confirm, report_whitelisted, edit; optimistic likes; shown downloads; wearing it.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
 import { galleryMessages } from '../../lib/gallery-rules';
 import { $user } from '../../lib/session';
-import { likeItem, type GalleryItem } from './gallery-api';
+import { likeItem, wearItem, wornMessage, type GalleryItem } from './gallery-api';
+
+/** What the last wear did: put the item on (ok), or why not, in words. */
+export interface WearNotice {
+  ok: boolean;
+  text: string;
+}
 
 /** The card's states (edit only on the texture page). */
 export type ItemState = 'waiting' | 'delete' | 'report' | 'report_whitelisted' | 'edit';
@@ -19,6 +25,14 @@ export interface ItemActions {
   canManage: boolean;
   /** Whether the viewer may report (anyone logged in but the author). */
   canReport: boolean;
+  /** Whether the viewer may wear it (anyone logged in). */
+  canWear: boolean;
+  /** Whether a wear is on its way. */
+  wearing: boolean;
+  /** What the last wear did: put the item on (ok), or why not. */
+  wearNotice: WearNotice | null;
+  /** Puts the item on the player (its cape or ears), and counts the wear. */
+  wear: () => void;
   /** Toggles the like at once and rolls it back if the call fails. */
   toggleLike: () => void;
   /** Counts a download in what is shown (the server counts the real one). */
@@ -40,6 +54,8 @@ export function useItemActions(initial: GalleryItem): ItemActions {
   const [state, setState] = useState<ItemState>('waiting');
   const [likeNotice, setLikeNotice] = useState<ErrorDisplay | null>(null);
   const liking = useRef(false);
+  const [wearing, setWearing] = useState(false);
+  const [wearNotice, setWearNotice] = useState<WearNotice | null>(null);
   const itemRef = useRef(item);
   itemRef.current = item;
 
@@ -75,6 +91,22 @@ export function useItemActions(initial: GalleryItem): ItemActions {
     }
   }, [user]);
 
+  const wear = useCallback(async () => {
+    const current = itemRef.current;
+    setWearing(true);
+    setWearNotice(null);
+    try {
+      const result = await wearItem(current.hash);
+      setItem((latest) => ({ ...latest, wears: result.wears }));
+      setWearNotice({ ok: true, text: wornMessage(current) });
+    } catch (failure) {
+      const display = describeApiError(errorBody(failure), "That didn't go through. Try again.");
+      setWearNotice({ ok: false, text: display.kind === 'message' ? display.message : display.messages.join(' ') });
+    } finally {
+      setWearing(false);
+    }
+  }, []);
+
   const countDownload = useCallback(() => setItem((current) => ({ ...current, downloads: current.downloads + 1 })), []);
 
   const isAuthor = !!user && user.uuid === item.author;
@@ -84,6 +116,10 @@ export function useItemActions(initial: GalleryItem): ItemActions {
     likeNotice,
     canManage: !!user && (isAuthor || user.group?.admin === true),
     canReport: !!user && !isAuthor,
+    canWear: !!user,
+    wearing,
+    wearNotice,
+    wear: () => void wear(),
     toggleLike: () => void toggleLike(),
     countDownload,
     openReport: () => setState(item.whitelisted ? 'report_whitelisted' : 'report'),
