@@ -1,37 +1,9 @@
 // The gallery bench's data: a deterministic gallery of ITEMS items over USERS players (titles, types, likes, tags,
 // banned players' hidden items), built in memory once and seeded alike into every backend.
 import { createHash } from 'node:crypto';
+import { seededRandom } from '../../support/textures.ts';
+import { zipfSampler } from '../zipf.ts';
 import { BANNED_EVERY, ITEMS, TWO_YEARS_MS, USERS, VIEWER } from './settings.ts';
-
-/** mulberry32: a small, fast, seedable PRNG returning [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A sampler of indices 0..n-1 with Zipf weights 1/(rank+1)^s. */
-function zipf(n: number, s: number, random: () => number): () => number {
-  const cumulative = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) cumulative[i] = sum += 1 / Math.pow(i + 1, s);
-  return () => {
-    const x = random() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
 
 /** Title words, most popular first (Zipf-distributed in titles). */
 const WORDS = (
@@ -109,9 +81,9 @@ export function sha256(text: string): string {
 
 /** Builds the whole data set in memory (same for every backend). */
 export function generate(): Dataset {
-  const random = mulberry32(0xc10a4);
-  const word = zipf(WORDS.length, 1, random);
-  const tag = zipf(TAG_POPULARITY.length, 1, random);
+  const random = seededRandom(0xc10a4);
+  const word = zipfSampler(WORDS.length, 1, random);
+  const tag = zipfSampler(TAG_POPULARITY.length, 1, random);
   const userUuids = Array.from({ length: USERS }, (_, i) => sha256(`user-${i}`).slice(0, 32));
   const hashes = new Array<string>(ITEMS);
   const stripHashes = new Array<string | null>(ITEMS);

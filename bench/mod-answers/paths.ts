@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CUSTOM_SKIN_API_ROOT, picturePath } from '../../src/lib/mod-setup.ts';
 import type { SeededWearer } from '../mod-seed.ts';
+import { zipfSampler } from '../zipf.ts';
 import { LIST, MIX, MIX_NAMES, UNKNOWN_POOL, UNKNOWN_SHARE, ZIPF } from './settings.ts';
 
 /** A layout a player is asked for by: its URL path for an id, the id the mods give it, and the baseline's file for a texture's bytes. */
@@ -38,23 +39,6 @@ function randomName(spelling: 'game' | 'lower'): string {
   let name = String.fromCharCode(65 + Math.floor(Math.random() * 26));
   for (let i = 1; i < length; i++) name += NAME_LETTERS[Math.floor(Math.random() * NAME_LETTERS.length)];
   return spelling === 'lower' ? name.toLowerCase() : name;
-}
-
-/** Picks an index from `n` ranks with Zipf popularity (rank r has weight 1/r^s). */
-function zipfSampler(n: number, s: number): () => number {
-  const cumulative = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) cumulative[i] = sum += 1 / Math.pow(i + 1, s);
-  return () => {
-    const x = Math.random() * sum;
-    let [low, high] = [0, n - 1];
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (cumulative[middle]! < x) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
 }
 
 /** Picks a key by weight. */
