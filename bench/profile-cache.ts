@@ -17,6 +17,7 @@ import { TextureLibrary } from '../server/textures/library/texture-library.ts';
 import { backends } from '../support/backends.ts';
 import { makeCapes, seed } from './mod-seed.ts';
 import { loadAverage, thousands } from './wrk.ts';
+import { zipfSampler } from './zipf.ts';
 
 const PLAYERS = Number(process.env.PLAYERS ?? 1_000_000);
 /** Players loaded into a cache to weigh it (a quarter of a million is enough for a steady figure per player). */
@@ -57,24 +58,6 @@ async function coldMisses(db: Db, uuids: string[], count: number): Promise<{ p50
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: times.at(-1)! };
-}
-
-/** Player indexes drawn with Zipf-like popularity (the k-th most asked for is asked about 1/k^s as often as the first). */
-function zipfSampler(players: number, exponent: number): () => number {
-  const cumulative = new Float64Array(players);
-  let total = 0;
-  for (let k = 0; k < players; k++) cumulative[k] = total += 1 / Math.pow(k + 1, exponent);
-  return () => {
-    const target = Math.random() * total;
-    let low = 0;
-    let high = players - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (cumulative[middle]! < target) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
 }
 
 /** Replays simulated traffic on a cache of `size` players with the default lifetime; returns the hit ratio after the first lifetime (a warm cache). */

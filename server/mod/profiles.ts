@@ -58,7 +58,7 @@ export class ProfileCache {
     if (uuid === undefined) return undefined;
     const entry = this.byUuid.get(uuid);
     if (entry === undefined || entry.expiresAt <= this.seconds(now)) return undefined;
-    // A name's entry may outlive its profile's: the player may since have been renamed.
+    // A name's entry may outlive its profile's (each map drops its own oldest): the player may since have been renamed.
     if (nameLower !== null && entry.nameLower !== nameLower) return undefined;
     this.hitCount += 1;
     return entry;
@@ -66,19 +66,11 @@ export class ProfileCache {
 
   /** The cached profile for an id, loading it on a miss; null for an unknown player. */
   async get(id: string, now = Date.now()): Promise<CachedProfile | null> {
-    const direct = this.cached(id, now);
-    if (direct) return direct;
-    const clock = this.seconds(now);
+    const hit = this.cachedById(id, now);
+    if (hit) return hit;
     const parsed = parsePlayerId(id);
     if (!parsed) return null;
     const key = 'uuid' in parsed ? parsed.uuid : `name:${parsed.username}`;
-    const uuid = 'uuid' in parsed ? parsed.uuid : this.uuidByName.get(parsed.username);
-    const hit = uuid ? this.byUuid.get(uuid) : undefined;
-    // A name's entry may outlive its profile's (each map drops its own oldest): the player may since have been renamed.
-    if (hit && hit.expiresAt > clock && ('uuid' in parsed || hit.nameLower === parsed.username)) {
-      this.hitCount += 1;
-      return hit;
-    }
     const missingUntil = this.missing.get(key);
     if (missingUntil !== undefined && missingUntil > now) {
       this.hitCount += 1;

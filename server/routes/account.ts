@@ -87,6 +87,16 @@ export async function accountRoutes(
     return recordLogin(db, uuid);
   }
 
+  /** Each login call's limit a client: as many calls a minute as it may try codes, then 429 with TOO_MANY_ATTEMPTS_MESSAGE (`onRefused` runs on each refusal). */
+  const loginRateLimit = (onRefused?: () => void) => ({
+    max: config.loginAttemptsPerMinute,
+    timeWindow: 60_000,
+    errorResponseBuilder: () => {
+      onRefused?.();
+      return new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE);
+    },
+  });
+
   const failureBudget = loginFailureBudget(options.counter, config.loginFailuresPerMinute, () =>
     instance.log.warn({ perMinute: config.loginFailuresPerMinute }, 'the failed code login budget is spent: code logins wait for the next minute'),
   );
@@ -95,14 +105,7 @@ export async function accountRoutes(
     '/api/account/checkauth',
     {
       config: {
-        rateLimit: {
-          max: config.loginAttemptsPerMinute,
-          timeWindow: 60_000,
-          errorResponseBuilder: () => {
-            countCodeLogin('rate_limited');
-            return new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE);
-          },
-        },
+        rateLimit: loginRateLimit(() => countCodeLogin('rate_limited')),
       },
       schema: {
         summary: 'Log in with a 6-digit code from the game auth server (or a registration code)',
@@ -171,11 +174,7 @@ export async function accountRoutes(
     {
       // Each start keeps a row for 10 minutes: one address starts at most as many logins a minute as it may try codes.
       config: {
-        rateLimit: {
-          max: config.loginAttemptsPerMinute,
-          timeWindow: 60_000,
-          errorResponseBuilder: () => new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE),
-        },
+        rateLimit: loginRateLimit(),
       },
       schema: {
         summary: "The Microsoft login button's link: on to the Microsoft sign-in page",
@@ -210,11 +209,7 @@ export async function accountRoutes(
     '/api/account/oauth/callback',
     {
       config: {
-        rateLimit: {
-          max: config.loginAttemptsPerMinute,
-          timeWindow: 60_000,
-          errorResponseBuilder: () => new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE),
-        },
+        rateLimit: loginRateLimit(),
       },
       schema: {
         summary: 'Finish the Microsoft login with the code and state the sign-in page returned',

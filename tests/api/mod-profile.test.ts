@@ -2,18 +2,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, postgresBackend, runsOnPostgres, type TestDatabase } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../../support/textures.ts';
-import { waitFor } from '../../support/wait.ts';
 import { modProfile } from '../helpers/mod-profile.ts';
+import { ensureRedis, REDIS_URL } from '../helpers/redis.ts';
 
 const PROFILE_KEYS = ['animatedCape', 'animated_cape_url', 'capeGlint', 'cape_url', 'ear_url', 'upsideDown'];
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Distinct valid capes and ears, made once for the file. */
 const capes: Buffer[] = [];
@@ -380,22 +377,3 @@ describe.skipIf(!runsOnPostgres)('the layouts other mods read, invalidated acros
     for (const layout of layouts.slice(0, 4)) expect((await poll(serverB, layout, (status) => status === 404)).status, layout).toBe(404);
   });
 });
-
-/** Makes sure Redis answers on 127.0.0.1:6379, starting a throwaway redis-server when it does not. */
-async function ensureRedis(): Promise<void> {
-  const ping = async () => {
-    const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return (await client.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      client.disconnect();
-    }
-  };
-  if (await ping()) return;
-  execFileSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no']);
-  await waitFor(ping, 'Redis to start on 127.0.0.1:6379', { intervalMs: 100 });
-}

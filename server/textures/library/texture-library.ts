@@ -205,18 +205,7 @@ export class TextureLibrary {
 
   /** An image derived from a registered texture (see derived), kept in the byte cache beside the textures; null when the texture is not registered or is withheld. */
   async readDerived(hash: string, variant: DerivedVariant, build: (texture: Buffer) => Promise<Buffer>, now = Date.now()): Promise<Buffer | null> {
-    const key = derivedKey(hash, variant);
-    const cached = this.cache?.get(key, now);
-    if (cached?.fresh) return cached.bytes;
-    const releases = this.releases;
-    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).where('withheld_at', 'is', null).executeTakeFirst();
-    if (!row) {
-      this.cache?.delete(key);
-      return null;
-    }
-    const bytes = cached?.bytes ?? (await this.derived(hash, variant, build));
-    if (bytes && releases === this.releases) this.cache?.set(key, bytes, now);
-    return bytes;
+    return this.readChecked(hash, derivedKey(hash, variant), now, false, () => this.derived(hash, variant, build));
   }
 
   /** The stored bytes of a texture, or null. */
@@ -232,16 +221,25 @@ export class TextureLibrary {
 
   /** The bytes of a registered texture that is not withheld (not of a rendered image or anything else in the store), or null; from the cache when it has them (with `recheck`, only once the database confirms the texture is registered). */
   async readRegistered(hash: string, now = Date.now(), options: { recheck?: boolean } = {}): Promise<Buffer | null> {
-    const cached = this.cache?.get(hash, now);
-    if (cached?.fresh && !options.recheck) return cached.bytes;
+    return this.readChecked(hash, hash, now, options.recheck ?? false, () => this.store.get(hash));
+  }
+
+  /**
+   * The bytes under a blob key that belongs to a texture, or null when the texture is not registered or is withheld: fresh cached bytes are
+   * answered without the database unless `recheck`; otherwise the texture's row is checked (no row drops the key from the
+   * cache), the bytes are the cached ones or loaded, and they are cached unless a release ran meanwhile.
+   */
+  private async readChecked(hash: string, key: string, now: number, recheck: boolean, load: () => Promise<Buffer | null>): Promise<Buffer | null> {
+    const cached = this.cache?.get(key, now);
+    if (cached?.fresh && !recheck) return cached.bytes;
     const releases = this.releases;
     const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).where('withheld_at', 'is', null).executeTakeFirst();
     if (!row) {
-      this.cache?.delete(hash);
+      this.cache?.delete(key);
       return null;
     }
-    const bytes = cached?.bytes ?? (await this.store.get(hash));
-    if (bytes && releases === this.releases) this.cache?.set(hash, bytes, now);
+    const bytes = cached?.bytes ?? (await load());
+    if (bytes && releases === this.releases) this.cache?.set(key, bytes, now);
     return bytes;
   }
 }

@@ -2,8 +2,7 @@
 // made; the pager names five pages either side of the current one.
 import { formatDateTime, machineDate } from '../../lib/dates';
 import type { AiCapeLogPage, PageLink } from '../../lib/types';
-import { ErrorDisplay } from '../shared/ErrorDisplay';
-import { Pager } from './Pager';
+import { AdminList } from './AdminList';
 import { usePagedList } from './paged-list';
 
 /** How many pages the pager names either side of the current one. */
@@ -28,37 +27,40 @@ export default function AiCapeLogs() {
   const { list, error, goTo } = usePagedList<AiCapeLogPage>('/api/admin/ai-cape-logs');
 
   return (
-    <section aria-labelledby="ai-logs-title">
-      <h1 id="ai-logs-title" className="text-3xl font-extrabold">
-        AI cape logs
-      </h1>
-      <ErrorDisplay error={error} />
-      {!list && !error && <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the AI cape logs" />}
-      {list && list.logs.length === 0 && <p className="card mt-6 text-ink-300">Nobody has asked the AI cape creator for a cape yet.</p>}
-      <ul className="mt-6 grid gap-4 sm:grid-cols-2">
-        {list?.logs.map((log) => (
-          <li key={log.id} className="card grid min-w-0 gap-3 sm:grid-cols-[8rem_minmax(0,1fr)]" data-testid="ai-log">
-            {log.hasImage ? (
-              <img
-                src={`/api/admin/ai-cape-logs/${log.id}`}
-                alt={`The cape made for request ${log.id}`}
-                width={128}
-                height={64}
-                className="w-32 rounded bg-ink-950 [image-rendering:pixelated]"
-              />
-            ) : (
-              <span className="flex h-16 w-32 items-center justify-center rounded bg-ink-950 text-xs text-ink-400">No image</span>
-            )}
-            <div className="min-w-0">
-              <p className="font-semibold break-words">“{log.request_head}”</p>
-              <p className="mt-1 text-sm text-ink-300">
-                #{log.id} · {log.username ?? 'Deleted account'} · <time dateTime={machineDate(log.created_at)}>{formatDateTime(log.created_at)}</time>
-              </p>
-            </div>
-          </li>
-        ))}
-      </ul>
-      {list && <Pager links={aiLogLinks(list.pages)} onPage={goTo} />}
-    </section>
+    <AdminList
+      titleId="ai-logs-title"
+      title="AI cape logs"
+      error={error}
+      loadingLabel="Loading the AI cape logs"
+      empty="Nobody has asked the AI cape creator for a cape yet."
+      rows={list?.logs}
+      pager={list && { links: aiLogLinks(list.pages), onPage: goTo }}
+    >
+      {(rows) => (
+        <ul className="mt-6 grid gap-4 sm:grid-cols-2">
+          {rows.map((log) => (
+            <li key={log.id} className="card grid min-w-0 gap-3 sm:grid-cols-[8rem_minmax(0,1fr)]" data-testid="ai-log">
+              {log.hasImage ? (
+                <img
+                  src={`/api/admin/ai-cape-logs/${log.id}`}
+                  alt={`The cape made for request ${log.id}`}
+                  width={128}
+                  height={64}
+                  className="w-32 rounded bg-ink-950 [image-rendering:pixelated]"
+                />
+              ) : (
+                <span className="flex h-16 w-32 items-center justify-center rounded bg-ink-950 text-xs text-ink-400">No image</span>
+              )}
+              <div className="min-w-0">
+                <p className="font-semibold break-words">“{log.request_head}”</p>
+                <p className="mt-1 text-sm text-ink-300">
+                  #{log.id} · {log.username ?? 'Deleted account'} · <time dateTime={machineDate(log.created_at)}>{formatDateTime(log.created_at)}</time>
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </AdminList>
   );
 }

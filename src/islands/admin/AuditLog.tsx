@@ -6,8 +6,7 @@ import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
 import type { AuditRow, Paginated } from '../../lib/types';
-import { ErrorDisplay } from '../shared/ErrorDisplay';
-import { Pager } from './Pager';
+import { AdminList, AdminTable, type AdminColumn } from './AdminList';
 import { usernameCharacters } from '../../lib/ids';
 
 /** The page and filters in an address's query. */
@@ -21,7 +20,46 @@ function queryOf(view: { page: number; admin: string; player: string }): Record<
   return { page: view.page, ...(view.admin ? { admin: view.admin } : {}), ...(view.player ? { player: view.player } : {}) };
 }
 
+/** The audit log's columns. */
+const COLUMNS: AdminColumn<AuditRow>[] = [
+  {
+    header: 'When',
+    className: 'whitespace-nowrap',
+    cell: (row) => <time dateTime={machineDate(row.createdAt)}>{formatDateTime(row.createdAt)}</time>,
+  },
+  { header: 'Moderator', cell: (row) => row.admin_name },
+  { header: 'Action', className: 'font-semibold', cell: (row) => auditActionLabel(row.action) },
+  {
+    header: 'Player or texture',
+    cell: (row) => (
+      <div className="flex items-center gap-3">
+        {row.thumbnail && (
+          <img
+            src={row.thumbnail}
+            alt={`The texture: ${row.target_hash?.slice(0, 12) ?? ''}`}
+            title={row.target_hash ?? undefined}
+            className="h-10 w-20 shrink-0 rounded border border-ink-700 bg-ink-950 object-contain [image-rendering:pixelated]"
+          />
+        )}
+        <span className="break-all">{row.target_name ?? row.target_hash?.slice(0, 12) ?? '—'}</span>
+      </div>
+    ),
+  },
+  { header: 'What changed', cell: (row) => readableAuditDetail(row.detail) ?? '—' },
+  { header: 'Reason', cell: (row) => row.reason ?? '—' },
+];
+
 const INPUT = 'rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 focus:border-brand-400 focus:outline-none';
+
+/** A filter field that takes a player's name or uuid: only the characters those may hold. */
+function NameFilter({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <label className="flex flex-1 flex-col gap-1 text-sm">
+      {label}
+      <input className={INPUT} value={value} maxLength={32} placeholder="Name or uuid" onChange={(event) => onChange(usernameCharacters(event.target.value))} />
+    </label>
+  );
+}
 
 /** The audit log island. */
 export default function AuditLog() {
@@ -46,81 +84,25 @@ export default function AuditLog() {
   };
 
   return (
-    <section aria-labelledby="audit-title">
-      <h1 id="audit-title" className="text-3xl font-extrabold">
-        Audit log
-      </h1>
-      <form className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={filter}>
-        <label className="flex flex-1 flex-col gap-1 text-sm">
-          Moderator
-          <input
-            className={INPUT}
-            value={admin}
-            maxLength={32}
-            placeholder="Name or uuid"
-            onChange={(event) => setAdmin(usernameCharacters(event.target.value))}
-          />
-        </label>
-        <label className="flex flex-1 flex-col gap-1 text-sm">
-          Player
-          <input
-            className={INPUT}
-            value={player}
-            maxLength={32}
-            placeholder="Name or uuid"
-            onChange={(event) => setPlayer(usernameCharacters(event.target.value))}
-          />
-        </label>
-        <button type="submit" className="btn-primary">
-          Filter
-        </button>
-      </form>
-      <ErrorDisplay error={error} />
-      {!list && !error && <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the audit log" />}
-      {list && list.data.length === 0 && <p className="card mt-6 text-ink-300">No admin actions match.</p>}
-      {list && list.data.length > 0 && (
-        <div className="card relative mt-6 max-w-full overflow-x-auto p-0">
-          <table className="w-full min-w-[56rem] text-left text-sm">
-            <thead className="border-b border-ink-800 text-ink-300">
-              <tr>
-                <th className="px-4 py-3">When</th>
-                <th className="px-4 py-3">Moderator</th>
-                <th className="px-4 py-3">Action</th>
-                <th className="px-4 py-3">Player or texture</th>
-                <th className="px-4 py-3">What changed</th>
-                <th className="px-4 py-3">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((row) => (
-                <tr key={row.id} className="border-b border-ink-800 last:border-0" data-testid="audit-row">
-                  <td className="px-4 py-3 whitespace-nowrap">
-                    <time dateTime={machineDate(row.createdAt)}>{formatDateTime(row.createdAt)}</time>
-                  </td>
-                  <td className="px-4 py-3">{row.admin_name}</td>
-                  <td className="px-4 py-3 font-semibold">{auditActionLabel(row.action)}</td>
-                  <td className="px-4 py-3">
-                    <div className="flex items-center gap-3">
-                      {row.thumbnail && (
-                        <img
-                          src={row.thumbnail}
-                          alt={`The texture: ${row.target_hash?.slice(0, 12) ?? ''}`}
-                          title={row.target_hash ?? undefined}
-                          className="h-10 w-20 shrink-0 rounded border border-ink-700 bg-ink-950 object-contain [image-rendering:pixelated]"
-                        />
-                      )}
-                      <span className="break-all">{row.target_name ?? row.target_hash?.slice(0, 12) ?? '—'}</span>
-                    </div>
-                  </td>
-                  <td className="px-4 py-3">{readableAuditDetail(row.detail) ?? '—'}</td>
-                  <td className="px-4 py-3">{row.reason ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {list && <Pager links={list.links} onPage={(url) => show({ ...view, page: readQuery(new URL(url, location.origin).search).page })} />}
-    </section>
+    <AdminList
+      titleId="audit-title"
+      title="Audit log"
+      above={
+        <form className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={filter}>
+          <NameFilter label="Moderator" value={admin} onChange={setAdmin} />
+          <NameFilter label="Player" value={player} onChange={setPlayer} />
+          <button type="submit" className="btn-primary">
+            Filter
+          </button>
+        </form>
+      }
+      error={error}
+      loadingLabel="Loading the audit log"
+      empty="No admin actions match."
+      rows={list?.data}
+      pager={list && { links: list.links, onPage: (url) => show({ ...view, page: readQuery(new URL(url, location.origin).search).page }) }}
+    >
+      {(rows) => <AdminTable width="wide" rows={rows} rowKey={(row) => row.id} rowTestId="audit-row" columns={COLUMNS} />}
+    </AdminList>
   );
 }

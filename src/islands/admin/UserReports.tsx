@@ -1,14 +1,13 @@
 // /admin/reports/user: the open player reports, oldest first, each with the reported cape and ears as they were and the
 // report panel (Ignore, Remove, Ban); the list reloads after every answer.
-import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { UserReportRow } from '../../lib/types';
-import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { AdminList } from './AdminList';
 import { useBanReasons } from './ReasonSelect';
-import { ReportGrounds } from './ReportGrounds';
-import { ReportPanel, reportAnswerer } from './ReportPanel';
+import { ReportList } from './ReportList';
+import { reportAnswerer } from './ReportPanel';
 
 /** The player report queue island. */
 export default function UserReports() {
@@ -24,16 +23,19 @@ export default function UserReports() {
   const answer = reportAnswerer('/api/admin/reports/user', setError, () => setVersion((count) => count + 1));
 
   return (
-    <section aria-labelledby="user-reports-title">
-      <h1 id="user-reports-title" className="text-3xl font-extrabold">
-        User reports
-      </h1>
-      <ErrorDisplay error={error} />
-      {!reports && !error && <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the reports" />}
-      {reports && reports.length === 0 && <p className="card mt-6 text-ink-300">No open player reports.</p>}
-      <ul className="mt-6 grid gap-4">
-        {reports?.map((report) => (
-          <li key={report.id} className="card grid gap-4 sm:grid-cols-[12rem_minmax(0,1fr)]" data-testid="user-report">
+    <AdminList
+      titleId="user-reports-title"
+      title="User reports"
+      error={error}
+      loadingLabel="Loading the reports"
+      empty="No open player reports."
+      rows={reports}
+    >
+      {(rows) => (
+        <ReportList
+          reports={rows}
+          testId="user-report"
+          media={(report) => (
             <div className="flex items-start gap-3">
               {report.cape ? (
                 <img src={report.cape} alt={`${report.username}'s reported cape`} className="w-32 rounded bg-ink-950 [image-rendering:pixelated]" />
@@ -44,27 +46,15 @@ export default function UserReports() {
                 <img src={report.ears} alt={`${report.username}'s reported ears`} className="w-14 rounded bg-ink-950 [image-rendering:pixelated]" />
               )}
             </div>
-            <div className="min-w-0">
-              <p className="font-bold">
-                <a href={`/user/${report.uuid}`}>{report.username}</a>
-              </p>
-              <p className="text-sm text-ink-300">
-                Reported by {report.reported_by_username} on <time dateTime={machineDate(report.createdAt)}>{formatDateTime(report.createdAt)}</time>
-              </p>
-              <ReportGrounds reason={report.reason} note={report.note} />
-              <div className="mt-3">
-                <ReportPanel
-                  actions={['IGNORE', 'REMOVE', 'BAN']}
-                  reasons={reasons}
-                  reportedReason={report.reasonKey}
-                  subject={report.username}
-                  onAnswer={(action, reason) => answer(report.id, action, reason)}
-                />
-              </div>
-            </div>
-          </li>
-        ))}
-      </ul>
-    </section>
+          )}
+          title={(report) => <a href={`/user/${report.uuid}`}>{report.username}</a>}
+          byline={(report) => `Reported by ${report.reported_by_username}`}
+          subject={(report) => report.username}
+          actions={['IGNORE', 'REMOVE', 'BAN']}
+          reasons={reasons}
+          answer={answer}
+        />
+      )}
+    </AdminList>
   );
 }

@@ -1,8 +1,7 @@
 // /admin/gallery/whitelist: gallery textures marked safe by staff, fifteen a page, each with its preview, author and a
 // Remove button with its confirm step (the texture can then be reported again).
 import type { Paginated, WhitelistRow } from '../../lib/types';
-import { ErrorDisplay } from '../shared/ErrorDisplay';
-import { Pager } from './Pager';
+import { AdminList } from './AdminList';
 import { usePagedList } from './paged-list';
 
 /** The gallery whitelist island. */
@@ -11,46 +10,55 @@ export default function Whitelist() {
   const remove = (hash: string) => act('/api/admin/gallery/whitelist/delete', { hash });
 
   return (
-    <section aria-labelledby="whitelist-title">
-      <h1 id="whitelist-title" className="text-3xl font-extrabold">
-        Gallery whitelist
-      </h1>
-      <p className="mt-2 text-ink-300">Textures marked safe by staff. Players cannot report them until the mark is removed.</p>
-      <ErrorDisplay error={error} />
-      {!list && !error && <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the whitelist" />}
-      {list && list.data.length === 0 && <p className="card mt-6 text-ink-300">No texture is whitelisted.</p>}
-      <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {list?.data.map((row) => (
-          <li key={row.hash} className="card flex min-w-0 flex-col gap-3" data-testid="whitelist-row">
-            <a href={`/gallery/${row.hash}`}>
-              <img src={`/api/gallery/${row.hash}/preview`} alt={`Preview of ${row.title}`} width={320} height={180} className="w-full rounded-lg bg-ink-950" />
-            </a>
-            <div className="min-w-0">
-              <a href={`/gallery/${row.hash}`} className="block truncate font-semibold">
-                {row.title}
+    <AdminList
+      titleId="whitelist-title"
+      title="Gallery whitelist"
+      above={<p className="mt-2 text-ink-300">Textures marked safe by staff. Players cannot report them until the mark is removed.</p>}
+      error={error}
+      loadingLabel="Loading the whitelist"
+      empty="No texture is whitelisted."
+      rows={list?.data}
+      pager={list && { links: list.links, onPage: goTo }}
+    >
+      {(rows) => (
+        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {rows.map((row) => (
+            <li key={row.hash} className="card flex min-w-0 flex-col gap-3" data-testid="whitelist-row">
+              <a href={`/gallery/${row.hash}`}>
+                <img
+                  src={`/api/gallery/${row.hash}/preview`}
+                  alt={`Preview of ${row.title}`}
+                  width={320}
+                  height={180}
+                  className="w-full rounded-lg bg-ink-950"
+                />
               </a>
-              <p className="truncate text-sm text-ink-300">
-                by <a href={`/user/${row.author_uuid}`}>{row.author_name}</a>
-              </p>
-            </div>
-            {confirming === row.hash ? (
-              <span className="flex flex-wrap gap-2">
-                <button type="button" className="btn-danger px-3 py-1" disabled={busy} onClick={() => remove(row.hash)}>
-                  {busy ? 'Removing…' : 'Confirm: remove from the whitelist'}
+              <div className="min-w-0">
+                <a href={`/gallery/${row.hash}`} className="block truncate font-semibold">
+                  {row.title}
+                </a>
+                <p className="truncate text-sm text-ink-300">
+                  by <a href={`/user/${row.author_uuid}`}>{row.author_name}</a>
+                </p>
+              </div>
+              {confirming === row.hash ? (
+                <span className="flex flex-wrap gap-2">
+                  <button type="button" className="btn-danger px-3 py-1" disabled={busy} onClick={() => remove(row.hash)}>
+                    {busy ? 'Removing…' : 'Confirm: remove from the whitelist'}
+                  </button>
+                  <button type="button" className="btn-secondary px-3 py-1" disabled={busy} onClick={() => setConfirming(null)}>
+                    Cancel
+                  </button>
+                </span>
+              ) : (
+                <button type="button" className="btn-secondary self-start px-3 py-1" onClick={() => setConfirming(row.hash)}>
+                  Remove from whitelist
                 </button>
-                <button type="button" className="btn-secondary px-3 py-1" disabled={busy} onClick={() => setConfirming(null)}>
-                  Cancel
-                </button>
-              </span>
-            ) : (
-              <button type="button" className="btn-secondary self-start px-3 py-1" onClick={() => setConfirming(row.hash)}>
-                Remove from whitelist
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      {list && <Pager links={list.links} onPage={goTo} />}
-    </section>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </AdminList>
   );
 }
