@@ -40,15 +40,15 @@ type CallSchemas<Name extends ApiCallName> = (typeof API_CALL_SCHEMAS)[Name];
 /** What a call answers, as its answer schema gives it. */
 export type ApiAnswer<Name extends ApiCallName> = CallSchemas<Name> extends { answer: infer Answer extends z.ZodType } ? z.output<Answer> : never;
 /** The JSON body a call takes, as its body schema accepts it. */
-type ApiBody<Name extends ApiCallName> = CallSchemas<Name> extends { body: infer Body extends z.ZodType } ? { body: z.input<Body> } : { body?: never };
+export type ApiBody<Name extends ApiCallName> = CallSchemas<Name> extends { body: infer Body extends z.ZodType } ? z.input<Body> : never;
 /** The query a call takes, as its query schema accepts it. */
-type ApiQuery<Name extends ApiCallName> = CallSchemas<Name> extends { query: infer Query extends z.ZodType } ? { query?: z.input<Query> } : { query?: never };
-/** The path parameters a call takes. */
-type ApiParamsOption<Name extends ApiCallName> = keyof ApiParams<Name> extends never ? { params?: never } : { params: ApiParams<Name> };
+export type ApiQuery<Name extends ApiCallName> = CallSchemas<Name> extends { query: infer Query extends z.ZodType } ? z.input<Query> : never;
 /** The calls that answer JSON, which {@link apiCall} makes. */
 export type JsonCallName = { [Name in ApiCallName]: CallSchemas<Name> extends { answer: z.ZodType } ? Name : never }[ApiCallName];
 /** What {@link apiCall} takes besides the name: the call's path parameters, body and query, and an abort signal. */
-export type ApiCallOptions<Name extends ApiCallName> = ApiParamsOption<Name> & ApiBody<Name> & ApiQuery<Name> & { signal?: AbortSignal };
+export type ApiCallOptions<Name extends ApiCallName> = (keyof ApiParams<Name> extends never ? { params?: never } : { params: ApiParams<Name> }) &
+  ([ApiBody<Name>] extends [never] ? { body?: never } : { body: ApiBody<Name> }) &
+  ([ApiQuery<Name>] extends [never] ? { query?: never } : { query?: ApiQuery<Name> }) & { signal?: AbortSignal };
 
 /** Makes one of the site's API calls by name, with the client's XSRF and session handling; resolves with its typed answer. */
 export function apiCall<Name extends JsonCallName>(

@@ -2,10 +2,9 @@
 // the filters live in the address so a view can be shared.
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
-import type { AuditRow, Paginated } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
 import { usernameCharacters } from '../../lib/ids';
@@ -17,7 +16,7 @@ function readQuery(search: string): { page: number; admin: string; player: strin
 }
 
 /** The query of a view: its page and the filters that are set. */
-function queryOf(view: { page: number; admin: string; player: string }): Record<string, string | number> {
+function queryOf(view: { page: number; admin: string; player: string }): { page: number; admin?: string; player?: string } {
   return { page: view.page, ...(view.admin ? { admin: view.admin } : {}), ...(view.player ? { player: view.player } : {}) };
 }
 
@@ -28,11 +27,11 @@ export default function AuditLog() {
   const [view, setView] = useState(() => readQuery(location.search));
   const [admin, setAdmin] = useState(view.admin);
   const [player, setPlayer] = useState(view.player);
-  const [list, setList] = useState<Paginated<AuditRow> | null>(null);
+  const [list, setList] = useState<ApiAnswer<'auditLog'> | null>(null);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
 
   useEffect(() => {
-    api<Paginated<AuditRow>>('/api/admin/audit', { query: queryOf(view) }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+    apiCall('auditLog', { query: queryOf(view) }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [view]);
 
   const show = (next: { page: number; admin: string; player: string }) => {

@@ -1,7 +1,8 @@
 // /admin/reports/gallery: reports of gallery textures, fifteen a page, each with the texture's preview and the report
 // panel (Ignore, Remove, Ban the author, Whitelist); the list reloads after every answer.
 import { formatDateTime, machineDate } from '../../lib/dates';
-import type { GalleryReportRow, Paginated } from '../../lib/types';
+import { apiCall } from '../../lib/api';
+import { apiPath } from '../../lib/api-calls';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
 import { usePagedList } from './paged-list';
@@ -11,9 +12,9 @@ import { ReportPanel, reportAnswerer } from './ReportPanel';
 
 /** The gallery report queue island. */
 export default function GalleryReports() {
-  const { list, error, setError, reload, goTo } = usePagedList<Paginated<GalleryReportRow>>('/api/admin/reports/gallery');
+  const { list, error, setError, reload, goTo } = usePagedList((page) => apiCall('galleryReports', { query: { page } }));
   const reasons = useBanReasons();
-  const answer = reportAnswerer('/api/admin/reports/gallery', setError, reload);
+  const answer = reportAnswerer('answerGalleryReport', setError, reload);
 
   return (
     <section aria-labelledby="gallery-reports-title">
@@ -27,7 +28,12 @@ export default function GalleryReports() {
         {list?.data.map((report) => (
           <li key={report.id} className="card grid gap-4 sm:grid-cols-[12rem_minmax(0,1fr)]" data-testid="gallery-report">
             <a href={`/gallery/${report.hash}`}>
-              <img src={`/api/gallery/${report.hash}/preview`} alt={`Preview of ${report.title}`} className="w-full rounded bg-ink-950" loading="lazy" />
+              <img
+                src={apiPath('galleryPreview', { hash: report.hash })}
+                alt={`Preview of ${report.title}`}
+                className="w-full rounded bg-ink-950"
+                loading="lazy"
+              />
             </a>
             <div className="min-w-0">
               <p className="font-bold break-words">{report.title}</p>

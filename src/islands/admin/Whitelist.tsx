@@ -1,14 +1,15 @@
 // /admin/gallery/whitelist: gallery textures marked safe by staff, fifteen a page, each with its preview, author and a
 // Remove button with its confirm step (the texture can then be reported again).
-import type { Paginated, WhitelistRow } from '../../lib/types';
+import { apiCall } from '../../lib/api';
+import { apiPath } from '../../lib/api-calls';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
 import { usePagedList } from './paged-list';
 
 /** The gallery whitelist island. */
 export default function Whitelist() {
-  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList<Paginated<WhitelistRow>>('/api/admin/gallery/whitelist');
-  const remove = (hash: string) => act('/api/admin/gallery/whitelist/delete', { hash });
+  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList((page) => apiCall('whitelist', { query: { page } }));
+  const remove = (hash: string) => act(() => apiCall('unwhitelist', { body: { hash } }));
 
   return (
     <section aria-labelledby="whitelist-title">
@@ -23,7 +24,13 @@ export default function Whitelist() {
         {list?.data.map((row) => (
           <li key={row.hash} className="card flex min-w-0 flex-col gap-3" data-testid="whitelist-row">
             <a href={`/gallery/${row.hash}`}>
-              <img src={`/api/gallery/${row.hash}/preview`} alt={`Preview of ${row.title}`} width={320} height={180} className="w-full rounded-lg bg-ink-950" />
+              <img
+                src={apiPath('galleryPreview', { hash: row.hash })}
+                alt={`Preview of ${row.title}`}
+                width={320}
+                height={180}
+                className="w-full rounded-lg bg-ink-950"
+              />
             </a>
             <div className="min-w-0">
               <a href={`/gallery/${row.hash}`} className="block truncate font-semibold">
