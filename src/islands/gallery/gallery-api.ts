@@ -1,10 +1,10 @@
 // The gallery's shapes and its calls: listing, one item, tags, like, delete, report, edit, and image URLs.
 import { apiCall, apiUrl, API_URL, type ApiAnswer } from '../../lib/api';
-import type { GalleryItem, GalleryPage, Tag, UserGallery } from '../../lib/types';
+import type { GalleryItem, GalleryPage, Tag } from '../../lib/types';
 import type { ReportGrounds } from '../../lib/report-rules';
 import { galleryListParams, type GalleryFilters } from '../../lib/gallery-query';
 
-export type { GalleryItem, GalleryPage, Tag, UserGallery };
+export type { GalleryItem, GalleryPage, Tag };
 
 /** The 320 × 180 front-and-back preview of an item. */
 export function previewUrl(hash: string): string {
@@ -79,7 +79,7 @@ export function fetchGalleryPage(filters: GalleryFilters, page: number, signal?:
 }
 
 /** One page of a player's uploads, with the player's name. */
-export function fetchUserGallery(uuid: string, page: number, signal?: AbortSignal): Promise<UserGallery> {
+export function fetchUserGallery(uuid: string, page: number, signal?: AbortSignal): Promise<ApiAnswer<'userGallery'>> {
   return apiCall('userGallery', { params: { uuid }, query: { page }, signal });
 }
 
