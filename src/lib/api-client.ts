@@ -1,6 +1,7 @@
 // The API client factory (ofetch): credentials, XSRF header and the app-wide status handling (401, 503, 408).
 import { ofetch, FetchError, type $Fetch } from 'ofetch';
 import { isNotAdminAnswer } from './admin-access';
+import { API_CALLS } from './api-calls';
 import { UNAUTHENTICATED_MESSAGE } from './login-errors';
 
 /** What happens on the statuses with an app-wide meaning (401, 503, 408). */
@@ -30,7 +31,7 @@ export interface ApiClientOptions extends StatusHandlers, XsrfSource {
 }
 
 /** The call that hands out the XSRF-TOKEN cookie before a visitor's first state-changing call. */
-export const XSRF_COOKIE_PATH = '/api/csrf-cookie';
+export const XSRF_COOKIE_PATH = API_CALLS.xsrfCookie.path;
 
 function isApiUrl(request: unknown): boolean {
   const url = typeof request === 'string' ? request : request instanceof Request ? request.url : String(request);

@@ -1,12 +1,21 @@
 // File uploads with progress (XMLHttpRequest, since fetch reports no upload progress), with the API client's cookies, XSRF header and app-wide status handling (401, 503, 408).
-import { API_OPTIONS, API_URL } from './api';
+import type { z } from 'zod';
+import { API_OPTIONS, API_URL, type ApiAnswer } from './api';
+import { API_CALLS } from './api-calls';
 import { ensureXsrfToken, handleAppStatus } from './api-client';
+import type { uploadRefusalSchema } from './schemas/uploads';
 
-/** What an upload answered: the HTTP status (0 when no response arrived) and the parsed JSON body (undefined when there was none). */
-export interface UploadResponse {
-  status: number;
-  body: unknown;
-}
+/** The calls that send a file: the cape and ears uploads, the gallery upload and the creators that take a picture. */
+export type UploadCallName = 'uploadCape' | 'uploadEars' | 'galleryUpload' | 'imageCape' | 'animatedCape';
+
+/**
+ * What an upload answered: the HTTP status (0 when no response arrived) and the parsed JSON body; `ok` when the status
+ * is 2xx and the body a JSON object, which is then the call's answer (else the body is a refusal, or undefined when there was none).
+ */
+export type UploadResponse<Name extends UploadCallName> = { ok: true; status: number; body: ApiAnswer<Name> } | { ok: false; status: number; body: unknown };
+
+/** An upload the texture rules refused: `success: false` and the failed rule's message. */
+export type UploadRefusal = z.output<typeof uploadRefusalSchema>;
 
 /** Options of {@link uploadFile}. */
 export interface UploadOptions {
@@ -36,8 +45,8 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** POSTs one file as multipart/form-data to an API path, reporting upload progress; resolves for every HTTP answer and with status 0 when none came. */
-export async function uploadFile(path: string, file: Blob, options: UploadOptions = {}): Promise<UploadResponse> {
+/** POSTs one file as multipart/form-data with an upload call, reporting upload progress; resolves for every HTTP answer and with status 0 when none came. */
+export async function uploadFile<Name extends UploadCallName>(call: Name, file: Blob, options: UploadOptions = {}): Promise<UploadResponse<Name>> {
   const token = await ensureXsrfToken(API_OPTIONS);
   if (options.signal?.aborted) throw new DOMException('The upload was aborted', 'AbortError');
   const form = new FormData();
@@ -45,9 +54,9 @@ export async function uploadFile(path: string, file: Blob, options: UploadOption
   form.append(options.field ?? 'file', file, file instanceof File ? file.name : 'texture');
   for (const [name, extra] of Object.entries(options.extraFiles ?? {})) form.append(name, extra, extra instanceof File ? extra.name : name);
 
-  return new Promise<UploadResponse>((resolve, reject) => {
+  return new Promise<UploadResponse<Name>>((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', `${API_URL}${path}`);
+    request.open(API_CALLS[call].method, `${API_URL}${API_CALLS[call].path}`);
     request.withCredentials = true;
     request.timeout = options.timeoutMs ?? UPLOAD_TIMEOUT_MS;
     request.setRequestHeader('accept', 'application/json');
@@ -60,11 +69,12 @@ export async function uploadFile(path: string, file: Blob, options: UploadOption
     request.onload = () => {
       const body = parseBody(request.responseText);
       handleAppStatus(request.status, API_OPTIONS, true, body);
-      resolve({ status: request.status, body });
+      const ok = request.status >= 200 && request.status < 300 && typeof body === 'object' && body !== null;
+      resolve(ok ? { ok, status: request.status, body: body as ApiAnswer<Name> } : { ok: false, status: request.status, body });
     };
     const noAnswer = () => {
       API_OPTIONS.onOffline();
-      resolve({ status: 0, body: undefined });
+      resolve({ ok: false, status: 0, body: undefined });
     };
     request.onerror = noAnswer;
     request.ontimeout = noAnswer;

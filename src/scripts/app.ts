@@ -1,8 +1,7 @@
 // Runs on every page: refreshes the stored user, shows the previous page's flash message, and starts the menu, overlays and ad slots.
-import { api } from '../lib/api';
+import { apiCall } from '../lib/api';
 import { showFlash, takeFlash } from '../lib/flash';
 import { $user, storeUser } from '../lib/session';
-import type { User } from '../lib/types';
 import { startAdSlots } from './ads';
 import { startContributors } from './contributors';
 import { startMenu } from './menu';
@@ -17,7 +16,7 @@ startAdSlots();
 startContributors();
 
 if ($user.get()) {
-  api<User>('/api/user').then(storeUser, () => {
+  apiCall('currentUser').then(storeUser, () => {
     // 401 already logged the user out; other failures keep the stored user.
   });
 }

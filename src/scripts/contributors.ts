@@ -1,13 +1,12 @@
 // The footer's contributors, from GET /api/contributors: each links to their profile; the column stays hidden while there are none.
-import { api } from '../lib/api';
-import type { Contributor } from '../lib/types';
+import { apiCall } from '../lib/api';
 
 /** Fills the footer's contributors column from the API, and shows it when the site lists any. */
 export function startContributors(): void {
   const column = document.querySelector<HTMLElement>('[data-contributors]');
   const list = column?.querySelector('ul');
   if (!column || !list) return;
-  api<Contributor[]>('/api/contributors').then(
+  apiCall('contributors').then(
     (people) => {
       list.replaceChildren(
         ...people.map((person) => {

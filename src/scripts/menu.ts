@@ -1,5 +1,5 @@
 // The menu's user variant (avatar, name, profile link, admin entry), its dropdowns, the menu button of narrow screens and log out.
-import { api } from '../lib/api';
+import { apiCall } from '../lib/api';
 import { $user, forgetUser } from '../lib/session';
 import { avatarUrl } from '../lib/site';
 import type { User } from '../lib/types';
@@ -26,7 +26,7 @@ function renderUser(user: User | null): void {
 /** Ends the server session, forgets the local user and reloads the page. */
 export async function logOut(): Promise<void> {
   try {
-    await api('/api/account/logout', { method: 'POST' });
+    await apiCall('logout');
   } catch {
     // The local user is forgotten whatever the server said.
   }

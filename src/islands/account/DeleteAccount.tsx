@@ -1,6 +1,6 @@
 // /account/delete: the warning, the confirmation box and the Delete button.
 import { useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { leaveFlash } from '../../lib/flash';
 import { forgetUser } from '../../lib/session';
@@ -19,7 +19,8 @@ export default function DeleteAccount({ discordUrl }: { discordUrl: string }) {
     setBusy(true);
     setError(null);
     try {
-      await api('/api/account/delete', { method: 'POST', body: { confirm: confirmed } });
+      // The button is enabled only once the box is ticked.
+      await apiCall('deleteAccount', { body: { confirm: true } });
       forgetUser();
       leaveFlash(ACCOUNT_DELETED);
       location.assign('/');

@@ -1,11 +1,10 @@
 // /account/login: the Microsoft and game-code login choices, the gallery warning, the Microsoft callback exchange and the message of a login step that sent the player back.
 import { useEffect, useState } from 'react';
-import { api, API_URL } from '../../lib/api';
+import { apiCall, apiUrl } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { loginErrorMessage } from '../../lib/login-errors';
 import { isSafeRef } from '../../lib/routes';
 import { storeLogin } from '../../lib/session';
-import type { OAuthCallbackResult } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef, dropQueryParams, setQueryParam } from '../shared/query';
 import { useClientValue } from '../shared/useClientValue';
@@ -89,7 +88,7 @@ export default function LoginPage({ siteName }: { siteName: string }) {
     const code = query.get('code');
     if (!code || exchangeStarted) return;
     exchangeStarted = true;
-    api<OAuthCallbackResult>('/api/account/oauth/callback', { method: 'POST', body: { code, state: query.get('state') ?? undefined } })
+    apiCall('microsoftCallback', { body: { code, state: query.get('state') ?? undefined } })
       .then(({ user, ref: returned, firstLogin }) => {
         storeLogin(user, firstLogin);
         location.assign(returned || '/');
@@ -117,7 +116,7 @@ export default function LoginPage({ siteName }: { siteName: string }) {
         </p>
       ) : (
         <div className="mt-6 flex flex-col gap-3">
-          <a className="btn-primary py-3" href={`${API_URL}/api/account/oauth/redirect${refQuery}`} onClick={() => keepRefForMicrosoft(ref)}>
+          <a className="btn-primary py-3" href={`${apiUrl('microsoftLogin')}${refQuery}`} onClick={() => keepRefForMicrosoft(ref)}>
             Login with Microsoft
           </a>
           <a className="btn-secondary py-3" href={`/account/login/minecraft${refQuery}`}>

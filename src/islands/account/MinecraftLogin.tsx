@@ -1,9 +1,8 @@
 // /account/login/minecraft: the 6-digit game code login.
 import { useState, type FormEvent } from 'react';
-import { api } from '../../lib/api';
+import { apiCall } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { storeLogin } from '../../lib/session';
-import type { CheckAuthResult } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef } from '../shared/query';
 import { useClientValue, useHydrated } from '../shared/useClientValue';
@@ -44,7 +43,7 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
     setBusy(true);
     setError(null);
     try {
-      const result = await api<CheckAuthResult>('/api/account/checkauth', { method: 'POST', body: { code, ref } });
+      const result = await apiCall('checkAuth', { body: { code, ref } });
       if (result.success) {
         storeLogin(result.user, result.firstLogin);
         location.assign(result.ref || ref || '/');

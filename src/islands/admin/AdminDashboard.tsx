@@ -1,11 +1,10 @@
 // /admin: the dashboard's totals (GET /api/admin/info).
 import { useEffect, useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import type { AdminInfo } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
-const TOTALS: Array<[keyof AdminInfo, string]> = [
+const TOTALS: Array<[keyof ApiAnswer<'adminInfo'>, string]> = [
   ['totalUsers', 'Players'],
   ['totalPremium', 'Premium players'],
   ['totalGallery', 'Gallery textures'],
@@ -15,11 +14,11 @@ const TOTALS: Array<[keyof AdminInfo, string]> = [
 
 /** The dashboard island. */
 export default function AdminDashboard() {
-  const [info, setInfo] = useState<AdminInfo | null>(null);
+  const [info, setInfo] = useState<ApiAnswer<'adminInfo'> | null>(null);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
 
   useEffect(() => {
-    api<AdminInfo>('/api/admin/info').then(setInfo, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+    apiCall('adminInfo').then(setInfo, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, []);
 
   return (

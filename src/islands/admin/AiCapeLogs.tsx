@@ -1,15 +1,17 @@
 // /admin/ai-cape-logs: the AI cape creator's requests, newest first: when, who, the start of the prompt and the cape it
 // made; the pager names five pages either side of the current one.
 import { formatDateTime, machineDate } from '../../lib/dates';
-import type { AiCapeLogPage, PageLink } from '../../lib/types';
 import { AdminList } from './AdminList';
+import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiPath } from '../../lib/api-calls';
+import type { PageLink } from '../../lib/types';
 import { usePagedList } from './paged-list';
 
 /** How many pages the pager names either side of the current one. */
 const PAGE_WINDOW = 5;
 
 /** The pager links of a log page: Previous, the pages within five of this one, Next. */
-export function aiLogLinks(pages: AiCapeLogPage['pages']): PageLink[] {
+export function aiLogLinks(pages: ApiAnswer<'aiCapeLogs'>['pages']): PageLink[] {
   const last = Math.max(1, Math.ceil(pages.total_count / pages.per_page));
   const current = pages.current_page;
   const link = (label: string, target: number): PageLink => ({
@@ -24,7 +26,7 @@ export function aiLogLinks(pages: AiCapeLogPage['pages']): PageLink[] {
 
 /** The AI cape log island. */
 export default function AiCapeLogs() {
-  const { list, error, goTo } = usePagedList<AiCapeLogPage>('/api/admin/ai-cape-logs');
+  const { list, error, goTo } = usePagedList((page) => apiCall('aiCapeLogs', { query: { page } }));
 
   return (
     <AdminList
@@ -42,7 +44,7 @@ export default function AiCapeLogs() {
             <li key={log.id} className="card grid min-w-0 gap-3 sm:grid-cols-[8rem_minmax(0,1fr)]" data-testid="ai-log">
               {log.hasImage ? (
                 <img
-                  src={`/api/admin/ai-cape-logs/${log.id}`}
+                  src={apiPath('aiCapeLogImage', { id: log.id })}
                   alt={`The cape made for request ${log.id}`}
                   width={128}
                   height={64}

@@ -2,10 +2,9 @@
 // the filters live in the address so a view can be shared.
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
-import type { AuditRow, Paginated } from '../../lib/types';
 import { AdminList, AdminTable, type AdminColumn } from './AdminList';
 import { usernameCharacters } from '../../lib/ids';
 
@@ -16,11 +15,14 @@ function readQuery(search: string): { page: number; admin: string; player: strin
 }
 
 /** The query of a view: its page and the filters that are set. */
-function queryOf(view: { page: number; admin: string; player: string }): Record<string, string | number> {
+function queryOf(view: { page: number; admin: string; player: string }): { page: number; admin?: string; player?: string } {
   return { page: view.page, ...(view.admin ? { admin: view.admin } : {}), ...(view.player ? { player: view.player } : {}) };
 }
 
 /** The audit log's columns. */
+/** One row of the audit log, as its call answers it. */
+type AuditRow = ApiAnswer<'auditLog'>['data'][number];
+
 const COLUMNS: AdminColumn<AuditRow>[] = [
   {
     header: 'When',
@@ -66,11 +68,11 @@ export default function AuditLog() {
   const [view, setView] = useState(() => readQuery(location.search));
   const [admin, setAdmin] = useState(view.admin);
   const [player, setPlayer] = useState(view.player);
-  const [list, setList] = useState<Paginated<AuditRow> | null>(null);
+  const [list, setList] = useState<ApiAnswer<'auditLog'> | null>(null);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
 
   useEffect(() => {
-    api<Paginated<AuditRow>>('/api/admin/audit', { query: queryOf(view) }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+    apiCall('auditLog', { query: queryOf(view) }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [view]);
 
   const show = (next: { page: number; admin: string; player: string }) => {

@@ -1,12 +1,12 @@
 // /admin/bans/user: banned players, fifteen a page, each with an Unban button and its confirm step.
-import type { Paginated, UserBanRow } from '../../lib/types';
 import { AdminList, AdminTable } from './AdminList';
+import { apiCall } from '../../lib/api';
 import { usePagedList } from './paged-list';
 
 /** The ban list island. */
 export default function BanList() {
-  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList<Paginated<UserBanRow>>('/api/admin/bans/user');
-  const unban = (uuid: string) => act('/api/admin/bans/user/delete', { uuid });
+  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList((page) => apiCall('userBans', { query: { page } }));
+  const unban = (uuid: string) => act(() => apiCall('unbanUser', { body: { uuid } }));
 
   return (
     <AdminList

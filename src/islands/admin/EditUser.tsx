@@ -4,11 +4,10 @@
 // /admin/edit-user.
 import { formatDate, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { CAPE_FLAG_LABELS, type CapeFlag } from '../../lib/audit-labels';
 import { countOf } from '../../lib/plural';
-import type { AdminTextureRemoval, AdminUserRecord } from '../../lib/types';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { TextureImage } from '../shared/TextureImage';
@@ -23,8 +22,8 @@ const FLAGS = Object.entries(CAPE_FLAG_LABELS) as Array<[CapeFlag, string]>;
 
 /** The textures a moderator can delete, each behind a confirmation (the picture is blocklisted for everyone). */
 const REMOVALS = [
-  { slot: 'cape', noun: 'cape', has: 'hasCape' },
-  { slot: 'ears', noun: 'ears', has: 'hasEars' },
+  { slot: 'cape', noun: 'cape', has: 'hasCape', call: 'deleteUserCape' },
+  { slot: 'ears', noun: 'ears', has: 'hasEars', call: 'deleteUserEars' },
 ] as const;
 
 const EDIT_USER_PATH = new RegExp(`^/admin/edit-user/(${USERNAME_PATTERN})/?$`);
@@ -38,7 +37,7 @@ function usernameFromPath(pathname: string): string | null {
 export default function EditUser() {
   const [username] = useState(() => usernameFromPath(location.pathname));
   const [query, setQuery] = useState(username ?? '');
-  const [record, setRecord] = useState<AdminUserRecord | null>(null);
+  const [record, setRecord] = useState<ApiAnswer<'adminUser'> | null>(null);
   const [unknown, setUnknown] = useState(false);
   const [version, setVersion] = useState(0);
   const [banner, setBanner] = useState<string | null>(null);
@@ -50,7 +49,7 @@ export default function EditUser() {
 
   useEffect(() => {
     if (!username) return;
-    api<AdminUserRecord>(`/api/admin/user/${username}`).then(setRecord, (failure: unknown) => {
+    apiCall('adminUser', { params: { username } }).then(setRecord, (failure: unknown) => {
       const described = describeApiError(errorBody(failure));
       if (described.kind === 'message' && described.message === UNKNOWN_MESSAGE) setUnknown(true);
       else setError(described);
@@ -74,12 +73,12 @@ export default function EditUser() {
     if (isUsername(query)) location.assign(`/admin/edit-user/${query}`);
   };
 
-  /** Posts an action; `done` is the banner (or makes it from the answer); `after` replaces reloading the record. */
-  const act = async <T,>(path: string, body: Record<string, unknown>, done: string | ((answer: T) => string), after?: () => void) => {
+  /** Sends an action; `done` is the banner (or makes it from the answer); `after` replaces reloading the record. */
+  const act = async <T,>(send: () => Promise<T>, done: string | ((answer: T) => string), after?: () => void) => {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<T>(path, { method: 'POST', body });
+      const answer = await send();
       setBanner(typeof done === 'string' ? done : done(answer));
       setConfirmed(false);
       if (after) after();
@@ -163,8 +162,7 @@ export default function EditUser() {
                       }`}
                       onClick={() =>
                         act(
-                          '/api/admin/user/profile',
-                          { uuid: record.uuid, [flag]: !record.profile[flag] },
+                          () => apiCall('setUserCapeFlags', { body: { uuid: record.uuid, [flag]: !record.profile[flag] } }),
                           `${label} is now ${record.profile[flag] ? 'off' : 'on'}.`,
                         )
                       }
@@ -183,11 +181,11 @@ export default function EditUser() {
               type="button"
               className="btn-secondary"
               disabled={busy}
-              onClick={() => act('/api/admin/user/cache', { uuid: record.uuid }, 'The cached profile was dropped.')}
+              onClick={() => act(() => apiCall('dropUserCache', { body: { uuid: record.uuid } }), 'The cached profile was dropped.')}
             >
               Refresh cache
             </button>
-            {REMOVALS.map(({ slot, noun, has }) => (
+            {REMOVALS.map(({ slot, noun, has, call }) => (
               <ConfirmButton
                 key={slot}
                 label={`Delete ${noun}`}
@@ -197,9 +195,8 @@ export default function EditUser() {
                 cancelLabel={`Keep the ${noun}`}
                 confirmLabel={`Delete ${noun}`}
                 onConfirm={() =>
-                  act<AdminTextureRemoval>(
-                    `/api/admin/user/${slot}/delete`,
-                    { uuid: record.uuid },
+                  act(
+                    () => apiCall(call, { body: { uuid: record.uuid } }),
                     ({ players }) => `The ${noun} ${slot === 'ears' ? 'were' : 'was'} removed from ${countOf(players, 'player')}.`,
                   )
                 }
@@ -220,7 +217,7 @@ export default function EditUser() {
                 type="button"
                 className="btn-danger"
                 disabled={busy || !confirmed || !reason || record.banned}
-                onClick={() => act('/api/admin/user/ban', { uuid: record.uuid, confirm: true, reason }, `${record.username} was banned.`)}
+                onClick={() => act(() => apiCall('banUser', { body: { uuid: record.uuid, confirm: true, reason } }), `${record.username} was banned.`)}
               >
                 Ban
               </button>
@@ -229,8 +226,10 @@ export default function EditUser() {
                 className="btn-danger"
                 disabled={busy || !confirmed}
                 onClick={() =>
-                  act('/api/admin/user/delete', { uuid: record.uuid, confirm: true }, `${record.username} was deleted.`, () =>
-                    window.setTimeout(() => location.assign('/admin/edit-user'), BANNER_MS),
+                  act(
+                    () => apiCall('deleteUser', { body: { uuid: record.uuid, confirm: true } }),
+                    `${record.username} was deleted.`,
+                    () => window.setTimeout(() => location.assign('/admin/edit-user'), BANNER_MS),
                   )
                 }
               >

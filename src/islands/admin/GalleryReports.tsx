@@ -1,7 +1,8 @@
 // /admin/reports/gallery: reports of gallery textures, fifteen a page, each with the texture's preview and the report
 // panel (Ignore, Remove, Ban the author, Whitelist); the list reloads after every answer.
-import type { GalleryReportRow, Paginated } from '../../lib/types';
 import { AdminList } from './AdminList';
+import { apiCall } from '../../lib/api';
+import { apiPath } from '../../lib/api-calls';
 import { usePagedList } from './paged-list';
 import { useBanReasons } from './ReasonSelect';
 import { ReportList } from './ReportList';
@@ -9,9 +10,9 @@ import { reportAnswerer } from './ReportPanel';
 
 /** The gallery report queue island. */
 export default function GalleryReports() {
-  const { list, error, setError, reload, goTo } = usePagedList<Paginated<GalleryReportRow>>('/api/admin/reports/gallery');
+  const { list, error, setError, reload, goTo } = usePagedList((page) => apiCall('galleryReports', { query: { page } }));
   const reasons = useBanReasons();
-  const answer = reportAnswerer('/api/admin/reports/gallery', setError, reload);
+  const answer = reportAnswerer('answerGalleryReport', setError, reload);
 
   return (
     <AdminList
@@ -29,7 +30,12 @@ export default function GalleryReports() {
           testId="gallery-report"
           media={(report) => (
             <a href={`/gallery/${report.hash}`}>
-              <img src={`/api/gallery/${report.hash}/preview`} alt={`Preview of ${report.title}`} className="w-full rounded bg-ink-950" loading="lazy" />
+              <img
+                src={apiPath('galleryPreview', { hash: report.hash })}
+                alt={`Preview of ${report.title}`}
+                className="w-full rounded bg-ink-950"
+                loading="lazy"
+              />
             </a>
           )}
           title={(report) => report.title}

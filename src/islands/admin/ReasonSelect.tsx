@@ -1,12 +1,12 @@
 // The reason picker of the admin actions that need one (ban, remove), listing GET /api/admin/banreasons.
 import { useEffect, useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall } from '../../lib/api';
 
 /** Loads the ban and removal reasons once (an empty list when they cannot be read). */
 export function useBanReasons(): Record<string, string> {
   const [reasons, setReasons] = useState<Record<string, string>>({});
   useEffect(() => {
-    api<Record<string, string>>('/api/admin/banreasons').then(setReasons, () => setReasons({}));
+    apiCall('banReasons').then(setReasons, () => setReasons({}));
   }, []);
   return reasons;
 }

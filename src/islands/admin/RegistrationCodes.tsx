@@ -1,16 +1,15 @@
 // /admin/registration/generate: a player's one-time login code (what `cloakroom code` prints), for a player who cannot
 // reach the game auth server. The username keeps only letters, digits and underscores (at most 16).
 import { useState, type FormEvent } from 'react';
-import { api } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import type { RegistrationCode } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { USERNAME_MAX, usernameCharacters } from '../../lib/ids';
 
 /** The registration code island. */
 export default function RegistrationCodes() {
   const [username, setUsername] = useState('');
-  const [result, setResult] = useState<RegistrationCode | null>(null);
+  const [result, setResult] = useState<ApiAnswer<'generateRegistrationCode'> | null>(null);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -23,7 +22,7 @@ export default function RegistrationCodes() {
     setResult(null);
     setCopied(false);
     try {
-      setResult(await api<RegistrationCode>('/api/admin/registration/generate', { method: 'POST', body: { username } }));
+      setResult(await apiCall('generateRegistrationCode', { body: { username } }));
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));
     } finally {

@@ -2,12 +2,12 @@
 // reporter's grounds and the report panel.
 import type { ReactNode } from 'react';
 import { formatDateTime, machineDate } from '../../lib/dates';
-import type { GalleryReportRow } from '../../lib/types';
+import type { ApiAnswer } from '../../lib/api';
 import { ReportGrounds } from './ReportGrounds';
 import { ReportPanel, type ReportAction } from './ReportPanel';
 
 /** What both report queues know of a report. */
-type QueuedReport = Pick<GalleryReportRow, 'id' | 'createdAt' | 'reason' | 'note' | 'reasonKey'>;
+type QueuedReport = Pick<ApiAnswer<'galleryReports'>['data'][number], 'id' | 'createdAt' | 'reason' | 'note' | 'reasonKey'>;
 
 /** The reports as cards, each marked with `testId`: `media` beside the rest; `byline` is followed by " on " and when the report was made. */
 export function ReportList<Report extends QueuedReport>({

@@ -1,7 +1,7 @@
 // The admin report panel: waiting, then one of the answers with its confirm step and Cancel back to waiting;
 // REMOVE and BAN need a reason and start from the reporter's, and changing the answer resets the chosen reason.
 import { useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ReasonSelect } from './ReasonSelect';
 
@@ -11,14 +11,14 @@ export type ReportAction = 'IGNORE' | 'REMOVE' | 'BAN' | 'WHITELIST';
 const LABELS: Record<ReportAction, string> = { IGNORE: 'Ignore', REMOVE: 'Remove', BAN: 'Ban', WHITELIST: 'Whitelist' };
 
 /**
- * A report queue's answer call: posts `{id, action, reason}` to `path`, shows a refusal through `setError`, and calls
+ * A report queue's answer call: posts `{id, action, reason}` with `call`, shows a refusal through `setError`, and calls
  * `reload` either way (the report may have been answered by someone else meanwhile).
  */
-export function reportAnswerer(path: string, setError: (error: ErrorDisplayValue | null) => void, reload: () => void) {
+export function reportAnswerer(call: 'answerUserReport' | 'answerGalleryReport', setError: (error: ErrorDisplayValue | null) => void, reload: () => void) {
   return async (id: number, action: ReportAction, reason: string | null): Promise<void> => {
     setError(null);
     try {
-      await api(path, { method: 'POST', body: { id, action, reason } });
+      await apiCall(call, { body: { id, action, reason } });
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));
     }

@@ -1,9 +1,8 @@
 // /admin/reports/user: the open player reports, oldest first, each with the reported cape and ears as they were and the
 // report panel (Ignore, Remove, Ban); the list reloads after every answer.
 import { useEffect, useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import type { UserReportRow } from '../../lib/types';
 import { AdminList } from './AdminList';
 import { useBanReasons } from './ReasonSelect';
 import { ReportList } from './ReportList';
@@ -11,16 +10,16 @@ import { reportAnswerer } from './ReportPanel';
 
 /** The player report queue island. */
 export default function UserReports() {
-  const [reports, setReports] = useState<UserReportRow[] | null>(null);
+  const [reports, setReports] = useState<ApiAnswer<'userReports'> | null>(null);
   const reasons = useBanReasons();
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
-    api<UserReportRow[]>('/api/admin/reports/user').then(setReports, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+    apiCall('userReports').then(setReports, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [version]);
 
-  const answer = reportAnswerer('/api/admin/reports/user', setError, () => setVersion((count) => count + 1));
+  const answer = reportAnswerer('answerUserReport', setError, () => setVersion((count) => count + 1));
 
   return (
     <AdminList

@@ -1,13 +1,14 @@
 // /admin/gallery/whitelist: gallery textures marked safe by staff, fifteen a page, each with its preview, author and a
 // Remove button with its confirm step (the texture can then be reported again).
-import type { Paginated, WhitelistRow } from '../../lib/types';
 import { AdminList } from './AdminList';
+import { apiCall } from '../../lib/api';
+import { apiPath } from '../../lib/api-calls';
 import { usePagedList } from './paged-list';
 
 /** The gallery whitelist island. */
 export default function Whitelist() {
-  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList<Paginated<WhitelistRow>>('/api/admin/gallery/whitelist');
-  const remove = (hash: string) => act('/api/admin/gallery/whitelist/delete', { hash });
+  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList((page) => apiCall('whitelist', { query: { page } }));
+  const remove = (hash: string) => act(() => apiCall('unwhitelist', { body: { hash } }));
 
   return (
     <AdminList
@@ -26,7 +27,7 @@ export default function Whitelist() {
             <li key={row.hash} className="card flex min-w-0 flex-col gap-3" data-testid="whitelist-row">
               <a href={`/gallery/${row.hash}`}>
                 <img
-                  src={`/api/gallery/${row.hash}/preview`}
+                  src={apiPath('galleryPreview', { hash: row.hash })}
                   alt={`Preview of ${row.title}`}
                   width={320}
                   height={180}

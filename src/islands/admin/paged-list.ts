@@ -1,7 +1,6 @@
 // The state of a paginated admin list: the page in the address (`?page=`), the answer, its error, a reload, and the
 // row whose action waits for its confirm step.
-import { useEffect, useState } from 'react';
-import { api } from '../../lib/api';
+import { useEffect, useRef, useState } from 'react';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 
 /** The page number of a pager link or a query string (`/api/admin/bans/user?page=3`, `?page=3`); 1 when none. */
@@ -10,20 +9,22 @@ export function pageOf(url: string): number {
 }
 
 /**
- * Loads `path?page=N` for the page in the address, again after `reload()`; `goTo(url)` follows a pager link and keeps
+ * Loads the page in the address with `load(page)`, again after `reload()`; `goTo(url)` follows a pager link and keeps
  * the page in the address. `confirming` is the key of the row whose action waits for its confirm step, and
- * `act(path, body)` posts that action, then clears the step and reloads the list (`busy` meanwhile).
+ * `act(send)` sends that action, then clears the step and reloads the list (`busy` meanwhile).
  */
-export function usePagedList<T>(path: string) {
+export function usePagedList<T>(load: (page: number) => Promise<T>) {
   const [page, setPage] = useState(() => pageOf(location.search));
   const [list, setList] = useState<T | null>(null);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   // Moves after every change, so the list is read again.
   const [version, setVersion] = useState(0);
+  // The page's one list: the loader given on the first render.
+  const loader = useRef(load);
 
   useEffect(() => {
-    api<T>(path, { query: { page } }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
-  }, [path, page, version]);
+    loader.current(page).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+  }, [page, version]);
 
   const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,11 +36,11 @@ export function usePagedList<T>(path: string) {
     setPage(target);
   };
   const reload = () => setVersion((count) => count + 1);
-  const act = async (actionPath: string, body: Record<string, unknown>) => {
+  const act = async (send: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
     try {
-      await api(actionPath, { method: 'POST', body });
+      await send();
       setConfirming(null);
       reload();
     } catch (failure) {

@@ -1,7 +1,7 @@
 // /gallery/ai-cape-creator: a prompt of at most 50 characters becomes a cape; the page names the
 // image maker (an AI images service, or the built-in pattern generator) and shows the server's message on failure.
 import { useEffect, useId, useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/api';
 import { AI_PROMPT_MAX, checkAiPrompt, cleanPrompt } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';
 import { Field, INPUT_CLASS } from './controls';
@@ -11,7 +11,7 @@ import { useCreation } from './useCreation';
 /** Asks for a cape from a prompt, as JSON. */
 async function requestPromptCape(prompt: string, signal: AbortSignal): Promise<Creation> {
   try {
-    return await api<Creation>('/api/gallery/ai-cape-creator', { method: 'POST', body: { prompt }, headers: { accept: 'application/json' }, signal });
+    return await apiCall('aiCape', { body: { prompt }, signal });
   } catch (error) {
     if (signal.aborted) throw error;
     const failure = error as { status?: number; data?: unknown };
@@ -25,12 +25,12 @@ export default function AiCapeCreator() {
   // The prompt sent, with a count so that asking again for the same words is a new request.
   const [asked, setAsked] = useState<{ prompt: string; count: number } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [maker, setMaker] = useState<{ name: string; builtIn: boolean } | null>(null);
+  const [maker, setMaker] = useState<ApiAnswer<'aiProvider'> | null>(null);
   const hintId = useId();
   const state = useCreation(asked ? `${asked.count}:${asked.prompt}` : null, (signal) => requestPromptCape(asked!.prompt, signal), 'server-message');
 
   useEffect(() => {
-    api<{ name: string; builtIn: boolean }>('/api/gallery/ai-cape-creator')
+    apiCall('aiProvider')
       .then(setMaker)
       .catch(() => setMaker(null));
   }, []);

@@ -21,7 +21,7 @@ export default function AnimatedCapeCreator() {
     key,
     (signal, onProgress) =>
       uploadCreation(
-        '/api/gallery/animated-cape-creator',
+        'animatedCape',
         background ? { file: gif!, background } : { file: gif! },
         { scale: String(scale), color: colour.slice(1), elytra: String(elytra) },
         signal,

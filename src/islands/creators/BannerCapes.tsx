@@ -7,6 +7,7 @@ import { BANNER_ALIGNMENTS, type BannerAlignment } from '../../lib/creator-rules
 import { CreatorFrame } from './CreatorFrame';
 import { ColourField, Field, INPUT_CLASS } from './controls';
 import { requestCreation } from './creator-api';
+import { apiPath } from '../../lib/api-calls';
 import { useCreation } from './useCreation';
 
 /** The message for a URL of a supported editor whose banner id is missing or not letters and digits. */
@@ -29,7 +30,10 @@ export default function BannerCapes() {
   const [alignment, setAlignment] = useState<BannerAlignment>('scale');
   const problemId = useId();
   const banner = readBannerUrl(url);
-  const path = banner && 'id' in banner ? `/api/gallery/banner-capes/${banner.service}/${banner.id}/${top.slice(1)}/${bottom.slice(1)}/${alignment}` : null;
+  const path =
+    banner && 'id' in banner
+      ? apiPath('bannerCape', { service: banner.service, bannerId: banner.id, top: top.slice(1), bottom: bottom.slice(1), alignment })
+      : null;
   const state = useCreation(path, (signal) => requestCreation(path!, signal), 'silent', 300);
   const problem = banner && 'problem' in banner ? banner.problem : null;
   return (

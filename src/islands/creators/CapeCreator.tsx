@@ -18,8 +18,7 @@ export default function CapeCreator() {
   const key = file && !problem ? [fileKey(file), scale, color, elytra].join('|') : null;
   const state = useCreation(
     key,
-    (signal, onProgress) =>
-      uploadCreation('/api/gallery/cape-creator', { file: file! }, { scale: String(scale), color, elytra: String(elytra) }, signal, onProgress),
+    (signal, onProgress) => uploadCreation('imageCape', { file: file! }, { scale: String(scale), color, elytra: String(elytra) }, signal, onProgress),
     'server-message',
   );
   return (

@@ -5,6 +5,7 @@ import { cleanUsername } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';
 import { Field, INPUT_CLASS, Slider, Switch } from './controls';
 import { requestCreation } from './creator-api';
+import { apiPath } from '../../lib/api-calls';
 import { useCreation } from './useCreation';
 
 /** How long the page waits after the last change before it asks (typing and sliding send one request, not dozens). */
@@ -15,7 +16,7 @@ export default function HeadCapes() {
   const [username, setUsername] = useState('');
   const [helmet, setHelmet] = useState(true);
   const [sliders, setSliders] = useState({ red: 0, green: 0, blue: 0, brightness: 0 });
-  const path = `/api/gallery/head-capes/${username}/${sliders.red}/${sliders.green}/${sliders.blue}/${sliders.brightness}/${helmet}`;
+  const path = apiPath('headCape', { username, ...sliders, helmetOverlay: helmet });
   const state = useCreation(username ? path : null, (signal) => requestCreation(path, signal), 'silent', SETTLE_MS);
   const slider = (name: keyof typeof sliders, label: string) => (
     <Slider label={label} value={sliders[name]} onValue={(value) => setSliders((previous) => ({ ...previous, [name]: value }))} />

@@ -6,6 +6,7 @@ import { cleanUsername, creatorMessages, OPTIFINE_DESIGNS, OPTIFINE_LOOKUP_DEBOU
 import { CreatorFrame } from './CreatorFrame';
 import { ColourField, Field, INPUT_CLASS } from './controls';
 import { requestCreation } from './creator-api';
+import { apiPath } from '../../lib/api-calls';
 import { useCreation } from './useCreation';
 
 /** The dropdown's choices: the designs, custom colours and username lookup. */
@@ -25,11 +26,16 @@ export default function OptifineCapes() {
   const path =
     choice === 'username'
       ? username
-        ? `/api/gallery/optifine-capes/${username}`
+        ? apiPath('optifineCape', { name: username })
         : null
       : choice === 'custom'
-        ? `/api/gallery/optifine-capes/custom/${colours.top.slice(1)}/${colours.bottom.slice(1)}/${colours.text.slice(1)}/${colours.shadow.slice(1)}`
-        : `/api/gallery/optifine-capes/${choice}`;
+        ? apiPath('customOptifineCape', {
+            top: colours.top.slice(1),
+            bottom: colours.bottom.slice(1),
+            text: colours.text.slice(1),
+            shadow: colours.shadow.slice(1),
+          })
+        : apiPath('optifineCape', { name: choice });
   const state = useCreation(
     path,
     (signal) => requestCreation(path!, signal),

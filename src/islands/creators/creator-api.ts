@@ -1,17 +1,9 @@
 // The creators' calls from the browser: make a cape (JSON answer with its URLs), wear it, share it to the gallery.
-import { api } from '../../lib/api';
-import { uploadFile, type UploadResponse } from '../../lib/upload';
+import { api, apiCall, type ApiAnswer } from '../../lib/api';
+import { uploadFile } from '../../lib/upload';
 
 /** A cape the server made: its texture hash, cape and preview URLs, size, frame count and an optional note. */
-export interface Creation {
-  hash: string;
-  cape: string;
-  preview: string;
-  width: number;
-  height: number;
-  frames: number;
-  notice?: string;
-}
+export type Creation = ApiAnswer<'headCape'>;
 
 /** A failed creator call: the HTTP status (0 when no answer came) and the answer's body. */
 export class CreationFailed extends Error {
@@ -23,7 +15,7 @@ export class CreationFailed extends Error {
   }
 }
 
-/** Asks a creator whose settings are in the path for a cape, as JSON. */
+/** Asks a creator whose settings are in the path (made by apiPath) for a cape, as JSON. */
 export async function requestCreation(path: string, signal: AbortSignal): Promise<Creation> {
   try {
     return await api<Creation>(path, { method: 'POST', headers: { accept: 'application/json' }, signal });
@@ -36,7 +28,7 @@ export async function requestCreation(path: string, signal: AbortSignal): Promis
 
 /** Sends a creator's form with its pictures (upload progress reported) and resolves with the cape. */
 export async function uploadCreation(
-  path: string,
+  call: 'imageCape' | 'animatedCape',
   files: Record<string, Blob>,
   fields: Record<string, string>,
   signal: AbortSignal,
@@ -44,17 +36,17 @@ export async function uploadCreation(
 ): Promise<Creation> {
   const [first, ...others] = Object.entries(files);
   if (!first) throw new CreationFailed(422, undefined);
-  const response: UploadResponse = await uploadFile(path, first[1], { field: first[0], fields, extraFiles: Object.fromEntries(others), signal, onProgress });
-  if (response.status >= 200 && response.status < 300 && response.body && typeof response.body === 'object') return response.body as Creation;
+  const response = await uploadFile(call, first[1], { field: first[0], fields, extraFiles: Object.fromEntries(others), signal, onProgress });
+  if (response.ok) return response.body;
   throw new CreationFailed(response.status, response.body);
 }
 
 /** Wears a made cape; resolves with the cape URL. */
-export function wearCreation(hash: string): Promise<{ success: true; cape: string }> {
-  return api('/api/gallery/creations/use', { method: 'POST', body: { hash } });
+export function wearCreation(hash: string): Promise<ApiAnswer<'wearCreation'>> {
+  return apiCall('wearCreation', { body: { hash } });
 }
 
 /** Shares a made cape to the gallery with a title and tags; resolves with the item's hash. */
-export function shareCreation(hash: string, title: string, tags: string[]): Promise<{ success: true; hash: string; existing: boolean }> {
-  return api('/api/gallery/creations/share', { method: 'POST', body: { hash, title, tags } });
+export function shareCreation(hash: string, title: string, tags: string[]): Promise<ApiAnswer<'shareCreation'>> {
+  return apiCall('shareCreation', { body: { hash, title, tags } });
 }

@@ -29,13 +29,6 @@ const GALLERY_FILES = { accept: '.png,.gif', typesLabel: `PNG or GIF up to 500 K
 /** How long failed lasts before the form returns to waiting. */
 export const GALLERY_FAILED_RESET_MS = 3000;
 
-interface NewBody {
-  success?: boolean;
-  hash?: string;
-  existing?: boolean;
-  notice?: string;
-}
-
 /** The gallery upload island. */
 export default function GalleryUpload() {
   const user = useStore($user);
@@ -79,14 +72,14 @@ export default function GalleryUpload() {
       showMessage(textureMessageDisplay(problem));
       return;
     }
-    const settle = (response: UploadResponse): UploadEnd => {
-      const body = response.body as NewBody | undefined;
-      if (response.status >= 200 && response.status < 300 && body?.success === true && typeof body.hash === 'string') {
+    const settle = (response: UploadResponse<'galleryUpload'>): UploadEnd => {
+      if (response.ok && response.body.success === true && typeof response.body.hash === 'string') {
+        const body = response.body;
         setResult({ hash: body.hash, existing: body.existing === true });
         return { type: 'upload-succeeded', resetAfterMs: null, notice: body.notice ?? null };
       }
       // A refused file (413 when it is too big) gets the same compress link as the page's own check.
-      const described = describeApiError(body);
+      const described = describeApiError(response.body);
       const error =
         response.status === 429
           ? { kind: 'message' as const, message: galleryMessages.tooManyUploads }
@@ -95,7 +88,7 @@ export default function GalleryUpload() {
             : described;
       return { type: 'upload-failed', error, resetAfterMs: GALLERY_FAILED_RESET_MS };
     };
-    await send('/api/gallery/new', settle, { title: title.trim(), tags: JSON.stringify(selected) });
+    await send('galleryUpload', settle, { title: title.trim(), tags: JSON.stringify(selected) });
   };
 
   const held = state.held;

@@ -1,26 +1,24 @@
 // The gallery's shapes and its calls: listing, one item, tags, like, delete, report, edit, and image URLs.
-import type { z } from 'zod';
-import { api, API_URL } from '../../lib/api';
-import type { galleryWearResultSchema } from '../../lib/schemas/gallery';
-import type { EditResult, GalleryItem, GalleryPage, LikeResult, Success, Tag, UserGallery } from '../../lib/types';
+import { apiCall, apiUrl, API_URL, type ApiAnswer } from '../../lib/api';
+import type { GalleryItem, GalleryPage, Tag } from '../../lib/types';
 import type { ReportGrounds } from '../../lib/report-rules';
 import { galleryListParams, type GalleryFilters } from '../../lib/gallery-query';
 
-export type { GalleryItem, GalleryPage, Tag, UserGallery };
+export type { GalleryItem, GalleryPage, Tag };
 
 /** The 320 × 180 front-and-back preview of an item. */
 export function previewUrl(hash: string): string {
-  return `${API_URL}/api/gallery/${hash}/preview`;
+  return apiUrl('galleryPreview', { hash });
 }
 
 /** The scaled-up texture map of an item. */
 export function mapUrl(hash: string): string {
-  return `${API_URL}/api/gallery/${hash}/preview/map`;
+  return apiUrl('galleryMap', { hash });
 }
 
 /** The download link of an item (counts a download). */
 export function downloadUrl(hash: string): string {
-  return `${API_URL}/api/gallery/${hash}/download`;
+  return apiUrl('galleryDownload', { hash });
 }
 
 /** A texture path of the API (`/textures/<hash>`) as a full URL. */
@@ -68,7 +66,7 @@ let tagsPromise: Promise<Tag[]> | null = null;
 
 /** The gallery's tags (loaded once per page; a failure is retried on the next call). */
 export function fetchTags(): Promise<Tag[]> {
-  tagsPromise ??= api<Tag[]>('/api/gallery/tags').catch((error: unknown) => {
+  tagsPromise ??= apiCall('galleryTags').catch((error: unknown) => {
     tagsPromise = null;
     throw error;
   });
@@ -77,30 +75,27 @@ export function fetchTags(): Promise<Tag[]> {
 
 /** One page of the listing for the given filters. */
 export function fetchGalleryPage(filters: GalleryFilters, page: number, signal?: AbortSignal): Promise<GalleryPage> {
-  return api<GalleryPage>('/api/gallery/get', { query: { ...galleryListParams(filters, page) }, signal });
+  return apiCall('galleryList', { query: { ...galleryListParams(filters, page) }, signal });
 }
 
 /** One page of a player's uploads, with the player's name. */
-export function fetchUserGallery(uuid: string, page: number, signal?: AbortSignal): Promise<UserGallery> {
-  return api<UserGallery>(`/api/gallery/user/${uuid}`, { query: { page }, signal });
+export function fetchUserGallery(uuid: string, page: number, signal?: AbortSignal): Promise<ApiAnswer<'userGallery'>> {
+  return apiCall('userGallery', { params: { uuid }, query: { page }, signal });
 }
 
 /** One item by hash. */
 export function fetchItem(hash: string, signal?: AbortSignal): Promise<GalleryItem> {
-  return api<GalleryItem>(`/api/gallery/${hash}`, { signal });
+  return apiCall('galleryItem', { params: { hash }, signal });
 }
 
 /** Likes or unlikes an item; answers the new state and count. */
-export function likeItem(hash: string): Promise<LikeResult> {
-  return api<LikeResult>('/api/gallery/like', { method: 'POST', body: { hash } });
+export function likeItem(hash: string): Promise<ApiAnswer<'likeItem'>> {
+  return apiCall('likeItem', { body: { hash } });
 }
 
-/** What "Wear this" answers: the slot filled, the picture's URL and the item's wears since. */
-export type WearResult = z.infer<typeof galleryWearResultSchema>;
-
 /** Puts an item's cape or ears on the logged-in player; answers the slot and the item's wears. */
-export function wearItem(hash: string): Promise<WearResult> {
-  return api<WearResult>('/api/gallery/wear', { method: 'POST', body: { hash } });
+export function wearItem(hash: string): Promise<ApiAnswer<'wearItem'>> {
+  return apiCall('wearItem', { body: { hash } });
 }
 
 /** "Wear this cape" or "Wear these ears", by the item's kind. */
@@ -114,16 +109,16 @@ export function wornMessage(item: Pick<GalleryItem, 'type'>): string {
 }
 
 /** Deletes an item (its author or an admin). */
-export function deleteItem(hash: string): Promise<Success> {
-  return api<Success>('/api/gallery/delete', { method: 'POST', body: { hash } });
+export function deleteItem(hash: string): Promise<ApiAnswer<'deleteItem'>> {
+  return apiCall('deleteItem', { body: { hash } });
 }
 
 /** Reports an item with its reason and note; the terms box must be ticked. */
-export function reportItem(hash: string, grounds: ReportGrounds): Promise<Success> {
-  return api<Success>('/api/gallery/report', { method: 'POST', body: { hash, tac: true, reason: grounds.reasonKey, note: grounds.note } });
+export function reportItem(hash: string, grounds: ReportGrounds): Promise<ApiAnswer<'reportItem'>> {
+  return apiCall('reportItem', { body: { hash, tac: true, reason: grounds.reasonKey, note: grounds.note } });
 }
 
 /** Changes an item's title and tags; answers the updated item. */
-export function editItem(hash: string, title: string, tags: string[]): Promise<EditResult> {
-  return api<EditResult>('/api/gallery/edit', { method: 'POST', body: { hash, title, tags: JSON.stringify(tags) } });
+export function editItem(hash: string, title: string, tags: string[]): Promise<ApiAnswer<'editItem'>> {
+  return apiCall('editItem', { body: { hash, title, tags: JSON.stringify(tags) } });
 }

@@ -4,10 +4,10 @@
 // also get the community's premium role code.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import type { PremiumItem } from '../../lib/premium';
 import { $user } from '../../lib/session';
-import type { Code, Cosmetic, SuccessFlag, UsableCosmetics } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
 /** How often the page asks whether the account is linked and boosting. */
@@ -16,14 +16,14 @@ const POLL_MS = 1000;
 const UPDATED_MS = 3000;
 
 /** Polls a yes-or-no call every second while `active`, until it says yes (again after `version` moves); returns the last answer, false while inactive. */
-function usePolledFlag(path: string, active: boolean, version: number): boolean {
+function usePolledFlag(call: 'boostLinked' | 'boostBoosting', active: boolean, version: number): boolean {
   const [flag, setFlag] = useState(false);
   useEffect(() => {
     if (!active) return;
     let stopped = false;
     let timer = 0;
     const ask = async () => {
-      const answer = await api<SuccessFlag>(path).catch(() => ({ success: false }));
+      const answer = await apiCall(call).catch(() => ({ success: false }));
       if (stopped) return;
       setFlag(answer.success);
       if (!answer.success) timer = window.setTimeout(() => void ask(), POLL_MS);
@@ -33,7 +33,7 @@ function usePolledFlag(path: string, active: boolean, version: number): boolean 
       stopped = true;
       window.clearTimeout(timer);
     };
-  }, [path, active, version]);
+  }, [call, active, version]);
   return active && flag;
 }
 
@@ -80,8 +80,8 @@ function OneTimeCode(props: { code: string | null; command: string; label: strin
 export default function BoostPage({ discordUrl }: { discordUrl: string }) {
   const user = useStore($user);
   const [version, setVersion] = useState(0);
-  const linked = usePolledFlag('/api/premium/boost/discord/linked', true, version);
-  const boosting = usePolledFlag('/api/premium/boost/discord/boosting', linked, version);
+  const linked = usePolledFlag('boostLinked', true, version);
+  const boosting = usePolledFlag('boostBoosting', linked, version);
   const [linkCode, setLinkCode] = useState<string | null>(null);
   const [cosmetics, setCosmetics] = useState<Record<string, string>>({});
   const [cosmetic, setCosmetic] = useState('');
@@ -92,11 +92,11 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
 
   useEffect(() => {
-    api<UsableCosmetics>('/api/premium/boost/discord/usable').then(
+    apiCall('boostCosmetics').then(
       (answer) => setCosmetics(answer.cosmetics),
       () => undefined,
     );
-    api<Cosmetic>('/api/premium/boost/discord/cosmetic').then(
+    apiCall('boostCosmetic').then(
       (answer) => setCosmetic(answer.cosmetic ?? ''),
       () => undefined,
     );
@@ -123,7 +123,8 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
 
   const choose = (value: string) =>
     run(async () => {
-      const answer = await api<Cosmetic>('/api/premium/boost/discord/cosmetic', { method: 'POST', body: { cosmetic: value } });
+      // The select lists the cosmetics GET /usable named; the server refuses any other.
+      const answer = await apiCall('chooseBoostCosmetic', { body: { cosmetic: value as PremiumItem } });
       setCosmetic(answer.cosmetic ?? '');
       setUpdated(true);
     });
@@ -146,7 +147,7 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
                     disabled={busy}
                     onClick={() =>
                       run(async () => {
-                        await api('/api/premium/boost/discord/remove', { method: 'POST' });
+                        await apiCall('boostUnlink');
                         setConfirmUnlink(false);
                         setLinkCode(null);
                         setVersion((count) => count + 1);
@@ -171,7 +172,7 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
               command="/link"
               label="Get a link code"
               disabled={busy}
-              onGet={() => run(async () => setLinkCode((await api<Code>('/api/premium/boost/discord/generate', { method: 'POST' })).code))}
+              onGet={() => run(async () => setLinkCode((await apiCall('boostLinkCode')).code))}
             >
               to our bot in the {discordUrl ? <a href={discordUrl}>community chat</a> : 'community chat'} within 10 minutes. This page notices the link by
               itself.
@@ -227,7 +228,7 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
               command="/role"
               label="Get a role code"
               disabled={busy}
-              onGet={() => run(async () => setRoleCode((await api<Code>('/api/premium/discord/generate', { method: 'POST' })).code))}
+              onGet={() => run(async () => setRoleCode((await apiCall('premiumRoleCode')).code))}
             >
               to our bot within a day.
             </OneTimeCode>

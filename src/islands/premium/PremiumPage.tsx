@@ -3,18 +3,21 @@
 // a progress bar rising 5% a second, then the stored user is refreshed and the page returns to /premium.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { formatPrice, PREMIUM_FEATURES, PURCHASES_UNAVAILABLE, type PremiumItem } from '../../lib/premium';
 import { $user, storeUser } from '../../lib/session';
-import type { PaymentIntent, PremiumInit, PremiumState, PremiumToggle, User } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+
+/** The features that switch on and off, and the call that switches each. */
+const TOGGLE_CALLS = { glint: 'toggleGlint', dinnerbone: 'toggleDinnerbone' } as const;
+type ToggledItem = keyof typeof TOGGLE_CALLS;
 
 /** The alert when a checkout cannot start. */
 const CHECKOUT_FAILED = 'Something went wrong! Please refresh!';
 
 /** Posts the PayPal Standard checkout form (amount, currency, custom, return, notify_url) for one feature. */
-function submitCheckout(init: PremiumInit, item: PremiumItem, uuid: string, siteName: string): void {
+function submitCheckout(init: ApiAnswer<'premiumInit'>, item: PremiumItem, uuid: string, siteName: string): void {
   const fields: Record<string, string> = {
     cmd: '_xclick',
     business: init.paypalEmail,
@@ -49,7 +52,7 @@ function PaymentSuccess() {
   }, []);
   useEffect(() => {
     if (progress < 100) return;
-    void api<User>('/api/user')
+    void apiCall('currentUser')
       .then(storeUser, () => undefined)
       .finally(() => location.assign('/premium'));
   }, [progress]);
@@ -77,12 +80,12 @@ function PaymentSuccess() {
 export default function PremiumPage({ siteName, supportEmail }: { siteName: string; supportEmail: string }) {
   const user = useStore($user);
   const [success] = useState(() => /\/premium\/success\/?$/.test(location.pathname));
-  const [state, setState] = useState<PremiumState | null>(null);
+  const [state, setState] = useState<ApiAnswer<'premiumState'> | null>(null);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [busy, setBusy] = useState<PremiumItem | null>(null);
 
   useEffect(() => {
-    api<PremiumState>('/api/premium').then(setState, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+    apiCall('premiumState').then(setState, (failure: unknown) => setError(describeApiError(errorBody(failure))));
   }, [user?.uuid]);
 
   /** Starts a checkout for a feature (`open` leaves the page for the provider); a failure shows an alert. */
@@ -97,17 +100,17 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
     }
   };
   const canBuy = Boolean(state && (state.providers.paypal || state.providers.card));
-  const buy = (item: PremiumItem) => checkout(item, async (uuid) => submitCheckout(await api<PremiumInit>('/api/premium/init'), item, uuid, siteName));
+  const buy = (item: PremiumItem) => checkout(item, async (uuid) => submitCheckout(await apiCall('premiumInit'), item, uuid, siteName));
   const buyByCard = (item: PremiumItem) =>
     checkout(item, async (uuid) => {
-      location.assign((await api<PaymentIntent>('/api/premium/payment/intent', { method: 'POST', body: { uuid, item } })).url);
+      location.assign((await apiCall('paymentIntent', { body: { uuid, item } })).url);
     });
 
-  const toggle = async (item: PremiumItem, enabled: boolean) => {
+  const toggle = async (item: ToggledItem, enabled: boolean) => {
     setBusy(item);
     setError(null);
     try {
-      const answer = await api<PremiumToggle>(`/api/premium/${item}`, { method: 'POST', body: { enabled } });
+      const answer = await apiCall(TOGGLE_CALLS[item], { body: { enabled } });
       setState(
         (current) => current && { ...current, items: current.items.map((entry) => (entry.key === item ? { ...entry, enabled: answer.enabled } : entry)) },
       );
@@ -166,7 +169,7 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
                     aria-label={feature.name}
                     disabled={busy !== null}
                     className={`rounded-full border px-4 py-1 text-sm font-bold ${entry.enabled ? 'border-green-400 bg-green-600 text-white' : 'border-ink-500 bg-ink-900 text-ink-200'}`}
-                    onClick={() => toggle(entry.key, !entry.enabled)}
+                    onClick={() => toggle(entry.key as ToggledItem, !entry.enabled)}
                   >
                     {entry.enabled ? 'On' : 'Off'}
                   </button>

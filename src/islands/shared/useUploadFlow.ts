@@ -1,7 +1,7 @@
 // The upload state machine, one for the cape and ears pages and the gallery upload: waiting → confirming → uploading → uploaded | failed → waiting.
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import type { ErrorDisplay } from '../../lib/api-client';
-import { uploadFile, type UploadResponse } from '../../lib/upload';
+import { uploadFile, type UploadCallName, type UploadResponse } from '../../lib/upload';
 import { checkTextureFile, textureMessageDisplay, type HeldTexture, type TextureChecks } from './texture-files';
 
 /** The upload states: waiting, confirming, uploading, uploaded and failed. */
@@ -139,17 +139,17 @@ export function useUploadFlow(checks: TextureChecks) {
   /** Returns to waiting from confirming. */
   const cancel = useCallback(() => dispatch({ type: 'cancel' }), []);
 
-  /** Sends the held file (with any text `fields`) to an API path; `settle` reads the answer and says how the upload ended. */
+  /** Sends the held file (with any text `fields`) with an upload call; `settle` reads the answer and says how the upload ended. */
   const upload = useCallback(
-    async (path: string, settle: (response: UploadResponse) => UploadEnd, fields?: Record<string, string>) => {
+    async <Name extends UploadCallName>(call: Name, settle: (response: UploadResponse<Name>) => UploadEnd, fields?: Record<string, string>) => {
       const { status, held } = stateRef.current;
       if (status !== 'confirming' || !held) return;
       dispatch({ type: 'upload-started' });
       const controller = new AbortController();
       uploadAbort.current = controller;
-      let response: UploadResponse;
+      let response: UploadResponse<Name>;
       try {
-        response = await uploadFile(path, held.file, {
+        response = await uploadFile(call, held.file, {
           fields,
           signal: controller.signal,
           onProgress: (fraction) => dispatch({ type: 'progress', fraction }),

@@ -1,4 +1,4 @@
-// What differs between the cape and the ears upload pages: endpoint, accepted files, rules and reset timers.
+// What differs between the cape and the ears upload pages: API calls, accepted files, rules and reset timers.
 import { CAPE_SIZES, checkCapeDimensions, checkCapeFile, checkEarsDimensions, checkEarsFile } from '../../lib/texture-rules';
 import type { FileTypes } from '../shared/DropZone';
 import type { TextureChecks } from '../shared/texture-files';
@@ -9,8 +9,9 @@ export type TextureKindName = 'cape' | 'ears';
 /** One kind of texture and how its upload page behaves: the files its picker takes and the checks they pass, and more. */
 export interface TextureKind extends FileTypes, TextureChecks {
   name: TextureKindName;
-  /** The API path for POST (upload) and DELETE (remove). */
-  endpoint: string;
+  /** The API calls that upload the texture and remove it. */
+  upload: 'uploadCape' | 'uploadEars';
+  remove: 'removeCape' | 'removeEars';
   /** Milliseconds before the page returns to waiting after each outcome. */
   resetMs: { uploaded: number; serverFailure: number; requestError: number };
 }
@@ -18,7 +19,8 @@ export interface TextureKind extends FileTypes, TextureChecks {
 /** The cape page: PNG or GIF, reset 3 s after success or a server-reported failure, 10 s after a request error. */
 export const CAPE_KIND: TextureKind = {
   name: 'cape',
-  endpoint: '/api/upload-cape',
+  upload: 'uploadCape',
+  remove: 'removeCape',
   accept: '.png,.gif',
   typesLabel: `PNG or GIF up to 500 KB, ${CAPE_SIZES}`,
   checkFile: checkCapeFile,
@@ -30,7 +32,8 @@ export const CAPE_KIND: TextureKind = {
 /** The ears page: PNG only, 14 × 7, reset 3 s after any outcome. */
 export const EARS_KIND: TextureKind = {
   name: 'ears',
-  endpoint: '/api/upload-ears',
+  upload: 'uploadEars',
+  remove: 'removeEars',
   accept: '.png',
   typesLabel: 'PNG, up to 10 KB, exactly 14 × 7',
   checkFile: checkEarsFile,

@@ -1,10 +1,10 @@
 // The cape and ears pages' upload: the shared upload flow plus the player's saved texture, shown when no file is held, restored on Cancel and removable.
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { api } from '../../lib/api';
+import { apiCall } from '../../lib/api';
 import { describeApiError, errorBody } from '../../lib/api-client';
 import { $user } from '../../lib/session';
-import type { UploadResponse } from '../../lib/upload';
+import type { UploadRefusal, UploadResponse } from '../../lib/upload';
 import { textureMessageDisplay } from '../shared/texture-files';
 import { useUploadFlow, type UploadEnd } from '../shared/useUploadFlow';
 import type { TextureKind } from './texture-kinds';
@@ -12,14 +12,6 @@ import { fetchSavedTextures, type SavedTextures } from './saved-textures';
 
 /** Whether the saved textures are still loading, loaded, or could not be loaded. */
 export type SavedState = 'loading' | 'ready' | 'failed';
-
-interface UploadBody {
-  success?: boolean;
-  msg?: string;
-  cape?: string | null;
-  ears?: string | null;
-  notice?: string;
-}
 
 /** Runs an upload page: loads the saved texture, checks picked files, uploads with progress, resets to waiting on the kind's timers, removes. */
 export function useTextureUpload(kind: TextureKind) {
@@ -60,20 +52,22 @@ export function useTextureUpload(kind: TextureKind) {
 
   /** Sends the held file; success, a server-reported failure and a request error each end in their state, with the kind's reset timer. */
   const upload = useCallback(async () => {
-    const settle = (response: UploadResponse): UploadEnd => {
-      const body = (response.body ?? undefined) as UploadBody | undefined;
-      if (response.status >= 200 && response.status < 300 && body?.success === true) {
-        const url = body[kind.name];
+    const settle = (response: UploadResponse<TextureKind['upload']>): UploadEnd => {
+      if (response.ok && response.body.success === true) {
+        const body = response.body;
+        // The answer names the kind's slot: a cape upload answers `cape`, an ears upload `ears`.
+        const url = 'cape' in body ? body.cape : body.ears;
         if (typeof url === 'string') setSaved((current) => (kind.name === 'cape' ? { ...current, cape: { kind: 'image', url } } : { ...current, ears: url }));
         // The stored texture may differ from the file (an animated cape becomes a strip): read it back.
         void refreshSaved();
         return { type: 'upload-succeeded', resetAfterMs: kind.resetMs.uploaded, notice: body.notice ?? null };
       }
-      if (body && body.success === false)
-        return { type: 'upload-failed', error: textureMessageDisplay(body.msg || 'Something went wrong'), resetAfterMs: kind.resetMs.serverFailure };
-      return { type: 'upload-failed', error: describeApiError(body), resetAfterMs: kind.resetMs.requestError };
+      const refusal = response.body as Partial<UploadRefusal> | undefined;
+      if (refusal && refusal.success === false)
+        return { type: 'upload-failed', error: textureMessageDisplay(refusal.msg || 'Something went wrong'), resetAfterMs: kind.resetMs.serverFailure };
+      return { type: 'upload-failed', error: describeApiError(refusal), resetAfterMs: kind.resetMs.requestError };
     };
-    await flow.upload(kind.endpoint, settle);
+    await flow.upload(kind.upload, settle);
   }, [kind, refreshSaved, flow.upload]);
 
   /** Removes the saved texture: clears the preview at once and sends the DELETE (restored if the call fails). */
@@ -84,7 +78,7 @@ export function useTextureUpload(kind: TextureKind) {
     setRemoving(true);
     showMessage(null);
     try {
-      await api(kind.endpoint, { method: 'DELETE' });
+      await apiCall(kind.remove);
       if (!mounted.current) return;
       setSaved((current) => ({ ...current, [kind.name]: null }));
       setRemoving(false);

@@ -1,7 +1,7 @@
 // /user ("Grab a user") and /user/{name or uuid} ("My Profile" on one's own): the search box and the player's card.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { api } from '../../lib/api';
+import { apiCall } from '../../lib/api';
 import { describeApiError, errorBody } from '../../lib/api-client';
 import { $user } from '../../lib/session';
 import type { PlayerLookup as PlayerLookupResult } from '../../lib/types';
@@ -36,7 +36,7 @@ export default function PlayerLookup() {
   useEffect(() => {
     if (!id) return;
     const controller = new AbortController();
-    api<PlayerLookupResult>(`/api/user/search/${encodeURIComponent(id)}`, { signal: controller.signal }).then(
+    apiCall('playerLookup', { params: { id }, signal: controller.signal }).then(
       (player) => {
         setState({ kind: 'found', player });
         // The address names the player by uuid, so it can be shared and stays right after a rename.

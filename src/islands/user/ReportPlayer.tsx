@@ -1,6 +1,6 @@
 // /user/{uuid}/report: who is reported, the terms checkbox and the Report button; then the thank-you state.
 import { useEffect, useState } from 'react';
-import { api } from '../../lib/api';
+import { apiCall } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { PlayerLookup } from '../../lib/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
@@ -22,7 +22,7 @@ export default function ReportPlayer() {
 
   useEffect(() => {
     if (!id) return;
-    api<PlayerLookup>(`/api/user/search/${encodeURIComponent(id)}`).then(setPlayer, (failure: unknown) => setLoadError(describeApiError(errorBody(failure))));
+    apiCall('playerLookup', { params: { id } }).then(setPlayer, (failure: unknown) => setLoadError(describeApiError(errorBody(failure))));
   }, [id]);
 
   const report = async () => {
@@ -30,7 +30,8 @@ export default function ReportPlayer() {
     setBusy(true);
     setError(null);
     try {
-      await api('/api/user/report', { method: 'POST', body: { uuid: player.uuid, terms, reason: grounds.grounds.reasonKey, note: grounds.grounds.note } });
+      // The button is enabled only once the terms box is ticked.
+      await apiCall('reportPlayer', { body: { uuid: player.uuid, terms: true, reason: grounds.grounds.reasonKey, note: grounds.grounds.note } });
       setSent(true);
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));

@@ -12,6 +12,8 @@ export const userSchema = z
   .meta({ id: 'User' });
 /** A footer contributor. */
 export const contributorSchema = z.object({ uuid: playerUuidSchema, username: z.string().min(1) }).meta({ id: 'Contributor' });
+/** GET /api/contributors: the footer's contributors. */
+export const contributorsSchema = z.array(contributorSchema);
 /** The home page's statistics. */
 export const homeStatsSchema = z.object({ users: z.number().int().nonnegative() }).meta({ id: 'HomeStats' });
 
@@ -30,6 +32,8 @@ export const checkAuthResultSchema = z.union([
   }),
   z.object({ success: z.literal(false), msg: z.string() }),
 ]);
+/** GET /api/account/oauth/redirect's query: where to go after the login. */
+export const oauthRedirectQuerySchema = z.object({ ref: z.string().optional().meta({ description: 'The site path to return to after the login' }) });
 /** POST /api/account/oauth/callback: what the Microsoft sign-in page sent back to the login page (checked by the handler). */
 export const oauthCallbackBodySchema = z.object({
   code: z.unknown().optional().meta({ description: 'The authorization code from the login page address', example: 'M.C545_BAY.2.U.0f4c…' }),

@@ -36,6 +36,9 @@ export const userBanRowSchema = z
   })
   .meta({ id: 'UserBanRow' });
 
+/** GET /api/admin/bans/user: a page of the ban list. */
+export const userBanPageSchema = paginatedSchema(userBanRowSchema);
+
 /** POST /api/admin/user/ban: the player, the ticked confirm box and the reason's key. */
 export const adminBanBodySchema = z.object({
   uuid: playerUuidSchema,
@@ -95,6 +98,9 @@ export const userReportRowSchema = z
   })
   .meta({ id: 'UserReportRow' });
 
+/** GET /api/admin/reports/user: the open player reports. */
+export const userReportRowsSchema = z.array(userReportRowSchema);
+
 /** POST /api/admin/reports/{user or gallery}: the report, the answer and, for REMOVE and BAN, the reason's key. */
 export const reportActionBodySchema = z.object({
   id: z.coerce.number().int().positive(),
@@ -116,6 +122,8 @@ export const galleryReportRowSchema = z
     createdAt: z.number().int(),
   })
   .meta({ id: 'GalleryReportRow' });
+/** GET /api/admin/reports/gallery: a page of the gallery reports. */
+export const galleryReportPageSchema = paginatedSchema(galleryReportRowSchema);
 
 /** A row of GET /api/admin/audit: who did what, to whom or to which texture, why and when. */
 export const auditRowSchema = z
@@ -136,11 +144,15 @@ export const auditRowSchema = z
       .meta({ description: 'A small picture of the texture the action was about (PNG data URL), kept after the texture is gone' }),
   })
   .meta({ id: 'AuditRow' });
+/** GET /api/admin/audit: a page of the audit log. */
+export const auditPageSchema = paginatedSchema(auditRowSchema);
 
 /** A row of GET /api/admin/gallery/whitelist (hash and author name, with the item's title). */
 export const whitelistRowSchema = z
   .object({ hash: z.string(), title: z.string(), author_name: z.string(), author_uuid: z.string() })
   .meta({ id: 'WhitelistRow' });
+/** GET /api/admin/gallery/whitelist: a page of the gallery whitelist. */
+export const whitelistPageSchema = paginatedSchema(whitelistRowSchema);
 
 /** POST /api/admin/registration/generate: the player's name (letters, digits and underscores, at most 16). */
 export const registrationBodySchema = z.object({

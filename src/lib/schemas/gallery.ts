@@ -18,6 +18,8 @@ import { uploadNoticeSchema } from './uploads';
 const tagKeySchema = z.string().regex(GALLERY_TAG_KEY_PATTERN, { message: galleryMessages.unknownTag });
 /** A gallery tag. */
 export const tagSchema = z.object({ tag_key: z.string(), name: z.string() }).meta({ id: 'Tag' });
+/** GET /api/gallery/tags: every gallery tag. */
+export const tagsSchema = z.array(tagSchema);
 /** One gallery item. */
 export const galleryItemSchema = z
   .object({

@@ -29,6 +29,8 @@ export const paymentIntentBodySchema = z.object({
 });
 /** What POST /api/premium/payment/intent answers: the hosted checkout to go to. */
 export const paymentIntentSchema = z.object({ url: z.string() }).meta({ id: 'PaymentIntent' });
+/** POST /api/premium/glint and /dinnerbone: the feature's new state (absent: the other state). */
+export const premiumToggleBodySchema = z.object({ enabled: z.boolean().optional() });
 /** What POST /api/premium/glint and /dinnerbone answer: the feature's new state. */
 export const premiumToggleSchema = z.object({ success: z.literal(true), enabled: z.boolean() }).meta({ id: 'PremiumToggle' });
 
