@@ -4,12 +4,12 @@
 /**
  * Each layer: a name, and the path prefixes (from the repository root) of the modules in it. Inside the domain, the
  * folders are ordered too (the first may import the later ones). Two modules of one layer import each other only when
- * they share a unit: a folder of the domain, or the whole of one platform or shared layer; each route file is a unit of
- * its own (no route imports another route).
+ * they share a unit: a folder of the domain, or the whole of one platform or shared layer; each route group (a file or a
+ * folder under server/routes/) is a unit of its own (no route group imports another).
  */
 export const IMPORT_LAYERS = [
-  { name: 'entry', units: [['server/main.ts', 'server/app.ts', 'server/commands/']] },
-  { name: 'routes', units: [['server/routes/']], fileIsUnit: true },
+  { name: 'entry', units: [['server/main.ts', 'server/app.ts', 'server/setup/', 'server/commands/']] },
+  { name: 'routes', units: [['server/routes/']], groupIsUnit: true },
   { name: 'operations', units: [['server/operations/', 'server/site/']] },
   { name: 'domain: admin', units: [['server/admin/']] },
   { name: 'domain: accounts', units: [['server/accounts/']] },
@@ -28,12 +28,18 @@ export const IMPORT_LAYERS = [
   { name: 'shared (browser and server)', units: [['src/lib/']] },
 ];
 
+/** The route group of a route module: its folder under server/routes/ (`server/routes/admin/`), or the file itself. */
+function routeGroupOf(file) {
+  const [group, ...rest] = file.slice('server/routes/'.length).split('/');
+  return rest.length > 0 ? `server/routes/${group}/` : file;
+}
+
 /** The layer index (0 = top) and unit of a repository path, or undefined for a path outside every layer. */
 export function layerOf(file) {
   for (const [index, layer] of IMPORT_LAYERS.entries()) {
     for (const [unitIndex, prefixes] of layer.units.entries()) {
       if (prefixes.some((prefix) => (prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix))) {
-        return { index, unit: layer.fileIsUnit ? file : `${index}.${unitIndex}`, name: layer.name };
+        return { index, unit: layer.groupIsUnit ? routeGroupOf(file) : `${index}.${unitIndex}`, name: layer.name };
       }
     }
   }
