@@ -18,12 +18,12 @@ export const IMPORT_LAYERS = [
   { name: 'domain: integrations', units: [['server/integrations/']] },
   { name: 'domain: auth', units: [['server/auth/']] },
   { name: 'domain: texture library', units: [['server/textures/library/']] },
-  { name: 'domain: image jobs', units: [['server/images/']] },
+  { name: 'domain: image work', units: [['server/textures/image-work/']] },
   { name: 'domain: generators', units: [['server/textures/generators/']] },
   { name: 'domain: texture pipeline', units: [['server/textures/pipeline/']] },
   {
     name: 'platform',
-    units: [['server/db/', 'server/storage/', 'server/redis/', 'server/http/', 'server/config.ts', 'server/config/', 'server/events/', 'server/audit/']],
+    units: [['server/db/', 'server/storage/', 'server/redis/', 'server/http/', 'server/config/', 'server/events/', 'server/audit/', 'server/images/']],
   },
   { name: 'shared (browser and server)', units: [['src/lib/']] },
 ];

@@ -1,6 +1,6 @@
 // Builds the Fastify app on a given configuration and database: the shared services, the hooks, and every route group.
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import type { Db } from './db/database.ts';
 import { handleError } from './http/errors.ts';
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';

@@ -1,7 +1,7 @@
 // Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown (server/operations/shutdown.ts).
 import './operations/v8-flags.ts';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from './config/index.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { closeOnSignals } from './operations/shutdown.ts';
 import { ensureSiteBuilt, PROJECT_ROOT } from './site/build.ts';

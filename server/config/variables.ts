@@ -1,6 +1,6 @@
 // What every environment variable does, in words: the one source of docs/configuration.md (npm run docs:config).
 import { PURCHASES_UNAVAILABLE } from '../../src/lib/premium.ts';
-import type { configSchema } from '../config.ts';
+import type { configSchema } from './index.ts';
 
 /** The sections of docs/configuration.md, in their order. */
 export const VARIABLE_GROUPS = [
@@ -28,7 +28,7 @@ export interface VariableDoc {
   default?: string;
 }
 
-/** The variables of the server's schema (server/config.ts). */
+/** The variables of the server's schema (server/config/index.ts). */
 export type ServerVariable = keyof (typeof configSchema)['shape'];
 
 /** Every variable the server's schema reads, described. */
@@ -338,7 +338,7 @@ export interface OtherVariableDoc extends VariableDoc {
   readBy: string;
 }
 
-/** Variables read outside server/config.ts, described with their defaults and the file that reads them. */
+/** Variables read outside server/config/index.ts, described with their defaults and the file that reads them. */
 export const OTHER_VARIABLES: Record<string, OtherVariableDoc> = {
   SKIP_SITE_BUILD: {
     group: 'Server and storage',

@@ -8,7 +8,7 @@ import { HttpError } from '../http/errors.ts';
 import { refusedAs422 } from './refused-as-422.ts';
 import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
 import type { Creations } from './creations.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
+import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { EncodedTexture } from '../textures/pipeline/process.ts';
 

@@ -1,10 +1,10 @@
 // The app's shared services, built once per app and handed to every route group as one context object.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { Creations } from '../creators/creations.ts';
 import type { Db } from '../db/database.ts';
 import { createInvalidationBus, type InvalidationBus } from '../events/invalidation.ts';
-import { ImageJobs } from '../images/job-queue.ts';
+import { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import { AnswerDirectory } from '../mod/answer-directory.ts';
 import { AnswerSync } from '../mod/answer-sync.ts';
 import { modFastPath, type FastPath } from '../mod/fast-path.ts';

@@ -1,6 +1,6 @@
 // The leftovers of a server killed mid-upload, swept in the background every SWEEP_INTERVAL_MINUTES while the server runs.
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { Db } from '../db/database.ts';
 import { startSchedule, type Schedule } from '../operations/schedule.ts';
 import { describeSweep, sweepLeftovers } from '../operations/sweep.ts';

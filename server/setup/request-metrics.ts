@@ -1,6 +1,6 @@
 // The app's metrics: every answered request counted by its route, and the metrics port opened and closed with the app.
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { UNMATCHED_ROUTE } from '../http/request-durations.ts';
 import type { Metrics } from '../operations/metrics.ts';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyHttpOptions } from 'fastify';
-import { trustProxyOption, type Config } from '../config.ts';
+import { trustProxyOption, type Config } from '../config/index.ts';
 import { RequestLog } from '../http/request-log.ts';
 import { isModApiPath } from '../routes/mod.ts';
 import { isHealthCheckPath } from '../routes/operations.ts';

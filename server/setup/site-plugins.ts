@@ -7,7 +7,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { auth } from '../auth/plugin.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { Db } from '../db/database.ts';
 import { isApiRequest } from '../http/request-path.ts';
 import { pageSecurityHeaders, SECURITY_HEADERS, siteInlineScriptHashes } from '../http/security-headers.ts';

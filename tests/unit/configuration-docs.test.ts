@@ -1,7 +1,7 @@
 // docs/configuration.md is what `npm run docs:config` writes, and every variable has a description.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../server/config.ts';
+import { configSchema } from '../../server/config/index.ts';
 import { OTHER_VARIABLES, SERVER_VARIABLES } from '../../server/config/variables.ts';
 import { CONFIGURATION_DOC, configurationMarkdown } from '../../scripts/config-docs.ts';
 

@@ -1,7 +1,7 @@
-// Unit test for the import layers: no import cycle and no import against the layers across server/ and src/
-// (scripts/import-graph.ts).
+// Unit test for the import layers: no import cycle (between modules or between folders) and no import against the
+// layers across server/ and src/ (scripts/import-graph.ts).
 import { describe, expect, it } from 'vitest';
-import { importReport } from '../../scripts/import-graph.ts';
+import { folderCyclesOf, importReport } from '../../scripts/import-graph.ts';
 
 describe('imports run one way', () => {
   const report = importReport();
@@ -17,5 +17,53 @@ describe('imports run one way', () => {
 
   it('has no upward import', () => {
     expect(report.upward).toEqual([]);
+  });
+});
+
+describe('folder cycles', () => {
+  it('has none beyond the accepted ones', () => {
+    expect(importReport().folderCycles).toEqual([]);
+  });
+
+  it('finds two folders that import each other through different files', () => {
+    const edges = [
+      { from: 'server/alpha/one.ts', to: 'server/beta/two.ts' },
+      { from: 'server/beta/three.ts', to: 'server/alpha/four.ts' },
+    ];
+    expect(folderCyclesOf(edges)).toEqual([['server/alpha', 'server/beta']]);
+  });
+
+  it("counts a subfolder's files as their top folder's when the other side lies elsewhere", () => {
+    const edges = [
+      { from: 'server/textures/library/a.ts', to: 'server/images/queue.ts' },
+      { from: 'server/images/catalogue.ts', to: 'server/textures/pipeline/b.ts' },
+    ];
+    expect(folderCyclesOf(edges)).toEqual([['server/images', 'server/textures']]);
+  });
+
+  it('finds a file beside a folder of its own name that imports it and is imported back', () => {
+    const edges = [
+      { from: 'server/config.ts', to: 'server/config/parsers.ts' },
+      { from: 'server/config/variables.ts', to: 'server/config.ts' },
+    ];
+    expect(folderCyclesOf(edges)).toEqual([['server', 'server/config']]);
+  });
+
+  it('finds a longer loop, and none where imports run one way', () => {
+    const loop = [
+      { from: 'a/x.ts', to: 'b/x.ts' },
+      { from: 'b/y.ts', to: 'c/x.ts' },
+      { from: 'c/y.ts', to: 'a/y.ts' },
+    ];
+    expect(folderCyclesOf(loop)).toEqual([['a', 'b', 'c']]);
+    expect(folderCyclesOf(loop.slice(0, 2))).toEqual([]);
+  });
+
+  it('leaves out an accepted cycle', () => {
+    const edges = [
+      { from: 'server/alpha/one.ts', to: 'server/beta/two.ts' },
+      { from: 'server/beta/three.ts', to: 'server/alpha/four.ts' },
+    ];
+    expect(folderCyclesOf(edges, [['server/beta', 'server/alpha']])).toEqual([]);
   });
 });

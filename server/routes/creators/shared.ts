@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { BOOLEAN_TEXTS, isTrueText } from '../../../src/lib/boolean-text.ts';
 import { playerMessages } from '../../../src/lib/player-messages.ts';
 import { usernameField } from '../../../src/lib/schemas/ids.ts';
-import type { Config, CreatorsConfig } from '../../config.ts';
+import type { Config, CreatorsConfig } from '../../config/index.ts';
 import type { StoredCreation } from '../../creators/creations.ts';
 import { refusedAs422 } from '../../creators/refused-as-422.ts';
 import { HttpError } from '../../http/errors.ts';

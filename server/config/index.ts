@@ -1,14 +1,14 @@
 // The server's configuration: one typed reading of the environment, with defaults that work on a fresh machine.
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
-import { BOOLEAN_TEXTS, isTrueText } from '../src/lib/boolean-text.ts';
-import { normalizeUuid } from '../src/lib/ids.ts';
-import { DEFAULT_PORT, publicBaseUrl } from '../src/lib/public-base-url.ts';
-import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './config/image-job-limits.ts';
-import { isHostOrOrigin, trustProxySetting, type TrustProxy } from './config/parsers.ts';
+import { DEFAULT_AD_SCRIPT_URL } from '../../src/lib/ads.ts';
+import { BOOLEAN_TEXTS, isTrueText } from '../../src/lib/boolean-text.ts';
+import { normalizeUuid } from '../../src/lib/ids.ts';
+import { DEFAULT_PORT, publicBaseUrl } from '../../src/lib/public-base-url.ts';
+import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './image-job-limits.ts';
+import { isHostOrOrigin, trustProxySetting, type TrustProxy } from './parsers.ts';
 
-export { trustProxyOption, type TrustProxy } from './config/parsers.ts';
+export { trustProxyOption, type TrustProxy } from './parsers.ts';
 
 const flag = z
   .enum([...BOOLEAN_TEXTS, ''])
