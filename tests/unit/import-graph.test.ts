@@ -2,6 +2,7 @@
 // layers across server/ and src/ (scripts/import-graph.ts).
 import { describe, expect, it } from 'vitest';
 import { folderCyclesOf, importReport } from '../../scripts/import-graph.ts';
+import { importAllowed } from '../../scripts/import-layers.mjs';
 
 describe('imports run one way', () => {
   const report = importReport();
@@ -65,5 +66,25 @@ describe('folder cycles', () => {
       { from: 'server/beta/three.ts', to: 'server/alpha/four.ts' },
     ];
     expect(folderCyclesOf(edges, [['server/beta', 'server/alpha']])).toEqual([]);
+  });
+});
+
+describe('the layers', () => {
+  it('lets a feature import another only where it is listed as using it', () => {
+    expect(importAllowed('server/admin/bans.ts', 'server/gallery/visibility.ts')).toBe(true);
+    expect(importAllowed('server/gallery/items.ts', 'server/admin/bans.ts')).toBe(false);
+    expect(importAllowed('server/mod/profiles.ts', 'server/premium/features.ts')).toBe(false);
+  });
+
+  it('keeps the texture core below the features and the generic image queue below the texture core', () => {
+    expect(importAllowed('server/mod/layouts.ts', 'server/textures/image-work/image-jobs.ts')).toBe(true);
+    expect(importAllowed('server/textures/library/assign.ts', 'server/gallery/items.ts')).toBe(false);
+    expect(importAllowed('server/images/job-queue.ts', 'server/textures/pipeline/process.ts')).toBe(false);
+  });
+
+  it("lets a route group's files import each other, never another group's", () => {
+    expect(importAllowed('server/routes/admin/bans.ts', 'server/routes/admin/shared.ts')).toBe(true);
+    expect(importAllowed('server/routes/admin/bans.ts', 'server/routes/creators/shared.ts')).toBe(false);
+    expect(importAllowed('server/routes/gallery.ts', 'server/routes/upload.ts')).toBe(false);
   });
 });
