@@ -1,4 +1,4 @@
-// Builds docs/configuration.md from the settings' tables (server/config/settings-*.ts) and the variables read elsewhere (server/config/variables.ts).
+// Builds docs/configuration.md from the settings' tables (gathered in server/config/settings.ts) and the variables read elsewhere (server/config/variables.ts).
 import prettier from 'prettier';
 import { z } from 'zod';
 import { configSchema } from '../server/config/index.ts';
@@ -42,7 +42,7 @@ export async function configurationMarkdown(): Promise<string> {
   const lines = [
     '# Configuration',
     '',
-    '<!-- Written by `npm run docs:config` from server/config/settings-*.ts and server/config/variables.ts; edit those, not this file. -->',
+    '<!-- Written by `npm run docs:config` from the settings tables (gathered in server/config/settings.ts) and server/config/variables.ts; edit those, not this file. -->',
     '',
     'Every setting is an environment variable, and the defaults work on a fresh machine. `PUBLIC_*` settings are baked into the',
     'static site at build time (`npm start` rebuilds it when they change). A bad value stops the server at start with a message',

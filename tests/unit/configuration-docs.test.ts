@@ -6,7 +6,7 @@ import { OTHER_VARIABLES, SERVER_VARIABLES } from '../../server/config/variables
 import { CONFIGURATION_DOC, configurationMarkdown } from '../../scripts/config-docs.ts';
 
 describe('docs/configuration.md', () => {
-  it('is what npm run docs:config writes (run it after changing server/config/settings-*.ts or server/config/variables.ts)', async () => {
+  it('is what npm run docs:config writes (run it after changing a settings table or server/config/variables.ts)', async () => {
     expect(readFileSync(CONFIGURATION_DOC, 'utf8')).toBe(await configurationMarkdown());
   });
 
