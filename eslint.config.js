@@ -11,7 +11,11 @@ import { importAllowed } from './scripts/import-layers.mjs';
 // Imports run one way: the layers, top to bottom, are the table in scripts/import-layers.mjs (scripts/import-graph.ts counts
 // against the same table), so the rule and the count cannot drift apart.
 const importsRunOneWay = {
-  meta: { type: 'problem', docs: { description: 'Imports run one way: routes → domain → platform (scripts/import-layers.mjs)' }, schema: [] },
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports run one way: entry → routes → operations → features → texture core → platform → shared (scripts/import-layers.mjs)' },
+    schema: [],
+  },
   create(context) {
     const from = path
       .relative(import.meta.dirname, context.filename)

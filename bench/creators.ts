@@ -14,7 +14,7 @@ import { Creations } from '../server/creators/creations.ts';
 import { capeGenerators, makeCreation, type CreationRequest } from '../server/textures/generators/index.ts';
 import { designColours } from '../server/textures/generators/optifine-cape.ts';
 import { drawPromptPattern } from '../server/textures/generators/prompt-pattern.ts';
-import { ImageJobs } from '../server/images/job-queue.ts';
+import { ImageJobs } from '../server/textures/image-work/image-jobs.ts';
 import { TextureLibrary } from '../server/textures/library/texture-library.ts';
 import { animatedGif } from './gif-fixture.ts';
 

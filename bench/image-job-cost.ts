@@ -1,4 +1,4 @@
-// What the image job queue charges each kind of image work before it runs (its pixels, server/images/job-cost.ts: the
+// What the image job queue charges each kind of image work before it runs (its pixels, server/textures/image-work/job-cost.ts: the
 // small-job lane takes jobs up to IMAGE_SMALL_JOB_PIXELS) against the CPU the work really takes, on the worst input of
 // each kind this bench knows: pictures whose every pixel is a colour of its own (the most work for a palette, as small a file as a plain one) at the largest size the site accepts.
 //
@@ -9,8 +9,8 @@
 // included). `npx tsx bench/image-job-cost.ts`
 import sharp from 'sharp';
 import { IMAGE_JOB_DEFAULTS } from '../server/config/image-job-limits.ts';
-import { imageJobPixels } from '../server/images/job-cost.ts';
-import { imageWork, type ImageWorkInput, type ImageWorkName } from '../server/images/work-catalogue.ts';
+import { imageJobPixels } from '../server/textures/image-work/job-cost.ts';
+import { imageWork, type ImageWorkInput, type ImageWorkName } from '../server/textures/image-work/catalogue.ts';
 import { decodeBannerCode } from '../server/textures/generators/banner/codes.ts';
 import { renderBanner } from '../server/textures/generators/banner/render.ts';
 import { designColours } from '../server/textures/generators/optifine-cape.ts';

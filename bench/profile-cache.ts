@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'kysely';
-import { loadConfig } from '../server/config.ts';
+import { loadConfig } from '../server/config/index.ts';
 import { migrateToLatest, openDatabase, type Db } from '../server/db/database.ts';
 import { ProfileCache } from '../server/mod/profiles.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';

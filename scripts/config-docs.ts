@@ -1,7 +1,7 @@
-// Builds docs/configuration.md from the server's config schema and the variables' descriptions (server/config/variables.ts).
+// Builds docs/configuration.md from the settings' tables (gathered in server/config/settings.ts) and the variables read elsewhere (server/config/variables.ts).
 import prettier from 'prettier';
 import { z } from 'zod';
-import { configSchema } from '../server/config.ts';
+import { configSchema } from '../server/config/index.ts';
 import { OTHER_VARIABLES, SERVER_VARIABLES, VARIABLE_GROUPS, type ServerVariable, type VariableDoc } from '../server/config/variables.ts';
 
 /** Where the generated file lives, from the repository root. */
@@ -29,7 +29,7 @@ export async function configurationMarkdown(): Promise<string> {
   const entries: { name: string; doc: VariableDoc; shown: string }[] = [];
   for (const name of Object.keys(configSchema.shape) as ServerVariable[]) {
     const doc = SERVER_VARIABLES[name];
-    if (!doc?.description.trim()) throw new Error(`${name} has no description in server/config/variables.ts`);
+    if (!doc?.description.trim()) throw new Error(`${name} has no description in its settings' table`);
     entries.push({ name, doc, shown: shownDefault(name, doc, schemaDefault(name)) });
   }
   for (const name of Object.keys(SERVER_VARIABLES)) {
@@ -42,7 +42,7 @@ export async function configurationMarkdown(): Promise<string> {
   const lines = [
     '# Configuration',
     '',
-    '<!-- Written by `npm run docs:config` from server/config.ts and server/config/variables.ts; edit those, not this file. -->',
+    '<!-- Written by `npm run docs:config` from the settings tables (gathered in server/config/settings.ts) and server/config/variables.ts; edit those, not this file. -->',
     '',
     'Every setting is an environment variable, and the defaults work on a fresh machine. `PUBLIC_*` settings are baked into the',
     'static site at build time (`npm start` rebuilds it when they change). A bad value stops the server at start with a message',

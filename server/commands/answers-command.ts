@@ -1,9 +1,9 @@
 // `cloakroom answers rebuild [--force] [--clean]`: builds the answer directory nginx serves the mod API from
 // (ANSWER_FILES_DIR) out of the database, with a progress bar. Run it at deploy, after a restore and for a new host.
 import fs from 'node:fs';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { openSiteDatabase } from './site-database.ts';
-import { ImageJobs } from '../images/job-queue.ts';
+import { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import { AnswerDirectory } from '../mod/answer-directory.ts';
 import { rebuildAnswerDirectory, type RebuildProgress } from '../mod/answer-rebuild.ts';
 import { createTextureLibrary } from '../operations/create-library.ts';

@@ -1,6 +1,6 @@
 // `npm run build`: builds the static site into SITE_DIR and stamps it, so `npm start` knows it is current; exits 1 when
 // there is nothing to build or the build fails.
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { buildSite, PROJECT_ROOT } from '../site/build.ts';
 
 try {

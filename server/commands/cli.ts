@@ -2,7 +2,7 @@
 // `cloakroom backup DIR` and `cloakroom restore DIR [--force]` back a SQLite site up while it runs and put it back;
 // `cloakroom answers rebuild` builds the mod API's answer directory (server/commands/answers-command.ts).
 import { backupSite, restoreSite, sqliteFile } from '../operations/backup.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
 import { isUsername } from '../../src/lib/ids.ts';
 import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from '../accounts/registration.ts';

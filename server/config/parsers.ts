@@ -1,6 +1,10 @@
-// Parsers of the environment values that need more than a zod type: TRUST_PROXY and the allowed hosts of AI_IMAGE_HOSTS.
+// Parsers of the environment values: yes/no flags, lists, uuids, milliseconds and prices, TRUST_PROXY, and the allowed
+// hosts of AI_IMAGE_HOSTS.
 import net from 'node:net';
 import { z } from 'zod';
+import { BOOLEAN_TEXTS, isTrueText } from '../../src/lib/boolean-text.ts';
+import { normalizeUuid } from '../../src/lib/ids.ts';
+
 /** Whose X-Forwarded-* headers to believe: nobody (false), the nearest N proxies, or proxies at these addresses/CIDRs. */
 export type TrustProxy = false | number | string[];
 
@@ -54,3 +58,35 @@ export const trustProxySetting = z
 export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
+
+/** A yes/no setting: `true`, `false`, `1`, `0` or empty. */
+export const flag = z
+  .enum([...BOOLEAN_TEXTS, ''])
+  .optional()
+  .transform(isTrueText);
+
+/** A comma-separated list, its items trimmed and empty ones dropped. */
+export const list = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+/** Comma-separated player uuids (dashes allowed), each as stored: 32 lowercase hex digits. */
+export const uuidList = list.transform((items, context) => {
+  const bad = items.filter((item) => normalizeUuid(item) === null);
+  if (bad.length > 0) {
+    context.addIssue({ code: 'custom', message: `expected player uuids, not ${bad.map((item) => JSON.stringify(item)).join(', ')}` });
+    return z.NEVER;
+  }
+  return items.map((item) => normalizeUuid(item)!);
+});
+
+/** A whole number of milliseconds, 0 or more. */
+export const milliseconds = z.coerce.number().int().min(0);
+/** A price with two decimals, as the payment providers take it. */
+export const price = z.string().regex(/^\d{1,6}\.\d{2}$/, { message: 'a price with two decimals, such as 4.99' });

@@ -10,7 +10,8 @@ import { galleryItemOwner } from '../gallery/items.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
 import { refuseBlocklisted } from '../textures/library/blocklist.ts';
 import type { CreationRequest } from '../textures/generators/index.ts';
-import type { ImageJobOwner, ImageJobs } from '../images/job-queue.ts';
+import type { ImageJobOwner } from '../images/job-queue.ts';
+import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import { derivedKey, type TextureLibrary } from '../textures/library/texture-library.ts';
 
 /** A stored creation: its texture (an animation's strip, else the still), the still, and the note for the player. */

@@ -5,10 +5,10 @@ import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
 import { HttpError } from '../http/errors.ts';
-import { refusedAs422 } from './answer.ts';
+import { refusedAs422 } from './refused-as-422.ts';
 import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
 import type { Creations } from './creations.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
+import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { EncodedTexture } from '../textures/pipeline/process.ts';
 

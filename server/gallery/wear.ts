@@ -1,7 +1,7 @@
 // "Wear this": a player puts a listed gallery item on as an upload of the same picture would: a cape (an animated item's
 // strip, with its first frame as the still, which plays with the animated feature as an upload does) or ears, checked
 // against the blocklist by content and look, and counted as one of the item's wears.
-import type { ImageJobs } from '../images/job-queue.ts';
+import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import { GALLERY_TYPES } from '../../src/lib/gallery-rules.ts';
 import type { Refusal } from '../../src/lib/refusals.ts';
 import { TextureRejected } from '../textures/pipeline/process.ts';

@@ -1,7 +1,7 @@
-// One queue for all image work (uploads, gallery uploads, creators, previews, maps, GIF builds), each job run in a worker
+// One queue for all the image work of a catalogue (the textures' is server/textures/image-work/), each job run in a worker
 // process of its own (server/images/worker-pool.ts), shared fairly between players:
 // - `concurrency` slots take any job, and `smallSlots` more take only small jobs (at most `smallJobPixels` pixels decoded
-//   and drawn, server/images/job-cost.ts), so a small upload never waits behind big GIFs;
+//   and drawn, as the catalogue's `pixels` judges a job before it runs), so a small upload never waits behind big GIFs;
 // - a free slot goes to the waiting job of the player who has had the least image work in the last minute (seconds
 //   charged plus the running time of their jobs), then to the job that came first;
 // - a player may have `perPlayer` jobs queued or running and cause `workSecondsPerMinute` seconds of image work a minute
@@ -14,9 +14,7 @@
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from '../config/image-job-limits.ts';
 import type { Refusal } from '../../src/lib/refusals.ts';
 import { refusalError } from '../http/errors.ts';
-import { imageJobPixels } from './job-cost.ts';
-import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './work-catalogue.ts';
-import { ImageWorkerPool, type ImageJobControl } from './worker-pool.ts';
+import { WorkerPool, type ImageJobControl, type WorkCatalogue, type WorkerCatalogue, type WorkInput, type WorkName, type WorkResult } from './worker-pool.ts';
 
 /** The message when a player already has as many image jobs queued or running as they may. */
 export const IMAGE_JOBS_PER_PLAYER_MESSAGE = 'You already have pictures being processed. Wait for them to finish, then try again.';
@@ -48,7 +46,17 @@ export interface ImageJobCounts {
 }
 
 /** Does one piece of image work (the worker pool, or in tests anything with the same shape), followed as ImageJobControl says. */
-export type ImageWorkRunner = <N extends ImageWorkName>(name: N, input: ImageWorkInput<N>, control: Required<ImageJobControl>) => Promise<ImageWorkResult<N>>;
+export type WorkRunner<C extends WorkCatalogue> = <N extends WorkName<C>>(
+  name: N,
+  input: WorkInput<C, N>,
+  control: Required<ImageJobControl>,
+) => Promise<WorkResult<C, N>>;
+
+/** What a queue runs: its catalogue's workers, and how many pixels a job of the catalogue decodes and draws, judged before it runs. */
+export interface QueueCatalogue<C extends WorkCatalogue> {
+  workers: WorkerCatalogue;
+  pixels: <N extends WorkName<C>>(name: N, input: WorkInput<C, N>) => number;
+}
 
 /** A job in the queue. */
 interface Job {
@@ -62,24 +70,28 @@ interface Job {
 /** The key a job's work is counted under: the player, or the site. */
 const ownerKey = (owner: ImageJobOwner) => owner ?? '';
 
-/** The image job queue: fair between players, with a lane for small jobs, caps and a timeout (see the top of this file). */
-export class ImageJobs {
+/** The image job queue of a catalogue: fair between players, with a lane for small jobs, caps and a timeout (see the top of this file). */
+export class ImageJobQueue<C extends WorkCatalogue> {
   readonly limits: ImageJobLimits;
   private readonly waiting: Job[] = [];
   private readonly running = new Set<Job>();
   /** Seconds of image work charged per owner key, with when, over the last window. */
   private readonly charges = new Map<string, Array<{ at: number; seconds: number }>>();
   private arrivals = 0;
-  private readonly pool: ImageWorkerPool | null;
-  private readonly runner: ImageWorkRunner;
+  private readonly pool: WorkerPool<C> | null;
+  private readonly runner: WorkRunner<C>;
   private readonly clock: () => number;
 
-  constructor(limits: Partial<ImageJobLimits> = {}, options: { runner?: ImageWorkRunner; clock?: () => number } = {}) {
+  constructor(
+    private readonly catalogue: QueueCatalogue<C>,
+    limits: Partial<ImageJobLimits> = {},
+    options: { runner?: WorkRunner<C>; clock?: () => number } = {},
+  ) {
     this.limits = { concurrency: defaultImageJobConcurrency(), ...IMAGE_JOB_DEFAULTS, ...limits };
     const { concurrency, smallSlots } = this.limits;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`Image job concurrency must be a whole number of at least 1, got ${concurrency}`);
     if (!Number.isInteger(smallSlots) || smallSlots < 0) throw new Error(`Small image job slots must be a whole number of at least 0, got ${smallSlots}`);
-    const pool = options.runner ? null : new ImageWorkerPool(concurrency + smallSlots);
+    const pool = options.runner ? null : new WorkerPool<C>(concurrency + smallSlots, catalogue.workers);
     this.pool = pool;
     this.runner = options.runner ?? ((name, input, control) => pool!.run(name, input, control));
     this.clock = options.clock ?? Date.now;
@@ -94,15 +106,15 @@ export class ImageJobs {
    * Runs a piece of image work for `owner` when a slot is free (see the top of this file) and resolves or rejects with its
    * result; rejects at once with a 429 or 503 HttpError when the owner or the queue is over its limit.
    */
-  run<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>, owner: ImageJobOwner): Promise<ImageWorkResult<N>> {
-    return new Promise<ImageWorkResult<N>>((resolve, reject) => {
+  run<N extends WorkName<C>>(name: N, input: WorkInput<C, N>, owner: ImageJobOwner): Promise<WorkResult<C, N>> {
+    return new Promise<WorkResult<C, N>>((resolve, reject) => {
       if (owner !== null) {
         if (this.jobsOf(owner) >= this.limits.perPlayer) return reject(refusalError(429, imageQueueRefusals.perPlayer));
         if (this.chargedSeconds(owner) >= this.limits.workSecondsPerMinute) return reject(refusalError(429, imageQueueRefusals.workBudget));
       }
       const job: Job = {
         owner,
-        small: imageJobPixels(name, input) <= this.limits.smallJobPixels,
+        small: this.catalogue.pixels(name, input) <= this.limits.smallJobPixels,
         arrival: this.arrivals++,
         start: () => this.start(job, name, input, resolve, reject),
       };
@@ -151,11 +163,11 @@ export class ImageJobs {
     return best?.job;
   }
 
-  private start<N extends ImageWorkName>(
+  private start<N extends WorkName<C>>(
     job: Job,
     name: N,
-    input: ImageWorkInput<N>,
-    resolve: (value: ImageWorkResult<N>) => void,
+    input: WorkInput<C, N>,
+    resolve: (value: WorkResult<C, N>) => void,
     reject: (error: unknown) => void,
   ): void {
     job.startedAt = this.clock();

@@ -4,18 +4,41 @@
 // caller gives up on it (its timeout) is ended by killing its worker, and a new worker is started in its place at once.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { RefusalReason } from '../../src/lib/refusals.ts';
-import type { ImageWorkInput, ImageWorkName, ImageWorkResult } from './work-catalogue.ts';
-import { TextureRejected } from '../textures/pipeline/process.ts';
+import type { Refusal, RefusalReason } from '../../src/lib/refusals.ts';
+
+/** A catalogue of work: each kind by name, taking one input and resolving with its result. */
+export type WorkCatalogue = Record<string, (input: never) => Promise<unknown>>;
+/** The name of a kind of work of a catalogue. */
+export type WorkName<C extends WorkCatalogue> = keyof C & string;
+/** What a kind of work takes. */
+export type WorkInput<C extends WorkCatalogue, N extends WorkName<C>> = Parameters<C[N]>[0];
+/** What a kind of work resolves with. */
+export type WorkResult<C extends WorkCatalogue, N extends WorkName<C>> = Awaited<ReturnType<C[N]>>;
+
+/**
+ * Where the workers find a catalogue and how a refusal comes back: `module` is the URL of a module that exports
+ * `imageWork` (the catalogue) and `refusalReason` (an error's refusal reason code, or null for any other error);
+ * `rejected` makes the error a refused job rejects with in the API's process.
+ */
+export interface WorkerCatalogue {
+  module: URL;
+  rejected: (refusal: Refusal) => Error;
+}
+
+/** What a worker process loads: the catalogue and how it tells a refusal. */
+export interface WorkerCatalogueModule {
+  imageWork: WorkCatalogue;
+  refusalReason: (error: unknown) => RefusalReason | null;
+}
 
 /** A job sent to a worker. */
 export interface ImageWorkerRequest {
   id: number;
-  name: ImageWorkName;
+  name: string;
   input: unknown;
 }
 
-/** A worker's answer: ready to work, a result, or the job's error (with a TextureRejected's reason code, null for any other error). */
+/** A worker's answer: ready to work, a result, or the job's error (with a refusal's reason code, null for any other error). */
 export type ImageWorkerReply =
   { id: 0; ready: true } | { id: number; result: unknown } | { id: number; error: { message: string; reason: RefusalReason | null } };
 
@@ -36,20 +59,23 @@ interface Worker {
   job: { id: number; resolve: (value: unknown) => void; reject: (error: Error) => void } | null;
 }
 
-/** Runs image work in up to `size` worker processes, one job per worker at a time (the caller's queue keeps to that). */
-export class ImageWorkerPool {
+/** Runs the work of a catalogue in up to `size` worker processes, one job per worker at a time (the caller's queue keeps to that). */
+export class WorkerPool<C extends WorkCatalogue> {
   private readonly workers: Worker[] = [];
   private nextId = 1;
   private closed = false;
 
-  constructor(readonly size: number) {}
+  constructor(
+    readonly size: number,
+    private readonly catalogue: WorkerCatalogue,
+  ) {}
 
   /**
    * Runs one piece of image work in an idle worker (started on first use) and resolves with its result; `onStart` is
    * called when the job goes to the (started) worker. When `signal` aborts, the job fails with its reason and the worker
    * is killed and replaced.
    */
-  async run<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>, control: ImageJobControl = {}): Promise<ImageWorkResult<N>> {
+  async run<N extends WorkName<C>>(name: N, input: WorkInput<C, N>, control: ImageJobControl = {}): Promise<WorkResult<C, N>> {
     if (this.closed) throw new Error('Image workers are closed');
     const { signal, onStart } = control;
     signal?.throwIfAborted();
@@ -65,7 +91,7 @@ export class ImageWorkerPool {
     worker.child.send({ id, name, input } satisfies ImageWorkerRequest, (error) => {
       if (error) this.failJob(worker, id, new Error(`The image worker stopped (${error.message})`));
     });
-    return result as Promise<ImageWorkResult<N>>;
+    return result as Promise<WorkResult<C, N>>;
   }
 
   /** Stops every worker; jobs in flight fail. */
@@ -92,7 +118,11 @@ export class ImageWorkerPool {
 
   private start(): Worker {
     if (this.workers.length >= this.size) throw new Error(`All ${this.size} image workers are busy`);
-    const child = fork(WORKER_FILE, [], { execArgv: ['--import', TS_LOADER], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(WORKER_FILE, [this.catalogue.module.href], {
+      execArgv: ['--import', TS_LOADER],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let markReady!: () => void;
     let failStart!: (error: Error) => void;
     const worker: Worker = { child, job: null, ready: new Promise<void>((resolve, reject) => ((markReady = resolve), (failStart = reject))) };
@@ -104,7 +134,7 @@ export class ImageWorkerPool {
       worker.job = null;
       if ('error' in reply) {
         const { message, reason } = reply.error;
-        job.reject(reason ? new TextureRejected({ reason, message }) : new Error(message));
+        job.reject(reason ? this.catalogue.rejected({ reason, message }) : new Error(message));
       } else job.resolve(reply.result);
     });
     // Errors of the IPC channel (a send to a dying worker) must not become the server's uncaught exceptions.

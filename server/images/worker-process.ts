@@ -1,15 +1,14 @@
-// An image worker process: lowers its own CPU priority, then does the image work its parent sends, one job at a time.
-// Started by server/images/worker-pool.ts; it exits when its parent goes away.
+// An image worker process: lowers its own CPU priority, loads the catalogue whose module URL it is given, then does the
+// image work its parent sends, one job at a time. Started by server/images/worker-pool.ts; it exits when its parent goes away.
 import os from 'node:os';
-import type { ImageWorkerReply, ImageWorkerRequest } from './worker-pool.ts';
+import type { ImageWorkerReply, ImageWorkerRequest, WorkerCatalogueModule } from './worker-pool.ts';
 
 /** The worker's nice value: image work yields the CPU to the API's event loop whenever both want it. */
 const IMAGE_WORKER_NICE = 10;
 
 // Before sharp loads: on Linux the priority is per thread, and the threads made later (libuv's, libvips') inherit it.
 os.setPriority(IMAGE_WORKER_NICE);
-const { imageWork } = await import('./work-catalogue.ts');
-const { TextureRejected } = await import('../textures/pipeline/process.ts');
+const { imageWork, refusalReason } = (await import(process.argv[2]!)) as WorkerCatalogueModule;
 
 process.on('message', (request: ImageWorkerRequest) => {
   (imageWork[request.name] as (input: unknown) => Promise<unknown>)(request.input).then(
@@ -17,7 +16,7 @@ process.on('message', (request: ImageWorkerRequest) => {
     (error: unknown) =>
       process.send!({
         id: request.id,
-        error: { message: error instanceof Error ? error.message : String(error), reason: error instanceof TextureRejected ? error.reason : null },
+        error: { message: error instanceof Error ? error.message : String(error), reason: refusalReason(error) },
       } satisfies ImageWorkerReply),
   );
 });

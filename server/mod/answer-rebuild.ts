@@ -2,7 +2,7 @@
 // (`cloakroom answers rebuild`, and a process whose directory was never built or is older than the change log).
 import type { Db } from '../db/database.ts';
 import { latestChange } from '../events/change-log.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
+import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { playerIds, type AnswerDirectory, type PlayerPictures } from './answer-directory.ts';
 import { readPicture } from './layouts.ts';

@@ -6,7 +6,7 @@
 import type { Db } from '../db/database.ts';
 import { changesAfter, latestChange, oldestChange, type LoggedChange } from '../events/change-log.ts';
 import type { ChangeNotice } from '../events/invalidation.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
+import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
 import type { AnswerDirectory } from './answer-directory.ts';

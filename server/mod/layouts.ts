@@ -5,7 +5,7 @@
 // - `/capes/{id}.gif`: the same as a GIF at 100 ms a frame, one frame for a still cape (Cape Provider's `gif` resolver).
 // - `/csl/{name}.json`: `{"username", "cape", "elytra"}` with texture hashes, read from `/csl/textures/{hash}`.
 import { PICTURE_PATHS, picturePath, type PictureLayout } from '../../src/lib/mod-setup.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
+import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { answersModifiedAt, type PlayerAnswers } from './player-answers.ts';
 import { playerAnswer, type ModAnswer } from './answers.ts';

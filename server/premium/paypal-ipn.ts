@@ -4,7 +4,7 @@
 // currency, with a transaction id not seen before, grants the feature. Refunds and reversals take it back, a cancelled
 // reversal gives it again. Protocol: PayPal's "IPN integration guide" (developer.paypal.com, /api/nvp-soap/ipn/IPNIntro/
 // and IPNandPDTVariables/).
-import type { PremiumConfig } from '../config.ts';
+import type { PremiumConfig } from '../config/index.ts';
 import type { Db } from '../db/database.ts';
 import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
 import type { InvalidationBus } from '../events/invalidation.ts';

@@ -5,7 +5,7 @@
 // (docs.stripe.com/webhooks#verify-manually).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PREMIUM_FEATURES, isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
-import type { PremiumConfig } from '../config.ts';
+import type { PremiumConfig } from '../config/index.ts';
 import type { Db } from '../db/database.ts';
 import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
 import type { InvalidationBus } from '../events/invalidation.ts';

@@ -16,18 +16,14 @@ import { isLoginCode, redeemLoginCode } from '../auth/login-codes.ts';
 import { OAUTH_LOGIN_COOKIE, OAUTH_LOGIN_COOKIE_PATH, OAUTH_LOGIN_TTL_MS, savePendingOAuthLogin, takePendingOAuthLogin } from '../auth/oauth-logins.ts';
 import { clearSessionCookie, cookieOptions, requireUser, safeEqual } from '../auth/plugin.ts';
 import { createSession, endSession, SESSION_COOKIE } from '../auth/sessions.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
 import { deleteAccount } from '../accounts/deletion.ts';
 import { findUser, recordLogin, toApiUser, upsertUser } from '../db/users.ts';
 import { createMicrosoftLogin, MicrosoftLoginError, type GameProfile } from '../integrations/microsoft.ts';
 import { HttpError } from '../http/errors.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { InvalidationBus } from '../events/invalidation.ts';
-import type { WindowCounter } from '../redis/window-counter.ts';
 import { loginFailureBudget } from '../auth/login-budget.ts';
-import type { LoginResult, Metrics } from '../operations/metrics.ts';
-import type { TextureLibrary } from '../textures/library/texture-library.ts';
+import type { LoginResult } from '../operations/metrics.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 /** The message for a wrong, used or expired login code. */
 export const WRONG_CODE_MESSAGE = 'That code is incorrect. Please try again.';
@@ -58,17 +54,7 @@ function microsoftLoginFailure(reason: MicrosoftLoginFailure): HttpError {
 }
 
 /** Registers the /api/account/* calls. */
-export async function accountRoutes(
-  instance: FastifyInstance,
-  options: {
-    db: Db;
-    config: Pick<Config, 'loginAttemptsPerMinute' | 'loginFailuresPerMinute' | 'microsoft' | 'sessionDays'>;
-    library: TextureLibrary;
-    bus: InvalidationBus;
-    counter: WindowCounter;
-    metrics: Metrics;
-  },
-) {
+export async function accountRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, config, library, bus } = options;
   const countCodeLogin = (result: LoginResult) => options.metrics.countLogin('code', result);

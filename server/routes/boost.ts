@@ -5,17 +5,16 @@ import { successSchema } from '../../src/lib/schemas/common.ts';
 import { codeSchema, cosmeticBodySchema, cosmeticSchema, successFlagSchema, usableCosmeticsSchema } from '../../src/lib/schemas/premium.ts';
 import { PREMIUM_FEATURES, PREMIUM_ITEMS } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
-import type { Db } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { InvalidationBus } from '../events/invalidation.ts';
 import { chooseCosmetic, issueLinkCode, issueRoleCode, linkState, unlinkPlayer } from '../premium/boost.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 const BOOST = '/api/premium/boost/discord';
 const session = { auth: 'session' } as const;
 
 /** Registers the boost page's calls and the premium role code. */
-export async function boostRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus }) {
+export async function boostRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus } = options;
 

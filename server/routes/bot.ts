@@ -10,22 +10,21 @@ import {
   botMemberBodySchema,
   botPlayerSchema,
 } from '../../src/lib/schemas/bot.ts';
-import type { Db } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { keyHolderRateLimit } from '../http/user-rate-limit.ts';
-import type { InvalidationBus } from '../events/invalidation.ts';
 import { bindLinkCode, claimRoleCode, linkedMembers, setBoosting, unlinkMember, type LinkedPlayer } from '../premium/boost.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 const UNKNOWN_MEMBER = 'No player is linked to that member.';
 
 /** Registers the bot's calls. */
-export async function botRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus; callsPerMinute: number }) {
+export async function botRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus } = options;
   const config = {
     auth: 'bot' as const,
-    rateLimit: keyHolderRateLimit('bot-api', options.callsPerMinute, 60_000, 'Too many bot calls. Wait a minute.'),
+    rateLimit: keyHolderRateLimit('bot-api', options.config.botCallsPerMinute, 60_000, 'Too many bot calls. Wait a minute.'),
   };
   const answer = async (player: LinkedPlayer | null, missing: string, publish = true) => {
     if (!player) throw new HttpError(404, missing);

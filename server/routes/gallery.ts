@@ -23,7 +23,6 @@ import { GALLERY_TYPES, galleryMessages, galleryRefusal } from '../../src/lib/ga
 import { CAPE_MAX_BYTES } from '../../src/lib/texture-rules.ts';
 import { normalizeUuid, TEXTURE_HASH_PATTERN } from '../../src/lib/ids.ts';
 import { requireUser } from '../auth/plugin.ts';
-import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
 import { createGalleryItem, deleteGalleryItems, editGalleryItem, galleryItemOwner, recordDownload, reportGalleryItem, toggleLike } from '../gallery/items.ts';
 import { findGalleryItem, listGallery } from '../gallery/queries.ts';
@@ -33,13 +32,13 @@ import { HttpError, refusalError } from '../http/errors.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { uploadRejectionReason, type Metrics } from '../operations/metrics.ts';
+import { uploadRejectionReason } from '../operations/metrics.ts';
 import { renderItemImages } from '../gallery/item-images.ts';
 import { storeAndPoint } from '../textures/library/assign.ts';
 import { refuseBlocklisted } from '../textures/library/blocklist.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
-import type { DerivedVariant, TextureLibrary } from '../textures/library/texture-library.ts';
+import type { DerivedVariant } from '../textures/library/texture-library.ts';
 import { TextureRejected } from '../textures/pipeline/process.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 const HASH_PARAM = `^${TEXTURE_HASH_PATTERN}$`;
 const hashParams = z.object({ hash: textureHashSchema });
@@ -51,10 +50,7 @@ function mayManage(user: UserRow, authorUuid: string): boolean {
 }
 
 /** Registers every /api/gallery call. */
-export async function galleryRoutes(
-  instance: FastifyInstance,
-  options: { db: Db; library: TextureLibrary; imageJobs: ImageJobs; uploadsPerTenMinutes: number; downloadsPerMinute: number; metrics: Metrics },
-) {
+export async function galleryRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, library, imageJobs, metrics } = options;
   /** Counts a refused gallery upload under its reason code and returns the error to throw. */
@@ -169,7 +165,7 @@ export async function galleryRoutes(
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('gallery-download', options.downloadsPerMinute, 60_000, galleryMessages.tooManyDownloads),
+        rateLimit: perUserRateLimit('gallery-download', options.config.galleryDownloadsPerMinute, 60_000, galleryMessages.tooManyDownloads),
       },
       schema: {
         summary: 'Download an item (counts a download): a PNG, or a GIF for an animated cape',
@@ -269,7 +265,7 @@ export async function galleryRoutes(
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('gallery-new', options.uploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads, () =>
+        rateLimit: perUserRateLimit('gallery-new', options.config.galleryUploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads, () =>
           metrics.countUpload('gallery', 'rate_limited'),
         ),
       },

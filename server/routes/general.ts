@@ -3,17 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { contributorSchema, homeStatsSchema, userSchema } from '../../src/lib/schemas/account.ts';
 import { requireUser } from '../auth/plugin.ts';
-import type { Db } from '../db/database.ts';
 import { countUsers, registeredPlayers, toApiUser } from '../db/users.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 /** How long a browser keeps the contributors list, in seconds. */
 const CONTRIBUTORS_MAX_AGE_S = 300;
 
 /** Registers GET /api/user, /api/csrf-cookie, /api/home and /api/contributors. */
-export async function generalRoutes(instance: FastifyInstance, options: { db: Db; contributors: string[] }) {
+export async function generalRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, contributors } = options;
+  const { db } = options;
+  const { contributors } = options.config;
 
   app.get(
     '/api/user',

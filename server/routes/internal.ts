@@ -3,10 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issueLoginCode } from '../auth/login-codes.ts';
 import { isUsername, normalizeUuid } from '../../src/lib/ids.ts';
-import type { Db } from '../db/database.ts';
 import { findUser, upsertUser } from '../db/users.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { InvalidationBus } from '../events/invalidation.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 const authBody = z.object({
   uuid: z
@@ -23,7 +22,7 @@ const authResult = z.object({
 });
 
 /** Registers POST /api/internal/auth. */
-export async function internalRoutes(instance: FastifyInstance, options: { db: Db; bus: InvalidationBus }) {
+export async function internalRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus } = options;
 

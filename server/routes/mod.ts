@@ -19,11 +19,9 @@ import {
 } from '../mod/answers.ts';
 import { PICTURE_ROUTES, pictureAnswer, pictureSource, readPicture, type PictureLayout } from '../mod/layouts.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
-import type { TextureLibrary } from '../textures/library/texture-library.ts';
-import type { CachedProfile, ProfileCache } from '../mod/profiles.ts';
+import type { CachedProfile } from '../mod/profiles.ts';
 import { answersModifiedAt, cslAnswer, profileAnswer, showsSomething } from '../mod/player-answers.ts';
-import type { ShowingPlayers } from '../mod/showing.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 const playerParams = z.object({
   id: z.string().meta({ description: 'Player uuid (32 hex digits, dashes allowed) or username (1–16 letters, digits, underscores; any case)' }),
@@ -67,10 +65,7 @@ function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: ModAns
 }
 
 /** Registers GET /profile/:id (+ /cape, /ears), /textures/:hash, the picture layouts by player and CustomSkinAPI under /csl/. */
-export async function modRoutes(
-  instance: FastifyInstance,
-  options: { profiles: ProfileCache; showing: ShowingPlayers; library: TextureLibrary; imageJobs: ImageJobs },
-) {
+export async function modRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { profiles, showing, library, imageJobs } = options;
 

@@ -5,11 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { safeEqual } from '../auth/plugin.ts';
-import type { Db } from '../db/database.ts';
 import type { ZodTypeProvider } from '../http/route-schemas.ts';
-import type { Metrics } from '../operations/metrics.ts';
-import type { RedisLink } from '../redis/link.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 /** Where the health checks and the keyed metrics are served. */
 export const HEALTH_PATH = '/healthz';
@@ -52,12 +49,10 @@ async function withinTime(check: (signal: AbortSignal) => Promise<unknown>, time
 }
 
 /** Registers GET /healthz, GET /readyz and, when a key is set, GET /metrics with that bearer key. */
-export async function operationsRoutes(
-  instance: FastifyInstance,
-  options: { db: Db; store: BlobStore; redis: RedisLink | undefined; metrics: Metrics; metricsKey: string | undefined },
-) {
+export async function operationsRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, store, redis } = options;
+  const { db, redis } = options;
+  const store = options.library.store;
   /** Each check's last result, so the log tells when one starts failing and when it is back, not on every poll. */
   const previous = new Map<CheckName, string>();
 
@@ -122,7 +117,7 @@ export async function operationsRoutes(
     },
   );
 
-  const metricsKey = options.metricsKey;
+  const metricsKey = options.config.metrics.key;
   if (metricsKey) {
     // Prometheus' text format, not part of the API: left out of its description.
     app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {

@@ -6,11 +6,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { z } from 'zod';
 import { findRoute, normalizePath } from '../../src/lib/routes.ts';
-import type { Config } from '../config.ts';
 import { chooseEncoding, varyOnAcceptEncoding, type PrecompressedEncoding } from '../http/accept-encoding.ts';
 import { isApiRequest, requestPath } from '../http/request-path.ts';
 import { emptyResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { COPY_SUFFIXES } from '../site/precompress.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 /** A built page in memory: its bytes and the compressed copies the build wrote beside it, best coding first. */
 interface BuiltPage {
@@ -43,7 +43,7 @@ export function downloadTarget(base: string, platform?: string, version?: string
 }
 
 /** Registers the site: static assets, route-table pages, /download and the 404 fallback. */
-export async function pageRoutes(instance: FastifyInstance, options: { config: Pick<Config, 'siteDir' | 'downloadUrl'> }) {
+export async function pageRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = options;
   const siteDir = config.siteDir;

@@ -6,15 +6,13 @@ import { z } from 'zod';
 import { paymentIntentBodySchema, paymentIntentSchema, premiumInitSchema, premiumStateSchema, premiumToggleSchema } from '../../src/lib/schemas/premium.ts';
 import { PREMIUM_ITEMS, PURCHASES_UNAVAILABLE } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
 import { HttpError, whenServiceFails } from '../http/errors.ts';
 import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { perAddressRateLimit } from '../http/user-rate-limit.ts';
-import type { InvalidationBus } from '../events/invalidation.ts';
 import { featureStates, setFeatureEnabled, type ToggledItem } from '../premium/features.ts';
 import { handleIpn } from '../premium/paypal-ipn.ts';
 import { createCheckoutSession, handleStripeWebhook } from '../premium/stripe.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 /** The path PayPal posts its notifications to (exempt from the XSRF check: PayPal's message is checked with PayPal). */
 export const PAYPAL_IPN_PATH = '/api/premium/payment';
@@ -50,10 +48,7 @@ function rawBody(body: unknown, message: string): Buffer {
 }
 
 /** Registers the premium calls. */
-export async function premiumRoutes(
-  instance: FastifyInstance,
-  options: { db: Db; bus: InvalidationBus; config: Pick<Config, 'premium' | 'siteUrl' | 'publicBaseUrl' | 'siteName' | 'paymentNotificationsPerMinute'> },
-) {
+export async function premiumRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus, config } = options;
   const { premium } = config;

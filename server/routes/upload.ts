@@ -10,11 +10,11 @@ import { textureUrl } from '../http/texture-url.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { uploadRejectionReason, type Metrics } from '../operations/metrics.ts';
-import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
+import { uploadRejectionReason } from '../operations/metrics.ts';
+import { assignPlayerTextures, clearPlayerTextures, type PlayerSlot } from '../textures/library/assign.ts';
 import { refuseBlocklisted } from '../textures/library/blocklist.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
 import { TextureRejected } from '../textures/pipeline/process.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 function refuse(reply: FastifyReply, msg: string, status = 422) {
   return reply.status(status).send({ success: false, msg });
@@ -40,12 +40,10 @@ const slots: TextureSlot[] = [
 ];
 
 /** Registers POST/DELETE /api/upload-cape and /api/upload-ears. */
-export async function uploadRoutes(
-  instance: FastifyInstance,
-  options: AssignmentContext & { imageJobs: ImageJobs; publicBaseUrl: string; uploadsPerTenMinutes: number; metrics: Metrics },
-) {
+export async function uploadRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { imageJobs, publicBaseUrl, metrics } = options;
+  const { imageJobs, metrics } = options;
+  const { publicBaseUrl } = options.config;
 
   for (const slot of slots) {
     const count = (result: string) => metrics.countUpload(slot.name, result);
@@ -63,7 +61,7 @@ export async function uploadRoutes(
       {
         config: {
           auth: 'session',
-          rateLimit: perUserRateLimit(`upload-${slot.name}`, options.uploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage(slot.name), () =>
+          rateLimit: perUserRateLimit(`upload-${slot.name}`, options.config.textureUploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage(slot.name), () =>
             count('rate_limited'),
           ),
         },

@@ -13,8 +13,9 @@ import { findUser } from '../db/users.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
-import { parsePlayerId, type ProfileCache } from '../mod/profiles.ts';
+import { parsePlayerId } from '../mod/profiles.ts';
 import { reportPlayer, type ReportRefusal } from '../users/reports.ts';
+import type { AppContext } from '../operations/app-context.ts';
 
 /** How many players one player may report in ten minutes. */
 const REPORTS_PER_10_MINUTES = 10;
@@ -39,7 +40,7 @@ async function findPlayerUuid(db: Db, id: string): Promise<string | null> {
 }
 
 /** Registers the player lookup and the player report. */
-export async function userRoutes(instance: FastifyInstance, options: { db: Db; profiles: ProfileCache }) {
+export async function userRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, profiles } = options;
 

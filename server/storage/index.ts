@@ -1,6 +1,6 @@
 // Picks the blob store from configuration: an S3 bucket when one is configured, else files under DATA_DIR/textures.
 import path from 'node:path';
-import type { S3Config } from '../config.ts';
+import type { S3Config } from '../config/index.ts';
 import type { BlobStore } from './blob-store.ts';
 import { LocalBlobStore } from './local-store.ts';
 import { S3BlobStore } from './s3-store.ts';

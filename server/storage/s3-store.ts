@@ -9,7 +9,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { S3Config } from '../config.ts';
+import type { S3Config } from '../config/index.ts';
 import { isBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts';
 
 /** How to reach the bucket; credentials fall back to the SDK's default chain when not given. */

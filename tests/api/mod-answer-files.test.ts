@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AnswerDirectory, dashedUuid } from '../../server/mod/answer-directory.ts';
 import { rebuildAnswerDirectory } from '../../server/mod/answer-rebuild.ts';
-import { ImageJobs } from '../../server/images/job-queue.ts';
+import { ImageJobs } from '../../server/textures/image-work/image-jobs.ts';
 import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { waitFor } from '../../support/wait.ts';

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/config/index.ts';
 import { migrateToLatest, openDatabase } from '../../server/db/database.ts';
 import { precompressSite } from '../../server/site/precompress.ts';
 import { solidPng } from '../../support/textures.ts';

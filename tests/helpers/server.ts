@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { issueLoginCode } from '../../server/auth/login-codes.ts';
-import { loadConfig, type Config } from '../../server/config.ts';
+import { loadConfig, type Config } from '../../server/config/index.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { makeAdmin, upsertUser } from '../../server/db/users.ts';
 import type { Backend, TestDatabase } from '../../support/backends.ts';

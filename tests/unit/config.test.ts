@@ -1,7 +1,7 @@
 // Unit tests for reading the configuration: TRUST_PROXY as a hop count or proxy addresses, the HTTP timeouts, the mod API's caches,
 // the outside address settings and the image queue.
 import { describe, expect, it } from 'vitest';
-import { loadConfig, trustProxyOption } from '../../server/config.ts';
+import { loadConfig, trustProxyOption } from '../../server/config/index.ts';
 
 describe('TRUST_PROXY', () => {
   it('is off by default and for false or 0', () => {

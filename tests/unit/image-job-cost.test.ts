@@ -1,8 +1,8 @@
-// Unit tests for an image job's size before it runs (server/images/job-cost.ts): the pixels it decodes and
+// Unit tests for an image job's size before it runs (server/textures/image-work/job-cost.ts): the pixels it decodes and
 // draws, from its pictures' headers, every GIF frame counted.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { imageJobPixels } from '../../server/images/job-cost.ts';
+import { imageJobPixels } from '../../server/textures/image-work/job-cost.ts';
 import { animatedGif, pngHeaderOnly, solidPng } from '../../support/textures.ts';
 
 const black = { r: 0, g: 0, b: 0, a: 255 };

@@ -9,10 +9,9 @@ import {
   IMAGE_JOBS_PER_PLAYER_MESSAGE,
   IMAGE_QUEUE_FULL_MESSAGE,
   IMAGE_WORK_BUDGET_MESSAGE,
-  ImageJobs,
   type ImageJobOwner,
-  type ImageWorkRunner,
 } from '../../server/images/job-queue.ts';
+import { ImageJobs, type ImageWorkRunner } from '../../server/textures/image-work/image-jobs.ts';
 import { pngHeaderOnly } from '../../support/textures.ts';
 
 /** A job the test finishes by hand. */

@@ -5,12 +5,13 @@ import { aiCapeLogPageSchema } from '../../../src/lib/schemas/admin.ts';
 import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { aiCapeLogPage, aiCapeLogTexture } from '../../admin/ai-cape-logs.ts';
-import { ADMIN_ONLY, AI_LOG_PAGE_SIZE, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { ADMIN_ONLY, AI_LOG_PAGE_SIZE } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers GET /api/admin/ai-cape-logs and /api/admin/ai-cape-logs/:id. */
-export async function adminAiCapeLogRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+export async function adminAiCapeLogRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, library } = options;
 

@@ -2,12 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { auditQuerySchema, auditRowSchema, paginatedSchema } from '../../../src/lib/schemas/admin.ts';
 import { auditPage } from '../../audit/read.ts';
-import { ADMIN_ONLY, ADMIN_PAGE_SIZE, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { ADMIN_ONLY, ADMIN_PAGE_SIZE } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 import { paginate } from '../../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers GET /api/admin/audit. */
-export async function adminAuditRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+export async function adminAuditRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = options;
   app.get(

@@ -6,14 +6,15 @@ import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { BAN_REASONS, isBanReason } from '../../../src/lib/ban-reasons.ts';
 import { banPage, banPlayer, unbanPlayer } from '../../admin/bans.ts';
-import { ADMIN_ONLY, ADMIN_PAGE_SIZE, refuseAdminAction, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { ADMIN_ONLY, ADMIN_PAGE_SIZE, refuseAdminAction } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
 import { paginate } from '../../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers the ban reasons, the ban list, a ban and an unban. */
-export async function adminBanRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+export async function adminBanRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = options;
 

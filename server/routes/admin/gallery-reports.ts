@@ -5,7 +5,8 @@ import { successSchema } from '../../../src/lib/schemas/common.ts';
 import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { isBanReason } from '../../../src/lib/ban-reasons.ts';
-import { ADMIN_ONLY, ADMIN_PAGE_SIZE, refuseAdminAction, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { ADMIN_ONLY, ADMIN_PAGE_SIZE, refuseAdminAction } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 import { answerGalleryReport, galleryReportPage } from '../../admin/gallery-reports.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
@@ -13,7 +14,7 @@ import { paginate } from '../../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers GET and POST /api/admin/reports/gallery. */
-export async function adminGalleryReportRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+export async function adminGalleryReportRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus, library, imageJobs } = options;
   const context = { db, library, bus, imageJobs };

@@ -14,14 +14,15 @@ import { usernameField } from '../../../src/lib/schemas/ids.ts';
 import { adminMessages, nothingToDeleteMessage } from '../../../src/lib/admin-rules.ts';
 import { playerMessages } from '../../../src/lib/player-messages.ts';
 import type { Moderator } from '../../audit/record.ts';
-import { ADMIN_ONLY, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { ADMIN_ONLY } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture, setCapeFlags } from '../../admin/players.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers the edit user page's calls. */
-export async function adminPlayerRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+export async function adminPlayerRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus, library, imageJobs, profiles } = options;
   const context = { db, library, bus, imageJobs };

@@ -4,7 +4,8 @@ import { registrationBodySchema, registrationCodeSchema } from '../../../src/lib
 import { noPlayerCalledMessage } from '../../../src/lib/admin-rules.ts';
 import { BANNED_ACCOUNT_MESSAGE } from '../../../src/lib/login-errors.ts';
 import { recordAdminAction } from '../../audit/record.ts';
-import { ADMIN_ONLY, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { ADMIN_ONLY } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 import { LOGIN_CODE_TTL_MS } from '../../auth/login-codes.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { issueRegistrationCode, PROFILE_SERVICE_DOWN_MESSAGE } from '../../accounts/registration.ts';
@@ -12,9 +13,9 @@ import { HttpError, whenServiceFails } from '../../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers POST /api/admin/registration/generate. */
-export async function adminRegistrationRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+export async function adminRegistrationRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, lookup, bus } = options;
+  const { db, config, bus } = options;
   app.post(
     '/api/admin/registration/generate',
     {
@@ -28,7 +29,7 @@ export async function adminRegistrationRoutes(instance: FastifyInstance, options
     async (request) => {
       const moderator = await requireAdmin(request);
       const { username } = request.body;
-      const outcome = await issueRegistrationCode(db, lookup, username, {
+      const outcome = await issueRegistrationCode(db, config, username, {
         inTransaction: (trx, user) => recordAdminAction(trx, moderator, { action: 'REGISTRATION_CODE', target: user }),
       }).catch(whenServiceFails(PROFILE_SERVICE_DOWN_MESSAGE));
       if (outcome.kind === 'unknown') throw new HttpError(404, noPlayerCalledMessage(username), { username: [noPlayerCalledMessage(username)] });

@@ -5,14 +5,15 @@ import { reportActionBodySchema, userReportRowSchema } from '../../../src/lib/sc
 import { successSchema } from '../../../src/lib/schemas/common.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { isBanReason } from '../../../src/lib/ban-reasons.ts';
-import { ADMIN_ONLY, refuseAdminAction, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { ADMIN_ONLY, refuseAdminAction } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 import { answerUserReport, openUserReports } from '../../admin/user-reports.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers GET and POST /api/admin/reports/user. */
-export async function adminUserReportRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+export async function adminUserReportRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus, library, imageJobs } = options;
   const context = { db, library, bus, imageJobs };

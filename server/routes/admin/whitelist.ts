@@ -4,7 +4,8 @@ import { paginatedSchema, whitelistRowSchema } from '../../../src/lib/schemas/ad
 import { successSchema } from '../../../src/lib/schemas/common.ts';
 import { galleryHashBodySchema, pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
-import { ADMIN_ONLY, ADMIN_PAGE_SIZE, type AdminRoutesOptions } from '../../admin/calls.ts';
+import { ADMIN_ONLY, ADMIN_PAGE_SIZE } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 import { removeFromWhitelist, whitelistPage } from '../../admin/whitelist.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
@@ -12,7 +13,7 @@ import { paginate } from '../../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers GET /api/admin/gallery/whitelist and its delete. */
-export async function adminWhitelistRoutes(instance: FastifyInstance, options: AdminRoutesOptions) {
+export async function adminWhitelistRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = options;
 

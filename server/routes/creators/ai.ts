@@ -4,17 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import { aiPromptBodySchema, aiProviderSchema } from '../../../src/lib/schemas/creators.ts';
 import { checkAiPrompt, cleanPrompt, creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
-import { answerMade, creationImageResponses, type CreatorRoutesOptions } from '../../creators/answer.ts';
+import { answerMade, creationImageResponses } from './shared.ts';
 import { OUTSIDE_SERVICE_FAILED_STATUS } from '../../../src/lib/outside-service.ts';
 import { HttpError } from '../../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { perUserRateLimit } from '../../http/user-rate-limit.ts';
 import { AiImageError, createAiImageProvider } from '../../integrations/ai-images.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers GET and POST /api/gallery/ai-cape-creator. */
-export async function aiCreatorRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+export async function aiCreatorRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, creations, creators: settings } = options;
+  const { db, creations } = options;
+  const settings = options.config.creators;
   const aiProvider = createAiImageProvider({ ...settings.ai, allowPrivateAddresses: settings.allowPrivateAddresses });
 
   app.get(

@@ -4,22 +4,23 @@ import { z } from 'zod';
 import { creationSchema } from '../../../src/lib/schemas/creators.ts';
 import { creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
-import { answerCreation, creatorCallConfig, readCapeSettings, readCreatorForm, type CreatorRoutesOptions } from '../../creators/answer.ts';
+import { answerCreation, creatorCallConfig, readCapeSettings, readCreatorForm } from './shared.ts';
 import { HttpError } from '../../http/errors.ts';
 import { multipartBody } from '../../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import type { Rgba } from '../../textures/pipeline/raw-image.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 
 /** The eight bytes every PNG file starts with. */
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Registers POST /api/gallery/animated-cape-creator. */
-export async function animatedCreatorRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+export async function animatedCreatorRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/gallery/animated-cape-creator',
     {
-      config: creatorCallConfig(options.creators),
+      config: creatorCallConfig(options.config.creators),
       schema: {
         summary: 'Make an animated cape from a GIF and a background',
         ...multipartBody({

@@ -4,21 +4,21 @@ import { z } from 'zod';
 import { BANNER_SERVICES } from '../../../src/lib/banner-url.ts';
 import { BANNER_ALIGNMENTS, creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
-import { answerCreation, creationImageResponses, creatorCallConfig, type CreatorRoutesOptions } from '../../creators/answer.ts';
-import { hexColourParam } from '../../creators/params.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { decodeBannerCode } from '../../textures/generators/banner/codes.ts';
 import { renderBanner } from '../../textures/generators/banner/render.ts';
 import { parseHexColour } from '../../textures/pipeline/raw-image.ts';
+import { answerCreation, creationImageResponses, creatorCallConfig, hexColourParam } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers POST /api/gallery/banner-capes/…. */
-export async function bannerCreatorRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+export async function bannerCreatorRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/gallery/banner-capes/:service/:bannerId/:top/:bottom/:alignment',
     {
-      config: creatorCallConfig(options.creators),
+      config: creatorCallConfig(options.config.creators),
       schema: {
         summary: 'Make a cape of a banner from a banner editor (lmc: LivzMC, pmc: Planet Minecraft)',
         params: z.object({

@@ -10,7 +10,6 @@ import { creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { GALLERY_TYPES, galleryMessages } from '../../../src/lib/gallery-rules.ts';
 import { tooManyUploadsMessage } from '../../../src/lib/texture-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
-import type { CreatorRoutesOptions } from '../../creators/answer.ts';
 import { usableCreation } from '../../creators/usable-creation.ts';
 import { createGalleryItem, galleryItemOwner } from '../../gallery/items.ts';
 import { checkTitleAndTags } from '../../gallery/title-and-tags.ts';
@@ -20,9 +19,10 @@ import { textureUrl } from '../../http/texture-url.ts';
 import { perUserRateLimit } from '../../http/user-rate-limit.ts';
 import { renderItemImages } from '../../gallery/item-images.ts';
 import { assignPlayerTextures, storeAndPoint } from '../../textures/library/assign.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers the preview of a made cape, and wearing and sharing it. */
-export async function creationRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+export async function creationRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, library, imageJobs, creations } = options;
 
@@ -49,7 +49,10 @@ export async function creationRoutes(instance: FastifyInstance, options: Creator
   app.post(
     '/api/gallery/creations/use',
     {
-      config: { auth: 'session', rateLimit: perUserRateLimit('creation-use', options.uploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage('cape')) },
+      config: {
+        auth: 'session',
+        rateLimit: perUserRateLimit('creation-use', options.config.textureUploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage('cape')),
+      },
       schema: { summary: 'Wear a made cape', body: creationUseBodySchema, response: { 200: uploadResultSchema, ...errorResponses } },
     },
     async (request) => {
@@ -58,7 +61,7 @@ export async function creationRoutes(instance: FastifyInstance, options: Creator
       const animated = texture.height > capeFrameHeight(texture.width);
       const still = animated ? await imageJobs.run('stripStill', texture.bytes, user.uuid) : texture;
       await assignPlayerTextures(options, user.uuid, 'cape', { still, strip: animated ? texture : null });
-      return { success: true as const, cape: textureUrl(options.publicBaseUrl, still.hash) };
+      return { success: true as const, cape: textureUrl(options.config.publicBaseUrl, still.hash) };
     },
   );
 
@@ -67,7 +70,7 @@ export async function creationRoutes(instance: FastifyInstance, options: Creator
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('creation-share', options.galleryUploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads),
+        rateLimit: perUserRateLimit('creation-share', options.config.galleryUploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads),
       },
       schema: {
         summary: 'Share a made cape to the gallery',

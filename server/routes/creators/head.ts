@@ -3,16 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { creatorMessages, noSkinMessage } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
-import { answerCreation, creationImageResponses, creatorCallConfig, type CreatorRoutesOptions } from '../../creators/answer.ts';
-import { booleanParam, sliderParam, usernameParam } from '../../creators/params.ts';
 import { HttpError, whenServiceFails } from '../../http/errors.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { fetchSkinByName } from '../../integrations/mojang.ts';
+import { answerCreation, booleanParam, creationImageResponses, creatorCallConfig, sliderParam, usernameParam } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers POST /api/gallery/head-capes/…. */
-export async function headCreatorRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+export async function headCreatorRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const settings = options.creators;
+  const settings = options.config.creators;
   app.post(
     '/api/gallery/head-capes/:username/:red/:green/:blue/:brightness/:helmetOverlay',
     {
@@ -34,7 +34,7 @@ export async function headCreatorRoutes(instance: FastifyInstance, options: Crea
       const user = await requireUser(request);
       const { username: name, helmetOverlay, ...sliders } = request.params;
       const skin = await fetchSkinByName(
-        { apiUrl: options.mojangApiUrl, sessionUrl: settings.mojangSessionUrl, allowPrivateAddresses: settings.allowPrivateAddresses },
+        { apiUrl: options.config.mojangApiUrl, sessionUrl: settings.mojangSessionUrl, allowPrivateAddresses: settings.allowPrivateAddresses },
         name,
       ).catch(whenServiceFails(creatorMessages.playerServiceDown));
       if (!skin) throw new HttpError(404, noSkinMessage(name));

@@ -3,25 +3,19 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CREATOR_MAX_SCALE, CREATOR_MIN_SCALE, creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
-import {
-  answerCreation,
-  creationImageResponses,
-  creatorCallConfig,
-  readCapeSettings,
-  readCreatorForm,
-  type CreatorRoutesOptions,
-} from '../../creators/answer.ts';
+import { answerCreation, creationImageResponses, creatorCallConfig, readCapeSettings, readCreatorForm } from './shared.ts';
 import { HttpError } from '../../http/errors.ts';
 import { multipartBody } from '../../http/multipart.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers POST /api/gallery/cape-creator. */
-export async function imageCreatorRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+export async function imageCreatorRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/gallery/cape-creator',
     {
-      config: creatorCallConfig(options.creators),
+      config: creatorCallConfig(options.config.creators),
       schema: {
         summary: 'Make a cape from a picture (image to cape)',
         ...multipartBody({

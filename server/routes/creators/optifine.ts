@@ -3,18 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { creatorMessages, OPTIFINE_DESIGNS, type OptifineDesign } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
-import { answerCreation, creationImageResponses, creatorCallConfig, type CreatorRoutesOptions } from '../../creators/answer.ts';
-import { hexColourParam, usernameParam } from '../../creators/params.ts';
 import { HttpError, whenServiceFails } from '../../http/errors.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { fetchOptifineCape } from '../../integrations/optifine.ts';
 import { designColours } from '../../textures/generators/optifine-cape.ts';
 import { parseHexColour } from '../../textures/pipeline/raw-image.ts';
+import { answerCreation, creationImageResponses, creatorCallConfig, hexColourParam, usernameParam } from './shared.ts';
+import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers POST /api/gallery/optifine-capes/custom/… and /api/gallery/optifine-capes/:name. */
-export async function optifineCreatorRoutes(instance: FastifyInstance, options: CreatorRoutesOptions) {
+export async function optifineCreatorRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const settings = options.creators;
+  const settings = options.config.creators;
 
   app.post(
     '/api/gallery/optifine-capes/custom/:top/:bottom/:text/:shadow',

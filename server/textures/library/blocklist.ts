@@ -5,7 +5,7 @@ import type { Transaction } from 'kysely';
 import type { Refusal } from '../../../src/lib/refusals.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { ImageJobs } from '../../images/job-queue.ts';
+import type { ImageJobs } from '../image-work/image-jobs.ts';
 import type { TextureLibrary } from './texture-library.ts';
 import { isPerceptualMatch, NO_PERCEPTUAL_HASH } from '../pipeline/perceptual-hash.ts';
 import { TextureRejected } from '../pipeline/process.ts';

@@ -1,6 +1,6 @@
 // Perceptual hashes of textures (a 64-bit DCT pHash): a copy of a picture that was re-saved, touched up in a few pixels or
 // nudged by a pixel or two hashes near the original, a different picture far from it. Decodes images: run it in the
-// image workers (server/images/work-catalogue.ts), never on the API's event loop.
+// image workers (server/textures/image-work/catalogue.ts), never on the API's event loop.
 import sharp from 'sharp';
 import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 

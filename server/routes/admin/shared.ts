@@ -1,25 +1,9 @@
-// What every admin call shares: who may call it, what it is given, the page sizes of the admin lists, and the answers
-// to a refused ban, unban or report answer.
-import { adminMessages } from '../../src/lib/admin-rules.ts';
-import { playerMessages } from '../../src/lib/player-messages.ts';
-import type { ProfileLookup } from '../accounts/registration.ts';
-import type { Db } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
-import type { InvalidationBus } from '../events/invalidation.ts';
-import type { ProfileCache } from '../mod/profiles.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
-import type { TextureLibrary } from '../textures/library/texture-library.ts';
-import type { UserReportRefusal } from './user-reports.ts';
-
-/** What the admin calls need. */
-export interface AdminRoutesOptions {
-  db: Db;
-  bus: InvalidationBus;
-  library: TextureLibrary;
-  imageJobs: ImageJobs;
-  profiles: ProfileCache;
-  lookup: ProfileLookup;
-}
+// What every admin call shares: who may call it, the page sizes of the admin lists, and the answers to a refused ban,
+// unban or report answer.
+import { adminMessages } from '../../../src/lib/admin-rules.ts';
+import { playerMessages } from '../../../src/lib/player-messages.ts';
+import type { UserReportRefusal } from '../../admin/user-reports.ts';
+import { HttpError } from '../../http/errors.ts';
 
 /** The route config of every admin call: admins only (401 for visitors, 403 for players). */
 export const ADMIN_ONLY = { auth: 'admin' } as const;

@@ -1,34 +1,30 @@
-// How the creators' calls answer: a made cape as the PNG or, asked for JSON, its URLs; the creators' forms and settings
-// read with their messages; and what every creator call is given.
+// What the creators' calls share: a made cape answered as the PNG or, asked for JSON, its URLs; the creators' forms,
+// settings and path parameters read with their messages; and the route config of a generator's call.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CREATOR_INPUT_MAX_BYTES, CREATOR_MAX_SCALE, CREATOR_MIN_SCALE, creatorMessages } from '../../src/lib/creator-rules.ts';
-import type { CreatorsConfig } from '../config.ts';
-import { HttpError, refusalError } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
-import { errorResponses, fileResponse, sendFile } from '../http/route-schemas.ts';
-import { textureUrl } from '../http/texture-url.ts';
-import { perUserRateLimit } from '../http/user-rate-limit.ts';
-import { isTrueText } from '../../src/lib/boolean-text.ts';
-import type { AssignmentContext } from '../textures/library/assign.ts';
-import type { Creations, StoredCreation } from './creations.ts';
-import type { CreationRequest } from '../textures/generators/index.ts';
-import type { ImageJobs } from '../images/job-queue.ts';
-import { TextureRejected } from '../textures/pipeline/process.ts';
-import { parseHexColour, type Rgba } from '../textures/pipeline/raw-image.ts';
-
-/** What the creators' calls need. */
-export interface CreatorRoutesOptions extends AssignmentContext {
-  imageJobs: ImageJobs;
-  /** The creations made, stored and remembered (one for every creator, so they share the cache). */
-  creations: Creations;
-  publicBaseUrl: string;
-  mojangApiUrl: string;
-  creators: CreatorsConfig;
-  uploadsPerTenMinutes: number;
-  galleryUploadsPerTenMinutes: number;
-  /** Where the site calls the API (its own origin unless the API is elsewhere): the preview is asked for with the session cookie. */
-  apiBaseUrl: string;
-}
+import {
+  CREATOR_INPUT_MAX_BYTES,
+  CREATOR_MAX_SCALE,
+  CREATOR_MIN_SCALE,
+  creatorMessages,
+  HEX_COLOUR_PATTERN,
+  SLIDER_MAX,
+  SLIDER_MIN,
+} from '../../../src/lib/creator-rules.ts';
+import { z } from 'zod';
+import { BOOLEAN_TEXTS, isTrueText } from '../../../src/lib/boolean-text.ts';
+import { playerMessages } from '../../../src/lib/player-messages.ts';
+import { usernameField } from '../../../src/lib/schemas/ids.ts';
+import type { Config, CreatorsConfig } from '../../config/index.ts';
+import type { StoredCreation } from '../../creators/creations.ts';
+import { refusedAs422 } from '../../creators/refused-as-422.ts';
+import { HttpError } from '../../http/errors.ts';
+import { readMultipart } from '../../http/multipart.ts';
+import { errorResponses, fileResponse, sendFile } from '../../http/route-schemas.ts';
+import { textureUrl } from '../../http/texture-url.ts';
+import { perUserRateLimit } from '../../http/user-rate-limit.ts';
+import type { AppContext } from '../../operations/app-context.ts';
+import type { CreationRequest } from '../../textures/generators/index.ts';
+import { parseHexColour, type Rgba } from '../../textures/pipeline/raw-image.ts';
 
 /** A creation and whether the cache had it. */
 export type Made = { creation: StoredCreation; cached: boolean };
@@ -49,13 +45,18 @@ export function wantsJson(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/.test(request.headers.accept ?? '');
 }
 
+/** Where the site calls the API (its own origin unless the API is elsewhere): the preview is asked for with the session cookie. */
+function apiBaseUrl(config: Config): string {
+  return config.apiOrigin ?? new URL(config.siteUrl).origin;
+}
+
 /** The JSON description of a creation: its texture URL, its preview URL, its size and any note. */
-export function describeCreation(options: CreatorRoutesOptions, creation: StoredCreation) {
+export function describeCreation(config: Config, creation: StoredCreation) {
   return {
     success: true as const,
     hash: creation.hash,
-    cape: textureUrl(options.publicBaseUrl, creation.hash),
-    preview: `${options.apiBaseUrl}/api/gallery/creations/${creation.hash}/preview`,
+    cape: textureUrl(config.publicBaseUrl, creation.hash),
+    preview: `${apiBaseUrl(config)}/api/gallery/creations/${creation.hash}/preview`,
     width: creation.width,
     height: creation.height,
     frames: creation.frames,
@@ -63,28 +64,12 @@ export function describeCreation(options: CreatorRoutesOptions, creation: Stored
   };
 }
 
-/** Runs `work`, answering a texture it refused as a 422 with the refusal's message and reason code. */
-export async function refusedAs422<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof TextureRejected) throw refusalError(422, error);
-    throw error;
-  }
-}
-
 /** Makes a creation with `make` (a refused picture is a 422 with its message) and answers it as JSON or as the PNG. */
-export async function answerMade(
-  options: CreatorRoutesOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  make: () => Promise<Made>,
-  json = wantsJson(request),
-) {
+export async function answerMade(options: AppContext, request: FastifyRequest, reply: FastifyReply, make: () => Promise<Made>, json = wantsJson(request)) {
   const made = await refusedAs422(make);
   const { creation } = made;
   reply.header('x-creation-cache', made.cached ? 'hit' : 'miss');
-  if (json) return reply.header('cache-control', 'no-store').send(describeCreation(options, creation));
+  if (json) return reply.header('cache-control', 'no-store').send(describeCreation(options.config, creation));
   const bytes = await options.library.read(creation.hash);
   if (!bytes) throw new HttpError(410, creatorMessages.expired);
   reply.header('cache-control', 'no-store').header('x-texture-hash', creation.hash);
@@ -93,7 +78,7 @@ export async function answerMade(
 
 /** Makes the creation for a generator's settings, made by the player `maker` (its image work counted to them), and answers it. */
 export function answerCreation(
-  options: CreatorRoutesOptions,
+  options: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   maker: string,
@@ -120,3 +105,12 @@ export function readCapeSettings(fields: Record<string, string>, allowAuto: bool
   if (!colour) throw new HttpError(422, creatorMessages.badColour, { color: [creatorMessages.badColour] });
   return { scale, colour, elytra: isTrueText(fields.elytra) };
 }
+
+/** A colour as six hex digits. */
+export const hexColourParam = z.string().regex(HEX_COLOUR_PATTERN, { message: creatorMessages.badColour });
+/** A slider's value, a whole number from SLIDER_MIN to SLIDER_MAX. */
+export const sliderParam = z.coerce.number().int().min(SLIDER_MIN).max(SLIDER_MAX);
+/** A player's name. */
+export const usernameParam = usernameField(playerMessages.usernamePattern);
+/** A boolean written as text ('true', 'false', '1' or '0'). */
+export const booleanParam = z.enum(BOOLEAN_TEXTS).transform(isTrueText);

@@ -1,8 +1,10 @@
-// The catalogue of image work the worker processes do: each takes the bytes of one image and resolves with its result.
-import { makeCreation } from '../textures/generators/index.ts';
-import { perceptualHash, perceptualProbes } from '../textures/pipeline/perceptual-hash.ts';
-import { processCape, processEars, processGalleryTexture, stripStill, stripToGif, type EncodedTexture } from '../textures/pipeline/process.ts';
-import { renderCapePreview, renderEarsPreview, renderTextureMap } from '../textures/pipeline/render.ts';
+// The catalogue of the textures' image work the worker processes do: each takes the bytes of one image and resolves with
+// its result. A worker process loads this module (server/images/worker-process.ts).
+import type { RefusalReason } from '../../../src/lib/refusals.ts';
+import { makeCreation } from '../generators/index.ts';
+import { perceptualHash, perceptualProbes } from '../pipeline/perceptual-hash.ts';
+import { processCape, processEars, processGalleryTexture, stripStill, stripToGif, TextureRejected, type EncodedTexture } from '../pipeline/process.ts';
+import { renderCapePreview, renderEarsPreview, renderTextureMap } from '../pipeline/render.ts';
 
 /** An upload's result with the perceptual hashes of its still (an animation's first frame) that the blocklist is checked with. */
 async function withProbes<T extends { still: EncodedTexture }>(processed: T): Promise<T & { probes: string[] }> {
@@ -41,3 +43,8 @@ export type ImageWorkName = keyof typeof imageWork;
 export type ImageWorkInput<N extends ImageWorkName> = Parameters<(typeof imageWork)[N]>[0];
 /** What a kind of image work resolves with. */
 export type ImageWorkResult<N extends ImageWorkName> = Awaited<ReturnType<(typeof imageWork)[N]>>;
+
+/** The reason code of a texture the work refused, or null for any other error. */
+export function refusalReason(error: unknown): RefusalReason | null {
+  return error instanceof TextureRejected ? error.reason : null;
+}

@@ -1,10 +1,10 @@
 // How big a piece of image work is before it runs: the pixels it decodes and draws (every frame of a GIF counted), read
 // from its pictures' headers without decoding them. The image job queue gives jobs up to a size a lane of their own.
-import { capeWidthForScale } from '../../src/lib/creator-rules.ts';
-import { MAX_CAPE_FRAMES, STRIP_MAX_PIXELS } from '../../src/lib/texture-rules.ts';
-import type { CreationRequest } from '../textures/generators/index.ts';
-import { countGifFrames, readGifLayout, readImageHeader } from '../textures/pipeline/image-header.ts';
-import type { ImageWorkInput, ImageWorkName } from './work-catalogue.ts';
+import { capeWidthForScale } from '../../../src/lib/creator-rules.ts';
+import { MAX_CAPE_FRAMES, STRIP_MAX_PIXELS } from '../../../src/lib/texture-rules.ts';
+import type { CreationRequest } from '../generators/index.ts';
+import { countGifFrames, readGifLayout, readImageHeader } from '../pipeline/image-header.ts';
+import type { ImageWorkInput, ImageWorkName } from './catalogue.ts';
 
 /** The size of a picture whose header tells nothing (a JPEG, a WebP, a broken file): never small. */
 const UNKNOWN_PIXELS = Number.POSITIVE_INFINITY;

@@ -1,135 +1,15 @@
 // The server's configuration: one typed reading of the environment, with defaults that work on a fresh machine.
 import path from 'node:path';
-import { z } from 'zod';
-import { DEFAULT_AD_SCRIPT_URL } from '../src/lib/ads.ts';
-import { BOOLEAN_TEXTS, isTrueText } from '../src/lib/boolean-text.ts';
-import { normalizeUuid } from '../src/lib/ids.ts';
-import { DEFAULT_PORT, publicBaseUrl } from '../src/lib/public-base-url.ts';
-import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from './config/image-job-limits.ts';
-import { isHostOrOrigin, trustProxySetting, type TrustProxy } from './config/parsers.ts';
+import { DEFAULT_AD_SCRIPT_URL } from '../../src/lib/ads.ts';
+import { isTrueText } from '../../src/lib/boolean-text.ts';
+import { publicBaseUrl } from '../../src/lib/public-base-url.ts';
+import { defaultImageJobConcurrency, type ImageJobLimits } from './image-job-limits.ts';
+import type { TrustProxy } from './parsers.ts';
+import { configSchema } from './settings.ts';
 
-export { trustProxyOption, type TrustProxy } from './config/parsers.ts';
+export { trustProxyOption, type TrustProxy } from './parsers.ts';
 
-const flag = z
-  .enum([...BOOLEAN_TEXTS, ''])
-  .optional()
-  .transform(isTrueText);
-
-const list = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '')
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
-  );
-
-/** Comma-separated player uuids (dashes allowed), each as stored: 32 lowercase hex digits. */
-const uuidList = list.transform((items, context) => {
-  const bad = items.filter((item) => normalizeUuid(item) === null);
-  if (bad.length > 0) {
-    context.addIssue({ code: 'custom', message: `expected player uuids, not ${bad.map((item) => JSON.stringify(item)).join(', ')}` });
-    return z.NEVER;
-  }
-  return items.map((item) => normalizeUuid(item)!);
-});
-
-const milliseconds = z.coerce.number().int().min(0);
-/** A price with two decimals, as the payment providers take it. */
-const price = z.string().regex(/^\d{1,6}\.\d{2}$/, { message: 'a price with two decimals, such as 4.99' });
-
-/** The environment variables the server reads: each one's type, check and default. */
-export const configSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
-  HOST: z.string().default('localhost'),
-  DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().optional(),
-  SITE_DIR: z.string().default('./dist'),
-  PUBLIC_SITE_NAME: z.string().default('Cloakroom'),
-  PUBLIC_SITE_ORIGINS: list,
-  PUBLIC_DOWNLOAD_URL: z.string().url().default('https://modrinth.com/mod/cloakroom'),
-  PUBLIC_API_URL: z.union([z.literal(''), z.string().url()]).optional(),
-  PUBLIC_AD_CLIENT: z.string().optional(),
-  PUBLIC_AD_SCRIPT_URL: z.url().optional(),
-  CONTRIBUTORS: uuidList,
-  AUTH_API_KEY: z.string().optional(),
-  MOJANG_API_URL: z.string().url().default('https://api.mojang.com'),
-  OFFLINE_MODE: flag,
-  MAINTENANCE: flag,
-  TRUST_PROXY: trustProxySetting,
-  SESSION_DAYS: z.coerce.number().positive().default(30),
-  LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
-  LOGIN_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
-  MICROSOFT_CLIENT_ID: z.string().optional(),
-  MICROSOFT_CLIENT_SECRET: z.string().optional(),
-  MICROSOFT_AUTHORITY_URL: z.string().url().default('https://login.microsoftonline.com/consumers'),
-  XBL_AUTH_URL: z.string().url().default('https://user.auth.xboxlive.com'),
-  XSTS_AUTH_URL: z.string().url().default('https://xsts.auth.xboxlive.com'),
-  MINECRAFT_SERVICES_URL: z.string().url().default('https://api.minecraftservices.com'),
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  REDIS_URL: z.string().optional(),
-  REDIS_PREFIX: z.string().default('cloakroom:'),
-  S3_BUCKET: z.string().optional(),
-  S3_ENDPOINT: z.string().url().optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
-  PROFILE_CACHE_SIZE: z.coerce.number().int().positive().default(1_000_000),
-  PROFILE_CACHE_TTL_S: z.coerce.number().int().positive().default(300),
-  ANSWER_FILES_DIR: z.string().default(''),
-  MOD_CATCH_UP_S: z.coerce.number().int().positive().default(10),
-  TEXTURE_CACHE_MB: z.coerce.number().min(0).default(64),
-  GALLERY_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(5),
-  SWEEP_GRACE_MINUTES: z.coerce.number().min(1).default(60),
-  SWEEP_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
-  HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
-  REQUEST_TIMEOUT_MS: milliseconds.default(60_000),
-  KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(72_000),
-  GALLERY_DOWNLOADS_PER_MINUTE: z.coerce.number().int().positive().default(30),
-  TEXTURE_UPLOADS_PER_10_MINUTES: z.coerce.number().int().positive().default(20),
-  IMAGE_JOB_CONCURRENCY: z.coerce.number().int().positive().optional(),
-  IMAGE_SMALL_JOB_SLOTS: z.coerce.number().int().min(0).default(IMAGE_JOB_DEFAULTS.smallSlots),
-  IMAGE_SMALL_JOB_PIXELS: z.coerce.number().int().min(0).default(IMAGE_JOB_DEFAULTS.smallJobPixels),
-  IMAGE_JOBS_PER_PLAYER: z.coerce.number().int().positive().default(IMAGE_JOB_DEFAULTS.perPlayer),
-  IMAGE_JOB_QUEUE_MAX: z.coerce.number().int().min(0).default(IMAGE_JOB_DEFAULTS.queueMax),
-  IMAGE_JOB_TIMEOUT_MS: z.coerce.number().int().positive().default(IMAGE_JOB_DEFAULTS.timeoutMs),
-  IMAGE_WORK_SECONDS_PER_MINUTE: z.coerce.number().positive().default(IMAGE_JOB_DEFAULTS.workSecondsPerMinute),
-  PREMIUM_ANIMATED_PRICE: price.default('4.99'),
-  PREMIUM_GLINT_PRICE: price.default('4.99'),
-  PREMIUM_DINNERBONE_PRICE: price.default('4.99'),
-  PREMIUM_CURRENCY: z
-    .string()
-    .regex(/^[A-Z]{3}$/, { message: 'a three-letter currency code such as GBP' })
-    .default('GBP'),
-  PAYPAL_URL: z.string().url().default('https://www.paypal.com/cgi-bin/webscr'),
-  PAYPAL_EMAIL: z.string().optional(),
-  PAYPAL_IPN_VERIFY_URL: z.string().url().default('https://ipnpb.paypal.com/cgi-bin/webscr'),
-  PUBLIC_SITE_URL: z.string().url().optional(),
-  STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
-  STRIPE_SECRET_KEY: z.string().optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().optional(),
-  PAYMENT_NOTIFICATIONS_PER_MINUTE: z.coerce.number().int().positive().default(60),
-  PAYMENT_NOTIFICATION_RETENTION_DAYS: z.coerce.number().positive().default(90),
-  DISCORD_BOT_KEY: z.string().optional(),
-  BOT_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(600),
-  API_KEY_REFUSALS_PER_MINUTE: z.coerce.number().int().positive().default(30),
-  MOJANG_SESSION_URL: z.string().url().default('https://sessionserver.mojang.com'),
-  OPTIFINE_CAPES_URL: z.string().url().default('http://s.optifine.net'),
-  AI_API_URL: z.string().url().optional(),
-  AI_API_KEY: z.string().optional(),
-  AI_MODEL: z.string().default('gpt-image-1'),
-  AI_IMAGE_HOSTS: list.refine((hosts) => hosts.every(isHostOrOrigin), { message: 'expected host names or origins (https://host:port), comma-separated' }),
-  OUTSIDE_URLS_ALLOW_PRIVATE: flag,
-  CREATOR_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(60),
-  AI_PROMPTS_PER_HOUR: z.coerce.number().int().positive().default(20),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  METRICS_PORT: z.union([z.literal(''), z.coerce.number().int().min(0).max(65535)]).optional(),
-  METRICS_HOST: z.string().default('127.0.0.1'),
-  METRICS_KEY: z.string().optional(),
-  SHUTDOWN_GRACE_MS: milliseconds.default(10_000),
-});
+export { configSchema } from './settings.ts';
 
 /** The server's settings. */
 export interface Config {
