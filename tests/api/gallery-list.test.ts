@@ -24,6 +24,7 @@ const ITEM_FIELDS = [
   'total_user_likes',
   'type',
   'user_liked',
+  'wears',
   'whitelisted',
 ].sort();
 
@@ -134,6 +135,7 @@ describe.each(backends)('gallery listing on $name', (backend) => {
         user_liked: false,
         total_user_likes: seed.likes,
         downloads: seed.downloads,
+        wears: 0,
         createdAt: new Date(seed.createdAt).toISOString(),
       });
     }

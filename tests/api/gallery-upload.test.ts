@@ -50,6 +50,7 @@ describe.each(backends)('gallery on $name', (backend) => {
         user_liked: false,
         total_user_likes: 0,
         downloads: 0,
+        wears: 0,
         createdAt: expect.any(String),
       });
       expect(Date.parse(item.createdAt)).toBeGreaterThanOrEqual(before - 1000);
