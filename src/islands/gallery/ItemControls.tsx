@@ -89,7 +89,7 @@ export function WearButton({ item, busy, onWear, large = false }: { item: Galler
       <CapeIcon className={large ? 'h-5 w-5' : 'h-4 w-4'} />
       {busy ? 'Putting it on…' : wearLabel(item)}
       {large && (
-        <span className="font-normal opacity-80">
+        <span className="font-normal">
           (<span data-testid="wear-count">{formatCount(item.wears)}</span> {plural(item.wears, 'wear')})
         </span>
       )}
