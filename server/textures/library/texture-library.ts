@@ -73,7 +73,7 @@ export class TextureLibrary {
 
   /** Stores a texture once: the blob first, then its row. Storing the same bytes again does nothing new. */
   async put(texture: EncodedTexture, kind: TextureKind, now = Date.now()): Promise<string> {
-    const known = await this.db.selectFrom('textures').select('hash').where('hash', '=', texture.hash).executeTakeFirst();
+    const known = await this.db.selectFrom('textures').select(['hash', 'withheld_at']).where('hash', '=', texture.hash).executeTakeFirst();
     if (!known || !(await this.store.has(texture.hash))) await this.store.put(texture.hash, texture.bytes);
     const inserted = await this.db
       .insertInto('textures')
@@ -81,7 +81,7 @@ export class TextureLibrary {
       .onConflict((oc) => oc.column('hash').doNothing())
       .executeTakeFirst();
     // A withheld texture stored again by a checked upload is public again, unless a moderator removed that picture.
-    const servedAgain = await this.serveAgain(texture.hash);
+    const servedAgain = known?.withheld_at != null && (await this.serveAgain(texture.hash));
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 || servedAgain) for (const listener of this.storeListeners) await listener(texture.hash);
     return texture.hash;
   }
