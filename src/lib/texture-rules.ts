@@ -59,14 +59,19 @@ export function textureRefusal(key: TextureMessageKey): Refusal {
   return { reason: textureReasons[key], message: textureMessages[key] };
 }
 
-/** The wrong-size message for a cape of this size: the rule's words, then the file's own size. */
-export function wrongCapeSizeMessage(image: { width: number; height: number }): string {
-  return `${textureMessages.capeDimensions} This file is ${image.width} x ${image.height} pixels.`;
+/** A wrong-size message: the rule's words for capes or ears, then the file's own size. */
+export function wrongSizeMessage(kind: 'cape' | 'ears', image: { width: number; height: number }): string {
+  return `${textureMessages[`${kind}Dimensions`]} This file is ${image.width} x ${image.height} pixels.`;
 }
 
-/** The wrong-size refusal of a cape of this size (its message names the size). */
-export function wrongCapeSizeRefusal(image: { width: number; height: number }): Refusal {
-  return { reason: textureReasons.capeDimensions, message: wrongCapeSizeMessage(image) };
+/** The wrong-size message for a cape of this size: the rule's words, then the file's own size. */
+export function wrongCapeSizeMessage(image: { width: number; height: number }): string {
+  return wrongSizeMessage('cape', image);
+}
+
+/** The wrong-size refusal of a cape or ears of this size (its message names the size). */
+export function wrongSizeRefusal(kind: 'cape' | 'ears', image: { width: number; height: number }): Refusal {
+  return { reason: textureReasons[`${kind}Dimensions`], message: wrongSizeMessage(kind, image) };
 }
 
 /** The message when an upload carries no file. */
@@ -104,8 +109,8 @@ export function capeDimensionsRefusal(image: { width: number; height: number }):
   const { width, height } = image;
   if (!(width > 0 && height > 0)) return textureRefusal('invalidImage');
   if (width > CAPE_MAX_WIDTH || height > CAPE_MAX_HEIGHT) return textureRefusal('capeTooLarge');
-  if (height !== capeFrameHeight(width)) return wrongCapeSizeRefusal(image);
-  if (height % 32 !== 0 && width % 64 !== 0) return wrongCapeSizeRefusal(image);
+  if (height !== capeFrameHeight(width)) return wrongSizeRefusal('cape', image);
+  if (height % 32 !== 0 && width % 64 !== 0) return wrongSizeRefusal('cape', image);
   return null;
 }
 
@@ -143,9 +148,9 @@ export function checkEarsFile(file: { bytes: number; type: TextureType }): strin
   return messageOf(earsFileRefusal(file));
 }
 
-/** Checks ears' dimensions: exactly 14 x 7 (stricter than the old check, which let 14 x 10 through); returns the refusal, or null. */
+/** Checks ears' dimensions: exactly 14 x 7; returns the refusal (naming the file's size), or null. */
 export function earsDimensionsRefusal(image: { width: number; height: number }): Refusal | null {
-  return image.width === EARS_WIDTH && image.height === EARS_HEIGHT ? null : textureRefusal('earsDimensions');
+  return image.width === EARS_WIDTH && image.height === EARS_HEIGHT ? null : wrongSizeRefusal('ears', image);
 }
 
 /** Checks ears' dimensions: exactly 14 x 7; returns the message, or null when they pass. */

@@ -1,6 +1,6 @@
 // API tests for POST/DELETE /api/upload-cape and /api/upload-ears refusing: file rule rejections, no session, no XSRF header.
 import { describe, expect, it } from 'vitest';
-import { NO_FILE_MESSAGE, textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules.ts';
+import { NO_FILE_MESSAGE, textureMessages, wrongCapeSizeMessage, wrongSizeMessage } from '../../src/lib/texture-rules.ts';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser } from '../helpers/server.ts';
 import { uploadImagesForFile, uploadSuite } from '../helpers/upload.ts';
@@ -22,8 +22,8 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       ['a 65-frame GIF', 'cape', 'bombGif', 'image/gif', textureMessages.capeTooManyFrames],
       ['GIF ears', 'ears', 'earsGif', 'image/gif', textureMessages.earsType],
       ['text ears', 'ears', 'text', 'image/png', textureMessages.earsType],
-      ['14 x 10 ears', 'ears', 'ears14x10', 'image/png', textureMessages.earsDimensions],
-      ['15 x 7 ears', 'ears', 'ears15x7', 'image/png', textureMessages.earsDimensions],
+      ['14 x 10 ears', 'ears', 'ears14x10', 'image/png', wrongSizeMessage('ears', { width: 14, height: 10 })],
+      ['15 x 7 ears', 'ears', 'ears15x7', 'image/png', wrongSizeMessage('ears', { width: 15, height: 7 })],
       ['broken PNG ears', 'ears', 'earsInvalid', 'image/png', textureMessages.invalidImage],
     ])('refuses %s with 422 and the exact message, storing nothing', async (_name, kind, image, type, msg) => {
       const { jar, uuid } = await loginNewUser(suite.server);

@@ -49,6 +49,7 @@ test('the premium page gives the support address for payment questions', async (
   await page.goto('/premium');
   await expect(page.getByText('All purchases are final. Questions about a payment?')).toBeVisible();
   await expect(page.getByRole('link', { name: E2E_SUPPORT_EMAIL })).toHaveAttribute('href', `mailto:${E2E_SUPPORT_EMAIL}`);
+  await expect(page.getByRole('link', { name: 'Premium Boost' })).toHaveAttribute('href', '/premium/boost');
 });
 
 test('the privacy policy shows the support address where it asks players to write, and speaks of the ads the site shows', async ({ page }) => {

@@ -1,7 +1,7 @@
 // Upload Cape and Upload Ears: the file rule messages, the 3D preview, upload and its reset to waiting, Cancel, Remove, and the template pages.
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { COMPRESS_URL, textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules';
+import { COMPRESS_URL, textureMessages, wrongCapeSizeMessage, wrongSizeMessage } from '../../src/lib/texture-rules';
 import { solidPng, type Rgba } from '../../support/textures';
 import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 
@@ -295,7 +295,7 @@ test('ears: 14 × 10 is refused, 14 × 7 is shown on the head, uploaded and rese
   await previewSettled(page, 'ears', 'none');
 
   await pick(page, 'tall.png', await solidPng(14, 10, MAGENTA));
-  await expect(page.getByRole('alert')).toContainText(textureMessages.earsDimensions);
+  await expect(page.getByRole('alert')).toContainText(wrongSizeMessage('ears', { width: 14, height: 10 }));
   await expect(page.getByTestId('upload-panel')).toHaveAttribute('data-state', 'waiting');
 
   await pick(page, 'ears.png', await solidPng(14, 7, MAGENTA));

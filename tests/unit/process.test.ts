@@ -333,7 +333,7 @@ describe('processEars', () => {
       [28, 14],
     ] as const) {
       expect(await rejection(processEars(await solidPng(width, height))), `${width} x ${height}`).toBe(
-        "The ears aren't the right dimensions. Check out the gallery for some awesome ears.",
+        `The ears aren't the right dimensions. Check out the gallery for some awesome ears. This file is ${width} x ${height} pixels.`,
       );
     }
   });

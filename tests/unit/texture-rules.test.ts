@@ -139,7 +139,9 @@ describe('texture rules', () => {
       [7, 14],
       [0, 0],
     ])('refuses %i x %i (the old quirk that let one matching side through must not pass)', (width, height) => {
-      expect(checkEarsDimensions({ width, height })).toBe("The ears aren't the right dimensions. Check out the gallery for some awesome ears.");
+      expect(checkEarsDimensions({ width, height })).toBe(
+        `The ears aren't the right dimensions. Check out the gallery for some awesome ears. This file is ${width} x ${height} pixels.`,
+      );
     });
   });
 });

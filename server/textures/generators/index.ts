@@ -3,7 +3,7 @@
 import { perceptualProbes } from '../pipeline/perceptual-hash.ts';
 import { encodeRaw, TextureRejected, type EncodedTexture } from '../pipeline/process.ts';
 import { renderCapePreview } from '../pipeline/render.ts';
-import { capeDimensionsRefusal, wrongCapeSizeRefusal, storedCapeWidth, textureRefusal } from '../../../src/lib/texture-rules.ts';
+import { capeDimensionsRefusal, wrongSizeRefusal, storedCapeWidth, textureRefusal } from '../../../src/lib/texture-rules.ts';
 import { drawAnimatedCape } from './animated-cape.ts';
 import { drawBannerCape } from './banner-cape.ts';
 import type { GeneratedCape } from './generated.ts';
@@ -59,7 +59,7 @@ export async function makeCreation(request: CreationRequest): Promise<Creation> 
   const generated = await generate(request);
   // The upload pipeline's rules and encoder, from the drawn pixels (no file size limit: nothing was uploaded).
   const problem =
-    capeDimensionsRefusal(generated.still) ?? (generated.still.width === storedCapeWidth(generated.still.width) ? null : wrongCapeSizeRefusal(generated.still));
+    capeDimensionsRefusal(generated.still) ?? (generated.still.width === storedCapeWidth(generated.still.width) ? null : wrongSizeRefusal('cape', generated.still));
   if (problem) throw new TextureRejected(problem);
   const still = await encodeRaw(generated.still, 1, CREATION_COMPRESSION_LEVEL);
   const strip = generated.strip ? await encodeRaw(generated.strip.image, generated.strip.frames, CREATION_COMPRESSION_LEVEL) : null;

@@ -77,7 +77,7 @@ function PaymentSuccess() {
 }
 
 /** The premium page island. */
-export default function PremiumPage({ siteName, supportEmail }: { siteName: string; supportEmail: string }) {
+export default function PremiumPage({ siteName, supportEmail, discordUrl }: { siteName: string; supportEmail: string; discordUrl: string }) {
   const user = useStore($user);
   const [success] = useState(() => /\/premium\/success\/?$/.test(location.pathname));
   const [state, setState] = useState<ApiAnswer<'premiumState'> | null>(null);
@@ -194,9 +194,11 @@ export default function PremiumPage({ siteName, supportEmail }: { siteName: stri
           </>
         )}
       </p>
-      <p className="mt-2 text-sm text-ink-300">
-        Boosting our community server gives you one feature free while you boost: <a href="/premium/boost">Premium Boost</a>.
-      </p>
+      {discordUrl && (
+        <p className="mt-2 text-sm text-ink-300">
+          Boosting our community server gives you one feature free while you boost: <a href="/premium/boost">Premium Boost</a>.
+        </p>
+      )}
     </>
   );
 }
