@@ -13,7 +13,10 @@ import { importAllowed } from './scripts/import-layers.mjs';
 const importsRunOneWay = {
   meta: {
     type: 'problem',
-    docs: { description: 'Imports run one way: entry → routes → operations → features → texture core → platform → shared (scripts/import-layers.mjs)' },
+    docs: {
+      description:
+        'Imports run one way: entry → routes → operations → features → texture core → platform → shared (scripts/import-layers.mjs)',
+    },
     schema: [],
   },
   create(context) {
@@ -26,14 +29,33 @@ const importsRunOneWay = {
       if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
       const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
       if (importAllowed(from, to)) return;
-      context.report({ node: node.source, message: `${from} may not import ${to}: imports run one way (see scripts/import-layers.mjs).` });
+      context.report({
+        node: node.source,
+        message: `${from} may not import ${to}: imports run one way (see scripts/import-layers.mjs).`,
+      });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', '.astro/', 'node_modules/', '.tools/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/'] },
+  {
+    ignores: [
+      'dist/',
+      '.astro/',
+      'node_modules/',
+      '.tools/',
+      'data/',
+      'test-results/',
+      'playwright-report/',
+      'bench/results/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...astro.configs.recommended,
@@ -44,7 +66,10 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -62,7 +87,16 @@ export default tseslint.config(
     rules: { 'layers/imports-run-one-way': 'error' },
   },
   {
-    files: ['server/**', 'auth-server/**', 'tests/**', 'support/**', 'bench/**', 'scripts/**', 'bin/**', '*.{js,mjs,ts}'],
+    files: [
+      'server/**',
+      'auth-server/**',
+      'tests/**',
+      'support/**',
+      'bench/**',
+      'scripts/**',
+      'bin/**',
+      '*.{js,mjs,ts}',
+    ],
     languageOptions: { globals: globals.node },
   },
 );

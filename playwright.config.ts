@@ -138,7 +138,12 @@ export default defineConfig({
     {
       command: 'npx tsx server/main.ts',
       url: `http://127.0.0.1:${E2E_MAINTENANCE_PORT}/`,
-      env: { ...serverEnv, PORT: String(E2E_MAINTENANCE_PORT), DATA_DIR: `${E2E_DATA_DIR}-maintenance`, MAINTENANCE: 'true' },
+      env: {
+        ...serverEnv,
+        PORT: String(E2E_MAINTENANCE_PORT),
+        DATA_DIR: `${E2E_DATA_DIR}-maintenance`,
+        MAINTENANCE: 'true',
+      },
       reuseExistingServer: false,
       timeout: 60_000,
     },

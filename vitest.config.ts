@@ -13,9 +13,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'tests', include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'], exclude: CLUSTER_SUITES, maxWorkers: 2 },
+        test: {
+          name: 'tests',
+          include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          exclude: CLUSTER_SUITES,
+          maxWorkers: 2,
+        },
       },
-      { extends: true, test: { name: 'clusters', include: CLUSTER_SUITES, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: 'clusters', include: CLUSTER_SUITES, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });

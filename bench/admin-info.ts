@@ -4,7 +4,8 @@
 // migration 0008's counters.
 //
 //   npx tsx bench/admin-info.ts
-//   env USERS (100000), SAMPLES (40), BACKENDS ("sqlite,postgres"), PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/test)
+//   env USERS (100000), SAMPLES (40), BACKENDS ("sqlite,postgres"), PG_ADMIN_URL
+// (postgres://postgres@127.0.0.1:5432/test)
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -30,7 +31,17 @@ async function seed(db: Db): Promise<void> {
   const earsHash = 'e'.repeat(64);
   await db
     .insertInto('textures')
-    .values([capeHash, earsHash].map((hash) => ({ hash, kind: 'cape', width: 64, height: 32, frames: 1, bytes: 100, created_at: now })))
+    .values(
+      [capeHash, earsHash].map((hash) => ({
+        hash,
+        kind: 'cape',
+        width: 64,
+        height: 32,
+        frames: 1,
+        bytes: 100,
+        created_at: now,
+      })),
+    )
     .execute();
   for (let start = 0; start < USERS; start += 1000) {
     const rows = [];
@@ -46,13 +57,24 @@ async function seed(db: Db): Promise<void> {
       });
     }
     await db.insertInto('users').values(rows).execute();
-    const premium = rows.filter((_, offset) => (start + offset) % 20 === 0).map((row) => ({ user_uuid: row.uuid, glint: 1 }));
+    const premium = rows
+      .filter((_, offset) => (start + offset) % 20 === 0)
+      .map((row) => ({ user_uuid: row.uuid, glint: 1 }));
     if (premium.length > 0) await db.insertInto('premium').values(premium).execute();
   }
-  const admin = await db.selectFrom('users').select('uuid').where('username_lower', '=', 'player0').executeTakeFirstOrThrow();
+  const admin = await db
+    .selectFrom('users')
+    .select('uuid')
+    .where('username_lower', '=', 'player0')
+    .executeTakeFirstOrThrow();
   await db
     .insertInto('sessions')
-    .values({ id: createHash('sha256').update(TOKEN).digest('hex'), user_uuid: admin.uuid, created_at: now, expires_at: now + 86_400_000 })
+    .values({
+      id: createHash('sha256').update(TOKEN).digest('hex'),
+      user_uuid: admin.uuid,
+      created_at: now,
+      expires_at: now + 86_400_000,
+    })
     .execute();
   // The gallery's counters as 1,000,000 items leave them (the items themselves do not change what the dashboard reads).
   await db
@@ -68,7 +90,10 @@ async function seed(db: Db): Promise<void> {
 /** The p50 and p95 of some timings, in ms. */
 function percentiles(times: number[]): { p50: number; p95: number } {
   const sorted = [...times].sort((a, b) => a - b);
-  return { p50: sorted[Math.floor(sorted.length * 0.5)]!, p95: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]! };
+  return {
+    p50: sorted[Math.floor(sorted.length * 0.5)]!,
+    p95: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]!,
+  };
 }
 
 /** Times `work` SAMPLES times after 3 warm-up runs. */
@@ -112,7 +137,9 @@ async function run(backend: string): Promise<void> {
   const seedStart = performance.now();
   await seed(db);
   if (backend === 'postgres') await sql`ANALYZE`.execute(db);
-  console.log(`${backend}: seeded ${USERS.toLocaleString('en-US')} players in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  console.log(
+    `${backend}: seeded ${USERS.toLocaleString('en-US')} players in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
@@ -143,8 +170,12 @@ async function run(backend: string): Promise<void> {
       await response.arrayBuffer();
     });
     const counted = await time(() => countedTotals(db));
-    console.log(`${backend}: GET /api/admin/info p50 ${api.p50.toFixed(2)} ms, p95 ${api.p95.toFixed(2)} ms (HTTP, session check included)`);
-    console.log(`${backend}: the counts it replaced, p50 ${counted.p50.toFixed(2)} ms, p95 ${counted.p95.toFixed(2)} ms (queries alone)`);
+    console.log(
+      `${backend}: GET /api/admin/info p50 ${api.p50.toFixed(2)} ms, p95 ${api.p95.toFixed(2)} ms (HTTP, session check included)`,
+    );
+    console.log(
+      `${backend}: the counts it replaced, p50 ${counted.p50.toFixed(2)} ms, p95 ${counted.p95.toFixed(2)} ms (queries alone)`,
+    );
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

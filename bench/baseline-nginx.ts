@@ -1,15 +1,19 @@
-// The benchmarks' nginx baselines: one nginx process, no access log, sendfile, long keep-alive, its temporary files in the
-// run's folder; and the mod API's baseline on it, the same answers from files (`www/profile.json` for every /profile/
-// path, `www/textures/{hash}`) with the mod API's headers, their descriptors kept open.
+// The benchmarks' nginx baselines: one nginx process, no access log, sendfile, long keep-alive, its temporary files in
+// the run's folder; and the mod API's baseline on it, the same answers from files (`www/profile.json` for every
+// /profile/ path, `www/textures/{hash}`) with the mod API's headers, their descriptors kept open.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NGINX_BINARY } from '../support/nginx.ts';
 import { pause } from './processes.ts';
 
-/** Writes an nginx configuration for a benchmark baseline (`workers` processes, `http` the lines inside `http {}` after the common ones); returns its path. */
+/**
+ * Writes an nginx configuration for a benchmark baseline (`workers` processes, `http` the lines inside `http {}` after
+ * the common ones); returns its path.
+ */
 export function writeBaselineNginxConfig(dir: string, http: string, workers = 1): string {
-  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, `${temporary}_temp`), { recursive: true });
+  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
+    fs.mkdirSync(path.join(dir, `${temporary}_temp`), { recursive: true });
   const config = `daemon off;
 master_process off;
 worker_processes ${workers};
@@ -42,7 +46,9 @@ const MOD_HEADER_LINES = `      add_header access-control-allow-origin '*';
       add_header referrer-policy strict-origin-when-cross-origin;
       add_header content-security-policy "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";`;
 
-/** Writes the mod API baseline's configuration (`workers` processes) for the files under `dir/www`; returns its path. */
+/**
+ * Writes the mod API baseline's configuration (`workers` processes) for the files under `dir/www`; returns its path.
+ */
 export function modFilesNginxConfig(dir: string, port: number, workers = 1): string {
   return writeBaselineNginxConfig(
     dir,
@@ -74,8 +80,16 @@ export interface BenchNginx {
   stop: () => void;
 }
 
-/** Starts nginx on a configuration in `dir` (under `wrapper`, such as valgrind, when given) and waits until it answers on `port`. */
-export async function startBenchNginx(dir: string, config: string, port: number, wrapper: string[] = []): Promise<BenchNginx> {
+/**
+ * Starts nginx on a configuration in `dir` (under `wrapper`, such as valgrind, when given) and waits until it answers
+ * on `port`.
+ */
+export async function startBenchNginx(
+  dir: string,
+  config: string,
+  port: number,
+  wrapper: string[] = [],
+): Promise<BenchNginx> {
   const command = [...wrapper, NGINX_BINARY, '-p', dir, '-e', path.join(dir, 'error.log'), '-c', config];
   const child = spawn(command[0]!, command.slice(1), { stdio: 'ignore' });
   // valgrind takes seconds to start nginx.

@@ -69,13 +69,37 @@ const gif16 = await animatedGif(64, 16);
 const banner = renderBanner(decodeBannerCode('pmc', '2c729cmcf28')!);
 const colour = { r: 40, g: 40, b: 40, a: 255 };
 const cases: Array<{ label: string; request: CreationRequest }> = [
-  { label: 'image, scale 1 (64x32)', request: { generator: 'image', input: { image: picture, scale: 1, colour: 'auto', elytra: true } } },
-  { label: 'image, scale 6 (2048x1024)', request: { generator: 'image', input: { image: picture, scale: 6, colour: 'auto', elytra: true } } },
-  { label: 'animated 16 frames, scale 1', request: { generator: 'animated', input: { gif: gif16, background: null, scale: 1, colour, elytra: true } } },
-  { label: 'animated 4 frames, scale 6', request: { generator: 'animated', input: { gif: gif4, background: null, scale: 6, colour, elytra: true } } },
-  { label: 'prompt (built-in, 256x128)', request: { generator: 'prompt', input: drawPromptPattern('gold star on navy') } },
-  { label: 'banner (256x128)', request: { generator: 'banner', input: { banner, top: colour, bottom: colour, alignment: 'top' } } },
-  { label: 'head (128x64)', request: { generator: 'head', input: { skin: await skin(), helmet: true, red: 10, green: 0, blue: -10, brightness: 20 } } },
+  {
+    label: 'image, scale 1 (64x32)',
+    request: { generator: 'image', input: { image: picture, scale: 1, colour: 'auto', elytra: true } },
+  },
+  {
+    label: 'image, scale 6 (2048x1024)',
+    request: { generator: 'image', input: { image: picture, scale: 6, colour: 'auto', elytra: true } },
+  },
+  {
+    label: 'animated 16 frames, scale 1',
+    request: { generator: 'animated', input: { gif: gif16, background: null, scale: 1, colour, elytra: true } },
+  },
+  {
+    label: 'animated 4 frames, scale 6',
+    request: { generator: 'animated', input: { gif: gif4, background: null, scale: 6, colour, elytra: true } },
+  },
+  {
+    label: 'prompt (built-in, 256x128)',
+    request: { generator: 'prompt', input: drawPromptPattern('gold star on navy') },
+  },
+  {
+    label: 'banner (256x128)',
+    request: { generator: 'banner', input: { banner, top: colour, bottom: colour, alignment: 'top' } },
+  },
+  {
+    label: 'head (128x64)',
+    request: {
+      generator: 'head',
+      input: { skin: await skin(), helmet: true, red: 10, green: 0, blue: -10, brightness: 20 },
+    },
+  },
   { label: 'optifine design (128x64)', request: { generator: 'optifine', input: designColours('red') } },
   {
     label: 'optifine lookup (64x32)',
@@ -94,7 +118,8 @@ for (const { label, request } of cases) {
   const draw = capeGenerators[request.generator] as (input: unknown) => unknown;
   const drawing = await sample(async () => draw(request.input));
   const whole = await sample(() => makeCreation(request));
-  const cell = (values: number[]) => `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.95).toFixed(1)}`.padStart(15);
+  const cell = (values: number[]) =>
+    `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.95).toFixed(1)}`.padStart(15);
   console.log(`${label.padEnd(30)} ${cell(drawing)} ${cell(whole).padStart(17)}`);
 }
 
@@ -104,10 +129,18 @@ const db = openDatabase(`sqlite:${path.join(dir, 'bench.db')}`);
 await migrateToLatest(db);
 const jobs = new ImageJobs({ concurrency: 1 });
 try {
-  const creations = new Creations(db, new TextureLibrary(db, new LocalBlobStore(path.join(dir, 'textures'))), jobs, 60 * 60_000);
+  const creations = new Creations(
+    db,
+    new TextureLibrary(db, new LocalBlobStore(path.join(dir, 'textures'))),
+    jobs,
+    60 * 60_000,
+  );
   const maker = 'b'.repeat(32);
   await upsertUser(db, maker, 'BenchMaker');
-  const request: CreationRequest = { generator: 'image', input: { image: picture, scale: 6, colour: 'auto', elytra: true } };
+  const request: CreationRequest = {
+    generator: 'image',
+    input: { image: picture, scale: 6, colour: 'auto', elytra: true },
+  };
   const started = process.hrtime.bigint();
   const first = await creations.make(request, maker);
   const firstMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -3,8 +3,8 @@
 // against the 25 ms p95 goal. Prints the query plans of any case that misses it.
 //
 //   npx tsx bench/gallery.ts
-//   env ITEMS (1000000), USERS (100000), BACKENDS ("sqlite,postgres"), SAMPLES (40), BANNED_EVERY (100: every 100th player
-//       is banned and their items hidden, as a ban leaves them; 0 for none),
+//   env ITEMS (1000000), USERS (100000), BACKENDS ("sqlite,postgres"), SAMPLES (40), BANNED_EVERY (100: every 100th
+// player       is banned and their items hidden, as a ban leaves them; 0 for none),
 //       PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/test), EXPLAIN ("fail" | "all" | "none"; default "fail"),
 //       KEEP=1 (keep the seeded databases for manual EXPLAIN; the script prints where they are)
 // The parts: bench/gallery/settings.ts (the environment), dataset.ts (the generated gallery), seed.ts (loading it),
@@ -15,11 +15,32 @@ import path from 'node:path';
 import pg from 'pg';
 import { DEFAULT_TAGS } from '../server/db/migrations/seed-rows.ts';
 import { freePort } from '../support/app-process.ts';
-import { BACKENDS, BANNED_EVERY, EXPLAIN, GOAL_P95_MS, ITEMS, KEEP, PG_ADMIN_URL, SAMPLES, USERS, VIEWER, WARMUP } from './gallery/settings.ts';
+import {
+  BACKENDS,
+  BANNED_EVERY,
+  EXPLAIN,
+  GOAL_P95_MS,
+  ITEMS,
+  KEEP,
+  PG_ADMIN_URL,
+  SAMPLES,
+  USERS,
+  VIEWER,
+  WARMUP,
+} from './gallery/settings.ts';
 import { generate, TAG_POPULARITY, type Dataset } from './gallery/dataset.ts';
 import { pgSize, seedPostgres, seedSqlite } from './gallery/seed.ts';
 import { buildCases, expectedTotal, searchTerms, type Case } from './gallery/cases.ts';
-import { formatRow, loadAverage, measure, measureDirect, sleep, startServer, stopServer, type Result } from './gallery/measure.ts';
+import {
+  formatRow,
+  loadAverage,
+  measure,
+  measureDirect,
+  sleep,
+  startServer,
+  stopServer,
+  type Result,
+} from './gallery/measure.ts';
 import { diagnose, postgresExplainer, sqliteExplainer, type Explainer } from './gallery/explain.ts';
 
 const cleanups: Array<{ name: string; run: () => Promise<void> }> = [];
@@ -90,7 +111,10 @@ async function runBackend(backend: string, data: Dataset, cases: Case[]): Promis
     throw new Error(`unknown backend ${backend} (sqlite or postgres)`);
   }
   const seedSeconds = (performance.now() - began) / 1000;
-  const size = backend === 'sqlite' ? `${(fs.statSync(path.join(dir, 'gallery.db')).size / 1e9).toFixed(2)} GB file` : await pgSize(databaseUrl);
+  const size =
+    backend === 'sqlite'
+      ? `${(fs.statSync(path.join(dir, 'gallery.db')).size / 1e9).toFixed(2)} GB file`
+      : await pgSize(databaseUrl);
   console.log(`\n== ${backend}: seeded in ${seedSeconds.toFixed(1)} s (${size})`);
 
   const port = await freePort();
@@ -162,7 +186,9 @@ try {
   }
   const failed = [...all.values()].flat().filter((r) => r.goal && !r.pass);
   console.log(
-    failed.length === 0 ? '\nPASS: every goal case within 25 ms at p95' : `\nFAIL: ${failed.length} goal case(s) over 25 ms at p95 or with wrong answers`,
+    failed.length === 0
+      ? '\nPASS: every goal case within 25 ms at p95'
+      : `\nFAIL: ${failed.length} goal case(s) over 25 ms at p95 or with wrong answers`,
   );
   process.exitCode = failed.length === 0 ? 0 : 1;
 } catch (error) {

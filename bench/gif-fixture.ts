@@ -1,7 +1,11 @@
-// The benches' heaviest upload: a GIF cape of many frames, each a different colour with a moving band (it compresses well, so it fits in 500 KB).
+// The benches' heaviest upload: a GIF cape of many frames, each a different colour with a moving band (it compresses
+// well, so it fits in 500 KB).
 import sharp from 'sharp';
 
-/** A GIF of `frames` frames, `width` wide and (by default, a cape's shape) half as high, each frame a different colour with a moving band. */
+/**
+ * A GIF of `frames` frames, `width` wide and (by default, a cape's shape) half as high, each frame a different colour
+ * with a moving band.
+ */
 export async function animatedGif(width: number, frames: number, height = width / 2): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * frames * 4);
   for (let f = 0; f < frames; f++) {
@@ -16,7 +20,10 @@ export async function animatedGif(width: number, frames: number, height = width 
       }
     }
   }
-  return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height }, limitInputPixels: false })
+  return sharp(raw, {
+    raw: { width, height: height * frames, channels: 4, pageHeight: height },
+    limitInputPixels: false,
+  })
     .gif({ effort: 1 })
     .toBuffer();
 }

@@ -29,20 +29,35 @@ export async function logIn(baseUrl: string, databaseFile: string, uuid: string)
   const xsrf = cookiesOf(await fetch(`${baseUrl}/api/home`)).get('XSRF-TOKEN')!;
   const response = await fetch(`${baseUrl}/api/account/checkauth`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf) },
+    headers: {
+      'content-type': 'application/json',
+      cookie: `XSRF-TOKEN=${xsrf}`,
+      'x-xsrf-token': decodeURIComponent(xsrf),
+    },
     body: JSON.stringify({ code, ref: '/' }),
   });
   const session = cookiesOf(response).get('session');
-  if (response.status !== 200 || !session) throw new Error(`bench login failed: ${response.status} ${await response.text()}`);
+  if (response.status !== 200 || !session)
+    throw new Error(`bench login failed: ${response.status} ${await response.text()}`);
   return { cookie: `XSRF-TOKEN=${xsrf}; session=${session}`, xsrf: decodeURIComponent(xsrf) };
 }
 
 /** Posts a file as multipart form data (with extra fields) for a session; resolves with the status and the answer. */
-export async function postFile(baseUrl: string, session: Session, urlPath: string, file: Buffer, fields: Record<string, string> = {}) {
+export async function postFile(
+  baseUrl: string,
+  session: Session,
+  urlPath: string,
+  file: Buffer,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', new Blob([new Uint8Array(file)], { type: 'image/gif' }), 'cape.gif');
-  const response = await fetch(`${baseUrl}${urlPath}`, { method: 'POST', headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf }, body: form });
+  const response = await fetch(`${baseUrl}${urlPath}`, {
+    method: 'POST',
+    headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf },
+    body: form,
+  });
   return { status: response.status, body: await response.text() };
 }
 
@@ -61,7 +76,10 @@ export interface HeavyLoadReport {
 export async function prepareHeavyLoad(baseUrl: string, databaseFile: string, uuids: string[], workers: number) {
   const gif = await animatedGif(2048, 64);
   const sessions = await Promise.all(uuids.slice(0, workers).map((uuid) => logIn(baseUrl, databaseFile, uuid)));
-  const shared = await postFile(baseUrl, sessions[0]!, '/api/gallery/new', gif, { title: 'Heavy bench', tags: '["abstract"]' });
+  const shared = await postFile(baseUrl, sessions[0]!, '/api/gallery/new', gif, {
+    title: 'Heavy bench',
+    tags: '["abstract"]',
+  });
   const hash = (JSON.parse(shared.body) as { hash?: string }).hash;
   if (!hash) throw new Error(`bench gallery upload failed: ${shared.status} ${shared.body}`);
   const downloaders = Math.max(1, Math.round(workers / 3));
@@ -75,7 +93,9 @@ export async function prepareHeavyLoad(baseUrl: string, databaseFile: string, uu
       const worker = async (session: Session, download: boolean) => {
         while (!done) {
           if (download) {
-            const response = await fetch(`${baseUrl}/api/gallery/${hash}/download`, { headers: { cookie: session.cookie } });
+            const response = await fetch(`${baseUrl}/api/gallery/${hash}/download`, {
+              headers: { cookie: session.cookie },
+            });
             const bytes = (await response.arrayBuffer()).byteLength;
             if (response.status === 200 && bytes > 0) report.downloads += 1;
             else report.failures.push(`download ${response.status}`);

@@ -1,11 +1,11 @@
-// Image work shared fairly: while one kind of flood runs, another player uploads a 64 x 32 cape again and again; prints the
-// small upload's latency (p50, p95) and every answer the flood got. The floods (`FLOOD_KIND`):
-// - `creator`: one account sends the animated cape creator big GIFs (64 frames at 2048 x 2048, a new colour each time so
-//   the creation cache never answers), `FLOOD` requests in flight, as fast as the server lets it;
+// Image work shared fairly: while one kind of flood runs, another player uploads a 64 x 32 cape again and again; prints
+// the small upload's latency (p50, p95) and every answer the flood got. The floods (`FLOOD_KIND`):
+// - `creator`: one account sends the animated cape creator big GIFs (64 frames at 2048 x 2048, a new colour each time
+//   so the creation cache never answers), `FLOOD` requests in flight, as fast as the server lets it;
 // - `patched`: four accounts send the same GIF with its header patched to say 64 x 32 (its frames still decode at
 //   2048 x 2048), elytra on, two requests in flight each: work that claims to be small;
-// - `gif-reads`: `READERS` players wear a 2048 x 1024 cape of 2,097,152 colours (a 19 KB file), and anonymous readers ask
-//   for each one's /capes/{uuid}.gif at once, as a game with Cape Provider's GIF resolver does.
+// - `gif-reads`: `READERS` players wear a 2048 x 1024 cape of 2,097,152 colours (a 19 KB file), and anonymous readers
+//   ask for each one's /capes/{uuid}.gif at once, as a game with Cape Provider's GIF resolver does.
 // The server runs in a process of its own (server/main.ts, as `npm start` runs it) on a fresh SQLite database.
 //
 //   npx tsx bench/image-fairness.ts
@@ -23,7 +23,8 @@ import { pause, startProcess, stopProcess } from './processes.ts';
 import { loadAverage } from './wrk.ts';
 
 const FLOOD_KIND = process.env.FLOOD_KIND ?? 'creator';
-if (!['creator', 'patched', 'gif-reads'].includes(FLOOD_KIND)) throw new Error(`FLOOD_KIND is creator, patched or gif-reads, not ${FLOOD_KIND}`);
+if (!['creator', 'patched', 'gif-reads'].includes(FLOOD_KIND))
+  throw new Error(`FLOOD_KIND is creator, patched or gif-reads, not ${FLOOD_KIND}`);
 const DURATION_S = Number(process.env.DURATION ?? 60);
 const FLOOD = Number(process.env.FLOOD ?? 12);
 const READERS = Number(process.env.READERS ?? 44);
@@ -43,7 +44,9 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
-/** A 2048 x 1024 cape whose every pixel is a colour of its own (about 20 KB as a file), a different one for each `seed`. */
+/**
+ * A 2048 x 1024 cape whose every pixel is a colour of its own (about 20 KB as a file), a different one for each `seed`.
+ */
 function manyColoursCape(seed: number): Promise<Buffer> {
   const raw = Buffer.alloc(2048 * 1024 * 4);
   for (let i = 0; i < 2048 * 1024; i++) raw.writeUInt32BE(((((i + seed * 7919) & 0xffffff) << 8) | 0xff) >>> 0, i * 4);
@@ -60,7 +63,9 @@ let pass: boolean | undefined;
 try {
   console.log(`Making the flood's GIF (64 frames of 2048 x 2048) and the small cape (load average ${loadAverage()})`);
   const gif = await animatedGif(2048, 64, 2048);
-  const cape = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 30, g: 120, b: 200, alpha: 1 } } })
+  const cape = await sharp({
+    create: { width: 64, height: 32, channels: 4, background: { r: 30, g: 120, b: 200, alpha: 1 } },
+  })
     .png()
     .toBuffer();
 
@@ -111,7 +116,10 @@ try {
   let done = false;
   const answers = new Map<string, number>();
   const tally = (status: number, body: string) => {
-    const message = status === 200 ? 'made' : ((JSON.parse(body || '{}') as { error?: string; msg?: string }).error ?? body.slice(0, 80));
+    const message =
+      status === 200
+        ? 'made'
+        : ((JSON.parse(body || '{}') as { error?: string; msg?: string }).error ?? body.slice(0, 80));
     answers.set(`${status} ${message}`, (answers.get(`${status} ${message}`) ?? 0) + 1);
   };
   let colour = 0;
@@ -120,12 +128,18 @@ try {
   const floodOnce = async (session: Session, file: Buffer, elytra: boolean) => {
     while (!done) {
       colour += 1;
-      const fields = { scale: '1', color: (colour * 2654435761).toString(16).slice(-6).padStart(6, '0'), elytra: String(elytra) };
+      const fields = {
+        scale: '1',
+        color: (colour * 2654435761).toString(16).slice(-6).padStart(6, '0'),
+        elytra: String(elytra),
+      };
       const started = performance.now();
-      const answer = await postFile(baseUrl, session, '/api/gallery/animated-cape-creator', file, fields).catch((error: Error) => ({
-        status: 0,
-        body: JSON.stringify({ error: error.message }),
-      }));
+      const answer = await postFile(baseUrl, session, '/api/gallery/animated-cape-creator', file, fields).catch(
+        (error: Error) => ({
+          status: 0,
+          body: JSON.stringify({ error: error.message }),
+        }),
+      );
       if (answer.status === 200) slowestMade = Math.max(slowestMade, (performance.now() - started) / 1000);
       tally(answer.status, answer.body);
       if (answer.status !== 200) await pause(REFUSED_GAP_MS);
@@ -133,20 +147,33 @@ try {
   };
   let flooding: Array<Promise<unknown>> = [];
   if (FLOOD_KIND === 'gif-reads') {
-    console.log(`Seeding: ${READERS} players each put on a 2048 x 1024 cape of 2,097,152 colours (load average ${loadAverage()})`);
+    console.log(
+      `Seeding: ${READERS} players each put on a 2048 x 1024 cape of 2,097,152 colours (load average ${loadAverage()})`,
+    );
     const seeded = Date.now();
     for (const session of flooders) {
-      const answer = await postFile(baseUrl, session, '/api/upload-cape', await manyColoursCape(flooders.indexOf(session)));
+      const answer = await postFile(
+        baseUrl,
+        session,
+        '/api/upload-cape',
+        await manyColoursCape(flooders.indexOf(session)),
+      );
       if (answer.status !== 200) throw new Error(`a seed upload failed: ${answer.status} ${answer.body}`);
     }
     console.log(`  seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
-    console.log(`Flooding: one anonymous GET /capes/{uuid}.gif for each of the ${READERS}, all at once, then the small uploads for ${DURATION_S} s`);
+    console.log(
+      `Flooding: one anonymous GET /capes/{uuid}.gif for each of the ${READERS}, all at once, then the small uploads for ${DURATION_S} s`,
+    );
     flooding = flooderUuids.map(async (uuid) => {
-      const response = await fetch(`${baseUrl}/capes/${uuid}.gif`).catch((error: Error) => ({ status: 0, text: async () => error.message }));
+      const response = await fetch(`${baseUrl}/capes/${uuid}.gif`).catch((error: Error) => ({
+        status: 0,
+        text: async () => error.message,
+      }));
       tally(response.status, response.status === 200 ? '' : await response.text());
     });
   } else {
-    const [file, elytra, inFlight] = FLOOD_KIND === 'creator' ? [gif, false, FLOOD] : [patched, true, PATCHED_IN_FLIGHT];
+    const [file, elytra, inFlight] =
+      FLOOD_KIND === 'creator' ? [gif, false, FLOOD] : [patched, true, PATCHED_IN_FLIGHT];
     console.log(
       `Flooding: ${flooders.length} account(s) x ${inFlight} animated creator requests in flight (a ${Math.round(file.length / 1024)} KB GIF${FLOOD_KIND === 'patched' ? ' whose header says 64 x 32' : ''}), a 64 x 32 cape upload every ${UPLOAD_GAP_MS} ms, for ${DURATION_S} s (load average ${loadAverage()})`,
     );
@@ -161,7 +188,10 @@ try {
       const answer = await upload(player);
       latencies.push(performance.now() - started);
       if (answer.status !== 200)
-        failures.set(`${answer.status} ${answer.body.slice(0, 100)}`, (failures.get(`${answer.status} ${answer.body.slice(0, 100)}`) ?? 0) + 1);
+        failures.set(
+          `${answer.status} ${answer.body.slice(0, 100)}`,
+          (failures.get(`${answer.status} ${answer.body.slice(0, 100)}`) ?? 0) + 1,
+        );
       await pause(UPLOAD_GAP_MS);
     }
     done = true;
@@ -175,13 +205,17 @@ try {
   const p50 = quantile(latencies, 0.5);
   const p95 = quantile(latencies, 0.95);
   console.log(`\nSmall cape upload (64 x 32), ${latencies.length} uploads while the flood ran:`);
-  console.log(`  p50 ${(p50 / 1000).toFixed(2)} s, p95 ${(p95 / 1000).toFixed(2)} s, max ${(Math.max(...latencies) / 1000).toFixed(2)} s`);
+  console.log(
+    `  p50 ${(p50 / 1000).toFixed(2)} s, p95 ${(p95 / 1000).toFixed(2)} s, max ${(Math.max(...latencies) / 1000).toFixed(2)} s`,
+  );
   for (const [answer, count] of failures) console.log(`  not 200: ${count} x ${answer}`);
   console.log(`The flood's answers (${FLOOD_KIND === 'gif-reads' ? 'anonymous GIF reads' : 'animated cape creator'}):`);
   for (const [answer, count] of [...answers].sort((a, b) => b[1] - a[1])) console.log(`  ${count} x ${answer}`);
   if (slowestMade > 0) console.log(`  the slowest cape made took ${slowestMade.toFixed(1)} s`);
   pass = p95 <= GOAL_P95_MS && failures.size === 0;
-  console.log(`\n${pass ? 'PASS' : 'FAIL'}: p95 ${(p95 / 1000).toFixed(2)} s against the goal of ${GOAL_P95_MS / 1000} s (load average ${loadAtEnd})`);
+  console.log(
+    `\n${pass ? 'PASS' : 'FAIL'}: p95 ${(p95 / 1000).toFixed(2)} s against the goal of ${GOAL_P95_MS / 1000} s (load average ${loadAtEnd})`,
+  );
 } finally {
   if (server) await stopProcess(server.child);
   fs.rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,11 @@
-// What the image job queue charges each kind of image work before it runs (its pixels, server/textures/image-work/job-cost.ts: the
-// small-job lane takes jobs up to IMAGE_SMALL_JOB_PIXELS) against the CPU the work really takes, on the worst input of
-// each kind this bench knows: pictures whose every pixel is a colour of its own (the most work for a palette, as small a file as a plain one) at the largest size the site accepts.
+// What the image job queue charges each kind of image work before it runs (its pixels,
+// server/textures/image-work/job-cost.ts: the small-job lane takes jobs up to IMAGE_SMALL_JOB_PIXELS) against the CPU
+// the work really takes, on the worst input of each kind this bench knows: pictures whose every pixel is a colour of
+// its own (the most work for a palette, as small a file as a plain one) at the largest size the site accepts.
 //
-// The charge is the job's pixels (weighted by kind, as the queue counts them) plus a fixed set-up, turned into time at the
-// rate of the reference job, a 2048 x 1024 cape upload of 2,097,152 colours (the largest small job): a kind that takes
-// more than twice its charge holds a lane that much longer than the queue expects. Each case runs
+// The charge is the job's pixels (weighted by kind, as the queue counts them) plus a fixed set-up, turned into time at
+// the rate of the reference job, a 2048 x 1024 cape upload of 2,097,152 colours (the largest small job): a kind that
+// takes more than twice its charge holds a lane that much longer than the queue expects. Each case runs
 // RUNS times (after one warm-up) in this process; CPU is this process's user + system time (libvips' threads
 // included). `npx tsx bench/image-job-cost.ts`
 import sharp from 'sharp';
@@ -21,12 +22,15 @@ const RUNS = Number(process.env.RUNS ?? 3);
 /** Each kind may take at most this many times its charge. */
 const GOAL = 2;
 /**
- * What every job costs whatever its size (the worker's message, starting the decoder and encoder: 3–10 ms), in pixels of
- * the reference's work. The queue's pixel count leaves it out: it never makes a job big, so it never changes a lane.
+ * What every job costs whatever its size (the worker's message, starting the decoder and encoder: 3–10 ms), in pixels
+ * of the reference's work. The queue's pixel count leaves it out: it never makes a job big, so it never changes a lane.
  */
 const SETUP_PIXELS = 200_000;
 
-/** Raw RGBA pixels each of a colour of its own (colour = the pixel's index, offset by `shift`): 2,097,152 colours in a 2048 x 1024 picture, the most a palette has to reduce, in a file that still compresses well. */
+/**
+ * Raw RGBA pixels each of a colour of its own (colour = the pixel's index, offset by `shift`): 2,097,152 colours in a
+ * 2048 x 1024 picture, the most a palette has to reduce, in a file that still compresses well.
+ */
 function allColours(width: number, height: number, shift = 0): Buffer {
   const raw = Buffer.alloc(width * height * 4);
   for (let i = 0; i < width * height; i++) {
@@ -43,7 +47,9 @@ function allColoursPng(width: number, height: number): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A GIF whose frames each hold as many colours as they have pixels (before the palette), a different run each frame. */
+/**
+ * A GIF whose frames each hold as many colours as they have pixels (before the palette), a different run each frame.
+ */
 function allColoursGif(width: number, height: number, frames: number): Promise<Buffer> {
   const raw = Buffer.concat(Array.from({ length: frames }, (_, frame) => allColours(width, height, frame * 99_991)));
   return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height } })
@@ -64,7 +70,11 @@ const strip = await allColoursPng(1024, 512 * 8);
 const cases: Case[] = [
   { label: 'cape upload, 2048x1024 PNG of 2,097,152 colours (reference)', name: 'cape', input: manyColours },
   { label: 'cape upload, 64x32 noise PNG', name: 'cape', input: await noisePng(64, 32) },
-  { label: 'cape upload, 512x256 GIF of 16 many-coloured frames', name: 'cape', input: await allColoursGif(512, 256, 16) },
+  {
+    label: 'cape upload, 512x256 GIF of 16 many-coloured frames',
+    name: 'cape',
+    input: await allColoursGif(512, 256, 16),
+  },
   { label: 'gallery upload, 2048x1024 of 2,097,152 colours', name: 'galleryTexture', input: manyColours },
   { label: 'ears upload, 14x7 noise', name: 'ears', input: await noisePng(14, 7) },
   { label: 'GIF of a 2048x1024 still of 2,097,152 colours', name: 'stripGif', input: manyColours },
@@ -78,27 +88,55 @@ const cases: Case[] = [
   {
     label: 'image creator, 4096x4096 of as many colours, scale 6',
     name: 'creation',
-    input: { generator: 'image', input: { image: await allColoursPng(4096, 4096), scale: 6, colour: 'auto', elytra: true } },
+    input: {
+      generator: 'image',
+      input: { image: await allColoursPng(4096, 4096), scale: 6, colour: 'auto', elytra: true },
+    },
   },
   {
     label: 'animated creator, 512x512 x 16 many-coloured GIF, background, elytra, scale 3',
     name: 'creation',
     input: {
       generator: 'animated',
-      input: { gif: await allColoursGif(512, 512, 16), background: await noisePng(512, 256), scale: 3, colour: black, elytra: true },
+      input: {
+        gif: await allColoursGif(512, 512, 16),
+        background: await noisePng(512, 256),
+        scale: 3,
+        colour: black,
+        elytra: true,
+      },
     },
   },
   {
     label: 'head creator, 64x64 noise skin',
     name: 'creation',
-    input: { generator: 'head', input: { skin: await noisePng(64, 64), helmet: true, red: 10, green: 0, blue: -10, brightness: 20 } },
+    input: {
+      generator: 'head',
+      input: { skin: await noisePng(64, 64), helmet: true, red: 10, green: 0, blue: -10, brightness: 20 },
+    },
   },
-  { label: 'OptiFine file, 2048x1024 of 2,097,152 colours', name: 'creation', input: { generator: 'optifineFile', input: manyColours } },
-  { label: 'prompt creator (built-in pattern)', name: 'creation', input: { generator: 'prompt', input: drawPromptPattern('noise on noise, gold stars') } },
+  {
+    label: 'OptiFine file, 2048x1024 of 2,097,152 colours',
+    name: 'creation',
+    input: { generator: 'optifineFile', input: manyColours },
+  },
+  {
+    label: 'prompt creator (built-in pattern)',
+    name: 'creation',
+    input: { generator: 'prompt', input: drawPromptPattern('noise on noise, gold stars') },
+  },
   {
     label: 'banner creator',
     name: 'creation',
-    input: { generator: 'banner', input: { banner: renderBanner(decodeBannerCode('pmc', '2c729cmcf28')!), top: black, bottom: black, alignment: 'top' } },
+    input: {
+      generator: 'banner',
+      input: {
+        banner: renderBanner(decodeBannerCode('pmc', '2c729cmcf28')!),
+        top: black,
+        bottom: black,
+        alignment: 'top',
+      },
+    },
   },
   { label: 'OptiFine design creator', name: 'creation', input: { generator: 'optifine', input: designColours('red') } },
 ];
@@ -126,7 +164,13 @@ const rows: Array<{ label: string; name: string; pixels: number; small: boolean;
 for (const { label, name, input } of cases) {
   const run = imageWork[name] as (input: unknown) => Promise<unknown>;
   const pixels = imageJobPixels(name, input as ImageWorkInput<typeof name>);
-  rows.push({ label, name, pixels, small: pixels <= IMAGE_JOB_DEFAULTS.smallJobPixels, cpu: await cpuMs(() => run(input)) });
+  rows.push({
+    label,
+    name,
+    pixels,
+    small: pixels <= IMAGE_JOB_DEFAULTS.smallJobPixels,
+    cpu: await cpuMs(() => run(input)),
+  });
 }
 
 const reference = rows[0]!;

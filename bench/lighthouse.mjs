@@ -1,4 +1,5 @@
-// Starts the server, runs Lighthouse (default mobile config) 3 times on each measured page and prints the median figures.
+// Starts the server, runs Lighthouse (default mobile config) 3 times on each measured page and prints the median
+// figures.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,10 +62,16 @@ async function answers(url) {
 
 // Starts the server in its own process group with a throw-away data folder; resolves once the home page answers.
 async function startServer() {
-  if (await answers(URL_TO_TEST)) throw new Error(`Something already answers on ${URL_TO_TEST}; stop it or set BENCH_PORT.`);
+  if (await answers(URL_TO_TEST))
+    throw new Error(`Something already answers on ${URL_TO_TEST}; stop it or set BENCH_PORT.`);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-bench-'));
   const env = { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, OFFLINE_MODE: 'true', LOG_LEVEL: 'warn' };
-  server = spawn('npx', ['tsx', 'server/main.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+  server = spawn('npx', ['tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   let exited = null;
   server.once('exit', (code, signal) => (exited = signal ?? code));
   const deadline = Date.now() + SERVER_START_LIMIT_MS;
@@ -124,7 +131,11 @@ async function stopChrome() {
 // Issues a one-time login code for the bench player with the operator CLI, against the server's data folder.
 function issueLoginCode() {
   const env = { ...process.env, DATA_DIR: dataDir, OFFLINE_MODE: 'true', LOG_LEVEL: 'silent' };
-  const output = execFileSync(process.execPath, [path.join(ROOT, 'bin', 'cloakroom.mjs'), 'code', PLAYER], { cwd: ROOT, env, encoding: 'utf8' });
+  const output = execFileSync(process.execPath, [path.join(ROOT, 'bin', 'cloakroom.mjs'), 'code', PLAYER], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  });
   const match = /: (\d{6})$/m.exec(output);
   if (!match) throw new Error(`No login code in the CLI's output: ${output}`);
   return match[1];
@@ -154,10 +165,17 @@ async function runLighthouse(page) {
   const { port } = await launchChrome();
   try {
     if (page.player) await logIn(port);
-    const result = await lighthouse(`${ORIGIN}${page.path}`, { port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    const result = await lighthouse(`${ORIGIN}${page.path}`, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+    });
     if (!result?.lhr) throw new Error('Lighthouse returned no result.');
-    if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
-    if (new URL(result.lhr.finalDisplayedUrl).pathname !== page.path) throw new Error(`Lighthouse measured ${result.lhr.finalDisplayedUrl}, not ${page.path}.`);
+    if (result.lhr.runtimeError)
+      throw new Error(`Lighthouse: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+    if (new URL(result.lhr.finalDisplayedUrl).pathname !== page.path)
+      throw new Error(`Lighthouse measured ${result.lhr.finalDisplayedUrl}, not ${page.path}.`);
     return result;
   } finally {
     await stopChrome();
@@ -167,7 +185,9 @@ async function runLighthouse(page) {
 // The same-origin requests of a run that failed (status 400 or more), as "status url".
 function failedRequests(lhr) {
   const items = lhr.audits['network-requests']?.details?.items ?? [];
-  return items.filter((item) => item.url.startsWith(ORIGIN) && item.statusCode >= 400).map((item) => `${item.statusCode} ${item.url}`);
+  return items
+    .filter((item) => item.url.startsWith(ORIGIN) && item.statusCode >= 400)
+    .map((item) => `${item.statusCode} ${item.url}`);
 }
 
 // The median of a list of numbers.
@@ -204,7 +224,9 @@ function printSummary(page, lhrs) {
       .join(', ')} on ${os.cpus().length} cores\n`,
   );
   for (const [index, lhr] of lhrs.entries()) {
-    const metrics = METRICS.map(([label, id, unit]) => `${label} ${formatMetric(lhr.audits[id].numericValue, unit)}`).join(', ');
+    const metrics = METRICS.map(
+      ([label, id, unit]) => `${label} ${formatMetric(lhr.audits[id].numericValue, unit)}`,
+    ).join(', ');
     console.log(`Run ${index + 1}: performance ${categoryScore(lhr, 'performance')} | ${metrics}`);
   }
   console.log(`\nMedian of ${lhrs.length} runs:`);
@@ -240,7 +262,10 @@ async function cleanUp() {
 async function measure(page) {
   const results = [];
   for (let attempt = 1; results.length < RUNS; attempt += 1) {
-    if (attempt > MAX_ATTEMPTS) throw new Error(`Only ${results.length} of ${RUNS} runs loaded ${page.path} cleanly in ${MAX_ATTEMPTS} attempts.`);
+    if (attempt > MAX_ATTEMPTS)
+      throw new Error(
+        `Only ${results.length} of ${RUNS} runs loaded ${page.path} cleanly in ${MAX_ATTEMPTS} attempts.`,
+      );
     console.log(`Lighthouse ${page.path} run ${results.length + 1}/${RUNS}…`);
     const result = await runLighthouse(page);
     const failed = failedRequests(result.lhr);
@@ -259,7 +284,8 @@ function selectedPages() {
   const wanted = process.argv.slice(2);
   if (wanted.length === 0) return PAGES;
   const pages = PAGES.filter((page) => wanted.includes(page.name) || wanted.includes(page.path));
-  if (pages.length !== wanted.length) throw new Error(`Unknown page in ${wanted.join(' ')}; the pages are ${PAGES.map((page) => page.name).join(', ')}.`);
+  if (pages.length !== wanted.length)
+    throw new Error(`Unknown page in ${wanted.join(' ')}; the pages are ${PAGES.map((page) => page.name).join(', ')}.`);
   return pages;
 }
 

@@ -87,7 +87,10 @@ try {
   // The seed: most players have nothing to show, as most players the mod is asked about.
   const seedStart = Date.now();
   const capes = await makeCapes(TEXTURES);
-  const { hashes, wearers } = await seed(dataDir, path.join(dataDir, 'cloakroom.db'), PLAYERS, capes, { cape: SHOWING, ears: 0 });
+  const { hashes, wearers } = await seed(dataDir, path.join(dataDir, 'cloakroom.db'), PLAYERS, capes, {
+    cape: SHOWING,
+    ears: 0,
+  });
   if (wearers.length === 0) throw new Error('No player wears a cape: raise PLAYERS or SHOWING');
   const seedS = (Date.now() - seedStart) / 1000;
   console.log(
@@ -104,19 +107,28 @@ try {
   };
   const rebuildStart = Date.now();
   const rebuildLog = path.join(dir, 'rebuild.log');
-  const rebuildCode = await runCommand(process.execPath, ['bin/cloakroom.mjs', 'answers', 'rebuild'], serverEnv, rebuildLog);
+  const rebuildCode = await runCommand(
+    process.execPath,
+    ['bin/cloakroom.mjs', 'answers', 'rebuild'],
+    serverEnv,
+    rebuildLog,
+  );
   const rebuildS = (Date.now() - rebuildStart) / 1000;
-  if (rebuildCode !== 0) throw new Error(`cloakroom answers rebuild failed (exit ${rebuildCode}):\n${fs.readFileSync(rebuildLog, 'utf8')}`);
+  if (rebuildCode !== 0)
+    throw new Error(`cloakroom answers rebuild failed (exit ${rebuildCode}):\n${fs.readFileSync(rebuildLog, 'utf8')}`);
   const directory = {
     kb: firstNumber('du', ['-sk', answersDir]),
     inodes: firstNumber('du', ['-s', '--inodes', answersDir]),
-    names: Number(spawnSync('sh', ['-c', 'find "$0" -type f -printf x | wc -c', answersDir], { encoding: 'utf8' }).stdout.trim()),
+    names: Number(
+      spawnSync('sh', ['-c', 'find "$0" -type f -printf x | wc -c', answersDir], { encoding: 'utf8' }).stdout.trim(),
+    ),
   };
   console.log(
     `Rebuilt the answer directory in ${rebuildS.toFixed(1)} s: ${thousands(directory.kb / 1024)} MB (du), ${thousands(directory.names)} file names, ${thousands(directory.inodes)} inodes (hard links once, directories included)`,
   );
 
-  // One app process, as `npm start` runs it: behind the shipped nginx (which should never ask it here) and asked straight.
+  // One app process, as `npm start` runs it: behind the shipped nginx (which should never ask it here) and asked
+  // straight.
   const app = await startProcess(
     'app',
     PORTS.app,
@@ -146,9 +158,17 @@ try {
   }
   if (/rebuilding it/.test(fs.readFileSync(path.join(dir, 'app.log'), 'utf8')))
     console.log('!! The app process rebuilt the directory at start: the CLI rebuild left no mark it accepts');
-  shipped = await startNginx({ dir: path.join(dir, 'shipped'), port: PORTS.shipped, upstreamPorts: [PORTS.app], siteDir, answersDir, workers: NGINX_WORKERS });
+  shipped = await startNginx({
+    dir: path.join(dir, 'shipped'),
+    port: PORTS.shipped,
+    upstreamPorts: [PORTS.app],
+    siteDir,
+    answersDir,
+    workers: NGINX_WORKERS,
+  });
 
-  // The static baseline's files: each layout's bytes of a player wearing each cape, under the cape's hash, and the textures.
+  // The static baseline's files: each layout's bytes of a player wearing each cape, under the cape's hash, and the
+  // textures.
   const www = path.join(dir, 'static', 'www');
   await writeStaticFiles(www, wearers, hashes);
   const staticDir = path.join(dir, 'static');
@@ -187,7 +207,8 @@ try {
   const node = await startBare('node', 'node', PORTS.node);
   const fastify = await startBare('fastify', 'fastify', PORTS.fastify);
 
-  // The paths: known players uniformly, unknown players each new or again and again, each layout, textures, and the mix.
+  // The paths: known players uniformly, unknown players each new or again and again, each layout, textures, and the
+  // mix.
   const { profiles, unknown, unknownSeen, textures, mix, layoutLists } = writePathLists(dir, wearers, hashes);
 
   // The app's caches hold every known player and texture, as on a busy server (the straight rounds measure cache hits).
@@ -202,7 +223,8 @@ try {
     'all-textures',
     hashes.map((hash) => `/textures/${hash}`),
   );
-  for (const file of [knownProfiles, allTextures]) await runWrk({ port: PORTS.app, pathsFile: file, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
+  for (const file of [knownProfiles, allTextures])
+    await runWrk({ port: PORTS.app, pathsFile: file, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
   const rssWarm = rssMb(app.child.pid!);
   console.log(
     `App process: every known player and texture asked once in ${((Date.now() - warmStart) / 1000).toFixed(1)} s; RSS ${rssStart.toFixed(0)} MB at start, ${rssWarm.toFixed(0)} MB after`,
@@ -225,7 +247,12 @@ try {
     node: { name: 'node', port: PORTS.node, parts: [{ label: 'node', pids: () => [node.child.pid!] }] },
     fastify: { name: 'fastify', port: PORTS.fastify, parts: [{ label: 'fastify', pids: () => [fastify.child.pid!] }] },
   } satisfies Record<string, Target>;
-  const throughNginx = (name: string, title: string, paths: { target: string; baseline: string; notFound: number }, max: number): BenchCase => ({
+  const throughNginx = (
+    name: string,
+    title: string,
+    paths: { target: string; baseline: string; notFound: number },
+    max: number,
+  ): BenchCase => ({
     name,
     title,
     runs: [
@@ -289,7 +316,11 @@ try {
   console.log(
     `Node ${process.version}, nginx ${NGINX_WORKERS} worker(s), wrk -t1 -c${CONNECTIONS}${PIN ? ` on core ${LOAD_CORE}, every server on core ${SERVER_CORE}` : ''}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${thousands(LIST)} paths a list, ${os.cpus().length} cores`,
   );
-  if (PIN) pinTreeToCore([shipped.child.pid!, staticNginx.pid, app.child.pid!, node.child.pid!, fastify.child.pid!], SERVER_CORE);
+  if (PIN)
+    pinTreeToCore(
+      [shipped.child.pid!, staticNginx.pid, app.child.pid!, node.child.pid!, fastify.child.pid!],
+      SERVER_CORE,
+    );
   const { rounds: results, appRequests: appRequestsByCase } = await runAll(cases);
   const rssEnd = rssMb(app.child.pid!);
 

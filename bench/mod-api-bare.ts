@@ -1,8 +1,8 @@
 // The mod API bench's reference servers: the mod API's paths, headers and bytes, and nothing else (no logger, no
 // schemas, no database, no caches to check). Run by bench/mod-api.ts and bench/mod-answers.ts, each in a process of its
 // own: PORT, PROFILE_FILE, TEXTURES_DIR, and BARE=fastify (a bare Fastify route, the framework's floor) or BARE=node
-// (node:http alone). Optional: KNOWN_FILE (uuids, one a line: /profile/{id} of any other id gets the mod API's 404, as an
-// unknown player does) and LAST_MODIFIED (the profile's Last-Modified, as the real server sends one).
+// (node:http alone). Optional: KNOWN_FILE (uuids, one a line: /profile/{id} of any other id gets the mod API's 404, as
+// an unknown player does) and LAST_MODIFIED (the profile's Last-Modified, as the real server sends one).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -22,10 +22,16 @@ const port = Number(process.env.PORT);
 const profileJson = fs.readFileSync(process.env.PROFILE_FILE!, 'utf8');
 const profileEtag = `"${createHash('sha1').update(profileJson).digest('base64url')}"`;
 const texturesDir = process.env.TEXTURES_DIR!;
-const textures = new Map(fs.readdirSync(texturesDir).map((hash) => [hash, fs.readFileSync(path.join(texturesDir, hash))]));
+const textures = new Map(
+  fs.readdirSync(texturesDir).map((hash) => [hash, fs.readFileSync(path.join(texturesDir, hash))]),
+);
 /** The players with a profile, when given: every other /profile/ id is an unknown player. */
-const known = process.env.KNOWN_FILE ? new Set(fs.readFileSync(process.env.KNOWN_FILE, 'utf8').split('\n').filter(Boolean)) : undefined;
-const lastModified: Record<string, string> = process.env.LAST_MODIFIED ? { 'last-modified': process.env.LAST_MODIFIED } : {};
+const known = process.env.KNOWN_FILE
+  ? new Set(fs.readFileSync(process.env.KNOWN_FILE, 'utf8').split('\n').filter(Boolean))
+  : undefined;
+const lastModified: Record<string, string> = process.env.LAST_MODIFIED
+  ? { 'last-modified': process.env.LAST_MODIFIED }
+  : {};
 
 if (process.env.BARE === 'node') {
   // Every answer's headers as a flat list built once, the cheapest form writeHead takes (as the real server's fast path
@@ -58,7 +64,8 @@ if (process.env.BARE === 'node') {
     .createServer((request, response) => {
       const url = request.url ?? '';
       if (url.startsWith('/profile/')) {
-        if (known && !known.has(url.slice('/profile/'.length))) return response.writeHead(404, NOT_FOUND_HEADER_LIST as string[]).end(NOT_FOUND_BODY);
+        if (known && !known.has(url.slice('/profile/'.length)))
+          return response.writeHead(404, NOT_FOUND_HEADER_LIST as string[]).end(NOT_FOUND_BODY);
         return response.writeHead(200, profileHeaders).end(profileBody);
       }
       const texture = textureAnswers.get(url.slice('/textures/'.length));
@@ -70,7 +77,8 @@ if (process.env.BARE === 'node') {
   const app = Fastify();
   const profileHeaders = { ...MOD_HEADERS, ...lastModified };
   app.get<{ Params: { id: string } }>('/profile/:id', async (request, reply) => {
-    if (known && !known.has(request.params.id)) return reply.status(404).headers(MOD_HEADERS).type(PROFILE_CONTENT_TYPE).send(NOT_FOUND_BODY);
+    if (known && !known.has(request.params.id))
+      return reply.status(404).headers(MOD_HEADERS).type(PROFILE_CONTENT_TYPE).send(NOT_FOUND_BODY);
     return reply
       .headers(profileHeaders)
       .header('cache-control', PROFILE_CACHE_CONTROL)
@@ -81,7 +89,12 @@ if (process.env.BARE === 'node') {
   app.get<{ Params: { hash: string } }>('/textures/:hash', async (request, reply) => {
     const bytes = textures.get(request.params.hash);
     if (!bytes) return reply.status(404).send({ error: 'Not found' });
-    return reply.headers(MOD_HEADERS).header('cache-control', TEXTURE_CACHE_CONTROL).header('etag', `"${request.params.hash}"`).type('image/png').send(bytes);
+    return reply
+      .headers(MOD_HEADERS)
+      .header('cache-control', TEXTURE_CACHE_CONTROL)
+      .header('etag', `"${request.params.hash}"`)
+      .type('image/png')
+      .send(bytes);
   });
   await app.listen({ port, host: '127.0.0.1' });
 }

@@ -1,5 +1,6 @@
-// Mod API load test: /profile/{uuid} and /textures/{hash} of the real server against a bare Fastify route and nginx, each
-// in its own process, loaded by wrk (a process of its own), in interleaved rounds. See bench/README.md, "Mod API under load".
+// Mod API load test: /profile/{uuid} and /textures/{hash} of the real server against a bare Fastify route and nginx,
+// each in its own process, loaded by wrk (a process of its own), in interleaved rounds. See bench/README.md, "Mod API
+// under load".
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,9 +23,14 @@ const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const HEAVY_WORKERS = Number(process.env.HEAVY_WORKERS ?? 20);
 /** The p99 goal for /profile and /textures while the heavy work runs. */
 const HEAVY_P99_GOAL_MS = 50;
-/** The goal for /textures straight to the process: CPU per request at most this times node:http's for the same bytes. */
+/**
+ * The goal for /textures straight to the process: CPU per request at most this times node:http's for the same bytes.
+ */
 const TEXTURE_CPU_GOAL = 1.2;
-/** In the heavy phase, the load generators (wrk and this process's uploads and downloads) run on one core, the server with its image workers on the other. */
+/**
+ * In the heavy phase, the load generators (wrk and this process's uploads and downloads) run on one core, the server
+ * with its image workers on the other.
+ */
 const LOAD_CORE = 0;
 const SERVER_CORE = 1;
 
@@ -34,7 +40,9 @@ interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
-  /** The target process's CPU time (user + system) per answered request, in µs: steadier than req/s on a busy machine. */
+  /**
+   * The target process's CPU time (user + system) per answered request, in µs: steadier than req/s on a busy machine.
+   */
   cpuUs: number;
 }
 
@@ -59,13 +67,24 @@ const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
  * Loads a target with wrk for `durationS` while `during` (if given) runs beside it, e.g. uploads and downloads for a
  * background-load phase; resolves when both are done.
  */
-async function load(target: Target, pathsFile: string, durationS: number, during?: () => Promise<void>): Promise<LoadResult> {
+async function load(
+  target: Target,
+  pathsFile: string,
+  durationS: number,
+  during?: () => Promise<void>,
+): Promise<LoadResult> {
   const cpu = cpuPerRequest(() => [target.child.pid!]);
-  const [result] = await Promise.all([runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS }), during?.()]);
+  const [result] = await Promise.all([
+    runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS }),
+    during?.(),
+  ]);
   return { ...result, cpuUs: cpu(result.rps * durationS) };
 }
 
-/** Runs a case: warm-up of every target, then rounds in turn (bare, nginx, real, bare, ...); prints every run and the medians. */
+/**
+ * Runs a case: warm-up of every target, then rounds in turn (bare, nginx, real, bare, ...); prints every run and the
+ * medians.
+ */
 async function runCase(benchCase: BenchCase): Promise<Map<string, LoadResult[]>> {
   console.log(`\n${benchCase.title} (load average ${loadAverage()})`);
   for (const target of benchCase.targets) await load(target, benchCase.pathsFile, WARMUP_S);
@@ -91,7 +110,9 @@ async function runCase(benchCase: BenchCase): Promise<Map<string, LoadResult[]>>
 /** Prints a ratio against its goal. */
 function verdict(label: string, value: number, goal: number, atLeast: boolean): boolean {
   const pass = atLeast ? value >= goal : value <= goal;
-  console.log(`  ${label.padEnd(34)} ${value.toFixed(2)}× (goal ${atLeast ? '≥' : '≤'} ${goal}×) ${pass ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `  ${label.padEnd(34)} ${value.toFixed(2)}× (goal ${atLeast ? '≥' : '≤'} ${goal}×) ${pass ? 'PASS' : 'FAIL'}`,
+  );
   return pass;
 }
 
@@ -152,7 +173,13 @@ try {
       port,
       NODE_TS[0],
       [...NODE_TS.slice(1), 'bench/mod-api-bare.ts'],
-      { ...process.env, BARE: kind, PORT: String(port), PROFILE_FILE: path.join(www, 'profile.json'), TEXTURES_DIR: path.join(www, 'textures') },
+      {
+        ...process.env,
+        BARE: kind,
+        PORT: String(port),
+        PROFILE_FILE: path.join(www, 'profile.json'),
+        TEXTURES_DIR: path.join(www, 'textures'),
+      },
       path.join(dir, `${name}.log`),
       '/profile/x',
     );
@@ -160,8 +187,9 @@ try {
     return target;
   };
   const bare = await startBare('bare', 'fastify', BASE_PORT + 1);
-  // The floor under any Node server: node:http alone. The real server answers cached profiles and textures at this level
-  // (server/mod/fast-path.ts), so it can beat the bare Fastify route; this is the baseline that shows what is left.
+  // The floor under any Node server: node:http alone. The real server answers cached profiles and textures at this
+  // level (server/mod/fast-path.ts), so it can beat the bare Fastify route; this is the baseline that shows what is
+  // left.
   const bareNode = await startBare('node', 'node', BASE_PORT + 3);
   const nginx = await startProcess(
     'nginx',
@@ -174,7 +202,10 @@ try {
   );
   started.push(nginx.child);
 
-  /** Starts the real server as `npm start` would (default LOG_LEVEL, logs to a file), on the seeded database; on one core (taskset) when `core` is given. */
+  /**
+   * Starts the real server as `npm start` would (default LOG_LEVEL, logs to a file), on the seeded database; on one
+   * core (taskset) when `core` is given.
+   */
   const startReal = async (label: string, extraEnv: Record<string, string> = {}, core?: number) => {
     const env = {
       ...process.env,
@@ -186,12 +217,21 @@ try {
       SITE_DIR: path.join(dir, 'no-site'),
       SKIP_SITE_BUILD: 'true',
       PUBLIC_BASE_URL: publicBaseUrl,
-      // The first pass over a million players can outlast the default 5 minutes on a busy machine; the rounds measure hits.
+      // The first pass over a million players can outlast the default 5 minutes on a busy machine; the rounds measure
+      // hits.
       PROFILE_CACHE_TTL_S: process.env.PROFILE_CACHE_TTL_S ?? '3600',
     };
     const command = [...NODE_TS, 'server/main.ts'];
     const pinned = core === undefined ? command : ['taskset', '-c', String(core), ...command];
-    const real = await startProcess('real', realPort, pinned[0]!, pinned.slice(1), env, path.join(dir, `real-${label}.log`), '/api/home');
+    const real = await startProcess(
+      'real',
+      realPort,
+      pinned[0]!,
+      pinned.slice(1),
+      env,
+      path.join(dir, `real-${label}.log`),
+      '/api/home',
+    );
     started.push(real.child);
     return real;
   };
@@ -220,7 +260,11 @@ try {
       `\nreal server, ${thousands(count)} players: every player asked once in ${((Date.now() - warmStart) / 1000).toFixed(0)} s; RSS ${rssStart.toFixed(0)} MB before, ${rssWarm.toFixed(0)} MB after (${thousands(((rssWarm - rssStart) * 1024 * 1024) / count)} B per player)`,
     );
     await sameAnswers([bare, bareNode, nginx, real], `/profile/${uuids[2]}`);
-    const results = await runCase({ title: `/profile/{uuid} over ${thousands(count)} players`, pathsFile, targets: [bare, bareNode, nginx, real] });
+    const results = await runCase({
+      title: `/profile/{uuid} over ${thousands(count)} players`,
+      pathsFile,
+      targets: [bare, bareNode, nginx, real],
+    });
     console.log(`  real server RSS ${rssMb(real.child.pid!).toFixed(0)} MB; ${thousands(logLines(label))} log lines`);
     allPass =
       verdict(
@@ -236,18 +280,34 @@ try {
         1.5,
         false,
       ) && allPass;
-    console.log(`  profile / node:http, req/s          ${roundRatio(results, 'real', 'node', (r) => r.rps).toFixed(2)}×`);
-    console.log(`  profile / nginx, req/s              ${roundRatio(results, 'real', 'nginx', (r) => r.rps).toFixed(2)}×`);
-    console.log(`  bare route CPU / profile CPU        ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
-    console.log(`  profile CPU / node:http CPU         ${roundRatio(results, 'real', 'node', (r) => r.cpuUs).toFixed(2)}× (per request)`);
-    console.log(`  profile CPU / nginx CPU             ${roundRatio(results, 'real', 'nginx', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+    console.log(
+      `  profile / node:http, req/s          ${roundRatio(results, 'real', 'node', (r) => r.rps).toFixed(2)}×`,
+    );
+    console.log(
+      `  profile / nginx, req/s              ${roundRatio(results, 'real', 'nginx', (r) => r.rps).toFixed(2)}×`,
+    );
+    console.log(
+      `  bare route CPU / profile CPU        ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`,
+    );
+    console.log(
+      `  profile CPU / node:http CPU         ${roundRatio(results, 'real', 'node', (r) => r.cpuUs).toFixed(2)}× (per request)`,
+    );
+    console.log(
+      `  profile CPU / nginx CPU             ${roundRatio(results, 'real', 'nginx', (r) => r.cpuUs).toFixed(2)}× (per request)`,
+    );
     await stopProcess(real.child);
   }
 
   const real = await startReal('textures');
   await sameAnswers([bare, bareNode, nginx, real], `/textures/${hashes.at(-1)}`);
-  const results = await runCase({ title: `/textures/{hash} over ${hashes.length} capes`, pathsFile: texturePaths, targets: [bare, bareNode, nginx, real] });
-  console.log(`  real server RSS ${rssMb(real.child.pid!).toFixed(0)} MB; ${thousands(logLines('textures'))} log lines`);
+  const results = await runCase({
+    title: `/textures/{hash} over ${hashes.length} capes`,
+    pathsFile: texturePaths,
+    targets: [bare, bareNode, nginx, real],
+  });
+  console.log(
+    `  real server RSS ${rssMb(real.child.pid!).toFixed(0)} MB; ${thousands(logLines('textures'))} log lines`,
+  );
   allPass =
     verdict(
       'textures / nginx, req/s',
@@ -264,8 +324,12 @@ try {
     ) && allPass;
   console.log(`  textures / bare route, req/s        ${roundRatio(results, 'real', 'bare', (r) => r.rps).toFixed(2)}×`);
   console.log(`  textures / node:http, req/s         ${roundRatio(results, 'real', 'node', (r) => r.rps).toFixed(2)}×`);
-  console.log(`  nginx CPU / textures CPU            ${roundRatio(results, 'nginx', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
-  console.log(`  bare route CPU / textures CPU       ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`);
+  console.log(
+    `  nginx CPU / textures CPU            ${roundRatio(results, 'nginx', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`,
+  );
+  console.log(
+    `  bare route CPU / textures CPU       ${roundRatio(results, 'bare', 'real', (r) => r.cpuUs).toFixed(2)}× (per request)`,
+  );
   allPass =
     verdict(
       'textures CPU / node:http CPU',
@@ -276,8 +340,9 @@ try {
   await stopProcess(real.child);
 
   if (HEAVY_WORKERS > 0) {
-    // The last phase: players upload the heaviest animated cape and download an animated gallery item the whole time. The
-    // server and its image workers run on one core, wrk and this process (the players' uploads and downloads) on the other.
+    // The last phase: players upload the heaviest animated cape and download an animated gallery item the whole time.
+    // The server and its image workers run on one core, wrk and this process (the players' uploads and downloads) on
+    // the other.
     for (const child of started) await stopProcess(child);
     pinToCore(LOAD_CORE);
     const heavyReal = await startReal(
@@ -298,23 +363,49 @@ try {
         .map((uuid) => `/profile/${uuid}\n`)
         .join(''),
     );
-    await runWrk({ port: heavyReal.port, pathsFile: profilePaths, durationS: 3_600, connections: CONNECTIONS, mode: 'once', core: LOAD_CORE });
+    await runWrk({
+      port: heavyReal.port,
+      pathsFile: profilePaths,
+      durationS: 3_600,
+      connections: CONNECTIONS,
+      mode: 'once',
+      core: LOAD_CORE,
+    });
     const cases = [
       ['/profile over 10,000 players', profilePaths],
       ['/textures over 200 capes', texturePaths],
     ] as const;
-    /** One wrk run on the pinned server (beside `during`, if given): its figures and the server's CPU per request, without and with its image workers. */
+    /**
+     * One wrk run on the pinned server (beside `during`, if given): its figures and the server's CPU per request,
+     * without and with its image workers.
+     */
     const pinnedRun = async (pathsFile: string, during?: (wrkRun: Promise<unknown>) => Promise<string>) => {
-      const [serverCpu, allCpu] = [cpuPerRequest(() => [heavyReal.child.pid!], false), cpuPerRequest(() => [heavyReal.child.pid!])];
-      const wrkRun = runWrk({ port: heavyReal.port, pathsFile: pathsFile, durationS: DURATION_S, connections: CONNECTIONS, core: LOAD_CORE });
+      const [serverCpu, allCpu] = [
+        cpuPerRequest(() => [heavyReal.child.pid!], false),
+        cpuPerRequest(() => [heavyReal.child.pid!]),
+      ];
+      const wrkRun = runWrk({
+        port: heavyReal.port,
+        pathsFile: pathsFile,
+        durationS: DURATION_S,
+        connections: CONNECTIONS,
+        core: LOAD_CORE,
+      });
       const [result, beside] = await Promise.all([wrkRun, during?.(wrkRun)]);
       const requests = result.rps * DURATION_S;
       const figures = `${thousands(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, CPU ${serverCpu(requests).toFixed(1)} µs/req (server process; ${allCpu(requests).toFixed(1)} with its image workers)${result.errors ? `, errors ${result.errors}` : ''}`;
       return { result, text: beside ? `${figures}; ${beside}` : figures };
     };
-    console.log(`\nQuiet, pinned (wrk on core ${LOAD_CORE}, the server on core ${SERVER_CORE}; load average ${loadAverage()})`);
+    console.log(
+      `\nQuiet, pinned (wrk on core ${LOAD_CORE}, the server on core ${SERVER_CORE}; load average ${loadAverage()})`,
+    );
     for (const [label, pathsFile] of cases) console.log(`  ${label}: ${(await pinnedRun(pathsFile)).text}`);
-    const heavy = await prepareHeavyLoad(`http://127.0.0.1:${heavyReal.port}`, databaseFile, uuids.slice(-HEAVY_WORKERS), HEAVY_WORKERS);
+    const heavy = await prepareHeavyLoad(
+      `http://127.0.0.1:${heavyReal.port}`,
+      databaseFile,
+      uuids.slice(-HEAVY_WORKERS),
+      HEAVY_WORKERS,
+    );
     console.log(
       `\nWhile ${HEAVY_WORKERS} players upload a ${Math.round(heavy.gifBytes / 1024)} KB 64-frame 2048x1024 GIF cape and download an animated gallery item, over and over (same pinning; load average ${loadAverage()})`,
     );

@@ -17,7 +17,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 4396);
 
 /** Adds dashes to a 32-hex uuid. */
-const dashed = (uuid: string) => `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
+const dashed = (uuid: string) =>
+  `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-layouts-bench-'));
 let child: ChildProcess | undefined;
@@ -26,7 +27,9 @@ try {
   const databaseFile = path.join(dataDir, 'bench.db');
   const { uuids, hashes } = await seed(dataDir, databaseFile, PLAYERS, await makeCapes(TEXTURES));
   // The players with a cape (every other one, see bench/mod-seed.ts), by uuid and by name.
-  const wearers = uuids.map((uuid, i) => ({ uuid, name: `Player${i}`, capeHash: hashes[i % hashes.length]! })).filter((_, i) => i % 2 === 0);
+  const wearers = uuids
+    .map((uuid, i) => ({ uuid, name: `Player${i}`, capeHash: hashes[i % hashes.length]! }))
+    .filter((_, i) => i % 2 === 0);
   // The same cape bytes by hash: what a picture costs beside the file it sends, whose bytes outweigh a profile's.
   const cases: Array<[string, (player: { uuid: string; name: string; capeHash: string }) => string]> = [
     ['/profile/{uuid}', (p) => `/profile/${p.uuid}`],
@@ -53,13 +56,24 @@ try {
     PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`,
     PROFILE_CACHE_TTL_S: '3600',
   };
-  const real = await startProcess('real', PORT, process.execPath, ['--import', 'tsx', 'server/main.ts'], env, path.join(dir, 'real.log'), '/api/home');
+  const real = await startProcess(
+    'real',
+    PORT,
+    process.execPath,
+    ['--import', 'tsx', 'server/main.ts'],
+    env,
+    path.join(dir, 'real.log'),
+    '/api/home',
+  );
   child = real.child;
-  for (const { file } of files) await runWrk({ port: PORT, pathsFile: file, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
+  for (const { file } of files)
+    await runWrk({ port: PORT, pathsFile: file, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
   console.log(
     `${thousands(wearers.length)} players with a cape (of ${thousands(PLAYERS)}), ${TEXTURES} capes of 256x128; wrk -t1 -c${CONNECTIONS}, ${ROUNDS} interleaved rounds of ${DURATION_S} s; Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
-  const runs = new Map<string, Array<{ rps: number; p99: number; cpuUs: number; errors: number }>>(files.map(({ label }) => [label, []]));
+  const runs = new Map<string, Array<{ rps: number; p99: number; cpuUs: number; errors: number }>>(
+    files.map(({ label }) => [label, []]),
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     for (const { label, file } of files) {
       const cpu = cpuPerRequest(() => [child!.pid!]);
@@ -72,7 +86,9 @@ try {
     }
   }
   const profileRuns = runs.get(cases[0]![0])!;
-  console.log(`\nmedians (load average ${loadAverage()}); CPU ratio = the median of each round's CPU per request over that round's /profile`);
+  console.log(
+    `\nmedians (load average ${loadAverage()}); CPU ratio = the median of each round's CPU per request over that round's /profile`,
+  );
   for (const [label, results] of runs) {
     const ratio = median(results.map((result, round) => result.cpuUs / profileRuns[round]!.cpuUs));
     console.log(

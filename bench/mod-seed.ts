@@ -1,4 +1,5 @@
-// The mod API benchmarks' seed: cape PNGs and a SQLite database of players, half of them (or a share given) wearing one.
+// The mod API benchmarks' seed: cape PNGs and a SQLite database of players, half of them (or a share given) wearing
+// one.
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -18,7 +19,9 @@ function randomByteStream(seed: number): () => number {
   };
 }
 
-/** `count` cape PNGs (256x128) from about 2 KB to 40 KB: a noisy band (it does not compress) over a plain background. */
+/**
+ * `count` cape PNGs (256x128) from about 2 KB to 40 KB: a noisy band (it does not compress) over a plain background.
+ */
 export async function makeCapes(count: number): Promise<Buffer[]> {
   const width = 256;
   const height = 128;
@@ -53,12 +56,15 @@ export interface SeededWearer {
   hash: string;
 }
 
-/** Whether player `i` is one of `share` of the players, spread evenly (every other one for 0.5, every tenth for 0.1, player 0 always). */
+/**
+ * Whether player `i` is one of `share` of the players, spread evenly (every other one for 0.5, every tenth for 0.1,
+ * player 0 always).
+ */
 const inShare = (i: number, share: number) => Math.floor(i * share) !== Math.floor((i - 1) * share);
 
 /** Migrates a fresh SQLite database, registers the capes (blob store and `textures` rows) and inserts `players` players
- * with random uuids: by default half with a cape, a quarter also with ears (from the same capes). Returns the uuids, the
- * hashes and the players who wear a cape. */
+ * with random uuids: by default half with a cape, a quarter also with ears (from the same capes). Returns the uuids,
+ * the hashes and the players who wear a cape. */
 export async function seed(
   dataDir: string,
   databaseFile: string,
@@ -79,7 +85,9 @@ export async function seed(
   const sqlite = new SQLite(databaseFile);
   // A large page cache while a million random keys go into the indexes (the server keeps its own setting).
   sqlite.pragma('cache_size = -262144');
-  const insert = sqlite.prepare('INSERT INTO users (uuid, username, username_lower, created_at, cape_hash, ears_hash) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = sqlite.prepare(
+    'INSERT INTO users (uuid, username, username_lower, created_at, cape_hash, ears_hash) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const uuids: string[] = [];
   const wearers: SeededWearer[] = [];
   const now = Date.now();

@@ -1,10 +1,10 @@
-// nginx alone: the mod API's answer-directory locations of deploy/nginx/cloakroom.conf (and the cloakroom-mod-answer.conf
-// they include) against nginx serving the same bytes from a plain location (bench/baseline-nginx.ts), with no app process
-// behind either. Measures what the shipped locations add to a file (the half-second name in the root, the shared
-// include's headers and open-file cache settings) in CPU per request, interleaved, or with CALLGRIND=1 in instructions
-// per request (valgrind), which the rest of the machine does not move. bench/mod-answers.ts measures the same locations
-// over a directory built by the real rebuild, with every layout and unknown players. See bench/README.md, "Mod API at the
-// speed of a file".
+// nginx alone: the mod API's answer-directory locations of deploy/nginx/cloakroom.conf (and the
+// cloakroom-mod-answer.conf they include) against nginx serving the same bytes from a plain location
+// (bench/baseline-nginx.ts), with no app process behind either. Measures what the shipped locations add to a file (the
+// half-second name in the root, the shared include's headers and open-file cache settings) in CPU per request,
+// interleaved, or with CALLGRIND=1 in instructions per request (valgrind), which the rest of the machine does not move.
+// bench/mod-answers.ts measures the same locations over a directory built by the real rebuild, with every layout and
+// unknown players. See bench/README.md, "Mod API at the speed of a file".
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,7 +23,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const CALLGRIND = process.env.CALLGRIND === '1';
 /** Unless PIN=0, both nginx run on core 1 and wrk on core 0 (as in bench/scale-out.ts). */
 const PIN = process.env.PIN !== '0';
-/** The file baseline listens here, the shipped configuration on the next port (and under callgrind on the one after). */
+/**
+ * The file baseline listens here, the shipped configuration on the next port (and under callgrind on the one after).
+ */
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 4430);
 
 /** One nginx under test: its name and how to start it on a port. */
@@ -79,7 +81,8 @@ const targets: Target[] = [
     start: (port, wrapper) => {
       const home = path.join(dir, 'shipped');
       fs.mkdirSync(home, { recursive: true });
-      // No process behind it: every path of the run has its file. (Port 9 refuses, should a request ever get past them.)
+      // No process behind it: every path of the run has its file. (Port 9 refuses, should a request ever get past
+      // them.)
       const config = writeNginxConfig({ dir: home, port, upstreamPorts: [9], siteDir: www, answersDir });
       return startBenchNginx(home, config, port, wrapper);
     },
@@ -109,7 +112,8 @@ async function measureCpu(): Promise<void> {
       for (const [i, nginx] of started.entries()) await load(nginx, running[i]!.port, file, 2);
       const runs = started.map(() => [] as Array<{ rps: number; cpuUs: number }>);
       for (let round = 0; round < ROUNDS; round++)
-        for (const [i, nginx] of started.entries()) runs[i]!.push(await load(nginx, running[i]!.port, file, DURATION_S));
+        for (const [i, nginx] of started.entries())
+          runs[i]!.push(await load(nginx, running[i]!.port, file, DURATION_S));
       for (const [i, { target }] of running.entries()) {
         const ratios = runs[i]!.map((run, round) => run.cpuUs / runs[0]![round]!.cpuUs);
         console.log(
@@ -122,7 +126,9 @@ async function measureCpu(): Promise<void> {
   }
 }
 
-/** Each nginx under callgrind in turn: the instructions it runs per request, counted over one wrk run after a warm-up. */
+/**
+ * Each nginx under callgrind in turn: the instructions it runs per request, counted over one wrk run after a warm-up.
+ */
 async function measureInstructions(): Promise<void> {
   for (const { label, file } of cases) {
     console.log(`\n${label}`);

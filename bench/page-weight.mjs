@@ -102,7 +102,8 @@ function pageReferences(html) {
     const attributes = parseAttributes(match[0]);
     const rel = (attributes.rel ?? '').toLowerCase().split(/\s+/);
     if (!attributes.href) continue;
-    if (rel.includes('modulepreload') || (rel.includes('preload') && attributes.as === 'script')) refs.scripts.push(attributes.href);
+    if (rel.includes('modulepreload') || (rel.includes('preload') && attributes.as === 'script'))
+      refs.scripts.push(attributes.href);
     if (rel.includes('stylesheet')) refs.stylesheets.push(attributes.href);
   }
   for (const match of html.matchAll(/<astro-island\b[^>]*>/gi)) {
@@ -198,7 +199,9 @@ function measurePage(file) {
     inlineScripts: inline,
     stylesheets: [...css].map(([urlPath, info]) => ({ url: urlPath, ...info })),
     inlineStyles: inlineCss.map((gzip) => ({ gzip })),
-    dynamicImports: [...dynamic].sort().map((urlPath) => ({ url: urlPath, gzip: gzipSize(fs.readFileSync(fileForUrl(urlPath))) })),
+    dynamicImports: [...dynamic]
+      .sort()
+      .map((urlPath) => ({ url: urlPath, gzip: gzipSize(fs.readFileSync(fileForUrl(urlPath))) })),
     external,
     missing: [...missing],
   };
@@ -226,7 +229,9 @@ function verdict(result) {
 
 // Prints rows as a Markdown table with padded columns.
 function printTable(header, rows) {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => String(row[column]).length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => String(row[column]).length)),
+  );
   const line = (cells) => '| ' + cells.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ') + ' |';
   console.log(line(header));
   console.log('| ' + widths.map((width) => '-'.repeat(width)).join(' | ') + ' |');
@@ -235,10 +240,19 @@ function printTable(header, rows) {
 
 // Prints the human-readable report: pages, then the JS files and who loads them, then dynamic imports.
 function printReport(results) {
-  console.log(`Page weight of ${siteDir} (gzip -9; budget for static pages: no React, JS ≤ ${formatBytes(BUDGET_JS_BYTES)})\n`);
+  console.log(
+    `Page weight of ${siteDir} (gzip -9; budget for static pages: no React, JS ≤ ${formatBytes(BUDGET_JS_BYTES)})\n`,
+  );
   printTable(
     ['Page', 'JS files', 'JS gzip', 'CSS gzip', 'React', 'Budget'],
-    results.map((r) => [r.page, r.scripts.length + r.inlineScripts.length, formatBytes(r.jsGzip), formatBytes(r.cssGzip), r.react ? 'yes' : 'no', verdict(r)]),
+    results.map((r) => [
+      r.page,
+      r.scripts.length + r.inlineScripts.length,
+      formatBytes(r.jsGzip),
+      formatBytes(r.cssGzip),
+      r.react ? 'yes' : 'no',
+      verdict(r),
+    ]),
   );
 
   const files = new Map();
@@ -254,7 +268,13 @@ function printReport(results) {
     ['File', 'Raw', 'Gzip', 'Pages', 'React DOM'],
     [...files]
       .sort((a, b) => b[1].gzip - a[1].gzip)
-      .map(([url, info]) => [url, formatBytes(info.bytes), formatBytes(info.gzip), info.pages, info.react ? 'yes' : '']),
+      .map(([url, info]) => [
+        url,
+        formatBytes(info.bytes),
+        formatBytes(info.gzip),
+        info.pages,
+        info.react ? 'yes' : '',
+      ]),
   );
 
   const dynamicRows = results.flatMap((r) => r.dynamicImports.map((d) => [r.page, d.url, formatBytes(d.gzip)]));
@@ -266,7 +286,9 @@ function printReport(results) {
     if (r.missing.length) console.log(`\n${r.page}: referenced but missing from the build: ${r.missing.join(', ')}`);
   }
   const failures = results.filter((r) => !r.withinBudget);
-  console.log(failures.length ? `\n${failures.length} budgeted page(s) over budget.` : '\nAll budgeted pages are within budget.');
+  console.log(
+    failures.length ? `\n${failures.length} budgeted page(s) over budget.` : '\nAll budgeted pages are within budget.',
+  );
 }
 
 // Measures every page, prints the report and sets the exit code.

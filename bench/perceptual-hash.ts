@@ -1,6 +1,6 @@
-// Perceptual hash distances (server/textures/pipeline/perceptual-hash.ts): how far a re-saved, touched-up or nudged copy of a
-// texture comes from the original (the nearest of the copy's upload probes), and how near different textures come; the
-// numbers behind PERCEPTUAL_MATCH_DISTANCE. Run: npx tsx bench/perceptual-hash.ts
+// Perceptual hash distances (server/textures/pipeline/perceptual-hash.ts): how far a re-saved, touched-up or nudged
+// copy of a texture comes from the original (the nearest of the copy's upload probes), and how near different textures
+// come; the numbers behind PERCEPTUAL_MATCH_DISTANCE. Run: npx tsx bench/perceptual-hash.ts
 import {
   hammingDistance,
   NO_PERCEPTUAL_HASH,
@@ -50,7 +50,13 @@ const pictures: Picture[] = [];
 for (const { width, height, coverage, group } of canvases) {
   for (const [design, draw] of designs) {
     const png = await designPng(width, height, draw, coverage);
-    pictures.push({ design, name: `${design} on ${coverage} ${width}x${height}`, group, png, hash: await perceptualHash(png) });
+    pictures.push({
+      design,
+      name: `${design} on ${coverage} ${width}x${height}`,
+      group,
+      png,
+      hash: await perceptualHash(png),
+    });
   }
 }
 const real = pictures.filter((picture) => picture.hash !== NO_PERCEPTUAL_HASH);
@@ -81,7 +87,9 @@ const copyKinds: Array<[string, (png: Buffer) => Promise<Buffer>]> = [
   ['shifted 2 right 1 up', (png) => shiftedPng(png, 2, -1)],
 ];
 for (const group of ['cape', 'ears'] as const) {
-  console.log(`\n${group} copies, worst of each kind over ${real.filter((picture) => picture.group === group).length} pictures:`);
+  console.log(
+    `\n${group} copies, worst of each kind over ${real.filter((picture) => picture.group === group).length} pictures:`,
+  );
   for (const [kind, make] of copyKinds) {
     let worst = { distance: -1, name: '' };
     for (const picture of real.filter((candidate) => candidate.group === group)) {
@@ -92,7 +100,8 @@ for (const group of ['cape', 'ears'] as const) {
   }
 }
 
-// Different pictures: every pair of different designs (the same design at another size or coverage is no different picture).
+// Different pictures: every pair of different designs (the same design at another size or coverage is no different
+// picture).
 for (const group of ['cape', 'ears'] as const) {
   const candidates = real.filter((picture) => picture.group === group);
   const pairs: Array<{ distance: number; names: string }> = [];
@@ -107,7 +116,9 @@ for (const group of ['cape', 'ears'] as const) {
   pairs.sort((x, y) => x.distance - y.distance);
   const histogram = new Map<number, number>();
   for (const pair of pairs) histogram.set(pair.distance, (histogram.get(pair.distance) ?? 0) + 1);
-  console.log(`\ndifferent ${group === 'cape' ? 'capes' : 'ears'}: ${pairs.length} pairs (an upload's nearest probe to the other's hash); the nearest:`);
+  console.log(
+    `\ndifferent ${group === 'cape' ? 'capes' : 'ears'}: ${pairs.length} pairs (an upload's nearest probe to the other's hash); the nearest:`,
+  );
   for (const pair of pairs.slice(0, 6)) console.log(`  ${pair.distance}: ${pair.names}`);
   console.log(
     `  histogram: ${[...histogram]

@@ -18,7 +18,10 @@ export interface BenchProcess {
 /** Resolves after `ms` milliseconds. */
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts a command in its own process group with its output in a log file, and waits (up to a minute) until `readyPath` answers. */
+/**
+ * Starts a command in its own process group with its output in a log file, and waits (up to a minute) until `readyPath`
+ * answers.
+ */
 export async function startProcess(
   name: string,
   port: number,
@@ -56,7 +59,10 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Every live process's /proc stat fields after the command name (state, ppid, …, utime at 11, stime at 12, cutime, cstime), by pid. */
+/**
+ * Every live process's /proc stat fields after the command name (state, ppid, …, utime at 11, stime at 12, cutime,
+ * cstime), by pid.
+ */
 function processStats(): Map<number, string[]> {
   const stats = new Map<number, string[]>();
   for (const entry of fs.readdirSync('/proc')) {
@@ -96,11 +102,15 @@ function processTree(pids: number[], tree: boolean): Array<[number, string[]]> {
  */
 export function cpuTimeUs(pids: number[], tree = true): number {
   let ticks = 0;
-  for (const [, fields] of processTree(pids, tree)) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  for (const [, fields] of processTree(pids, tree))
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   return ticks * 10_000;
 }
 
-/** Starts counting the CPU time of the processes `pids()` names (with every process under them unless `tree` is false); the function it returns gives the µs used since, per request of `requests`. */
+/**
+ * Starts counting the CPU time of the processes `pids()` names (with every process under them unless `tree` is false);
+ * the function it returns gives the µs used since, per request of `requests`.
+ */
 export function cpuPerRequest(pids: () => number[], tree = true): (requests: number) => number {
   const before = cpuTimeUs(pids(), tree);
   return (requests) => (cpuTimeUs(pids(), tree) - before) / Math.max(1, requests);
@@ -112,7 +122,10 @@ export function pinToCore(core: number): void {
   if (pinned.status !== 0) throw new Error(`taskset could not pin the bench to core ${core}`);
 }
 
-/** Pins the given processes, every thread of them and every process under them, to one core (`taskset`); what they start later inherits it. */
+/**
+ * Pins the given processes, every thread of them and every process under them, to one core (`taskset`); what they start
+ * later inherits it.
+ */
 export function pinTreeToCore(pids: number[], core: number): void {
   for (const [pid] of processTree(pids, true)) {
     const pinned = spawnSync('taskset', ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });

@@ -42,9 +42,13 @@ function heapAfterGc(): number {
 }
 
 /** A percentile of sorted numbers. */
-const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
+const percentile = (sorted: number[], share: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
 
-/** Times `count` cold misses (players never asked for before, at random) one after the other; returns p50, p99 and max in ms. */
+/**
+ * Times `count` cold misses (players never asked for before, at random) one after the other; returns p50, p99 and max
+ * in ms.
+ */
 async function coldMisses(db: Db, uuids: string[], count: number): Promise<{ p50: number; p99: number; max: number }> {
   const cache = new ProfileCache(db, 'http://127.0.0.1/textures', PLAYERS);
   const times: number[] = [];
@@ -60,8 +64,16 @@ async function coldMisses(db: Db, uuids: string[], count: number): Promise<{ p50
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: times.at(-1)! };
 }
 
-/** Replays simulated traffic on a cache of `size` players with the default lifetime; returns the hit ratio after the first lifetime (a warm cache). */
-async function hitRatio(db: Db, uuids: string[], size: number, ttlMs: number): Promise<{ ratio: number; cached: number }> {
+/**
+ * Replays simulated traffic on a cache of `size` players with the default lifetime; returns the hit ratio after the
+ * first lifetime (a warm cache).
+ */
+async function hitRatio(
+  db: Db,
+  uuids: string[],
+  size: number,
+  ttlMs: number,
+): Promise<{ ratio: number; cached: number }> {
   const start = Date.now();
   const cache = new ProfileCache(db, 'http://127.0.0.1/textures', size, ttlMs);
   const next = zipfSampler(uuids.length, ZIPF_S);
@@ -80,13 +92,21 @@ async function hitRatio(db: Db, uuids: string[], size: number, ttlMs: number): P
   return { ratio: warmHits / Math.max(1, warmHits + warmMisses), cached: cache.size };
 }
 
-/** Inserts `count` players on PostgreSQL with one statement (half with a cape, a quarter with ears); returns their uuids. */
+/**
+ * Inserts `count` players on PostgreSQL with one statement (half with a cape, a quarter with ears); returns their
+ * uuids.
+ */
 async function seedPostgres(db: Db, dataDir: string, count: number): Promise<string[]> {
   await migrateToLatest(db);
   const library = new TextureLibrary(db, new LocalBlobStore(path.join(dataDir, 'textures')));
   const hashes: string[] = [];
   for (const bytes of await makeCapes(8)) {
-    hashes.push(await library.put({ bytes, hash: createHash('sha256').update(bytes).digest('hex'), width: 256, height: 128, frames: 1 }, 'cape'));
+    hashes.push(
+      await library.put(
+        { bytes, hash: createHash('sha256').update(bytes).digest('hex'), width: 256, height: 128, frames: 1 },
+        'cape',
+      ),
+    );
   }
   const hashArray = `{${hashes.join(',')}}`;
   // Without the counting triggers (a row each, minutes for a million): the counts are not what this measures.
@@ -143,7 +163,9 @@ try {
   );
   for (const size of [config.profileCacheSize, ...OTHER_SIZES]) {
     const { ratio, cached } = await hitRatio(sqliteDb, uuids, size, config.profileCacheTtlMs);
-    console.log(`  cache of ${thousands(size).padStart(9)} players: hit ratio ${(ratio * 100).toFixed(1)}%, ${thousands(cached)} cached at the end`);
+    console.log(
+      `  cache of ${thousands(size).padStart(9)} players: hit ratio ${(ratio * 100).toFixed(1)}%, ${thousands(cached)} cached at the end`,
+    );
   }
   console.log(`\n(load average at the end ${loadAverage()})`);
   await sqliteDb.destroy();

@@ -40,7 +40,10 @@ const BASE_PORT = Number(process.env.BENCH_PORT ?? 4420);
 const PIN = process.env.PIN !== '0';
 const SERVER_CORE = 1;
 const LOAD_CORE = 0;
-/** The goals, in CPU per request of every process behind the proxy (nginx and the app processes) over nginx's for a file. */
+/**
+ * The goals, in CPU per request of every process behind the proxy (nginx and the app processes) over nginx's for a
+ * file.
+ */
 const PROFILE_CPU_GOAL = 1.25;
 const TEXTURE_CPU_GOAL = 1.1;
 /** The proxy's p99 stays under this. */
@@ -68,12 +71,20 @@ interface Target {
 /** Loads a target with wrk for `durationS`; the CPU time is that of every process behind it. */
 async function load(target: Target, pathsFile: string, durationS: number): Promise<LoadResult> {
   const meters = target.parts.map((part) => cpuPerRequest(part.pids));
-  const result = await runWrk({ port: target.port, pathsFile: pathsFile, durationS: durationS, connections: CONNECTIONS, core: PIN ? LOAD_CORE : undefined });
+  const result = await runWrk({
+    port: target.port,
+    pathsFile: pathsFile,
+    durationS: durationS,
+    connections: CONNECTIONS,
+    core: PIN ? LOAD_CORE : undefined,
+  });
   const cpuPartsUs = meters.map((meter) => meter(result.rps * durationS));
   return { ...result, cpuUs: cpuPartsUs.reduce((sum, part) => sum + part, 0), cpuPartsUs };
 }
 
-/** Warms every target up, then runs the rounds in turn (file, proxy, one, file, …); prints every run and the medians. */
+/**
+ * Warms every target up, then runs the rounds in turn (file, proxy, one, file, …); prints every run and the medians.
+ */
 async function runRounds(targets: Target[], pathsFile: string): Promise<Map<string, LoadResult[]>> {
   for (const target of targets) await load(target, pathsFile, WARMUP_S);
   const results = new Map<string, LoadResult[]>(targets.map((target) => [target.name, []]));
@@ -102,7 +113,10 @@ function verdict(label: string, value: number, goal: number, unit: string): bool
   return pass;
 }
 
-/** Runs one case's rounds and prints its ratios; returns whether the proxy's CPU per request and p99 meet their goals (a goal of null: only printed). */
+/**
+ * Runs one case's rounds and prints its ratios; returns whether the proxy's CPU per request and p99 meet their goals (a
+ * goal of null: only printed).
+ */
 async function runCase(title: string, targets: Target[], pathsFile: string, cpuGoal: number | null): Promise<boolean> {
   console.log(`\n${title} (load average ${loadAverage()})`);
   const results = await runRounds(targets, pathsFile);
@@ -113,8 +127,12 @@ async function runCase(title: string, targets: Target[], pathsFile: string, cpuG
     pass =
       verdict('CPU per request: proxy / file', cpuRatio, cpuGoal, '×') &&
       verdict('proxy p99', median(results.get('proxy')!.map((r) => r.p99)), P99_GOAL_MS, ' ms');
-  console.log(`  CPU per request: one process / file  ${roundRatio(results, 'one', 'file', (r) => r.cpuUs).toFixed(2)}×`);
-  console.log(`  req/s: proxy / file                  ${roundRatio(results, 'proxy', 'file', (r) => r.rps).toFixed(2)}×`);
+  console.log(
+    `  CPU per request: one process / file  ${roundRatio(results, 'one', 'file', (r) => r.cpuUs).toFixed(2)}×`,
+  );
+  console.log(
+    `  req/s: proxy / file                  ${roundRatio(results, 'proxy', 'file', (r) => r.rps).toFixed(2)}×`,
+  );
   console.log(`  req/s: one process / file            ${roundRatio(results, 'one', 'file', (r) => r.rps).toFixed(2)}×`);
   return pass;
 }
@@ -124,18 +142,32 @@ function nginxPids(nginx: RunningNginx): number[] {
   return [nginx.child.pid!];
 }
 
-/** Registers a few 64x32 capes in the bucket and inserts `count` players with random uuids, half of them with a cape; returns the uuids and the capes' hashes. */
-async function seed(databaseUrl: string, s3: RunningS3rver, count: number): Promise<{ uuids: string[]; hashes: string[] }> {
+/**
+ * Registers a few 64x32 capes in the bucket and inserts `count` players with random uuids, half of them with a cape;
+ * returns the uuids and the capes' hashes.
+ */
+async function seed(
+  databaseUrl: string,
+  s3: RunningS3rver,
+  count: number,
+): Promise<{ uuids: string[]; hashes: string[] }> {
   const db = openDatabase(databaseUrl);
   await migrateToLatest(db);
   const store = new S3BlobStore(s3.config);
   const library = new TextureLibrary(db, store);
   const hashes: string[] = [];
   for (let i = 0; i < 8; i++) {
-    const bytes = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 30 * i, g: 90, b: 200 - 20 * i, alpha: 1 } } })
+    const bytes = await sharp({
+      create: { width: 64, height: 32, channels: 4, background: { r: 30 * i, g: 90, b: 200 - 20 * i, alpha: 1 } },
+    })
       .png()
       .toBuffer();
-    hashes.push(await library.put({ bytes, hash: createHash('sha256').update(bytes).digest('hex'), width: 64, height: 32, frames: 1 }, 'cape'));
+    hashes.push(
+      await library.put(
+        { bytes, hash: createHash('sha256').update(bytes).digest('hex'), width: 64, height: 32, frames: 1 },
+        'cape',
+      ),
+    );
   }
   const uuids = Array.from({ length: count }, () => randomBytes(16).toString('hex'));
   const now = Date.now();
@@ -196,7 +228,9 @@ try {
   s3 = await startS3rver();
   const seedStart = Date.now();
   const { uuids, hashes } = await seed(database.url, s3, PLAYERS);
-  console.log(`Seeded ${thousands(PLAYERS)} players (half with a cape) on PostgreSQL and S3 in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`);
+  console.log(
+    `Seeded ${thousands(PLAYERS)} players (half with a cape) on PostgreSQL and S3 in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`,
+  );
   console.log(
     `Node ${process.version}, wrk -t1 -c${CONNECTIONS}${PIN ? ` on core ${LOAD_CORE}, every server on core ${SERVER_CORE}` : ''}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, nginx ${NGINX_WORKERS} worker(s), ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
@@ -226,16 +260,29 @@ try {
   };
   apps.push(
     ...(await Promise.all(
-      ['A', 'B'].map((name, i) => startAppProcess(name, [portA, portB][i]!, { ...env, DATA_DIR: fs.mkdtempSync(path.join(dir, `data-${name}-`)) })),
+      ['A', 'B'].map((name, i) =>
+        startAppProcess(name, [portA, portB][i]!, {
+          ...env,
+          DATA_DIR: fs.mkdtempSync(path.join(dir, `data-${name}-`)),
+        }),
+      ),
     )),
   );
   const [processA, processB] = apps as [AppProcess, AppProcess];
-  proxy = await startNginx({ dir: path.join(dir, 'proxy'), port: proxyPort, upstreamPorts: [portA, portB], siteDir, answersDir, workers: NGINX_WORKERS });
+  proxy = await startNginx({
+    dir: path.join(dir, 'proxy'),
+    port: proxyPort,
+    upstreamPorts: [portA, portB],
+    siteDir,
+    answersDir,
+    workers: NGINX_WORKERS,
+  });
 
   // The processes build the answer directory at start (it was never built), in the background: wait for both.
   const rebuildStart = Date.now();
   while (!apps.every((app) => app.output().includes('answer directory rebuilt'))) {
-    if (Date.now() - rebuildStart > 600_000) throw new Error('The processes did not rebuild the answer directory within 10 minutes');
+    if (Date.now() - rebuildStart > 600_000)
+      throw new Error('The processes did not rebuild the answer directory within 10 minutes');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   console.log(`Both processes built the answer directory in ${((Date.now() - rebuildStart) / 1000).toFixed(0)} s`);
@@ -244,18 +291,28 @@ try {
   const wearers = uuids.filter((_, i) => i % 2 === 0);
   const pathsFile = path.join(dir, 'profiles.txt');
   fs.writeFileSync(pathsFile, wearers.map((uuid) => `/profile/${uuid}\n`).join(''));
-  // Every player once on each process: both caches hold everyone, as they do on a busy site (for the process asked straight).
+  // Every player once on each process: both caches hold everyone, as they do on a busy site (for the process asked
+  // straight).
   const warmStart = Date.now();
-  for (const app of apps) await runWrk({ port: app.port, pathsFile: pathsFile, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
-  console.log(`Every player with a cape asked once on each process in ${((Date.now() - warmStart) / 1000).toFixed(0)} s`);
+  for (const app of apps)
+    await runWrk({ port: app.port, pathsFile: pathsFile, durationS: 3_600, connections: CONNECTIONS, mode: 'once' });
+  console.log(
+    `Every player with a cape asked once on each process in ${((Date.now() - warmStart) / 1000).toFixed(0)} s`,
+  );
 
   // The file baseline serves exactly the bytes the processes answer for a player with a cape, and the capes' files.
   const sample = `/profile/${wearers[0]}`;
   const www = path.join(dir, 'file', 'www');
   fs.mkdirSync(path.join(www, 'textures'), { recursive: true });
-  fs.writeFileSync(path.join(www, 'profile.json'), Buffer.from(await (await fetch(`${proxy.url}${sample}`)).arrayBuffer()));
+  fs.writeFileSync(
+    path.join(www, 'profile.json'),
+    Buffer.from(await (await fetch(`${proxy.url}${sample}`)).arrayBuffer()),
+  );
   for (const hash of hashes)
-    fs.writeFileSync(path.join(www, 'textures', hash), Buffer.from(await (await fetch(`${proxy.url}/textures/${hash}`)).arrayBuffer()));
+    fs.writeFileSync(
+      path.join(www, 'textures', hash),
+      Buffer.from(await (await fetch(`${proxy.url}/textures/${hash}`)).arrayBuffer()),
+    );
   const fileDir = path.join(dir, 'file');
   fileServer = await startBenchNginx(fileDir, modFilesNginxConfig(fileDir, filePort, NGINX_WORKERS), filePort);
   for (const urlPath of [sample, `/textures/${hashes[0]}`]) {
@@ -291,8 +348,14 @@ try {
   );
   const texturesFile = path.join(dir, 'textures.txt');
   fs.writeFileSync(texturesFile, hashes.map((hash) => `/textures/${hash}\n`).join(''));
-  pass = await runCase(`/profile/{uuid} over ${thousands(HOT_PLAYERS)} players asked again and again`, targets, hotFile, PROFILE_CPU_GOAL);
-  pass = (await runCase(`/textures/{hash} over ${hashes.length} capes`, targets, texturesFile, TEXTURE_CPU_GOAL)) && pass;
+  pass = await runCase(
+    `/profile/{uuid} over ${thousands(HOT_PLAYERS)} players asked again and again`,
+    targets,
+    hotFile,
+    PROFILE_CPU_GOAL,
+  );
+  pass =
+    (await runCase(`/textures/{hash} over ${hashes.length} capes`, targets, texturesFile, TEXTURE_CPU_GOAL)) && pass;
   // Every player with a cape about once a second: each file is kept open by nginx under its two half-second names.
   await runCase(
     `/profile/{uuid} over all ${thousands(wearers.length)} players with a cape (no goal: each asked about once a second)`,

@@ -1,6 +1,7 @@
-// Static files load test: `/` and the site's stylesheet from the real server (the build's brotli and gzip copies) against nginx
-// (gzip_static) serving the same built files, and `/` compressed per request as before the copies (the same server on the site
-// without them), each server in its own process, loaded by wrk in interleaved rounds. See bench/README.md.
+// Static files load test: `/` and the site's stylesheet from the real server (the build's brotli and gzip copies)
+// against nginx (gzip_static) serving the same built files, and `/` compressed per request as before the copies (the
+// same server on the site without them), each server in its own process, loaded by wrk in interleaved rounds. See
+// bench/README.md.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,7 +21,10 @@ const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 /** Node with the TypeScript loader, as `npm start` runs the server (tsx), without tsx's extra parent process. */
 const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
 
-/** One wrk run: requests per second, bytes per answer, latency percentiles in ms, errors, and the target's CPU per request. */
+/**
+ * One wrk run: requests per second, bytes per answer, latency percentiles in ms, errors, and the target's CPU per
+ * request.
+ */
 interface LoadResult {
   rps: number;
   bytesPerAnswer: number;
@@ -45,7 +49,11 @@ interface Target {
 }
 
 /** A GET with node:http (which leaves the body encoded): status, headers and the bytes on the wire. */
-function rawGet(port: number, urlPath: string, acceptEncoding: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: number }> {
+function rawGet(
+  port: number,
+  urlPath: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: number }> {
   return new Promise((resolve, reject) => {
     const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
     http
@@ -75,11 +83,23 @@ async function headersToCopy(port: number, urlPath: string): Promise<Array<[stri
   const { headers } = await rawGet(port, urlPath, 'gzip');
   return Object.entries(headers)
     .filter(([name]) => !own.has(name))
-    .flatMap(([name, value]) => (Array.isArray(value) ? value.map((one) => [name, one] as [string, string]) : [[name, String(value)] as [string, string]]));
+    .flatMap(([name, value]) =>
+      Array.isArray(value)
+        ? value.map((one) => [name, one] as [string, string])
+        : [[name, String(value)] as [string, string]],
+    );
 }
 
-/** nginx's configuration: one process, no access log, sendfile, gzip_static, the built site with the server's headers; returns its path. */
-function nginxConfig(dir: string, port: number, pageHeaders: Array<[string, string]>, assetHeaders: Array<[string, string]>): string {
+/**
+ * nginx's configuration: one process, no access log, sendfile, gzip_static, the built site with the server's headers;
+ * returns its path.
+ */
+function nginxConfig(
+  dir: string,
+  port: number,
+  pageHeaders: Array<[string, string]>,
+  assetHeaders: Array<[string, string]>,
+): string {
   const addHeaders = (headers: Array<[string, string]>) =>
     headers.map(([name, value]) => `      add_header ${name} '${value.replaceAll("'", "\\'")}' always;`).join('\n');
   return writeBaselineNginxConfig(
@@ -116,7 +136,9 @@ async function load(target: Target, pathsFile: string, durationS: number): Promi
   return { ...result, cpuUs: cpu(result.rps * durationS) };
 }
 
-/** A case: warm-up of every target, then rounds in turn (target 1, 2, 3, target 1, …); prints every run and the medians. */
+/**
+ * A case: warm-up of every target, then rounds in turn (target 1, 2, 3, target 1, …); prints every run and the medians.
+ */
 async function runCase(title: string, pathsFile: string, targets: Target[]): Promise<Map<string, LoadResult[]>> {
   console.log(`\n${title} (load average ${loadAverage()})`);
   for (const target of targets) await load(target, pathsFile, WARMUP_S);
@@ -168,7 +190,9 @@ try {
   console.log(
     `Node ${process.version}, wrk -t1 -c${CONNECTIONS}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
-  console.log(`Site ${SITE_DIR}: / is index.html (${thousands(fs.statSync(path.join(SITE_DIR, 'index.html')).size)} B), the stylesheet ${stylesheet}`);
+  console.log(
+    `Site ${SITE_DIR}: / is index.html (${thousands(fs.statSync(path.join(SITE_DIR, 'index.html')).size)} B), the stylesheet ${stylesheet}`,
+  );
 
   /** Starts the real server as `npm start` runs it (default LOG_LEVEL, its log in a file) on a site directory. */
   const startReal = async (name: string, port: number, siteDir: string) => {
@@ -203,7 +227,17 @@ try {
     'nginx',
     nginxPort,
     NGINX,
-    ['-p', dir, '-c', nginxConfig(dir, nginxPort, await headersToCopy(BASE_PORT, '/'), await headersToCopy(BASE_PORT, `/_astro/${stylesheet}`))],
+    [
+      '-p',
+      dir,
+      '-c',
+      nginxConfig(
+        dir,
+        nginxPort,
+        await headersToCopy(BASE_PORT, '/'),
+        await headersToCopy(BASE_PORT, `/_astro/${stylesheet}`),
+      ),
+    ],
     process.env,
     path.join(dir, 'nginx.log'),
     '/',
@@ -224,7 +258,11 @@ try {
     fs.writeFileSync(pathsFile, `${urlPath}\n`);
     console.log('');
     await describeAnswers(caseTargets, urlPath);
-    const results = await runCase(`${urlPath}, Accept-Encoding br (real) and gzip (real, nginx)`, pathsFile, caseTargets);
+    const results = await runCase(
+      `${urlPath}, Accept-Encoding br (real) and gzip (real, nginx)`,
+      pathsFile,
+      caseTargets,
+    );
     const line = (label: string, a: string, b: string) =>
       `  ${label.padEnd(32)} req/s ${roundRatio(results, a, b, (r) => r.rps).toFixed(2)}×, p99 ${roundRatio(results, a, b, (r) => r.p99).toFixed(2)}×, CPU per request ${roundRatio(results, a, b, (r) => r.cpuUs).toFixed(2)}×`;
     ratios.push(
@@ -234,7 +272,9 @@ try {
     );
     if (urlPath === '/') ratios.push(line('real br / per-request br', 'real br', 'per-request br'));
   }
-  console.log(`\nRatios (median of the per-round ratios; load average at the end ${loadAverage()}):\n${ratios.join('\n')}`);
+  console.log(
+    `\nRatios (median of the per-round ratios; load average at the end ${loadAverage()}):\n${ratios.join('\n')}`,
+  );
 } finally {
   await stopAll();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
-// Texture pipeline timing: validate, re-encode and store a 2048x1024 PNG cape and 64-frame GIF capes, and build the gallery download GIF of each strip (median of 20 runs).
+// Texture pipeline timing: validate, re-encode and store a 2048x1024 PNG cape and 64-frame GIF capes, and build the
+// gallery download GIF of each strip (median of 20 runs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,7 +70,9 @@ async function time(label: string, upload: Buffer): Promise<void> {
     await stripToGif(strip.bytes);
     builds.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
-  console.log(`${''.padEnd(34)} strip ${strip.width}x${strip.height}, download GIF build: median ${median(builds).toFixed(1)} ms`);
+  console.log(
+    `${''.padEnd(34)} strip ${strip.width}x${strip.height}, download GIF build: median ${median(builds).toFixed(1)} ms`,
+  );
 }
 
 try {

@@ -8,20 +8,29 @@ import { ROOT } from './processes.ts';
 /** The wrk script that walks a file of paths and prints its figures as one JSON line. */
 const WRK_SCRIPT = path.join(ROOT, 'bench', 'wrk-paths.lua');
 
-/** What one wrk run measured: requests per second, bytes per answer, latency percentiles in ms, and failed or non-2xx/3xx answers. */
+/**
+ * What one wrk run measured: requests per second, bytes per answer, latency percentiles in ms, and failed or
+ * non-2xx/3xx answers.
+ */
 export interface WrkResult {
   rps: number;
   bytesPerAnswer: number;
   p50: number;
   p99: number;
   errors: number;
-  /** The answers counted in `errors` for their status (4xx and 5xx); the rest of `errors` are socket errors and timeouts. */
+  /**
+   * The answers counted in `errors` for their status (4xx and 5xx); the rest of `errors` are socket errors and
+   * timeouts.
+   */
   statusErrors: number;
   /** The requests answered. */
   requests: number;
 }
 
-/** How to run wrk: against which port, with which paths and for how long; `once` stops after walking the paths once (a warm-up), `cycle` walks them in order round and round from a random one. */
+/**
+ * How to run wrk: against which port, with which paths and for how long; `once` stops after walking the paths once (a
+ * warm-up), `cycle` walks them in order round and round from a random one.
+ */
 export interface WrkRun {
   port: number;
   pathsFile: string;
@@ -52,7 +61,8 @@ export function runWrk(run: WrkRun): Promise<WrkResult> {
     mode,
   ];
   return new Promise((resolve, reject) => {
-    const [command, commandArgs] = run.core === undefined ? ['wrk', args] : ['taskset', ['-c', String(run.core), 'wrk', ...args]];
+    const [command, commandArgs] =
+      run.core === undefined ? ['wrk', args] : ['taskset', ['-c', String(run.core), 'wrk', ...args]];
     const wrk = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     wrk.stdout.on('data', (chunk: Buffer) => {

@@ -1,6 +1,8 @@
 // Zipf popularity for the benchmarks' simulated traffic and data.
 
-/** Draws indexes 0..n-1 with Zipf weights: index k is drawn about 1/(k+1)^s as often as index 0 (`random` in [0, 1)). */
+/**
+ * Draws indexes 0..n-1 with Zipf weights: index k is drawn about 1/(k+1)^s as often as index 0 (`random` in [0, 1)).
+ */
 export function zipfSampler(n: number, s: number, random: () => number = Math.random): () => number {
   const cumulative = new Float64Array(n);
   let total = 0;

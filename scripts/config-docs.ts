@@ -1,8 +1,15 @@
-// Builds docs/configuration.md from the settings' tables (gathered in server/config/settings.ts) and the variables read elsewhere (server/config/variables.ts).
+// Builds docs/configuration.md from the settings' tables (gathered in server/config/settings.ts) and the variables read
+// elsewhere (server/config/variables.ts).
 import prettier from 'prettier';
 import { z } from 'zod';
 import { configSchema } from '../server/config/index.ts';
-import { OTHER_VARIABLES, SERVER_VARIABLES, VARIABLE_GROUPS, type ServerVariable, type VariableDoc } from '../server/config/variables.ts';
+import {
+  OTHER_VARIABLES,
+  SERVER_VARIABLES,
+  VARIABLE_GROUPS,
+  type ServerVariable,
+  type VariableDoc,
+} from '../server/config/variables.ts';
 
 /** Where the generated file lives, from the repository root. */
 export const CONFIGURATION_DOC = 'docs/configuration.md';
@@ -13,7 +20,10 @@ export function schemaDefault(name: ServerVariable): string | undefined {
   return field instanceof z.ZodDefault ? String(field.def.defaultValue) : undefined;
 }
 
-/** The default as the docs show it: the description's words (which must contain the schema's default), the schema's default, or "unset". */
+/**
+ * The default as the docs show it: the description's words (which must contain the schema's default), the schema's
+ * default, or "unset".
+ */
 function shownDefault(name: string, doc: VariableDoc, fromSchema: string | undefined): string {
   if (doc.default !== undefined) {
     if (fromSchema !== undefined && !doc.default.includes(fromSchema)) {

@@ -1,9 +1,16 @@
-// Draws our own artwork for every reference cape into public/images/capes/{platform}/ (run: npm run draw:capes): the texture and its two previews.
-// With --previews-only it keeps the textures there (e.g. real cape files an operator put in) and redraws only the previews from them.
+// Draws our own artwork for every reference cape into public/images/capes/{platform}/ (run: npm run draw:capes): the
+// texture and its two previews. With --previews-only it keeps the textures there (e.g. real cape files an operator put
+// in) and redraws only the previews from them.
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { capePreviewPath, capeTexturePath, elytraPreviewPath, referenceCapeProblems, referenceCapeSchema } from '../src/lib/reference-capes.ts';
+import {
+  capePreviewPath,
+  capeTexturePath,
+  elytraPreviewPath,
+  referenceCapeProblems,
+  referenceCapeSchema,
+} from '../src/lib/reference-capes.ts';
 import { CAPE_TEMPLATE_SIZE } from '../src/lib/texture-layout.ts';
 import type { RawImage } from '../server/textures/pipeline/raw-image.ts';
 import { capePreview, drawReferenceCape, elytraPreview } from './reference-cape-art.ts';
@@ -37,14 +44,21 @@ const capes = (JSON.parse(fs.readFileSync(DATA_FILE, 'utf8')) as unknown[]).map(
 const problems = referenceCapeProblems(capes);
 if (problems.length > 0) throw new Error(`src/content/capes.json: ${problems.join('; ')}`);
 
-/** Reads a texture under public/ as 64 x 32 RGBA pixels: larger textures of the same layout (128 x 64, …) are reduced to it, others refused. */
+/**
+ * Reads a texture under public/ as 64 x 32 RGBA pixels: larger textures of the same layout (128 x 64, …) are reduced to
+ * it, others refused.
+ */
 async function readTexture(sitePath: string): Promise<RawImage> {
   const { width, height } = CAPE_TEMPLATE_SIZE;
   const file = path.join(PUBLIC_DIR, sitePath);
   const { info } = await sharp(file).toBuffer({ resolveWithObject: true });
   if (info.width % width !== 0 || info.height * 2 !== info.width)
     throw new Error(`${sitePath} is ${info.width} x ${info.height}, not 64 x 32 or a multiple of it`);
-  const data = await sharp(file, { pages: 1 }).ensureAlpha().resize(width, height, { kernel: 'nearest' }).raw().toBuffer();
+  const data = await sharp(file, { pages: 1 })
+    .ensureAlpha()
+    .resize(width, height, { kernel: 'nearest' })
+    .raw()
+    .toBuffer();
   return { data, width, height };
 }
 

@@ -1,8 +1,17 @@
-// Draws the cape and ears templates and the default skin with sharp into public/ (run: npx tsx scripts/draw-templates.ts).
+// Draws the cape and ears templates and the default skin with sharp into public/ (run: npx tsx
+// scripts/draw-templates.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { CAPE_REGIONS, CAPE_TEMPLATE_SIZE, EARS_REGIONS, EARS_TEMPLATE_SIZE, HD_SCALE, TEMPLATE_FILES, type TextureRegion } from '../src/lib/texture-layout.ts';
+import {
+  CAPE_REGIONS,
+  CAPE_TEMPLATE_SIZE,
+  EARS_REGIONS,
+  EARS_TEMPLATE_SIZE,
+  HD_SCALE,
+  TEMPLATE_FILES,
+  type TextureRegion,
+} from '../src/lib/texture-layout.ts';
 
 const PUBLIC_DIR = path.resolve(import.meta.dirname, '..', 'public');
 
@@ -27,7 +36,8 @@ class PixelCanvas {
   /** Paints a rectangle; `shade` may vary the colour per pixel. */
   fill(x: number, y: number, w: number, h: number, colour: Rgba | ((px: number, py: number) => Rgba)): void {
     for (let py = y; py < y + h; py++) {
-      for (let px = x; px < x + w; px++) this.set(px, py, typeof colour === 'function' ? colour(px - x, py - y) : colour);
+      for (let px = x; px < x + w; px++)
+        this.set(px, py, typeof colour === 'function' ? colour(px - x, py - y) : colour);
     }
   }
 
@@ -53,7 +63,11 @@ function shade([r, g, b, a]: Rgba, amount: number): Rgba {
 
 /** A small deterministic per-pixel noise, so flat skin colours look like fabric and skin. */
 function noisy(base: Rgba, strength = 10): (px: number, py: number) => Rgba {
-  return (px, py) => shade(base, (((px * 73856093) ^ (py * 19349663)) % 7) - 3 === 0 ? 0 : ((((px * 31 + py * 17) % 5) - 2) * strength) / 2);
+  return (px, py) =>
+    shade(
+      base,
+      (((px * 73856093) ^ (py * 19349663)) % 7) - 3 === 0 ? 0 : ((((px * 31 + py * 17) % 5) - 2) * strength) / 2,
+    );
 }
 
 /** Fills every region of a layout with its colour at scale 1. */
@@ -68,7 +82,12 @@ function escapeXml(text: string): string {
 }
 
 /** The SVG of an HD template: each region filled, outlined and labelled (rotated in tall, narrow regions). */
-function hdTemplateSvg(size: { width: number; height: number }, regions: readonly TextureRegion[], scale: number, fontSize: number): string {
+function hdTemplateSvg(
+  size: { width: number; height: number },
+  regions: readonly TextureRegion[],
+  scale: number,
+  fontSize: number,
+): string {
   const width = size.width * scale;
   const height = size.height * scale;
   const parts = regions.map((region) => {
@@ -99,7 +118,10 @@ async function renderSvg(svg: string): Promise<Buffer> {
   return sharp(Buffer.from(svg), { density: 72 }).png({ compressionLevel: 9 }).toBuffer();
 }
 
-/** Paints a box of the standard skin layout (top, bottom, right, front, left, back) at (u, v) with width w, height h and depth d. */
+/**
+ * Paints a box of the standard skin layout (top, bottom, right, front, left, back) at (u, v) with width w, height h and
+ * depth d.
+ */
 function skinBox(
   canvas: PixelCanvas,
   u: number,
@@ -107,7 +129,12 @@ function skinBox(
   w: number,
   h: number,
   d: number,
-  paint: (face: 'top' | 'bottom' | 'right' | 'front' | 'left' | 'back', px: number, py: number, faceWidth: number) => Rgba,
+  paint: (
+    face: 'top' | 'bottom' | 'right' | 'front' | 'left' | 'back',
+    px: number,
+    py: number,
+    faceWidth: number,
+  ) => Rgba,
 ): void {
   const faces = [
     ['top', u + d, v, w, d],
@@ -153,7 +180,9 @@ function drawDefaultSkin(): PixelCanvas {
     return py <= 2 || (backEdge && py <= 5) ? hairAt(px, py) : skinAt(px, py);
   });
   // Body: shirt all round.
-  skinBox(canvas, 16, 16, 8, 12, 4, (face, px, py) => (face === 'top' || face === 'bottom' ? shade(shirt, -15) : shirtAt(px, py)));
+  skinBox(canvas, 16, 16, 8, 12, 4, (face, px, py) =>
+    face === 'top' || face === 'bottom' ? shade(shirt, -15) : shirtAt(px, py),
+  );
   // Arms: short sleeves, then bare arms and hands.
   const arm = (face: string, px: number, py: number): Rgba => {
     if (face === 'top') return shade(shirt, -15);

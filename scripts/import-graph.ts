@@ -1,6 +1,6 @@
-// Counts the import cycles (between modules, and between folders through any of their files) and the imports against the
-// layers (scripts/import-layers.mjs) across server/ and src/, and prints each with the offending modules or imports.
-// `npx tsx scripts/import-graph.ts` (exits 1 when any count is above zero).
+// Counts the import cycles (between modules, and between folders through any of their files) and the imports against
+// the layers (scripts/import-layers.mjs) across server/ and src/, and prints each with the offending modules or
+// imports. `npx tsx scripts/import-graph.ts` (exits 1 when any count is above zero).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,10 @@ export interface ImportReport {
   edges: number;
   /** Each cycle: the modules of one strongly connected component of more than one module. */
   cycles: string[][];
-  /** Each folder cycle: the folders of one strongly connected component of more than one folder (a module's folder is its directory). */
+  /**
+   * Each folder cycle: the folders of one strongly connected component of more than one folder (a module's folder is
+   * its directory).
+   */
   folderCycles: string[][];
   upward: ImportEdge[];
 }
@@ -100,8 +103,8 @@ function cyclesOf(graph: Map<string, string[]>): string[][] {
 }
 
 /**
- * The two folders an import joins: below the deepest folder both modules share, the folder each module lies in (a module
- * directly in the shared folder stands for the shared folder itself). `server/textures/library/a.ts` importing
+ * The two folders an import joins: below the deepest folder both modules share, the folder each module lies in (a
+ * module directly in the shared folder stands for the shared folder itself). `server/textures/library/a.ts` importing
  * `server/images/b.ts` joins `server/textures` to `server/images`; `server/config.ts` importing `server/config/c.ts`
  * joins `server` to `server/config`.
  */
@@ -112,7 +115,10 @@ function foldersJoined({ from, to }: ImportEdge): [string, string] {
   return [a.slice(0, shared + 1).join('/'), b.slice(0, shared + 1).join('/')];
 }
 
-/** The cycles between folders that the imports make (folder A imports from folder B through any of their files and B from A, directly or round a longer loop), leaving out those in `accepted`. */
+/**
+ * The cycles between folders that the imports make (folder A imports from folder B through any of their files and B
+ * from A, directly or round a longer loop), leaving out those in `accepted`.
+ */
 export function folderCyclesOf(edges: ImportEdge[], accepted: string[][] = []): string[][] {
   const graph = new Map<string, string[]>();
   for (const edge of edges) {
@@ -132,7 +138,13 @@ export function importReport(): ImportReport {
   const graph = new Map(files.map((file) => [file, importsOf(file)]));
   const edges = [...graph].flatMap(([from, targets]) => targets.map((to) => ({ from, to })));
   const upward = edges.filter((edge) => !importAllowed(edge.from, edge.to));
-  return { modules: files.length, edges: edges.length, cycles: cyclesOf(graph), folderCycles: folderCyclesOf(edges, ACCEPTED_FOLDER_CYCLES), upward };
+  return {
+    modules: files.length,
+    edges: edges.length,
+    cycles: cyclesOf(graph),
+    folderCycles: folderCyclesOf(edges, ACCEPTED_FOLDER_CYCLES),
+    upward,
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,12 +1,12 @@
-// The import layers of the code base, from the top down: a module may import its own layer's unit or any layer below it,
-// never one above. Read by eslint.config.js (its rule `layers/imports-run-one-way`) and scripts/import-graph.ts.
+// The import layers of the code base, from the top down: a module may import its own layer's unit or any layer below
+// it, never one above. Read by eslint.config.js (its rule `layers/imports-run-one-way`) and scripts/import-graph.ts.
 
 /** The feature folders under server/: each a unit, importing another feature only where FEATURE_USES lists it. */
 const FEATURES = ['admin', 'accounts', 'creators', 'gallery', 'users', 'mod', 'premium', 'integrations', 'auth'];
 
 /**
- * The features that build on other features (and so come before them): the admin tools on accounts, the gallery, the mod
- * API's profiles and premium features; deleting or registering an account on sessions, the gallery and Mojang; the
+ * The features that build on other features (and so come before them): the admin tools on accounts, the gallery, the
+ * mod API's profiles and premium features; deleting or registering an account on sessions, the gallery and Mojang; the
  * creators on the gallery. Any other import between two features is refused.
  */
 export const FEATURE_USES = {
@@ -16,9 +16,9 @@ export const FEATURE_USES = {
 };
 
 /**
- * Each layer: a name, and its units, each the path prefixes (from the repository root) of its modules. Two modules of one
- * layer import each other only when they share a unit (or, for features, where FEATURE_USES says so); each route group
- * (a file or a folder under server/routes/) is a unit of its own, so no route group imports another.
+ * Each layer: a name, and its units, each the path prefixes (from the repository root) of its modules. Two modules of
+ * one layer import each other only when they share a unit (or, for features, where FEATURE_USES says so); each route
+ * group (a file or a folder under server/routes/) is a unit of its own, so no route group imports another.
  */
 export const IMPORT_LAYERS = [
   { name: 'entry', units: [['server/main.ts', 'server/app.ts', 'server/setup/', 'server/commands/']] },
@@ -28,7 +28,18 @@ export const IMPORT_LAYERS = [
   { name: 'texture core', units: [['server/textures/']] },
   {
     name: 'platform',
-    units: [['server/db/', 'server/storage/', 'server/redis/', 'server/http/', 'server/config/', 'server/events/', 'server/audit/', 'server/images/']],
+    units: [
+      [
+        'server/db/',
+        'server/storage/',
+        'server/redis/',
+        'server/http/',
+        'server/config/',
+        'server/events/',
+        'server/audit/',
+        'server/images/',
+      ],
+    ],
   },
   { name: 'shared (browser and server)', units: [['src/lib/']] },
 ];
@@ -51,10 +62,14 @@ export function layerOf(file) {
   return undefined;
 }
 
-/** Whether `from` may import `to`: downward by the layers, inside one unit, or to a feature it uses; `src/` never imports `server/`, and `server/` never imports `tests/`, `bench/` or `support/`. */
+/**
+ * Whether `from` may import `to`: downward by the layers, inside one unit, or to a feature it uses; `src/` never
+ * imports `server/`, and `server/` never imports `tests/`, `bench/` or `support/`.
+ */
 export function importAllowed(from, to) {
   if (from.startsWith('src/') && to.startsWith('server/')) return false;
-  if (from.startsWith('server/') && (to.startsWith('tests/') || to.startsWith('bench/') || to.startsWith('support/'))) return false;
+  if (from.startsWith('server/') && (to.startsWith('tests/') || to.startsWith('bench/') || to.startsWith('support/')))
+    return false;
   const a = layerOf(from);
   const b = layerOf(to);
   if (a === undefined || b === undefined) return true;

@@ -1,4 +1,5 @@
-// Our own artwork for the reference capes: a 64 x 32 cape and elytra texture drawn from an entry's palette and motif, and its two enlarged previews.
+// Our own artwork for the reference capes: a 64 x 32 cape and elytra texture drawn from an entry's palette and motif,
+// and its two enlarged previews.
 import { CAPE_REGIONS, CAPE_TEMPLATE_SIZE } from '../src/lib/texture-layout.ts';
 import { CAPE_PREVIEW, ELYTRA_PREVIEW, type CapeMotif, type ReferenceCape } from '../src/lib/reference-capes.ts';
 import { createImage, parseHexColour, type RawImage, type Rgba } from '../server/textures/pipeline/raw-image.ts';
@@ -155,7 +156,8 @@ function motifPainter(motif: CapeMotif, colours: number, text: string | undefine
         const left = Math.floor((w - 7) / 2);
         const top = Math.floor((h - 6) / 2) - 1;
         if (maskAt(HEART, x - left, y - top)) return 1;
-        if (colours > 2 && (maskAt(HEART, x - left - 1, y - top - 1) || maskAt(HEART, x - left + 1, y - top + 1))) return 2;
+        if (colours > 2 && (maskAt(HEART, x - left - 1, y - top - 1) || maskAt(HEART, x - left + 1, y - top + 1)))
+          return 2;
         return 0;
       };
     case 'flower':
@@ -188,7 +190,8 @@ function motifPainter(motif: CapeMotif, colours: number, text: string | undefine
         return colours > 3 && (x + y) % 4 === 0 ? 3 : 1;
       };
     case 'chevron':
-      // The first six colours (fewer if the palette is short) as stripes, the rest as nested chevrons from the left edge.
+      // The first six colours (fewer if the palette is short) as stripes, the rest as nested chevrons from the left
+      // edge.
       return (x, y, w, h) => {
         const stripeCount = Math.min(6, colours);
         const chevronCount = colours - stripeCount;
@@ -204,7 +207,8 @@ function motifPainter(motif: CapeMotif, colours: number, text: string | undefine
         const glyphWidth = mask[0]!.length * scaleX;
         const left = Math.floor((w - glyphWidth) / 2);
         const top = Math.floor((h - 10) / 2) - 1;
-        const at = (px: number, py: number) => maskAt(mask, Math.floor((px - left) / scaleX), Math.floor((py - top) / 2));
+        const at = (px: number, py: number) =>
+          maskAt(mask, Math.floor((px - left) / scaleX), Math.floor((py - top) / 2));
         if (at(x, y) && x - left >= 0 && y - top >= 0) return 1;
         if (colours > 2 && x - left >= 1 && y - top >= 1 && at(x - 1, y - 1)) return 2;
         return 0;
@@ -239,13 +243,19 @@ function region(id: string): { x: number; y: number; w: number; h: number } {
   return found;
 }
 
-/** How many columns of a wing face are cut away at a row, on the side away from the spine (the wings taper like wing cases). */
+/**
+ * How many columns of a wing face are cut away at a row, on the side away from the spine (the wings taper like wing
+ * cases).
+ */
 export function wingCut(y: number): number {
   if (y === 0) return 1;
   return y < 9 ? 0 : Math.min(7, Math.round((y - 8) * 0.65));
 }
 
-/** Draws a cape's 64 x 32 texture: cape front and elytra outside in its motif, the inner faces and edges in darker palette colours. */
+/**
+ * Draws a cape's 64 x 32 texture: cape front and elytra outside in its motif, the inner faces and edges in darker
+ * palette colours.
+ */
 export function drawReferenceCape(cape: CapeArt): RawImage {
   const colours = cape.palette.map((hex) => {
     const colour = parseHexColour(hex);
@@ -273,7 +283,9 @@ export function drawReferenceCape(cape: CapeArt): RawImage {
   const transparent: Rgba = { r: 0, g: 0, b: 0, a: 0 };
   // The outside's last column is the spine side, the inside's first (the inner side strip sits left of the inside).
   fillFace('elytra-outer', (px, py, w, h) => (px < wingCut(py) ? transparent : motifColour(px, py, w, h)));
-  fillFace('elytra-inner', (px, py, w, h) => (w - 1 - px < wingCut(py) ? transparent : mix(lining, shade(lining, -20), py / h)));
+  fillFace('elytra-inner', (px, py, w, h) =>
+    w - 1 - px < wingCut(py) ? transparent : mix(lining, shade(lining, -20), py / h),
+  );
   for (const id of ['elytra-top', 'elytra-bottom', 'elytra-side-inner', 'elytra-side-outer']) fillFace(id, () => trim);
   return canvas.image;
 }
@@ -297,7 +309,8 @@ function sideBySide(left: RawImage, right: RawImage): RawImage {
     [left, 0],
     [right, left.width],
   ] as const) {
-    for (let py = 0; py < part.height; py++) part.data.copy(out.data, (py * out.width + offset) * 4, py * part.width * 4, (py + 1) * part.width * 4);
+    for (let py = 0; py < part.height; py++)
+      part.data.copy(out.data, (py * out.width + offset) * 4, py * part.width * 4, (py + 1) * part.width * 4);
   }
   return out;
 }
@@ -320,7 +333,10 @@ export function capePreview(texture: RawImage): RawImage {
   return enlarge(crop(texture, front.x, front.y, front.w, front.h), CAPE_PREVIEW.scale);
 }
 
-/** The elytra preview: both wings seen from behind (the left wing is the outside face, the right its mirror image), enlarged. */
+/**
+ * The elytra preview: both wings seen from behind (the left wing is the outside face, the right its mirror image),
+ * enlarged.
+ */
 export function elytraPreview(texture: RawImage): RawImage {
   const outside = region('elytra-outer');
   const wing = crop(texture, outside.x, outside.y, outside.w, outside.h);

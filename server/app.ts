@@ -50,12 +50,18 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The app's Prometheus metrics (and the port that serves them, when METRICS_PORT is set). */
     metrics: Metrics;
-    /** The process's one texture library: whatever releases a texture through it also drops the texture's cached bytes and answer file. */
+    /**
+     * The process's one texture library: whatever releases a texture through it also drops the texture's cached bytes
+     * and answer file.
+     */
     textureLibrary: TextureLibrary;
   }
 }
 
-/** Creates the app (not yet listening; the metrics port opens when it is ready); closing it closes the database, Redis and the image workers. */
+/**
+ * Creates the app (not yet listening; the metrics port opens when it is ready); closing it closes the database, Redis
+ * and the image workers.
+ */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
   // The fast path is one of the services, made once the app's logger exists; the server only calls it once it listens.
   const app = Fastify(serverOptions(config, (request, response) => context.fastPath(request, response)));
@@ -67,10 +73,17 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   serveMetrics(app, context.metrics, config.metrics);
   for (const warning of config.warnings) app.log.warn(warning);
 
-  // Only the site's files, the CORS preflight, the API description itself and the metrics stay out of the API description.
+  // Only the site's files, the CORS preflight, the API description itself and the metrics stay out of the API
+  // description.
   useZodSchemas(
     app,
-    (url) => url === '/*' || url === '*' || url === OPENAPI_PATH || url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`) || url === METRICS_PATH,
+    (url) =>
+      url === '/*' ||
+      url === '*' ||
+      url === OPENAPI_PATH ||
+      url === DOCS_PATH ||
+      url.startsWith(`${DOCS_PATH}/`) ||
+      url === METRICS_PATH,
   );
   app.setErrorHandler(handleError);
   app.addHook('onClose', async () => db.destroy());
@@ -78,7 +91,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   followChanges(app, context);
 
   await registerOpenApi(app, { siteName: config.siteName, publicBaseUrl: config.publicBaseUrl });
-  // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot path.
+  // The mod API sits outside the site's cookies, sessions, CORS-with-credentials and maintenance mode: it is the hot
+  // path.
   await app.register(modRoutes, context);
   // The health checks and the keyed metrics, outside the site's hooks and maintenance mode too.
   await app.register(operationsRoutes, context);

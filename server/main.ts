@@ -1,4 +1,5 @@
-// Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful shutdown (server/operations/shutdown.ts).
+// Starts the server: configuration, site build when needed, database migrations, listen, leftover sweeps, graceful
+// shutdown (server/operations/shutdown.ts).
 import './operations/v8-flags.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config/index.ts';
@@ -9,7 +10,8 @@ import { leftoverSweeps } from './setup/leftover-sweeps.ts';
 
 const config = loadConfig();
 
-if (process.env.SKIP_SITE_BUILD !== 'true') ensureSiteBuilt(PROJECT_ROOT, config.siteDir, (message) => console.log(message));
+if (process.env.SKIP_SITE_BUILD !== 'true')
+  ensureSiteBuilt(PROJECT_ROOT, config.siteDir, (message) => console.log(message));
 
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);

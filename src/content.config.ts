@@ -13,11 +13,17 @@ const page = z.object({
 
 /** Reads src/content/capes.json, giving each entry its id (platform and key). */
 function parseCapes(text: string): Record<string, unknown>[] {
-  return (JSON.parse(text) as { platform: string; key: string }[]).map((entry) => ({ ...entry, id: referenceCapeId(entry) }));
+  return (JSON.parse(text) as { platform: string; key: string }[]).map((entry) => ({
+    ...entry,
+    id: referenceCapeId(entry),
+  }));
 }
 
 export const collections = {
   legal: defineCollection({ loader: glob({ pattern: '*.mdx', base: './src/content/legal' }), schema: page }),
   help: defineCollection({ loader: glob({ pattern: '*.mdx', base: './src/content/help' }), schema: page }),
-  capes: defineCollection({ loader: file('src/content/capes.json', { parser: parseCapes }), schema: referenceCapeSchema }),
+  capes: defineCollection({
+    loader: file('src/content/capes.json', { parser: parseCapes }),
+    schema: referenceCapeSchema,
+  }),
 };

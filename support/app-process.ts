@@ -59,7 +59,10 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
-/** The environment of a server on SQLite and local files in `dataDir`, with no site build, on a port the system picks, logging at info. */
+/**
+ * The environment of a server on SQLite and local files in `dataDir`, with no site build, on a port the system picks,
+ * logging at info.
+ */
 export function dataDirServerEnv(dataDir: string): Record<string, string> {
   return {
     DATA_DIR: dataDir,
@@ -76,7 +79,12 @@ export function dataDirServerEnv(dataDir: string): Record<string, string> {
  * Starts `node --import tsx server/main.ts` (as systemd runs it: no npm or tsx parent process, so a signal reaches the
  * server itself) with PORT, HOST=127.0.0.1 and `env` over this process's environment, and waits until it answers.
  */
-export async function startAppProcess(name: string, port: number, env: Record<string, string>, options: { readyTimeoutMs?: number } = {}): Promise<AppProcess> {
+export async function startAppProcess(
+  name: string,
+  port: number,
+  env: Record<string, string>,
+  options: { readyTimeoutMs?: number } = {},
+): Promise<AppProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'main.ts')], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },

@@ -57,7 +57,10 @@ export const postgresBackend: Backend = {
         withAdminClient(async (client) => {
           // pg's pool.end() resolves before its connections have closed; let them go before forcing the rest.
           for (let wait = 0; wait < 40; wait++) {
-            const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+            const { rows } = await client.query<{ n: number }>(
+              'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+              [name],
+            );
             if (rows[0]!.n === 0) break;
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
@@ -81,7 +84,10 @@ export function selectBackends(setting: string | undefined): Backend[] {
     .filter(Boolean);
   if (names.length === 0) return [...ALL_BACKENDS];
   const unknown = names.filter((name) => !ALL_BACKENDS.some((backend) => backend.name === name));
-  if (unknown.length > 0) throw new Error(`TEST_BACKENDS names no backend called ${unknown.join(', ')}: use sqlite, postgres or both (sqlite,postgres)`);
+  if (unknown.length > 0)
+    throw new Error(
+      `TEST_BACKENDS names no backend called ${unknown.join(', ')}: use sqlite, postgres or both (sqlite,postgres)`,
+    );
   return ALL_BACKENDS.filter((backend) => names.includes(backend.name));
 }
 

@@ -1,6 +1,7 @@
 // Runs nginx as a child process with the deploy configuration (deploy/nginx/cloakroom.conf and the
-// cloakroom-mod-answer.conf it includes) in a temporary prefix: the same upstream, proxy and file settings, with only the
-// listen address, the app ports, the site and answer files' roots, the include's path and the log paths swapped for test ones.
+// cloakroom-mod-answer.conf it includes) in a temporary prefix: the same upstream, proxy and file settings, with only
+// the listen address, the app ports, the site and answer files' roots, the include's path and the log paths swapped for
+// test ones.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,9 @@ export const NGINX_BINARY = process.env.NGINX ?? '/usr/sbin/nginx';
 /** The deploy configuration the tests and the scale-out benchmark run. */
 export const DEPLOY_NGINX_CONFIG = fileURLToPath(new URL('../deploy/nginx/cloakroom.conf', import.meta.url));
 /** What every mod API location includes (the answer directory and the answers' headers). */
-export const DEPLOY_MOD_ANSWER_CONFIG = fileURLToPath(new URL('../deploy/nginx/cloakroom-mod-answer.conf', import.meta.url));
+export const DEPLOY_MOD_ANSWER_CONFIG = fileURLToPath(
+  new URL('../deploy/nginx/cloakroom-mod-answer.conf', import.meta.url),
+);
 /** How many mod API locations include it. */
 const MOD_ANSWER_LOCATIONS = 6;
 
@@ -32,8 +35,17 @@ export interface NginxSetup {
   workers?: number;
 }
 
-/** Replaces a directive of a deploy file where it stands `times` times, and fails loudly when the deploy file has it any other number of times. */
-function replaceDirective(text: string, pattern: RegExp, replacement: string, times = 1, file = 'deploy/nginx/cloakroom.conf'): string {
+/**
+ * Replaces a directive of a deploy file where it stands `times` times, and fails loudly when the deploy file has it any
+ * other number of times.
+ */
+function replaceDirective(
+  text: string,
+  pattern: RegExp,
+  replacement: string,
+  times = 1,
+  file = 'deploy/nginx/cloakroom.conf',
+): string {
   const everywhere = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
   const found = text.match(everywhere)?.length ?? 0;
   if (found !== times) throw new Error(`${file}: expected ${times} match(es) of ${pattern}, found ${found}`);
@@ -71,14 +83,23 @@ export function deployServerBlock(setup: NginxSetup): string {
     `$1include ${setup.dir}/cloakroom-mod-answer.conf;`,
     MOD_ANSWER_LOCATIONS,
   );
-  text = replaceDirective(text, /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m, `$1access_log ${setup.dir}/access.log;`);
-  text = replaceDirective(text, /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m, `$1error_log ${setup.dir}/error.log warn;`);
+  text = replaceDirective(
+    text,
+    /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m,
+    `$1access_log ${setup.dir}/access.log;`,
+  );
+  text = replaceDirective(
+    text,
+    /^(\s*)error_log \/var\/log\/nginx\/[^;]+;$/m,
+    `$1error_log ${setup.dir}/error.log warn;`,
+  );
   return text;
 }
 
 /** Writes a whole nginx.conf (foreground, one process, files in `dir`) around the deploy file; returns its path. */
 export function writeNginxConfig(setup: NginxSetup): string {
-  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(setup.dir, `${temporary}_temp`), { recursive: true });
+  for (const temporary of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
+    fs.mkdirSync(path.join(setup.dir, `${temporary}_temp`), { recursive: true });
   const mimeTypes = fs.existsSync('/etc/nginx/mime.types')
     ? 'include /etc/nginx/mime.types;'
     : 'types { text/html html; text/javascript js; image/png png; image/svg+xml svg; }';
@@ -131,7 +152,9 @@ export interface RunningNginx {
 /** Fails with the install command when nginx is missing (the tests need it; they do not skip). */
 export function requireNginx(): void {
   if (!fs.existsSync(NGINX_BINARY)) {
-    throw new Error(`nginx is not installed at ${NGINX_BINARY}: install it with \`apt-get install -y nginx-light\` (.ci/run does), or set NGINX`);
+    throw new Error(
+      `nginx is not installed at ${NGINX_BINARY}: install it with \`apt-get install -y nginx-light\` (.ci/run does), or set NGINX`,
+    );
   }
 }
 

@@ -30,7 +30,14 @@ export interface RunningS3rver {
   accessKeyId: string;
   secretAccessKey: string;
   /** The bucket as the server's S3 configuration names it (path-style, with these credentials). */
-  config: { bucket: string; endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
+  config: {
+    bucket: string;
+    endpoint: string;
+    region: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    forcePathStyle: boolean;
+  };
   close(): Promise<void>;
 }
 
@@ -51,7 +58,14 @@ export async function startS3rver(bucket = 'cloakroom-test'): Promise<RunningS3r
     bucket,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
-    config: { bucket, endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true },
+    config: {
+      bucket,
+      endpoint,
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    },
     async close() {
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });

@@ -40,7 +40,8 @@ function readInteger(env: Environment, name: string, fallback: number, min: numb
   const text = valueOf(env, name);
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; it is "${text}".`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; it is "${text}".`);
   return value;
 }
 
@@ -62,7 +63,8 @@ function readBaseUrl(env: Environment, name: string, fallback: string): string {
   } catch {
     throw new ConfigError(`${name} must be the site's base URL, such as https://cloakroom.example; it is "${text}".`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http or https URL; it is "${text}".`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http or https URL; it is "${text}".`);
   return text.replace(/\/+$/, '');
 }
 
@@ -70,7 +72,8 @@ function readBaseUrl(env: Environment, name: string, fallback: string): string {
 function readVersion(env: Environment, name: string): string | false {
   const text = valueOf(env, name);
   if (text === undefined || ['any', 'false'].includes(text.toLowerCase())) return false;
-  if (!/^[0-9][0-9a-z.-]*$/i.test(text)) throw new ConfigError(`${name} must be a game version such as 1.20.4, or "any"; it is "${text}".`);
+  if (!/^[0-9][0-9a-z.-]*$/i.test(text))
+    throw new ConfigError(`${name} must be a game version such as 1.20.4, or "any"; it is "${text}".`);
   return text;
 }
 

@@ -12,7 +12,8 @@ export interface Logger {
 
 /** Makes a logger that writes one timestamped line per message to a stream (stdout by default). */
 export function createLogger(stream: { write(text: string): unknown } = process.stdout): Logger {
-  const write = (level: string, message: string) => stream.write(`${new Date().toISOString()} ${level.padEnd(5)} ${message}\n`);
+  const write = (level: string, message: string) =>
+    stream.write(`${new Date().toISOString()} ${level.padEnd(5)} ${message}\n`);
   return {
     info: (message) => write('INFO', message),
     warn: (message) => write('WARN', message),

@@ -25,7 +25,10 @@ try {
 
 const versions = config.version === false ? 'every supported game version' : `game version ${config.version}`;
 log.info(`Listening on ${running.host}:${running.port} for ${versions}, asking ${config.apiUrl} for login codes`);
-if (!config.onlineMode) log.warn('Online mode is off: names are not checked with Mojang, so anyone can take any name. Use this only for tests.');
+if (!config.onlineMode)
+  log.warn(
+    'Online mode is off: names are not checked with Mojang, so anyone can take any name. Use this only for tests.',
+  );
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

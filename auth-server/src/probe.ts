@@ -30,7 +30,12 @@ setTimeout(() => finish({ event: 'timeout', after: timeoutMs }, 1), timeoutMs).u
 
 if (values.status) {
   try {
-    const response = await minecraftProtocol.ping({ host: values.host, port, version: values.version, closeTimeout: timeoutMs });
+    const response = await minecraftProtocol.ping({
+      host: values.host,
+      port,
+      version: values.version,
+      closeTimeout: timeoutMs,
+    });
     finish({ event: 'status', response });
   } catch (error) {
     finish({ event: 'error', message: error instanceof Error ? error.message : String(error) }, 1);
@@ -52,7 +57,12 @@ client.on('disconnect', (packet: { reason: unknown }) =>
   finish({ event: 'disconnected', state: 'login', reason: reasonJson(packet.reason), text: plainText(packet.reason) }),
 );
 client.on('kick_disconnect', (packet: { reason: unknown }) =>
-  finish({ event: 'disconnected', state: client.state, reason: reasonJson(packet.reason), text: plainText(packet.reason) }),
+  finish({
+    event: 'disconnected',
+    state: client.state,
+    reason: reasonJson(packet.reason),
+    text: plainText(packet.reason),
+  }),
 );
 client.on('login', () => finish({ event: 'joined', state: client.state }, 1));
 client.on('error', (error: Error) => finish({ event: 'error', message: error.message }, 1));

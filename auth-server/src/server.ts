@@ -73,10 +73,14 @@ export async function startAuthServer(config: AuthServerConfig, log: Logger): Pr
       client.end('Protocol error');
     },
     beforeLogin: (client) => {
-      const held = holdLoginForMessage(client as ServerClient, () => decide(client as ServerClient)).catch((error: unknown) => {
-        log.error(`Could not answer ${client.username}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        client.socket?.destroy();
-      });
+      const held = holdLoginForMessage(client as ServerClient, () => decide(client as ServerClient)).catch(
+        (error: unknown) => {
+          log.error(
+            `Could not answer ${client.username}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
+          client.socket?.destroy();
+        },
+      );
       waiting.add(held);
       void held.finally(() => waiting.delete(held));
     },
@@ -86,7 +90,9 @@ export async function startAuthServer(config: AuthServerConfig, log: Logger): Pr
 
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
-    server.once('error', (error) => reject(new Error(`could not listen on ${config.host}:${config.port}: ${error.message}`, { cause: error })));
+    server.once('error', (error) =>
+      reject(new Error(`could not listen on ${config.host}:${config.port}: ${error.message}`, { cause: error })),
+    );
   });
   server.on('error', (error) => log.error(`Server error: ${error.message}`));
   const address = socketServer.address() as AddressInfo;
@@ -97,7 +103,8 @@ export async function startAuthServer(config: AuthServerConfig, log: Logger): Pr
     close: async () => {
       const closed = new Promise<void>((resolve) => socketServer.close(() => resolve()));
       await Promise.allSettled([...waiting]);
-      for (const client of Object.values(server.clients)) client.end('The server is restarting. Try again in a minute.');
+      for (const client of Object.values(server.clients))
+        client.end('The server is restarting. Try again in a minute.');
       await closed;
     },
   };

@@ -17,24 +17,37 @@ function excerpt(text: string): string {
 }
 
 /** Asks the site for a player's login code; never throws: a site that cannot be reached or answers wrongly gives "unavailable" with the cause. */
-export async function requestLoginCode(config: Pick<AuthServerConfig, 'apiUrl' | 'apiKey' | 'apiTimeoutMs'>, player: JoiningPlayer): Promise<SiteAnswer> {
+export async function requestLoginCode(
+  config: Pick<AuthServerConfig, 'apiUrl' | 'apiKey' | 'apiTimeoutMs'>,
+  player: JoiningPlayer,
+): Promise<SiteAnswer> {
   const url = `${config.apiUrl}/api/internal/auth`;
   let response: Response;
   let text: string;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+      headers: {
+        authorization: `Bearer ${config.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
       body: JSON.stringify({ uuid: player.uuid, username: player.username }),
       signal: AbortSignal.timeout(config.apiTimeoutMs),
     });
     text = await response.text();
   } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${config.apiTimeoutMs} ms` : describeFetchError(error);
+    const reason =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${config.apiTimeoutMs} ms`
+        : describeFetchError(error);
     return { kind: 'unavailable', cause: `POST ${url}: ${reason}` };
   }
   if (response.status === 401) {
-    return { kind: 'unavailable', cause: `POST ${url}: the site refused the key (401); AUTH_API_KEY must match the site's AUTH_API_KEY` };
+    return {
+      kind: 'unavailable',
+      cause: `POST ${url}: the site refused the key (401); AUTH_API_KEY must match the site's AUTH_API_KEY`,
+    };
   }
   if (!response.ok) return { kind: 'unavailable', cause: `POST ${url}: HTTP ${response.status} ${excerpt(text)}` };
   let body: unknown;
@@ -45,7 +58,8 @@ export async function requestLoginCode(config: Pick<AuthServerConfig, 'apiUrl' |
   }
   const answer = body as { success?: unknown; banned?: unknown; code?: unknown };
   if (answer.banned === true) return { kind: 'banned' };
-  if (answer.success === true && typeof answer.code === 'string' && /^\d{6}$/.test(answer.code)) return { kind: 'code', code: answer.code };
+  if (answer.success === true && typeof answer.code === 'string' && /^\d{6}$/.test(answer.code))
+    return { kind: 'code', code: answer.code };
   return { kind: 'unavailable', cause: `POST ${url}: unexpected answer ${excerpt(text)}` };
 }
 

@@ -1,6 +1,13 @@
 // The gallery bench's cases: the queries it times, the filter each stands for, and the check of each answer against
 // the generated data.
-import { GALLERY_COUNT_CAP, GALLERY_PER_PAGE, GALLERY_SORTS, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from '../../src/lib/gallery-rules.ts';
+import {
+  GALLERY_COUNT_CAP,
+  GALLERY_PER_PAGE,
+  GALLERY_SORTS,
+  GALLERY_TYPES,
+  type GallerySort,
+  type GalleryTypeName,
+} from '../../src/lib/gallery-rules.ts';
 import type { GalleryQuery } from '../../server/gallery/queries.ts';
 import { ITEMS } from './settings.ts';
 import { TAG_POPULARITY, type Dataset } from './dataset.ts';
@@ -21,7 +28,8 @@ export interface Case {
 /** Picks the search terms from the generated titles: mid-frequency fragments, rare whole words, 3-letter fragments. */
 export function searchTerms(data: Dataset) {
   const byFrequency = new Map<string, number>();
-  for (const title of data.titlesLower) for (const w of title.split(/[ _0-9]+/)) if (w) byFrequency.set(w, (byFrequency.get(w) ?? 0) + 1);
+  for (const title of data.titlesLower)
+    for (const w of title.split(/[ _0-9]+/)) if (w) byFrequency.set(w, (byFrequency.get(w) ?? 0) + 1);
   const ranked = [...byFrequency.entries()].sort((a, b) => b[1] - a[1]).map(([w]) => w);
   const mid = ranked
     .slice(25, 60)
@@ -36,37 +44,80 @@ export function searchTerms(data: Dataset) {
   return { mid, rare, three, two: ['ra', 'ne', 'ko', 'sh'] };
 }
 
-/** The timed cases: the baseline, the first page of each sort, title searches, tag and type filters, deep pages and combinations. */
+/**
+ * The timed cases: the baseline, the first page of each sort, title searches, tag and type filters, deep pages and
+ * combinations.
+ */
 export function buildCases(data: Dataset, terms: ReturnType<typeof searchTerms>): Case[] {
   const cases: Case[] = [];
   cases.push({ name: '(baseline) GET /api/gallery/tags', goal: false, path: '/api/gallery/tags', params: () => ({}) });
-  for (const sort of GALLERY_SORTS) cases.push({ name: `first page, ${sort}`, goal: true, params: () => ({ page: '1', sortBy: sort }) });
+  for (const sort of GALLERY_SORTS)
+    cases.push({ name: `first page, ${sort}`, goal: true, params: () => ({ page: '1', sortBy: sort }) });
   const title = (list: string[]) => (k: number) => ({ page: '1', sortBy: 'likes_desc', title: list[k % list.length] });
-  cases.push({ name: `title, 4-6 letters of a mid word (${terms.mid.join('/')})`, goal: true, params: title(terms.mid) });
+  cases.push({
+    name: `title, 4-6 letters of a mid word (${terms.mid.join('/')})`,
+    goal: true,
+    params: title(terms.mid),
+  });
   cases.push({ name: `title, rare whole word (${terms.rare.join('/')})`, goal: true, params: title(terms.rare) });
   cases.push({ name: `title, 3 letters (${terms.three.join('/')})`, goal: true, params: title(terms.three) });
   const popular = TAG_POPULARITY[0];
   const rare = TAG_POPULARITY[TAG_POPULARITY.length - 1];
   const mid = TAG_POPULARITY[6];
-  cases.push({ name: `tag ${popular} (most used)`, goal: true, params: () => ({ page: '1', sortBy: 'likes_desc', tags: JSON.stringify([popular]) }) });
-  cases.push({ name: `tag ${rare} (least used)`, goal: true, params: () => ({ page: '1', sortBy: 'likes_desc', tags: JSON.stringify([rare]) }) });
-  cases.push({ name: 'type ears', goal: true, params: () => ({ page: '1', sortBy: 'likes_desc', type: JSON.stringify(['ears']) }) });
-  cases.push({ name: 'type animated', goal: true, params: () => ({ page: '1', sortBy: 'likes_desc', type: JSON.stringify(['animated']) }) });
-  cases.push({ name: 'type cape+animated', goal: true, params: () => ({ page: '1', sortBy: 'likes_desc', type: JSON.stringify(['cape', 'animated']) }) });
+  cases.push({
+    name: `tag ${popular} (most used)`,
+    goal: true,
+    params: () => ({ page: '1', sortBy: 'likes_desc', tags: JSON.stringify([popular]) }),
+  });
+  cases.push({
+    name: `tag ${rare} (least used)`,
+    goal: true,
+    params: () => ({ page: '1', sortBy: 'likes_desc', tags: JSON.stringify([rare]) }),
+  });
+  cases.push({
+    name: 'type ears',
+    goal: true,
+    params: () => ({ page: '1', sortBy: 'likes_desc', type: JSON.stringify(['ears']) }),
+  });
+  cases.push({
+    name: 'type animated',
+    goal: true,
+    params: () => ({ page: '1', sortBy: 'likes_desc', type: JSON.stringify(['animated']) }),
+  });
+  cases.push({
+    name: 'type cape+animated',
+    goal: true,
+    params: () => ({ page: '1', sortBy: 'likes_desc', type: JSON.stringify(['cape', 'animated']) }),
+  });
   cases.push({ name: 'page 500, likes_desc', goal: true, params: () => ({ page: '500', sortBy: 'likes_desc' }) });
   cases.push({ name: 'page 500, uploaded_desc', goal: true, params: () => ({ page: '500', sortBy: 'uploaded_desc' }) });
   cases.push({
     name: `tag ${mid} + animated, downloads_desc`,
     goal: true,
-    params: () => ({ page: '1', sortBy: 'downloads_desc', tags: JSON.stringify([mid]), type: JSON.stringify(['animated']) }),
+    params: () => ({
+      page: '1',
+      sortBy: 'downloads_desc',
+      tags: JSON.stringify([mid]),
+      type: JSON.stringify(['animated']),
+    }),
   });
   cases.push({
     name: `tag ${rare} + ears, uploaded_desc`,
     goal: true,
-    params: () => ({ page: '1', sortBy: 'uploaded_desc', tags: JSON.stringify([rare]), type: JSON.stringify(['ears']) }),
+    params: () => ({
+      page: '1',
+      sortBy: 'uploaded_desc',
+      tags: JSON.stringify([rare]),
+      type: JSON.stringify(['ears']),
+    }),
   });
   // Beyond the issue's list, for information.
-  cases.push({ name: `(extra) title, 2 letters (${terms.two.join('/')})`, goal: false, samples: 20, params: title(terms.two) });
+  cases.push({
+    name: `(extra) title, 2 letters (${terms.two.join('/')})`,
+    goal: false,
+    samples: 20,
+    params: title(terms.two),
+  });
   cases.push({
     name: `(extra) two tags ${popular}+${mid}, 5 samples`,
     goal: false,
@@ -83,7 +134,9 @@ export function buildCases(data: Dataset, terms: ReturnType<typeof searchTerms>)
 
 /** The filter the route builds from the query parameters (mirrors server/routes/gallery.ts). */
 export function toFilter(params: Record<string, string>): GalleryQuery {
-  const types = params.type ? (JSON.parse(params.type) as GalleryTypeName[]).map((name) => GALLERY_TYPES[name]) : undefined;
+  const types = params.type
+    ? (JSON.parse(params.type) as GalleryTypeName[]).map((name) => GALLERY_TYPES[name])
+    : undefined;
   return {
     page: Number(params.page ?? 1),
     sort: (params.sortBy ?? 'likes_desc') as GallerySort,
@@ -125,14 +178,24 @@ interface ApiItem {
   createdAt: string;
 }
 
-/** Checks one answer: status, page size, total (a search's total capped at GALLERY_COUNT_CAP) and order; returns a problem or null. */
+/**
+ * Checks one answer: status, page size, total (a search's total capped at GALLERY_COUNT_CAP) and order; returns a
+ * problem or null.
+ */
 export function checkAnswer(status: number, body: unknown, filter: GalleryQuery, expected: number): string | null {
   if (status !== 200) return `status ${status}: ${JSON.stringify(body).slice(0, 200)}`;
-  const page = body as { data: ApiItem[]; total: number; total_capped: boolean; per_page: number; current_page: number };
+  const page = body as {
+    data: ApiItem[];
+    total: number;
+    total_capped: boolean;
+    per_page: number;
+    current_page: number;
+  };
   const search = Boolean(filter.title) || (filter.tags?.length ?? 0) >= 2;
   const capped = search && expected > GALLERY_COUNT_CAP;
   const total = capped ? GALLERY_COUNT_CAP : expected;
-  if (page.total !== total || page.total_capped !== capped) return `total ${page.total} (capped ${page.total_capped}), expected ${total} (capped ${capped})`;
+  if (page.total !== total || page.total_capped !== capped)
+    return `total ${page.total} (capped ${page.total_capped}), expected ${total} (capped ${capped})`;
   const size = Math.max(0, Math.min(GALLERY_PER_PAGE, expected - (filter.page - 1) * GALLERY_PER_PAGE));
   if (page.data.length !== size) return `${page.data.length} items, expected ${size}`;
   const [field, direction] = filter.sort.split('_');
@@ -149,6 +212,7 @@ export function checkAnswer(status: number, body: unknown, filter: GalleryQuery,
     const b = value(page.data[k]);
     if (direction === 'asc' ? a > b : a < b) return `items out of ${filter.sort} order at ${k}`;
   }
-  if (filter.title && page.data.some((item) => !item.title.toLowerCase().includes(filter.title!))) return 'an item does not match the title';
+  if (filter.title && page.data.some((item) => !item.title.toLowerCase().includes(filter.title!)))
+    return 'an item does not match the title';
   return null;
 }

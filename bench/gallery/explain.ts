@@ -8,7 +8,9 @@ import { EXPLAIN, GOAL_P95_MS, SAMPLES } from './settings.ts';
 import { toFilter, type Case } from './cases.ts';
 import type { Result } from './measure.ts';
 
-/** A second connection to a seeded database that records the SQL listGallery runs, and times and explains each query. */
+/**
+ * A second connection to a seeded database that records the SQL listGallery runs, and times and explains each query.
+ */
 export type Explainer = {
   db: Kysely<Database>;
   captured: CompiledQuery[];
@@ -21,7 +23,10 @@ export type Explainer = {
 export function sqliteExplainer(file: string): Explainer {
   const raw = new SQLite(file);
   const captured: CompiledQuery[] = [];
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(file) }), log: (event: LogEvent) => void captured.push(event.query) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: new SQLite(file) }),
+    log: (event: LogEvent) => void captured.push(event.query),
+  });
   return {
     db,
     captured,

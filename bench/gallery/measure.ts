@@ -21,7 +21,11 @@ export async function startServer(port: number, dataDir: string, databaseUrl: st
     LOG_LEVEL: 'warn',
   };
   for (const name of Object.keys(env)) if (name === 'REDIS_URL' || name.startsWith('S3_')) delete env[name];
-  const child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  const child = spawn('npx', ['tsx', 'server/main.ts'], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
   let exited = false;
   child.once('exit', () => (exited = true));
   const deadline = Date.now() + 60_000;
@@ -117,7 +121,9 @@ export async function measure(port: number, cases: Case[], data: Dataset): Promi
       const params = c.params(k);
       const url = `http://127.0.0.1:${port}${c.path ?? '/api/gallery/get'}?${new URLSearchParams(params)}`;
       const began = performance.now();
-      const response = await fetch(url, { headers: { cookie: `session=${SESSION_TOKEN}`, accept: 'application/json' } });
+      const response = await fetch(url, {
+        headers: { cookie: `session=${SESSION_TOKEN}`, accept: 'application/json' },
+      });
       const body = await response.json();
       const elapsed = performance.now() - began;
       if (k >= WARMUP) times[index].push(elapsed);
@@ -134,7 +140,12 @@ export async function measure(port: number, cases: Case[], data: Dataset): Promi
 }
 
 /** Times listGallery in-process on the bench's own connection (what the database costs without HTTP and Fastify). */
-export async function measureDirect(db: Kysely<Database>, cases: Case[], results: Result[], viewer: string): Promise<void> {
+export async function measureDirect(
+  db: Kysely<Database>,
+  cases: Case[],
+  results: Result[],
+  viewer: string,
+): Promise<void> {
   const times = cases.map(() => [] as number[]);
   for (let k = 0; k < WARMUP + SAMPLES; k++) {
     for (const [index, c] of cases.entries()) {
@@ -155,7 +166,10 @@ export async function measureDirect(db: Kysely<Database>, cases: Case[], results
 /** A case's line in a backend's report: HTTP p50, p95 and max, the verdict, and the in-process times. */
 export function formatRow(r: Result): string {
   const verdict = r.problems.length > 0 ? 'WRONG' : r.p95 <= GOAL_P95_MS ? 'PASS' : 'FAIL';
-  const db = r.dbP50 === undefined ? '' : `  | in-process p50 ${r.dbP50.toFixed(1).padStart(6)} p95 ${r.dbP95!.toFixed(1).padStart(6)}`;
+  const db =
+    r.dbP50 === undefined
+      ? ''
+      : `  | in-process p50 ${r.dbP50.toFixed(1).padStart(6)} p95 ${r.dbP95!.toFixed(1).padStart(6)}`;
   return `  ${r.name.padEnd(62)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  max ${r.max.toFixed(1).padStart(6)} ms  ${(r.goal ? verdict : `(${verdict})`).padEnd(6)}${db}`;
 }
 

@@ -18,13 +18,18 @@ export async function seedSqlite(file: string, data: Dataset): Promise<void> {
     db.pragma('cache_size = -1000000');
     db.pragma('temp_store = MEMORY');
     const indexes = db
-      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${GALLERY_TABLES.map(() => '?').join(',')})`)
+      .prepare(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${GALLERY_TABLES.map(() => '?').join(',')})`,
+      )
       .all(...GALLERY_TABLES) as Array<{ name: string; sql: string }>;
     for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
 
-    const insertUser = db.prepare('INSERT INTO users (uuid, username, username_lower, group_id, banned, created_at) VALUES (?, ?, ?, 1, ?, ?)');
+    const insertUser = db.prepare(
+      'INSERT INTO users (uuid, username, username_lower, group_id, banned, created_at) VALUES (?, ?, ?, 1, ?, ?)',
+    );
     db.transaction(() => {
-      for (let u = 0; u < USERS; u++) insertUser.run(data.userUuids[u], `Player${u}`, `player${u}`, isBanned(u) ? 1 : 0, data.start - 86_400_000 + u);
+      for (let u = 0; u < USERS; u++)
+        insertUser.run(data.userUuids[u], `Player${u}`, `player${u}`, isBanned(u) ? 1 : 0, data.start - 86_400_000 + u);
     })();
     // The FTS trigger of 0009 leaves hidden items out of the title index, as hiding them would.
     const insertItem = db.prepare(
@@ -53,10 +58,13 @@ export async function seedSqlite(file: string, data: Dataset): Promise<void> {
     }
     const insertLike = db.prepare('INSERT INTO gallery_likes (hash, user_uuid) VALUES (?, ?)');
     db.transaction(() => {
-      for (let n = 0; n < data.likeItems.length; n++) insertLike.run(data.hashes[data.likeItems[n]], data.userUuids[data.likeUsers[n]]);
+      for (let n = 0; n < data.likeItems.length; n++)
+        insertLike.run(data.hashes[data.likeItems[n]], data.userUuids[data.likeUsers[n]]);
     })();
     for (const index of indexes) db.exec(index.sql);
-    db.exec(`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items WHERE hidden = 0 GROUP BY type`);
+    db.exec(
+      `INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items WHERE hidden = 0 GROUP BY type`,
+    );
     db.exec(`INSERT INTO gallery_counts (key, n)
       SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash WHERE g.hidden = 0 GROUP BY t.tag_key, g.type`);
     const now = Date.now();
@@ -95,7 +103,12 @@ export async function seedPostgres(url: string, data: Dataset): Promise<void> {
       await client.query(
         `INSERT INTO users (uuid, username, username_lower, group_id, banned, created_at)
          SELECT u, n, lower(n), 1, b, c FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) AS t(u, n, c, b)`,
-        [ids.map((u) => data.userUuids[u]), ids.map((u) => `Player${u}`), ids.map((u) => data.start - 86_400_000 + u), ids.map((u) => (isBanned(u) ? 1 : 0))],
+        [
+          ids.map((u) => data.userUuids[u]),
+          ids.map((u) => `Player${u}`),
+          ids.map((u) => data.start - 86_400_000 + u),
+          ids.map((u) => (isBanned(u) ? 1 : 0)),
+        ],
       );
     }
     for (let from = 0; from < ITEMS; from += BATCH) {
@@ -125,7 +138,10 @@ export async function seedPostgres(url: string, data: Dataset): Promise<void> {
           tagKeys.push(tag);
         }
       }
-      await client.query('INSERT INTO gallery_tags (hash, tag_key) SELECT * FROM unnest($1::text[], $2::text[])', [tagHashes, tagKeys]);
+      await client.query('INSERT INTO gallery_tags (hash, tag_key) SELECT * FROM unnest($1::text[], $2::text[])', [
+        tagHashes,
+        tagKeys,
+      ]);
     }
     for (let from = 0; from < data.likeItems.length; from += BATCH) {
       const ids = range(from, Math.min(data.likeItems.length, from + BATCH));
@@ -134,13 +150,16 @@ export async function seedPostgres(url: string, data: Dataset): Promise<void> {
         ids.map((n) => data.userUuids[data.likeUsers[n]]),
       ]);
     }
-    // What gallery_items' triggers (migrations 0006 and 0009: listed items only) would have written, had replication_role not skipped them.
+    // What gallery_items' triggers (migrations 0006 and 0009: listed items only) would have written, had
+    // replication_role not skipped them.
     await client.query(
       'INSERT INTO gallery_title_counts (title_lower, items) SELECT title_lower, count(*) FROM gallery_items WHERE hidden = 0 GROUP BY title_lower',
     );
     for (const index of indexes) await client.query(index.indexdef);
     await client.query('SET session_replication_role = DEFAULT');
-    await client.query(`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items WHERE hidden = 0 GROUP BY type`);
+    await client.query(
+      `INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items WHERE hidden = 0 GROUP BY type`,
+    );
     await client.query(`INSERT INTO gallery_counts (key, n)
       SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash WHERE g.hidden = 0 GROUP BY t.tag_key, g.type`);
     const now = Date.now();

@@ -21,7 +21,10 @@ export const EXPLAIN = (process.env.EXPLAIN ?? 'fail') as 'fail' | 'all' | 'none
 export const KEEP = process.env.KEEP === '1';
 /** The items' creation times spread over two years. */
 export const TWO_YEARS_MS = 2 * 365 * 24 * 3600 * 1000;
-/** Every n-th player is banned (0: none): their items are in the tables but hidden (migration 0009), as a ban leaves them. */
+/**
+ * Every n-th player is banned (0: none): their items are in the tables but hidden (migration 0009), as a ban leaves
+ * them.
+ */
 export const BANNED_EVERY = Number(process.env.BANNED_EVERY ?? 100);
 /** The gallery's tables, whose indexes are built after the load. */
 export const GALLERY_TABLES = ['gallery_items', 'gallery_tags', 'gallery_likes', 'gallery_title_counts'];

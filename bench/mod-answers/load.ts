@@ -1,10 +1,13 @@
-// The mod answers bench's runs: wrk loading each target with a case's paths, the CPU time each part of the target spent,
-// and the rounds, in which all cases take turns.
+// The mod answers bench's runs: wrk loading each target with a case's paths, the CPU time each part of the target
+// spent, and the rounds, in which all cases take turns.
 import { cpuPerRequest } from '../processes.ts';
 import { loadAverage, runWrk, thousands } from '../wrk.ts';
 import { CONNECTIONS, DURATION_S, LOAD_CORE, PIN, PORTS, ROUNDS, WARMUP_S } from './settings.ts';
 
-/** One wrk run of a target: req/s, p99, bytes per answer, CPU per request (whole target and each part), 404 share, socket errors, app requests and nginx errors logged. */
+/**
+ * One wrk run of a target: req/s, p99, bytes per answer, CPU per request (whole target and each part), 404 share,
+ * socket errors, app requests and nginx errors logged.
+ */
 export interface LoadResult {
   rps: number;
   p99: number;
@@ -17,7 +20,9 @@ export interface LoadResult {
   nginxErrors: number;
 }
 
-/** What wrk loads: a port, the processes whose CPU time counts for it (in named parts), and what to watch while it runs. */
+/**
+ * What wrk loads: a port, the processes whose CPU time counts for it (in named parts), and what to watch while it runs.
+ */
 export interface Target {
   name: string;
   port: number;
@@ -28,7 +33,10 @@ export interface Target {
   errorLog?: () => string;
 }
 
-/** A case: targets each with its paths file, the baseline the first is compared with, the goal, and the share of answers that are 404. */
+/**
+ * A case: targets each with its paths file, the baseline the first is compared with, the goal, and the share of answers
+ * that are 404.
+ */
 export interface BenchCase {
   name: string;
   title: string;
@@ -45,16 +53,27 @@ export async function appRequestCount(): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${PORTS.metrics}/metrics`)).text();
   let count = 0;
   for (const line of text.split('\n'))
-    if (line.startsWith('cloakroom_http_request_duration_seconds_count')) count += Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (line.startsWith('cloakroom_http_request_duration_seconds_count'))
+      count += Number(line.slice(line.lastIndexOf(' ') + 1));
   return count;
 }
 
-/** Loads a target with wrk for `durationS`, walking its paths in order from a random line; its figures and what it caused. */
+/**
+ * Loads a target with wrk for `durationS`, walking its paths in order from a random line; its figures and what it
+ * caused.
+ */
 export async function load(target: Target, pathsFile: string, durationS: number): Promise<LoadResult> {
   const appBefore = target.watchApp ? await appRequestCount() : 0;
   const logBefore = target.errorLog?.().length ?? 0;
   const meters = target.parts.map((part) => cpuPerRequest(part.pids));
-  const result = await runWrk({ port: target.port, pathsFile, durationS, connections: CONNECTIONS, mode: 'cycle', core: PIN ? LOAD_CORE : undefined });
+  const result = await runWrk({
+    port: target.port,
+    pathsFile,
+    durationS,
+    connections: CONNECTIONS,
+    mode: 'cycle',
+    core: PIN ? LOAD_CORE : undefined,
+  });
   const cpuPartsUs = meters.map((meter) => meter(result.requests));
   const appRequests = target.watchApp ? (await appRequestCount()) - appBefore : 0;
   const logged = target.errorLog?.().slice(logBefore) ?? '';
@@ -71,9 +90,15 @@ export async function load(target: Target, pathsFile: string, durationS: number)
   };
 }
 
-/** Prints one run's line, with what looks wrong in it (another 404 share than its paths ask for, socket errors, app requests, nginx errors). */
+/**
+ * Prints one run's line, with what looks wrong in it (another 404 share than its paths ask for, socket errors, app
+ * requests, nginx errors).
+ */
 export function printRun(label: string, benchCase: BenchCase, target: Target, result: LoadResult): void {
-  const parts = target.parts.length > 1 ? ` (${target.parts.map((part, i) => `${part.label} ${result.cpuPartsUs[i]!.toFixed(1)}`).join(' + ')})` : '';
+  const parts =
+    target.parts.length > 1
+      ? ` (${target.parts.map((part, i) => `${part.label} ${result.cpuPartsUs[i]!.toFixed(1)}`).join(' + ')})`
+      : '';
   const notes = [
     Math.abs(result.notFoundShare - benchCase.notFoundShare) > 0.05
       ? `404 share ${result.notFoundShare.toFixed(3)}, expected ${benchCase.notFoundShare.toFixed(3)}`
@@ -87,7 +112,10 @@ export function printRun(label: string, benchCase: BenchCase, target: Target, re
   );
 }
 
-/** Every case's rounds by target, and how many requests reached the app process during each case's nginx runs (warm-up included). */
+/**
+ * Every case's rounds by target, and how many requests reached the app process during each case's nginx runs (warm-up
+ * included).
+ */
 export interface RunResults {
   rounds: Map<string, Map<string, LoadResult[]>>;
   appRequests: Map<string, number>;
@@ -95,7 +123,12 @@ export interface RunResults {
 
 /** Warms every target of every case up, then runs the rounds: each round every case, each case every target in turn. */
 export async function runAll(cases: BenchCase[]): Promise<RunResults> {
-  const rounds = new Map(cases.map((benchCase) => [benchCase.name, new Map(benchCase.runs.map(({ target }) => [target.name, [] as LoadResult[]]))]));
+  const rounds = new Map(
+    cases.map((benchCase) => [
+      benchCase.name,
+      new Map(benchCase.runs.map(({ target }) => [target.name, [] as LoadResult[]])),
+    ]),
+  );
   const appRequests = new Map(cases.map((benchCase) => [benchCase.name, 0]));
   const run = async (label: string, benchCase: BenchCase, durationS: number) => {
     for (const { target, pathsFile } of benchCase.runs) {

@@ -1,5 +1,6 @@
-// The mod answers bench's paths files, which wrk walks: the layouts a player is asked for by, and for each case the paths
-// asked of its target beside the same answers' paths on the static baseline (known players, unknown ones, textures, the mix).
+// The mod answers bench's paths files, which wrk walks: the layouts a player is asked for by, and for each case the
+// paths asked of its target beside the same answers' paths on the static baseline (known players, unknown ones,
+// textures, the mix).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,10 @@ import type { SeededWearer } from '../mod-seed.ts';
 import { zipfSampler } from '../zipf.ts';
 import { LIST, MIX, MIX_NAMES, UNKNOWN_POOL, UNKNOWN_SHARE, ZIPF } from './settings.ts';
 
-/** A layout a player is asked for by: its URL path for an id, the id the mods give it, and the baseline's file for a texture's bytes. */
+/**
+ * A layout a player is asked for by: its URL path for an id, the id the mods give it, and the baseline's file for a
+ * texture's bytes.
+ */
 export interface PlayerLayout {
   by: 'uuid' | 'name';
   path: (id: string) => string;
@@ -22,7 +26,11 @@ export const PLAYER_LAYOUTS = {
   gif: { by: 'uuid', path: (id) => picturePath('gif', id), file: (hash) => picturePath('gif', hash) },
   strip: { by: 'uuid', path: (id) => picturePath('strip', id), file: (hash) => picturePath('strip', hash) },
   elytra: { by: 'name', path: (id) => picturePath('elytra', id), file: (hash) => picturePath('elytra', hash) },
-  csl: { by: 'name', path: (id) => `${CUSTOM_SKIN_API_ROOT}${id}.json`, file: (hash) => `${CUSTOM_SKIN_API_ROOT}${hash}.json` },
+  csl: {
+    by: 'name',
+    path: (id) => `${CUSTOM_SKIN_API_ROOT}${id}.json`,
+    file: (hash) => `${CUSTOM_SKIN_API_ROOT}${hash}.json`,
+  },
 } satisfies Record<string, PlayerLayout>;
 /** The name of a layout a player is asked for by. */
 export type LayoutName = keyof typeof PLAYER_LAYOUTS;
@@ -33,7 +41,10 @@ export const MISSING_PREFIX = '/missing';
 export const freshUuid = () => randomUUID().replaceAll('-', '');
 
 const NAME_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_';
-/** A random player name of 3–16 characters: as the game spells names (a capital first, then letters of both cases, digits and `_`), or in lowercase. */
+/**
+ * A random player name of 3–16 characters: as the game spells names (a capital first, then letters of both cases,
+ * digits and `_`), or in lowercase.
+ */
 function randomName(spelling: 'game' | 'lower'): string {
   const length = 3 + Math.floor(Math.random() * 14);
   let name = String.fromCharCode(65 + Math.floor(Math.random() * 26));
@@ -55,7 +66,8 @@ function weightedPicker<K extends string>(weights: Array<[K, number]>): () => K 
 function parseMix(text: string): Array<[LayoutName | 'textures', number]> {
   return text.split(',').map((entry) => {
     const [name, weight] = entry.split(':');
-    if (name !== 'textures' && !(name! in PLAYER_LAYOUTS)) throw new Error(`MIX: unknown layout ${name} (${Object.keys(PLAYER_LAYOUTS).join(', ')}, textures)`);
+    if (name !== 'textures' && !(name! in PLAYER_LAYOUTS))
+      throw new Error(`MIX: unknown layout ${name} (${Object.keys(PLAYER_LAYOUTS).join(', ')}, textures)`);
     return [name as LayoutName | 'textures', Number(weight)];
   });
 }
@@ -67,14 +79,19 @@ export function writePaths(dir: string, name: string, paths: string[]): string {
   return file;
 }
 
-/** A case's paths files: the target's, the static baseline's for the same answers, and the share of 404s they ask for. */
+/**
+ * A case's paths files: the target's, the static baseline's for the same answers, and the share of 404s they ask for.
+ */
 export interface PathLists {
   target: string;
   baseline: string;
   notFound: number;
 }
 
-/** Writes the paths files of every case: known players uniformly, unknown players each new or again and again, each layout, textures, and the mix. */
+/**
+ * Writes the paths files of every case: known players uniformly, unknown players each new or again and again, each
+ * layout, textures, and the mix.
+ */
 export function writePathLists(dir: string, wearers: SeededWearer[], hashes: string[]) {
   const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
   const lists = (name: string, make: () => [string, string]) => {
@@ -113,7 +130,9 @@ export function writePathLists(dir: string, wearers: SeededWearer[], hashes: str
   });
   const mixWeights = parseMix(MIX);
   const knownLayout = weightedPicker(mixWeights);
-  const unknownLayout = weightedPicker(mixWeights.filter(([name]) => name !== 'textures') as Array<[LayoutName, number]>);
+  const unknownLayout = weightedPicker(
+    mixWeights.filter(([name]) => name !== 'textures') as Array<[LayoutName, number]>,
+  );
   const zipf = zipfSampler(wearers.length, ZIPF);
   const mix = lists('mix', () => {
     if (Math.random() < UNKNOWN_SHARE) {

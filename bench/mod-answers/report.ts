@@ -5,7 +5,9 @@ import { loadAverage, median, thousands } from '../wrk.ts';
 import type { BenchCase, LoadResult, RunResults, Target } from './load.ts';
 import { ROUNDS } from './settings.ts';
 
-/** Asks each case's first 20 paths of its target and of its baseline, and prints whether status and body length agree. */
+/**
+ * Asks each case's first 20 paths of its target and of its baseline, and prints whether status and body length agree.
+ */
 export async function compareAnswers(cases: BenchCase[]): Promise<void> {
   // Each case's first paths, asked of its target and its baseline: the same status, and bodies of the same length.
   console.log('\nAnswers compared on the first 20 paths of each case (status; body bytes):');
@@ -23,7 +25,8 @@ export async function compareAnswers(cases: BenchCase[]): Promise<void> {
       const [x, y] = [await answer(first!.target.port, a[i]!), await answer(second!.target.port, b[i]!)];
       statuses.set(`${x.status}`, (statuses.get(`${x.status}`) ?? 0) + 1);
       // CustomSkinAPI's body holds the player's name, whose length differs from the baseline's player.
-      if (x.status !== y.status || (benchCase.name !== 'csl' && benchCase.name !== 'mix' && x.length !== y.length)) differ += 1;
+      if (x.status !== y.status || (benchCase.name !== 'csl' && benchCase.name !== 'mix' && x.length !== y.length))
+        differ += 1;
     }
     console.log(
       `  ${benchCase.name.padEnd(13)} ${first!.target.name} vs ${second!.target.name}: ${[...statuses].map(([status, count]) => `${count} × ${status}`).join(', ')}${differ ? `  !! ${differ} differ` : ', the same'}`,
@@ -35,16 +38,39 @@ export async function compareAnswers(cases: BenchCase[]): Promise<void> {
  * Prints the table: each case's target against its baseline, medians of the rounds (ratios are medians of per-round
  * ratios), and how many requests reached the app process during the nginx runs; true when every goal is met.
  */
-export function printResults(cases: BenchCase[], results: RunResults['rounds'], appRequestsByCase: RunResults['appRequests'], shipped: Target): boolean {
+export function printResults(
+  cases: BenchCase[],
+  results: RunResults['rounds'],
+  appRequestsByCase: RunResults['appRequests'],
+  shipped: Target,
+): boolean {
   let allPass: boolean;
   // The table: each case's target against its baseline, medians of the rounds; ratios are medians of per-round ratios.
-  const rows: string[][] = [['case', 'vs', 'CPU µs/req', 'CPU ratio', 'goal', 'ok', 'nginx alone', 'req/s', 'req/s ratio', 'p99 ms', 'app requests']];
+  const rows: string[][] = [
+    [
+      'case',
+      'vs',
+      'CPU µs/req',
+      'CPU ratio',
+      'goal',
+      'ok',
+      'nginx alone',
+      'req/s',
+      'req/s ratio',
+      'p99 ms',
+      'app requests',
+    ],
+  ];
   let appRequestsTotal = 0;
   allPass = true;
   for (const benchCase of cases) {
-    const [first, second] = benchCase.runs.map(({ target }) => results.get(benchCase.name)!.get(target.name)!) as [LoadResult[], LoadResult[]];
+    const [first, second] = benchCase.runs.map(({ target }) => results.get(benchCase.name)!.get(target.name)!) as [
+      LoadResult[],
+      LoadResult[],
+    ];
     const [a, b] = benchCase.runs.map(({ target }) => target.name);
-    const ratio = (x: LoadResult[], y: LoadResult[], of: (result: LoadResult) => number) => median(x.map((result, round) => of(result) / of(y[round]!)));
+    const ratio = (x: LoadResult[], y: LoadResult[], of: (result: LoadResult) => number) =>
+      median(x.map((result, round) => of(result) / of(y[round]!)));
     const cpuRatio = ratio(first, second, (result) => result.cpuUs);
     const shippedCase = benchCase.runs[0]!.target === shipped;
     const pass = cpuRatio <= benchCase.goal.max;

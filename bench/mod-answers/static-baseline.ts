@@ -14,7 +14,10 @@ const MOD_HEADER_LINES = `add_header Access-Control-Allow-Origin * always;
       add_header Referrer-Policy strict-origin-when-cross-origin always;
       add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'" always;`;
 
-/** The static baseline: plain locations over `www` (the same bytes under each texture's hash) and a `return 404` location, with the shipped answers' headers. */
+/**
+ * The static baseline: plain locations over `www` (the same bytes under each texture's hash) and a `return 404`
+ * location, with the shipped answers' headers.
+ */
 export function staticNginxConfig(dir: string, www: string, port: number): string {
   const json = `types { } default_type 'application/json; charset=utf-8';`;
   const player = `add_header Cache-Control 'public, max-age=60' always;\n      ${MOD_HEADER_LINES}`;
@@ -61,7 +64,10 @@ export async function fetchBytes(port: number, urlPath: string) {
   return { bytes: Buffer.from(await response.arrayBuffer()), lastModified: response.headers.get('last-modified') };
 }
 
-/** Writes the static baseline's files: each layout's bytes of a player wearing each cape, under the cape's hash, and the textures, as the shipped nginx answers them. */
+/**
+ * Writes the static baseline's files: each layout's bytes of a player wearing each cape, under the cape's hash, and the
+ * textures, as the shipped nginx answers them.
+ */
 export async function writeStaticFiles(www: string, wearers: SeededWearer[], hashes: string[]): Promise<void> {
   const representative = new Map<string, SeededWearer>();
   for (const wearer of wearers) if (!representative.has(wearer.hash)) representative.set(wearer.hash, wearer);
@@ -72,5 +78,6 @@ export async function writeStaticFiles(www: string, wearers: SeededWearer[], has
       fs.writeFileSync(file, (await fetchBytes(PORTS.shipped, layout.path(wearer[layout.by]))).bytes);
     }
   fs.mkdirSync(path.join(www, 'textures'), { recursive: true });
-  for (const hash of hashes) fs.writeFileSync(path.join(www, 'textures', hash), (await fetchBytes(PORTS.shipped, `/textures/${hash}`)).bytes);
+  for (const hash of hashes)
+    fs.writeFileSync(path.join(www, 'textures', hash), (await fetchBytes(PORTS.shipped, `/textures/${hash}`)).bytes);
 }

@@ -10,7 +10,8 @@ import { issueLoginCode } from '../auth/login-codes.ts';
 import { offlineUuid } from '../auth/player-ids.ts';
 
 /** What an operator or admin can do when the Mojang API cannot be reached (a machine without internet access, say). */
-export const MOJANG_UNREACHABLE_HINT = 'To try the site without internet access, set OFFLINE_MODE=true; otherwise check MOJANG_API_URL.';
+export const MOJANG_UNREACHABLE_HINT =
+  'To try the site without internet access, set OFFLINE_MODE=true; otherwise check MOJANG_API_URL.';
 /** What a moderator is told when the game profile service cannot be reached, with what the operator can do about it. */
 export const PROFILE_SERVICE_DOWN_MESSAGE = `The game profile service could not be reached. Try again in a minute. ${MOJANG_UNREACHABLE_HINT}`;
 
@@ -22,12 +23,15 @@ export interface ProfileLookup {
 
 /** What asking for a registration code came to. */
 export type RegistrationOutcome =
-  { kind: 'unknown' } | { kind: 'banned'; user: UserRow; renamed: boolean } | { kind: 'issued'; user: UserRow; code: string; renamed: boolean };
+  | { kind: 'unknown' }
+  | { kind: 'banned'; user: UserRow; renamed: boolean }
+  | { kind: 'issued'; user: UserRow; code: string; renamed: boolean };
 
 /**
  * Resolves `username`, creates or renames the account (making it an admin when asked), and issues its login code; the
  * account's changes, the code and `inTransaction` (an audit row, say) commit together; `renamed` tells whether an
- * existing account took a new name (its mod API answers changed). Throws OutsideServiceError when the Mojang API cannot answer.
+ * existing account took a new name (its mod API answers changed). Throws OutsideServiceError when the Mojang API cannot
+ * answer.
  */
 export async function issueRegistrationCode(
   db: Db,
@@ -35,7 +39,9 @@ export async function issueRegistrationCode(
   username: string,
   options: { admin?: boolean; inTransaction?: (trx: Transaction<Database>, user: UserRow) => Promise<void> } = {},
 ): Promise<RegistrationOutcome> {
-  const profile = lookup.offlineMode ? { uuid: offlineUuid(username), username } : await fetchProfileByName(lookup.mojangApiUrl, username);
+  const profile = lookup.offlineMode
+    ? { uuid: offlineUuid(username), username }
+    : await fetchProfileByName(lookup.mojangApiUrl, username);
   if (!profile) return { kind: 'unknown' };
   return db.transaction().execute(async (trx) => {
     const renamed = await upsertUser(trx, profile.uuid, profile.username);

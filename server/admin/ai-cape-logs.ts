@@ -17,13 +17,23 @@ export interface AiCapeLogEntry {
 }
 
 /** One page of the log, newest first, and how many rows there are. */
-export async function aiCapeLogPage(db: Db, page: number, perPage: number): Promise<{ logs: AiCapeLogEntry[]; total: number }> {
+export async function aiCapeLogPage(
+  db: Db,
+  page: number,
+  perPage: number,
+): Promise<{ logs: AiCapeLogEntry[]; total: number }> {
   const { rows, total } = await rowsPage(
     db.selectFrom('ai_cape_logs'),
     (logs) =>
       logs
         .leftJoin('users', 'users.uuid', 'ai_cape_logs.user_uuid')
-        .select(['ai_cape_logs.id', 'ai_cape_logs.created_at', 'ai_cape_logs.prompt', 'ai_cape_logs.texture_hash', 'users.username'])
+        .select([
+          'ai_cape_logs.id',
+          'ai_cape_logs.created_at',
+          'ai_cape_logs.prompt',
+          'ai_cape_logs.texture_hash',
+          'users.username',
+        ])
         .orderBy('ai_cape_logs.id', 'desc'),
     page,
     perPage,

@@ -1,9 +1,9 @@
-// Bans: a banned player cannot log in, their sessions and login codes end at once (a session's row stays until it expires
-// or the unban, so that the player's next call is told why they were logged out), the mod API stops showing their
-// cape and ears (the profile cache hears of it through the change notice), their gallery items are hidden from every
-// gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN. Their
-// textures stop being served by every URL unless someone else shows the same picture (the moderators still see them),
-// and are served again at the unban. Each ban and unban is audited.
+// Bans: a banned player cannot log in, their sessions and login codes end at once (a session's row stays until it
+// expires or the unban, so that the player's next call is told why they were logged out), the mod API stops showing
+// their cape and ears (the profile cache hears of it through the change notice), their gallery items are hidden from
+// every gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN.
+// Their textures stop being served by every URL unless someone else shows the same picture (the moderators still see
+// them), and are served again at the unban. Each ban and unban is audited.
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { rowsPage } from '../db/rows-page.ts';
@@ -18,9 +18,20 @@ export type BanRefusal = 'unknown' | 'already-banned' | 'not-banned' | 'self';
 
 /** Every texture a player shows: their cape, its strip, their ears and their gallery items' pictures. */
 async function texturesOf(trx: Transaction<Database>, uuid: string): Promise<string[]> {
-  const player = await trx.selectFrom('users').select(PLAYER_TEXTURE_SELECTION).where('uuid', '=', uuid).executeTakeFirstOrThrow();
-  const items = await trx.selectFrom('gallery_items').select(['hash', 'strip_hash']).where('author_uuid', '=', uuid).execute();
-  const hashes = [...Object.values(playerTextureHashes(player)), ...items.flatMap((item) => [item.hash, item.strip_hash])];
+  const player = await trx
+    .selectFrom('users')
+    .select(PLAYER_TEXTURE_SELECTION)
+    .where('uuid', '=', uuid)
+    .executeTakeFirstOrThrow();
+  const items = await trx
+    .selectFrom('gallery_items')
+    .select(['hash', 'strip_hash'])
+    .where('author_uuid', '=', uuid)
+    .execute();
+  const hashes = [
+    ...Object.values(playerTextureHashes(player)),
+    ...items.flatMap((item) => [item.hash, item.strip_hash]),
+  ];
   return hashes.filter((hash): hash is string => Boolean(hash));
 }
 
@@ -35,7 +46,11 @@ export async function banPlayer(
   if (ban.uuid === moderator.uuid) return 'self';
   let textures: string[] = [];
   const refusal = await db.transaction().execute(async (trx) => {
-    const player = await trx.selectFrom('users').select(['uuid', 'username', 'banned']).where('uuid', '=', ban.uuid).executeTakeFirst();
+    const player = await trx
+      .selectFrom('users')
+      .select(['uuid', 'username', 'banned'])
+      .where('uuid', '=', ban.uuid)
+      .executeTakeFirst();
     if (!player) return 'unknown' as const;
     if (player.banned === 1) return 'already-banned' as const;
     textures = await texturesOf(trx, player.uuid);
@@ -71,10 +86,19 @@ export async function banPlayer(
 }
 
 /** Lifts a player's ban; returns why not, or null when done. */
-export async function unbanPlayer({ db, bus, library }: AssignmentContext, moderator: Moderator, uuid: string, now = Date.now()): Promise<BanRefusal | null> {
+export async function unbanPlayer(
+  { db, bus, library }: AssignmentContext,
+  moderator: Moderator,
+  uuid: string,
+  now = Date.now(),
+): Promise<BanRefusal | null> {
   let textures: string[] = [];
   const refusal = await db.transaction().execute(async (trx) => {
-    const player = await trx.selectFrom('users').select(['uuid', 'username', 'banned']).where('uuid', '=', uuid).executeTakeFirst();
+    const player = await trx
+      .selectFrom('users')
+      .select(['uuid', 'username', 'banned'])
+      .where('uuid', '=', uuid)
+      .executeTakeFirst();
     if (!player) return 'unknown' as const;
     if (player.banned !== 1) return 'not-banned' as const;
     textures = await texturesOf(trx, uuid);

@@ -1,6 +1,6 @@
 // The gallery report queue: reports of gallery textures, a page at a time, and a moderator's answer to one (IGNORE,
-// REMOVE the texture, BAN its author and remove it, or WHITELIST it so it can no longer be reported), audited; a removed
-// texture goes on the blocklist and off every player wearing it in the same transaction.
+// REMOVE the texture, BAN its author and remove it, or WHITELIST it so it can no longer be reported), audited; a
+// removed texture goes on the blocklist and off every player wearing it in the same transaction.
 import type { Transaction } from 'kysely';
 import { rowsPage } from '../db/rows-page.ts';
 import type { Database } from '../db/schema.ts';
@@ -31,7 +31,11 @@ export interface QueuedGalleryReport {
 export type GalleryReportAction = 'IGNORE' | 'REMOVE' | 'BAN' | 'WHITELIST';
 
 /** One page of gallery reports (oldest first) and how many there are. */
-export async function galleryReportPage(context: AssignmentContext, page: number, perPage: number): Promise<{ rows: QueuedGalleryReport[]; total: number }> {
+export async function galleryReportPage(
+  context: AssignmentContext,
+  page: number,
+  perPage: number,
+): Promise<{ rows: QueuedGalleryReport[]; total: number }> {
   const { rows, total } = await rowsPage(
     context.db.selectFrom('gallery_reports'),
     (reports) =>
@@ -64,7 +68,10 @@ export async function galleryReportPage(context: AssignmentContext, page: number
   };
 }
 
-/** Answers a gallery report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null when done. */
+/**
+ * Answers a gallery report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null
+ * when done.
+ */
 export async function answerGalleryReport(
   context: AssignmentContext & BlocklistContext,
   moderator: Moderator,
@@ -76,7 +83,13 @@ export async function answerGalleryReport(
     .selectFrom('gallery_reports')
     .innerJoin('gallery_items', 'gallery_items.hash', 'gallery_reports.hash')
     .innerJoin('users', 'users.uuid', 'gallery_items.author_uuid')
-    .select(['gallery_reports.hash', 'gallery_items.strip_hash', 'gallery_reports.reporter_uuid', 'users.uuid', 'users.username'])
+    .select([
+      'gallery_reports.hash',
+      'gallery_items.strip_hash',
+      'gallery_reports.reporter_uuid',
+      'users.uuid',
+      'users.username',
+    ])
     .where('gallery_reports.id', '=', answer.id)
     .executeTakeFirst();
   if (!report) return 'gone';
@@ -109,15 +122,26 @@ export async function answerGalleryReport(
       now,
     );
     if (answer.action === 'BAN') {
-      const refusal = await banPlayer(context, moderator, { uuid: report.uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
+      const refusal = await banPlayer(
+        context,
+        moderator,
+        { uuid: report.uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid },
+        now,
+      );
       if (refusal && refusal !== 'already-banned') return refusal;
     }
-    // The reported texture goes (with its reports) whether the author is banned too or not, and off every player wearing it.
+    // The reported texture goes (with its reports) whether the author is banned too or not, and off every player
+    // wearing it.
     const released = await removeFromEveryWearer(
       context,
       [report.hash, report.strip_hash],
       async (trx, playersWhoLostIt) => {
-        await recordAdminAction(trx, moderator, { ...action, detail: removalDetail(playersWhoLostIt, action.detail!) }, now);
+        await recordAdminAction(
+          trx,
+          moderator,
+          { ...action, detail: removalDetail(playersWhoLostIt, action.detail!) },
+          now,
+        );
         await block(trx);
       },
       (step) => deleteGalleryItems(db, [report.hash], step),

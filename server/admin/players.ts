@@ -19,7 +19,14 @@ import { auditThumbnail } from './audit-thumbnail.ts';
 import { evidenceDataUrl } from './evidence.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { PremiumItem } from '../../src/lib/premium.ts';
-import { dropModeratorGrant, grantFeature, lockFeatures, recordModeratorGrant, revokeFeature, setFeatureEnabled } from '../premium/features.ts';
+import {
+  dropModeratorGrant,
+  grantFeature,
+  lockFeatures,
+  recordModeratorGrant,
+  revokeFeature,
+  setFeatureEnabled,
+} from '../premium/features.ts';
 
 /** A player as the edit user page shows them: name, uuid, join date, ban, textures and their effects. */
 export interface AdminPlayerRecord {
@@ -46,8 +53,16 @@ export async function findPlayerByName(db: Db, username: string): Promise<{ uuid
   return row ?? null;
 }
 
-/** A player's record for the edit user page (their cape and ears as data URLs, shown to moderators even when withheld), or null for an unknown name. */
-export async function adminPlayerRecord(db: Db, library: TextureLibrary, profiles: ProfileCache, username: string): Promise<AdminPlayerRecord | null> {
+/**
+ * A player's record for the edit user page (their cape and ears as data URLs, shown to moderators even when withheld),
+ * or null for an unknown name.
+ */
+export async function adminPlayerRecord(
+  db: Db,
+  library: TextureLibrary,
+  profiles: ProfileCache,
+  username: string,
+): Promise<AdminPlayerRecord | null> {
   const found = await findPlayerByName(db, username);
   if (!found) return null;
   const row = await db
@@ -57,7 +72,9 @@ export async function adminPlayerRecord(db: Db, library: TextureLibrary, profile
     .executeTakeFirstOrThrow();
   const textures = playerTextureHashes(row);
   const cached = await profiles.get(found.uuid);
-  const profile = cached ? (JSON.parse(cached.json) as { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean }) : null;
+  const profile = cached
+    ? (JSON.parse(cached.json) as { animatedCape: boolean; capeGlint: boolean; upsideDown: boolean })
+    : null;
   return {
     username: found.username,
     uuid: found.uuid,
@@ -67,13 +84,19 @@ export async function adminPlayerRecord(db: Db, library: TextureLibrary, profile
     hasEars: textures.ears !== null,
     cape: await evidenceDataUrl(library, textures.cape),
     ears: await evidenceDataUrl(library, textures.ears),
-    profile: { animatedCape: profile?.animatedCape ?? false, capeGlint: profile?.capeGlint ?? false, upsideDown: profile?.upsideDown ?? false },
+    profile: {
+      animatedCape: profile?.animatedCape ?? false,
+      capeGlint: profile?.capeGlint ?? false,
+      upsideDown: profile?.upsideDown ?? false,
+    },
   };
 }
 
 /** The player a uuid names, for an audit row, or null. */
 async function playerOf(db: Db, uuid: string): Promise<{ uuid: string; username: string } | null> {
-  return (await db.selectFrom('users').select(['uuid', 'username']).where('uuid', '=', uuid).executeTakeFirst()) ?? null;
+  return (
+    (await db.selectFrom('users').select(['uuid', 'username']).where('uuid', '=', uuid).executeTakeFirst()) ?? null
+  );
 }
 
 /** The blocklist's reason for a cape or ears a moderator removed on the edit user page (which asks for none). */
@@ -96,32 +119,51 @@ export async function removePlayerTexture(
   if (!player) return 'unknown';
   const worn = await slotTextures(context.db, uuid, slot);
   if (!worn) return 'nothing';
-  const block = await prepareBlocklisting(context, [worn], { reason: EDIT_USER_REMOVAL_REASON, adminUuid: moderator.uuid });
+  const block = await prepareBlocklisting(context, [worn], {
+    reason: EDIT_USER_REMOVAL_REASON,
+    adminUuid: moderator.uuid,
+  });
   const thumbnail = await auditThumbnail(context, worn.hash);
   let players = 0;
   await removeFromEveryWearer(context, [worn.hash, worn.stripHash], async (trx, playersWhoLostIt) => {
     players = playersWhoLostIt;
     const action = slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE';
-    await recordAdminAction(trx, moderator, { action, target: player, targetHash: worn.hash, thumbnail, detail: removalDetail(playersWhoLostIt) });
+    await recordAdminAction(trx, moderator, {
+      action,
+      target: player,
+      targetHash: worn.hash,
+      thumbnail,
+      detail: removalDetail(playersWhoLostIt),
+    });
     await block(trx);
   });
   return { players };
 }
 
 /** Drops every process's cached profile of a player (audited); false for an unknown player. */
-export async function refreshPlayerCache(context: AssignmentContext, moderator: Moderator, uuid: string): Promise<boolean> {
+export async function refreshPlayerCache(
+  context: AssignmentContext,
+  moderator: Moderator,
+  uuid: string,
+): Promise<boolean> {
   const player = await playerOf(context.db, uuid);
   if (!player) return false;
-  await context.db.transaction().execute((trx) => recordAdminAction(trx, moderator, { action: 'CACHE', target: player }));
+  await context.db
+    .transaction()
+    .execute((trx) => recordAdminAction(trx, moderator, { action: 'CACHE', target: player }));
   await context.bus.publish(uuid);
   return true;
 }
 
-/** Deletes a player's account and everything it owns (audited with the account's last row); false for an unknown player. */
+/**
+ * Deletes a player's account and everything it owns (audited with the account's last row); false for an unknown player.
+ */
 export async function deletePlayer(context: AssignmentContext, moderator: Moderator, uuid: string): Promise<boolean> {
   const player = await playerOf(context.db, uuid);
   if (!player) return false;
-  await deleteAccount(context.db, context.library, context.bus, uuid, (trx) => recordAdminAction(trx, moderator, { action: 'DELETE', target: player }));
+  await deleteAccount(context.db, context.library, context.bus, uuid, (trx) =>
+    recordAdminAction(trx, moderator, { action: 'DELETE', target: player }),
+  );
   return true;
 }
 
@@ -138,7 +180,12 @@ export interface CapeFlags {
  * turn on again) and takes the animation away (with its grant). 'unknown' for an unknown player, 'no-cape' when they
  * wear none (the flags mean nothing then), null when done.
  */
-export async function setCapeFlags(context: AssignmentContext, moderator: Moderator, uuid: string, flags: CapeFlags): Promise<'unknown' | 'no-cape' | null> {
+export async function setCapeFlags(
+  context: AssignmentContext,
+  moderator: Moderator,
+  uuid: string,
+  flags: CapeFlags,
+): Promise<'unknown' | 'no-cape' | null> {
   const refusal = await context.db.transaction().execute(async (trx) => {
     const player = await trx
       .selectFrom('users')

@@ -72,7 +72,10 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
   );
 }
 
-/** Answers an open report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null when done. */
+/**
+ * Answers an open report; `reasonKey` is needed for REMOVE and BAN (the caller checks it). Returns why not, or null
+ * when done.
+ */
 export async function answerUserReport(
   context: AssignmentContext & BlocklistContext,
   moderator: Moderator,
@@ -83,14 +86,25 @@ export async function answerUserReport(
   const report = await db
     .selectFrom('user_reports')
     .innerJoin('users', 'users.uuid', 'user_reports.user_uuid')
-    .select(['user_reports.user_uuid', 'user_reports.reporter_uuid', 'user_reports.cape_hash', 'user_reports.cape_strip_hash', 'user_reports.ears_hash'])
+    .select([
+      'user_reports.user_uuid',
+      'user_reports.reporter_uuid',
+      'user_reports.cape_hash',
+      'user_reports.cape_strip_hash',
+      'user_reports.ears_hash',
+    ])
     .select('users.username')
     .where('user_reports.id', '=', answer.id)
     .where('user_reports.resolved_at', 'is', null)
     .executeTakeFirst();
   if (!report) return 'gone';
   if (answer.action === 'BAN') {
-    return banPlayer(context, moderator, { uuid: report.user_uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid }, now);
+    return banPlayer(
+      context,
+      moderator,
+      { uuid: report.user_uuid, reasonKey: answer.reasonKey!, reportedBy: report.reporter_uuid },
+      now,
+    );
   }
   const reason = answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null;
   const target = { uuid: report.user_uuid, username: report.username };
@@ -99,7 +113,10 @@ export async function answerUserReport(
     ...(report.cape_hash ? [{ hash: report.cape_hash, stripHash: report.cape_strip_hash }] : []),
     ...(report.ears_hash ? [{ hash: report.ears_hash }] : []),
   ];
-  const block = answer.action === 'REMOVE' ? await prepareBlocklisting(context, reported, { reason: reason!, adminUuid: moderator.uuid }, now) : null;
+  const block =
+    answer.action === 'REMOVE'
+      ? await prepareBlocklisting(context, reported, { reason: reason!, adminUuid: moderator.uuid }, now)
+      : null;
   // The audit row shows the reported cape (or the ears, when no cape was reported).
   const targetHash = report.cape_hash ?? report.ears_hash;
   const thumbnail = await auditThumbnail(context, targetHash);
@@ -112,13 +129,20 @@ export async function answerUserReport(
       .executeTakeFirst();
     // Another moderator answered it meanwhile: undo this answer's changes.
     if (Number(closed.numUpdatedRows) === 0) throw new ReportAnsweredMeanwhile();
-    const detail = answer.action === 'REMOVE' ? removalDetail(playersWhoLostIt, `report ${answer.id}`) : `report ${answer.id}`;
-    await recordAdminAction(trx, moderator, { action: `USER_REPORT_${answer.action}`, target, targetHash, thumbnail, reason, detail }, now);
+    const detail =
+      answer.action === 'REMOVE' ? removalDetail(playersWhoLostIt, `report ${answer.id}`) : `report ${answer.id}`;
+    await recordAdminAction(
+      trx,
+      moderator,
+      { action: `USER_REPORT_${answer.action}`, target, targetHash, thumbnail, reason, detail },
+      now,
+    );
     await block?.(trx);
   };
   // REMOVE takes what was reported off every player wearing it, the reported player too if they still do.
   try {
-    if (answer.action === 'REMOVE') await removeFromEveryWearer(context, [report.cape_hash, report.cape_strip_hash, report.ears_hash], close);
+    if (answer.action === 'REMOVE')
+      await removeFromEveryWearer(context, [report.cape_hash, report.cape_strip_hash, report.ears_hash], close);
     else await db.transaction().execute((trx) => close(trx, 0));
   } catch (error) {
     if (error instanceof ReportAnsweredMeanwhile) return 'gone';

@@ -12,14 +12,25 @@ export interface WhitelistEntry {
   author_uuid: string;
 }
 
-/** One page of whitelisted textures, newest first (from the partial index of migration 0008), and how many there are. */
-export async function whitelistPage(db: Db, page: number, perPage: number): Promise<{ rows: WhitelistEntry[]; total: number }> {
+/**
+ * One page of whitelisted textures, newest first (from the partial index of migration 0008), and how many there are.
+ */
+export async function whitelistPage(
+  db: Db,
+  page: number,
+  perPage: number,
+): Promise<{ rows: WhitelistEntry[]; total: number }> {
   return rowsPage(
     db.selectFrom('gallery_items').where('whitelisted', '=', 1),
     (whitelisted) =>
       whitelisted
         .innerJoin('users', 'users.uuid', 'gallery_items.author_uuid')
-        .select(['gallery_items.hash', 'gallery_items.title', 'users.username as author_name', 'users.uuid as author_uuid'])
+        .select([
+          'gallery_items.hash',
+          'gallery_items.title',
+          'users.username as author_name',
+          'users.uuid as author_uuid',
+        ])
         .orderBy('gallery_items.created_at', 'desc')
         .orderBy('gallery_items.hash', 'desc'),
     page,

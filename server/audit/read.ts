@@ -23,18 +23,35 @@ export async function auditPage(
   let query = db.selectFrom('admin_audit');
   if (filters.admin) {
     const admin = filterOn(filters.admin);
-    query = admin.column === 'uuid' ? query.where('admin_uuid', '=', admin.value) : query.where((eb) => eb(eb.fn('lower', ['admin_name']), '=', admin.value));
+    query =
+      admin.column === 'uuid'
+        ? query.where('admin_uuid', '=', admin.value)
+        : query.where((eb) => eb(eb.fn('lower', ['admin_name']), '=', admin.value));
   }
   if (filters.player) {
     const player = filterOn(filters.player);
     query =
-      player.column === 'uuid' ? query.where('target_uuid', '=', player.value) : query.where((eb) => eb(eb.fn('lower', ['target_name']), '=', player.value));
+      player.column === 'uuid'
+        ? query.where('target_uuid', '=', player.value)
+        : query.where((eb) => eb(eb.fn('lower', ['target_name']), '=', player.value));
   }
   const { rows, total } = await rowsPage(
     query,
     (matching) =>
       matching
-        .select(['id', 'created_at', 'admin_uuid', 'admin_name', 'action', 'target_uuid', 'target_name', 'target_hash', 'reason', 'detail', 'thumbnail'])
+        .select([
+          'id',
+          'created_at',
+          'admin_uuid',
+          'admin_name',
+          'action',
+          'target_uuid',
+          'target_name',
+          'target_hash',
+          'reason',
+          'detail',
+          'thumbnail',
+        ])
         .orderBy('id', 'desc'),
     page,
     perPage,

@@ -21,7 +21,12 @@ export interface AdminAction {
 }
 
 /** Writes the audit row of an action inside the action's transaction. */
-export async function recordAdminAction(trx: Transaction<Database>, moderator: Moderator, action: AdminAction, now = Date.now()): Promise<void> {
+export async function recordAdminAction(
+  trx: Transaction<Database>,
+  moderator: Moderator,
+  action: AdminAction,
+  now = Date.now(),
+): Promise<void> {
   await trx
     .insertInto('admin_audit')
     .values({
@@ -39,7 +44,10 @@ export async function recordAdminAction(trx: Transaction<Database>, moderator: M
     .execute();
 }
 
-/** The detail of a removal's audit row: its own detail, if any, then how many players lost the picture ("2 players lost it"). */
+/**
+ * The detail of a removal's audit row: its own detail, if any, then how many players lost the picture ("2 players lost
+ * it").
+ */
 export function removalDetail(playersWhoLostIt: number, detail?: string): string {
   const lost = `${countOf(playersWhoLostIt, 'player')} lost it`;
   return detail ? `${detail}; ${lost}` : lost;

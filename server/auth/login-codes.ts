@@ -28,7 +28,11 @@ export async function issueLoginCode(db: Db, userUuid: string, now = Date.now())
 
 /** Uses up a code: returns the player's uuid when the code is valid, null otherwise. */
 export async function redeemLoginCode(db: Db, code: string, now = Date.now()): Promise<string | null> {
-  const row = await db.deleteFrom('login_codes').where('code', '=', code).returning(['user_uuid', 'expires_at']).executeTakeFirst();
+  const row = await db
+    .deleteFrom('login_codes')
+    .where('code', '=', code)
+    .returning(['user_uuid', 'expires_at'])
+    .executeTakeFirst();
   if (!row || row.expires_at <= now) return null;
   return row.user_uuid;
 }

@@ -22,8 +22,16 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Keeps a new login's state, verifier and ref (replacing the browser's earlier one, if `previousToken` is given); returns the token for the cookie. */
-export async function savePendingOAuthLogin(db: Db, login: PendingOAuthLogin, previousToken?: string, now = Date.now()): Promise<string> {
+/**
+ * Keeps a new login's state, verifier and ref (replacing the browser's earlier one, if `previousToken` is given);
+ * returns the token for the cookie.
+ */
+export async function savePendingOAuthLogin(
+  db: Db,
+  login: PendingOAuthLogin,
+  previousToken?: string,
+  now = Date.now(),
+): Promise<string> {
   await db.deleteFrom('oauth_logins').where('expires_at', '<=', now).execute();
   if (previousToken) await db.deleteFrom('oauth_logins').where('id', '=', hashToken(previousToken)).execute();
   const token = randomBytes(32).toString('base64url');
@@ -41,8 +49,15 @@ export async function savePendingOAuthLogin(db: Db, login: PendingOAuthLogin, pr
   return token;
 }
 
-/** Uses up the browser's login: returns what it kept when the token names a live login, null otherwise (unknown, used or expired). */
-export async function takePendingOAuthLogin(db: Db, token: string, now = Date.now()): Promise<PendingOAuthLogin | null> {
+/**
+ * Uses up the browser's login: returns what it kept when the token names a live login, null otherwise (unknown, used or
+ * expired).
+ */
+export async function takePendingOAuthLogin(
+  db: Db,
+  token: string,
+  now = Date.now(),
+): Promise<PendingOAuthLogin | null> {
   const row = await db
     .deleteFrom('oauth_logins')
     .where('id', '=', hashToken(token))

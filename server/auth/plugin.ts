@@ -17,7 +17,9 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Who may call a route: a logged-in player, an admin, or the game auth server with its bearer key; unset is everyone. */
+/**
+ * Who may call a route: a logged-in player, an admin, or the game auth server with its bearer key; unset is everyone.
+ */
 type RouteAuth = 'session' | 'admin' | 'bearer' | 'bot';
 
 declare module 'fastify' {
@@ -96,8 +98,16 @@ function hasBearer(request: FastifyRequest, key: string | undefined): boolean {
 /** The refusals of calls without a valid key, counted per address apart from any key holder's own rate limit. */
 const KEY_REFUSALS = 'api-key-refusals:';
 
-/** Refuses a request without the bearer key: 401, and 429 once its address has been refused `perMinute` times this minute. */
-async function checkBearer(request: FastifyRequest, key: string | undefined, refusals: WindowCounter, perMinute: number): Promise<void> {
+/**
+ * Refuses a request without the bearer key: 401, and 429 once its address has been refused `perMinute` times this
+ * minute.
+ */
+async function checkBearer(
+  request: FastifyRequest,
+  key: string | undefined,
+  refusals: WindowCounter,
+  perMinute: number,
+): Promise<void> {
   if (hasBearer(request, key)) return;
   const { current } = await refusals.increment(KEY_REFUSALS + request.ip, 60_000);
   if (current > perMinute) throw new HttpError(429, 'Too many calls without a valid API key. Wait a minute.');
@@ -129,12 +139,16 @@ async function authPlugin(
 ) {
   const { db, counter, keyRefusalsPerMinute } = options;
 
-  // Each route's `config.auth` becomes a check that runs before its input is validated (a visitor gets 401, not 422), and its OpenAPI security.
-  // It runs first in preValidation, so a key holder's rate limit counted there (`keyHolderRateLimit`) counts only calls with the key.
+  // Each route's `config.auth` becomes a check that runs before its input is validated (a visitor gets 401, not 422),
+  // and its OpenAPI security. It runs first in preValidation, so a key holder's rate limit counted there
+  // (`keyHolderRateLimit`) counts only calls with the key.
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const stateChanging = route.url.startsWith('/api/') && !options.xsrfExempt(route.url) && methods.some((method) => !SAFE_METHODS.has(method));
+    const stateChanging =
+      route.url.startsWith('/api/') &&
+      !options.xsrfExempt(route.url) &&
+      methods.some((method) => !SAFE_METHODS.has(method));
     const security = securityOf(auth, stateChanging);
     if (security && route.schema) route.schema = { ...route.schema, security } as typeof route.schema;
     // The XSRF check belongs to the route, so it holds however the path was spelled (`/%61pi/...` is routed here too).
@@ -142,8 +156,10 @@ async function authPlugin(
     if (!auth) return;
     const check =
       auth === 'bearer' || auth === 'bot'
-        ? async (request: FastifyRequest) => checkBearer(request, auth === 'bot' ? options.botApiKey : options.authApiKey, counter, keyRefusalsPerMinute)
-        : async (request: FastifyRequest) => void (auth === 'admin' ? await requireAdmin(request) : await requireUser(request));
+        ? async (request: FastifyRequest) =>
+            checkBearer(request, auth === 'bot' ? options.botApiKey : options.authApiKey, counter, keyRefusalsPerMinute)
+        : async (request: FastifyRequest) =>
+            void (auth === 'admin' ? await requireAdmin(request) : await requireUser(request));
     route.preValidation = [check, ...hookList(route.preValidation)];
   });
 
@@ -171,7 +187,11 @@ async function authPlugin(
   // Every API answer hands out the XSRF-TOKEN cookie when the browser has none yet.
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiRequest(request) || request.cookies[XSRF_COOKIE]) return;
-    reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, false, 60 * 60 * 24 * 7));
+    reply.setCookie(
+      XSRF_COOKIE,
+      randomBytes(32).toString('base64url'),
+      cookieOptions(request, false, 60 * 60 * 24 * 7),
+    );
   });
 }
 

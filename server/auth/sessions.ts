@@ -21,7 +21,11 @@ export async function createSession(db: Db, userUuid: string, lifetimeMs: number
 
 /** The uuid of the user a live session token belongs to, or null. */
 export async function sessionUser(db: Db, token: string, now = Date.now()): Promise<string | null> {
-  const row = await db.selectFrom('sessions').select(['user_uuid', 'expires_at']).where('id', '=', hashToken(token)).executeTakeFirst();
+  const row = await db
+    .selectFrom('sessions')
+    .select(['user_uuid', 'expires_at'])
+    .where('id', '=', hashToken(token))
+    .executeTakeFirst();
   if (!row) return null;
   if (row.expires_at <= now) {
     await endSession(db, token);

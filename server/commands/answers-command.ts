@@ -38,7 +38,9 @@ export async function answersCommand(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (!config.answerFilesDir) {
-    console.error('ANSWER_FILES_DIR is not set: set it as the app processes have it (docs/operations.md), then run this again.');
+    console.error(
+      'ANSWER_FILES_DIR is not set: set it as the app processes have it (docs/operations.md), then run this again.',
+    );
     return 2;
   }
   const db = await openSiteDatabase(config);
@@ -57,7 +59,13 @@ export async function answersCommand(args: string[]): Promise<number> {
     console.log(`Building the answer directory ${config.answerFilesDir} from the database…`);
     const bar = progressBar(process.stderr);
     const started = Date.now();
-    const parts = { db, library, imageJobs, texturesBaseUrl: `${config.publicBaseUrl}/textures`, onError: reportFailure };
+    const parts = {
+      db,
+      library,
+      imageJobs,
+      texturesBaseUrl: `${config.publicBaseUrl}/textures`,
+      onError: reportFailure,
+    };
     const result = await rebuildAnswerDirectory(parts, directory, {
       force: flags.includes('--force'),
       onProgress: bar,

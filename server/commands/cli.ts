@@ -1,6 +1,7 @@
-// The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code; `cloakroom sweep` removes upload leftovers;
-// `cloakroom backup DIR` and `cloakroom restore DIR [--force]` back a SQLite site up while it runs and put it back;
-// `cloakroom answers rebuild` builds the mod API's answer directory (server/commands/answers-command.ts).
+// The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code; `cloakroom sweep` removes
+// upload leftovers; `cloakroom backup DIR` and `cloakroom restore DIR [--force]` back a SQLite site up while it runs
+// and put it back; `cloakroom answers rebuild` builds the mod API's answer directory
+// (server/commands/answers-command.ts).
 import { backupSite, restoreSite, sqliteFile } from '../operations/backup.ts';
 import { loadConfig } from '../config/index.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
@@ -47,7 +48,9 @@ async function codeCommand(args: string[]): Promise<number> {
       return 1;
     }
     console.log(`Login code for ${user.username} (${user.uuid}${user.group.admin ? ', admin' : ''}): ${outcome.code}`);
-    console.log(`It works once and expires in ${LOGIN_CODE_TTL_MS / 60000} minutes. Enter it at /account/login/minecraft.`);
+    console.log(
+      `It works once and expires in ${LOGIN_CODE_TTL_MS / 60000} minutes. Enter it at /account/login/minecraft.`,
+    );
     return 0;
   } finally {
     await db.destroy();
@@ -110,9 +113,12 @@ async function backupCommand(args: string[]): Promise<number> {
     `Backed up the database as of ${manifest.createdAt} (${database.players} players, ${database.textures} textures, ` +
       `${database.galleryItems} gallery items; ${size(database.bytes)}) and ${blobs.count} blobs (${size(blobs.bytes)}) into ${args[0]}.`,
   );
-  if (snapshots > 1) console.log(`Took ${snapshots} database copies: blobs were deleted between a copy and the copying of its blobs.`);
+  if (snapshots > 1)
+    console.log(`Took ${snapshots} database copies: blobs were deleted between a copy and the copying of its blobs.`);
   if (manifest.missingBlobs.length > 0) {
-    console.error(`${manifest.missingBlobs.length} texture(s) in the database have no blob in the store: ${manifest.missingBlobs.join(', ')}`);
+    console.error(
+      `${manifest.missingBlobs.length} texture(s) in the database have no blob in the store: ${manifest.missingBlobs.join(', ')}`,
+    );
     return 1;
   }
   return 0;
@@ -127,18 +133,28 @@ async function restoreCommand(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   sqliteFile(config.databaseUrl);
-  const result = await restoreSite({ databaseUrl: config.databaseUrl, store: createBlobStore(config), directory: rest[0]!, port: config.port, force });
+  const result = await restoreSite({
+    databaseUrl: config.databaseUrl,
+    store: createBlobStore(config),
+    directory: rest[0]!,
+    port: config.port,
+    force,
+  });
   const { manifest, replaced } = result;
   console.log(
     `Restored the backup of ${manifest.createdAt}: the database (${manifest.database.players} players, ${manifest.database.textures} textures) ` +
       `and ${manifest.blobs.count} blobs (${result.blobsWritten} written, ${result.blobsPresent} already in the store).`,
   );
   if (replaced.database) {
-    console.log(`Replaced a database with ${replaced.database.players} players and ${replaced.database.textures} textures.`);
+    console.log(
+      `Replaced a database with ${replaced.database.players} players and ${replaced.database.textures} textures.`,
+    );
   }
   if (replaced.blobs > 0) {
     const unowned = Math.max(0, replaced.blobs - result.blobsPresent);
-    console.log(`The store held ${replaced.blobs} blobs; ${unowned} the backup does not have stay until the leftover sweep removes them.`);
+    console.log(
+      `The store held ${replaced.blobs} blobs; ${unowned} the backup does not have stay until the leftover sweep removes them.`,
+    );
   }
   return 0;
 }

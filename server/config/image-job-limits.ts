@@ -1,8 +1,12 @@
-// How the image job queue (server/images/job-queue.ts) shares image work, and the limits' defaults the configuration reads.
+// How the image job queue (server/images/job-queue.ts) shares image work, and the limits' defaults the configuration
+// reads.
 import os from 'node:os';
 import { CAPE_MAX_HEIGHT, CAPE_MAX_WIDTH } from '../../src/lib/texture-rules.ts';
 
-/** The default number of image jobs that run at once: one less than the cores, at least one (so one core stays the API's). */
+/**
+ * The default number of image jobs that run at once: one less than the cores, at least one (so one core stays the
+ * API's).
+ */
 export function defaultImageJobConcurrency(): number {
   return Math.max(1, os.availableParallelism() - 1);
 }
@@ -25,7 +29,9 @@ export interface ImageJobLimits {
   workSecondsPerMinute: number;
 }
 
-/** The limits' defaults: one small-job slot beside the others, the largest still cape (2048 x 1024) as the small size. */
+/**
+ * The limits' defaults: one small-job slot beside the others, the largest still cape (2048 x 1024) as the small size.
+ */
 export const IMAGE_JOB_DEFAULTS: Omit<ImageJobLimits, 'concurrency'> = {
   smallSlots: 1,
   smallJobPixels: CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT,

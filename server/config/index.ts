@@ -24,7 +24,10 @@ export interface Config {
   downloadUrl: string;
   /** The API's origin when the built site calls an API elsewhere (PUBLIC_API_URL); undefined for this origin. */
   apiOrigin: string | undefined;
-  /** The origin of the ad network's script when the built site shows ads (PUBLIC_AD_CLIENT is set); undefined without ads. */
+  /**
+   * The origin of the ad network's script when the built site shows ads (PUBLIC_AD_CLIENT is set); undefined without
+   * ads.
+   */
   adScriptOrigin: string | undefined;
   authApiKey: string | undefined;
   mojangApiUrl: string;
@@ -36,7 +39,9 @@ export interface Config {
   loginAttemptsPerMinute: number;
   /** Failed code logins per minute across all clients (then every code login waits for the next minute). */
   loginFailuresPerMinute: number;
-  /** The Microsoft login (MICROSOFT_CLIENT_ID and the services it goes through); undefined while no client id is set. */
+  /**
+   * The Microsoft login (MICROSOFT_CLIENT_ID and the services it goes through); undefined while no client id is set.
+   */
   microsoft: MicrosoftLoginConfig | undefined;
   logLevel: string;
   /** The public origin of this server, for absolute texture URLs in the mod API. */
@@ -60,7 +65,10 @@ export interface Config {
   sweepGraceMs: number;
   /** How often the server sweeps leftovers (first at start); 0 leaves sweeping to `cloakroom sweep`. */
   sweepIntervalMs: number;
-  /** HTTP server timeouts: for a request's headers, for a whole request, and for an idle kept-alive connection (0 turns one off). */
+  /**
+   * HTTP server timeouts: for a request's headers, for a whole request, and for an idle kept-alive connection (0 turns
+   * one off).
+   */
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** Settings that were read in a way the operator should hear about at start. */
   warnings: string[];
@@ -68,11 +76,17 @@ export interface Config {
   galleryDownloadsPerMinute: number;
   /** Cape and ears uploads per user per 10 minutes. */
   textureUploadsPerTenMinutes: number;
-  /** How image jobs (texture processing, creators, previews, GIF builds) are shared: slots, caps, timeout, each player's share. */
+  /**
+   * How image jobs (texture processing, creators, previews, GIF builds) are shared: slots, caps, timeout, each player's
+   * share.
+   */
   imageJobs: ImageJobLimits;
   /** Premium features: each one's price, the currency, and PayPal Standard (checkout form and IPN verification). */
   premium: PremiumConfig;
-  /** Payment notifications (PayPal IPN, Stripe webhook) each client address may send to each endpoint per minute (then 429). */
+  /**
+   * Payment notifications (PayPal IPN, Stripe webhook) each client address may send to each endpoint per minute (then
+   * 429).
+   */
   paymentNotificationsPerMinute: number;
   /** How long stored payment notifications are kept before the leftover sweep removes them, in ms. */
   paymentNotificationRetentionMs: number;
@@ -82,13 +96,21 @@ export interface Config {
   contributors: string[];
   /** Bot API calls per minute, all together (then 429). */
   botCallsPerMinute: number;
-  /** Calls per minute from one address to the bearer-key APIs (bot, game auth server) without a valid key (then 429). */
+  /**
+   * Calls per minute from one address to the bearer-key APIs (bot, game auth server) without a valid key (then 429).
+   */
   apiKeyRefusalsPerMinute: number;
-  /** The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin, else PUBLIC_BASE_URL). */
+  /**
+   * The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin, else
+   * PUBLIC_BASE_URL).
+   */
   siteUrl: string;
   /** The cape creators' outside services and limits. */
   creators: CreatorsConfig;
-  /** Where Prometheus reads the metrics: a port of their own (off when unset) and/or /metrics on the main port behind a bearer key. */
+  /**
+   * Where Prometheus reads the metrics: a port of their own (off when unset) and/or /metrics on the main port behind a
+   * bearer key.
+   */
   metrics: MetricsConfig;
   /** How long a SIGTERM waits for requests in flight before it cuts their connections, in ms. */
   shutdownGraceMs: number;
@@ -104,7 +126,10 @@ export interface MetricsConfig {
   key: string | undefined;
 }
 
-/** The Microsoft login: the app registered with the Microsoft identity platform, and the base URL of each service on the way to the game profile. */
+/**
+ * The Microsoft login: the app registered with the Microsoft identity platform, and the base URL of each service on the
+ * way to the game profile.
+ */
 export interface MicrosoftLoginConfig {
   clientId: string;
   /** The app's client secret (a "Web" app); unset makes it a public client that proves itself with PKCE alone. */
@@ -130,7 +155,10 @@ export interface CreatorsConfig {
    * URL in its answer is fetched only from the API's own host or `imageHosts`.
    */
   ai: { apiUrl: string | undefined; apiKey: string | undefined; model: string; imageHosts: string[] };
-  /** Whether an address taken from an outside answer (a skin URL, an image URL) may be loopback or private (local stand-ins). */
+  /**
+   * Whether an address taken from an outside answer (a skin URL, an image URL) may be loopback or private (local
+   * stand-ins).
+   */
   allowPrivateAddresses: boolean;
   /** Creator requests per player per minute (every creator together). */
   callsPerMinute: number;
@@ -166,7 +194,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const siteUrl = (e.PUBLIC_SITE_URL ?? e.PUBLIC_SITE_ORIGINS[0] ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const siteUrl = (
+    e.PUBLIC_SITE_URL ??
+    e.PUBLIC_SITE_ORIGINS[0] ??
+    e.PUBLIC_BASE_URL ??
+    `http://localhost:${e.PORT}`
+  ).replace(/\/+$/, '');
   const trimmed = (url: string) => url.replace(/\/+$/, '');
   return {
     port: e.PORT,
@@ -220,7 +253,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     galleryUploadsPerTenMinutes: e.GALLERY_UPLOADS_PER_10_MINUTES,
     sweepGraceMs: e.SWEEP_GRACE_MINUTES * 60_000,
     sweepIntervalMs: e.SWEEP_INTERVAL_MINUTES * 60_000,
-    timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
     warnings: e.TRUST_PROXY.warning ? [e.TRUST_PROXY.warning] : [],
     galleryDownloadsPerMinute: e.GALLERY_DOWNLOADS_PER_MINUTE,
     textureUploadsPerTenMinutes: e.TEXTURE_UPLOADS_PER_10_MINUTES,
@@ -234,7 +271,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workSecondsPerMinute: e.IMAGE_WORK_SECONDS_PER_MINUTE,
     },
     premium: {
-      prices: { animated: e.PREMIUM_ANIMATED_PRICE, glint: e.PREMIUM_GLINT_PRICE, dinnerbone: e.PREMIUM_DINNERBONE_PRICE },
+      prices: {
+        animated: e.PREMIUM_ANIMATED_PRICE,
+        glint: e.PREMIUM_GLINT_PRICE,
+        dinnerbone: e.PREMIUM_DINNERBONE_PRICE,
+      },
       currency: e.PREMIUM_CURRENCY,
       paypal: { url: e.PAYPAL_URL, email: e.PAYPAL_EMAIL || undefined, ipnVerifyUrl: e.PAYPAL_IPN_VERIFY_URL },
       stripe: {
@@ -262,7 +303,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       callsPerMinute: e.CREATOR_CALLS_PER_MINUTE,
       aiPromptsPerHour: e.AI_PROMPTS_PER_HOUR,
     },
-    metrics: { port: e.METRICS_PORT === '' ? undefined : e.METRICS_PORT, host: e.METRICS_HOST, key: e.METRICS_KEY || undefined },
+    metrics: {
+      port: e.METRICS_PORT === '' ? undefined : e.METRICS_PORT,
+      host: e.METRICS_HOST,
+      key: e.METRICS_KEY || undefined,
+    },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     siteUrl,
   };

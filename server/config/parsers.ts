@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { BOOLEAN_TEXTS, isTrueText } from '../../src/lib/boolean-text.ts';
 import { normalizeUuid } from '../../src/lib/ids.ts';
 
-/** Whose X-Forwarded-* headers to believe: nobody (false), the nearest N proxies, or proxies at these addresses/CIDRs. */
+/**
+ * Whose X-Forwarded-* headers to believe: nobody (false), the nearest N proxies, or proxies at these addresses/CIDRs.
+ */
 export type TrustProxy = false | number | string[];
 
 /** Whether a TRUST_PROXY list entry is an IP address or a CIDR block. */
@@ -28,7 +30,10 @@ export function isHostOrOrigin(entry: string): boolean {
   }
 }
 
-/** TRUST_PROXY: off, a hop count (`1`, `2`), a list of proxy addresses/CIDRs, or `true` (read as one hop, with a warning). */
+/**
+ * TRUST_PROXY: off, a hop count (`1`, `2`), a list of proxy addresses/CIDRs, or `true` (read as one hop, with a
+ * warning).
+ */
 export const trustProxySetting = z
   .string()
   .optional()
@@ -39,7 +44,8 @@ export const trustProxySetting = z
     if (text === 'true') {
       return {
         trust: 1,
-        warning: 'TRUST_PROXY=true is read as TRUST_PROXY=1 (trust the nearest proxy only); set the number of proxies or their addresses',
+        warning:
+          'TRUST_PROXY=true is read as TRUST_PROXY=1 (trust the nearest proxy only); set the number of proxies or their addresses',
       };
     }
     const entries = text.split(',').map((entry) => entry.trim());
@@ -80,7 +86,10 @@ export const list = z
 export const uuidList = list.transform((items, context) => {
   const bad = items.filter((item) => normalizeUuid(item) === null);
   if (bad.length > 0) {
-    context.addIssue({ code: 'custom', message: `expected player uuids, not ${bad.map((item) => JSON.stringify(item)).join(', ')}` });
+    context.addIssue({
+      code: 'custom',
+      message: `expected player uuids, not ${bad.map((item) => JSON.stringify(item)).join(', ')}`,
+    });
     return z.NEVER;
   }
   return items.map((item) => normalizeUuid(item)!);

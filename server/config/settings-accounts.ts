@@ -12,7 +12,10 @@ export const ACCOUNT_SETTINGS = {
       description:
         "the footer's contributors: comma-separated player uuids, in order; each shows with its current name and links to its profile once the player is registered here (`GET /api/contributors`); empty lists none",
     },
-    MOJANG_API_URL: { schema: z.string().url().default('https://api.mojang.com'), description: 'Mojang profile API base URL (username → uuid)' },
+    MOJANG_API_URL: {
+      schema: z.string().url().default('https://api.mojang.com'),
+      description: 'Mojang profile API base URL (username → uuid)',
+    },
     OFFLINE_MODE: {
       schema: flag,
       default: '`false`',
@@ -27,7 +30,8 @@ export const ACCOUNT_SETTINGS = {
     },
     LOGIN_FAILURES_PER_MINUTE: {
       schema: z.coerce.number().int().positive().default(30),
-      description: 'wrong login codes per minute from all clients together; once spent, every code login waits for the next minute (429)',
+      description:
+        'wrong login codes per minute from all clients together; once spent, every code login waits for the next minute (429)',
     },
     MICROSOFT_CLIENT_ID: {
       schema: z.string().optional(),
@@ -37,7 +41,8 @@ export const ACCOUNT_SETTINGS = {
     },
     MICROSOFT_CLIENT_SECRET: {
       schema: z.string().optional(),
-      description: "the app's client secret (sent to the token endpoint, never to the browser); unset: a public client, PKCE alone",
+      description:
+        "the app's client secret (sent to the token endpoint, never to the browser); unset: a public client, PKCE alone",
     },
     MICROSOFT_AUTHORITY_URL: {
       schema: z.string().url().default('https://login.microsoftonline.com/consumers'),
@@ -59,11 +64,18 @@ export const ACCOUNT_SETTINGS = {
     },
   }),
   ...settingsOf('Bot and game auth server keys', {
-    AUTH_API_KEY: { schema: z.string().optional(), description: 'bearer key of the game auth server for `/api/internal/*`; unset refuses every call' },
-    DISCORD_BOT_KEY: { schema: z.string().optional(), description: "bearer key of the chat-community bot's API (`/api/bot/*`); unset refuses every bot call" },
+    AUTH_API_KEY: {
+      schema: z.string().optional(),
+      description: 'bearer key of the game auth server for `/api/internal/*`; unset refuses every call',
+    },
+    DISCORD_BOT_KEY: {
+      schema: z.string().optional(),
+      description: "bearer key of the chat-community bot's API (`/api/bot/*`); unset refuses every bot call",
+    },
     BOT_CALLS_PER_MINUTE: {
       schema: z.coerce.number().int().positive().default(600),
-      description: "bot API calls with the bot's key a minute, all together (then 429); the key is checked before a call is counted",
+      description:
+        "bot API calls with the bot's key a minute, all together (then 429); the key is checked before a call is counted",
     },
     API_KEY_REFUSALS_PER_MINUTE: {
       schema: z.coerce.number().int().positive().default(30),

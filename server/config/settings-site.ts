@@ -1,4 +1,5 @@
-// The settings of premium and payments, and those built into the site's pages: each one's parser, default and description.
+// The settings of premium and payments, and those built into the site's pages: each one's parser, default and
+// description.
 import { z } from 'zod';
 import { PURCHASES_UNAVAILABLE } from '../../src/lib/premium.ts';
 import { list, price } from './parsers.ts';
@@ -7,9 +8,18 @@ import { settingsOf } from './setting.ts';
 /** The settings of premium and payments, and those built into the site's pages. */
 export const SITE_SETTINGS = {
   ...settingsOf('Premium and payments', {
-    PREMIUM_ANIMATED_PRICE: { schema: price.default('4.99'), description: "the animated cape's one-time price (two decimals)" },
-    PREMIUM_GLINT_PRICE: { schema: price.default('4.99'), description: "the cape glint's one-time price (two decimals)" },
-    PREMIUM_DINNERBONE_PRICE: { schema: price.default('4.99'), description: 'the Dinnerbone (upside down) one-time price (two decimals)' },
+    PREMIUM_ANIMATED_PRICE: {
+      schema: price.default('4.99'),
+      description: "the animated cape's one-time price (two decimals)",
+    },
+    PREMIUM_GLINT_PRICE: {
+      schema: price.default('4.99'),
+      description: "the cape glint's one-time price (two decimals)",
+    },
+    PREMIUM_DINNERBONE_PRICE: {
+      schema: price.default('4.99'),
+      description: 'the Dinnerbone (upside down) one-time price (two decimals)',
+    },
     PREMIUM_CURRENCY: {
       schema: z
         .string()
@@ -28,14 +38,19 @@ export const SITE_SETTINGS = {
     },
     PAYPAL_IPN_VERIFY_URL: {
       schema: z.string().url().default('https://ipnpb.paypal.com/cgi-bin/webscr'),
-      description: 'where payment notifications are posted back for verification (`https://ipnpb.sandbox.paypal.com/cgi-bin/webscr` for the sandbox)',
+      description:
+        'where payment notifications are posted back for verification (`https://ipnpb.sandbox.paypal.com/cgi-bin/webscr` for the sandbox)',
     },
     PUBLIC_SITE_URL: {
       schema: z.string().url().optional(),
       default: 'the first `PUBLIC_SITE_ORIGINS`, else `PUBLIC_BASE_URL`, else `http://localhost:$PORT`',
-      description: "the site's address, where PayPal and Stripe send the buyer back (`/premium/success`) and Microsoft sends the player after a login",
+      description:
+        "the site's address, where PayPal and Stripe send the buyer back (`/premium/success`) and Microsoft sends the player after a login",
     },
-    STRIPE_API_URL: { schema: z.string().url().default('https://api.stripe.com'), description: "Stripe's API base URL" },
+    STRIPE_API_URL: {
+      schema: z.string().url().default('https://api.stripe.com'),
+      description: "Stripe's API base URL",
+    },
     STRIPE_SECRET_KEY: {
       schema: z.string().optional(),
       description:
@@ -54,12 +69,16 @@ export const SITE_SETTINGS = {
     },
     PAYMENT_NOTIFICATION_RETENTION_DAYS: {
       schema: z.coerce.number().positive().default(90),
-      description: 'days stored payment notifications are kept before the leftover sweep removes them (the payments they granted stay)',
+      description:
+        'days stored payment notifications are kept before the leftover sweep removes them (the payments they granted stay)',
     },
   }),
   ...settingsOf('Site (built into the pages)', {
     PUBLIC_SITE_NAME: { schema: z.string().default('Cloakroom'), description: 'site name in titles and texts' },
-    PUBLIC_SITE_ORIGINS: { schema: list, description: 'comma-separated site origins allowed to call the API with credentials (CORS)' },
+    PUBLIC_SITE_ORIGINS: {
+      schema: list,
+      description: 'comma-separated site origins allowed to call the API with credentials (CORS)',
+    },
     PUBLIC_DOWNLOAD_URL: {
       schema: z.string().url().default('https://modrinth.com/mod/cloakroom'),
       description: 'external mod download page (`/download/:platform?/:version?` redirects there)',
@@ -67,12 +86,14 @@ export const SITE_SETTINGS = {
     PUBLIC_API_URL: {
       schema: z.union([z.literal(''), z.string().url()]).optional(),
       default: 'empty (same origin)',
-      description: "API host, when the static site is served from elsewhere (the pages' Content-Security-Policy allows it)",
+      description:
+        "API host, when the static site is served from elsewhere (the pages' Content-Security-Policy allows it)",
     },
     PUBLIC_AD_CLIENT: {
       schema: z.string().optional(),
       default: 'empty',
-      description: 'ad network client id; empty shows no ad slots (when set, the pages show the slots and their Content-Security-Policy allows the ad hosts)',
+      description:
+        'ad network client id; empty shows no ad slots (when set, the pages show the slots and their Content-Security-Policy allows the ad hosts)',
     },
     PUBLIC_AD_SCRIPT_URL: {
       schema: z.url().optional(),

@@ -21,7 +21,8 @@ export const TEXTURE_SETTINGS = {
     },
     PROFILE_CACHE_TTL_S: {
       schema: z.coerce.number().int().positive().default(300),
-      description: 'seconds a cached profile is served without a change notice (bounds staleness from processes that share no Redis)',
+      description:
+        'seconds a cached profile is served without a change notice (bounds staleness from processes that share no Redis)',
     },
     ANSWER_FILES_DIR: {
       schema: z.string().default(''),
@@ -48,7 +49,10 @@ export const TEXTURE_SETTINGS = {
       schema: z.coerce.number().int().positive().default(5),
       description: 'gallery uploads per session per 10 minutes (then 429)',
     },
-    GALLERY_DOWNLOADS_PER_MINUTE: { schema: z.coerce.number().int().positive().default(30), description: 'gallery downloads per user per minute (then 429)' },
+    GALLERY_DOWNLOADS_PER_MINUTE: {
+      schema: z.coerce.number().int().positive().default(30),
+      description: 'gallery downloads per user per minute (then 429)',
+    },
     TEXTURE_UPLOADS_PER_10_MINUTES: {
       schema: z.coerce.number().int().positive().default(20),
       description: 'cape uploads, and separately ears uploads, per user per 10 minutes (then 429)',
@@ -62,7 +66,8 @@ export const TEXTURE_SETTINGS = {
     },
     IMAGE_SMALL_JOB_SLOTS: {
       schema: z.coerce.number().int().min(0).default(IMAGE_JOB_DEFAULTS.smallSlots),
-      description: 'more image jobs that run at once, small ones only (see [the image queue](api.md#uploads-and-the-image-queue)); `0` for none',
+      description:
+        'more image jobs that run at once, small ones only (see [the image queue](api.md#uploads-and-the-image-queue)); `0` for none',
     },
     IMAGE_SMALL_JOB_PIXELS: {
       schema: z.coerce.number().int().min(0).default(IMAGE_JOB_DEFAULTS.smallJobPixels),
@@ -103,9 +108,14 @@ export const TEXTURE_SETTINGS = {
         'the creator uses the built-in pattern generator, and the page says so',
     },
     AI_API_KEY: { schema: z.string().optional(), description: "the images API's bearer key (see `AI_API_URL`)" },
-    AI_MODEL: { schema: z.string().default('gpt-image-1'), description: "the images API's model (`dall-e-3`, `gpt-image-1`, …)" },
+    AI_MODEL: {
+      schema: z.string().default('gpt-image-1'),
+      description: "the images API's model (`dall-e-3`, `gpt-image-1`, …)",
+    },
     AI_IMAGE_HOSTS: {
-      schema: list.refine((hosts) => hosts.every(isHostOrOrigin), { message: 'expected host names or origins (https://host:port), comma-separated' }),
+      schema: list.refine((hosts) => hosts.every(isHostOrOrigin), {
+        message: 'expected host names or origins (https://host:port), comma-separated',
+      }),
       description:
         "hosts (names, or origins such as `https://images.example:8443`) an image URL in the images API's answer may point at besides the API's own " +
         'origin, comma-separated; any other is refused unfetched',
@@ -113,12 +123,17 @@ export const TEXTURE_SETTINGS = {
     OUTSIDE_URLS_ALLOW_PRIVATE: {
       schema: flag,
       default: '`false`',
-      description: 'let an address taken from an outside answer (a skin URL, an image URL) be loopback, private or link-local; for local stand-ins only',
+      description:
+        'let an address taken from an outside answer (a skin URL, an image URL) be loopback, private or link-local; for local stand-ins only',
     },
     CREATOR_CALLS_PER_MINUTE: {
       schema: z.coerce.number().int().positive().default(60),
-      description: 'requests to the other cape creators per player per minute (then 429); their image work is bounded by `IMAGE_WORK_SECONDS_PER_MINUTE`',
+      description:
+        'requests to the other cape creators per player per minute (then 429); their image work is bounded by `IMAGE_WORK_SECONDS_PER_MINUTE`',
     },
-    AI_PROMPTS_PER_HOUR: { schema: z.coerce.number().int().positive().default(20), description: 'AI cape prompts per player per hour (then 429)' },
+    AI_PROMPTS_PER_HOUR: {
+      schema: z.coerce.number().int().positive().default(20),
+      description: 'AI cape prompts per player per hour (then 429)',
+    },
   }),
 };

@@ -1,5 +1,5 @@
-// Every setting the server reads, from the sections' tables: the configuration's zod schema and the variables' docs both
-// come from here.
+// Every setting the server reads, from the sections' tables: the configuration's zod schema and the variables' docs
+// both come from here.
 import { z } from 'zod';
 import { ACCOUNT_SETTINGS } from './settings-accounts.ts';
 import { SERVER_SETTINGS } from './settings-server.ts';

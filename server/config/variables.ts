@@ -5,7 +5,10 @@ import type { VariableDoc } from './setting.ts';
 export { SERVER_VARIABLES, type ServerVariable } from './settings.ts';
 export { VARIABLE_GROUPS, type VariableDoc, type VariableGroup } from './setting.ts';
 
-/** A variable read outside the server's schema: by the site build, the start script or the tests; its default is written out. */
+/**
+ * A variable read outside the server's schema: by the site build, the start script or the tests; its default is written
+ * out.
+ */
 export interface OtherVariableDoc extends VariableDoc {
   default: string;
   /** The file that reads it. */
@@ -24,7 +27,8 @@ export const OTHER_VARIABLES: Record<string, OtherVariableDoc> = {
     group: 'Site (built into the pages)',
     default: 'empty',
     readBy: 'src/lib/site.ts',
-    description: 'game auth server address shown on the code login page and `/auth`; empty: no `/auth` page, and the code login asks for a code from staff',
+    description:
+      'game auth server address shown on the code login page and `/auth`; empty: no `/auth` page, and the code login asks for a code from staff',
   },
   PUBLIC_GAME_SERVER_HOST: {
     group: 'Site (built into the pages)',

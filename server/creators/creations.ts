@@ -1,8 +1,8 @@
 // The creators' outputs: each made once per set of settings (a repeated request is answered from the cache), checked
-// against the blocklist, and stored as a texture that nothing refers to yet, so the leftover sweep removes it unless the
-// player uses it as their cape or shares it to the gallery first. Its preview is stored beside it. A creation belongs to
-// the players who made it (asked for it, the cache answering or not), for its lifetime: only they may wear, share or
-// preview it, besides anyone who may see it as a gallery item.
+// against the blocklist, and stored as a texture that nothing refers to yet, so the leftover sweep removes it unless
+// the player uses it as their cape or shares it to the gallery first. Its preview is stored beside it. A creation
+// belongs to the players who made it (asked for it, the cache answering or not), for its lifetime: only they may wear,
+// share or preview it, besides anyone who may see it as a gallery item.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
@@ -25,13 +25,17 @@ export interface StoredCreation {
   notice: string | null;
 }
 
-/** How many settings the cache remembers, and for how long (well under the sweep's grace period, so a hit is rarely swept). */
+/**
+ * How many settings the cache remembers, and for how long (well under the sweep's grace period, so a hit is rarely
+ * swept).
+ */
 const CACHE_ENTRIES = 2000;
 const CACHE_TTL_MS = 20 * 60_000;
 
 /** A cache key for a generator's settings: the settings as JSON, with every byte array replaced by its SHA-256. */
 export function creationKey(request: CreationRequest): string {
-  // A Buffer reaches a replacer already turned into {type, data} by its toJSON: the holder (`this`) still has the bytes.
+  // A Buffer reaches a replacer already turned into {type, data} by its toJSON: the holder (`this`) still has the
+  // bytes.
   const json = JSON.stringify(request, function (this: Record<string, unknown>, key: string, value: unknown) {
     const original = this[key];
     return original instanceof Uint8Array ? `sha256:${createHash('sha256').update(original).digest('hex')}` : value;
@@ -54,7 +58,9 @@ export class Creations {
   /** How many requests the cache answered, and how many it did not. */
   readonly stats = { hits: 0, misses: 0 };
 
-  /** `lifetimeMs`: how long after making it a player may wear, share or preview a creation (the leftover sweep's grace). */
+  /**
+   * `lifetimeMs`: how long after making it a player may wear, share or preview a creation (the leftover sweep's grace).
+   */
   constructor(
     private readonly db: Db,
     private readonly library: TextureLibrary,
@@ -62,17 +68,29 @@ export class Creations {
     private readonly lifetimeMs: number,
   ) {}
 
-  /** The creation for a generator's settings, made by `maker` (its image work counted to them), and whether the cache had it (see makeByKey). */
-  make(request: CreationRequest, maker: string, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+  /**
+   * The creation for a generator's settings, made by `maker` (its image work counted to them), and whether the cache
+   * had it (see makeByKey).
+   */
+  make(
+    request: CreationRequest,
+    maker: string,
+    now = Date.now(),
+  ): Promise<{ creation: StoredCreation; cached: boolean }> {
     return this.makeByKey(creationKey(request), async () => request, maker, now);
   }
 
   /**
    * The creation cached under `key` while its texture is still stored, otherwise made now from the request `build`
-   * resolves (which may call an outside service) as image work of `maker`; concurrent equal keys share one making. Either
-   * way `maker` made it.
+   * resolves (which may call an outside service) as image work of `maker`; concurrent equal keys share one making.
+   * Either way `maker` made it.
    */
-  async makeByKey(key: string, build: () => Promise<CreationRequest>, maker: string, now = Date.now()): Promise<{ creation: StoredCreation; cached: boolean }> {
+  async makeByKey(
+    key: string,
+    build: () => Promise<CreationRequest>,
+    maker: string,
+    now = Date.now(),
+  ): Promise<{ creation: StoredCreation; cached: boolean }> {
     const made = await this.lookUpOrProduce(key, build, maker, now);
     await this.db
       .insertInto('creation_makers')
@@ -126,7 +144,10 @@ export class Creations {
     return { creation, cached: false };
   }
 
-  /** The stored 320 x 180 preview of a creation (rendered again if it was lost, as the image work of `viewer`, the player asking), or null when the creation is gone. */
+  /**
+   * The stored 320 x 180 preview of a creation (rendered again if it was lost, as the image work of `viewer`, the
+   * player asking), or null when the creation is gone.
+   */
   preview(hash: string, viewer: string): Promise<Buffer | null> {
     return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes, viewer));
   }
@@ -148,6 +169,13 @@ export class Creations {
     if (made.strip) await this.library.put(made.strip, 'creation');
     const main = made.strip ?? made.still;
     await this.library.store.put(derivedKey(main.hash, 'preview'), made.preview);
-    return { hash: main.hash, stillHash: made.still.hash, frames: main.frames, width: main.width, height: main.height, notice: made.notice };
+    return {
+      hash: main.hash,
+      stillHash: made.still.hash,
+      frames: main.frames,
+      width: main.width,
+      height: main.height,
+      notice: made.notice,
+    };
   }
 }

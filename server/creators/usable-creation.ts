@@ -25,12 +25,21 @@ export interface UsableCreationContext {
  * shape; otherwise, or when it is no longer kept (or is not a cape), a 410, so that nothing else can be told apart. A
  * blocklisted picture (or one near it) is a 422 with the blocklist's message.
  */
-export async function usableCreation(context: UsableCreationContext, hash: string, user: UserRow): Promise<EncodedTexture> {
+export async function usableCreation(
+  context: UsableCreationContext,
+  hash: string,
+  user: UserRow,
+): Promise<EncodedTexture> {
   const { db, library, imageJobs, creations } = context;
   if ((await creations.access(hash, user)) !== 'use') throw new HttpError(410, creatorMessages.expired);
-  const row = await db.selectFrom('textures').select(['hash', 'width', 'height', 'frames']).where('hash', '=', hash).executeTakeFirst();
+  const row = await db
+    .selectFrom('textures')
+    .select(['hash', 'width', 'height', 'frames'])
+    .where('hash', '=', hash)
+    .executeTakeFirst();
   const bytes = row ? await library.read(hash) : null;
-  if (!row || !bytes || row.width % 64 !== 0 || row.height % capeFrameHeight(row.width) !== 0) throw new HttpError(410, creatorMessages.expired);
+  if (!row || !bytes || row.width % 64 !== 0 || row.height % capeFrameHeight(row.width) !== 0)
+    throw new HttpError(410, creatorMessages.expired);
   const texture = { bytes, hash, width: row.width, height: row.height, frames: row.frames };
   await refusedAs422(() => refuseBlocklistedTexture(db, imageJobs, texture, user.uuid));
   return texture;

@@ -18,7 +18,9 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 /** Opens a database from `sqlite:<file>` (or a bare file path) or a `postgres://` URL. */
 export function openDatabase(url: string): Db {
   if (isPostgresUrl(url)) {
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
+    });
   }
   const file = sqliteFileOf(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -31,9 +33,10 @@ export function openDatabase(url: string): Db {
 }
 
 /**
- * SQLite with transactions that take the write lock when they begin (`BEGIN IMMEDIATE`). A plain `BEGIN` reads first and
- * asks for the lock at its first write; if another connection (the CLI, a sweep, a second process) wrote in between,
- * that write fails at once with SQLITE_BUSY, whatever the busy timeout. Taking the lock first makes it wait instead.
+ * SQLite with transactions that take the write lock when they begin (`BEGIN IMMEDIATE`). A plain `BEGIN` reads first
+ * and asks for the lock at its first write; if another connection (the CLI, a sweep, a second process) wrote in
+ * between, that write fails at once with SQLITE_BUSY, whatever the busy timeout. Taking the lock first makes it wait
+ * instead.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
   createDriver(): Driver {
@@ -50,7 +53,10 @@ export function sqliteFileOf(url: string): string {
   return url.replace(/^sqlite:/, '');
 }
 
-/** Which database a URL names, for people: the SQLite file's full path, or PostgreSQL's host, port and database without credentials. */
+/**
+ * Which database a URL names, for people: the SQLite file's full path, or PostgreSQL's host, port and database without
+ * credentials.
+ */
 export function describeDatabase(url: string): string {
   if (!isPostgresUrl(url)) {
     const file = sqliteFileOf(url);
@@ -60,7 +66,10 @@ export function describeDatabase(url: string): string {
   return `the PostgreSQL database ${parsed.pathname.replace(/^\//, '') || '(default)'} on ${parsed.hostname || 'localhost'}:${parsed.port || '5432'}`;
 }
 
-/** Whether the database a URL names exists already: always for PostgreSQL (the server says otherwise when connecting), the file for SQLite. */
+/**
+ * Whether the database a URL names exists already: always for PostgreSQL (the server says otherwise when connecting),
+ * the file for SQLite.
+ */
 export function databaseExists(url: string): boolean {
   if (isPostgresUrl(url)) return true;
   const file = sqliteFileOf(url);

@@ -13,8 +13,8 @@ export interface RowsPage<Row> {
 }
 
 /**
- * Page `page` (from 1) of `perPage` rows of the list: `select` turns the list's query (`from`, which is counted as it is)
- * into the query of its rows, with their joins, columns and order.
+ * Page `page` (from 1) of `perPage` rows of the list: `select` turns the list's query (`from`, which is counted as it
+ * is) into the query of its rows, with their joins, columns and order.
  */
 export async function rowsPage<DB, TB extends keyof DB, O, Row>(
   from: SelectQueryBuilder<DB, TB, O>,

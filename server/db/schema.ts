@@ -1,4 +1,5 @@
-// Table types for Kysely. Times are milliseconds since the epoch; flags are 0 or 1 (one schema for SQLite and PostgreSQL).
+// Table types for Kysely. Times are milliseconds since the epoch; flags are 0 or 1 (one schema for SQLite and
+// PostgreSQL).
 import type { Generated } from 'kysely';
 
 export interface GroupsTable {
@@ -22,7 +23,9 @@ export interface UsersTable {
   ears_hash: string | null;
   /** When the player last logged in (null before their first login). */
   last_login_at: number | null;
-  /** The second the player's mod API answers last changed (strictly increasing per player): their answer files' time. */
+  /**
+   * The second the player's mod API answers last changed (strictly increasing per player): their answer files' time.
+   */
   answers_at: number | null;
 }
 
@@ -42,7 +45,10 @@ export interface TexturesTable {
   frames: number;
   bytes: number;
   created_at: number;
-  /** When the texture stopped being served (removed by a moderator, or worn only by banned or deleted players); null while it is public. */
+  /**
+   * When the texture stopped being served (removed by a moderator, or worn only by banned or deleted players); null
+   * while it is public.
+   */
   withheld_at: number | null;
 }
 
@@ -101,7 +107,9 @@ export interface GalleryItemsTable {
   /** How many times players put the item on with "Wear this" (0019). */
   wears: Generated<number>;
   created_at: number;
-  /** 1 while the author is banned: the item is out of the gallery (lists, counters, item calls) until the unban (0009). */
+  /**
+   * 1 while the author is banned: the item is out of the gallery (lists, counters, item calls) until the unban (0009).
+   */
   hidden: Generated<number>;
 }
 

@@ -17,7 +17,12 @@ export interface UserRow {
 
 /** Notes that the player logs in now; true when it is the account's first login. */
 export async function recordLogin(db: Db, uuid: string, now = Date.now()): Promise<boolean> {
-  const first = await db.updateTable('users').set({ last_login_at: now }).where('uuid', '=', uuid).where('last_login_at', 'is', null).executeTakeFirst();
+  const first = await db
+    .updateTable('users')
+    .set({ last_login_at: now })
+    .where('uuid', '=', uuid)
+    .where('last_login_at', 'is', null)
+    .executeTakeFirst();
   if (Number(first.numUpdatedRows) === 1) return true;
   await db.updateTable('users').set({ last_login_at: now }).where('uuid', '=', uuid).execute();
   return false;
@@ -31,16 +36,30 @@ export async function upsertUser(db: Db, uuid: string, username: string, now = D
   const before = await db.selectFrom('users').select('username').where('uuid', '=', uuid).executeTakeFirst();
   await db
     .insertInto('users')
-    .values({ uuid, username, username_lower: username.toLowerCase(), created_at: now, answers_at: Math.floor(now / 1000) })
+    .values({
+      uuid,
+      username,
+      username_lower: username.toLowerCase(),
+      created_at: now,
+      answers_at: Math.floor(now / 1000),
+    })
     .onConflict((oc) => oc.column('uuid').doUpdateSet({ username, username_lower: username.toLowerCase() }))
     .execute();
   return before !== undefined && before.username !== username;
 }
 
 /** The registered, unbanned players among these uuids, with their current names, in the uuids' order. */
-export async function registeredPlayers(db: Db, uuids: readonly string[]): Promise<Array<{ uuid: string; username: string }>> {
+export async function registeredPlayers(
+  db: Db,
+  uuids: readonly string[],
+): Promise<Array<{ uuid: string; username: string }>> {
   if (uuids.length === 0) return [];
-  const rows = await db.selectFrom('users').select(['uuid', 'username']).where('uuid', 'in', uuids).where('banned', '=', 0).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['uuid', 'username'])
+    .where('uuid', 'in', uuids)
+    .where('banned', '=', 0)
+    .execute();
   const byUuid = new Map(rows.map((row) => [row.uuid, row]));
   return uuids.flatMap((uuid) => {
     const row = byUuid.get(uuid);
@@ -70,7 +89,14 @@ export async function findUser(db: Db, uuid: string): Promise<UserRow | undefine
     username: row.username,
     banned: row.banned === 1,
     group: { name: row.name, emoji: row.emoji, admin: row.admin === 1 },
-    premium: owns ? { animated: row.animated === 1, glint: row.glint === 1, dinnerbone: row.dinnerbone === 1, boost_only: row.boost_only === 1 } : null,
+    premium: owns
+      ? {
+          animated: row.animated === 1,
+          glint: row.glint === 1,
+          dinnerbone: row.dinnerbone === 1,
+          boost_only: row.boost_only === 1,
+        }
+      : null,
   };
 }
 
@@ -84,7 +110,10 @@ export async function countUsers(db: Db): Promise<number> {
   return (await readSiteCounts(db)).users;
 }
 
-/** Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see server/textures/library/assign.ts). */
+/**
+ * Deletes an account and, through the foreign keys, everything it owns (clear its textures first: see
+ * server/textures/library/assign.ts).
+ */
 export async function deleteUser(db: Db | Transaction<Database>, uuid: string): Promise<void> {
   await db.deleteFrom('users').where('uuid', '=', uuid).execute();
 }

@@ -12,7 +12,10 @@ export interface LoggedChange {
   createdAt: number;
 }
 
-/** How long the log keeps a change: a host whose directory is further behind is rebuilt instead (`cloakroom answers rebuild`). */
+/**
+ * How long the log keeps a change: a host whose directory is further behind is rebuilt instead (`cloakroom answers
+ * rebuild`).
+ */
 export const CHANGE_LOG_KEEP_MS = 7 * 24 * 60 * 60_000;
 
 /** Logs a change to a subject's answers (a player's: their version second moves on) and resolves to its number. */
@@ -21,17 +24,29 @@ export async function recordChange(db: Db, subject: string, now = Date.now()): P
     const second = Math.floor(now / 1000);
     await db
       .updateTable('users')
-      .set({ answers_at: sql<number>`CASE WHEN answers_at IS NULL OR answers_at < ${second} THEN ${second} ELSE answers_at + 1 END` })
+      .set({
+        answers_at: sql<number>`CASE WHEN answers_at IS NULL OR answers_at < ${second} THEN ${second} ELSE answers_at + 1 END`,
+      })
       .where('uuid', '=', subject)
       .execute();
   }
-  const row = await db.insertInto('mod_changes').values({ subject, created_at: now }).returning('seq').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('mod_changes')
+    .values({ subject, created_at: now })
+    .returning('seq')
+    .executeTakeFirstOrThrow();
   return Number(row.seq);
 }
 
 /** The changes after `seq`, oldest first, at most `limit`. */
 export async function changesAfter(db: Db, seq: number, limit: number): Promise<LoggedChange[]> {
-  const rows = await db.selectFrom('mod_changes').select(['seq', 'subject', 'created_at']).where('seq', '>', seq).orderBy('seq').limit(limit).execute();
+  const rows = await db
+    .selectFrom('mod_changes')
+    .select(['seq', 'subject', 'created_at'])
+    .where('seq', '>', seq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
   return rows.map((row) => ({ seq: Number(row.seq), subject: row.subject, createdAt: Number(row.created_at) }));
 }
 

@@ -1,7 +1,7 @@
 // Change notices for the mod API's answers: a player's (by uuid) or a texture's (by hash). Each change is logged in the
 // database first (server/events/change-log.ts), then handled in this process, then announced to every other process
-// through Redis pub/sub when REDIS_URL is set. A change notice never fails the request that made the change: while Redis
-// is down, notices reach this process only, and the others catch up from the change log.
+// through Redis pub/sub when REDIS_URL is set. A change notice never fails the request that made the change: while
+// Redis is down, notices reach this process only, and the others catch up from the change log.
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/database.ts';
 import type { RedisLink } from '../redis/link.ts';
@@ -15,7 +15,10 @@ export interface ChangeNotice {
 
 /** Tells every process that a player's or a texture's answers changed. */
 export interface InvalidationBus {
-  /** Logs a change, handles it in this process (resolves once handled) and announces it to the others when Redis is reachable. */
+  /**
+   * Logs a change, handles it in this process (resolves once handled) and announces it to the others when Redis is
+   * reachable.
+   */
   publish(subject: string): Promise<void>;
   close(): Promise<void>;
 }

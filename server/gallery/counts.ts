@@ -1,5 +1,6 @@
-// Maintained gallery counters, so the listing's total needs no count over a million rows: per type, and per tag and type.
-// They count listed items only (a banned author's hidden items are taken out at the ban, server/gallery/visibility.ts).
+// Maintained gallery counters, so the listing's total needs no count over a million rows: per type, and per tag and
+// type. They count listed items only (a banned author's hidden items are taken out at the ban,
+// server/gallery/visibility.ts).
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
@@ -31,7 +32,10 @@ export function itemCounterKeys(type: number, tags: string[]): string[] {
   return [counterKey(type), ...tags.map((tag) => counterKey(type, tag))];
 }
 
-/** Moves each counter by its delta, in key order (concurrent writers lock the rows in one order); zero deltas are skipped. */
+/**
+ * Moves each counter by its delta, in key order (concurrent writers lock the rows in one order); zero deltas are
+ * skipped.
+ */
 export async function applyCounterDeltas(db: Db, deltas: Map<string, number>): Promise<void> {
   for (const key of [...deltas.keys()].sort()) {
     const delta = deltas.get(key)!;

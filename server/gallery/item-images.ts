@@ -8,7 +8,10 @@ export interface ItemRenderWork {
   run(name: 'capePreview' | 'earsPreview' | 'textureMap', picture: Buffer, owner: string): Promise<Buffer>;
 }
 
-/** Renders an item's preview and texture map as `owner`'s image work (throws the queue's refusal when they do not fit); returns the step that stores them once the texture is stored. */
+/**
+ * Renders an item's preview and texture map as `owner`'s image work (throws the queue's refusal when they do not fit);
+ * returns the step that stores them once the texture is stored.
+ */
 export async function renderItemImages(
   work: ItemRenderWork,
   texture: EncodedTexture,

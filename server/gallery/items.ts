@@ -41,7 +41,10 @@ export async function existingTags(db: Db, keys: string[]): Promise<string[]> {
   return rows.map((row) => row.tag_key);
 }
 
-/** The stored fields of a listed item needed for permission checks, or undefined; `includeHidden` also finds a banned author's item (for moderators). */
+/**
+ * The stored fields of a listed item needed for permission checks, or undefined; `includeHidden` also finds a banned
+ * author's item (for moderators).
+ */
 export async function galleryItemOwner(db: Db, hash: string, includeHidden = false) {
   return db
     .selectFrom('gallery_items')
@@ -106,7 +109,11 @@ export async function editGalleryItem(db: Db, hash: string, title: string, tags:
         -1,
       );
     }
-    await trx.updateTable('gallery_items').set({ title, title_lower: title.toLowerCase() }).where('hash', '=', hash).execute();
+    await trx
+      .updateTable('gallery_items')
+      .set({ title, title_lower: title.toLowerCase() })
+      .where('hash', '=', hash)
+      .execute();
     await trx.deleteFrom('gallery_tags').where('hash', '=', hash).execute();
     await trx
       .insertInto('gallery_tags')
@@ -117,8 +124,16 @@ export async function editGalleryItem(db: Db, hash: string, title: string, tags:
   });
 }
 
-/** Removes items (with their tags, likes and reports) and moves the counters of the listed ones, running `alsoInTransaction` in the same transaction (an admin removal's audit row); returns the texture hashes of the items it removed. */
-export async function deleteGalleryItems(db: Db, hashes: string[], alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>): Promise<string[]> {
+/**
+ * Removes items (with their tags, likes and reports) and moves the counters of the listed ones, running
+ * `alsoInTransaction` in the same transaction (an admin removal's audit row); returns the texture hashes of the items
+ * it removed.
+ */
+export async function deleteGalleryItems(
+  db: Db,
+  hashes: string[],
+  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<string[]> {
   if (hashes.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     await alsoInTransaction?.(trx);
@@ -175,7 +190,11 @@ export async function itemsByAuthor(db: Db, authorUuid: string): Promise<string[
  * meanwhile). A repeated click never counts twice. The item's row is locked first, as a deletion locks it, so a like
  * racing the item's deletion waits for it instead of deadlocking with it.
  */
-export async function toggleLike(db: Db, hash: string, userUuid: string): Promise<{ liked: boolean; total_user_likes: number } | null> {
+export async function toggleLike(
+  db: Db,
+  hash: string,
+  userUuid: string,
+): Promise<{ liked: boolean; total_user_likes: number } | null> {
   return db.transaction().execute(async (trx) => {
     const item = await trx
       .selectFrom('gallery_items')
@@ -184,7 +203,11 @@ export async function toggleLike(db: Db, hash: string, userUuid: string): Promis
       .$if(isPostgres(db), (query) => query.forUpdate())
       .executeTakeFirst();
     if (!item) return null;
-    const removed = await trx.deleteFrom('gallery_likes').where('hash', '=', hash).where('user_uuid', '=', userUuid).executeTakeFirst();
+    const removed = await trx
+      .deleteFrom('gallery_likes')
+      .where('hash', '=', hash)
+      .where('user_uuid', '=', userUuid)
+      .executeTakeFirst();
     let change = 0;
     if (Number(removed.numDeletedRows) > 0) change = -1;
     else {
@@ -215,7 +238,13 @@ export async function recordDownload(db: Db, hash: string): Promise<void> {
 }
 
 /** Files a user's report of an item with its grounds; false when that user already reported it. */
-export async function reportGalleryItem(db: Db, hash: string, reporterUuid: string, grounds: ReportGrounds, now = Date.now()): Promise<boolean> {
+export async function reportGalleryItem(
+  db: Db,
+  hash: string,
+  reporterUuid: string,
+  grounds: ReportGrounds,
+  now = Date.now(),
+): Promise<boolean> {
   const inserted = await db
     .insertInto('gallery_reports')
     .values({ hash, reporter_uuid: reporterUuid, reason_key: grounds.reasonKey, note: grounds.note, created_at: now })

@@ -1,4 +1,5 @@
-// Gallery reads: the filtered, sorted page of items (FTS5 trigram / pg_trgm title search, index-ordered sorts) and its total.
+// Gallery reads: the filtered, sorted page of items (FTS5 trigram / pg_trgm title search, index-ordered sorts) and its
+// total.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { GALLERY_COUNT_CAP, GALLERY_PER_PAGE, type GallerySort } from '../../src/lib/gallery-rules.ts';
 import type { Db } from '../db/database.ts';
@@ -62,7 +63,9 @@ async function titleMatchCount(db: Db, term: string): Promise<number> {
   if (term.length >= 3) {
     const result = await sql<{
       count: number;
-    }>`select count(*) as count from (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)} limit ${COUNT_LIMIT})`.execute(db);
+    }>`select count(*) as count from (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)} limit ${COUNT_LIMIT})`.execute(
+      db,
+    );
     return Number(result.rows[0]?.count ?? 0);
   }
   const result = await sql<{
@@ -85,8 +88,16 @@ function titlePlan(term: string | undefined, matches: number | null): TitlePlan 
   return matches > GALLERY_COUNT_CAP ? 'sortIndex' : 'matches';
 }
 
-/** Keeps listed items only (the partial sort indexes) and adds the title, type, tag and author filters to a query over `gallery_items as g`. */
-function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, postgres: boolean, plan: TitlePlan = 'planner'): Q {
+/**
+ * Keeps listed items only (the partial sort indexes) and adds the title, type, tag and author filters to a query over
+ * `gallery_items as g`.
+ */
+function applyFilters<Q extends ItemsQuery>(
+  query: Q,
+  filter: GalleryQuery,
+  postgres: boolean,
+  plan: TitlePlan = 'planner',
+): Q {
   let q = (query as ItemsQuery).where(listedItem('g'));
   if (filter.author) q = q.where('g.author_uuid', '=', filter.author);
   if (filter.types && filter.types.length > 0 && filter.types.length < 3) q = q.where('g.type', 'in', filter.types);
@@ -104,7 +115,9 @@ function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, post
     const term = filter.title;
     if (!postgres && term.length >= 3 && plan !== 'sortIndex') {
       // SQLite gathers the matches from the FTS index (few matches, or a count).
-      q = q.where(sql<boolean>`g.rowid in (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)})`);
+      q = q.where(
+        sql<boolean>`g.rowid in (select rowid from gallery_title_fts where gallery_title_fts match ${ftsPhrase(term)})`,
+      );
     } else if (postgres && plan === 'sortIndex') {
       // An expression the trigram index cannot serve and whose estimate (a third of the rows) keeps PostgreSQL on a
       // plain walk of the sort index, which carries the title: a LIKE estimate that is too low made it plan a
@@ -120,7 +133,11 @@ function applyFilters<Q extends ItemsQuery>(query: Q, filter: GalleryQuery, post
 
 /** Whether the title is the only filter. */
 function onlyTitle(filter: GalleryQuery): boolean {
-  return !filter.author && (filter.tags?.length ?? 0) === 0 && (!filter.types || filter.types.length === 0 || filter.types.length >= 3);
+  return (
+    !filter.author &&
+    (filter.tags?.length ?? 0) === 0 &&
+    (!filter.types || filter.types.length === 0 || filter.types.length >= 3)
+  );
 }
 
 /** Whether the total can come from the maintained counters (no title, author or multi-tag filter). */
@@ -148,8 +165,13 @@ function cappedTotal(count: number): GalleryTotal {
  * The number of items matching a filter: from the counters when they cover it; a search (title or several tags)
  * counts up to GALLERY_COUNT_CAP; anything else (an author's items) is counted exactly.
  */
-export async function countGallery(db: Db, filter: GalleryQuery, titleMatches: number | null = null): Promise<GalleryTotal> {
-  if (countersCover(filter)) return { total: await sumCounters(db, typeCounterKeys(filter.types, filter.tags?.[0])), capped: false };
+export async function countGallery(
+  db: Db,
+  filter: GalleryQuery,
+  titleMatches: number | null = null,
+): Promise<GalleryTotal> {
+  if (countersCover(filter))
+    return { total: await sumCounters(db, typeCounterKeys(filter.types, filter.tags?.[0])), capped: false };
   if (filter.title && onlyTitle(filter)) return cappedTotal(titleMatches ?? (await titleMatchCount(db, filter.title)));
   const postgres = isPostgres(db);
   const tags = filter.tags ?? [];
@@ -179,7 +201,9 @@ export async function countGallery(db: Db, filter: GalleryQuery, titleMatches: n
     return cappedTotal(Number(row.count));
   }
   const row = await matching
-    .select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) => eb.fn.countAll<number>().as('count'))
+    .select((eb: ExpressionBuilder<Database & { g: Database['gallery_items'] }, 'g'>) =>
+      eb.fn.countAll<number>().as('count'),
+    )
     .executeTakeFirstOrThrow();
   return { total: Number((row as { count: number }).count), capped: false };
 }
@@ -206,7 +230,12 @@ async function tagsOf(db: Db, hashes: string[]): Promise<Map<string, Array<{ tag
 /** Which of the given items a user liked. */
 async function likedBy(db: Db, viewer: string | null, hashes: string[]): Promise<Set<string>> {
   if (!viewer || hashes.length === 0) return new Set();
-  const rows = await db.selectFrom('gallery_likes').select('hash').where('user_uuid', '=', viewer).where('hash', 'in', hashes).execute();
+  const rows = await db
+    .selectFrom('gallery_likes')
+    .select('hash')
+    .where('user_uuid', '=', viewer)
+    .where('hash', 'in', hashes)
+    .execute();
   return new Set(rows.map((row) => row.hash));
 }
 
@@ -272,7 +301,8 @@ export async function listGallery(db: Db, filter: GalleryQuery, viewer: string |
   const column = SORT_COLUMNS[field];
   const postgres = isPostgres(db);
   // The title's match count picks the plan (3+ characters) and is the total when the title is the only filter.
-  const titleMatches = filter.title && (filter.title.length >= 3 || onlyTitle(filter)) ? await titleMatchCount(db, filter.title) : null;
+  const titleMatches =
+    filter.title && (filter.title.length >= 3 || onlyTitle(filter)) ? await titleMatchCount(db, filter.title) : null;
   const plan = titlePlan(filter.title, titleMatches);
   // PostgreSQL's estimate for a substring is unreliable: with few matches, keep it off the sort index explicitly.
   const sortBy = postgres && plan === 'matches' ? unindexedSort(column) : sql.ref(column);
@@ -292,7 +322,13 @@ export async function listGallery(db: Db, filter: GalleryQuery, viewer: string |
     .orderBy('g.hash', direction)
     .execute()) as ItemRow[];
   const [data, counted] = await Promise.all([toItems(db, rows, viewer), countGallery(db, filter, titleMatches)]);
-  return { data, total: counted.total, total_capped: counted.capped, per_page: GALLERY_PER_PAGE, current_page: filter.page };
+  return {
+    data,
+    total: counted.total,
+    total_capped: counted.capped,
+    per_page: GALLERY_PER_PAGE,
+    current_page: filter.page,
+  };
 }
 
 /** One listed item by hash for a viewer, or undefined (also for a banned author's hidden item). */

@@ -4,7 +4,10 @@ import type { Db } from '../db/database.ts';
 import { refusalError } from '../http/errors.ts';
 import { existingTags } from './items.ts';
 
-/** Checks a title and a (deduplicated) tag list against the gallery's rules; throws a 422 with the message and its reason code. */
+/**
+ * Checks a title and a (deduplicated) tag list against the gallery's rules; throws a 422 with the message and its
+ * reason code.
+ */
 export async function checkTitleAndTags(db: Db, title: string, tags: string[]): Promise<void> {
   const titleProblem = galleryTitleRefusal(title);
   if (titleProblem) throw refusalError(422, titleProblem, { title: [titleProblem.message] });

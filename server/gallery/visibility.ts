@@ -7,7 +7,9 @@ import type { UserRow } from '../db/users.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { applyCounterDeltas, counterKey } from './counts.ts';
 
-/** Whether a viewer may see the pictures of items hidden from the gallery: moderators may (the report queue shows them). */
+/**
+ * Whether a viewer may see the pictures of items hidden from the gallery: moderators may (the report queue shows them).
+ */
 export function seesHiddenItems(viewer: Pick<UserRow, 'group'>): boolean {
   return viewer.group.admin;
 }
@@ -29,7 +31,13 @@ export async function setAuthorItemsHidden(trx: Db, authorUuid: string, hidden: 
   const from = hidden ? 0 : 1;
   // PostgreSQL: lock the rows first, so a concurrent edit or delete of one of them cannot change what is counted below.
   if (isPostgres(trx)) {
-    await trx.selectFrom('gallery_items').select('hash').where('author_uuid', '=', authorUuid).where('hidden', '=', from).forUpdate().execute();
+    await trx
+      .selectFrom('gallery_items')
+      .select('hash')
+      .where('author_uuid', '=', authorUuid)
+      .where('hidden', '=', from)
+      .forUpdate()
+      .execute();
   }
   const types = await trx
     .selectFrom('gallery_items')

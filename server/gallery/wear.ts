@@ -1,6 +1,6 @@
-// "Wear this": a player puts a listed gallery item on as an upload of the same picture would: a cape (an animated item's
-// strip, with its first frame as the still, which plays with the animated feature as an upload does) or ears, checked
-// against the blocklist by content and look, and counted as one of the item's wears.
+// "Wear this": a player puts a listed gallery item on as an upload of the same picture would: a cape (an animated
+// item's strip, with its first frame as the still, which plays with the animated feature as an upload does) or ears,
+// checked against the blocklist by content and look, and counted as one of the item's wears.
 import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import { GALLERY_TYPES } from '../../src/lib/gallery-rules.ts';
 import type { Refusal } from '../../src/lib/refusals.ts';
@@ -9,7 +9,10 @@ import { assignPlayerTextures, type AssignmentContext, type PlayerSlot } from '.
 import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
 import { listedItem } from './visibility.ts';
 
-/** What wearing an item needs: the database, the stored textures, the change bus and the image jobs (charged to the player). */
+/**
+ * What wearing an item needs: the database, the stored textures, the change bus and the image jobs (charged to the
+ * player).
+ */
 export interface WearContext extends AssignmentContext {
   imageJobs: ImageJobs;
 }
@@ -26,7 +29,11 @@ export interface Worn {
  * the gallery (missing, hidden, or its picture withheld), the blocklist's refusal for a blocklisted picture. The image
  * queue's refusals are thrown as they are.
  */
-export async function wearGalleryItem(context: WearContext, hash: string, playerUuid: string): Promise<Worn | { refusal: Refusal } | null> {
+export async function wearGalleryItem(
+  context: WearContext,
+  hash: string,
+  playerUuid: string,
+): Promise<Worn | { refusal: Refusal } | null> {
   const { db, library, imageJobs } = context;
   const item = await db
     .selectFrom('gallery_items')
@@ -36,7 +43,12 @@ export async function wearGalleryItem(context: WearContext, hash: string, player
     .executeTakeFirst();
   const row =
     item &&
-    (await db.selectFrom('textures').select(['width', 'height', 'frames']).where('hash', '=', hash).where('withheld_at', 'is', null).executeTakeFirst());
+    (await db
+      .selectFrom('textures')
+      .select(['width', 'height', 'frames'])
+      .where('hash', '=', hash)
+      .where('withheld_at', 'is', null)
+      .executeTakeFirst());
   const bytes = row ? await library.read(hash) : null;
   if (!item || !row || !bytes) return null;
   const texture = { hash, bytes, width: row.width, height: row.height, frames: row.frames };

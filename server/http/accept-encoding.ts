@@ -20,7 +20,10 @@ function qualities(header: string): Map<string, number> {
  * The coding to answer with among those available (listed best first), or null for the plain bytes: the one the header
  * rates highest above zero, a named coding before `*`, and the earlier one on a tie. No header means no coding.
  */
-export function chooseEncoding(header: string | string[] | undefined, available: readonly PrecompressedEncoding[]): PrecompressedEncoding | null {
+export function chooseEncoding(
+  header: string | string[] | undefined,
+  available: readonly PrecompressedEncoding[],
+): PrecompressedEncoding | null {
   if (header === undefined) return null;
   const rated = qualities(Array.isArray(header) ? header.join(',') : header);
   let best: PrecompressedEncoding | null = null;
@@ -36,7 +39,10 @@ export function chooseEncoding(header: string | string[] | undefined, available:
 }
 
 /** Adds `accept-encoding` to the answer's `Vary` header, keeping what is there (CORS varies on `Origin`). */
-export function varyOnAcceptEncoding(reply: { getHeader(name: string): unknown; header(name: string, value: string): unknown }): void {
+export function varyOnAcceptEncoding(reply: {
+  getHeader(name: string): unknown;
+  header(name: string, value: string): unknown;
+}): void {
   const current = reply.getHeader('vary');
   const value = Array.isArray(current) ? current.join(', ') : current === undefined ? '' : String(current);
   const tokens = value.split(',').map((token) => token.trim().toLowerCase());

@@ -28,7 +28,10 @@ export class HttpError extends Error {
   }
 }
 
-/** The error answering a refusal with `statusCode`: the refusal's message (and field errors, if any), carrying its reason code. */
+/**
+ * The error answering a refusal with `statusCode`: the refusal's message (and field errors, if any), carrying its
+ * reason code.
+ */
 export function refusalError(statusCode: number, refusal: Refusal, fieldErrors?: Record<string, string[]>): HttpError {
   return new HttpError(statusCode, refusal.message, fieldErrors, { reason: refusal.reason });
 }
@@ -45,31 +48,49 @@ export function validationError(error: z.ZodError): HttpError {
 }
 
 /**
- * Rethrows an outside service's failure as a 502 (OUTSIDE_SERVICE_FAILED_STATUS) with the visitor's `message` (the failure itself goes to the log as a
- * warning); any other error passes on unchanged. For `.catch()` after a call that reaches an outside service.
+ * Rethrows an outside service's failure as a 502 (OUTSIDE_SERVICE_FAILED_STATUS) with the visitor's `message` (the
+ * failure itself goes to the log as a warning); any other error passes on unchanged. For `.catch()` after a call that
+ * reaches an outside service.
  */
 export function whenServiceFails(message: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof OutsideServiceError) throw new HttpError(OUTSIDE_SERVICE_FAILED_STATUS, message, undefined, { cause: error });
+    if (error instanceof OutsideServiceError)
+      throw new HttpError(OUTSIDE_SERVICE_FAILED_STATUS, message, undefined, { cause: error });
     throw error;
   };
 }
 
 /** Logs an outside service's failure as a warning: the service and what it did, which the visitor never sees. */
 function logServiceFailure(request: FastifyRequest, error: OutsideServiceError): void {
-  request.log.warn({ service: error.service, failure: error.failure, detail: error.detail }, 'an outside service failed');
+  request.log.warn(
+    { service: error.service, failure: error.failure, detail: error.detail },
+    'an outside service failed',
+  );
 }
 
 /** The errors of a connection the client closed (a download aborted half-way, a tab closed mid-request). */
-const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+const CLIENT_GONE_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+]);
 
 /** Whether an error only says that the client went away: nothing went wrong on the server. */
 function isClientGone(error: { code?: string }, request: FastifyRequest, reply: FastifyReply): boolean {
   return CLIENT_GONE_CODES.has(error.code ?? '') || request.raw.socket?.destroyed === true || reply.raw.destroyed;
 }
 
-/** Sends errors as JSON with the right status; logs server faults (a client that went away is not one) and never leaks a stack trace. */
-export function handleError(error: FastifyError | HttpError | OutsideServiceError, request: FastifyRequest, reply: FastifyReply): void {
+/**
+ * Sends errors as JSON with the right status; logs server faults (a client that went away is not one) and never leaks a
+ * stack trace.
+ */
+export function handleError(
+  error: FastifyError | HttpError | OutsideServiceError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   if (error instanceof HttpError) {
     if (error.cause instanceof OutsideServiceError) logServiceFailure(request, error.cause);
     reply.status(error.statusCode).send(error.body());

@@ -1,11 +1,15 @@
-// Reads a multipart upload: its text fields and the `file` field, with a hard byte limit; a malformed body reads as empty.
-// A body over the limit is not read to its end: it is refused by its Content-Length, or as soon as the file passes the
-// limit, and the connection closes after the answer (so nobody can make the server read a gigabyte to refuse it).
+// Reads a multipart upload: its text fields and the `file` field, with a hard byte limit; a malformed body reads as
+// empty. A body over the limit is not read to its end: it is refused by its Content-Length, or as soon as the file
+// passes the limit, and the connection closes after the answer (so nobody can make the server read a gigabyte to refuse
+// it).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import { z } from 'zod';
 
-/** What a multipart upload carried: its fields, the `file` field's bytes (or 'too-big' past the limit, or null), and every file field read, by name. */
+/**
+ * What a multipart upload carried: its fields, the `file` field's bytes (or 'too-big' past the limit, or null), and
+ * every file field read, by name.
+ */
 export interface MultipartUpload {
   fields: Record<string, string>;
   file: Buffer | 'too-big' | null;
@@ -17,7 +21,9 @@ const MAX_FIELD_BYTES = 4096;
 /** What a multipart body may carry besides the file's bytes: its text fields, part headers and boundaries. */
 const MULTIPART_OVERHEAD_BYTES = MAX_FIELDS * MAX_FIELD_BYTES + 16 * 1024;
 
-/** Stops reading a request body and closes the connection once the reply is sent (the rest of the body is never read). */
+/**
+ * Stops reading a request body and closes the connection once the reply is sent (the rest of the body is never read).
+ */
 function stopReading(request: FastifyRequest, reply: FastifyReply): void {
   request.raw.unpipe();
   request.raw.pause();
@@ -42,7 +48,12 @@ export async function readMultipart(
   }
   try {
     // One byte over the limit is read, so that a file of exactly the limit passes and a bigger one is seen at once.
-    const limits = { fileSize: maxFileBytes + 1, files: fileFields.length, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES };
+    const limits = {
+      fileSize: maxFileBytes + 1,
+      files: fileFields.length,
+      fields: MAX_FIELDS,
+      fieldSize: MAX_FIELD_BYTES,
+    };
     for await (const part of request.parts({ limits })) {
       if (part.type === 'file') {
         const chunks: Buffer[] = [];
@@ -73,5 +84,8 @@ export async function readMultipart(
  * stream itself, so nothing validates them before it).
  */
 export function multipartBody(fields: z.ZodRawShape | z.ZodObject) {
-  return { consumes: ['multipart/form-data'], multipartFields: fields instanceof z.ZodObject ? fields : z.object(fields) };
+  return {
+    consumes: ['multipart/form-data'],
+    multipartFields: fields instanceof z.ZodObject ? fields : z.object(fields),
+  };
 }

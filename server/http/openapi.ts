@@ -1,4 +1,5 @@
-// The API description: OpenAPI 3.1 generated from the routes' zod schemas, served at /api/openapi.json, with a reference page at /api/docs.
+// The API description: OpenAPI 3.1 generated from the routes' zod schemas, served at /api/openapi.json, with a
+// reference page at /api/docs.
 import type { FastifyInstance } from 'fastify';
 import fastifySwagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -13,13 +14,19 @@ export const DOCS_PATH = '/api/docs';
 const TAGS = [
   {
     name: 'Mod API',
-    description: "What players' games call: profiles, textures and the layouts other mods read. Never stopped by maintenance mode; no cookies.",
+    description:
+      "What players' games call: profiles, textures and the layouts other mods read. Never stopped by maintenance mode; no cookies.",
     prefixes: ['/profile/', '/textures/', '/capes/', '/elytras/', '/csl/'],
   },
-  { name: 'Internal', description: 'Calls from the game auth server, with `Authorization: Bearer $AUTH_API_KEY`.', prefixes: ['/api/internal/'] },
+  {
+    name: 'Internal',
+    description: 'Calls from the game auth server, with `Authorization: Bearer $AUTH_API_KEY`.',
+    prefixes: ['/api/internal/'],
+  },
   {
     name: 'Bot',
-    description: 'Calls from the chat-community bot, with `Authorization: Bearer $DISCORD_BOT_KEY`: account links, boosting, the premium role.',
+    description:
+      'Calls from the chat-community bot, with `Authorization: Bearer $DISCORD_BOT_KEY`: account links, boosting, the premium role.',
     prefixes: ['/api/bot/'],
   },
   { name: 'Account', description: 'Logins, logout and account deletion.', prefixes: ['/api/account/'] },
@@ -30,7 +37,11 @@ const TAGS = [
     description: 'Health checks for load balancers and orchestrators. Never stopped by maintenance mode; no cookies.',
     prefixes: ['/healthz', '/readyz'],
   },
-  { name: 'Site', description: 'The current user, home statistics, contributors, downloads.', prefixes: ['/api/', '/download'] },
+  {
+    name: 'Site',
+    description: 'The current user, home statistics, contributors, downloads.',
+    prefixes: ['/api/', '/download'],
+  },
 ];
 
 /** The tag of a path: the first group whose prefix it starts with. */
@@ -43,7 +54,8 @@ function withoutUnusedSchemas(spec: ReturnType<SwaggerTransformObject>): ReturnT
   const document = spec as unknown as { components?: { schemas?: Record<string, unknown> } };
   const schemas = document.components?.schemas;
   if (!schemas) return spec;
-  const referenced = (value: unknown) => new Set([...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!));
+  const referenced = (value: unknown) =>
+    new Set([...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!));
   // A schema is kept when the paths refer to it, or a kept schema does.
   const kept = referenced({ ...document, components: { ...document.components, schemas: {} } });
   for (let grew = true; grew;) {
@@ -55,12 +67,18 @@ function withoutUnusedSchemas(spec: ReturnType<SwaggerTransformObject>): ReturnT
       }
     }
   }
-  const components = { ...document.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name))) };
+  const components = {
+    ...document.components,
+    schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name))),
+  };
   return { ...spec, components } as ReturnType<SwaggerTransformObject>;
 }
 
 /** Registers the OpenAPI generator (before any route, so it sees them all) and the description and reference routes. */
-export async function registerOpenApi(app: FastifyInstance, options: { siteName: string; publicBaseUrl: string }): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  options: { siteName: string; publicBaseUrl: string },
+): Promise<void> {
   const transformSchema = createJsonSchemaTransform({ skipList: [] });
   await app.register(fastifySwagger, {
     openapi: {
@@ -77,7 +95,12 @@ export async function registerOpenApi(app: FastifyInstance, options: { siteName:
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The session cookie a login sets.' },
-          xsrf: { type: 'apiKey', in: 'header', name: 'x-xsrf-token', description: 'The value of the XSRF-TOKEN cookie (any /api/ answer sets it).' },
+          xsrf: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-xsrf-token',
+            description: 'The value of the XSRF-TOKEN cookie (any /api/ answer sets it).',
+          },
           bearer: { type: 'http', scheme: 'bearer', description: 'AUTH_API_KEY of the game auth server.' },
           botKey: { type: 'http', scheme: 'bearer', description: 'DISCORD_BOT_KEY of the chat-community bot.' },
         },
@@ -86,7 +109,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { siteName:
     transform: (document) => {
       // A multipart call documents its fields as the request body (see multipartBody); nothing validates them as one.
       const raw = document.schema as (typeof document.schema & { multipartFields?: unknown }) | undefined;
-      const described = raw?.multipartFields ? { ...document, schema: { ...raw, body: raw.multipartFields, multipartFields: undefined } } : document;
+      const described = raw?.multipartFields
+        ? { ...document, schema: { ...raw, body: raw.multipartFields, multipartFields: undefined } }
+        : document;
       const { schema, url } = transformSchema(described);
       const tag = tagOf(url);
       return { schema: tag && !schema.hide ? { ...schema, tags: [tag] } : schema, url };
@@ -94,7 +119,11 @@ export async function registerOpenApi(app: FastifyInstance, options: { siteName:
     transformObject: (document) => withoutUnusedSchemas(jsonSchemaTransformObject(document)),
   });
 
-  app.get(OPENAPI_PATH, { schema: { hide: true }, onSend: async (_request, reply) => void reply.headers(SECURITY_HEADERS) }, async () => app.swagger());
+  app.get(
+    OPENAPI_PATH,
+    { schema: { hide: true }, onSend: async (_request, reply) => void reply.headers(SECURITY_HEADERS) },
+    async () => app.swagger(),
+  );
   // The reference page keeps the Content-Security-Policy the UI sets for its own files (staticCSP), and gets the rest.
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PATH,

@@ -1,7 +1,7 @@
 // Every call to an outside service (the game's services, OptiFine, the images API, Microsoft and Xbox, PayPal, Stripe)
 // goes through fetchOutside: its answer is read as a stream and no further than a cap, within a timeout, and any way it
-// can fail (no connection, no answer in time, too long, a bad status, a body that does not parse, an address that is not
-// allowed) is one OutsideServiceError, whose detail is for the log only. An address taken from an outside answer is
+// can fail (no connection, no answer in time, too long, a bad status, a body that does not parse, an address that is
+// not allowed) is one OutsideServiceError, whose detail is for the log only. An address taken from an outside answer is
 // checked by one rule (allowed hosts, http(s), no private addresses) before it is fetched, and at every redirect.
 import dns from 'node:dns/promises';
 import net from 'node:net';
@@ -18,7 +18,9 @@ const EXCERPT_CHARS = 200;
 /** Why an outside call failed. */
 export type OutsideFailure = 'unreachable' | 'timeout' | 'too long' | 'status' | 'body' | 'address';
 
-/** An outside service failed: `service` names it and `detail` says how (status, body excerpt), both for the log only. */
+/**
+ * An outside service failed: `service` names it and `detail` says how (status, body excerpt), both for the log only.
+ */
 export class OutsideServiceError extends Error {
   constructor(
     readonly service: string,
@@ -31,7 +33,10 @@ export class OutsideServiceError extends Error {
   }
 }
 
-/** Where an address taken from an outside answer may point: these hosts (a name, or an origin such as `http://host:port`), and private addresses only when allowed. */
+/**
+ * Where an address taken from an outside answer may point: these hosts (a name, or an origin such as
+ * `http://host:port`), and private addresses only when allowed.
+ */
 export interface OutsideAddressRule {
   hosts: string[];
   allowPrivate: boolean;
@@ -95,9 +100,15 @@ export class OutsideAnswer {
     }
   }
 
-  /** The error for an answer the caller cannot use: its status, what was wrong, and the start of its body (for the log). */
+  /**
+   * The error for an answer the caller cannot use: its status, what was wrong, and the start of its body (for the log).
+   */
   unexpected(what = `status ${this.status}`): OutsideServiceError {
-    return new OutsideServiceError(this.service, this.ok ? 'body' : 'status', `answered ${what} (HTTP ${this.status}): ${excerpt(this.body)}`);
+    return new OutsideServiceError(
+      this.service,
+      this.ok ? 'body' : 'status',
+      `answered ${what} (HTTP ${this.status}): ${excerpt(this.body)}`,
+    );
   }
 }
 
@@ -119,7 +130,10 @@ function causeText(error: unknown): string {
   return ` (${typeof cause.code === 'string' ? cause.code : String(cause.message)})`;
 }
 
-/** Address ranges no address from an outside answer may reach unless allowed: loopback, private, link-local, shared, reserved. */
+/**
+ * Address ranges no address from an outside answer may reach unless allowed: loopback, private, link-local, shared,
+ * reserved.
+ */
 const PRIVATE_RANGES = (() => {
   const list = new net.BlockList();
   for (const [network, prefix] of [
@@ -145,7 +159,10 @@ const PRIVATE_RANGES = (() => {
   return list;
 })();
 
-/** Whether an IP address is loopback, private, link-local or otherwise not on the public internet (IPv4-mapped IPv6 included). */
+/**
+ * Whether an IP address is loopback, private, link-local or otherwise not on the public internet (IPv4-mapped IPv6
+ * included).
+ */
 export function isPrivateAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return PRIVATE_RANGES.check(mapped[1]!, 'ipv4');
@@ -156,12 +173,15 @@ export function isPrivateAddress(address: string): boolean {
 
 /** Whether a URL's host is one the rule names (a bare host name matches any port; an origin matches exactly). */
 function hostAllowed(url: URL, hosts: string[]): boolean {
-  return hosts.some((host) => (host.includes('://') ? new URL(host).origin === url.origin : host.toLowerCase() === url.hostname.toLowerCase()));
+  return hosts.some((host) =>
+    host.includes('://') ? new URL(host).origin === url.origin : host.toLowerCase() === url.hostname.toLowerCase(),
+  );
 }
 
 /**
- * Checks an address taken from an outside answer against its rule: it must parse, be http(s), be on an allowed host, and
- * (unless allowed) neither name nor resolve to a private address. Returns the URL; throws OutsideServiceError ('address').
+ * Checks an address taken from an outside answer against its rule: it must parse, be http(s), be on an allowed host,
+ * and (unless allowed) neither name nor resolve to a private address. Returns the URL; throws OutsideServiceError
+ * ('address').
  */
 export async function checkOutsideAddress(service: string, address: string, rule: OutsideAddressRule): Promise<URL> {
   const refuse = (why: string) => new OutsideServiceError(service, 'address', why);
@@ -204,7 +224,11 @@ async function readCapped(service: string, response: Response, maxBytes: number)
     length += value.byteLength;
     if (length > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new OutsideServiceError(service, 'too long', `answered more than the ${maxBytes} bytes read (HTTP ${response.status})`);
+      throw new OutsideServiceError(
+        service,
+        'too long',
+        `answered more than the ${maxBytes} bytes read (HTTP ${response.status})`,
+      );
     }
     chunks.push(value);
   }
@@ -213,8 +237,8 @@ async function readCapped(service: string, response: Response, maxBytes: number)
 
 /**
  * Makes one outside call and reads its answer within `maxBytes` and `timeoutMs`. Any status is answered (the caller
- * decides what it means, and uses `answer.unexpected()` for one it cannot use); no connection, no answer in time, a body
- * over the cap and an address the rule refuses are an OutsideServiceError. The caller's abort rethrows its reason.
+ * decides what it means, and uses `answer.unexpected()` for one it cannot use); no connection, no answer in time, a
+ * body over the cap and an address the rule refuses are an OutsideServiceError. The caller's abort rethrows its reason.
  */
 export async function fetchOutside(request: OutsideRequest): Promise<OutsideAnswer> {
   const { service, signal } = request;
@@ -225,21 +249,39 @@ export async function fetchOutside(request: OutsideRequest): Promise<OutsideAnsw
     let url = request.rule ? (await checkOutsideAddress(service, request.url, request.rule)).href : request.url;
     for (let redirects = 0; ; redirects++) {
       const body = request.body instanceof Uint8Array ? new Uint8Array(request.body) : request.body;
-      const response = await fetch(url, { method: request.method, headers: request.headers, body, redirect: 'manual', signal: combined });
+      const response = await fetch(url, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        redirect: 'manual',
+        signal: combined,
+      });
       const location = response.headers.get('location');
       if (request.rule && response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel().catch(() => undefined);
-        if (redirects === MAX_REDIRECTS) throw new OutsideServiceError(service, 'status', `redirected more than ${MAX_REDIRECTS} times`);
+        if (redirects === MAX_REDIRECTS)
+          throw new OutsideServiceError(service, 'status', `redirected more than ${MAX_REDIRECTS} times`);
         url = (await checkOutsideAddress(service, new URL(location, url).href, request.rule)).href;
         continue;
       }
-      return new OutsideAnswer(service, response.status, response.headers, await readCapped(service, response, request.maxBytes));
+      return new OutsideAnswer(
+        service,
+        response.status,
+        response.headers,
+        await readCapped(service, response, request.maxBytes),
+      );
     }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (error instanceof OutsideServiceError) throw error;
-    if (timeout.aborted) throw new OutsideServiceError(service, 'timeout', `no answer within ${request.timeoutMs} ms`, { cause: error });
-    throw new OutsideServiceError(service, 'unreachable', `could not be reached: ${(error as Error).message}${causeText(error)}`, { cause: error });
+    if (timeout.aborted)
+      throw new OutsideServiceError(service, 'timeout', `no answer within ${request.timeoutMs} ms`, { cause: error });
+    throw new OutsideServiceError(
+      service,
+      'unreachable',
+      `could not be reached: ${(error as Error).message}${causeText(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -251,8 +293,14 @@ interface LibraryRequest {
   signal?: AbortSignal | null;
 }
 
-/** A fetch-compatible function over fetchOutside (for libraries that take one, such as openid-client): the answer comes back as a Response. */
-export function cappedFetch(service: string, limits: { maxBytes: number; timeoutMs: number }): (url: string, init: LibraryRequest) => Promise<Response> {
+/**
+ * A fetch-compatible function over fetchOutside (for libraries that take one, such as openid-client): the answer comes
+ * back as a Response.
+ */
+export function cappedFetch(
+  service: string,
+  limits: { maxBytes: number; timeoutMs: number },
+): (url: string, init: LibraryRequest) => Promise<Response> {
   return async (url, init) => {
     const { body } = init;
     if (body instanceof ReadableStream) throw new TypeError('a streamed request body is not supported');
@@ -265,7 +313,10 @@ export function cappedFetch(service: string, limits: { maxBytes: number; timeout
       signal: init.signal ?? undefined,
       ...limits,
     });
-    const empty = answer.status === 204 || answer.status === 304 || (answer.status >= 300 && answer.status < 400 && answer.body.length === 0);
+    const empty =
+      answer.status === 204 ||
+      answer.status === 304 ||
+      (answer.status >= 300 && answer.status < 400 && answer.body.length === 0);
     return new Response(empty ? null : new Uint8Array(answer.body), { status: answer.status, headers: answer.headers });
   };
 }

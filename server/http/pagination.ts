@@ -17,7 +17,10 @@ export interface Paginated<T> {
 /** How many pages either side of the current one the pager names (the first and last are always named). */
 const PAGE_WINDOW = 2;
 
-/** The page of `total` rows shown `perPage` at a time, with Previous, the pages near this one (gaps as "..."), and Next, as links to `path?page=N`. */
+/**
+ * The page of `total` rows shown `perPage` at a time, with Previous, the pages near this one (gaps as "..."), and Next,
+ * as links to `path?page=N`.
+ */
 export function paginate<T>(data: T[], page: number, perPage: number, total: number, path: string): Paginated<T> {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const url = (target: number) => (target >= 1 && target <= lastPage ? `${path}?page=${target}` : null);

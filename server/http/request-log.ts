@@ -1,7 +1,11 @@
-// Per-request log lines: every request of the site at info level; on the mod API's hot paths only failures and slow answers.
+// Per-request log lines: every request of the site at info level; on the mod API's hot paths only failures and slow
+// answers.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/** Logs requests as Fastify does, except those `quiet` picks: for them one line, and only for a 5xx, an error or a slow answer. */
+/**
+ * Logs requests as Fastify does, except those `quiet` picks: for them one line, and only for a 5xx, an error or a slow
+ * answer.
+ */
 export class RequestLog extends LogController {
   constructor(
     private readonly quiet: (url: string) => boolean,

@@ -16,8 +16,9 @@ export function requestPath(request: FastifyRequest): string {
 }
 
 /**
- * The path a request is routed by: the pattern of the route it matched (`/api/gallery/:hash`), or, when only a catch-all
- * route or none matched, its path decoded as the router decodes it (so `/%61pi/x` is `/api/x`, as the router sees it).
+ * The path a request is routed by: the pattern of the route it matched (`/api/gallery/:hash`), or, when only a
+ * catch-all route or none matched, its path decoded as the router decodes it (so `/%61pi/x` is `/api/x`, as the router
+ * sees it).
  */
 export function routePath(request: FastifyRequest): string {
   const pattern = request.routeOptions.url;

@@ -1,5 +1,5 @@
-// Route schemas with zod: input checked before the handler (Laravel-style 422 on failure), answers checked against their
-// schemas, and the response helpers every route uses (errors, images, redirects, bodies without JSON).
+// Route schemas with zod: input checked before the handler (Laravel-style 422 on failure), answers checked against
+// their schemas, and the response helpers every route uses (errors, images, redirects, bodies without JSON).
 import type { FastifyInstance, FastifyReply, FastifySchemaCompiler } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +8,10 @@ import { validationError } from './errors.ts';
 
 export type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
-/** Checks params, query, headers and body with the route's zod schema; an absent body is checked as `{}`, so missing fields get their messages. */
+/**
+ * Checks params, query, headers and body with the route's zod schema; an absent body is checked as `{}`, so missing
+ * fields get their messages.
+ */
 const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema, httpPart }) =>
   (data) => {
@@ -16,8 +19,14 @@ const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
     return result.success ? { value: result.data } : { error: validationError(result.error) };
   };
 
-/** What is wrong with a route's schema (no summary, no response schema, path parameters without a schema), or null when nothing is. */
-function routeSchemaProblem(route: { url: string; schema?: { hide?: boolean; summary?: string; response?: unknown; params?: unknown } }): string | null {
+/**
+ * What is wrong with a route's schema (no summary, no response schema, path parameters without a schema), or null when
+ * nothing is.
+ */
+function routeSchemaProblem(route: {
+  url: string;
+  schema?: { hide?: boolean; summary?: string; response?: unknown; params?: unknown };
+}): string | null {
   const schema = route.schema;
   if (!schema?.summary) return 'it has no summary';
   if (!schema.response || Object.keys(schema.response).length === 0) return 'it declares no response schema';
@@ -35,7 +44,11 @@ export function useZodSchemas(app: FastifyInstance, mayHide: (url: string) => bo
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRoute', (route) => {
     const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
-    const problem = hidden ? (mayHide(route.url) ? null : 'it is hidden from the API description') : routeSchemaProblem(route);
+    const problem = hidden
+      ? mayHide(route.url)
+        ? null
+        : 'it is hidden from the API description'
+      : routeSchemaProblem(route);
     if (problem) throw new Error(`Route ${String(route.method)} ${route.url}: ${problem}`);
   });
 }
@@ -53,7 +66,9 @@ export function emptyResponse(description: string) {
   return z.null().meta({ description });
 }
 
-/** Sends bytes as a file of the given type (file answers are never serialized, whatever the route's typed reply says). */
+/**
+ * Sends bytes as a file of the given type (file answers are never serialized, whatever the route's typed reply says).
+ */
 export function sendFile(reply: FastifyReply, mediaType: string, bytes: Buffer): FastifyReply {
   return reply.type(mediaType).send(bytes);
 }

@@ -11,7 +11,9 @@ export const BASE_SECURITY_HEADERS = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 } as const;
 
-/** The headers of every answer that is not a page (JSON, images, redirects): nothing in it may run, load or be framed. */
+/**
+ * The headers of every answer that is not a page (JSON, images, redirects): nothing in it may run, load or be framed.
+ */
 export const SECURITY_HEADERS = {
   ...BASE_SECURITY_HEADERS,
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
@@ -19,7 +21,10 @@ export const SECURITY_HEADERS = {
 
 /** What a page's policy must allow besides this origin. */
 export interface PageSources {
-  /** CSP hashes (`sha256-…`) of the build's inline scripts: Astro's island loader, the session script, small page scripts. */
+  /**
+   * CSP hashes (`sha256-…`) of the build's inline scripts: Astro's island loader, the session script, small page
+   * scripts.
+   */
   inlineScriptHashes: readonly string[];
   /** The API's origin when the site calls an API elsewhere (PUBLIC_API_URL). */
   apiOrigin?: string | undefined;
@@ -38,18 +43,28 @@ const AD_SCRIPT_SOURCES = [
   'https://www.googletagservices.com',
   'https://adservice.google.com',
 ];
-const AD_FRAME_SOURCES = ['https://googleads.g.doubleclick.net', 'https://tpc.googlesyndication.com', 'https://www.google.com'];
-const AD_CONNECT_SOURCES = ['https://pagead2.googlesyndication.com', 'https://googleads.g.doubleclick.net', 'https://ep1.adtrafficquality.google'];
+const AD_FRAME_SOURCES = [
+  'https://googleads.g.doubleclick.net',
+  'https://tpc.googlesyndication.com',
+  'https://www.google.com',
+];
+const AD_CONNECT_SOURCES = [
+  'https://pagead2.googlesyndication.com',
+  'https://googleads.g.doubleclick.net',
+  'https://ep1.adtrafficquality.google',
+];
 
 /**
  * The Content-Security-Policy of the site's pages: scripts from this origin and the build's inline scripts by hash (no
  * other inline script runs); styles from this origin and inline (React renders style attributes); images from anywhere
- * over HTTPS (skin and avatar services), the texture origin, object URLs (a picked file's preview) and data: URLs; the tutorial video from
- * youtube-nocookie.com; the ad network's hosts when ads are on; forms to this origin and the payment checkout; never framed.
+ * over HTTPS (skin and avatar services), the texture origin, object URLs (a picked file's preview) and data: URLs; the
+ * tutorial video from youtube-nocookie.com; the ad network's hosts when ads are on; forms to this origin and the
+ * payment checkout; never framed.
  */
 export function pageContentSecurityPolicy(sources: PageSources): string {
   const ads = sources.adScriptOrigin !== undefined;
-  const list = (...items: Array<string | readonly string[] | undefined | false>) => items.flat().filter(Boolean).join(' ');
+  const list = (...items: Array<string | readonly string[] | undefined | false>) =>
+    items.flat().filter(Boolean).join(' ');
   return [
     "default-src 'self'",
     `script-src ${list(
@@ -76,7 +91,10 @@ export function pageSecurityHeaders(sources: PageSources): Record<string, string
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
 
-/** The CSP hashes (`sha256-…`) of the inline scripts of one HTML text (scripts with a `src` or a non-JavaScript type are skipped). */
+/**
+ * The CSP hashes (`sha256-…`) of the inline scripts of one HTML text (scripts with a `src` or a non-JavaScript type are
+ * skipped).
+ */
 export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];
   for (const [, attributes, body] of html.matchAll(INLINE_SCRIPT)) {
@@ -92,7 +110,8 @@ export function siteInlineScriptHashes(siteDir: string): string[] {
   const hashes = new Set<string>();
   for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
-    for (const hash of inlineScriptHashes(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))) hashes.add(hash);
+    for (const hash of inlineScriptHashes(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8')))
+      hashes.add(hash);
   }
   return [...hashes].sort();
 }

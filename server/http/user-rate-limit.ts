@@ -1,10 +1,19 @@
-// Rate limits: @fastify/rate-limit settings that count each logged-in player (a visitor by address), each client address, or
-// all calls of a bearer key holder, and answer 429 with a message.
+// Rate limits: @fastify/rate-limit settings that count each logged-in player (a visitor by address), each client
+// address, or all calls of a bearer key holder, and answer 429 with a message.
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 
-/** A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` to each player, counted under `name`; past it, 429 with `message` (and `onLimited` is told, for the metrics). */
-export function perUserRateLimit(name: string, max: number, timeWindowMs: number, message: string, onLimited?: () => void) {
+/**
+ * A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` to each player, counted under `name`; past it,
+ * 429 with `message` (and `onLimited` is told, for the metrics).
+ */
+export function perUserRateLimit(
+  name: string,
+  max: number,
+  timeWindowMs: number,
+  message: string,
+  onLimited?: () => void,
+) {
   return {
     max,
     timeWindow: timeWindowMs,
@@ -16,7 +25,10 @@ export function perUserRateLimit(name: string, max: number, timeWindowMs: number
   };
 }
 
-/** A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` from each client address (callers with no session, such as payment providers), counted under `name`; past it, 429 with `message`. */
+/**
+ * A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` from each client address (callers with no
+ * session, such as payment providers), counted under `name`; past it, 429 with `message`.
+ */
 export function perAddressRateLimit(name: string, max: number, timeWindowMs: number, message: string) {
   return {
     max,
@@ -26,8 +38,11 @@ export function perAddressRateLimit(name: string, max: number, timeWindowMs: num
   };
 }
 
-/** A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` to the holder of its bearer key, all counted under `name`; it is
- * counted in preValidation, after the route's key check, so calls without the key never use it up; past it, 429 with `message`. */
+/**
+ * A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` to the holder of its bearer key, all counted
+ * under `name`; it is counted in preValidation, after the route's key check, so calls without the key never use it up;
+ * past it, 429 with `message`.
+ */
 export function keyHolderRateLimit(name: string, max: number, timeWindowMs: number, message: string) {
   return {
     max,

@@ -1,25 +1,36 @@
-// One queue for all the image work of a catalogue (the textures' is server/textures/image-work/), each job run in a worker
-// process of its own (server/images/worker-pool.ts), shared fairly between players:
-// - `concurrency` slots take any job, and `smallSlots` more take only small jobs (at most `smallJobPixels` pixels decoded
-//   and drawn, as the catalogue's `pixels` judges a job before it runs), so a small upload never waits behind big GIFs;
+// One queue for all the image work of a catalogue (the textures' is server/textures/image-work/), each job run in a
+// worker process of its own (server/images/worker-pool.ts), shared fairly between players:
+// - `concurrency` slots take any job, and `smallSlots` more take only small jobs (at most `smallJobPixels` pixels
+//   decoded and drawn, as the catalogue's `pixels` judges a job before it runs), so a small upload never waits behind
+// big GIFs;
 // - a free slot goes to the waiting job of the player who has had the least image work in the last minute (seconds
 //   charged plus the running time of their jobs), then to the job that came first;
-// - a player may have `perPlayer` jobs queued or running and cause `workSecondsPerMinute` seconds of image work a minute
-//   (the time a worker spends on their jobs); beyond either, 429;
+// - a player may have `perPlayer` jobs queued or running and cause `workSecondsPerMinute` seconds of image work a
+//   minute (the time a worker spends on their jobs); beyond either, 429;
 // - at most `queueMax` jobs wait; beyond it, 503: the site is busy, which is no single caller's fault;
 // - a job that runs longer than `timeoutMs` fails with a 503 and its worker is killed (the pool starts another).
-// The site's own work (the moderators' blocklisting and audit thumbnails, the first render of an item added before renders
-// were made at upload) has no player: no cap and no budget. Work a player's request causes, a render or a GIF included,
-// is that player's.
+// The site's own work (the moderators' blocklisting and audit thumbnails, the first render of an item added before
+// renders were made at upload) has no player: no cap and no budget. Work a player's request causes, a render or a GIF
+// included, is that player's.
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from '../config/image-job-limits.ts';
 import type { Refusal } from '../../src/lib/refusals.ts';
 import { refusalError } from '../http/errors.ts';
-import { WorkerPool, type ImageJobControl, type WorkCatalogue, type WorkerCatalogue, type WorkInput, type WorkName, type WorkResult } from './worker-pool.ts';
+import {
+  WorkerPool,
+  type ImageJobControl,
+  type WorkCatalogue,
+  type WorkerCatalogue,
+  type WorkInput,
+  type WorkName,
+  type WorkResult,
+} from './worker-pool.ts';
 
 /** The message when a player already has as many image jobs queued or running as they may. */
-export const IMAGE_JOBS_PER_PLAYER_MESSAGE = 'You already have pictures being processed. Wait for them to finish, then try again.';
+export const IMAGE_JOBS_PER_PLAYER_MESSAGE =
+  'You already have pictures being processed. Wait for them to finish, then try again.';
 /** The message when a player has used their seconds of image work for the minute. */
-export const IMAGE_WORK_BUDGET_MESSAGE = 'You have used your share of picture processing for now. Try again in a minute.';
+export const IMAGE_WORK_BUDGET_MESSAGE =
+  'You have used your share of picture processing for now. Try again in a minute.';
 /** The message when the queue is full. */
 export const IMAGE_QUEUE_FULL_MESSAGE = 'The server is busy processing pictures. Try again in a minute.';
 /** The message when a job ran out of time. */
@@ -45,14 +56,20 @@ export interface ImageJobCounts {
   running: number;
 }
 
-/** Does one piece of image work (the worker pool, or in tests anything with the same shape), followed as ImageJobControl says. */
+/**
+ * Does one piece of image work (the worker pool, or in tests anything with the same shape), followed as ImageJobControl
+ * says.
+ */
 export type WorkRunner<C extends WorkCatalogue> = <N extends WorkName<C>>(
   name: N,
   input: WorkInput<C, N>,
   control: Required<ImageJobControl>,
 ) => Promise<WorkResult<C, N>>;
 
-/** What a queue runs: its catalogue's workers, and how many pixels a job of the catalogue decodes and draws, judged before it runs. */
+/**
+ * What a queue runs: its catalogue's workers, and how many pixels a job of the catalogue decodes and draws, judged
+ * before it runs.
+ */
 export interface QueueCatalogue<C extends WorkCatalogue> {
   workers: WorkerCatalogue;
   pixels: <N extends WorkName<C>>(name: N, input: WorkInput<C, N>) => number;
@@ -70,7 +87,10 @@ interface Job {
 /** The key a job's work is counted under: the player, or the site. */
 const ownerKey = (owner: ImageJobOwner) => owner ?? '';
 
-/** The image job queue of a catalogue: fair between players, with a lane for small jobs, caps and a timeout (see the top of this file). */
+/**
+ * The image job queue of a catalogue: fair between players, with a lane for small jobs, caps and a timeout (see the top
+ * of this file).
+ */
 export class ImageJobQueue<C extends WorkCatalogue> {
   readonly limits: ImageJobLimits;
   private readonly waiting: Job[] = [];
@@ -89,8 +109,10 @@ export class ImageJobQueue<C extends WorkCatalogue> {
   ) {
     this.limits = { concurrency: defaultImageJobConcurrency(), ...IMAGE_JOB_DEFAULTS, ...limits };
     const { concurrency, smallSlots } = this.limits;
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`Image job concurrency must be a whole number of at least 1, got ${concurrency}`);
-    if (!Number.isInteger(smallSlots) || smallSlots < 0) throw new Error(`Small image job slots must be a whole number of at least 0, got ${smallSlots}`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new Error(`Image job concurrency must be a whole number of at least 1, got ${concurrency}`);
+    if (!Number.isInteger(smallSlots) || smallSlots < 0)
+      throw new Error(`Small image job slots must be a whole number of at least 0, got ${smallSlots}`);
     const pool = options.runner ? null : new WorkerPool<C>(concurrency + smallSlots, catalogue.workers);
     this.pool = pool;
     this.runner = options.runner ?? ((name, input, control) => pool!.run(name, input, control));
@@ -103,14 +125,15 @@ export class ImageJobQueue<C extends WorkCatalogue> {
   }
 
   /**
-   * Runs a piece of image work for `owner` when a slot is free (see the top of this file) and resolves or rejects with its
-   * result; rejects at once with a 429 or 503 HttpError when the owner or the queue is over its limit.
+   * Runs a piece of image work for `owner` when a slot is free (see the top of this file) and resolves or rejects with
+   * its result; rejects at once with a 429 or 503 HttpError when the owner or the queue is over its limit.
    */
   run<N extends WorkName<C>>(name: N, input: WorkInput<C, N>, owner: ImageJobOwner): Promise<WorkResult<C, N>> {
     return new Promise<WorkResult<C, N>>((resolve, reject) => {
       if (owner !== null) {
         if (this.jobsOf(owner) >= this.limits.perPlayer) return reject(refusalError(429, imageQueueRefusals.perPlayer));
-        if (this.chargedSeconds(owner) >= this.limits.workSecondsPerMinute) return reject(refusalError(429, imageQueueRefusals.workBudget));
+        if (this.chargedSeconds(owner) >= this.limits.workSecondsPerMinute)
+          return reject(refusalError(429, imageQueueRefusals.workBudget));
       }
       const job: Job = {
         owner,
@@ -152,7 +175,10 @@ export class ImageJobQueue<C extends WorkCatalogue> {
     }
   }
 
-  /** The waiting job (a small one when `smallOnly`) whose owner has had the least image work lately, the earliest on a tie. */
+  /**
+   * The waiting job (a small one when `smallOnly`) whose owner has had the least image work lately, the earliest on a
+   * tie.
+   */
   private next(smallOnly: boolean): Job | undefined {
     let best: { job: Job; work: number } | undefined;
     for (const job of this.waiting) {

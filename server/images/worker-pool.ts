@@ -38,12 +38,19 @@ export interface ImageWorkerRequest {
   input: unknown;
 }
 
-/** A worker's answer: ready to work, a result, or the job's error (with a refusal's reason code, null for any other error). */
+/**
+ * A worker's answer: ready to work, a result, or the job's error (with a refusal's reason code, null for any other
+ * error).
+ */
 export type ImageWorkerReply =
-  { id: 0; ready: true } | { id: number; result: unknown } | { id: number; error: { message: string; reason: RefusalReason | null } };
+  | { id: 0; ready: true }
+  | { id: number; result: unknown }
+  | { id: number; error: { message: string; reason: RefusalReason | null } };
 
 const WORKER_FILE = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
-/** The TypeScript loader the server itself runs with, by absolute URL (so it resolves whatever the working directory). */
+/**
+ * The TypeScript loader the server itself runs with, by absolute URL (so it resolves whatever the working directory).
+ */
 const TS_LOADER = import.meta.resolve('tsx');
 
 /** How the caller of a job follows it: a signal that ends it, and a call when it reaches its worker. */
@@ -59,7 +66,10 @@ interface Worker {
   job: { id: number; resolve: (value: unknown) => void; reject: (error: Error) => void } | null;
 }
 
-/** Runs the work of a catalogue in up to `size` worker processes, one job per worker at a time (the caller's queue keeps to that). */
+/**
+ * Runs the work of a catalogue in up to `size` worker processes, one job per worker at a time (the caller's queue keeps
+ * to that).
+ */
 export class WorkerPool<C extends WorkCatalogue> {
   private readonly workers: Worker[] = [];
   private nextId = 1;
@@ -72,19 +82,28 @@ export class WorkerPool<C extends WorkCatalogue> {
 
   /**
    * Runs one piece of image work in an idle worker (started on first use) and resolves with its result; `onStart` is
-   * called when the job goes to the (started) worker. When `signal` aborts, the job fails with its reason and the worker
-   * is killed and replaced.
+   * called when the job goes to the (started) worker. When `signal` aborts, the job fails with its reason and the
+   * worker is killed and replaced.
    */
-  async run<N extends WorkName<C>>(name: N, input: WorkInput<C, N>, control: ImageJobControl = {}): Promise<WorkResult<C, N>> {
+  async run<N extends WorkName<C>>(
+    name: N,
+    input: WorkInput<C, N>,
+    control: ImageJobControl = {},
+  ): Promise<WorkResult<C, N>> {
     if (this.closed) throw new Error('Image workers are closed');
     const { signal, onStart } = control;
     signal?.throwIfAborted();
     const worker = this.workers.find((candidate) => candidate.job === null) ?? this.start();
     const id = this.nextId++;
     const result = new Promise<unknown>((resolve, reject) => (worker.job = { id, resolve, reject }));
-    signal?.addEventListener('abort', () => this.failJob(worker, id, signal.reason instanceof Error ? signal.reason : new Error('The image job was ended')), {
-      once: true,
-    });
+    signal?.addEventListener(
+      'abort',
+      () =>
+        this.failJob(worker, id, signal.reason instanceof Error ? signal.reason : new Error('The image job was ended')),
+      {
+        once: true,
+      },
+    );
     await worker.ready;
     onStart?.();
     // A worker that died a moment ago fails the send (EPIPE): the job fails, the worker's exit removes it.
@@ -125,7 +144,11 @@ export class WorkerPool<C extends WorkCatalogue> {
     });
     let markReady!: () => void;
     let failStart!: (error: Error) => void;
-    const worker: Worker = { child, job: null, ready: new Promise<void>((resolve, reject) => ((markReady = resolve), (failStart = reject))) };
+    const worker: Worker = {
+      child,
+      job: null,
+      ready: new Promise<void>((resolve, reject) => ((markReady = resolve), (failStart = reject))),
+    };
     worker.ready.catch(() => {}); // a start failure reaches the caller through its job
     child.on('message', (reply: ImageWorkerReply) => {
       if ('ready' in reply) return markReady();

@@ -1,6 +1,13 @@
-// The AI cape creator's image providers: an OpenAI-compatible images API, or the built-in pattern generator when none is set up.
+// The AI cape creator's image providers: an OpenAI-compatible images API, or the built-in pattern generator when none
+// is set up.
 import sharp from 'sharp';
-import { fetchOutside, OUTSIDE_JSON_MAX_BYTES, OutsideServiceError, type OutsideAnswer, type OutsideRequest } from '../http/outside-fetch.ts';
+import {
+  fetchOutside,
+  OUTSIDE_JSON_MAX_BYTES,
+  OutsideServiceError,
+  type OutsideAnswer,
+  type OutsideRequest,
+} from '../http/outside-fetch.ts';
 import { drawPromptPattern } from '../textures/generators/prompt-pattern.ts';
 import type { RawImage } from '../textures/pipeline/raw-image.ts';
 
@@ -10,7 +17,10 @@ export interface AiImageProvider {
   readonly name: string;
   /** True for the generator that runs on this server (no image service). */
   readonly builtIn: boolean;
-  /** Makes an image for a prompt; throws AiImageError (its message is safe to show the player), or the signal's reason when aborted. */
+  /**
+   * Makes an image for a prompt; throws AiImageError (its message is safe to show the player), or the signal's reason
+   * when aborted.
+   */
   generate(prompt: string, signal?: AbortSignal): Promise<RawImage>;
 }
 
@@ -22,7 +32,9 @@ export const aiImageMessages = {
   failed: 'The image service failed to make an image. Try again later.',
 } as const;
 
-/** Raised when an image could not be made: `message` is for the player, `detail` (status, service message) for the log. */
+/**
+ * Raised when an image could not be made: `message` is for the player, `detail` (status, service message) for the log.
+ */
 export class AiImageError extends Error {
   constructor(
     message: (typeof aiImageMessages)[keyof typeof aiImageMessages],
@@ -83,7 +95,8 @@ async function decodeImage(bytes: Buffer): Promise<RawImage> {
     .ensureAlpha()
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 4 || data.length !== info.width * info.height * 4) throw new Error(`decoded to ${info.channels} channels`);
+  if (info.channels !== 4 || data.length !== info.width * info.height * 4)
+    throw new Error(`decoded to ${info.channels} channels`);
   return { data, width: info.width, height: info.height };
 }
 
@@ -91,7 +104,11 @@ async function decodeImage(bytes: Buffer): Promise<RawImage> {
 function isRefusal(body: OpenAiErrorBody | null): boolean {
   const code = body?.error?.code;
   const message = body?.error?.message;
-  return code === 'content_policy_violation' || code === 'moderation_blocked' || (typeof message === 'string' && /safety/i.test(message));
+  return (
+    code === 'content_policy_violation' ||
+    code === 'moderation_blocked' ||
+    (typeof message === 'string' && /safety/i.test(message))
+  );
 }
 
 /** An image provider for an OpenAI-compatible images API (`POST {baseUrl}/images/generations`). */
@@ -130,7 +147,11 @@ export class OpenAiImagesProvider implements AiImageProvider {
     const response = await this.request({
       url: `${this.baseUrl}/images/generations`,
       method: 'POST',
-      headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+      headers: {
+        authorization: `Bearer ${this.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
       body: JSON.stringify(body),
       maxBytes: MAX_ANSWER_BYTES,
       signal,
@@ -139,7 +160,9 @@ export class OpenAiImagesProvider implements AiImageProvider {
     const answer = parseJsonObject(response.body);
     if (!answer) throw new AiImageError(aiImageMessages.failed, 'the answer was not a JSON object');
     const data = answer.data;
-    const image = Array.isArray(data) ? (data[0] as { b64_json?: unknown; url?: unknown } | null | undefined) : undefined;
+    const image = Array.isArray(data)
+      ? (data[0] as { b64_json?: unknown; url?: unknown } | null | undefined)
+      : undefined;
     let bytes: Buffer;
     if (typeof image?.b64_json === 'string' && image.b64_json.length > 0) bytes = Buffer.from(image.b64_json, 'base64');
     else if (typeof image?.url === 'string') bytes = await this.download(image.url, signal);
@@ -147,13 +170,15 @@ export class OpenAiImagesProvider implements AiImageProvider {
     try {
       return await decodeImage(bytes);
     } catch (error) {
-      throw new AiImageError(aiImageMessages.failed, `the image did not decode: ${(error as Error).message}`, { cause: error });
+      throw new AiImageError(aiImageMessages.failed, `the image did not decode: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 
   /**
-   * Fetches the image at a URL the service answered with, by the outside address rule: only from the API's own origin or
-   * the configured image hosts, never a private address unless allowed (the API key is not sent).
+   * Fetches the image at a URL the service answered with, by the outside address rule: only from the API's own origin
+   * or the configured image hosts, never a private address unless allowed (the API key is not sent).
    */
   private async download(address: string, signal: AbortSignal | undefined): Promise<Buffer> {
     const response = await this.request({
@@ -169,7 +194,8 @@ export class OpenAiImagesProvider implements AiImageProvider {
 
   /**
    * Sends one request within the timeout: failing to connect or running out of time is "could not be reached", any
-   * other failure (an answer over its cap, an image URL the rule refuses) "failed"; the caller's abort rethrows its reason.
+   * other failure (an answer over its cap, an image URL the rule refuses) "failed"; the caller's abort rethrows its
+   * reason.
    */
   private async request(request: Omit<OutsideRequest, 'service' | 'timeoutMs'>): Promise<OutsideAnswer> {
     try {
@@ -177,7 +203,9 @@ export class OpenAiImagesProvider implements AiImageProvider {
     } catch (error) {
       if (!(error instanceof OutsideServiceError)) throw error;
       const unreachable = error.failure === 'unreachable' || error.failure === 'timeout';
-      throw new AiImageError(unreachable ? aiImageMessages.unreachable : aiImageMessages.failed, error.detail, { cause: error });
+      throw new AiImageError(unreachable ? aiImageMessages.unreachable : aiImageMessages.failed, error.detail, {
+        cause: error,
+      });
     }
   }
 }
@@ -217,7 +245,10 @@ export function createPatternProvider(): AiImageProvider {
   };
 }
 
-/** The OpenAI-compatible provider when apiUrl and apiKey are set (model DEFAULT_AI_IMAGE_MODEL unless given), else the built-in one. */
+/**
+ * The OpenAI-compatible provider when apiUrl and apiKey are set (model DEFAULT_AI_IMAGE_MODEL unless given), else the
+ * built-in one.
+ */
 export function createAiImageProvider(options: {
   apiUrl?: string;
   apiKey?: string;

@@ -1,6 +1,7 @@
 // The Microsoft login's outside calls: the Microsoft identity platform (authorization code flow with PKCE, through
 // openid-client), then Xbox Live user authentication, the Xbox security token service (XSTS), the game services' login
-// with Xbox and the player's game profile. Each failure a player can meet becomes a MicrosoftLoginError with its reason.
+// with Xbox and the player's game profile. Each failure a player can meet becomes a MicrosoftLoginError with its
+// reason.
 import * as oidc from 'openid-client';
 import { z } from 'zod';
 import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
@@ -24,7 +25,10 @@ const XSTS_REFUSALS: Record<number, MicrosoftLoginFailure> = {
   2148916238: 'childAccount',
 };
 
-/** A Microsoft login that did not reach a game profile: why (a message key the player is shown), and what happened (for the log). */
+/**
+ * A Microsoft login that did not reach a game profile: why (a message key the player is shown), and what happened (for
+ * the log).
+ */
 export class MicrosoftLoginError extends Error {
   constructor(
     readonly reason: MicrosoftLoginFailure,
@@ -47,7 +51,10 @@ export interface AuthorizationResult {
   codeVerifier: string;
 }
 
-/** A new login: the Microsoft sign-in page to send the browser to, and the state and PKCE verifier to keep for the callback. */
+/**
+ * A new login: the Microsoft sign-in page to send the browser to, and the state and PKCE verifier to keep for the
+ * callback.
+ */
 export interface StartedLogin {
   url: URL;
   state: string;
@@ -56,7 +63,10 @@ export interface StartedLogin {
 
 /** The Microsoft login's two steps: the sign-in page's address, and the way from its code to the game profile. */
 export interface MicrosoftLogin {
-  /** A fresh state and PKCE verifier, and the Microsoft sign-in page that carries the state and the verifier's S256 challenge. */
+  /**
+   * A fresh state and PKCE verifier, and the Microsoft sign-in page that carries the state and the verifier's S256
+   * challenge.
+   */
   startLogin(): Promise<StartedLogin>;
   /** Redeems the code and walks Xbox Live to the player's game profile; throws MicrosoftLoginError. */
   gameProfile(result: AuthorizationResult): Promise<GameProfile>;
@@ -76,14 +86,25 @@ interface JsonAnswer {
   body: unknown;
 }
 
-/** Sends a JSON request to an outside service (its answer read up to OUTSIDE_JSON_MAX_BYTES); any failure to answer is `unavailable`. */
-async function callJson(what: string, url: string, init: { method: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> }): Promise<JsonAnswer> {
+/**
+ * Sends a JSON request to an outside service (its answer read up to OUTSIDE_JSON_MAX_BYTES); any failure to answer is
+ * `unavailable`.
+ */
+async function callJson(
+  what: string,
+  url: string,
+  init: { method: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> },
+): Promise<JsonAnswer> {
   try {
     const answer = await fetchOutside({
       service: what,
       url,
       method: init.method,
-      headers: { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+      headers: {
+        accept: 'application/json',
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       maxBytes: OUTSIDE_JSON_MAX_BYTES,
       timeoutMs: CALL_TIMEOUT_MS,
@@ -98,35 +119,60 @@ async function callJson(what: string, url: string, init: { method: 'GET' | 'POST
 /** Reads a successful answer with its schema; anything else is `unavailable`. */
 function expectBody<T>(what: string, answer: JsonAnswer, schema: z.ZodType<T>): T {
   const parsed = answer.status === 200 ? schema.safeParse(answer.body) : undefined;
-  if (!parsed?.success) throw new MicrosoftLoginError('unavailable', `${what} answered ${answer.status}: ${JSON.stringify(answer.body)?.slice(0, 300)}`);
+  if (!parsed?.success)
+    throw new MicrosoftLoginError(
+      'unavailable',
+      `${what} answered ${answer.status}: ${JSON.stringify(answer.body)?.slice(0, 300)}`,
+    );
   return parsed.data;
 }
 
-/** Turns a failed token request into the reason the player is shown: a code that is wrong, used or expired, or Microsoft being unavailable. */
+/**
+ * Turns a failed token request into the reason the player is shown: a code that is wrong, used or expired, or Microsoft
+ * being unavailable.
+ */
 function tokenFailure(error: unknown): MicrosoftLoginError {
   if (error instanceof oidc.ResponseBodyError) {
     const reason = error.error === 'invalid_grant' ? 'expired' : 'unavailable';
-    return new MicrosoftLoginError(reason, `The Microsoft token endpoint answered ${error.status} ${error.error}: ${error.error_description ?? ''}`);
+    return new MicrosoftLoginError(
+      reason,
+      `The Microsoft token endpoint answered ${error.status} ${error.error}: ${error.error_description ?? ''}`,
+    );
   }
-  if (error instanceof oidc.AuthorizationResponseError) return new MicrosoftLoginError('expired', `The authorization response was refused: ${error.error}`);
+  if (error instanceof oidc.AuthorizationResponseError)
+    return new MicrosoftLoginError('expired', `The authorization response was refused: ${error.error}`);
   // openid-client wraps what its fetch threw (an OutsideServiceError: too long, no answer in time) as the cause.
   const cause = (error as Error).cause;
-  const detail = cause instanceof OutsideServiceError ? cause.message : `The Microsoft token endpoint failed: ${(error as Error).message}`;
+  const detail =
+    cause instanceof OutsideServiceError
+      ? cause.message
+      : `The Microsoft token endpoint failed: ${(error as Error).message}`;
   return new MicrosoftLoginError('unavailable', detail);
 }
 
-/** Sets up the Microsoft login for an app registration: server metadata from the authority (no discovery call), PKCE, and the Xbox Live chain. */
+/**
+ * Sets up the Microsoft login for an app registration: server metadata from the authority (no discovery call), PKCE,
+ * and the Xbox Live chain.
+ */
 export function createMicrosoftLogin(settings: MicrosoftLoginConfig): MicrosoftLogin {
   const authority = settings.authorityUrl;
   const configuration = new oidc.Configuration(
-    { issuer: authority, authorization_endpoint: `${authority}/oauth2/v2.0/authorize`, token_endpoint: `${authority}/oauth2/v2.0/token` },
+    {
+      issuer: authority,
+      authorization_endpoint: `${authority}/oauth2/v2.0/authorize`,
+      token_endpoint: `${authority}/oauth2/v2.0/token`,
+    },
     settings.clientId,
     undefined,
     settings.clientSecret ? oidc.ClientSecretPost(settings.clientSecret) : oidc.None(),
   );
   configuration.timeout = CALL_TIMEOUT_MS / 1000;
-  configuration[oidc.customFetch] = cappedFetch('The Microsoft token endpoint', { maxBytes: OUTSIDE_JSON_MAX_BYTES, timeoutMs: CALL_TIMEOUT_MS });
-  // Only a local stand-in (tests) is plain HTTP; Microsoft itself is HTTPS. (openid-client marks this deprecated only to make it stand out.)
+  configuration[oidc.customFetch] = cappedFetch('The Microsoft token endpoint', {
+    maxBytes: OUTSIDE_JSON_MAX_BYTES,
+    timeoutMs: CALL_TIMEOUT_MS,
+  });
+  // Only a local stand-in (tests) is plain HTTP; Microsoft itself is HTTPS. (openid-client marks this deprecated only
+  // to make it stand out.)
   if (new URL(authority).protocol === 'http:') oidc.allowInsecureRequests(configuration);
 
   /** The Microsoft access token for an authorization code. */
@@ -134,7 +180,10 @@ export function createMicrosoftLogin(settings: MicrosoftLoginConfig): MicrosoftL
     const callback = new URL(settings.redirectUri);
     callback.search = new URLSearchParams({ code: result.code, state: result.state }).toString();
     try {
-      const tokens = await oidc.authorizationCodeGrant(configuration, callback, { expectedState: result.state, pkceCodeVerifier: result.codeVerifier });
+      const tokens = await oidc.authorizationCodeGrant(configuration, callback, {
+        expectedState: result.state,
+        pkceCodeVerifier: result.codeVerifier,
+      });
       return tokens.access_token;
     } catch (error) {
       throw tokenFailure(error);
@@ -162,7 +211,11 @@ export function createMicrosoftLogin(settings: MicrosoftLoginConfig): MicrosoftL
     const answer = await callJson('The Xbox security token service', `${settings.xstsAuthUrl}/xsts/authorize`, {
       method: 'POST',
       headers: { 'x-xbl-contract-version': '1' },
-      body: { Properties: { SandboxId: 'RETAIL', UserTokens: [userToken] }, RelyingParty: GAME_SERVICES_RELYING_PARTY, TokenType: 'JWT' },
+      body: {
+        Properties: { SandboxId: 'RETAIL', UserTokens: [userToken] },
+        RelyingParty: GAME_SERVICES_RELYING_PARTY,
+        TokenType: 'JWT',
+      },
     });
     refuseWithXErr('The Xbox security token service', answer);
     const body = expectBody('The Xbox security token service', answer, xboxTokenSchema);
@@ -171,10 +224,14 @@ export function createMicrosoftLogin(settings: MicrosoftLoginConfig): MicrosoftL
 
   /** The game services' access token for an XSTS token. */
   async function gameServicesToken(xsts: { token: string; userHash: string }): Promise<string> {
-    const answer = await callJson('The game services login', `${settings.minecraftServicesUrl}/authentication/login_with_xbox`, {
-      method: 'POST',
-      body: { identityToken: `XBL3.0 x=${xsts.userHash};${xsts.token}` },
-    });
+    const answer = await callJson(
+      'The game services login',
+      `${settings.minecraftServicesUrl}/authentication/login_with_xbox`,
+      {
+        method: 'POST',
+        body: { identityToken: `XBL3.0 x=${xsts.userHash};${xsts.token}` },
+      },
+    );
     return expectBody('The game services login', answer, gameLoginSchema).access_token;
   }
 
@@ -184,11 +241,15 @@ export function createMicrosoftLogin(settings: MicrosoftLoginConfig): MicrosoftL
       method: 'GET',
       headers: { authorization: `Bearer ${gameToken}` },
     });
-    if (answer.status === 404) throw new MicrosoftLoginError('noGame', 'The game services know no profile for this account');
+    if (answer.status === 404)
+      throw new MicrosoftLoginError('noGame', 'The game services know no profile for this account');
     const body = expectBody('The game profile', answer, gameProfileSchema);
     const uuid = normalizeUuid(body.id);
     if (!uuid || !isUsername(body.name))
-      throw new MicrosoftLoginError('unavailable', `The game profile is not a player: ${JSON.stringify(body).slice(0, 200)}`);
+      throw new MicrosoftLoginError(
+        'unavailable',
+        `The game profile is not a player: ${JSON.stringify(body).slice(0, 200)}`,
+      );
     return { uuid, username: body.name };
   }
 
@@ -221,5 +282,8 @@ function refuseWithXErr(what: string, answer: JsonAnswer): void {
   if (answer.status !== 401 && answer.status !== 403) return;
   const refusal = xboxRefusalSchema.safeParse(answer.body);
   if (!refusal.success) return;
-  throw new MicrosoftLoginError(XSTS_REFUSALS[refusal.data.XErr] ?? 'xboxRefused', `${what} refused the account with XErr ${refusal.data.XErr}`);
+  throw new MicrosoftLoginError(
+    XSTS_REFUSALS[refusal.data.XErr] ?? 'xboxRefused',
+    `${what} refused the account with XErr ${refusal.data.XErr}`,
+  );
 }

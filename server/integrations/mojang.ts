@@ -14,8 +14,15 @@ const PROFILE_API = 'The Mojang API';
 const SESSION_SERVER = 'The session server';
 const SKIN_SERVER = 'The skin server';
 
-/** Looks a username up at `<baseUrl>/users/profiles/minecraft/<name>`; null when no such player exists; OutsideServiceError when the API fails. */
-export async function fetchProfileByName(baseUrl: string, username: string, timeoutMs = CALL_TIMEOUT_MS): Promise<MojangProfile | null> {
+/**
+ * Looks a username up at `<baseUrl>/users/profiles/minecraft/<name>`; null when no such player exists;
+ * OutsideServiceError when the API fails.
+ */
+export async function fetchProfileByName(
+  baseUrl: string,
+  username: string,
+  timeoutMs = CALL_TIMEOUT_MS,
+): Promise<MojangProfile | null> {
   const answer = await fetchOutside({
     service: PROFILE_API,
     url: `${baseUrl}/users/profiles/minecraft/${encodeURIComponent(username)}`,
@@ -31,16 +38,23 @@ export async function fetchProfileByName(baseUrl: string, username: string, time
   return { uuid, username: body.name };
 }
 
-/** The host the game's skin files are served from; a session answer pointing anywhere else (but the session server itself) is not followed. */
+/**
+ * The host the game's skin files are served from; a session answer pointing anywhere else (but the session server
+ * itself) is not followed.
+ */
 const SKIN_HOST = 'textures.minecraft.net';
 
-/** The skin URL in a session-server profile answer (its base64 `textures` property), or null when the player has none. */
+/**
+ * The skin URL in a session-server profile answer (its base64 `textures` property), or null when the player has none.
+ */
 export function skinUrlFromSessionProfile(body: unknown): string | null {
   const properties = (body as { properties?: Array<{ name?: unknown; value?: unknown }> } | null)?.properties;
   const textures = Array.isArray(properties) ? properties.find((property) => property.name === 'textures') : undefined;
   if (typeof textures?.value !== 'string') return null;
   try {
-    const decoded = JSON.parse(Buffer.from(textures.value, 'base64').toString('utf8')) as { textures?: { SKIN?: { url?: unknown } } };
+    const decoded = JSON.parse(Buffer.from(textures.value, 'base64').toString('utf8')) as {
+      textures?: { SKIN?: { url?: unknown } };
+    };
     const url = decoded.textures?.SKIN?.url;
     return typeof url === 'string' ? url : null;
   } catch {

@@ -1,8 +1,9 @@
 // The answer directory (ANSWER_FILES_DIR): the mod API as files, complete and authoritative, for nginx to serve
-// (deploy/nginx/cloakroom.conf). Each file's path is its URL's path, so nginx maps a request to a file with no rewriting:
+// (deploy/nginx/cloakroom.conf). Each file's path is its URL's path, so nginx maps a request to a file with no
+// rewriting:
 // - every player who has something to show: `profile/{id}`, `csl/{id}.json` and, with a cape, `capes/{id}.png`,
-//   `capes/{id}.gif`, `capes/strip/{id}.png` and `elytras/{id}.png`, each under every id the layouts take: the uuid, the
-//   dashed uuid, the name as registered and the lowercase name (hard links of one file);
+//   `capes/{id}.gif`, `capes/strip/{id}.png` and `elytras/{id}.png`, each under every id the layouts take: the uuid,
+// the   dashed uuid, the name as registered and the lowercase name (hard links of one file);
 // - every registered texture: `textures/{hash}`, `textures/{hash}.png`, `csl/textures/{hash}` and `.png` (hard links).
 // A path that has no file is a player or texture with nothing to show: nginx answers it 404 itself.
 //
@@ -30,7 +31,9 @@ export interface PlayerPictures {
 /** Where the directory records the last change it holds (outside every served path). */
 const MARK_FILE = '.applied';
 
-/** A file path (relative to the directory) for one id or hash: its URL's path, from the route pattern that answers it. */
+/**
+ * A file path (relative to the directory) for one id or hash: its URL's path, from the route pattern that answers it.
+ */
 type FilePath = (value: string) => string;
 const fileOf =
   (route: string, parameter: string): FilePath =>
@@ -39,12 +42,24 @@ const fileOf =
 const PROFILE_PATH = fileOf(PROFILE_ROUTE, ':id');
 const CSL_PATH = fileOf(CSL_PROFILE_ROUTE, ':id');
 const PICTURE_LAYOUTS = Object.keys(PICTURE_ROUTES) as PictureLayout[];
-const PICTURE_PATHS = Object.fromEntries(PICTURE_LAYOUTS.map((layout) => [layout, fileOf(PICTURE_ROUTES[layout], ':id')])) as Record<PictureLayout, FilePath>;
-/** A texture's file paths: where `/textures/{hash}` and CustomSkinAPI's `/csl/textures/{hash}` read it, with and without `.png`. */
-const TEXTURE_PATHS = [TEXTURE_ROUTE, CSL_TEXTURE_ROUTE].flatMap((route) => [fileOf(route, ':hash'), fileOf(`${route}.png`, ':hash')]);
+const PICTURE_PATHS = Object.fromEntries(
+  PICTURE_LAYOUTS.map((layout) => [layout, fileOf(PICTURE_ROUTES[layout], ':id')]),
+) as Record<PictureLayout, FilePath>;
+/**
+ * A texture's file paths: where `/textures/{hash}` and CustomSkinAPI's `/csl/textures/{hash}` read it, with and without
+ * `.png`.
+ */
+const TEXTURE_PATHS = [TEXTURE_ROUTE, CSL_TEXTURE_ROUTE].flatMap((route) => [
+  fileOf(route, ':hash'),
+  fileOf(`${route}.png`, ':hash'),
+]);
 const texturePaths = (hash: string): string[] => TEXTURE_PATHS.map((file) => file(hash));
 /** The directories of the answer files, each a URL path prefix. */
-const LAYOUT_DIRS = [...new Set([PROFILE_PATH, CSL_PATH, ...Object.values(PICTURE_PATHS), ...TEXTURE_PATHS].map((file) => path.dirname(file('x'))))];
+const LAYOUT_DIRS = [
+  ...new Set(
+    [PROFILE_PATH, CSL_PATH, ...Object.values(PICTURE_PATHS), ...TEXTURE_PATHS].map((file) => path.dirname(file('x'))),
+  ),
+];
 
 /** A uuid with the dashes of its 8-4-4-4-12 form. */
 export function dashedUuid(uuid: string): string {
@@ -73,7 +88,13 @@ export class AnswerDirectory {
    * cape), removed when they have nothing (`answers` null: the account is gone). Files of a newer version are left as
    * they are; with `force`, files of the same version are written again (a rebuild after the site's address changed).
    */
-  writePlayer(uuid: string, answers: PlayerAnswers | null, shows: boolean, pictures: PlayerPictures | null, force = false): void {
+  writePlayer(
+    uuid: string,
+    answers: PlayerAnswers | null,
+    shows: boolean,
+    pictures: PlayerPictures | null,
+    force = false,
+  ): void {
     if (!isPlayerUuid(uuid)) return;
     const version = answers ? answersModifiedAt(answers) / 1000 : Infinity;
     const previousName = this.writtenName(uuid);
@@ -101,7 +122,9 @@ export class AnswerDirectory {
     bodies.push({ body: answers.cslJson, paths: [CSL_PATH] });
     bodies.push({ body: answers.json, paths: [PROFILE_PATH] });
     for (const { body, paths } of bodies) {
-      const files = paths.flatMap((layoutPath) => ids.map(layoutPath)).filter((file) => this.needsWrite(file, version, byteLength(body), force));
+      const files = paths
+        .flatMap((layoutPath) => ids.map(layoutPath))
+        .filter((file) => this.needsWrite(file, version, byteLength(body), force));
       this.place(files, body, version);
     }
   }
@@ -110,7 +133,9 @@ export class AnswerDirectory {
   writeTexture(hash: string, bytes: Buffer, createdAt = Date.now()): void {
     if (!isTextureHash(hash)) return;
     // Content-addressed: a file of the right size is this texture already.
-    const files = texturePaths(hash).filter((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size !== bytes.length);
+    const files = texturePaths(hash).filter(
+      (file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size !== bytes.length,
+    );
     this.place(files, bytes, Math.floor(createdAt / 1000));
   }
 
@@ -140,7 +165,10 @@ export class AnswerDirectory {
     this.place([MARK_FILE], String(seq), Date.now() / 1000);
   }
 
-  /** Removes every file whose id or hash is not kept (a rebuild's last step), and temporary files a killed process left; returns how many. */
+  /**
+   * Removes every file whose id or hash is not kept (a rebuild's last step), and temporary files a killed process left;
+   * returns how many.
+   */
   removeOthers(keepIds: Set<string>, keepHashes: Set<string>): number {
     let removed = 0;
     for (const layoutDir of LAYOUT_DIRS) {
@@ -156,7 +184,8 @@ export class AnswerDirectory {
     // A temporary file changed in the last minute may be a running process's write in progress.
     const settled = Date.now() - 60_000;
     for (const name of fs.readdirSync(this.dir)) {
-      if (!name.endsWith('.tmp') || (fs.statSync(this.full(name), { throwIfNoEntry: false })?.ctimeMs ?? 0) > settled) continue;
+      if (!name.endsWith('.tmp') || (fs.statSync(this.full(name), { throwIfNoEntry: false })?.ctimeMs ?? 0) > settled)
+        continue;
       this.remove(name);
       removed += 1;
     }
@@ -201,7 +230,9 @@ export class AnswerDirectory {
     if (stat && Math.floor(stat.mtimeMs / 1000) <= version) this.remove(file);
   }
 
-  /** Writes `body` once with `seconds` as its time and puts it in place under every file name (hard links of one file). */
+  /**
+   * Writes `body` once with `seconds` as its time and puts it in place under every file name (hard links of one file).
+   */
   private place(files: string[], body: string | Buffer, seconds: number): void {
     if (files.length === 0) return;
     const temporary = this.temporaryName();

@@ -38,22 +38,29 @@ export interface RebuildResult {
 const TEXTURE_PAGE = 2000;
 
 /**
- * A player's pictures as the layouts serve them: the still cape, the strip (the still while the animation is off) and the
- * GIF of the strip, made once per texture and charged to the player (null, and told to `onGifError`, when it cannot be
- * made: the player's image work budget is spent, say); null without a cape, or when a texture is gone (a change notice
- * about that follows).
+ * A player's pictures as the layouts serve them: the still cape, the strip (the still while the animation is off) and
+ * the GIF of the strip, made once per texture and charged to the player (null, and told to `onGifError`, when it cannot
+ * be made: the player's image work budget is spent, say); null without a cape, or when a texture is gone (a change
+ * notice about that follows).
  */
-export async function readPlayerPictures(parts: PictureParts, answers: PlayerAnswers, onGifError: (error: unknown) => void): Promise<PlayerPictures | null> {
+export async function readPlayerPictures(
+  parts: PictureParts,
+  answers: PlayerAnswers,
+  onGifError: (error: unknown) => void,
+): Promise<PlayerPictures | null> {
   if (answers.capeHash === null) return null;
   const still = await parts.library.readRegistered(answers.capeHash);
   const strip = answers.stripHash === null ? still : await parts.library.readRegistered(answers.stripHash);
   if (!still || !strip) return null;
-  const gif = await readPicture(parts.library, parts.imageJobs, { hash: answers.stripHash ?? answers.capeHash, gif: true }, answers.uuid).catch(
-    (error: unknown) => {
-      onGifError(error);
-      return null;
-    },
-  );
+  const gif = await readPicture(
+    parts.library,
+    parts.imageJobs,
+    { hash: answers.stripHash ?? answers.capeHash, gif: true },
+    answers.uuid,
+  ).catch((error: unknown) => {
+    onGifError(error);
+    return null;
+  });
   return { still, strip, gif };
 }
 

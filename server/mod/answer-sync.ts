@@ -15,7 +15,10 @@ import { buildPlayerAnswers, forEachShowingPlayer, loadPlayerRow, showsSomething
 import type { ProfileCache } from './profiles.ts';
 import type { ShowingPlayers } from './showing.ts';
 
-/** How long a number missing from the log is waited for (a change whose transaction had not committed yet) before it is passed over. */
+/**
+ * How long a number missing from the log is waited for (a change whose transaction had not committed yet) before it is
+ * passed over.
+ */
 const GAP_WAIT_MS = 30_000;
 /** Changes read from the log per query. */
 const LOG_PAGE = 1000;
@@ -29,7 +32,10 @@ export interface AnswerSyncParts {
   imageJobs: ImageJobs;
   texturesBaseUrl: string;
   directory: AnswerDirectory | undefined;
-  /** How often the change log is read for notices this process missed: a missed change is seen within this (and the read). */
+  /**
+   * How often the change log is read for notices this process missed: a missed change is seen within this (and the
+   * read).
+   */
   catchUpMs: number;
   /** Told of a change that could not be handled (it is handled again at the next catch-up) and of a failed catch-up. */
   onError: (error: unknown) => void;
@@ -51,7 +57,9 @@ export class AnswerSync {
 
   constructor(private readonly parts: AnswerSyncParts) {}
 
-  /** Handles a change notice (never throws: a failure is reported and the change is handled again at the next catch-up). */
+  /**
+   * Handles a change notice (never throws: a failure is reported and the change is handled again at the next catch-up).
+   */
   async handle(notice: ChangeNotice): Promise<void> {
     try {
       await this.handleSubject(notice.subject);
@@ -76,9 +84,13 @@ export class AnswerSync {
     showing.markLoaded();
     if (directory && !logCovers) {
       this.mark = latest;
-      this.parts.onInfo(`the answer directory ${directory.dir} ${directoryMark === null ? 'was never built' : 'is older than the change log'}: rebuilding it`);
+      this.parts.onInfo(
+        `the answer directory ${directory.dir} ${directoryMark === null ? 'was never built' : 'is older than the change log'}: rebuilding it`,
+      );
       this.catchingUp = rebuildAnswerDirectory(this.parts, directory, { force: false })
-        .then((result) => this.parts.onInfo(`answer directory rebuilt: ${result.players} players, ${result.textures} textures`))
+        .then((result) =>
+          this.parts.onInfo(`answer directory rebuilt: ${result.players} players, ${result.textures} textures`),
+        )
         .catch(this.parts.onError)
         .finally(() => (this.catchingUp = undefined));
     } else {
@@ -128,7 +140,9 @@ export class AnswerSync {
     }
   }
 
-  /** Moves the mark over the handled changes that follow it without a gap (a gap older than GAP_WAIT_MS is passed over). */
+  /**
+   * Moves the mark over the handled changes that follow it without a gap (a gap older than GAP_WAIT_MS is passed over).
+   */
   private advanceMark(changes: LoggedChange[], now = Date.now()): void {
     for (const change of changes) {
       if (change.seq !== this.mark + 1 && now - change.createdAt < GAP_WAIT_MS) break;
@@ -140,7 +154,13 @@ export class AnswerSync {
   /** Handles a subject after the handling of it in progress (if any). */
   private handleSubject(subject: string): Promise<void> {
     const previous = this.inProgress.get(subject) ?? Promise.resolve();
-    const next = previous.then(() => (isPlayerUuid(subject) ? this.applyPlayer(subject) : isTextureHash(subject) ? this.applyTexture(subject) : undefined));
+    const next = previous.then(() =>
+      isPlayerUuid(subject)
+        ? this.applyPlayer(subject)
+        : isTextureHash(subject)
+          ? this.applyTexture(subject)
+          : undefined,
+    );
     const settled = next.catch(() => undefined);
     this.inProgress.set(subject, settled);
     void settled.then(() => {

@@ -1,4 +1,5 @@
-// What every mod API answer carries: the headers, the cache lifetimes of profiles and textures, and when an answer is a 304.
+// What every mod API answer carries: the headers, the cache lifetimes of profiles and textures, and when an answer is a
+// 304.
 import type { IncomingHttpHeaders } from 'node:http';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
 import { CUSTOM_SKIN_API_ROOT } from '../../src/lib/mod-setup.ts';
@@ -22,7 +23,10 @@ export const CSL_PROFILE_ROUTE = `${CUSTOM_SKIN_API_ROOT}:id.json`;
 /** The path prefixes of the mod API (the game's hot path). */
 export const MOD_API_PREFIXES = ['/profile/', '/textures/', '/capes/', '/elytras/', '/csl/'] as const;
 
-/** Whether a request may reuse what it holds: its If-None-Match names the ETag or, without If-None-Match, its If-Modified-Since is no earlier than `modifiedAt` (ms). */
+/**
+ * Whether a request may reuse what it holds: its If-None-Match names the ETag or, without If-None-Match, its
+ * If-Modified-Since is no earlier than `modifiedAt` (ms).
+ */
 export function isNotModified(headers: IncomingHttpHeaders, etag: string, modifiedAt: number | null): boolean {
   const ifNoneMatch = headers['if-none-match'];
   if (ifNoneMatch !== undefined) return ifNoneMatch === etag;
@@ -54,9 +58,15 @@ export interface ModAnswer {
 }
 
 /** The headers of every answer found by a player (profiles, CustomSkinAPI, pictures, current textures). */
-export const PROFILE_HEADER_LIST: readonly string[] = headerList({ ...MOD_HEADERS, 'cache-control': PROFILE_CACHE_CONTROL });
+export const PROFILE_HEADER_LIST: readonly string[] = headerList({
+  ...MOD_HEADERS,
+  'cache-control': PROFILE_CACHE_CONTROL,
+});
 /** The headers of every content-addressed texture. */
-export const TEXTURE_HEADER_LIST: readonly string[] = headerList({ ...MOD_HEADERS, 'cache-control': TEXTURE_CACHE_CONTROL });
+export const TEXTURE_HEADER_LIST: readonly string[] = headerList({
+  ...MOD_HEADERS,
+  'cache-control': TEXTURE_CACHE_CONTROL,
+});
 
 /** The body of every mod API 404 (nginx's configuration answers misses with the same bytes). */
 export const NOT_FOUND_BODY = '{"error":"Not found"}';
@@ -77,13 +87,23 @@ export function playerAnswer(etag: string, modifiedAt: number, type: string, bod
   return { etag, modifiedAt, headers: PROFILE_HEADER_LIST, type, body };
 }
 
-/** What an answer is sent as: 304 with its headers and validators when the client holds it, else 200 with its type, length and body. */
-export function answerToSend(request: IncomingHttpHeaders, answer: ModAnswer): { status: 200 | 304; headers: string[]; body: string | Buffer | null } {
+/**
+ * What an answer is sent as: 304 with its headers and validators when the client holds it, else 200 with its type,
+ * length and body.
+ */
+export function answerToSend(
+  request: IncomingHttpHeaders,
+  answer: ModAnswer,
+): { status: 200 | 304; headers: string[]; body: string | Buffer | null } {
   const validators =
     answer.modifiedAt === null
       ? [...answer.headers, 'etag', answer.etag]
       : [...answer.headers, 'etag', answer.etag, 'last-modified', httpDate(answer.modifiedAt)];
   if (isNotModified(request, answer.etag, answer.modifiedAt)) return { status: 304, headers: validators, body: null };
   const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
-  return { status: 200, headers: [...validators, 'content-type', answer.type, 'content-length', String(length)], body: answer.body };
+  return {
+    status: 200,
+    headers: [...validators, 'content-type', answer.type, 'content-length', String(length)],
+    body: answer.body,
+  };
 }

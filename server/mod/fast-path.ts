@@ -1,7 +1,7 @@
 // The mod API's hot path: a cached profile, texture or picture, and a player known to have nothing to show (404), are
-// answered by the HTTP server itself, before Fastify sees the request. Everything else (a player not cached yet, another
-// method, a query string, an encoded path) goes on to the routes of server/routes/mod.ts, which give the same answers
-// from the same builders (server/mod/answers.ts); a test holds the two to the same status, headers and bytes.
+// answered by the HTTP server itself, before Fastify sees the request. Everything else (a player not cached yet,
+// another method, a query string, an encoded path) goes on to the routes of server/routes/mod.ts, which give the same
+// answers from the same builders (server/mod/answers.ts); a test holds the two to the same status, headers and bytes.
 // Each answer is recorded in the request metrics under its route's series, resolved once: two clock reads and a few
 // additions per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,7 +19,14 @@ import {
   textureAnswer,
   type ModAnswer,
 } from './answers.ts';
-import { cachedPicture, parsePicturePath, PICTURE_ROUTES, pictureAnswer, pictureSource, type PictureLayout } from './layouts.ts';
+import {
+  cachedPicture,
+  parsePicturePath,
+  PICTURE_ROUTES,
+  pictureAnswer,
+  pictureSource,
+  type PictureLayout,
+} from './layouts.ts';
 import { cslAnswer, profileAnswer, showsSomething } from './player-answers.ts';
 import type { ProfileCache } from './profiles.ts';
 import type { ShowingPlayers } from './showing.ts';
@@ -53,7 +60,13 @@ interface AnswerSeries {
 }
 
 /** Sends an answer (304 when the client holds it already); records how long it took since `startedAt`. */
-function send(request: IncomingMessage, response: ServerResponse, answer: ModAnswer, series: AnswerSeries, startedAt: number): true {
+function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  answer: ModAnswer,
+  series: AnswerSeries,
+  startedAt: number,
+): true {
   const { status, headers, body } = answerToSend(request.headers, answer);
   response.writeHead(status, headers);
   response.end(body ?? undefined);
@@ -69,8 +82,16 @@ function sendNotFound(response: ServerResponse, series: AnswerSeries, startedAt:
   return true;
 }
 
-/** The fast path over a profile cache, the players who have something to show and a texture library's byte cache, recording its answers in the request metrics. */
-export function modFastPath(profiles: ProfileCache, showing: ShowingPlayers, library: TextureLibrary, requests: RequestDurations): FastPath {
+/**
+ * The fast path over a profile cache, the players who have something to show and a texture library's byte cache,
+ * recording its answers in the request metrics.
+ */
+export function modFastPath(
+  profiles: ProfileCache,
+  showing: ShowingPlayers,
+  library: TextureLibrary,
+  requests: RequestDurations,
+): FastPath {
   let stopped = false;
   let answered = 0;
   const seriesOf = (route: string): AnswerSeries => ({
@@ -82,13 +103,18 @@ export function modFastPath(profiles: ProfileCache, showing: ShowingPlayers, lib
   const textureSeries = seriesOf(TEXTURE_ROUTE);
   const cslTextureSeries = seriesOf(CSL_TEXTURE_ROUTE);
   const cslProfileSeries = seriesOf(CSL_PROFILE_ROUTE);
-  const pictureSeries = Object.fromEntries(Object.entries(PICTURE_ROUTES).map(([layout, route]) => [layout, seriesOf(route)])) as Record<
-    PictureLayout,
-    AnswerSeries
-  >;
+  const pictureSeries = Object.fromEntries(
+    Object.entries(PICTURE_ROUTES).map(([layout, route]) => [layout, seriesOf(route)]),
+  ) as Record<PictureLayout, AnswerSeries>;
 
   /** A texture file by its name (a hash, optionally with .png), when its bytes are cached. */
-  const textureFile = (request: IncomingMessage, response: ServerResponse, name: string, series: AnswerSeries, startedAt: number): boolean => {
+  const textureFile = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    name: string,
+    series: AnswerSeries,
+    startedAt: number,
+  ): boolean => {
     const hash = name.endsWith('.png') ? name.slice(0, -4) : name;
     const bytes = library.cachedRegistered(hash);
     return bytes ? send(request, response, textureAnswer(hash, bytes), series, startedAt) : false;
@@ -108,8 +134,10 @@ export function modFastPath(profiles: ProfileCache, showing: ShowingPlayers, lib
         ? send(request, response, profileAnswer(profile), profileSeries, startedAt)
         : sendNotFound(response, profileSeries, startedAt);
     }
-    if (url.startsWith(TEXTURE_PREFIX)) return textureFile(request, response, url.slice(TEXTURE_PREFIX.length), textureSeries, startedAt);
-    if (url.startsWith(CSL_TEXTURE_PREFIX)) return textureFile(request, response, url.slice(CSL_TEXTURE_PREFIX.length), cslTextureSeries, startedAt);
+    if (url.startsWith(TEXTURE_PREFIX))
+      return textureFile(request, response, url.slice(TEXTURE_PREFIX.length), textureSeries, startedAt);
+    if (url.startsWith(CSL_TEXTURE_PREFIX))
+      return textureFile(request, response, url.slice(CSL_TEXTURE_PREFIX.length), cslTextureSeries, startedAt);
     if (url.startsWith(CSL_PREFIX)) {
       if (!url.endsWith('.json')) return false;
       const id = url.slice(CSL_PREFIX.length, -5);
@@ -136,5 +164,7 @@ export function modFastPath(profiles: ProfileCache, showing: ShowingPlayers, lib
     if (done) answered += 1;
     return done;
   };
-  return Object.defineProperties(Object.assign(fastPath, { stop: () => void (stopped = true) }), { answered: { get: () => answered } }) as FastPath;
+  return Object.defineProperties(Object.assign(fastPath, { stop: () => void (stopped = true) }), {
+    answered: { get: () => answered },
+  }) as FastPath;
 }

@@ -23,7 +23,10 @@ export interface PlayerAnswers {
   /** CustomSkinAPI's answer, serialized once. */
   cslJson: string;
   cslEtag: string;
-  /** The second the answers last changed (users.answers_at), counted from ANSWERS_EPOCH_SECOND: a small integer, so no boxed number per player. */
+  /**
+   * The second the answers last changed (users.answers_at), counted from ANSWERS_EPOCH_SECOND: a small integer, so no
+   * boxed number per player.
+   */
   changedAt: number;
 }
 
@@ -45,7 +48,10 @@ export const NOTHING_SHOWN: Readonly<ModProfile> = {
   ear_url: null,
 };
 const emptyJson = JSON.stringify(NOTHING_SHOWN);
-/** The body of a player without cape, ears or premium features (the user lookup shows it; the mod API answers such a player 404). */
+/**
+ * The body of a player without cape, ears or premium features (the user lookup shows it; the mod API answers such a
+ * player 404).
+ */
 const EMPTY_PROFILE = { json: emptyJson, etag: etagOf(emptyJson) };
 
 /** The columns a player's answers are built from. */
@@ -71,8 +77,13 @@ export function playerAnswerRows(db: Db) {
 /** A player's row as playerAnswerRows reads it. */
 export type PlayerAnswerRow = Awaited<ReturnType<ReturnType<typeof playerAnswerRows>['executeTakeFirstOrThrow']>>;
 
-/** Loads a player's row by uuid or lowercase name (the newest account with that name); undefined for an unknown player. */
-export function loadPlayerRow(db: Db, id: { uuid: string } | { username: string }): Promise<PlayerAnswerRow | undefined> {
+/**
+ * Loads a player's row by uuid or lowercase name (the newest account with that name); undefined for an unknown player.
+ */
+export function loadPlayerRow(
+  db: Db,
+  id: { uuid: string } | { username: string },
+): Promise<PlayerAnswerRow | undefined> {
   return playerAnswerRows(db)
     .where('uuid' in id ? 'users.uuid' : 'users.username_lower', '=', 'uuid' in id ? id.uuid : id.username)
     .orderBy('users.created_at', 'desc')
@@ -85,7 +96,8 @@ export function buildPlayerAnswers(row: PlayerAnswerRow, texturesBaseUrl: string
   const textures = playerTextureHashes(row);
   const hasCape = Boolean(textures.cape) && row.banned !== 1;
   const animated = hasCape && showsCapeStrip(row.animated, textures.capeStrip);
-  // The mod reads only cape_url and plays it as a strip when its height is not half its width: the strip when the animation is on.
+  // The mod reads only cape_url and plays it as a strip when its height is not half its width: the strip when the
+  // animation is on.
   const profile: ModProfile = {
     capeGlint: hasCape && row.glint === 1 && row.glint_enabled === 1,
     upsideDown: row.dinnerbone === 1 && row.dinnerbone_enabled === 1,
@@ -100,7 +112,9 @@ export function buildPlayerAnswers(row: PlayerAnswerRow, texturesBaseUrl: string
   const capeHash = hasCape ? textures.cape : null;
   // CustomSkinAPI: the player's name and, when they have a cape, its hash as `cape` and `elytra` (no skins: the loader
   // goes on to its next entry for those).
-  const cslJson = JSON.stringify(capeHash === null ? { username: row.username } : { username: row.username, cape: capeHash, elytra: capeHash });
+  const cslJson = JSON.stringify(
+    capeHash === null ? { username: row.username } : { username: row.username, cape: capeHash, elytra: capeHash },
+  );
   const answersAt = Number(row.answers_at ?? Math.floor(Number(row.created_at) / 1000));
   return {
     uuid: row.uuid,
@@ -116,12 +130,18 @@ export function buildPlayerAnswers(row: PlayerAnswerRow, texturesBaseUrl: string
   };
 }
 
-/** Whether a player has anything to show (a cape, ears or a premium feature): only such players have mod API answers; the others are answered 404, as unknown players are. */
+/**
+ * Whether a player has anything to show (a cape, ears or a premium feature): only such players have mod API answers;
+ * the others are answered 404, as unknown players are.
+ */
 export function showsSomething(answers: PlayerAnswers): boolean {
   return answers.json !== EMPTY_PROFILE.json;
 }
 
-/** When a player's answers last changed, in milliseconds since the epoch (whole seconds): their Last-Modified, and their answer files' time. */
+/**
+ * When a player's answers last changed, in milliseconds since the epoch (whole seconds): their Last-Modified, and their
+ * answer files' time.
+ */
 export function answersModifiedAt(answers: PlayerAnswers): number {
   return (ANSWERS_EPOCH_SECOND + answers.changedAt) * 1000;
 }
@@ -144,12 +164,22 @@ const PAGE_SIZE = 2000;
  * how many players it read. (The query reads the players who may show something, a cape, ears or a premium feature;
  * showsSomething decides.)
  */
-export async function forEachShowingPlayer(db: Db, texturesBaseUrl: string, each: (answers: PlayerAnswers) => void | Promise<void>): Promise<number> {
+export async function forEachShowingPlayer(
+  db: Db,
+  texturesBaseUrl: string,
+  each: (answers: PlayerAnswers) => void | Promise<void>,
+): Promise<number> {
   let after = '';
   let read = 0;
   for (;;) {
     const rows = await playerAnswerRows(db)
-      .where((eb) => eb.or([eb('users.cape_hash', 'is not', null), eb('users.ears_hash', 'is not', null), eb('premium.dinnerbone', '=', 1)]))
+      .where((eb) =>
+        eb.or([
+          eb('users.cape_hash', 'is not', null),
+          eb('users.ears_hash', 'is not', null),
+          eb('premium.dinnerbone', '=', 1),
+        ]),
+      )
       .where('users.uuid', '>', after)
       .orderBy('users.uuid')
       .limit(PAGE_SIZE)

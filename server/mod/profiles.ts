@@ -1,4 +1,5 @@
-// Mod API profiles: a player's answers (server/mod/player-answers.ts), loaded from the database and kept in an in-process cache.
+// Mod API profiles: a player's answers (server/mod/player-answers.ts), loaded from the database and kept in an
+// in-process cache.
 import type { Db } from '../db/database.ts';
 import { isUsername, normalizeUuid } from '../../src/lib/ids.ts';
 import { buildPlayerAnswers, loadPlayerRow, type PlayerAnswers } from './player-answers.ts';
@@ -40,7 +41,10 @@ export class ProfileCache {
     private readonly foundTtlMs = 5 * 60_000,
   ) {}
 
-  /** The fresh cached profile of a 32-hex lowercase uuid (what the mod sends), without parsing or loading anything; a find counts as a hit. */
+  /**
+   * The fresh cached profile of a 32-hex lowercase uuid (what the mod sends), without parsing or loading anything; a
+   * find counts as a hit.
+   */
   cached(uuid: string, now = Date.now()): CachedProfile | undefined {
     const entry = this.byUuid.get(uuid);
     if (entry === undefined || entry.expiresAt <= this.seconds(now)) return undefined;
@@ -48,7 +52,10 @@ export class ProfileCache {
     return entry;
   }
 
-  /** The fresh cached profile for any id (uuid, dashed or not, any case, or a name asked for before), without loading anything; a find counts as a hit. */
+  /**
+   * The fresh cached profile for any id (uuid, dashed or not, any case, or a name asked for before), without loading
+   * anything; a find counts as a hit.
+   */
   cachedById(id: string, now = Date.now()): CachedProfile | undefined {
     const direct = this.cached(id, now);
     if (direct) return direct;
@@ -85,12 +92,16 @@ export class ProfileCache {
       return null;
     }
     this.remember(this.byUuid, loaded.uuid, loaded);
-    // Names are remembered only when asked by name: the mod asks by uuid, and a million names would cost memory for nothing.
+    // Names are remembered only when asked by name: the mod asks by uuid, and a million names would cost memory for
+    // nothing.
     if ('username' in parsed) this.remember(this.uuidByName, parsed.username, loaded.uuid);
     return loaded;
   }
 
-  /** Forgets everything cached about a player (call on every change to their account, textures or premium), and every "unknown" answer. */
+  /**
+   * Forgets everything cached about a player (call on every change to their account, textures or premium), and every
+   * "unknown" answer.
+   */
   invalidate(uuid: string): void {
     this.generation += 1;
     const entry = this.byUuid.get(uuid);

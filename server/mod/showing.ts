@@ -7,7 +7,9 @@ import { showsSomething, type PlayerAnswers } from './player-answers.ts';
 /** The players who have something to show. */
 export class ShowingPlayers {
   private readonly uuids = new Set<string>();
-  /** Lowercase name → uuid. A renamed player's old name may stay until the name is taken again: it only costs a lookup. */
+  /**
+   * Lowercase name → uuid. A renamed player's old name may stay until the name is taken again: it only costs a lookup.
+   */
   private readonly names = new Map<string, string>();
   private ready = false;
 

@@ -24,7 +24,10 @@ const ANSWER_FILE_ERROR_LOG_MS = 60_000;
 export interface AppContext {
   config: Config;
   db: Db;
-  /** The process's one texture library: whatever releases a texture through it also drops the texture's cached bytes and answer file. */
+  /**
+   * The process's one texture library: whatever releases a texture through it also drops the texture's cached bytes and
+   * answer file.
+   */
   library: TextureLibrary;
   imageJobs: ImageJobs;
   profiles: ProfileCache;
@@ -70,7 +73,8 @@ export function createAppContext(config: Config, db: Db, log: FastifyBaseLogger)
     texturesBaseUrl,
     directory: config.answerFilesDir ? new AnswerDirectory(config.answerFilesDir, answerFileErrorLog(log)) : undefined,
     catchUpMs: config.modCatchUpMs,
-    onError: (error) => log.error({ err: error }, 'a mod API change could not be handled (the next catch-up handles it again)'),
+    onError: (error) =>
+      log.error({ err: error }, 'a mod API change could not be handled (the next catch-up handles it again)'),
     onInfo: (message) => log.info(message),
   });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;

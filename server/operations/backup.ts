@@ -1,5 +1,6 @@
-// Backups of a SQLite site while it runs (`cloakroom backup DIR`): an online copy of the database, the blobs that copy refers to,
-// and a manifest; and putting one back (`cloakroom restore DIR`). PostgreSQL sites use pg_dump and pg_restore instead.
+// Backups of a SQLite site while it runs (`cloakroom backup DIR`): an online copy of the database, the blobs that copy
+// refers to, and a manifest; and putting one back (`cloakroom restore DIR`). PostgreSQL sites use pg_dump and
+// pg_restore instead.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,7 +30,15 @@ export interface BackupManifest {
   format: 1;
   /** When the database copy was taken (ISO 8601): the backup holds the site as it was then. */
   createdAt: string;
-  database: { file: string; bytes: number; sha256: string; players: number; textures: number; galleryItems: number; lastMigration: string | null };
+  database: {
+    file: string;
+    bytes: number;
+    sha256: string;
+    players: number;
+    textures: number;
+    galleryItems: number;
+    lastMigration: string | null;
+  };
   blobs: { directory: string; count: number; bytes: number; store: 'local' | 's3' };
   /** Texture blobs the database refers to that were not in the store (0 in a sound backup). */
   missingBlobs: string[];
@@ -42,7 +51,8 @@ export class OperatorError extends Error {}
 export function sqliteFile(databaseUrl: string): string {
   if (isPostgresUrl(databaseUrl)) throw new OperatorError(POSTGRES_BACKUP_MESSAGE);
   const file = sqliteFileOf(databaseUrl);
-  if (file === ':memory:') throw new OperatorError('DATABASE_URL is an in-memory database: there is nothing to back up or restore.');
+  if (file === ':memory:')
+    throw new OperatorError('DATABASE_URL is an in-memory database: there is nothing to back up or restore.');
   return path.resolve(file);
 }
 
@@ -57,7 +67,9 @@ async function forEachLimited<T>(items: readonly T[], limit: number, work: (item
 
 /** The texture hashes a database holds. */
 function textureHashes(database: SQLite.Database): string[] {
-  return (database.prepare('SELECT hash FROM textures ORDER BY hash').all() as Array<{ hash: string }>).map((row) => row.hash);
+  return (database.prepare('SELECT hash FROM textures ORDER BY hash').all() as Array<{ hash: string }>).map(
+    (row) => row.hash,
+  );
 }
 
 /** A count of a table's rows. */
@@ -82,9 +94,9 @@ function checkIntegrity(file: string): void {
 }
 
 /**
- * Copies the live database into `target` with SQLite's online backup, all pages in one step: one read transaction, so the
- * copy is the database at one moment, and writers (WAL) go on meanwhile. The copy is switched to a rollback journal so that it
- * is one self-contained file.
+ * Copies the live database into `target` with SQLite's online backup, all pages in one step: one read transaction, so
+ * the copy is the database at one moment, and writers (WAL) go on meanwhile. The copy is switched to a rollback journal
+ * so that it is one self-contained file.
  */
 async function snapshotDatabase(source: string, target: string): Promise<void> {
   fs.rmSync(target, { force: true });
@@ -103,8 +115,16 @@ async function snapshotDatabase(source: string, target: string): Promise<void> {
   }
 }
 
-/** Copies blobs from a store into the backup's directory store, skipping those already there; returns the keys the store did not have. */
-async function copyBlobs(keys: readonly string[], from: BlobStore, into: LocalBlobStore, copied: Set<string>): Promise<string[]> {
+/**
+ * Copies blobs from a store into the backup's directory store, skipping those already there; returns the keys the store
+ * did not have.
+ */
+async function copyBlobs(
+  keys: readonly string[],
+  from: BlobStore,
+  into: LocalBlobStore,
+  copied: Set<string>,
+): Promise<string[]> {
   const absent: string[] = [];
   await forEachLimited(
     keys.filter((key) => !copied.has(key)),
@@ -127,17 +147,23 @@ export interface BackupResult {
 }
 
 /**
- * Backs up a SQLite site into `directory` (created; it must be empty): the database, every blob its textures own, then the
- * manifest. Blobs are copied twice over: first those the live database owns (the bulk, before the copy is taken), then the
- * ones only the copy owns. A blob written after the copy is not needed by it (the sweep removes it later if it stays
- * unowned); a blob the copy owns never changes its bytes (the key is their hash), but it may be deleted before it is
- * copied, when its texture was released in between: then a new database copy is taken, which no longer owns it.
+ * Backs up a SQLite site into `directory` (created; it must be empty): the database, every blob its textures own, then
+ * the manifest. Blobs are copied twice over: first those the live database owns (the bulk, before the copy is taken),
+ * then the ones only the copy owns. A blob written after the copy is not needed by it (the sweep removes it later if it
+ * stays unowned); a blob the copy owns never changes its bytes (the key is their hash), but it may be deleted before it
+ * is copied, when its texture was released in between: then a new database copy is taken, which no longer owns it.
  */
-export async function backupSite(options: { databaseUrl: string; store: BlobStore; storeKind: 'local' | 's3'; directory: string }): Promise<BackupResult> {
+export async function backupSite(options: {
+  databaseUrl: string;
+  store: BlobStore;
+  storeKind: 'local' | 's3';
+  directory: string;
+}): Promise<BackupResult> {
   const source = sqliteFile(options.databaseUrl);
   if (!fs.existsSync(source)) throw new OperatorError(`There is no database at ${source}.`);
   const directory = path.resolve(options.directory);
-  if (fs.existsSync(directory) && fs.readdirSync(directory).length > 0) throw new OperatorError(`${directory} is not empty: back up into a new directory.`);
+  if (fs.existsSync(directory) && fs.readdirSync(directory).length > 0)
+    throw new OperatorError(`${directory} is not empty: back up into a new directory.`);
   fs.mkdirSync(directory, { recursive: true });
   const databaseCopy = path.join(directory, BACKUP_FILES.database);
   const into = new LocalBlobStore(path.join(directory, BACKUP_FILES.textures));
@@ -153,7 +179,8 @@ export async function backupSite(options: { databaseUrl: string; store: BlobStor
   }
   await copyBlobs(liveKeys, options.store, into, copied);
 
-  // A database copy, then the blobs it owns that the first pass did not copy; texture bytes that vanished meanwhile are missing.
+  // A database copy, then the blobs it owns that the first pass did not copy; texture bytes that vanished meanwhile are
+  // missing.
   const snapshotWithBlobs = async () => {
     await snapshotDatabase(source, databaseCopy);
     const createdAt = new Date().toISOString();
@@ -167,7 +194,11 @@ export async function backupSite(options: { databaseUrl: string; store: BlobStor
     // Rendered images (previews, maps, GIFs) are made again when missing; a texture's own bytes are not.
     const absent = await copyBlobs(hashes.flatMap(textureBlobKeys), options.store, into, copied);
     const hashSet = new Set(hashes);
-    return { createdAt, owned: new Set(hashes.flatMap(textureBlobKeys)), missing: absent.filter((key) => hashSet.has(key)) };
+    return {
+      createdAt,
+      owned: new Set(hashes.flatMap(textureBlobKeys)),
+      missing: absent.filter((key) => hashSet.has(key)),
+    };
   };
   let snapshots = 1;
   let snapshot = await snapshotWithBlobs();
@@ -189,7 +220,8 @@ export async function backupSite(options: { databaseUrl: string; store: BlobStor
       count++;
       bytes += fs.statSync(path.join(directory, BACKUP_FILES.textures, blob.key.slice(0, 2), `${blob.key}.png`)).size;
     }
-    const migration = copy.prepare('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1').get() as { name: string } | undefined;
+    const migration = copy.prepare('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1').get() as
+      { name: string } | undefined;
     manifest = {
       format: 1,
       createdAt,
@@ -215,9 +247,11 @@ export async function backupSite(options: { databaseUrl: string; store: BlobStor
 /** Reads and checks a backup directory's manifest and database file. */
 export function readBackup(directory: string): BackupManifest {
   const manifestFile = path.join(directory, BACKUP_FILES.manifest);
-  if (!fs.existsSync(manifestFile)) throw new OperatorError(`${directory} holds no finished backup (no ${BACKUP_FILES.manifest}).`);
+  if (!fs.existsSync(manifestFile))
+    throw new OperatorError(`${directory} holds no finished backup (no ${BACKUP_FILES.manifest}).`);
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as BackupManifest;
-  if (manifest.format !== 1) throw new OperatorError(`${manifestFile} is of an unknown format (${String(manifest.format)}).`);
+  if (manifest.format !== 1)
+    throw new OperatorError(`${manifestFile} is of an unknown format (${String(manifest.format)}).`);
   const databaseFile = path.join(directory, manifest.database.file);
   if (!fs.existsSync(databaseFile) || fileSha256(databaseFile) !== manifest.database.sha256) {
     throw new OperatorError(`${databaseFile} is missing or not the file the manifest describes.`);
@@ -226,7 +260,10 @@ export function readBackup(directory: string): BackupManifest {
   return manifest;
 }
 
-/** The ids of other processes that have one of the files open (Linux: /proc/<pid>/fd; processes of other users are not seen). */
+/**
+ * The ids of other processes that have one of the files open (Linux: /proc/<pid>/fd; processes of other users are not
+ * seen).
+ */
 export function processesUsing(files: readonly string[]): number[] {
   if (!fs.existsSync('/proc/self/fd')) return [];
   const targets = new Set(files);
@@ -271,7 +308,9 @@ function describeDatabase(file: string): { players: number; textures: number } |
   if (!fs.existsSync(file)) return null;
   const database = new SQLite(file);
   try {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('users', 'textures')").all();
+    const tables = database
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('users', 'textures')")
+      .all();
     if (tables.length < 2) return { players: 0, textures: 0 };
     return { players: countRows(database, 'users'), textures: countRows(database, 'textures') };
   } finally {
@@ -297,31 +336,48 @@ export interface RestoreResult {
 }
 
 /**
- * Puts a backup back: its blobs into the store, then its database in place of the configured SQLite file (the old file's
- * `-wal` and `-shm` go with it). Refuses while a process has the database open or a server answers on `port`, and when
- * the target holds data, unless `force`. Blobs the store has that the backup does not stay (unowned, swept later).
+ * Puts a backup back: its blobs into the store, then its database in place of the configured SQLite file (the old
+ * file's `-wal` and `-shm` go with it). Refuses while a process has the database open or a server answers on `port`,
+ * and when the target holds data, unless `force`. Blobs the store has that the backup does not stay (unowned, swept
+ * later).
  */
-export async function restoreSite(options: { databaseUrl: string; store: BlobStore; directory: string; port: number; force: boolean }): Promise<RestoreResult> {
+export async function restoreSite(options: {
+  databaseUrl: string;
+  store: BlobStore;
+  directory: string;
+  port: number;
+  force: boolean;
+}): Promise<RestoreResult> {
   const target = sqliteFile(options.databaseUrl);
   const directory = path.resolve(options.directory);
   const manifest = readBackup(directory);
 
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  const targetFiles = ['', '-wal', '-shm'].map((suffix) => path.join(fs.realpathSync(path.dirname(target)), path.basename(target)) + suffix);
+  const targetFiles = ['', '-wal', '-shm'].map(
+    (suffix) => path.join(fs.realpathSync(path.dirname(target)), path.basename(target)) + suffix,
+  );
   const holders = processesUsing(targetFiles);
   if (holders.length > 0) {
-    throw new OperatorError(`The database ${target} is open in process ${holders.join(', ')}: the server seems to be running. Stop it first.`);
+    throw new OperatorError(
+      `The database ${target} is open in process ${holders.join(', ')}: the server seems to be running. Stop it first.`,
+    );
   }
   if (await serverAnswersOn(options.port)) {
-    throw new OperatorError(`A Cloakroom server answers on port ${options.port}: the server seems to be running. Stop it first.`);
+    throw new OperatorError(
+      `A Cloakroom server answers on port ${options.port}: the server seems to be running. Stop it first.`,
+    );
   }
 
   const database = describeDatabase(target);
   const blobs = await countBlobs(options.store, options.force ? Infinity : 1);
   const hasData = (database !== null && database.players + database.textures > 0) || blobs > 0;
   if (hasData && !options.force) {
-    const held = database ? `a database with ${database.players} players and ${database.textures} textures` : 'no database';
-    throw new OperatorError(`The target holds data (${held}, ${blobs > 0 ? 'blobs in the store' : 'no blobs'}). Add --force to replace it.`);
+    const held = database
+      ? `a database with ${database.players} players and ${database.textures} textures`
+      : 'no database';
+    throw new OperatorError(
+      `The target holds data (${held}, ${blobs > 0 ? 'blobs in the store' : 'no blobs'}). Add --force to replace it.`,
+    );
   }
 
   // Blobs first, so that the database never refers to a blob that is not there yet.

@@ -8,7 +8,10 @@ import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
 import type { ImageJobCounts } from '../images/job-queue.ts';
 import { RequestDurations, type Sample } from '../http/request-durations.ts';
 
-/** A metric whose samples are read from the app's own counters when Prometheus scrapes, registered beside prom-client's own. */
+/**
+ * A metric whose samples are read from the app's own counters when Prometheus scrapes, registered beside prom-client's
+ * own.
+ */
 class ScrapedMetric {
   readonly aggregator = 'sum';
 
@@ -51,7 +54,9 @@ export interface MetricSources {
   imageJobs: { counts(): ImageJobCounts };
 }
 
-/** One app's metrics: its registry, the request histogram, the counters its routes move, and the port that serves them. */
+/**
+ * One app's metrics: its registry, the request histogram, the counters its routes move, and the port that serves them.
+ */
 export class Metrics {
   readonly registry = new Registry();
   readonly requests = new RequestDurations();
@@ -59,7 +64,10 @@ export class Metrics {
   private readonly logins: Counter<'method' | 'result'>;
   private server: http.Server | undefined;
 
-  /** Registers every metric; `processMetrics` adds Node's own (CPU, memory, event loop, GC), which watch the process from then on. */
+  /**
+   * Registers every metric; `processMetrics` adds Node's own (CPU, memory, event loop, GC), which watch the process
+   * from then on.
+   */
   constructor(sources: MetricSources, options: { processMetrics: boolean }) {
     const registers = [this.registry];
     this.register(
@@ -148,12 +156,20 @@ export class Metrics {
     const server = http.createServer((request, response) => {
       const path = (request.url ?? '').split('?', 1)[0];
       if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: the metrics are at /metrics\n');
+        response
+          .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+          .end('Not found: the metrics are at /metrics\n');
         return;
       }
       this.text().then(
-        (text) => response.writeHead(200, { 'content-type': this.contentType, 'cache-control': 'no-store' }).end(request.method === 'HEAD' ? undefined : text),
-        () => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The metrics could not be collected\n'),
+        (text) =>
+          response
+            .writeHead(200, { 'content-type': this.contentType, 'cache-control': 'no-store' })
+            .end(request.method === 'HEAD' ? undefined : text),
+        () =>
+          response
+            .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+            .end('The metrics could not be collected\n'),
       );
     });
     await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
-// Runs a job now and then again every interval, never two at once, until stopped (the leftover sweeps of the texture store).
+// Runs a job now and then again every interval, never two at once, until stopped (the leftover sweeps of the texture
+// store).
 
 /** A running schedule. */
 export interface Schedule {
@@ -6,8 +7,15 @@ export interface Schedule {
   stop(): Promise<void>;
 }
 
-/** Starts `job` at once and again `intervalMs` after each run ends; a failed run goes to `onError` and the schedule carries on. */
-export function startSchedule(job: (signal: AbortSignal) => Promise<void>, intervalMs: number, onError: (error: unknown) => void): Schedule {
+/**
+ * Starts `job` at once and again `intervalMs` after each run ends; a failed run goes to `onError` and the schedule
+ * carries on.
+ */
+export function startSchedule(
+  job: (signal: AbortSignal) => Promise<void>,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): Schedule {
   const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

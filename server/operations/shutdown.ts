@@ -2,21 +2,27 @@
 // period, then close the image workers, the database, Redis and the metrics port, and exit.
 import type { FastifyInstance } from 'fastify';
 
-/** How long the closing itself (workers, database, Redis) may take after the grace period before the process exits anyway. */
+/**
+ * How long the closing itself (workers, database, Redis) may take after the grace period before the process exits
+ * anyway.
+ */
 const CLOSE_DEADLINE_MS = 5000;
 
 /**
  * On SIGTERM or SIGINT: runs `beforeClose` (stopping background work), then closes the app. The listening socket closes
- * at once (new connections are refused), requests in flight finish (requests that reach a kept-alive connection meanwhile
- * get Fastify's 503 with `Connection: close`), and after `graceMs` the connections still open are cut. Exits 0 once
- * everything closed, 1 when closing failed or hung.
+ * at once (new connections are refused), requests in flight finish (requests that reach a kept-alive connection
+ * meanwhile get Fastify's 503 with `Connection: close`), and after `graceMs` the connections still open are cut. Exits
+ * 0 once everything closed, 1 when closing failed or hung.
  */
 export function closeOnSignals(app: FastifyInstance, options: { graceMs: number; beforeClose?: () => unknown }): void {
   let closing = false;
   const shutDown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal, graceMs: options.graceMs }, 'shutting down: refusing new connections, finishing the requests in flight');
+    app.log.info(
+      { signal, graceMs: options.graceMs },
+      'shutting down: refusing new connections, finishing the requests in flight',
+    );
     const cut = setTimeout(() => {
       app.log.warn(`requests still in flight after ${options.graceMs} ms: closing their connections`);
       app.server.closeAllConnections();

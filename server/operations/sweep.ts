@@ -1,6 +1,6 @@
-// The leftover sweep: removes what a server killed mid-upload leaves behind (partial writes, textures nothing refers to,
-// blobs no texture owns), once it is older than a grace period, so an upload still in flight is never touched; payment
-// notifications older than their retention period; and the mod API's change log past what it keeps.
+// The leftover sweep: removes what a server killed mid-upload leaves behind (partial writes, textures nothing refers
+// to, blobs no texture owns), once it is older than a grace period, so an upload still in flight is never touched;
+// payment notifications older than their retention period; and the mod API's change log past what it keeps.
 import type { Db } from '../db/database.ts';
 import { pruneChanges } from '../events/change-log.ts';
 import { removeOldNotifications } from '../premium/payments.ts';
@@ -21,7 +21,10 @@ export interface SweepReport {
   changes: number;
 }
 
-/** How old a leftover must be, how long payment notifications are kept (none removed when unset), and a clock and a stop signal for tests and shutdown. */
+/**
+ * How old a leftover must be, how long payment notifications are kept (none removed when unset), and a clock and a stop
+ * signal for tests and shutdown.
+ */
 export interface SweepOptions {
   graceMs: number;
   notificationRetentionMs?: number;
@@ -30,25 +33,36 @@ export interface SweepOptions {
 }
 
 /**
- * Removes partial writes, unreferenced textures and unowned blobs written more than `graceMs` ago, who made creations that
- * long ago, and payment notifications received more than `notificationRetentionMs` ago.
+ * Removes partial writes, unreferenced textures and unowned blobs written more than `graceMs` ago, who made creations
+ * that long ago, and payment notifications received more than `notificationRetentionMs` ago.
  */
 export async function sweepLeftovers(db: Db, library: TextureLibrary, options: SweepOptions): Promise<SweepReport> {
   const now = options.now ?? Date.now();
   const before = now - options.graceMs;
-  const notifications = options.notificationRetentionMs === undefined ? 0 : await removeOldNotifications(db, now - options.notificationRetentionMs);
+  const notifications =
+    options.notificationRetentionMs === undefined
+      ? 0
+      : await removeOldNotifications(db, now - options.notificationRetentionMs);
   const partialWrites = await library.store.removePartialWrites(before);
   await forgetOldMakers(db, before);
 
   const textures: string[] = [];
-  const oldRows = await db.selectFrom('textures').select('hash').where('created_at', '<', before).orderBy('hash').execute();
+  const oldRows = await db
+    .selectFrom('textures')
+    .select('hash')
+    .where('created_at', '<', before)
+    .orderBy('hash')
+    .execute();
   for (const { hash } of oldRows) {
     options.signal?.throwIfAborted();
     textures.push(...(await library.release([hash])));
   }
 
-  // A texture stored after this read had its blob written just before its row, so that blob is younger than the grace period.
-  const owned = new Set((await db.selectFrom('textures').select('hash').execute()).flatMap(({ hash }) => textureBlobKeys(hash)));
+  // A texture stored after this read had its blob written just before its row, so that blob is younger than the grace
+  // period.
+  const owned = new Set(
+    (await db.selectFrom('textures').select('hash').execute()).flatMap(({ hash }) => textureBlobKeys(hash)),
+  );
   const blobs: string[] = [];
   for await (const blob of library.store.list()) {
     options.signal?.throwIfAborted();
@@ -66,7 +80,9 @@ export function describeSweep(report: SweepReport): string[] {
     ...report.partialWrites.map((name) => `partial write ${name}`),
     ...report.textures.map((hash) => `unreferenced texture ${hash}`),
     ...report.blobs.map((key) => `unowned blob ${key}`),
-    ...(report.notifications > 0 ? [`${report.notifications} payment notification(s) past their retention period`] : []),
+    ...(report.notifications > 0
+      ? [`${report.notifications} payment notification(s) past their retention period`]
+      : []),
     ...(report.changes > 0 ? [`${report.changes} mod API change(s) past what the change log keeps`] : []),
   ];
 }

@@ -50,7 +50,8 @@ async function applyBoost(trx: Transaction<Database>, uuid: string): Promise<voi
     await grantFeature(trx, uuid, wanted);
     granted = wanted;
   }
-  if (link) await trx.updateTable('discord_links').set({ granted_item: granted }).where('user_uuid', '=', uuid).execute();
+  if (link)
+    await trx.updateTable('discord_links').set({ granted_item: granted }).where('user_uuid', '=', uuid).execute();
   await trx
     .updateTable('premium')
     .set({ boost_only: granted !== null && kept.size === 0 ? 1 : 0 })
@@ -65,14 +66,23 @@ export async function issueLinkCode(db: Db, uuid: string, now = Date.now()): Pro
   await db
     .insertInto('discord_links')
     .values({ user_uuid: uuid, link_code: code, link_code_expires_at: expires, updated_at: now })
-    .onConflict((oc) => oc.column('user_uuid').doUpdateSet({ link_code: code, link_code_expires_at: expires, updated_at: now }))
+    .onConflict((oc) =>
+      oc.column('user_uuid').doUpdateSet({ link_code: code, link_code_expires_at: expires, updated_at: now }),
+    )
     .execute();
   return code;
 }
 
 /** A player's link: whether it is bound, whether the member boosts, and the chosen cosmetic. */
-export async function linkState(db: Db, uuid: string): Promise<{ linked: boolean; boosting: boolean; cosmetic: string | null }> {
-  const link = await db.selectFrom('discord_links').select(['discord_id', 'boosting', 'cosmetic']).where('user_uuid', '=', uuid).executeTakeFirst();
+export async function linkState(
+  db: Db,
+  uuid: string,
+): Promise<{ linked: boolean; boosting: boolean; cosmetic: string | null }> {
+  const link = await db
+    .selectFrom('discord_links')
+    .select(['discord_id', 'boosting', 'cosmetic'])
+    .where('user_uuid', '=', uuid)
+    .executeTakeFirst();
   const linked = Boolean(link?.discord_id);
   return { linked, boosting: linked && link!.boosting === 1, cosmetic: link?.cosmetic ?? null };
 }
@@ -80,9 +90,17 @@ export async function linkState(db: Db, uuid: string): Promise<{ linked: boolean
 /** Sets the cosmetic a linked, boosting player gets; false (nothing changed) when they are not both. */
 export async function chooseCosmetic(db: Db, uuid: string, item: PremiumItem, now = Date.now()): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const link = await trx.selectFrom('discord_links').select(['discord_id', 'boosting']).where('user_uuid', '=', uuid).executeTakeFirst();
+    const link = await trx
+      .selectFrom('discord_links')
+      .select(['discord_id', 'boosting'])
+      .where('user_uuid', '=', uuid)
+      .executeTakeFirst();
     if (!link?.discord_id || link.boosting !== 1) return false;
-    await trx.updateTable('discord_links').set({ cosmetic: item, updated_at: now }).where('user_uuid', '=', uuid).execute();
+    await trx
+      .updateTable('discord_links')
+      .set({ cosmetic: item, updated_at: now })
+      .where('user_uuid', '=', uuid)
+      .execute();
     await applyBoost(trx, uuid);
     return true;
   });
@@ -90,7 +108,11 @@ export async function chooseCosmetic(db: Db, uuid: string, item: PremiumItem, no
 
 /** Removes a player's link and takes back what their boost gave. */
 async function removeLink(trx: Transaction<Database>, uuid: string): Promise<void> {
-  await trx.updateTable('discord_links').set({ discord_id: null, boosting: 0, cosmetic: null }).where('user_uuid', '=', uuid).execute();
+  await trx
+    .updateTable('discord_links')
+    .set({ discord_id: null, boosting: 0, cosmetic: null })
+    .where('user_uuid', '=', uuid)
+    .execute();
   await applyBoost(trx, uuid);
   await trx.deleteFrom('discord_links').where('user_uuid', '=', uuid).execute();
 }
@@ -98,7 +120,11 @@ async function removeLink(trx: Transaction<Database>, uuid: string): Promise<voi
 /** Unlinks a player from the site; false when they had no link. */
 export async function unlinkPlayer(db: Db, uuid: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const link = await trx.selectFrom('discord_links').select('user_uuid').where('user_uuid', '=', uuid).executeTakeFirst();
+    const link = await trx
+      .selectFrom('discord_links')
+      .select('user_uuid')
+      .where('user_uuid', '=', uuid)
+      .executeTakeFirst();
     if (!link) return false;
     await removeLink(trx, uuid);
     return true;
@@ -115,8 +141,16 @@ async function playerOfMember(trx: Transaction<Database>, discordId: string): Pr
     .executeTakeFirst();
 }
 
-/** The bot binds a link code to a member (a member linked to another player moves over); null for a wrong or expired code. */
-export async function bindLinkCode(db: Db, code: string, discordId: string, now = Date.now()): Promise<LinkedPlayer | null> {
+/**
+ * The bot binds a link code to a member (a member linked to another player moves over); null for a wrong or expired
+ * code.
+ */
+export async function bindLinkCode(
+  db: Db,
+  code: string,
+  discordId: string,
+  now = Date.now(),
+): Promise<LinkedPlayer | null> {
   return db.transaction().execute(async (trx) => {
     const player = await trx
       .selectFrom('discord_links')
@@ -139,7 +173,12 @@ export async function bindLinkCode(db: Db, code: string, discordId: string, now 
 }
 
 /** The bot reports whether a member boosts; null for a member nobody linked. */
-export async function setBoosting(db: Db, discordId: string, boosting: boolean, now = Date.now()): Promise<LinkedPlayer | null> {
+export async function setBoosting(
+  db: Db,
+  discordId: string,
+  boosting: boolean,
+  now = Date.now(),
+): Promise<LinkedPlayer | null> {
   return db.transaction().execute(async (trx) => {
     const player = await playerOfMember(trx, discordId);
     if (!player) return null;
@@ -149,7 +188,12 @@ export async function setBoosting(db: Db, discordId: string, boosting: boolean, 
       .where('user_uuid', '=', player.uuid)
       .execute();
     await applyBoost(trx, player.uuid);
-    await recordAdminAction(trx, BOT_ACTOR, { action: 'BOT_BOOSTING', target: player, detail: boosting ? 'boosting' : 'not boosting' }, now);
+    await recordAdminAction(
+      trx,
+      BOT_ACTOR,
+      { action: 'BOT_BOOSTING', target: player, detail: boosting ? 'boosting' : 'not boosting' },
+      now,
+    );
     return player;
   });
 }
@@ -160,7 +204,12 @@ export async function unlinkMember(db: Db, discordId: string, now = Date.now()):
     const player = await playerOfMember(trx, discordId);
     if (!player) return null;
     await removeLink(trx, player.uuid);
-    await recordAdminAction(trx, BOT_ACTOR, { action: 'BOT_UNLINK', target: player, detail: `member ${discordId}` }, now);
+    await recordAdminAction(
+      trx,
+      BOT_ACTOR,
+      { action: 'BOT_UNLINK', target: player, detail: `member ${discordId}` },
+      now,
+    );
     return player;
   });
 }
@@ -176,16 +225,31 @@ export async function linkedMembers(db: Db, after: string, limit: number) {
     .orderBy('discord_links.discord_id')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ discordId: row.discord_id!, uuid: row.uuid, username: row.username, boosting: row.boosting === 1 }));
+  return rows.map((row) => ({
+    discordId: row.discord_id!,
+    uuid: row.uuid,
+    username: row.username,
+    boosting: row.boosting === 1,
+  }));
 }
 
-/** A premium role code for a player who owns a feature not only through a boost; 'no-premium' or 'boost-only' otherwise. */
-export async function issueRoleCode(db: Db, uuid: string, now = Date.now()): Promise<string | 'no-premium' | 'boost-only'> {
+/**
+ * A premium role code for a player who owns a feature not only through a boost; 'no-premium' or 'boost-only' otherwise.
+ */
+export async function issueRoleCode(
+  db: Db,
+  uuid: string,
+  now = Date.now(),
+): Promise<string | 'no-premium' | 'boost-only'> {
   return db.transaction().execute(async (trx) => {
     const states = await featureStates(trx, uuid);
     if (!Object.values(states).some((state) => state.owned)) return 'no-premium' as const;
     if ((await keptFeatures(trx, uuid)).size === 0) {
-      const premium = await trx.selectFrom('premium').select('boost_only').where('user_uuid', '=', uuid).executeTakeFirst();
+      const premium = await trx
+        .selectFrom('premium')
+        .select('boost_only')
+        .where('user_uuid', '=', uuid)
+        .executeTakeFirst();
       if (premium?.boost_only === 1) return 'boost-only' as const;
     }
     const code = newCode();
@@ -199,7 +263,12 @@ export async function issueRoleCode(db: Db, uuid: string, now = Date.now()): Pro
 }
 
 /** The bot claims a premium role code for a member; null for a wrong, used or expired code. */
-export async function claimRoleCode(db: Db, code: string, discordId: string, now = Date.now()): Promise<LinkedPlayer | null> {
+export async function claimRoleCode(
+  db: Db,
+  code: string,
+  discordId: string,
+  now = Date.now(),
+): Promise<LinkedPlayer | null> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('discord_role_codes')

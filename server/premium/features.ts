@@ -13,14 +13,21 @@ import type { Database } from '../db/schema.ts';
 export type ToggledItem = 'glint' | 'dinnerbone';
 
 /** The `premium` columns that hold each feature's ownership and on/off state (the animation has no switch). */
-const COLUMNS: Record<PremiumItem, { owned: 'animated' | 'glint' | 'dinnerbone'; enabled: 'glint_enabled' | 'dinnerbone_enabled' | null }> = {
+const COLUMNS: Record<
+  PremiumItem,
+  { owned: 'animated' | 'glint' | 'dinnerbone'; enabled: 'glint_enabled' | 'dinnerbone_enabled' | null }
+> = {
   animated: { owned: 'animated', enabled: null },
   glint: { owned: 'glint', enabled: 'glint_enabled' },
   dinnerbone: { owned: 'dinnerbone', enabled: 'dinnerbone_enabled' },
 };
 
 /** Writes premium columns of a player, creating their row when needed. */
-async function setColumns(trx: Transaction<Database> | Db, uuid: string, values: Record<string, number>): Promise<void> {
+async function setColumns(
+  trx: Transaction<Database> | Db,
+  uuid: string,
+  values: Record<string, number>,
+): Promise<void> {
   await trx
     .insertInto('premium')
     .values({ user_uuid: uuid, ...values })
@@ -45,7 +52,12 @@ export async function lockFeatures(trx: Transaction<Database>, uuid: string): Pr
 
 /** The features a player keeps whatever their boost does: paid for (a completed payment) or given by a moderator. */
 export async function keptFeatures(trx: Transaction<Database>, uuid: string): Promise<Set<PremiumItem>> {
-  const paid = await trx.selectFrom('premium_payments').select('item').where('user_uuid', '=', uuid).where('status', '=', 'completed').execute();
+  const paid = await trx
+    .selectFrom('premium_payments')
+    .select('item')
+    .where('user_uuid', '=', uuid)
+    .where('status', '=', 'completed')
+    .execute();
   const granted = await trx.selectFrom('premium_grants').select('item').where('user_uuid', '=', uuid).execute();
   return new Set([...paid, ...granted].map((row) => row.item).filter(isPremiumItem));
 }
@@ -83,7 +95,12 @@ export async function revokeFeature(trx: Transaction<Database>, uuid: string, it
 }
 
 /** Switches an owned feature on or off; false (and nothing changed) when the player does not own it. */
-export async function setFeatureEnabled(trx: Transaction<Database> | Db, uuid: string, item: ToggledItem, on: boolean): Promise<boolean> {
+export async function setFeatureEnabled(
+  trx: Transaction<Database> | Db,
+  uuid: string,
+  item: ToggledItem,
+  on: boolean,
+): Promise<boolean> {
   const { owned, enabled } = COLUMNS[item];
   const result = await trx
     .updateTable('premium')
@@ -95,8 +112,13 @@ export async function setFeatureEnabled(trx: Transaction<Database> | Db, uuid: s
 }
 
 /** Each feature's state for a player (none owned for a visitor). */
-export async function featureStates(db: Db | Transaction<Database>, uuid: string | null): Promise<Record<PremiumItem, { owned: boolean; enabled: boolean }>> {
-  const row = uuid ? await db.selectFrom('premium').selectAll().where('user_uuid', '=', uuid).executeTakeFirst() : undefined;
+export async function featureStates(
+  db: Db | Transaction<Database>,
+  uuid: string | null,
+): Promise<Record<PremiumItem, { owned: boolean; enabled: boolean }>> {
+  const row = uuid
+    ? await db.selectFrom('premium').selectAll().where('user_uuid', '=', uuid).executeTakeFirst()
+    : undefined;
   const states = {} as Record<PremiumItem, { owned: boolean; enabled: boolean }>;
   for (const item of PREMIUM_ITEMS) {
     const { owned, enabled } = COLUMNS[item];

@@ -1,7 +1,8 @@
 // Payments that grant premium features, whatever the provider: a payment row per provider transaction (so a replayed
-// notification grants nothing twice) written in the transaction of its grant, refunds and reversals that take the feature
-// back in the order they really happen, and the stored notifications with what became of each (an untrusted one kept
-// short, every one kept for the retention period). Each change to a player's features holds their lock (features.ts).
+// notification grants nothing twice) written in the transaction of its grant, refunds and reversals that take the
+// feature back in the order they really happen, and the stored notifications with what became of each (an untrusted one
+// kept short, every one kept for the retention period). Each change to a player's features holds their lock
+// (features.ts).
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import { isPremiumItem } from '../../src/lib/premium.ts';
 import type { Db } from '../db/database.ts';
@@ -20,7 +21,10 @@ export interface CompletedPayment {
 
 /** Outcomes that changed a player's features (their mod profile must be told). */
 const CHANGING_OUTCOMES = new Set(['granted', 'revoked', 'restored']);
-/** How much of a body nobody vouched for (a bad signature, no verification yet, junk) is stored: enough to see what it was. */
+/**
+ * How much of a body nobody vouched for (a bad signature, no verification yet, junk) is stored: enough to see what it
+ * was.
+ */
 export const UNTRUSTED_BODY_CHARS = 1024;
 /** The longest transaction or event id stored with a notification (providers' ids are a few dozen characters). */
 const MAX_TXN_ID_CHARS = 255;
@@ -43,7 +47,13 @@ function storedBody(body: string, trusted: boolean): string {
 
 /** A `payment_notifications` row (a transaction id too long to be a provider's is left out). */
 function notificationRow(provider: string, body: string, txnId: string | null, outcome: string, now: number) {
-  return { provider, received_at: now, body, txn_id: txnId !== null && txnId.length <= MAX_TXN_ID_CHARS ? txnId : null, outcome };
+  return {
+    provider,
+    received_at: now,
+    body,
+    txn_id: txnId !== null && txnId.length <= MAX_TXN_ID_CHARS ? txnId : null,
+    outcome,
+  };
 }
 
 /**
@@ -55,7 +65,11 @@ export async function receiveNotification(
   context: { db: Db; bus: InvalidationBus },
   notification: IncomingNotification,
   now = Date.now(),
-): Promise<{ id: number; settle: <O extends string>(outcome: O, uuid?: string) => Promise<O>; trust: () => Promise<void> }> {
+): Promise<{
+  id: number;
+  settle: <O extends string>(outcome: O, uuid?: string) => Promise<O>;
+  trust: () => Promise<void>;
+}> {
   const { db, bus } = context;
   const { provider, body, txnId, trusted } = notification;
   const { id } = await db
@@ -79,7 +93,10 @@ export async function receiveNotification(
   return { id, settle, trust };
 }
 
-/** Stores a notification refused before anything was done with it (junk, a bad signature), in one write; returns `outcome`. */
+/**
+ * Stores a notification refused before anything was done with it (junk, a bad signature), in one write; returns
+ * `outcome`.
+ */
 export async function storeRefusedNotification<O extends string>(
   db: Db,
   notification: Omit<IncomingNotification, 'trusted'>,
@@ -88,7 +105,9 @@ export async function storeRefusedNotification<O extends string>(
 ): Promise<O> {
   await db
     .insertInto('payment_notifications')
-    .values(notificationRow(notification.provider, storedBody(notification.body, false), notification.txnId, outcome, now))
+    .values(
+      notificationRow(notification.provider, storedBody(notification.body, false), notification.txnId, outcome, now),
+    )
     .execute();
   return outcome;
 }
@@ -99,8 +118,15 @@ export async function removeOldNotifications(db: Db, before: number): Promise<nu
   return Number(removed.numDeletedRows);
 }
 
-/** Grants the feature of a completed payment once per transaction: 'granted', 'duplicate', or 'refused: player' for an unknown player. */
-export async function grantPayment(db: Db, payment: CompletedPayment, now = Date.now()): Promise<'granted' | 'duplicate' | 'refused: player'> {
+/**
+ * Grants the feature of a completed payment once per transaction: 'granted', 'duplicate', or 'refused: player' for an
+ * unknown player.
+ */
+export async function grantPayment(
+  db: Db,
+  payment: CompletedPayment,
+  now = Date.now(),
+): Promise<'granted' | 'duplicate' | 'refused: player'> {
   return db.transaction().execute(async (trx) => {
     const player = await trx.selectFrom('users').select('uuid').where('uuid', '=', payment.uuid).executeTakeFirst();
     if (!player) return 'refused: player' as const;
@@ -152,7 +178,10 @@ export async function changePaymentStatus(
   txnId: string,
   status: PaymentStatus,
   now = Date.now(),
-): Promise<{ outcome: 'revoked' | 'restored' | 'duplicate' | 'out of order' | 'refused: unknown payment'; uuid?: string }> {
+): Promise<{
+  outcome: 'revoked' | 'restored' | 'duplicate' | 'out of order' | 'refused: unknown payment';
+  uuid?: string;
+}> {
   return db.transaction().execute(async (trx) => {
     const payment = () =>
       trx
@@ -169,7 +198,12 @@ export async function changePaymentStatus(
     if (!isPremiumItem(item)) return { outcome: 'refused: unknown payment' as const };
     if (current === status) return { outcome: 'duplicate' as const };
     if (!(NEXT_STATUSES[current as PaymentStatus] ?? []).includes(status)) return { outcome: 'out of order' as const };
-    await trx.updateTable('premium_payments').set({ status, updated_at: now }).where('provider', '=', provider).where('txn_id', '=', txnId).execute();
+    await trx
+      .updateTable('premium_payments')
+      .set({ status, updated_at: now })
+      .where('provider', '=', provider)
+      .where('txn_id', '=', txnId)
+      .execute();
     if (status === 'completed') {
       await grantFeature(trx, uuid, item);
       return { outcome: 'restored' as const, uuid };

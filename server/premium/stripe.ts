@@ -9,7 +9,14 @@ import type { PremiumConfig } from '../config/index.ts';
 import type { Db } from '../db/database.ts';
 import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
 import type { InvalidationBus } from '../events/invalidation.ts';
-import { cents, changePaymentStatus, grantPayment, receiveNotification, storeRefusedNotification, type PaymentStatus } from './payments.ts';
+import {
+  cents,
+  changePaymentStatus,
+  grantPayment,
+  receiveNotification,
+  storeRefusedNotification,
+  type PaymentStatus,
+} from './payments.ts';
 import { isPlayerUuid } from '../../src/lib/ids.ts';
 
 const PROVIDER = 'stripe';
@@ -26,7 +33,10 @@ export type StripeOutcome =
   | 'out of order'
   | `refused: ${'signature' | 'stale' | 'body' | 'unpaid' | 'amount' | 'currency' | 'metadata' | 'player' | 'unknown payment'}`;
 
-/** Makes a Stripe Checkout session for one feature; resolves with the URL to send the buyer to; OutsideServiceError when Stripe does not make it. */
+/**
+ * Makes a Stripe Checkout session for one feature; resolves with the URL to send the buyer to; OutsideServiceError when
+ * Stripe does not make it.
+ */
 export async function createCheckoutSession(
   premium: PremiumConfig,
   order: { uuid: string; item: PremiumItem; siteName: string; successUrl: string; cancelUrl: string },
@@ -48,21 +58,32 @@ export async function createCheckoutSession(
     service: 'Stripe',
     url: `${premium.stripe.apiUrl}/v1/checkout/sessions`,
     method: 'POST',
-    headers: { authorization: `Bearer ${premium.stripe.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Bearer ${premium.stripe.secretKey}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: form,
     maxBytes: OUTSIDE_JSON_MAX_BYTES,
     timeoutMs,
   });
   const session = answer.jsonOrNull() as { url?: unknown } | null;
-  if (!answer.ok || typeof session?.url !== 'string') throw answer.unexpected(answer.ok ? 'no checkout URL' : undefined);
+  if (!answer.ok || typeof session?.url !== 'string')
+    throw answer.unexpected(answer.ok ? 'no checkout URL' : undefined);
   return session.url;
 }
 
 /** Whether a `Stripe-Signature` header signs `body` with `secret` (any of its v1 signatures), and how old it is. */
-export function checkSignature(header: string | undefined, body: Buffer, secret: string, now = Date.now()): 'valid' | 'invalid' | 'stale' {
+export function checkSignature(
+  header: string | undefined,
+  body: Buffer,
+  secret: string,
+  now = Date.now(),
+): 'valid' | 'invalid' | 'stale' {
   const parts = (header ?? '').split(',').map((part) => part.split('=', 2) as [string, string?]);
   const timestamp = Number(parts.find(([key]) => key === 't')?.[1]);
-  const signatures = parts.filter(([key, value]) => key === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value)).map(([, value]) => value!);
+  const signatures = parts
+    .filter(([key, value]) => key === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value))
+    .map(([, value]) => value!);
   if (!Number.isInteger(timestamp) || signatures.length === 0) return 'invalid';
   const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
   if (!signatures.some((signature) => timingSafeEqual(Buffer.from(signature, 'hex'), expected))) return 'invalid';
@@ -91,7 +112,10 @@ interface StripeEvent {
 function parseEvent(body: Buffer): StripeEvent | null {
   try {
     const event = JSON.parse(body.toString('utf8')) as StripeEvent;
-    return typeof event?.id === 'string' && typeof event.type === 'string' && typeof event.data?.object === 'object' && event.data.object !== null
+    return typeof event?.id === 'string' &&
+      typeof event.type === 'string' &&
+      typeof event.data?.object === 'object' &&
+      event.data.object !== null
       ? event
       : null;
   } catch {
@@ -119,15 +143,19 @@ async function seenBefore(db: Db, eventId: string, storedId: number): Promise<bo
 function paymentChange(event: StripeEvent): PaymentStatus | null {
   if (event.type === 'charge.refunded') return 'refunded';
   if (event.type === 'charge.dispute.created') return 'reversed';
-  if (event.type === 'charge.dispute.closed' && (event.data.object.status === 'won' || event.data.object.status === 'warning_closed')) return 'completed';
+  if (
+    event.type === 'charge.dispute.closed' &&
+    (event.data.object.status === 'won' || event.data.object.status === 'warning_closed')
+  )
+    return 'completed';
   return null;
 }
 
 /**
  * Handles one webhook delivery (its raw bytes and signature header): checks the signature and its age, stores it (only
  * the start of a body that fails), then grants for a paid checkout of the right amount and currency, takes back for a
- * refund or a dispute, gives back for a dispute won, and ignores other events; each event acts once. Returns what became
- * of it.
+ * refund or a dispute, gives back for a dispute won, and ignores other events; each event acts once. Returns what
+ * became of it.
  */
 export async function handleStripeWebhook(
   context: { db: Db; bus: InvalidationBus; premium: PremiumConfig },
@@ -136,7 +164,9 @@ export async function handleStripeWebhook(
   now = Date.now(),
 ): Promise<StripeOutcome> {
   const { db, bus, premium } = context;
-  const check = premium.stripe.webhookSecret ? checkSignature(signature, body, premium.stripe.webhookSecret, now) : 'invalid';
+  const check = premium.stripe.webhookSecret
+    ? checkSignature(signature, body, premium.stripe.webhookSecret, now)
+    : 'invalid';
   if (check !== 'valid') {
     const refusal = check === 'stale' ? ('refused: stale' as const) : ('refused: signature' as const);
     return storeRefusedNotification(db, { provider: PROVIDER, body: body.toString('utf8'), txnId: null }, refusal, now);
@@ -158,7 +188,11 @@ export async function handleStripeWebhook(
     const txnId = object.payment_intent ?? object.id;
     if (!txnId) return settle('refused: body');
     const amount = (object.amount_total / 100).toFixed(2);
-    const outcome = await grantPayment(db, { provider: PROVIDER, txnId, uuid, item, amount, currency: premium.currency }, now);
+    const outcome = await grantPayment(
+      db,
+      { provider: PROVIDER, txnId, uuid, item, amount, currency: premium.currency },
+      now,
+    );
     return settle(outcome, uuid);
   }
   const change = paymentChange(event);

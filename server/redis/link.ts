@@ -24,7 +24,12 @@ function reconnectDelay(attempt: number): number {
 
 /** Connects to Redis in the background; the server starts (and serves) whether or not Redis is there. */
 export function connectRedis(url: string, log: FastifyBaseLogger): RedisLink {
-  const options = { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: reconnectDelay };
+  const options = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    retryStrategy: reconnectDelay,
+  };
   const client = new Redis(url, options);
   const others: Redis[] = [];
   let down = false;
@@ -33,7 +38,10 @@ export function connectRedis(url: string, log: FastifyBaseLogger): RedisLink {
   const noteDown = (error: unknown) => {
     if (down || closing) return;
     down = true;
-    log.warn({ err: error }, 'Redis is unreachable: rate limits and profile change notices stay within this process until it is back');
+    log.warn(
+      { err: error },
+      'Redis is unreachable: rate limits and profile change notices stay within this process until it is back',
+    );
   };
   client.on('error', noteDown);
   client.on('close', () => noteDown(new Error('The Redis connection closed')));

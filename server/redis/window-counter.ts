@@ -55,7 +55,9 @@ const DECREMENT_SCRIPT = `
 if (tonumber(redis.call('GET', KEYS[1]) or '0') > 0) then return redis.call('DECR', KEYS[1]) end
 return 0`;
 
-/** Counts in Redis under `prefix`, and in this process whenever Redis cannot be reached (a request never fails on it). */
+/**
+ * Counts in Redis under `prefix`, and in this process whenever Redis cannot be reached (a request never fails on it).
+ */
 export function sharedWindowCounter(link: RedisLink | undefined, prefix: string): WindowCounter {
   const local = localWindowCounter();
   if (!link) return local;
@@ -63,7 +65,10 @@ export function sharedWindowCounter(link: RedisLink | undefined, prefix: string)
     async increment(key, windowMs) {
       if (!link.ready()) return local.increment(key, windowMs);
       try {
-        const [current, ttl] = (await link.client.eval(INCREMENT_SCRIPT, 1, prefix + key, windowMs)) as [number, number];
+        const [current, ttl] = (await link.client.eval(INCREMENT_SCRIPT, 1, prefix + key, windowMs)) as [
+          number,
+          number,
+        ];
         return { current, ttl };
       } catch (error) {
         link.failed(error);
@@ -82,7 +87,9 @@ export function sharedWindowCounter(link: RedisLink | undefined, prefix: string)
   };
 }
 
-/** A @fastify/rate-limit store on a window counter: the plugin's per-route keys, counted in Redis or in this process. */
+/**
+ * A @fastify/rate-limit store on a window counter: the plugin's per-route keys, counted in Redis or in this process.
+ */
 export function rateLimitStore(counter: WindowCounter) {
   return class WindowCounterStore {
     constructor(

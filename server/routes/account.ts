@@ -10,10 +10,21 @@ import {
   oauthCallbackResultSchema,
 } from '../../src/lib/schemas/account.ts';
 import { anyErrorBodySchema, errorBodySchema, successSchema } from '../../src/lib/schemas/common.ts';
-import { BANNED_ACCOUNT_MESSAGE, loginErrorPath, MICROSOFT_LOGIN_FAILURES, type MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
+import {
+  BANNED_ACCOUNT_MESSAGE,
+  loginErrorPath,
+  MICROSOFT_LOGIN_FAILURES,
+  type MicrosoftLoginFailure,
+} from '../../src/lib/login-errors.ts';
 import { isSafeRef } from '../../src/lib/routes.ts';
 import { isLoginCode, redeemLoginCode } from '../auth/login-codes.ts';
-import { OAUTH_LOGIN_COOKIE, OAUTH_LOGIN_COOKIE_PATH, OAUTH_LOGIN_TTL_MS, savePendingOAuthLogin, takePendingOAuthLogin } from '../auth/oauth-logins.ts';
+import {
+  OAUTH_LOGIN_COOKIE,
+  OAUTH_LOGIN_COOKIE_PATH,
+  OAUTH_LOGIN_TTL_MS,
+  savePendingOAuthLogin,
+  takePendingOAuthLogin,
+} from '../auth/oauth-logins.ts';
 import { clearSessionCookie, cookieOptions, requireUser, safeEqual } from '../auth/plugin.ts';
 import { createSession, endSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import { deleteAccount } from '../accounts/deletion.ts';
@@ -32,9 +43,13 @@ export const BANNED_MESSAGE = BANNED_ACCOUNT_MESSAGE;
 /** The message when one client has made too many code logins this minute. */
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many attempts. Wait a minute and try again.';
 /** The message when the site as a whole has seen too many wrong codes this minute. */
-export const LOGIN_BUDGET_SPENT_MESSAGE = 'Too many wrong codes have been tried on this site in the last minute. Wait a minute and try again.';
+export const LOGIN_BUDGET_SPENT_MESSAGE =
+  'Too many wrong codes have been tried on this site in the last minute. Wait a minute and try again.';
 
-/** The status of each Microsoft login failure: the player's sign-in is stale (400), their account cannot play (403), or a service failed (502). */
+/**
+ * The status of each Microsoft login failure: the player's sign-in is stale (400), their account cannot play (403), or
+ * a service failed (502).
+ */
 const MICROSOFT_FAILURE_STATUS: Record<MicrosoftLoginFailure, number> = {
   expired: 400,
   noXboxAccount: 403,
@@ -47,7 +62,10 @@ const MICROSOFT_FAILURE_STATUS: Record<MicrosoftLoginFailure, number> = {
   unavailable: 502,
 };
 
-/** The refusal of a Microsoft login: its status, and its message as the message and under `errors` (what the login page lists). */
+/**
+ * The refusal of a Microsoft login: its status, and its message as the message and under `errors` (what the login page
+ * lists).
+ */
 function microsoftLoginFailure(reason: MicrosoftLoginFailure): HttpError {
   const message = MICROSOFT_LOGIN_FAILURES[reason];
   return new HttpError(MICROSOFT_FAILURE_STATUS[reason], message, { microsoft: [message] });
@@ -66,14 +84,20 @@ export async function accountRoutes(instance: FastifyInstance, options: AppConte
   const sessionLifetimeMs = config.sessionDays * 86400 * 1000;
   const microsoft = config.microsoft ? createMicrosoftLogin(config.microsoft) : undefined;
 
-  /** Starts a session for a player and sets its cookie (every login ends here); true when it is the account's first login. */
+  /**
+   * Starts a session for a player and sets its cookie (every login ends here); true when it is the account's first
+   * login.
+   */
   async function startSession(request: FastifyRequest, reply: FastifyReply, uuid: string): Promise<boolean> {
     const token = await createSession(db, uuid, sessionLifetimeMs);
     reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, sessionLifetimeMs / 1000));
     return recordLogin(db, uuid);
   }
 
-  /** Each login call's limit a client: as many calls a minute as it may try codes, then 429 with TOO_MANY_ATTEMPTS_MESSAGE (`onRefused` runs on each refusal). */
+  /**
+   * Each login call's limit a client: as many calls a minute as it may try codes, then 429 with
+   * TOO_MANY_ATTEMPTS_MESSAGE (`onRefused` runs on each refusal).
+   */
   const loginRateLimit = (onRefused?: () => void) => ({
     max: config.loginAttemptsPerMinute,
     timeWindow: 60_000,
@@ -84,7 +108,10 @@ export async function accountRoutes(instance: FastifyInstance, options: AppConte
   });
 
   const failureBudget = loginFailureBudget(options.counter, config.loginFailuresPerMinute, () =>
-    instance.log.warn({ perMinute: config.loginFailuresPerMinute }, 'the failed code login budget is spent: code logins wait for the next minute'),
+    instance.log.warn(
+      { perMinute: config.loginFailuresPerMinute },
+      'the failed code login budget is spent: code logins wait for the next minute',
+    ),
   );
 
   app.post(
@@ -129,7 +156,10 @@ export async function accountRoutes(instance: FastifyInstance, options: AppConte
 
   app.post(
     '/api/account/logout',
-    { config: { auth: 'session' }, schema: { summary: 'Log out', response: { 200: successSchema, ...errorResponses } } },
+    {
+      config: { auth: 'session' },
+      schema: { summary: 'Log out', response: { 200: successSchema, ...errorResponses } },
+    },
     async (request, reply) => {
       await endSession(db, request.cookies[SESSION_COOKIE]!);
       clearSessionCookie(request, reply);
@@ -168,9 +198,13 @@ export async function accountRoutes(instance: FastifyInstance, options: AppConte
           'Starts an authorization code flow with PKCE (S256): the state, the code verifier and the ref are kept for 10 minutes under a ' +
           'random token in an HttpOnly cookie (`oauth_login`, path /api/account/oauth), and the browser goes to the Microsoft sign-in page, ' +
           'which returns it to the login page with `code` and `state`. Without MICROSOFT_CLIENT_ID: back to the login page, which says so.',
-        querystring: z.object({ ref: z.string().optional().meta({ description: 'The site path to return to after the login' }) }),
+        querystring: z.object({
+          ref: z.string().optional().meta({ description: 'The site path to return to after the login' }),
+        }),
         response: {
-          302: emptyResponse('To the Microsoft sign-in page; or, when Microsoft login is not configured, back to the login page, which says so'),
+          302: emptyResponse(
+            'To the Microsoft sign-in page; or, when Microsoft login is not configured, back to the login page, which says so',
+          ),
           ...errorResponses,
         },
       },
@@ -185,7 +219,10 @@ export async function accountRoutes(instance: FastifyInstance, options: AppConte
         { state: login.state, codeVerifier: login.codeVerifier, ref: ref ?? '/' },
         request.cookies[OAUTH_LOGIN_COOKIE],
       );
-      reply.setCookie(OAUTH_LOGIN_COOKIE, token, { ...cookieOptions(request, true, OAUTH_LOGIN_TTL_MS / 1000), path: OAUTH_LOGIN_COOKIE_PATH });
+      reply.setCookie(OAUTH_LOGIN_COOKIE, token, {
+        ...cookieOptions(request, true, OAUTH_LOGIN_TTL_MS / 1000),
+        path: OAUTH_LOGIN_COOKIE_PATH,
+      });
       reply.header('cache-control', 'no-store');
       return reply.redirect(login.url.href, 302);
     },
@@ -205,17 +242,28 @@ export async function accountRoutes(instance: FastifyInstance, options: AppConte
           'session starts. Failures: 400 (a wrong, used or expired sign-in), 403 (no Xbox profile, a child account outside a family, no ' +
           'game, banned, and other Xbox refusals), 429, 501 (not configured), 502 (Microsoft or Xbox unreachable).',
         body: oauthCallbackBodySchema,
-        response: { 200: oauthCallbackResultSchema, '4xx': anyErrorBodySchema, '5xx': z.union([errorBodySchema, loginFailureSchema]) },
+        response: {
+          200: oauthCallbackResultSchema,
+          '4xx': anyErrorBodySchema,
+          '5xx': z.union([errorBodySchema, loginFailureSchema]),
+        },
       },
     },
     async (request, reply) => {
       if (!microsoft) throw new HttpError(501, 'Microsoft login is not configured on this server.');
       const token = request.cookies[OAUTH_LOGIN_COOKIE];
-      if (token) reply.clearCookie(OAUTH_LOGIN_COOKIE, { ...cookieOptions(request, true), path: OAUTH_LOGIN_COOKIE_PATH });
+      if (token)
+        reply.clearCookie(OAUTH_LOGIN_COOKIE, { ...cookieOptions(request, true), path: OAUTH_LOGIN_COOKIE_PATH });
       // One use: the login is taken whatever comes next, so neither its state nor its code can be tried again.
       const pending = token ? await takePendingOAuthLogin(db, token) : null;
       const { code, state } = request.body;
-      if (!pending || typeof code !== 'string' || code === '' || typeof state !== 'string' || !safeEqual(state, pending.state)) {
+      if (
+        !pending ||
+        typeof code !== 'string' ||
+        code === '' ||
+        typeof state !== 'string' ||
+        !safeEqual(state, pending.state)
+      ) {
         throw refuseMicrosoftLogin('expired');
       }
       let profile: GameProfile;
@@ -223,7 +271,8 @@ export async function accountRoutes(instance: FastifyInstance, options: AppConte
         profile = await microsoft.gameProfile({ code, state, codeVerifier: pending.codeVerifier });
       } catch (error) {
         if (!(error instanceof MicrosoftLoginError)) throw error;
-        if (error.reason === 'unavailable') request.log.warn({ detail: error.message }, 'Microsoft login: an outside service failed');
+        if (error.reason === 'unavailable')
+          request.log.warn({ detail: error.message }, 'Microsoft login: an outside service failed');
         else request.log.info({ reason: error.reason, detail: error.message }, 'Microsoft login refused');
         throw refuseMicrosoftLogin(error.reason);
       }

@@ -2,7 +2,13 @@
 // (/api/premium/discord/generate), for logged-in players.
 import type { FastifyInstance } from 'fastify';
 import { successSchema } from '../../src/lib/schemas/common.ts';
-import { codeSchema, cosmeticBodySchema, cosmeticSchema, successFlagSchema, usableCosmeticsSchema } from '../../src/lib/schemas/premium.ts';
+import {
+  codeSchema,
+  cosmeticBodySchema,
+  cosmeticSchema,
+  successFlagSchema,
+  usableCosmeticsSchema,
+} from '../../src/lib/schemas/premium.ts';
 import { PREMIUM_FEATURES, PREMIUM_ITEMS } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
@@ -32,7 +38,13 @@ export async function boostRoutes(instance: FastifyInstance, options: AppContext
 
   app.get(
     `${BOOST}/linked`,
-    { config: session, schema: { summary: "Whether the player's community account is linked", response: { 200: successFlagSchema, ...errorResponses } } },
+    {
+      config: session,
+      schema: {
+        summary: "Whether the player's community account is linked",
+        response: { 200: successFlagSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ success: (await linkState(db, (await requireUser(request)).uuid)).linked }),
   );
 
@@ -40,20 +52,35 @@ export async function boostRoutes(instance: FastifyInstance, options: AppContext
     `${BOOST}/boosting`,
     {
       config: session,
-      schema: { summary: "Whether the player's linked community account boosts the community", response: { 200: successFlagSchema, ...errorResponses } },
+      schema: {
+        summary: "Whether the player's linked community account boosts the community",
+        response: { 200: successFlagSchema, ...errorResponses },
+      },
     },
     async (request) => ({ success: (await linkState(db, (await requireUser(request)).uuid)).boosting }),
   );
 
   app.get(
     `${BOOST}/usable`,
-    { config: session, schema: { summary: 'The cosmetics a boost can give, by key', response: { 200: usableCosmeticsSchema, ...errorResponses } } },
+    {
+      config: session,
+      schema: {
+        summary: 'The cosmetics a boost can give, by key',
+        response: { 200: usableCosmeticsSchema, ...errorResponses },
+      },
+    },
     async () => ({ cosmetics: Object.fromEntries(PREMIUM_ITEMS.map((item) => [item, PREMIUM_FEATURES[item].name])) }),
   );
 
   app.get(
     `${BOOST}/cosmetic`,
-    { config: session, schema: { summary: 'The cosmetic the player chose for their boost', response: { 200: cosmeticSchema, ...errorResponses } } },
+    {
+      config: session,
+      schema: {
+        summary: 'The cosmetic the player chose for their boost',
+        response: { 200: cosmeticSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ cosmetic: (await linkState(db, (await requireUser(request)).uuid)).cosmetic }),
   );
 
@@ -69,7 +96,8 @@ export async function boostRoutes(instance: FastifyInstance, options: AppContext
     },
     async (request) => {
       const user = await requireUser(request);
-      if (!(await chooseCosmetic(db, user.uuid, request.body.cosmetic))) throw new HttpError(403, 'Link your community account and boost the server first.');
+      if (!(await chooseCosmetic(db, user.uuid, request.body.cosmetic)))
+        throw new HttpError(403, 'Link your community account and boost the server first.');
       await bus.publish(user.uuid);
       return { cosmetic: request.body.cosmetic };
     },
@@ -77,7 +105,13 @@ export async function boostRoutes(instance: FastifyInstance, options: AppContext
 
   app.post(
     `${BOOST}/remove`,
-    { config: session, schema: { summary: 'Unlink the community account (a boost cosmetic ends)', response: { 200: successSchema, ...errorResponses } } },
+    {
+      config: session,
+      schema: {
+        summary: 'Unlink the community account (a boost cosmetic ends)',
+        response: { 200: successSchema, ...errorResponses },
+      },
+    },
     async (request) => {
       const user = await requireUser(request);
       if (!(await unlinkPlayer(db, user.uuid))) throw new HttpError(404, 'Your community account is not linked.');
@@ -98,7 +132,8 @@ export async function boostRoutes(instance: FastifyInstance, options: AppContext
     async (request) => {
       const outcome = await issueRoleCode(db, (await requireUser(request)).uuid);
       if (outcome === 'no-premium') throw new HttpError(403, 'The premium role is for players with a premium feature.');
-      if (outcome === 'boost-only') throw new HttpError(403, 'Premium from boosting does not come with the premium role.');
+      if (outcome === 'boost-only')
+        throw new HttpError(403, 'Premium from boosting does not come with the premium role.');
       return { code: outcome };
     },
   );

@@ -13,7 +13,14 @@ import {
 import { HttpError } from '../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { keyHolderRateLimit } from '../http/user-rate-limit.ts';
-import { bindLinkCode, claimRoleCode, linkedMembers, setBoosting, unlinkMember, type LinkedPlayer } from '../premium/boost.ts';
+import {
+  bindLinkCode,
+  claimRoleCode,
+  linkedMembers,
+  setBoosting,
+  unlinkMember,
+  type LinkedPlayer,
+} from '../premium/boost.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
 const UNKNOWN_MEMBER = 'No player is linked to that member.';
@@ -24,7 +31,12 @@ export async function botRoutes(instance: FastifyInstance, options: AppContext) 
   const { db, bus } = options;
   const config = {
     auth: 'bot' as const,
-    rateLimit: keyHolderRateLimit('bot-api', options.config.botCallsPerMinute, 60_000, 'Too many bot calls. Wait a minute.'),
+    rateLimit: keyHolderRateLimit(
+      'bot-api',
+      options.config.botCallsPerMinute,
+      60_000,
+      'Too many bot calls. Wait a minute.',
+    ),
   };
   const answer = async (player: LinkedPlayer | null, missing: string, publish = true) => {
     if (!player) throw new HttpError(404, missing);
@@ -35,8 +47,19 @@ export async function botRoutes(instance: FastifyInstance, options: AppContext) 
 
   app.post(
     '/api/bot/link',
-    { config, schema: { summary: "Bind a player's link code to the member who sent it", body: botCodeBodySchema, response: playerAnswer } },
-    async (request) => answer(await bindLinkCode(db, request.body.code, request.body.discordId), 'That link code is wrong or has expired.'),
+    {
+      config,
+      schema: {
+        summary: "Bind a player's link code to the member who sent it",
+        body: botCodeBodySchema,
+        response: playerAnswer,
+      },
+    },
+    async (request) =>
+      answer(
+        await bindLinkCode(db, request.body.code, request.body.discordId),
+        'That link code is wrong or has expired.',
+      ),
   );
 
   app.post(
@@ -70,13 +93,32 @@ export async function botRoutes(instance: FastifyInstance, options: AppContext) 
 
   app.post(
     '/api/bot/unlink',
-    { config, schema: { summary: "Remove a member's link (a boost cosmetic ends)", body: botMemberBodySchema, response: playerAnswer } },
+    {
+      config,
+      schema: {
+        summary: "Remove a member's link (a boost cosmetic ends)",
+        body: botMemberBodySchema,
+        response: playerAnswer,
+      },
+    },
     async (request) => answer(await unlinkMember(db, request.body.discordId), UNKNOWN_MEMBER),
   );
 
   app.post(
     '/api/bot/role',
-    { config, schema: { summary: "Claim a player's premium role code for a member (once)", body: botCodeBodySchema, response: playerAnswer } },
-    async (request) => answer(await claimRoleCode(db, request.body.code, request.body.discordId), 'That premium role code is wrong, used or expired.', false),
+    {
+      config,
+      schema: {
+        summary: "Claim a player's premium role code for a member (once)",
+        body: botCodeBodySchema,
+        response: playerAnswer,
+      },
+    },
+    async (request) =>
+      answer(
+        await claimRoleCode(db, request.body.code, request.body.discordId),
+        'That premium role code is wrong, used or expired.',
+        false,
+      ),
   );
 }

@@ -10,7 +10,10 @@ import { textureUrl } from '../http/texture-url.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
-/** Registers POST /api/gallery/wear, limited per player to TEXTURE_UPLOADS_PER_10_MINUTES wears per 10 minutes (a wear changes the cape as an upload does). */
+/**
+ * Registers POST /api/gallery/wear, limited per player to TEXTURE_UPLOADS_PER_10_MINUTES wears per 10 minutes (a wear
+ * changes the cape as an upload does).
+ */
 export async function galleryWearRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.post(
@@ -18,7 +21,12 @@ export async function galleryWearRoutes(instance: FastifyInstance, options: AppC
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('gallery-wear', options.config.textureUploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyWears),
+        rateLimit: perUserRateLimit(
+          'gallery-wear',
+          options.config.textureUploadsPerTenMinutes,
+          10 * 60_000,
+          galleryMessages.tooManyWears,
+        ),
       },
       schema: {
         summary: 'Wear a gallery item: its cape or ears become the player’s, as an upload of the same picture would',
@@ -31,7 +39,12 @@ export async function galleryWearRoutes(instance: FastifyInstance, options: AppC
       const worn = await wearGalleryItem(options, request.body.hash, user.uuid);
       if (!worn) throw new HttpError(404, 'That texture does not exist.');
       if ('refusal' in worn) throw refusalError(422, worn.refusal);
-      return { success: true as const, slot: worn.slot, url: textureUrl(options.config.publicBaseUrl, worn.stillHash), wears: worn.wears };
+      return {
+        success: true as const,
+        slot: worn.slot,
+        url: textureUrl(options.config.publicBaseUrl, worn.stillHash),
+        wears: worn.wears,
+      };
     },
   );
 }

@@ -24,7 +24,15 @@ import { CAPE_MAX_BYTES } from '../../src/lib/texture-rules.ts';
 import { normalizeUuid, TEXTURE_HASH_PATTERN } from '../../src/lib/ids.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { UserRow } from '../db/users.ts';
-import { createGalleryItem, deleteGalleryItems, editGalleryItem, galleryItemOwner, recordDownload, reportGalleryItem, toggleLike } from '../gallery/items.ts';
+import {
+  createGalleryItem,
+  deleteGalleryItems,
+  editGalleryItem,
+  galleryItemOwner,
+  recordDownload,
+  reportGalleryItem,
+  toggleLike,
+} from '../gallery/items.ts';
 import { findGalleryItem, listGallery } from '../gallery/queries.ts';
 import { checkTitleAndTags } from '../gallery/title-and-tags.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
@@ -59,22 +67,34 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     return error;
   };
 
-  /** A listed item, or a 404 as for an unknown hash; `includeHidden` (for moderators) also finds a banned author's item. */
+  /**
+   * A listed item, or a 404 as for an unknown hash; `includeHidden` (for moderators) also finds a banned author's item.
+   */
   const itemOr404 = async (hash: string, includeHidden = false) => {
     const item = await galleryItemOwner(db, hash, includeHidden);
     if (!item) throw new HttpError(404, 'That texture does not exist.');
     return item;
   };
 
-  /** Serves a rendered image, made when the item was added (server/gallery/item-images.ts); one of an item added before that was the rule is rendered once here, as the site's own work, and kept in the blob store. */
-  const sendRendered = async (reply: FastifyReply, hash: string, variant: DerivedVariant, render: 'capePreview' | 'earsPreview' | 'textureMap') => {
+  /**
+   * Serves a rendered image, made when the item was added (server/gallery/item-images.ts); one of an item added before
+   * that was the rule is rendered once here, as the site's own work, and kept in the blob store.
+   */
+  const sendRendered = async (
+    reply: FastifyReply,
+    hash: string,
+    variant: DerivedVariant,
+    render: 'capePreview' | 'earsPreview' | 'textureMap',
+  ) => {
     const image = await library.derived(hash, variant, (png) => imageJobs.run(render, png, null));
     if (!image) throw new HttpError(404, 'That texture does not exist.');
     return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', image);
   };
 
-  app.get('/api/gallery/tags', { schema: { summary: 'The gallery tags', response: { 200: z.array(tagSchema), ...errorResponses } } }, async () =>
-    db.selectFrom('tags').select(['tag_key', 'name']).orderBy('name').execute(),
+  app.get(
+    '/api/gallery/tags',
+    { schema: { summary: 'The gallery tags', response: { 200: z.array(tagSchema), ...errorResponses } } },
+    async () => db.selectFrom('tags').select(['tag_key', 'name']).orderBy('name').execute(),
   );
 
   app.get(
@@ -90,7 +110,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     async (request) => {
       const user = await requireUser(request);
       const { page, author, title, sort, types, tags } = request.query;
-      return listGallery(db, { page, sort, author, title: title.toLowerCase(), tags, types: types.map((name) => GALLERY_TYPES[name]) }, user.uuid);
+      return listGallery(
+        db,
+        { page, sort, author, title: title.toLowerCase(), tags, types: types.map((name) => GALLERY_TYPES[name]) },
+        user.uuid,
+      );
     },
   );
 
@@ -100,7 +124,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       config: sessionOnly,
       schema: {
         summary: "One page of a player's uploads, newest first",
-        params: z.object({ uuid: z.string().meta({ description: 'Player uuid, dashes allowed (an unknown or malformed one answers 404)' }) }),
+        params: z.object({
+          uuid: z
+            .string()
+            .meta({ description: 'Player uuid, dashes allowed (an unknown or malformed one answers 404)' }),
+        }),
         querystring: pageQuerySchema,
         response: { 200: userGallerySchema, ...errorResponses },
       },
@@ -109,16 +137,28 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       const user = await requireUser(request);
       // Only a well-formed uuid reaches the database; anything else names no player.
       const uuid = normalizeUuid(request.params.uuid);
-      const author = uuid && (await db.selectFrom('users').select('username').where('uuid', '=', uuid).executeTakeFirst());
+      const author =
+        uuid && (await db.selectFrom('users').select('username').where('uuid', '=', uuid).executeTakeFirst());
       if (!uuid || !author) throw new HttpError(404, "That user doesn't exist or isn't registered.");
-      const gallery = await listGallery(db, { page: request.query.page, sort: 'uploaded_desc', author: uuid }, user.uuid);
+      const gallery = await listGallery(
+        db,
+        { page: request.query.page, sort: 'uploaded_desc', author: uuid },
+        user.uuid,
+      );
       return { user: { username: author.username, uuid }, gallery };
     },
   );
 
   app.get(
     `/api/gallery/:hash(${HASH_PARAM})`,
-    { config: sessionOnly, schema: { summary: 'One gallery item', params: hashParams, response: { 200: galleryItemSchema, ...errorResponses } } },
+    {
+      config: sessionOnly,
+      schema: {
+        summary: 'One gallery item',
+        params: hashParams,
+        response: { 200: galleryItemSchema, ...errorResponses },
+      },
+    },
     async (request) => {
       const user = await requireUser(request);
       const item = await findGalleryItem(db, request.params.hash, user.uuid);
@@ -140,7 +180,12 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     async (request, reply) => {
       // Moderators still see a banned author's item in the gallery report queue.
       const item = await itemOr404(request.params.hash, seesHiddenItems(await requireUser(request)));
-      return sendRendered(reply, item.hash, 'preview', item.type === GALLERY_TYPES.ears ? 'earsPreview' : 'capePreview');
+      return sendRendered(
+        reply,
+        item.hash,
+        'preview',
+        item.type === GALLERY_TYPES.ears ? 'earsPreview' : 'capePreview',
+      );
     },
   );
 
@@ -165,13 +210,21 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('gallery-download', options.config.galleryDownloadsPerMinute, 60_000, galleryMessages.tooManyDownloads),
+        rateLimit: perUserRateLimit(
+          'gallery-download',
+          options.config.galleryDownloadsPerMinute,
+          60_000,
+          galleryMessages.tooManyDownloads,
+        ),
       },
       schema: {
         summary: 'Download an item (counts a download): a PNG, or a GIF for an animated cape',
         params: hashParams,
         response: {
-          200: { description: 'The texture', content: { ...fileResponse('image/png', '').content, ...fileResponse('image/gif', '').content } },
+          200: {
+            description: 'The texture',
+            content: { ...fileResponse('image/png', '').content, ...fileResponse('image/gif', '').content },
+          },
           ...errorResponses,
         },
       },
@@ -188,7 +241,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       await recordDownload(db, item.hash);
       const name = item.title.replace(/[^A-Za-z0-9_ ]/g, '').trim() || 'texture';
       const type = item.strip_hash ? 'gif' : 'png';
-      return sendFile(reply.header('content-disposition', `attachment; filename="${name}.${type}"`), `image/${type}`, file);
+      return sendFile(
+        reply.header('content-disposition', `attachment; filename="${name}.${type}"`),
+        `image/${type}`,
+        file,
+      );
     },
   );
 
@@ -196,7 +253,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     '/api/gallery/like',
     {
       config: sessionOnly,
-      schema: { summary: 'Like an item, or take the like back', body: galleryHashBodySchema, response: { 200: likeResultSchema, ...errorResponses } },
+      schema: {
+        summary: 'Like an item, or take the like back',
+        body: galleryHashBodySchema,
+        response: { 200: likeResultSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await requireUser(request);
@@ -211,7 +272,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     '/api/gallery/delete',
     {
       config: sessionOnly,
-      schema: { summary: 'Delete an item (its author or an admin)', body: galleryHashBodySchema, response: { 200: successSchema, ...errorResponses } },
+      schema: {
+        summary: 'Delete an item (its author or an admin)',
+        body: galleryHashBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await requireUser(request);
@@ -226,14 +291,24 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     '/api/gallery/report',
     {
       config: sessionOnly,
-      schema: { summary: 'Report an item to the moderators', body: galleryReportBodySchema, response: { 200: successSchema, ...errorResponses } },
+      schema: {
+        summary: 'Report an item to the moderators',
+        body: galleryReportBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await requireUser(request);
       const item = await itemOr404(request.body.hash);
-      if (item.whitelisted === 1) throw new HttpError(422, 'This texture was marked safe by staff and cannot be reported.');
+      if (item.whitelisted === 1)
+        throw new HttpError(422, 'This texture was marked safe by staff and cannot be reported.');
       if (item.author_uuid === user.uuid) throw new HttpError(422, 'You cannot report your own texture.');
-      if (!(await reportGalleryItem(db, item.hash, user.uuid, { reasonKey: request.body.reason, note: request.body.note })))
+      if (
+        !(await reportGalleryItem(db, item.hash, user.uuid, {
+          reasonKey: request.body.reason,
+          note: request.body.note,
+        }))
+      )
         throw new HttpError(422, 'You have already reported this texture.');
       return { success: true as const };
     },
@@ -265,8 +340,12 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('gallery-new', options.config.galleryUploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads, () =>
-          metrics.countUpload('gallery', 'rate_limited'),
+        rateLimit: perUserRateLimit(
+          'gallery-new',
+          options.config.galleryUploadsPerTenMinutes,
+          10 * 60_000,
+          galleryMessages.tooManyUploads,
+          () => metrics.countUpload('gallery', 'rate_limited'),
         ),
       },
       schema: {
@@ -279,9 +358,11 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       const user = await requireUser(request);
       const { fields, file } = await readMultipart(request, reply, CAPE_MAX_BYTES);
       if (file === 'too-big') throw refuseUpload(refusalError(413, galleryRefusal('fileTooBig')));
-      if (!file || !fields.title || !fields.tags) throw refuseUpload(refusalError(422, galleryRefusal('missingFields')));
+      if (!file || !fields.title || !fields.tags)
+        throw refuseUpload(refusalError(422, galleryRefusal('missingFields')));
       const tags = galleryTagsFieldSchema.safeParse(fields.tags);
-      if (!tags.success) throw refuseUpload(refusalError(422, galleryRefusal('unknownTag'), { tags: [galleryMessages.unknownTag] }));
+      if (!tags.success)
+        throw refuseUpload(refusalError(422, galleryRefusal('unknownTag'), { tags: [galleryMessages.unknownTag] }));
       let texture;
       let stored;
       let storeImages;
@@ -289,8 +370,8 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
         await checkTitleAndTags(db, fields.title, tags.data);
         texture = await imageJobs.run('galleryTexture', file, user.uuid);
         await refuseBlocklisted(db, texture);
-        // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches a
-        // still item, or another GIF with the same first frame, is an item of its own.
+        // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches
+        // a still item, or another GIF with the same first frame, is an item of its own.
         stored = texture.strip ?? texture.still;
         storeImages = await renderItemImages(imageJobs, stored, texture.kind === 'ears', user.uuid);
       } catch (error) {
@@ -298,16 +379,27 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
         if (error instanceof HttpError) throw refuseUpload(error);
         throw error;
       }
-      const type = texture.kind === 'ears' ? GALLERY_TYPES.ears : texture.strip ? GALLERY_TYPES.animated : GALLERY_TYPES.cape;
-      const item = { hash: stored.hash, stripHash: texture.strip?.hash ?? null, title: fields.title, authorUuid: user.uuid, type, tags: tags.data };
+      const type =
+        texture.kind === 'ears' ? GALLERY_TYPES.ears : texture.strip ? GALLERY_TYPES.animated : GALLERY_TYPES.cape;
+      const item = {
+        hash: stored.hash,
+        stripHash: texture.strip?.hash ?? null,
+        title: fields.title,
+        authorUuid: user.uuid,
+        type,
+        tags: tags.data,
+      };
       const created = await storeAndPoint(library, [{ texture: stored, kind: 'gallery' }], async () => {
         await storeImages(library);
         return createGalleryItem(db, item);
       });
       metrics.countUpload('gallery', 'ok');
-      return reply
-        .status(created ? 201 : 200)
-        .send({ success: true as const, hash: stored.hash, existing: !created, ...(texture.notice ? { notice: texture.notice } : {}) });
+      return reply.status(created ? 201 : 200).send({
+        success: true as const,
+        hash: stored.hash,
+        existing: !created,
+        ...(texture.notice ? { notice: texture.notice } : {}),
+      });
     },
   );
 }

@@ -18,25 +18,39 @@ export async function generalRoutes(instance: FastifyInstance, options: AppConte
 
   app.get(
     '/api/user',
-    { config: { auth: 'session' }, schema: { summary: 'The logged-in user', response: { 200: userSchema, ...errorResponses } } },
+    {
+      config: { auth: 'session' },
+      schema: { summary: 'The logged-in user', response: { 200: userSchema, ...errorResponses } },
+    },
     async (request) => toApiUser(await requireUser(request)),
   );
 
   // The auth plugin sets XSRF-TOKEN on every API response; this call exists only to receive it.
   app.get(
     '/api/csrf-cookie',
-    { schema: { summary: 'Sets the XSRF-TOKEN cookie', response: { 204: emptyResponse('The cookie is set'), ...errorResponses } } },
+    {
+      schema: {
+        summary: 'Sets the XSRF-TOKEN cookie',
+        response: { 204: emptyResponse('The cookie is set'), ...errorResponses },
+      },
+    },
     async (_request, reply) => reply.status(204).send(null),
   );
 
-  app.get('/api/home', { schema: { summary: 'Home page statistics', response: { 200: homeStatsSchema, ...errorResponses } } }, async () => ({
-    users: await countUsers(db),
-  }));
+  app.get(
+    '/api/home',
+    { schema: { summary: 'Home page statistics', response: { 200: homeStatsSchema, ...errorResponses } } },
+    async () => ({
+      users: await countUsers(db),
+    }),
+  );
 
   // Every page's footer asks for the list: the browser keeps it for a few minutes instead of asking on each page.
   app.get(
     '/api/contributors',
-    { schema: { summary: 'The footer contributors', response: { 200: z.array(contributorSchema), ...errorResponses } } },
+    {
+      schema: { summary: 'The footer contributors', response: { 200: z.array(contributorSchema), ...errorResponses } },
+    },
     async (_request, reply) => {
       reply.header('cache-control', `private, max-age=${CONTRIBUTORS_MAX_AGE_S}`);
       return registeredPlayers(db, contributors);

@@ -18,7 +18,10 @@ const authBody = z.object({
 const authResult = z.object({
   success: z.boolean(),
   banned: z.boolean(),
-  code: z.string().nullable().meta({ description: 'The 6-digit login code to show the player; null for a banned player' }),
+  code: z
+    .string()
+    .nullable()
+    .meta({ description: 'The 6-digit login code to show the player; null for a banned player' }),
 });
 
 /** Registers POST /api/internal/auth. */
@@ -38,7 +41,8 @@ export async function internalRoutes(instance: FastifyInstance, options: AppCont
     },
     async (request) => {
       const uuid = normalizeUuid(request.body.uuid)!;
-      // A new name is a change to the player's mod API answers (they are found by name too); a new account has none yet.
+      // A new name is a change to the player's mod API answers (they are found by name too); a new account has none
+      // yet.
       if (await upsertUser(db, uuid, request.body.username)) await bus.publish(uuid);
       const user = await findUser(db, uuid);
       if (user!.banned) return { success: false, banned: true, code: null };

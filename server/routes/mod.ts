@@ -1,4 +1,5 @@
-// The mod API: profiles, current textures, content-addressed texture files, and the layouts other mods read (never stopped by maintenance).
+// The mod API: profiles, current textures, content-addressed texture files, and the layouts other mods read (never
+// stopped by maintenance).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema } from '../../src/lib/schemas/common.ts';
@@ -24,22 +25,40 @@ import { answersModifiedAt, cslAnswer, profileAnswer, showsSomething } from '../
 import type { AppContext } from '../operations/app-context.ts';
 
 const playerParams = z.object({
-  id: z.string().meta({ description: 'Player uuid (32 hex digits, dashes allowed) or username (1–16 letters, digits, underscores; any case)' }),
+  id: z.string().meta({
+    description:
+      'Player uuid (32 hex digits, dashes allowed) or username (1–16 letters, digits, underscores; any case)',
+  }),
 });
 const hashParams = z.object({ hash: z.string().meta({ description: 'SHA-256 of the PNG, optionally with .png' }) });
-const notModified = { 304: emptyResponse('Not modified (If-None-Match matched the ETag, or If-Modified-Since is no earlier than Last-Modified)') };
+const notModified = {
+  304: emptyResponse(
+    'Not modified (If-None-Match matched the ETag, or If-Modified-Since is no earlier than Last-Modified)',
+  ),
+};
 const notFoundBody = { 404: errorBodySchema };
 const currentTexture = { 200: fileResponse('image/png', 'The texture'), ...notFoundBody };
 
 /** What the layouts' descriptions say of each: what it is, and which mod reads it. */
 const PICTURE_SUMMARIES: Record<PictureLayout, { summary: string; type: string }> = {
   still: {
-    summary: "A player's still cape (the first frame of an animated one): OptiFine-style clients, CustomSkinLoader Legacy, Cape Provider default",
+    summary:
+      "A player's still cape (the first frame of an animated one): OptiFine-style clients, CustomSkinLoader Legacy, Cape Provider default",
     type: 'image/png',
   },
-  strip: { summary: "A player's cape as `cape_url` is: the vertical strip of frames while the animation is on (Cape Provider sprite)", type: 'image/png' },
-  gif: { summary: "A player's cape as a GIF at 100 ms a frame, one frame when it is still (Cape Provider gif)", type: 'image/gif' },
-  elytra: { summary: "A player's elytra: the cape texture, read at its elytra region (CustomSkinLoader Legacy's elytra URL)", type: 'image/png' },
+  strip: {
+    summary:
+      "A player's cape as `cape_url` is: the vertical strip of frames while the animation is on (Cape Provider sprite)",
+    type: 'image/png',
+  },
+  gif: {
+    summary: "A player's cape as a GIF at 100 ms a frame, one frame when it is still (Cape Provider gif)",
+    type: 'image/gif',
+  },
+  elytra: {
+    summary: "A player's elytra: the cape texture, read at its elytra region (CustomSkinLoader Legacy's elytra URL)",
+    type: 'image/png',
+  },
 };
 
 /** Whether a request path belongs to the mod API (the game's hot path: logged only when it fails or is slow). */
@@ -58,13 +77,19 @@ function notFound(reply: FastifyReply) {
   return sendWith(reply, 404, NOT_FOUND_HEADER_LIST, NOT_FOUND_BODY);
 }
 
-/** Sends an answer with the mod API's headers: 304 when the client holds it already (the fast path answers the same way). */
+/**
+ * Sends an answer with the mod API's headers: 304 when the client holds it already (the fast path answers the same
+ * way).
+ */
 function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: ModAnswer) {
   const { status, headers, body } = answerToSend(request.headers, answer);
   return sendWith(reply, status, headers, body ?? undefined);
 }
 
-/** Registers GET /profile/:id (+ /cape, /ears), /textures/:hash, the picture layouts by player and CustomSkinAPI under /csl/. */
+/**
+ * Registers GET /profile/:id (+ /cape, /ears), /textures/:hash, the picture layouts by player and CustomSkinAPI under
+ * /csl/.
+ */
 export async function modRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { profiles, showing, library, imageJobs } = options;
@@ -77,7 +102,12 @@ export async function modRoutes(instance: FastifyInstance, options: AppContext) 
   };
 
   /** A player's current texture by its hash, with the profile's lifetime and Last-Modified. */
-  const sendCurrentTexture = async (request: FastifyRequest, reply: FastifyReply, id: string, slot: 'capeHash' | 'earsHash') => {
+  const sendCurrentTexture = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    slot: 'capeHash' | 'earsHash',
+  ) => {
     const profile = await showingPlayer(id);
     const hash = profile?.[slot] ?? null;
     const bytes = hash ? await library.readRegistered(hash) : null;
@@ -95,19 +125,24 @@ export async function modRoutes(instance: FastifyInstance, options: AppContext) 
       },
     },
     async (request, reply) => {
-      // A cached profile asked for by its uuid is answered by the fast path (server/mod/fast-path.ts) before it gets here.
-      // The profile's JSON is serialized once per change (the cache keeps it as text), so it is sent as text, not through the schema.
+      // A cached profile asked for by its uuid is answered by the fast path (server/mod/fast-path.ts) before it gets
+      // here. The profile's JSON is serialized once per change (the cache keeps it as text), so it is sent as text, not
+      // through the schema.
       const profile = await showingPlayer(request.params.id);
       return profile ? sendAnswer(request, reply, profileAnswer(profile)) : notFound(reply);
     },
   );
 
-  app.get('/profile/:id/cape', { schema: { summary: "A player's current cape", params: playerParams, response: currentTexture } }, (request, reply) =>
-    sendCurrentTexture(request, reply, request.params.id, 'capeHash'),
+  app.get(
+    '/profile/:id/cape',
+    { schema: { summary: "A player's current cape", params: playerParams, response: currentTexture } },
+    (request, reply) => sendCurrentTexture(request, reply, request.params.id, 'capeHash'),
   );
 
-  app.get('/profile/:id/ears', { schema: { summary: "A player's current ears", params: playerParams, response: currentTexture } }, (request, reply) =>
-    sendCurrentTexture(request, reply, request.params.id, 'earsHash'),
+  app.get(
+    '/profile/:id/ears',
+    { schema: { summary: "A player's current ears", params: playerParams, response: currentTexture } },
+    (request, reply) => sendCurrentTexture(request, reply, request.params.id, 'earsHash'),
   );
 
   /** A content-addressed texture file: 404 unless it is registered. */
@@ -119,10 +154,15 @@ export async function modRoutes(instance: FastifyInstance, options: AppContext) 
 
   for (const [route, summary] of [
     [TEXTURE_ROUTE, 'A stored texture by its SHA-256 (cached for a year: the content never changes)'],
-    [CSL_TEXTURE_ROUTE, 'A stored texture by its SHA-256, where CustomSkinAPI reads it ({root}textures/{hash} with the root /csl/)'],
+    [
+      CSL_TEXTURE_ROUTE,
+      'A stored texture by its SHA-256, where CustomSkinAPI reads it ({root}textures/{hash} with the root /csl/)',
+    ],
   ] as const) {
-    app.get(route, { schema: { summary, params: hashParams, response: { ...currentTexture, ...notModified } } }, (request, reply) =>
-      sendTextureFile(request, reply, request.params.hash),
+    app.get(
+      route,
+      { schema: { summary, params: hashParams, response: { ...currentTexture, ...notModified } } },
+      (request, reply) => sendTextureFile(request, reply, request.params.hash),
     );
   }
 
@@ -145,10 +185,13 @@ export async function modRoutes(instance: FastifyInstance, options: AppContext) 
     CSL_PROFILE_ROUTE,
     {
       schema: {
-        summary: 'A player as CustomSkinAPI reads them: {"username", "cape", "elytra"} with texture hashes, read from /csl/textures/{hash}',
+        summary:
+          'A player as CustomSkinAPI reads them: {"username", "cape", "elytra"} with texture hashes, read from /csl/textures/{hash}',
         params: playerParams,
         response: {
-          200: z.object({ username: z.string(), cape: z.string().optional(), elytra: z.string().optional() }).meta({ id: 'CustomSkinApiProfile' }),
+          200: z
+            .object({ username: z.string(), cape: z.string().optional(), elytra: z.string().optional() })
+            .meta({ id: 'CustomSkinApiProfile' }),
           ...notModified,
           ...notFoundBody,
         },

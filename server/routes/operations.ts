@@ -23,7 +23,9 @@ export function isHealthCheckPath(url: string): boolean {
   return url.startsWith(HEALTH_PATH) || url.startsWith(READY_PATH);
 }
 
-const healthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health', description: 'The process is up and answering' });
+const healthSchema = z
+  .object({ status: z.literal('ok') })
+  .meta({ id: 'Health', description: 'The process is up and answering' });
 const checkResult = z.enum(['ok', 'failed']);
 const readinessSchema = z
   .object({
@@ -41,10 +43,15 @@ const readinessSchema = z
 type Readiness = z.infer<typeof readinessSchema>;
 type CheckName = keyof Readiness['checks'];
 
-/** Resolves when `check` does within `timeoutMs`, rejects when it fails or is late (its signal then aborts it where it can). */
+/**
+ * Resolves when `check` does within `timeoutMs`, rejects when it fails or is late (its signal then aborts it where it
+ * can).
+ */
 async function withinTime(check: (signal: AbortSignal) => Promise<unknown>, timeoutMs: number): Promise<void> {
   const signal = AbortSignal.timeout(timeoutMs);
-  const late = new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }));
+  const late = new Promise<never>((_resolve, reject) =>
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+  );
   await Promise.race([check(signal), late]);
 }
 
@@ -59,8 +66,10 @@ export async function operationsRoutes(instance: FastifyInstance, options: AppCo
   const note = (name: CheckName, result: string, error?: unknown) => {
     const before = previous.get(name) ?? 'ok';
     previous.set(name, result);
-    if (result === 'failed' && before !== 'failed') instance.log.warn({ err: error, check: name }, `readiness check failed: ${name}`);
-    if (result === 'ok' && before === 'failed') instance.log.info({ check: name }, `readiness check passes again: ${name}`);
+    if (result === 'failed' && before !== 'failed')
+      instance.log.warn({ err: error, check: name }, `readiness check failed: ${name}`);
+    if (result === 'ok' && before === 'failed')
+      instance.log.info({ check: name }, `readiness check passes again: ${name}`);
   };
   const run = async (name: CheckName, check: (signal: AbortSignal) => Promise<unknown>): Promise<'ok' | 'failed'> => {
     try {
@@ -75,7 +84,11 @@ export async function operationsRoutes(instance: FastifyInstance, options: AppCo
   const pingRedis = async (): Promise<Readiness['checks']['redis']> => {
     if (!redis) return 'not_configured';
     const result = (await redis.ping(REDIS_PING_TIMEOUT_MS)) ? 'ok' : 'failed';
-    note('redis', result, new Error(`Redis is unreachable or did not answer a PING within ${REDIS_PING_TIMEOUT_MS} ms`));
+    note(
+      'redis',
+      result,
+      new Error(`Redis is unreachable or did not answer a PING within ${REDIS_PING_TIMEOUT_MS} ms`),
+    );
     return result;
   };
 
@@ -97,7 +110,8 @@ export async function operationsRoutes(instance: FastifyInstance, options: AppCo
     READY_PATH,
     {
       schema: {
-        summary: 'Readiness: the database, the blob store and Redis (when configured) answer; 503 when the database or the blob store fails',
+        summary:
+          'Readiness: the database, the blob store and Redis (when configured) answer; 503 when the database or the blob store fails',
         description:
           '200 while the server can serve: every check passed (`ok`), or only Redis is down (`degraded`: rate limits and profile change notices ' +
           'stay within the process until it is back). 503 (`unavailable`) when the database or the blob store fails or takes over 2 s.',
@@ -124,7 +138,10 @@ export async function operationsRoutes(instance: FastifyInstance, options: AppCo
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7) : '';
       if (!token || !safeEqual(token, metricsKey)) {
-        return reply.status(401).header('www-authenticate', 'Bearer').send({ error: 'A valid metrics key is required.' });
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer')
+          .send({ error: 'A valid metrics key is required.' });
       }
       return reply
         .type(options.metrics.contentType)

@@ -1,5 +1,5 @@
-// Serves the built site: assets, the pages of the route table (dynamic ones from their static shells), /download and the 404 page,
-// each as the build's brotli or gzip copy when the browser takes one (server/site/precompress.ts).
+// Serves the built site: assets, the pages of the route table (dynamic ones from their static shells), /download and
+// the 404 page, each as the build's brotli or gzip copy when the browser takes one (server/site/precompress.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -54,14 +54,17 @@ export async function pageRoutes(instance: FastifyInstance, options: AppContext)
     return pageCache.get(file)!;
   };
 
-  // A page with compressed copies goes as the copy the browser prefers (already encoded, so @fastify/compress leaves it);
-  // one without (smaller than the build's threshold, or a site built without the step) is compressed per request as before.
+  // A page with compressed copies goes as the copy the browser prefers (already encoded, so @fastify/compress leaves
+  // it); one without (smaller than the build's threshold, or a site built without the step) is compressed per request
+  // as before.
   const sendHtml = (request: FastifyRequest, reply: FastifyReply, status: number, page: BuiltPage) => {
     reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
     if (page.encodings.length === 0) return reply.send(page.plain);
     varyOnAcceptEncoding(reply);
     const encoding = chooseEncoding(request.headers['accept-encoding'], page.encodings);
-    return encoding ? reply.header('content-encoding', encoding).send(page.copies.get(encoding)) : reply.send(page.plain);
+    return encoding
+      ? reply.header('content-encoding', encoding).send(page.copies.get(encoding))
+      : reply.send(page.plain);
   };
 
   const sendNotFoundPage = (request: FastifyRequest, reply: FastifyReply) => {
@@ -81,7 +84,8 @@ export async function pageRoutes(instance: FastifyInstance, options: AppContext)
       // Directories (and `/`) are pages, not file listings: they fall through to the route table.
       allowedPath: (pathName) => !pathName.endsWith('/'),
       setHeaders(reply, file) {
-        if (file.includes(`${path.sep}_astro${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+        if (file.includes(`${path.sep}_astro${path.sep}`))
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   } else {
@@ -89,12 +93,20 @@ export async function pageRoutes(instance: FastifyInstance, options: AppContext)
   }
 
   const toDownloadPage = { 302: emptyResponse('On to the mod download page') };
-  app.get('/download', { schema: { summary: 'The mod download page', response: toDownloadPage } }, async (_request, reply) =>
-    reply.redirect(downloadTarget(config.downloadUrl)),
+  app.get(
+    '/download',
+    { schema: { summary: 'The mod download page', response: toDownloadPage } },
+    async (_request, reply) => reply.redirect(downloadTarget(config.downloadUrl)),
   );
   app.get(
     '/download/:platform',
-    { schema: { summary: 'The mod download page for a platform', params: z.object({ platform: z.string() }), response: toDownloadPage } },
+    {
+      schema: {
+        summary: 'The mod download page for a platform',
+        params: z.object({ platform: z.string() }),
+        response: toDownloadPage,
+      },
+    },
     async (request, reply) => reply.redirect(downloadTarget(config.downloadUrl, request.params.platform)),
   );
   app.get(
@@ -106,7 +118,8 @@ export async function pageRoutes(instance: FastifyInstance, options: AppContext)
         response: toDownloadPage,
       },
     },
-    async (request, reply) => reply.redirect(downloadTarget(config.downloadUrl, request.params.platform, request.params.version)),
+    async (request, reply) =>
+      reply.redirect(downloadTarget(config.downloadUrl, request.params.platform, request.params.version)),
   );
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -117,7 +130,11 @@ export async function pageRoutes(instance: FastifyInstance, options: AppContext)
     const route = findRoute(urlPath);
     const page = route ? readPage(pageFile(siteDir, route.page)) : null;
     if (page && normalizePath(urlPath) === urlPath) return sendHtml(request, reply, 200, page);
-    if (page) return reply.redirect(normalizePath(urlPath) + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''), 301);
+    if (page)
+      return reply.redirect(
+        normalizePath(urlPath) + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''),
+        301,
+      );
     return sendNotFoundPage(request, reply);
   });
 }

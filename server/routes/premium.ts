@@ -3,7 +3,13 @@
 // (PayPal IPN, Stripe webhook).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { paymentIntentBodySchema, paymentIntentSchema, premiumInitSchema, premiumStateSchema, premiumToggleSchema } from '../../src/lib/schemas/premium.ts';
+import {
+  paymentIntentBodySchema,
+  paymentIntentSchema,
+  premiumInitSchema,
+  premiumStateSchema,
+  premiumToggleSchema,
+} from '../../src/lib/schemas/premium.ts';
 import { PREMIUM_ITEMS, PURCHASES_UNAVAILABLE } from '../../src/lib/premium.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError, whenServiceFails } from '../http/errors.ts';
@@ -33,10 +39,19 @@ const TOGGLES: Array<{ item: ToggledItem; name: string }> = [
   { item: 'dinnerbone', name: 'upside down' },
 ];
 
-/** Registers routes in a scope where bodies of `contentType` arrive as their bytes (providers sign or verify the exact bytes). */
-async function withRawBodies(app: FastifyInstance, contentType: string, routes: (scope: FastifyInstance) => void): Promise<void> {
+/**
+ * Registers routes in a scope where bodies of `contentType` arrive as their bytes (providers sign or verify the exact
+ * bytes).
+ */
+async function withRawBodies(
+  app: FastifyInstance,
+  contentType: string,
+  routes: (scope: FastifyInstance) => void,
+): Promise<void> {
   await app.register(async (scope) => {
-    scope.addContentTypeParser(contentType, { parseAs: 'buffer', bodyLimit: IPN_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser(contentType, { parseAs: 'buffer', bodyLimit: IPN_BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
     routes(scope);
   });
 }
@@ -81,7 +96,10 @@ export async function premiumRoutes(instance: FastifyInstance, options: AppConte
     '/api/premium/init',
     {
       config: { auth: 'session' },
-      schema: { summary: 'Where the PayPal checkout form goes, and the fields it carries', response: { 200: premiumInitSchema, ...errorResponses } },
+      schema: {
+        summary: 'Where the PayPal checkout form goes, and the fields it carries',
+        response: { 200: premiumInitSchema, ...errorResponses },
+      },
     },
     async () => {
       if (!premium.paypal.email) throw new HttpError(501, PURCHASES_UNAVAILABLE);
@@ -180,10 +198,16 @@ export async function premiumRoutes(instance: FastifyInstance, options: AppConte
       async (request, reply) => {
         const body = rawBody(request.body, 'A webhook event is JSON.');
         const signature = request.headers['stripe-signature'];
-        const outcome = await handleStripeWebhook({ db, bus, premium }, body, typeof signature === 'string' ? signature : undefined);
+        const outcome = await handleStripeWebhook(
+          { db, bus, premium },
+          body,
+          typeof signature === 'string' ? signature : undefined,
+        );
         request.log.info({ outcome }, 'Stripe event');
-        // Stripe sends an event again until it gets a 2xx: a bad signature is answered 400, so a forgery is never taken.
-        if (outcome === 'refused: signature' || outcome === 'refused: stale') throw new HttpError(400, 'The signature does not match.');
+        // Stripe sends an event again until it gets a 2xx: a bad signature is answered 400, so a forgery is never
+        // taken.
+        if (outcome === 'refused: signature' || outcome === 'refused: stale')
+          throw new HttpError(400, 'The signature does not match.');
         return reply.status(200).send({ received: true as const });
       },
     ),

@@ -1,9 +1,15 @@
-// Cape and ears uploads: POST a file, DELETE the current one; every file rule of the upload pages is checked again here,
-// and a picture moderators removed is refused.
+// Cape and ears uploads: POST a file, DELETE the current one; every file rule of the upload pages is checked again
+// here, and a picture moderators removed is refused.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { uploadNoticeSchema, uploadRefusalSchema } from '../../src/lib/schemas/uploads.ts';
-import { CAPE_MAX_BYTES, EARS_MAX_BYTES, NO_FILE_MESSAGE, textureMessages, tooManyUploadsMessage } from '../../src/lib/texture-rules.ts';
+import {
+  CAPE_MAX_BYTES,
+  EARS_MAX_BYTES,
+  NO_FILE_MESSAGE,
+  textureMessages,
+  tooManyUploadsMessage,
+} from '../../src/lib/texture-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { textureUrl } from '../http/texture-url.ts';
@@ -25,7 +31,10 @@ interface TextureSlot {
   name: PlayerSlot;
   maxBytes: number;
   tooBigMessage: string;
-  /** The image work that checks and re-encodes an upload into the still texture, an optional strip and an optional note for the player. */
+  /**
+   * The image work that checks and re-encodes an upload into the still texture, an optional strip and an optional note
+   * for the player.
+   */
   work: 'cape' | 'ears';
 }
 
@@ -61,14 +70,21 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
       {
         config: {
           auth: 'session',
-          rateLimit: perUserRateLimit(`upload-${slot.name}`, options.config.textureUploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage(slot.name), () =>
-            count('rate_limited'),
+          rateLimit: perUserRateLimit(
+            `upload-${slot.name}`,
+            options.config.textureUploadsPerTenMinutes,
+            10 * 60_000,
+            tooManyUploadsMessage(slot.name),
+            () => count('rate_limited'),
           ),
         },
         schema: {
           summary: `Upload the player's ${slot.name}`,
           ...multipartBody({
-            file: z.string().meta({ format: 'binary', description: `${slot.name === 'cape' ? 'PNG or GIF' : 'PNG'}, at most ${kilobytes} KB` }),
+            file: z.string().meta({
+              format: 'binary',
+              description: `${slot.name === 'cape' ? 'PNG or GIF' : 'PNG'}, at most ${kilobytes} KB`,
+            }),
           }),
           response: { 200: uploaded, 413: uploadRefusalSchema, 422: uploadRefusalSchema, ...errorResponses },
         },
@@ -96,13 +112,20 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
         }
         await assignPlayerTextures(options, user.uuid, slot.name, texture);
         count('ok');
-        return { success: true as const, [slot.name]: textureUrl(publicBaseUrl, texture.still.hash), ...(texture.notice ? { notice: texture.notice } : {}) };
+        return {
+          success: true as const,
+          [slot.name]: textureUrl(publicBaseUrl, texture.still.hash),
+          ...(texture.notice ? { notice: texture.notice } : {}),
+        };
       },
     );
 
     app.delete(
       `/api/upload-${slot.name}`,
-      { config: { auth: 'session' }, schema: { summary: `Remove the player's ${slot.name}`, response: { 200: uploaded, ...errorResponses } } },
+      {
+        config: { auth: 'session' },
+        schema: { summary: `Remove the player's ${slot.name}`, response: { 200: uploaded, ...errorResponses } },
+      },
       async (request) => {
         const user = await requireUser(request);
         await clearPlayerTextures(options, user.uuid, [slot.name]);

@@ -76,11 +76,18 @@ export async function userRoutes(instance: FastifyInstance, options: AppContext)
         auth: 'session',
         rateLimit: perUserRateLimit('user-report', REPORTS_PER_10_MINUTES, 10 * 60_000, reportMessages.tooOften),
       },
-      schema: { summary: 'Report a player to the moderators', body: userReportBodySchema, response: { 200: successSchema, ...errorResponses } },
+      schema: {
+        summary: 'Report a player to the moderators',
+        body: userReportBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await requireUser(request);
-      const refusal = await reportPlayer(db, user.uuid, request.body.uuid, { reasonKey: request.body.reason, note: request.body.note });
+      const refusal = await reportPlayer(db, user.uuid, request.body.uuid, {
+        reasonKey: request.body.reason,
+        note: request.body.note,
+      });
       if (refusal) throw new HttpError(REFUSALS[refusal].status, REFUSALS[refusal].message);
       return { success: true as const };
     },

@@ -2,7 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastPath } from '../mod/fast-path.ts';
 
-/** While the app closes, how often connections that went idle (a kept-alive connection whose request just finished) are closed. */
+/**
+ * While the app closes, how often connections that went idle (a kept-alive connection whose request just finished) are
+ * closed.
+ */
 const IDLE_REAP_INTERVAL_MS = 50;
 
 /** On close, stops the fast path and closes each connection once its request is answered. */

@@ -8,7 +8,12 @@ import type { Metrics } from '../operations/metrics.ts';
 export function serveMetrics(app: FastifyInstance, metrics: Metrics, settings: Config['metrics']): void {
   // Every request Fastify answers, by the route it matched (the fast path records its own answers).
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.requests.observe(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.requests.observe(
+      request.method,
+      request.routeOptions.url ?? UNMATCHED_ROUTE,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   if (settings.port !== undefined) {

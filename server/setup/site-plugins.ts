@@ -15,7 +15,12 @@ import { rateLimitStore, type WindowCounter } from '../redis/window-counter.ts';
 import { PAYMENT_NOTIFICATION_PATHS } from '../routes/premium.ts';
 
 /** Registers the site scope's plugins and hooks on `site`, before its routes. */
-export async function registerSitePlugins(site: FastifyInstance, config: Config, db: Db, counter: WindowCounter): Promise<void> {
+export async function registerSitePlugins(
+  site: FastifyInstance,
+  config: Config,
+  db: Db,
+  counter: WindowCounter,
+): Promise<void> {
   const pageHeaders = pageSecurityHeaders({
     inlineScriptHashes: siteInlineScriptHashes(config.siteDir),
     apiOrigin: config.apiOrigin,
@@ -28,7 +33,8 @@ export async function registerSitePlugins(site: FastifyInstance, config: Config,
     const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
     reply.headers(isPage ? pageHeaders : SECURITY_HEADERS);
   });
-  // It leaves answers that already have a Content-Encoding alone: the site's files and pages sent as the build's copies.
+  // It leaves answers that already have a Content-Encoding alone: the site's files and pages sent as the build's
+  // copies.
   await site.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await site.register(fastifyCookie);
   await site.register(fastifyCors, {
@@ -38,7 +44,10 @@ export async function registerSitePlugins(site: FastifyInstance, config: Config,
   });
   await site.register(fastifyRateLimit, { global: false, store: rateLimitStore(counter) });
   // Over-limit files arrive truncated (and are refused with the "too big" message) rather than throwing.
-  await site.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: 1_000_000, files: 1, fields: 10 } });
+  await site.register(fastifyMultipart, {
+    throwFileSizeLimit: false,
+    limits: { fileSize: 1_000_000, files: 1, fields: 10 },
+  });
   if (config.maintenance) {
     site.addHook('onRequest', async (request, reply) => {
       if (isApiRequest(request)) {
@@ -50,7 +59,8 @@ export async function registerSitePlugins(site: FastifyInstance, config: Config,
     db,
     authApiKey: config.authApiKey,
     botApiKey: config.discordBotKey,
-    xsrfExempt: (url) => url.startsWith('/api/internal/') || url.startsWith('/api/bot/') || PAYMENT_NOTIFICATION_PATHS.includes(url),
+    xsrfExempt: (url) =>
+      url.startsWith('/api/internal/') || url.startsWith('/api/bot/') || PAYMENT_NOTIFICATION_PATHS.includes(url),
     counter,
     keyRefusalsPerMinute: config.apiKeyRefusalsPerMinute,
   });

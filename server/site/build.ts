@@ -1,4 +1,5 @@
-// Builds the static site (astro build, then compressed copies of its text files) when it is missing or older than its sources and public settings.
+// Builds the static site (astro build, then compressed copies of its text files) when it is missing or older than its
+// sources and public settings.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,7 +24,10 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-/** A fingerprint of everything the built site depends on: source times, PUBLIC_* settings and the mod API's address (which follows PORT when PUBLIC_BASE_URL is unset). */
+/**
+ * A fingerprint of everything the built site depends on: source times, PUBLIC_* settings and the mod API's address
+ * (which follows PORT when PUBLIC_BASE_URL is unset).
+ */
 export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const publicSettings = Object.keys(env)
     .filter((key) => key.startsWith('PUBLIC_'))
@@ -36,7 +40,10 @@ export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.e
     .digest('hex');
 }
 
-/** At start: builds the site into `siteDir` unless it already holds a build of the current sources, or the checkout has no sources (a deployment of the built site alone); returns whether it built. */
+/**
+ * At start: builds the site into `siteDir` unless it already holds a build of the current sources, or the checkout has
+ * no sources (a deployment of the built site alone); returns whether it built.
+ */
 export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void): boolean {
   if (!fs.existsSync(path.join(root, 'src'))) return false;
   const stampFile = path.join(siteDir, STAMP);
@@ -47,11 +54,24 @@ export function ensureSiteBuilt(root: string, siteDir: string, log: (message: st
   return true;
 }
 
-/** Runs `astro build` on the project's own Node and writes the compressed copies (server/site/precompress.ts) and the stamp (the sources' fingerprint, taken before the build); throws when there is nothing to build or the build fails. */
-export function buildSite(root: string, siteDir: string, log: (message: string) => void, fingerprint = siteFingerprint(root)): void {
-  if (!fs.existsSync(path.join(root, 'src'))) throw new Error(`Nothing to build: ${path.join(root, 'src')} does not exist.`);
+/**
+ * Runs `astro build` on the project's own Node and writes the compressed copies (server/site/precompress.ts) and the
+ * stamp (the sources' fingerprint, taken before the build); throws when there is nothing to build or the build fails.
+ */
+export function buildSite(
+  root: string,
+  siteDir: string,
+  log: (message: string) => void,
+  fingerprint = siteFingerprint(root),
+): void {
+  if (!fs.existsSync(path.join(root, 'src')))
+    throw new Error(`Nothing to build: ${path.join(root, 'src')} does not exist.`);
   const astro = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
-  const result = spawnSync(process.execPath, [astro, 'build', '--outDir', siteDir], { cwd: root, stdio: 'inherit', env: process.env });
+  const result = spawnSync(process.execPath, [astro, 'build', '--outDir', siteDir], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (result.status !== 0) throw new Error('The site build failed');
   log(describePrecompress(precompressSite(siteDir)));
   fs.writeFileSync(path.join(siteDir, STAMP), fingerprint);

@@ -1,10 +1,22 @@
-// Writes brotli (.br, best quality) and gzip (.gz, level 9) copies beside the built site's text files, so the server sends them as they are.
+// Writes brotli (.br, best quality) and gzip (.gz, level 9) copies beside the built site's text files, so the server
+// sends them as they are.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
 /** The file types that get compressed copies: text. Images, fonts and archives are compressed already. */
-export const PRECOMPRESSED_TYPES: ReadonlySet<string> = new Set(['.html', '.css', '.js', '.mjs', '.json', '.svg', '.xml', '.txt', '.webmanifest', '.map']);
+export const PRECOMPRESSED_TYPES: ReadonlySet<string> = new Set([
+  '.html',
+  '.css',
+  '.js',
+  '.mjs',
+  '.json',
+  '.svg',
+  '.xml',
+  '.txt',
+  '.webmanifest',
+  '.map',
+]);
 /** Files smaller than this go as they are: a few hundred bytes gain little and cost a header. */
 export const PRECOMPRESS_MIN_BYTES = 1024;
 /** The copies written beside a file, by the `Content-Encoding` they are sent with. */
@@ -23,7 +35,9 @@ export function shouldPrecompress(file: string, size: number): boolean {
   return PRECOMPRESSED_TYPES.has(path.extname(file).toLowerCase()) && size >= PRECOMPRESS_MIN_BYTES;
 }
 
-/** Brotli at its best quality, told that the bytes are text of this size. The same bytes always give the same output. */
+/**
+ * Brotli at its best quality, told that the bytes are text of this size. The same bytes always give the same output.
+ */
 export function brotliCopy(bytes: Buffer): Buffer {
   return zlib.brotliCompressSync(bytes, {
     params: {
@@ -48,7 +62,10 @@ function filesUnder(directory: string): string[] {
     .sort();
 }
 
-/** Writes a copy beside its original with the original's modification time, or removes a stale one when it would not be smaller. */
+/**
+ * Writes a copy beside its original with the original's modification time, or removes a stale one when it would not be
+ * smaller.
+ */
 function writeCopy(file: string, copy: Buffer, originalSize: number, modifiedMs: number): number {
   if (copy.length >= originalSize) {
     fs.rmSync(file, { force: true });
@@ -61,7 +78,8 @@ function writeCopy(file: string, copy: Buffer, originalSize: number, modifiedMs:
 
 /**
  * Writes `<file>.br` and `<file>.gz` beside every text file of at least PRECOMPRESS_MIN_BYTES under `siteDir` (a copy
- * that would not be smaller is left out), and removes copies whose original is gone or too small. Same input, same bytes.
+ * that would not be smaller is left out), and removes copies whose original is gone or too small. Same input, same
+ * bytes.
  */
 export function precompressSite(siteDir: string): PrecompressReport {
   const report: PrecompressReport = { files: 0, bytes: 0, brotliBytes: 0, gzipBytes: 0 };

@@ -13,9 +13,15 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Every stored key with when its bytes were last written; a write still in progress is not listed. */
   list(): AsyncIterable<StoredBlob>;
-  /** Removes what writes cut short before `before` (ms since the epoch) left behind; resolves to a name for each thing removed. */
+  /**
+   * Removes what writes cut short before `before` (ms since the epoch) left behind; resolves to a name for each thing
+   * removed.
+   */
   removePartialWrites(before: number): Promise<string[]>;
-  /** Resolves when the store can be reached and written to right now, rejects with why not (the readiness check); gives up when `signal` aborts. */
+  /**
+   * Resolves when the store can be reached and written to right now, rejects with why not (the readiness check); gives
+   * up when `signal` aborts.
+   */
   probe(signal: AbortSignal): Promise<void>;
 }
 

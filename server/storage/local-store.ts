@@ -88,7 +88,10 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  /** Makes sure the directory exists (a fresh install has none until the first upload) and that the process may read and write it. */
+  /**
+   * Makes sure the directory exists (a fresh install has none until the first upload) and that the process may read and
+   * write it.
+   */
   async probe(signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     await fs.mkdir(this.root, { recursive: true });

@@ -38,7 +38,9 @@ export class S3BlobStore implements BlobStore {
     this.bucket = options.bucket;
     this.prefix = options.prefix ?? 'textures/';
     const credentials =
-      options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined;
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined;
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -94,7 +96,10 @@ export class S3BlobStore implements BlobStore {
 
   /** Lists the bucket's objects under the prefix page by page; objects whose names are not `<key>.png` are left out. */
   async *list(): AsyncGenerator<StoredBlob> {
-    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: this.prefix })) {
+    for await (const page of paginateListObjectsV2(
+      { client: this.client },
+      { Bucket: this.bucket, Prefix: this.prefix },
+    )) {
       for (const object of page.Contents ?? []) {
         const name = object.Key?.slice(this.prefix.length) ?? '';
         const key = name.endsWith('.png') ? name.slice(0, -'.png'.length) : '';
@@ -103,9 +108,14 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Lists at most one object under the prefix: the bucket answers, and the credentials may list it (as the sweep needs). */
+  /**
+   * Lists at most one object under the prefix: the bucket answers, and the credentials may list it (as the sweep
+   * needs).
+   */
   async probe(signal: AbortSignal): Promise<void> {
-    await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, MaxKeys: 1 }), { abortSignal: signal });
+    await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, MaxKeys: 1 }), {
+      abortSignal: signal,
+    });
   }
 
   /** Nothing to do: a PutObject that is cut short leaves no object behind. */

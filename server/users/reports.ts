@@ -8,7 +8,10 @@ import type { ReferenceCounter } from '../textures/library/texture-library.ts';
 /** Why a report was not filed. */
 export type ReportRefusal = 'unknown' | 'self' | 'duplicate';
 
-/** Counts references to a hash from reports' copies of the reported textures (open or closed: a moderator may look back). */
+/**
+ * Counts references to a hash from reports' copies of the reported textures (open or closed: a moderator may look
+ * back).
+ */
 export const countReportReferences: ReferenceCounter = async (db, hash) => {
   const row = await db
     .selectFrom('user_reports')
@@ -18,11 +21,24 @@ export const countReportReferences: ReferenceCounter = async (db, hash) => {
   return Number(row.count);
 };
 
-/** Files a report of `uuid` by `reporterUuid`, with its grounds and a copy of the player's current textures; returns why not, or null when filed. */
-export async function reportPlayer(db: Db, reporterUuid: string, uuid: string, grounds: ReportGrounds, now = Date.now()): Promise<ReportRefusal | null> {
+/**
+ * Files a report of `uuid` by `reporterUuid`, with its grounds and a copy of the player's current textures; returns why
+ * not, or null when filed.
+ */
+export async function reportPlayer(
+  db: Db,
+  reporterUuid: string,
+  uuid: string,
+  grounds: ReportGrounds,
+  now = Date.now(),
+): Promise<ReportRefusal | null> {
   if (reporterUuid === uuid) return 'self';
   return db.transaction().execute(async (trx) => {
-    const player = await trx.selectFrom('users').select(PLAYER_TEXTURE_SELECTION).where('uuid', '=', uuid).executeTakeFirst();
+    const player = await trx
+      .selectFrom('users')
+      .select(PLAYER_TEXTURE_SELECTION)
+      .where('uuid', '=', uuid)
+      .executeTakeFirst();
     if (!player) return 'unknown';
     const open = await trx
       .selectFrom('user_reports')

@@ -5,5 +5,7 @@ export const NOT_ADMIN_MESSAGE = 'This action is unauthorized.';
 
 /** Whether a failed call's answer says the user is not an admin. */
 export function isNotAdminAnswer(status: number, body: unknown): boolean {
-  return status === 403 && !!body && typeof body === 'object' && (body as { error?: unknown }).error === NOT_ADMIN_MESSAGE;
+  return (
+    status === 403 && !!body && typeof body === 'object' && (body as { error?: unknown }).error === NOT_ADMIN_MESSAGE
+  );
 }

@@ -1,5 +1,6 @@
 // The API calls the site makes: each call's method and path, written once here. Their request and answer schemas are in
-// src/lib/schemas/api-calls.ts under the same names; this half holds no zod, so the pages that call the API do not ship it.
+// src/lib/schemas/api-calls.ts under the same names; this half holds no zod, so the pages that call the API do not ship
+// it.
 
 /** An HTTP method the site calls the API with. */
 export type ApiMethod = 'GET' | 'POST' | 'DELETE';
@@ -102,9 +103,14 @@ export type PathParams<Path extends string> = Path extends `${string}:${infer Na
 export type ApiParams<Name extends ApiCallName> = PathParams<(typeof API_CALLS)[Name]['path']>;
 
 /** The path parameters argument of a call: none when its path has none. */
-export type ParamsArgument<Name extends ApiCallName> = keyof ApiParams<Name> extends never ? [] : [params: ApiParams<Name>];
+export type ParamsArgument<Name extends ApiCallName> = keyof ApiParams<Name> extends never
+  ? []
+  : [params: ApiParams<Name>];
 
-/** A call's path with its parameters filled in, each URI-encoded (`playerLookup`, `{id: 'Notch'}` → `/api/user/search/Notch`). */
+/**
+ * A call's path with its parameters filled in, each URI-encoded (`playerLookup`, `{id: 'Notch'}` →
+ * `/api/user/search/Notch`).
+ */
 export function apiPath<Name extends ApiCallName>(name: Name, ...[params]: ParamsArgument<Name>): string {
   const values: Record<string, string | number | boolean> = params ?? {};
   return API_CALLS[name].path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(String(values[key])));

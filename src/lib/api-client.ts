@@ -53,7 +53,10 @@ export function logoutReason(body: unknown): string | null {
   return typeof message === 'string' && message !== '' && message !== UNAUTHENTICATED_MESSAGE ? message : null;
 }
 
-/** Reacts to a response status and body: 401 logs out (with the reason it gives), 503 maintenance, 408 from an /api/ URL offline; other statuses do nothing. */
+/**
+ * Reacts to a response status and body: 401 logs out (with the reason it gives), 503 maintenance, 408 from an /api/ URL
+ * offline; other statuses do nothing.
+ */
 export function handleAppStatus(status: number, handlers: StatusHandlers, apiUrl = true, body?: unknown): void {
   if (status === 401) handlers.onUnauthorized(logoutReason(body));
   else if (status === 503) handlers.onMaintenance();
@@ -70,7 +73,9 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
     headers: { accept: 'application/json' },
     async onRequest({ options: request }) {
       const method = (request.method ?? 'GET').toUpperCase();
-      const token = ['GET', 'HEAD', 'OPTIONS'].includes(method) ? options.readXsrfToken() : await ensureXsrfToken(options);
+      const token = ['GET', 'HEAD', 'OPTIONS'].includes(method)
+        ? options.readXsrfToken()
+        : await ensureXsrfToken(options);
       if (token) {
         const headers = new Headers(request.headers);
         headers.set('x-xsrf-token', token);
@@ -78,7 +83,10 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
       }
     },
     onRequestError({ request, error }) {
-      if (isApiUrl(request) && (error.name === 'TimeoutError' || error.name === 'AbortError' || error instanceof TypeError)) {
+      if (
+        isApiUrl(request) &&
+        (error.name === 'TimeoutError' || error.name === 'AbortError' || error instanceof TypeError)
+      ) {
         options.onOffline();
       }
     },
@@ -95,10 +103,17 @@ export interface ErrorLink {
   label: string;
 }
 
-/** What the shared error display shows, always as text: one message (with an optional link after it), or the first message of each field. */
-export type ErrorDisplay = { kind: 'message'; message: string; link?: ErrorLink } | { kind: 'fields'; messages: string[] };
+/**
+ * What the shared error display shows, always as text: one message (with an optional link after it), or the first
+ * message of each field.
+ */
+export type ErrorDisplay =
+  { kind: 'message'; message: string; link?: ErrorLink } | { kind: 'fields'; messages: string[] };
 
-/** Turns an error response body (`{error}`, `{message}` or Laravel `{errors: {field: [msg]}}`) into what the error display shows. */
+/**
+ * Turns an error response body (`{error}`, `{message}` or Laravel `{errors: {field: [msg]}}`) into what the error
+ * display shows.
+ */
 export function describeApiError(body: unknown, fallback = 'Something went wrong'): ErrorDisplay {
   if (body && typeof body === 'object') {
     const data = body as { error?: unknown; errors?: unknown; message?: unknown; msg?: unknown };

@@ -11,7 +11,10 @@ import type { API_CALL_SCHEMAS } from './schemas/api-calls';
 /** The API host; empty means the same origin as the site. */
 export const API_URL: string = (import.meta.env.PUBLIC_API_URL as string | undefined) ?? '';
 
-/** After a 401: forgets the local user, says why when the API did (a ban: on this page, or on the login page it goes to), and on a page that needs a login, goes to the login page. */
+/**
+ * After a 401: forgets the local user, says why when the API did (a ban: on this page, or on the login page it goes
+ * to), and on a page that needs a login, goes to the login page.
+ */
 function logOutLocally(reason: string | null): void {
   forgetUser();
   const leaving = document.documentElement.hasAttribute('data-auth');
@@ -22,7 +25,10 @@ function logOutLocally(reason: string | null): void {
   if (leaving) location.replace(loginUrlFor(location.pathname + location.search));
 }
 
-/** The browser's API host, XSRF cookie and app-wide session effects (401 logs out, 503 maintenance, 408 or no answer offline), shared by the client and file uploads. */
+/**
+ * The browser's API host, XSRF cookie and app-wide session effects (401 logs out, 503 maintenance, 408 or no answer
+ * offline), shared by the client and file uploads.
+ */
 export const API_OPTIONS: ApiClientOptions = {
   baseURL: API_URL,
   readXsrfToken: () => getCookie('XSRF-TOKEN'),
@@ -38,22 +44,34 @@ export const api = createApiClient(API_OPTIONS);
 /** The schemas of a call (type only: the browser never loads them). */
 type CallSchemas<Name extends ApiCallName> = (typeof API_CALL_SCHEMAS)[Name];
 /** What a call answers, as its answer schema gives it. */
-export type ApiAnswer<Name extends ApiCallName> = CallSchemas<Name> extends { answer: infer Answer extends z.ZodType } ? z.output<Answer> : never;
+export type ApiAnswer<Name extends ApiCallName> =
+  CallSchemas<Name> extends { answer: infer Answer extends z.ZodType } ? z.output<Answer> : never;
 /** The JSON body a call takes, as its body schema accepts it. */
-export type ApiBody<Name extends ApiCallName> = CallSchemas<Name> extends { body: infer Body extends z.ZodType } ? z.input<Body> : never;
+export type ApiBody<Name extends ApiCallName> =
+  CallSchemas<Name> extends { body: infer Body extends z.ZodType } ? z.input<Body> : never;
 /** The query a call takes, as its query schema accepts it. */
-export type ApiQuery<Name extends ApiCallName> = CallSchemas<Name> extends { query: infer Query extends z.ZodType } ? z.input<Query> : never;
+export type ApiQuery<Name extends ApiCallName> =
+  CallSchemas<Name> extends { query: infer Query extends z.ZodType } ? z.input<Query> : never;
 /** The calls that answer JSON, which {@link apiCall} makes. */
-export type JsonCallName = { [Name in ApiCallName]: CallSchemas<Name> extends { answer: z.ZodType } ? Name : never }[ApiCallName];
+export type JsonCallName = {
+  [Name in ApiCallName]: CallSchemas<Name> extends { answer: z.ZodType } ? Name : never;
+}[ApiCallName];
 /** What {@link apiCall} takes besides the name: the call's path parameters, body and query, and an abort signal. */
-export type ApiCallOptions<Name extends ApiCallName> = (keyof ApiParams<Name> extends never ? { params?: never } : { params: ApiParams<Name> }) &
+export type ApiCallOptions<Name extends ApiCallName> = (keyof ApiParams<Name> extends never
+  ? { params?: never }
+  : { params: ApiParams<Name> }) &
   ([ApiBody<Name>] extends [never] ? { body?: never } : { body: ApiBody<Name> }) &
   ([ApiQuery<Name>] extends [never] ? { query?: never } : { query?: ApiQuery<Name> }) & { signal?: AbortSignal };
 
-/** Makes one of the site's API calls by name, with the client's XSRF and session handling; resolves with its typed answer. */
+/**
+ * Makes one of the site's API calls by name, with the client's XSRF and session handling; resolves with its typed
+ * answer.
+ */
 export function apiCall<Name extends JsonCallName>(
   name: Name,
-  ...[options]: Record<never, never> extends ApiCallOptions<Name> ? [options?: ApiCallOptions<Name>] : [options: ApiCallOptions<Name>]
+  ...[options]: Record<never, never> extends ApiCallOptions<Name>
+    ? [options?: ApiCallOptions<Name>]
+    : [options: ApiCallOptions<Name>]
 ): Promise<ApiAnswer<Name>> {
   const { params, body, query, signal } = (options ?? {}) as {
     params?: object;
@@ -61,7 +79,12 @@ export function apiCall<Name extends JsonCallName>(
     query?: Record<string, unknown>;
     signal?: AbortSignal;
   };
-  return api<ApiAnswer<Name>>(apiPath(name, ...([params] as ParamsArgument<Name>)), { method: API_CALLS[name].method, body, query, signal });
+  return api<ApiAnswer<Name>>(apiPath(name, ...([params] as ParamsArgument<Name>)), {
+    method: API_CALLS[name].method,
+    body,
+    query,
+    signal,
+  });
 }
 
 /** The full URL of a call (an image, a download, a link), its path parameters filled in. */

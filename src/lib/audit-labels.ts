@@ -52,6 +52,9 @@ export function capeFlagsDetail(flags: Partial<Record<CapeFlag, boolean | undefi
 export function readableAuditDetail(detail: string | null): string | null {
   if (!detail) return null;
   return detail
-    .replace(/\b(animatedCape|capeGlint|upsideDown) (on|off)\b/g, (_, flag: CapeFlag, state: string) => `${CAPE_FLAG_LABELS[flag]} ${state}`)
+    .replace(
+      /\b(animatedCape|capeGlint|upsideDown) (on|off)\b/g,
+      (_, flag: CapeFlag, state: string) => `${CAPE_FLAG_LABELS[flag]} ${state}`,
+    )
     .replace(/\breport (\d+)\b/g, 'report #$1');
 }

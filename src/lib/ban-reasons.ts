@@ -1,4 +1,5 @@
-// The reasons a moderator picks from when banning a player or removing a texture, and a player when reporting one (the site rules' list, plus impersonation and other).
+// The reasons a moderator picks from when banning a player or removing a texture, and a player when reporting one (the
+// site rules' list, plus impersonation and other).
 
 /** Ban and removal reasons by key, as GET /api/admin/banreasons lists them. */
 export const BAN_REASONS: Readonly<Record<string, string>> = {

@@ -1,6 +1,10 @@
-// The banner URL rules for the banner cape creator: which banner editor a URL comes from, its banner id, and the message for any other URL.
+// The banner URL rules for the banner cape creator: which banner editor a URL comes from, its banner id, and the
+// message for any other URL.
 
-/** The banner editors a banner cape can be made from: `lmc` the LivzMC editor (OptiFine's banner format), `pmc` Planet Minecraft's. */
+/**
+ * The banner editors a banner cape can be made from: `lmc` the LivzMC editor (OptiFine's banner format), `pmc` Planet
+ * Minecraft's.
+ */
 export type BannerService = 'lmc' | 'pmc';
 
 /** Every banner editor, in the order the API path names them. */
@@ -20,7 +24,10 @@ export const BANNER_SERVICE_HOSTS: Readonly<Record<BannerService, readonly strin
 /** A banner id: letters and digits only. */
 const BANNER_ID_PATTERN = /^[A-Za-z0-9]+$/;
 
-/** The host name of a pasted URL (lower case, no trailing dot), or null when it is not an http(s) URL; a URL without a scheme is read as https. */
+/**
+ * The host name of a pasted URL (lower case, no trailing dot), or null when it is not an http(s) URL; a URL without a
+ * scheme is read as https.
+ */
 function hostNameOf(url: string): string | null {
   const text = url.trim();
   if (text === '') return null;
@@ -35,7 +42,10 @@ function hostNameOf(url: string): string | null {
   return parsed.hostname.toLowerCase().replace(/\.$/, '');
 }
 
-/** Which banner editor a URL belongs to, by its parsed host name (a listed host or its `www.` form); null for any other host. */
+/**
+ * Which banner editor a URL belongs to, by its parsed host name (a listed host or its `www.` form); null for any other
+ * host.
+ */
 export function bannerServiceFromUrl(url: string): BannerService | null {
   const host = hostNameOf(url);
   if (host === null) return null;
@@ -46,7 +56,10 @@ export function bannerServiceFromUrl(url: string): BannerService | null {
   return null;
 }
 
-/** The banner id of a URL: the text after the first `=` up to any `&`; null when there is no `=` or the id is not only letters and digits. */
+/**
+ * The banner id of a URL: the text after the first `=` up to any `&`; null when there is no `=` or the id is not only
+ * letters and digits.
+ */
 export function bannerIdFromUrl(url: string): string | null {
   const equals = url.indexOf('=');
   if (equals < 0) return null;

@@ -1,4 +1,5 @@
-// Booleans written as text (environment variables, form fields, path parameters): which texts are allowed and which mean true.
+// Booleans written as text (environment variables, form fields, path parameters): which texts are allowed and which
+// mean true.
 
 /** The texts a boolean may be written as. */
 export const BOOLEAN_TEXTS = ['true', 'false', '1', '0'] as const;

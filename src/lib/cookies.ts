@@ -35,15 +35,27 @@ export function durationToSeconds(duration: string | number): number {
 
 /** Whether a name may be used as a cookie name (attribute names are forbidden). */
 export function isAllowedCookieName(name: string): boolean {
-  return name.length > 0 && /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name) && !FORBIDDEN_NAMES.includes(name.toLowerCase());
+  return (
+    name.length > 0 && /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name) && !FORBIDDEN_NAMES.includes(name.toLowerCase())
+  );
 }
 
 /** Builds a `document.cookie` assignment string; `now` is injectable for tests. */
-export function serializeCookie(name: string, value: string, options: CookieOptions = {}, now: Date = new Date()): string {
+export function serializeCookie(
+  name: string,
+  value: string,
+  options: CookieOptions = {},
+  now: Date = new Date(),
+): string {
   if (!isAllowedCookieName(name)) throw new Error(`Forbidden cookie name: ${name}`);
   const seconds = durationToSeconds(options.expires ?? '1d');
   const expires = new Date(now.getTime() + seconds * 1000);
-  const parts = [`${name}=${encodeURIComponent(value)}`, `expires=${expires.toUTCString()}`, `max-age=${seconds}`, `path=${options.path ?? '/'}`];
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `expires=${expires.toUTCString()}`,
+    `max-age=${seconds}`,
+    `path=${options.path ?? '/'}`,
+  ];
   if (options.domain) parts.push(`domain=${options.domain}`);
   parts.push(`SameSite=${options.sameSite ?? 'Lax'}`);
   if (options.secure) parts.push('secure');

@@ -17,11 +17,25 @@ export const CREATOR_INPUT_MAX_BYTES = 2_000_000;
 export const OPTIFINE_LOOKUP_DEBOUNCE_MS = 500;
 
 /** The OptiFine creator's ready-made designs (the dropdown also has custom and username lookup). */
-export const OPTIFINE_DESIGNS = ['standard', 'white', 'gray', 'black', 'red', 'green', 'blue', 'yellow', 'purple', 'cyan'] as const;
+export const OPTIFINE_DESIGNS = [
+  'standard',
+  'white',
+  'gray',
+  'black',
+  'red',
+  'green',
+  'blue',
+  'yellow',
+  'purple',
+  'cyan',
+] as const;
 /** One of the OptiFine creator's ready-made designs. */
 export type OptifineDesign = (typeof OPTIFINE_DESIGNS)[number];
 
-/** Where the banner is drawn on the cape: stretched to the whole front, or at its own shape at the top, middle or bottom. */
+/**
+ * Where the banner is drawn on the cape: stretched to the whole front, or at its own shape at the top, middle or
+ * bottom.
+ */
 export const BANNER_ALIGNMENTS = ['scale', 'top', 'middle', 'bottom'] as const;
 /** A banner alignment. */
 export type BannerAlignment = (typeof BANNER_ALIGNMENTS)[number];
@@ -54,7 +68,10 @@ export function noSkinMessage(name: string): string {
   return `No player called ${name} has a skin.`;
 }
 
-/** Strips every character other than letters, digits and underscore, and cuts to `max` (the head cape, OptiFine and registration username inputs). */
+/**
+ * Strips every character other than letters, digits and underscore, and cuts to `max` (the head cape, OptiFine and
+ * registration username inputs).
+ */
 export function cleanUsername(text: string, max = CREATOR_USERNAME_MAX): string {
   return usernameCharacters(text).slice(0, max);
 }

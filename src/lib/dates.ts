@@ -1,4 +1,5 @@
-// How every page writes a date, the admin pages included: "27 Nov 2026", and "27 Nov 2026, 15:21" where the time matters.
+// How every page writes a date, the admin pages included: "27 Nov 2026", and "27 Nov 2026, 15:21" where the time
+// matters.
 
 /** The day, the month's short name and the year, in that order. */
 const DAY_MONTH_YEAR: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric' };
@@ -12,7 +13,10 @@ function toDate(value: DateValue): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** A date as every page writes it, e.g. "27 Nov 2026" ("Unknown" when it does not parse); `timeZone` for dates without a time, such as "UTC". */
+/**
+ * A date as every page writes it, e.g. "27 Nov 2026" ("Unknown" when it does not parse); `timeZone` for dates without a
+ * time, such as "UTC".
+ */
 export function formatDate(value: DateValue, timeZone?: string): string {
   return toDate(value)?.toLocaleDateString('en-GB', { ...DAY_MONTH_YEAR, timeZone }) ?? 'Unknown';
 }

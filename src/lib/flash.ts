@@ -24,7 +24,8 @@ export function takeFlash(): Flash | null {
   sessionStorage.removeItem(FLASH_KEY);
   try {
     const flash = JSON.parse(stored) as Partial<Flash>;
-    if (typeof flash.message === 'string') return { message: flash.message, tone: flash.tone === 'warning' ? 'warning' : 'news' };
+    if (typeof flash.message === 'string')
+      return { message: flash.message, tone: flash.tone === 'warning' ? 'warning' : 'news' };
   } catch {
     // A message left as plain text.
   }

@@ -1,6 +1,13 @@
-// The gallery listing's filters: one canonical shape for the page, the API call and the server, and the two ways it is written
-// (the page's own URL, `?type=cape,ears`, and the API query, `type=["cape","ears"]`).
-import { cleanTitle, DEFAULT_GALLERY_SORT, GALLERY_SORTS, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from './gallery-rules';
+// The gallery listing's filters: one canonical shape for the page, the API call and the server, and the two ways it is
+// written (the page's own URL, `?type=cape,ears`, and the API query, `type=["cape","ears"]`).
+import {
+  cleanTitle,
+  DEFAULT_GALLERY_SORT,
+  GALLERY_SORTS,
+  GALLERY_TYPES,
+  type GallerySort,
+  type GalleryTypeName,
+} from './gallery-rules';
 
 /** Longest tag key. */
 export const GALLERY_TAG_KEY_MAX = 40;
@@ -52,7 +59,10 @@ function commaList(value: string | null): string[] {
     .filter(Boolean);
 }
 
-/** Reads the filters from the page's query string (`?title=&sort=&type=cape,ears&tags=anime,space`); anything unknown is dropped. */
+/**
+ * Reads the filters from the page's query string (`?title=&sort=&type=cape,ears&tags=anime,space`); anything unknown is
+ * dropped.
+ */
 export function filtersFromSearch(search: string): GalleryFilters {
   const params = new URLSearchParams(search);
   const sort = params.get('sort');

@@ -6,7 +6,10 @@ import { CAPE_MAX_BYTES, checkCapeDimensions, EARS_HEIGHT, EARS_WIDTH, type Text
 export const GALLERY_PER_PAGE = 24;
 /** Longest gallery title. */
 export const GALLERY_TITLE_MAX = 20;
-/** Searches (a title, or several tags) count their matches up to this many; above it the total says this many and `total_capped` is set. */
+/**
+ * Searches (a title, or several tags) count their matches up to this many; above it the total says this many and
+ * `total_capped` is set.
+ */
 export const GALLERY_COUNT_CAP = 1000;
 /** The search box debounce. */
 export const GALLERY_SEARCH_DEBOUNCE_MS = 500;
@@ -25,8 +28,14 @@ export const galleryMessages = {
   tooManyWears: 'You have put on too many capes and ears. Try again in 10 minutes.',
 } as const;
 
-/** The name of one of the gallery's messages an upload can be refused with (the download and wear limits and the like message are not). */
-export type GalleryUploadMessageKey = Exclude<keyof typeof galleryMessages, 'tooManyDownloads' | 'loginToLike' | 'tooManyWears'>;
+/**
+ * The name of one of the gallery's messages an upload can be refused with (the download and wear limits and the like
+ * message are not).
+ */
+export type GalleryUploadMessageKey = Exclude<
+  keyof typeof galleryMessages,
+  'tooManyDownloads' | 'loginToLike' | 'tooManyWears'
+>;
 
 /** Why each gallery upload rule refuses, by message. */
 export const galleryReasons = {
@@ -45,7 +54,16 @@ export function galleryRefusal(key: GalleryUploadMessageKey): Refusal {
 }
 
 /** The sort options: likes, downloads, name and uploaded, each ascending or descending. */
-export const GALLERY_SORTS = ['likes_desc', 'likes_asc', 'downloads_desc', 'downloads_asc', 'name_asc', 'name_desc', 'uploaded_desc', 'uploaded_asc'] as const;
+export const GALLERY_SORTS = [
+  'likes_desc',
+  'likes_asc',
+  'downloads_desc',
+  'downloads_asc',
+  'name_asc',
+  'name_desc',
+  'uploaded_desc',
+  'uploaded_asc',
+] as const;
 export type GallerySort = (typeof GALLERY_SORTS)[number];
 /** The sort used when none is asked for. */
 export const DEFAULT_GALLERY_SORT: GallerySort = 'likes_desc';
@@ -65,7 +83,10 @@ export function filterTitleInput(value: string): string {
   return value.replace(DISALLOWED_TITLE_CHARACTERS, '');
 }
 
-/** Cleans what a user typed or pasted into the title box or title search: the disallowed characters go first, then it is cut to 20. */
+/**
+ * Cleans what a user typed or pasted into the title box or title search: the disallowed characters go first, then it is
+ * cut to 20.
+ */
 export function cleanTitle(value: string): string {
   return filterTitleInput(value).slice(0, GALLERY_TITLE_MAX);
 }

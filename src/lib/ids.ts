@@ -1,4 +1,5 @@
-// The id patterns, defined once: a game username, a player uuid and a texture hash (no zod here, so islands can use them).
+// The id patterns, defined once: a game username, a player uuid and a texture hash (no zod here, so islands can use
+// them).
 
 /** The longest game username. */
 export const USERNAME_MAX = 16;
@@ -12,14 +13,18 @@ const NON_USERNAME_CHARACTERS = new RegExp(`[^${USERNAME_CHARACTERS}]`, 'g');
 /** A player uuid as stored and shown: 32 lowercase hex digits, no dashes. */
 export const PLAYER_UUID_PATTERN = '[0-9a-f]{32}';
 /** A uuid as a lookup path takes it: 32 hex digits of any case, or the dashed 8-4-4-4-12 form. */
-export const TYPED_UUID_PATTERN = '[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+export const TYPED_UUID_PATTERN =
+  '[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 /** A uuid as outside services and the mod API send it: 32 hex digits of any case, each group's dash optional. */
 const LOOSE_UUID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
 
 /** A texture's SHA-256, the key of every stored texture: 64 lowercase hex digits. */
 export const TEXTURE_HASH_PATTERN = '[0-9a-f]{64}';
 
-/** A player named in a site path before it is checked: a username or a uuid with or without dashes (letters, digits, `_`, `-`; 1 to 36). */
+/**
+ * A player named in a site path before it is checked: a username or a uuid with or without dashes (letters, digits,
+ * `_`, `-`; 1 to 36).
+ */
 export const PLAYER_PATH_ID_PATTERN = '[A-Za-z0-9_-]{1,36}';
 /** A name or an undashed uuid, as the audit log's filters take them (letters, digits, underscores; 1 to 32). */
 export const NAME_OR_UUID_FILTER_PATTERN = '[A-Za-z0-9_]{1,32}';

@@ -4,17 +4,25 @@
 /** The message for a banned account, for every login. */
 export const BANNED_ACCOUNT_MESSAGE = 'The specified account has been banned for violating our terms of service.';
 
-/** What a call without a live session is answered (401); a 401 with any other message says why the player was logged out. */
+/**
+ * What a call without a live session is answered (401); a 401 with any other message says why the player was logged
+ * out.
+ */
 export const UNAUTHENTICATED_MESSAGE = 'Unauthenticated.';
 
-/** Why a banned player was logged out, shown on the page they land on: the banned-account message and the ban's reason. */
+/**
+ * Why a banned player was logged out, shown on the page they land on: the banned-account message and the ban's reason.
+ */
 export function bannedLogoutMessage(reason: string | null): string {
   return reason ? `${BANNED_ACCOUNT_MESSAGE} Reason: ${reason}.` : BANNED_ACCOUNT_MESSAGE;
 }
 
 /** Why a Microsoft login did not finish, and what the player is told (the callback's `errors`, the page's red box). */
 export const MICROSOFT_LOGIN_FAILURES = {
-  /** The state or code is wrong, expired (10 minutes) or already used, or the browser is not the one that started the login. */
+  /**
+   * The state or code is wrong, expired (10 minutes) or already used, or the browser is not the one that started the
+   * login.
+   */
   expired: 'That Microsoft sign-in has expired or was already used. Click Login with Microsoft to try again.',
   /** XSTS XErr 2148916233: the Microsoft account has never signed in to Xbox. */
   noXboxAccount:
@@ -23,12 +31,17 @@ export const MICROSOFT_LOGIN_FAILURES = {
   childAccount:
     'This Microsoft account belongs to a child, so an adult must add it to their Microsoft family (family.microsoft.com) before it can sign in to Xbox. Ask them to, then try again.',
   /** XSTS XErr 2148916235: Xbox is not offered in the account's country. */
-  xboxUnavailableInRegion: "Xbox is not available in this Microsoft account's country or region, so it cannot log in here.",
+  xboxUnavailableInRegion:
+    "Xbox is not available in this Microsoft account's country or region, so it cannot log in here.",
   /** XSTS XErr 2148916236 and 2148916237: the account must prove its holder is an adult first. */
-  adultVerificationNeeded: 'This Microsoft account needs adult verification at xbox.com before it can sign in to Xbox. Verify it there, then try again.',
+  adultVerificationNeeded:
+    'This Microsoft account needs adult verification at xbox.com before it can sign in to Xbox. Verify it there, then try again.',
   /** Any other refusal from Xbox. */
   xboxRefused: 'Xbox refused to sign this Microsoft account in. Check the account at xbox.com, then try again.',
-  /** The game services know no profile for the account: it does not own Minecraft: Java Edition (or has not picked a name). */
+  /**
+   * The game services know no profile for the account: it does not own Minecraft: Java Edition (or has not picked a
+   * name).
+   */
   noGame:
     'This Microsoft account does not own Minecraft: Java Edition, or has not chosen a player name yet. Buy the game, or start it once to pick a name, then try again.',
   /** The banned-account message. */
@@ -42,13 +55,16 @@ export type MicrosoftLoginFailure = keyof typeof MICROSOFT_LOGIN_FAILURES;
 
 /** What the login page says for each reason a login step sent the player back with. */
 export const LOGIN_ERRORS = {
-  microsoft_unavailable: 'Microsoft login is not configured on this server yet. You can still log in with a code from the game: use Login using Minecraft.',
+  microsoft_unavailable:
+    'Microsoft login is not configured on this server yet. You can still log in with a code from the game: use Login using Minecraft.',
   /** Microsoft's answer when the player cancels the sign-in (or declines the permissions). */
-  access_denied: 'You cancelled the Microsoft sign-in, so you are not logged in. Click Login with Microsoft to try again.',
+  access_denied:
+    'You cancelled the Microsoft sign-in, so you are not logged in. Click Login with Microsoft to try again.',
 } as const;
 
 /** The message for any other error code Microsoft's sign-in page sends back (OAuth 2.0 and OpenID Connect codes). */
-export const MICROSOFT_SIGN_IN_ERROR_MESSAGE = 'Microsoft could not complete the sign-in. Please try again in a moment.';
+export const MICROSOFT_SIGN_IN_ERROR_MESSAGE =
+  'Microsoft could not complete the sign-in. Please try again in a moment.';
 
 /** The error codes an OAuth 2.0 / OpenID Connect sign-in page may send back besides access_denied. */
 const OAUTH_ERROR_CODES = new Set([
@@ -75,7 +91,10 @@ export function loginErrorPath(reason: LoginErrorReason, ref?: string): string {
   return `/account/login?${query}`;
 }
 
-/** The message for the login page's `error` parameter, or null when there is none or it is not a known reason or OAuth error code. */
+/**
+ * The message for the login page's `error` parameter, or null when there is none or it is not a known reason or OAuth
+ * error code.
+ */
 export function loginErrorMessage(reason: string | null): string | null {
   if (reason === null) return null;
   if (Object.hasOwn(LOGIN_ERRORS, reason)) return LOGIN_ERRORS[reason as LoginErrorReason];

@@ -1,9 +1,13 @@
-// The settings that point other cape mods at this site (Cape Provider, CustomSkinLoader), ready to copy, filled in with the mod API's address.
+// The settings that point other cape mods at this site (Cape Provider, CustomSkinLoader), ready to copy, filled in with
+// the mod API's address.
 
 /** A picture layout the mod API serves by a player's name or uuid. */
 export type PictureLayout = 'still' | 'strip' | 'gif' | 'elytra';
 
-/** Each picture layout's path around the player's id: `/capes/{id}.png`, `/capes/strip/{id}.png`, `/capes/{id}.gif`, `/elytras/{id}.png`. */
+/**
+ * Each picture layout's path around the player's id: `/capes/{id}.png`, `/capes/strip/{id}.png`, `/capes/{id}.gif`,
+ * `/elytras/{id}.png`.
+ */
 export const PICTURE_PATHS: Record<PictureLayout, { prefix: string; suffix: string }> = {
   still: { prefix: '/capes/', suffix: '.png' },
   strip: { prefix: '/capes/strip/', suffix: '.png' },
@@ -22,7 +26,10 @@ export const CUSTOM_SKIN_API_ROOT = '/csl/';
 
 /** The mod API's layouts these settings use, each with the mod's own placeholder for the player's name. */
 export const MOD_LAYOUTS = {
-  /** The still cape, for Cape Provider's `default` resolver (`$name`) and CustomSkinLoader's Legacy loader (`{USERNAME}`). */
+  /**
+   * The still cape, for Cape Provider's `default` resolver (`$name`) and CustomSkinLoader's Legacy loader
+   * (`{USERNAME}`).
+   */
   stillCape: (name: string) => picturePath('still', name),
   /** The cape as a GIF, for Cape Provider's `gif` resolver. */
   gifCape: (name: string) => picturePath('gif', name),
@@ -73,7 +80,12 @@ function json(value: object): string {
 export function modSetup(baseUrl: string, siteName: string): ModSetup {
   const slug = siteSlug(siteName);
   return {
-    capeProviderStill: json({ id: slug, name: siteName, uriTemplate: baseUrl + MOD_LAYOUTS.stillCape(CAPE_PROVIDER_NAME), textureResolverId: 'default' }),
+    capeProviderStill: json({
+      id: slug,
+      name: siteName,
+      uriTemplate: baseUrl + MOD_LAYOUTS.stillCape(CAPE_PROVIDER_NAME),
+      textureResolverId: 'default',
+    }),
     capeProviderAnimated: json({
       id: `${slug}-animated`,
       name: `${siteName} (animated)`,
@@ -87,7 +99,11 @@ export function modSetup(baseUrl: string, siteName: string): ModSetup {
       cape: baseUrl + MOD_LAYOUTS.stillCape(CSL_USERNAME),
       elytra: baseUrl + MOD_LAYOUTS.elytra(CSL_USERNAME),
     }),
-    customSkinLoaderApi: json({ name: `${siteName} (CustomSkinAPI)`, type: 'CustomSkinAPI', root: baseUrl + MOD_LAYOUTS.customSkinApiRoot }),
+    customSkinLoaderApi: json({
+      name: `${siteName} (CustomSkinAPI)`,
+      type: 'CustomSkinAPI',
+      root: baseUrl + MOD_LAYOUTS.customSkinApiRoot,
+    }),
     extraListFile: `${slug}.json`,
   };
 }

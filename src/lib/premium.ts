@@ -10,12 +10,14 @@ export const PREMIUM_ITEMS: PremiumItem[] = ['animated', 'glint', 'dinnerbone'];
 export const PREMIUM_FEATURES: Record<PremiumItem, { name: string; description: string; toggles: boolean }> = {
   animated: {
     name: 'Animated cape',
-    description: 'Upload an animated GIF as your cape: every player running the mod sees it move, at up to 10 frames a second.',
+    description:
+      'Upload an animated GIF as your cape: every player running the mod sees it move, at up to 10 frames a second.',
     toggles: false,
   },
   glint: {
     name: 'Cape glint',
-    description: 'Your cape shimmers with the enchantment glint, like an enchanted item. Turn it on and off whenever you like.',
+    description:
+      'Your cape shimmers with the enchantment glint, like an enchanted item. Turn it on and off whenever you like.',
     toggles: true,
   },
   dinnerbone: {

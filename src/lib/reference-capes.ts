@@ -1,7 +1,11 @@
-// The reference cape galleries: the entry schema, where each cape's files live, and which platforms each gallery page lists.
+// The reference cape galleries: the entry schema, where each cape's files live, and which platforms each gallery page
+// lists.
 import { z } from 'astro/zod';
 
-/** The platforms a reference cape belongs to; `cross` capes are on both editions and listed on the Java and Bedrock pages. */
+/**
+ * The platforms a reference cape belongs to; `cross` capes are on both editions and listed on the Java and Bedrock
+ * pages.
+ */
 export const CAPE_PLATFORMS = ['minecon', 'java', 'bedrock', 'cross'] as const;
 export type CapePlatform = (typeof CAPE_PLATFORMS)[number];
 
@@ -30,7 +34,9 @@ export const CAPE_KEY_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** The characters the `letter` motif can draw (scripts/reference-cape-art.ts has a glyph for each). */
 export const CAPE_TEXT_PATTERN = /^[A-Z0-9?!]{1,2}$/;
 
-/** One reference cape: what it is called and how it was obtained, plus the palette and motif our artwork is drawn from. */
+/**
+ * One reference cape: what it is called and how it was obtained, plus the palette and motif our artwork is drawn from.
+ */
 export const referenceCapeSchema = z
   .object({
     title: z.string().min(1).max(60),
@@ -48,7 +54,10 @@ export const referenceCapeSchema = z
     /** One or two characters, drawn by the `letter` motif. */
     text: z.string().regex(CAPE_TEXT_PATTERN, 'one or two capital letters, digits, ? or !').optional(),
   })
-  .refine((cape) => cape.motif !== 'letter' || cape.text !== undefined, { message: 'the letter motif needs a text', path: ['text'] });
+  .refine((cape) => cape.motif !== 'letter' || cape.text !== undefined, {
+    message: 'the letter motif needs a text',
+    path: ['text'],
+  });
 
 export type ReferenceCape = z.infer<typeof referenceCapeSchema>;
 
@@ -96,19 +105,29 @@ export const PLATFORM_HEADINGS: Record<CapePlatform, string> = {
 export const PLATFORM_COUNTS = { minecon: 8, java: 25, bedrock: 2, cross: 14 } as const;
 
 /** One platform's capes, in list order. */
-export function capesOfPlatform<T extends Pick<ReferenceCape, 'platform' | 'order' | 'key'>>(capes: readonly T[], platform: CapePlatform): T[] {
-  return capes.filter((cape) => cape.platform === platform).sort((a, b) => a.order - b.order || a.key.localeCompare(b.key));
+export function capesOfPlatform<T extends Pick<ReferenceCape, 'platform' | 'order' | 'key'>>(
+  capes: readonly T[],
+  platform: CapePlatform,
+): T[] {
+  return capes
+    .filter((cape) => cape.platform === platform)
+    .sort((a, b) => a.order - b.order || a.key.localeCompare(b.key));
 }
 
-/** What is wrong with a list of capes as a whole: a key or an order used twice on one platform, or a platform with too few or too many entries. */
+/**
+ * What is wrong with a list of capes as a whole: a key or an order used twice on one platform, or a platform with too
+ * few or too many entries.
+ */
 export function referenceCapeProblems(capes: readonly Pick<ReferenceCape, 'platform' | 'order' | 'key'>[]): string[] {
   const problems: string[] = [];
   for (const platform of CAPE_PLATFORMS) {
     const own = capes.filter((cape) => cape.platform === platform);
     const keys = own.map((cape) => cape.key);
     const orders = own.map((cape) => cape.order);
-    for (const key of new Set(keys.filter((key, index) => keys.indexOf(key) !== index))) problems.push(`${platform}: key ${key} is used twice`);
-    for (const order of new Set(orders.filter((order, index) => orders.indexOf(order) !== index))) problems.push(`${platform}: order ${order} is used twice`);
+    for (const key of new Set(keys.filter((key, index) => keys.indexOf(key) !== index)))
+      problems.push(`${platform}: key ${key} is used twice`);
+    for (const order of new Set(orders.filter((order, index) => orders.indexOf(order) !== index)))
+      problems.push(`${platform}: order ${order} is used twice`);
     const wanted = PLATFORM_COUNTS[platform];
     if (platform === 'java' ? own.length < wanted : own.length !== wanted) {
       problems.push(`${platform}: ${own.length} entries, expected ${platform === 'java' ? 'at least ' : ''}${wanted}`);

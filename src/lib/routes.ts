@@ -25,7 +25,15 @@ const NAME_OR_UUID = PLAYER_PATH_ID_PATTERN;
 
 function route(name: string, path: string, title: string, auth: boolean, pattern?: string, page?: string): Route {
   const dynamic = pattern !== undefined;
-  return { name, path, title, auth, match: new RegExp(`^${pattern ?? escapeRegExp(path)}$`), page: page ?? path, dynamic };
+  return {
+    name,
+    path,
+    title,
+    auth,
+    match: new RegExp(`^${pattern ?? escapeRegExp(path)}$`),
+    page: page ?? path,
+    dynamic,
+  };
 }
 
 function escapeRegExp(text: string): string {
@@ -41,7 +49,14 @@ export const routes: readonly Route[] = [
   route('upload-ears-template', '/upload-ears/template', 'Ears Template', false),
   route('premium-boost', '/premium/boost', 'Premium Boost', true),
   route('premium', '/premium/:success?', 'Premium Features', false, '/premium(?:/success)?', '/premium'),
-  route('download', '/download/:platform?/:version?', 'Download', false, '/download(?:/[A-Za-z0-9_.-]+){0,2}', '/download'),
+  route(
+    'download',
+    '/download/:platform?/:version?',
+    'Download',
+    false,
+    '/download(?:/[A-Za-z0-9_.-]+){0,2}',
+    '/download',
+  ),
   route('user-report', '/user/:uuid?/report', 'Report User', true, `/user(?:/${NAME_OR_UUID})?/report`, '/user/report'),
   route('user', '/user/:uuid?', 'Grab a user', false, `/user(?:/${NAME_OR_UUID})?`, '/user'),
   route('gallery', '/gallery', 'Official Gallery', true),
@@ -74,7 +89,14 @@ export const routes: readonly Route[] = [
   route('admin-whitelist', '/admin/gallery/whitelist', 'Gallery Whitelist', true),
   route('admin-user-reports', '/admin/reports/user', 'User Reports', true),
   route('admin-gallery-reports', '/admin/reports/gallery', 'Gallery Reports', true),
-  route('admin-edit-user', '/admin/edit-user/:username?', 'Edit User', true, `/admin/edit-user(?:/${USERNAME_PATTERN})?`, '/admin/edit-user'),
+  route(
+    'admin-edit-user',
+    '/admin/edit-user/:username?',
+    'Edit User',
+    true,
+    `/admin/edit-user(?:/${USERNAME_PATTERN})?`,
+    '/admin/edit-user',
+  ),
   route('admin-ai-cape-logs', '/admin/ai-cape-logs', 'AI Cape Logs', true),
   route('admin-audit', '/admin/audit', 'Audit Log', true),
 ];
@@ -111,7 +133,10 @@ export function loginUrlFor(path: string): string {
   return `/account/login?ref=${encodeURIComponent(path)}`;
 }
 
-/** Whether `ref` is a safe place to send a user after login: a path on this site, nothing a browser could read as another host. */
+/**
+ * Whether `ref` is a safe place to send a user after login: a path on this site, nothing a browser could read as
+ * another host.
+ */
 export function isSafeRef(ref: unknown): ref is string {
   if (typeof ref !== 'string' || !ref.startsWith('/') || ref.startsWith('//')) return false;
   if ([...ref].some((char) => char.charCodeAt(0) < 0x20 || char === '\u007f' || char === '\\')) return false;

@@ -53,7 +53,9 @@ export function forgetUser(): void {
   $user.set(null);
 }
 
-/** After the API said the user is not an admin: the stored user loses the admin flag, so admin pages show "not allowed". */
+/**
+ * After the API said the user is not an admin: the stored user loses the admin flag, so admin pages show "not allowed".
+ */
 export function forgetAdminRights(): void {
   const user = $user.get();
   if (user?.group?.admin) storeUser({ ...user, group: { ...user.group, admin: false } });

@@ -9,7 +9,10 @@ function setting(name: string, fallback: string): string {
   return value !== undefined && value !== '' ? value : fallback;
 }
 
-/** The public settings every page may use; the community's own services (auth and game servers, Discord, support address) are empty until set, and an empty one hides what depends on it. */
+/**
+ * The public settings every page may use; the community's own services (auth and game servers, Discord, support
+ * address) are empty until set, and an empty one hides what depends on it.
+ */
 export const site = {
   name: setting('PUBLIC_SITE_NAME', 'Cloakroom'),
   authServerHost: setting('PUBLIC_AUTH_SERVER_HOST', ''),
@@ -23,7 +26,10 @@ export const site = {
   adScriptUrl: setting('PUBLIC_AD_SCRIPT_URL', DEFAULT_AD_SCRIPT_URL),
 };
 
-/** Whether visitors have a way to reach the site's people: a community chat or a support address (the help page's contact answer). */
+/**
+ * Whether visitors have a way to reach the site's people: a community chat or a support address (the help page's
+ * contact answer).
+ */
 export const siteHasContact = Boolean(site.discordUrl || site.supportEmail);
 
 /** The avatar image URL for a player: the template's {uuid} and {size} filled in (size 24 by default). */

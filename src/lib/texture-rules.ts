@@ -119,7 +119,9 @@ export function checkCapeDimensions(image: { width: number; height: number }): s
   return messageOf(capeDimensionsRefusal(image));
 }
 
-/** The width a cape is stored at: the next 64·2ⁿ at or above its width (the mod pads anything else into such a canvas). */
+/**
+ * The width a cape is stored at: the next 64·2ⁿ at or above its width (the mod pads anything else into such a canvas).
+ */
 export function storedCapeWidth(width: number): number {
   let stored = CAPE_BASE_WIDTH;
   while (stored < width) stored *= 2;

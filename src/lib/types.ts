@@ -1,5 +1,6 @@
-// The shapes the site and the server share beyond one call's answer (a call's answer is ApiAnswer<name>, src/lib/api.ts),
-// inferred from the API's schemas in src/lib/schemas/. Type-only imports: the islands get the types without shipping zod.
+// The shapes the site and the server share beyond one call's answer (a call's answer is ApiAnswer<name>,
+// src/lib/api.ts), inferred from the API's schemas in src/lib/schemas/. Type-only imports: the islands get the types
+// without shipping zod.
 import type { z } from 'zod';
 import type { premiumSchema, userSchema } from './schemas/account';
 import type { pageLinkSchema } from './schemas/admin';

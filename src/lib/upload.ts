@@ -1,4 +1,5 @@
-// File uploads with progress (XMLHttpRequest, since fetch reports no upload progress), with the API client's cookies, XSRF header and app-wide status handling (401, 503, 408).
+// File uploads with progress (XMLHttpRequest, since fetch reports no upload progress), with the API client's cookies,
+// XSRF header and app-wide status handling (401, 503, 408).
 import type { z } from 'zod';
 import { API_OPTIONS, API_URL, type ApiAnswer } from './api';
 import { API_CALLS } from './api-calls';
@@ -10,9 +11,11 @@ export type UploadCallName = 'uploadCape' | 'uploadEars' | 'galleryUpload' | 'im
 
 /**
  * What an upload answered: the HTTP status (0 when no response arrived) and the parsed JSON body; `ok` when the status
- * is 2xx and the body a JSON object, which is then the call's answer (else the body is a refusal, or undefined when there was none).
+ * is 2xx and the body a JSON object, which is then the call's answer (else the body is a refusal, or undefined when
+ * there was none).
  */
-export type UploadResponse<Name extends UploadCallName> = { ok: true; status: number; body: ApiAnswer<Name> } | { ok: false; status: number; body: unknown };
+export type UploadResponse<Name extends UploadCallName> =
+  { ok: true; status: number; body: ApiAnswer<Name> } | { ok: false; status: number; body: unknown };
 
 /** An upload the texture rules refused: `success: false` and the failed rule's message. */
 export type UploadRefusal = z.output<typeof uploadRefusalSchema>;
@@ -45,14 +48,22 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** POSTs one file as multipart/form-data with an upload call, reporting upload progress; resolves for every HTTP answer and with status 0 when none came. */
-export async function uploadFile<Name extends UploadCallName>(call: Name, file: Blob, options: UploadOptions = {}): Promise<UploadResponse<Name>> {
+/**
+ * POSTs one file as multipart/form-data with an upload call, reporting upload progress; resolves for every HTTP answer
+ * and with status 0 when none came.
+ */
+export async function uploadFile<Name extends UploadCallName>(
+  call: Name,
+  file: Blob,
+  options: UploadOptions = {},
+): Promise<UploadResponse<Name>> {
   const token = await ensureXsrfToken(API_OPTIONS);
   if (options.signal?.aborted) throw new DOMException('The upload was aborted', 'AbortError');
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   form.append(options.field ?? 'file', file, file instanceof File ? file.name : 'texture');
-  for (const [name, extra] of Object.entries(options.extraFiles ?? {})) form.append(name, extra, extra instanceof File ? extra.name : name);
+  for (const [name, extra] of Object.entries(options.extraFiles ?? {}))
+    form.append(name, extra, extra instanceof File ? extra.name : name);
 
   return new Promise<UploadResponse<Name>>((resolve, reject) => {
     const request = new XMLHttpRequest();
@@ -70,7 +81,11 @@ export async function uploadFile<Name extends UploadCallName>(call: Name, file: 
       const body = parseBody(request.responseText);
       handleAppStatus(request.status, API_OPTIONS, true, body);
       const ok = request.status >= 200 && request.status < 300 && typeof body === 'object' && body !== null;
-      resolve(ok ? { ok, status: request.status, body: body as ApiAnswer<Name> } : { ok: false, status: request.status, body });
+      resolve(
+        ok
+          ? { ok, status: request.status, body: body as ApiAnswer<Name> }
+          : { ok: false, status: request.status, body },
+      );
     };
     const noAnswer = () => {
       API_OPTIONS.onOffline();

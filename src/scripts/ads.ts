@@ -1,5 +1,5 @@
-// Ad slots (rendered only when an ad client is configured): loads the ad network's script, and shows the ad-blocker message
-// when the marker is hidden.
+// Ad slots (rendered only when an ad client is configured): loads the ad network's script, and shows the ad-blocker
+// message when the marker is hidden.
 import { site } from '../lib/site';
 
 /** How long after a slot appears the ad-blocker check runs. */

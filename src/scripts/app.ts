@@ -1,4 +1,5 @@
-// Runs on every page: refreshes the stored user, shows the previous page's flash message, and starts the menu, overlays and ad slots.
+// Runs on every page: refreshes the stored user, shows the previous page's flash message, and starts the menu, overlays
+// and ad slots.
 import { apiCall } from '../lib/api';
 import { showFlash, takeFlash } from '../lib/flash';
 import { $user, storeUser } from '../lib/session';

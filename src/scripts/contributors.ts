@@ -1,4 +1,5 @@
-// The footer's contributors, from GET /api/contributors: each links to their profile; the column stays hidden while there are none.
+// The footer's contributors, from GET /api/contributors: each links to their profile; the column stays hidden while
+// there are none.
 import { apiCall } from '../lib/api';
 
 /** Fills the footer's contributors column from the API, and shows it when the site lists any. */

@@ -1,4 +1,5 @@
-// The menu's user variant (avatar, name, profile link, admin entry), its dropdowns, the menu button of narrow screens and log out.
+// The menu's user variant (avatar, name, profile link, admin entry), its dropdowns, the menu button of narrow screens
+// and log out.
 import { apiCall } from '../lib/api';
 import { $user, forgetUser } from '../lib/session';
 import { avatarUrl } from '../lib/site';
@@ -20,7 +21,9 @@ function renderUser(user: User | null): void {
   });
   document.querySelectorAll('[data-user-name]').forEach((el) => (el.textContent = user?.username ?? ''));
   document.querySelectorAll('[data-user-group-emoji]').forEach((el) => (el.textContent = user?.group?.emoji ?? ''));
-  document.querySelectorAll<HTMLAnchorElement>('[data-profile-link]').forEach((a) => (a.href = user ? `/user/${user.uuid}` : '/user'));
+  document
+    .querySelectorAll<HTMLAnchorElement>('[data-profile-link]')
+    .forEach((a) => (a.href = user ? `/user/${user.uuid}` : '/user'));
 }
 
 /** Ends the server session, forgets the local user and reloads the page. */
@@ -34,7 +37,10 @@ export async function logOut(): Promise<void> {
   location.reload();
 }
 
-/** The collapsed menu of narrow screens: whether it is open, and opening or closing it (closing also closes its dropdowns). */
+/**
+ * The collapsed menu of narrow screens: whether it is open, and opening or closing it (closing also closes its
+ * dropdowns).
+ */
 function collapsedMenu(toggle: HTMLButtonElement, panel: HTMLElement) {
   return {
     isOpen: () => toggle.getAttribute('aria-expanded') === 'true',
@@ -68,7 +74,8 @@ export function startMenu(): void {
     });
     if (nav && !nav.contains(target)) menu?.setOpen(false);
   });
-  // Escape closes the open dropdown first (focus back on its summary), then the collapsed menu (focus back on its button).
+  // Escape closes the open dropdown first (focus back on its summary), then the collapsed menu (focus back on its
+  // button).
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
     const open = [...dropdowns].find((details) => details.open);

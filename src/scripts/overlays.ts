@@ -58,7 +58,10 @@ function startServerAdvert(): void {
   modal.showModal();
 }
 
-/** Puts text on the clipboard; a page over plain http (a site on a home network) has no Clipboard API, so it falls back to the copy command. */
+/**
+ * Puts text on the clipboard; a page over plain http (a site on a home network) has no Clipboard API, so it falls back
+ * to the copy command.
+ */
 async function copyText(text: string): Promise<void> {
   if (navigator.clipboard) return navigator.clipboard.writeText(text);
   const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;

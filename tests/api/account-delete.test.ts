@@ -51,7 +51,11 @@ describe.each(backends)('account deletion on $name', (backend) => {
     replay.setCookie('session', oldSession);
     expect((await replay.get('/api/user')).status).toBe(401);
 
-    const codes = await suite.server.db.selectFrom('login_codes').select('code').where('user_uuid', '=', uuid).execute();
+    const codes = await suite.server.db
+      .selectFrom('login_codes')
+      .select('code')
+      .where('user_uuid', '=', uuid)
+      .execute();
     expect(codes).toEqual([]);
     const sessions = await suite.server.db.selectFrom('sessions').select('id').where('user_uuid', '=', uuid).execute();
     expect(sessions).toEqual([]);

@@ -1,5 +1,5 @@
-// API tests for the audit log (GET /api/admin/audit), on both databases: admins only, newest first, and the moderator and
-// player filters by name (any case) or uuid, kept in the pager's links.
+// API tests for the audit log (GET /api/admin/audit), on both databases: admins only, newest first, and the moderator
+// and player filters by name (any case) or uuid, kept in the pager's links.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
@@ -17,14 +17,20 @@ describe.each(backends)('admin audit log on $name', (backend) => {
     second = await loginNewUser(suite.server, undefined, { admin: true });
     players = [await loginNewUser(suite.server), await loginNewUser(suite.server)];
     // The first moderator refreshes both players' caches; the second bans the first player.
-    for (const player of players) expect((await first.jar.post('/api/admin/user/cache', { uuid: player.uuid })).status).toBe(200);
-    expect((await second.jar.post('/api/admin/user/ban', { uuid: players[0]!.uuid, confirm: true, reason: 'other' })).status).toBe(200);
+    for (const player of players)
+      expect((await first.jar.post('/api/admin/user/cache', { uuid: player.uuid })).status).toBe(200);
+    expect(
+      (await second.jar.post('/api/admin/user/ban', { uuid: players[0]!.uuid, confirm: true, reason: 'other' })).status,
+    ).toBe(200);
   });
 
   const audit = async (query: string) => {
     const response = await first.jar.get(`/api/admin/audit${query}`);
     expect(response.status).toBe(200);
-    return (await response.json()) as { data: Array<{ action: string; admin_name: string; target_name: string }>; links: Array<{ url: string | null }> };
+    return (await response.json()) as {
+      data: Array<{ action: string; admin_name: string; target_name: string }>;
+      links: Array<{ url: string | null }>;
+    };
   };
 
   it('is for admins only', async () => {
@@ -48,7 +54,9 @@ describe.each(backends)('admin audit log on $name', (backend) => {
     expect((await audit(`?player=${players[0]!.uuid}`)).data.map((row) => row.action)).toEqual(['BAN', 'CACHE']);
     const both = await audit(`?admin=${first.username}&player=${players[1]!.username.toLowerCase()}`);
     expect(both.data.map((row) => row.target_name)).toEqual([players[1]!.username]);
-    expect(both.links.filter((link) => link.url).every((link) => link.url!.includes(`admin=${first.username}`))).toBe(true);
+    expect(both.links.filter((link) => link.url).every((link) => link.url!.includes(`admin=${first.username}`))).toBe(
+      true,
+    );
   });
 
   it('refuses a filter that is neither a name nor a uuid', async () => {
@@ -59,7 +67,10 @@ describe.each(backends)('admin audit log on $name', (backend) => {
     const dressed = await loginNewUser(suite.server);
     const upload = await dressed.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(77)));
     expect(upload.status).toBe(200);
-    expect((await first.jar.post('/api/admin/user/profile', { uuid: dressed.uuid, capeGlint: true, upsideDown: false })).status).toBe(200);
+    expect(
+      (await first.jar.post('/api/admin/user/profile', { uuid: dressed.uuid, capeGlint: true, upsideDown: false }))
+        .status,
+    ).toBe(200);
     const capePath = new URL(((await upload.json()) as { cape: string }).cape).pathname;
     expect((await first.jar.post('/api/admin/user/cape/delete', { uuid: dressed.uuid })).status).toBe(200);
     expect((await fetch(`${suite.server.url}${capePath}`)).status).toBe(404);

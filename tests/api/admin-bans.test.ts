@@ -5,7 +5,13 @@ import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { BANNED_MESSAGE } from '../../server/routes/account.ts';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { adminAndPlayerForSuite, createUserWithCode, loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
+import {
+  adminAndPlayerForSuite,
+  createUserWithCode,
+  loginNewUser,
+  newBrowser,
+  serverForSuite,
+} from '../helpers/server.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { modProfile } from '../helpers/mod-profile.ts';
 
@@ -24,7 +30,8 @@ describe.each(backends)('admin bans on $name', (backend) => {
   const suite = serverForSuite(backend, { AUTH_API_KEY: KEY });
   const accounts = adminAndPlayerForSuite(suite);
 
-  const send = (jar: CookieJar, call: (typeof CALLS)[number]) => (call.method === 'GET' ? jar.get(call.path) : jar.post(call.path, call.body));
+  const send = (jar: CookieJar, call: (typeof CALLS)[number]) =>
+    call.method === 'GET' ? jar.get(call.path) : jar.post(call.path, call.body);
   const profile = (uuid: string) => modProfile(suite.server.url, uuid);
 
   it('answers visitors 401 and players 403 on every admin call', async () => {
@@ -40,7 +47,13 @@ describe.each(backends)('admin bans on $name', (backend) => {
     expect(info.status).toBe(200);
     const totals = await info.json();
     expect(totals.totalUsers).toBeGreaterThanOrEqual(2);
-    expect(Object.keys(totals).sort()).toEqual(['totalCapes', 'totalEars', 'totalGallery', 'totalPremium', 'totalUsers']);
+    expect(Object.keys(totals).sort()).toEqual([
+      'totalCapes',
+      'totalEars',
+      'totalGallery',
+      'totalPremium',
+      'totalUsers',
+    ]);
     const reasons = await (await accounts.admin.jar.get('/api/admin/banreasons')).json();
     expect(reasons.nsfw).toBe('NSFW or NSFL image');
   });
@@ -50,14 +63,20 @@ describe.each(backends)('admin bans on $name', (backend) => {
     await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(31)));
     expect((await profile(target.uuid)).cape_url).not.toBeNull();
 
-    const ban = await accounts.admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'nsfw' });
+    const ban = await accounts.admin.jar.post('/api/admin/user/ban', {
+      uuid: target.uuid,
+      confirm: true,
+      reason: 'nsfw',
+    });
     expect(ban.status, await ban.clone().text()).toBe(200);
 
     // Every call of the ended session is 401 and says why, with the ban's reason.
     for (const call of [target.jar.get('/api/user'), target.jar.get('/api/premium/boost/discord/linked')]) {
       const answer = await call;
       expect(answer.status).toBe(401);
-      expect((await answer.json()).error).toBe('The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.');
+      expect((await answer.json()).error).toBe(
+        'The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.',
+      );
     }
     expect((await profile(target.uuid)).cape_url).toBeNull();
     const code = await issueLoginCode(suite.server.db, target.uuid);
@@ -88,7 +107,12 @@ describe.each(backends)('admin bans on $name', (backend) => {
     const after = await (await accounts.admin.jar.get('/api/admin/bans/user')).json();
     expect(after.data.map((row: { uuid: string }) => row.uuid)).not.toContain(target.uuid);
 
-    const audit = await suite.server.db.selectFrom('admin_audit').selectAll().where('target_uuid', '=', target.uuid).orderBy('id').execute();
+    const audit = await suite.server.db
+      .selectFrom('admin_audit')
+      .selectAll()
+      .where('target_uuid', '=', target.uuid)
+      .orderBy('id')
+      .execute();
     expect(audit.map((row) => [row.action, row.admin_uuid, row.target_name, row.reason])).toEqual([
       ['BAN', accounts.admin.uuid, target.username, 'NSFW or NSFL image'],
       ['UNBAN', accounts.admin.uuid, target.username, null],
@@ -108,17 +132,34 @@ describe.each(backends)('admin bans on $name', (backend) => {
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect(JSON.stringify(await response.json())).toContain(message);
     }
-    expect((await accounts.admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'hate' })).status).toBe(200);
-    const again = await accounts.admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'hate' });
+    expect(
+      (await accounts.admin.jar.post('/api/admin/user/ban', { uuid: target.uuid, confirm: true, reason: 'hate' }))
+        .status,
+    ).toBe(200);
+    const again = await accounts.admin.jar.post('/api/admin/user/ban', {
+      uuid: target.uuid,
+      confirm: true,
+      reason: 'hate',
+    });
     expect(again.status).toBe(422);
     expect((await again.json()).error).toBe('That player is already banned.');
-    expect((await suite.server.db.selectFrom('admin_audit').select('action').where('target_uuid', '=', target.uuid).execute()).length).toBe(1);
+    expect(
+      (
+        await suite.server.db
+          .selectFrom('admin_audit')
+          .select('action')
+          .where('target_uuid', '=', target.uuid)
+          .execute()
+      ).length,
+    ).toBe(1);
   });
 
   it('pages the ban list fifteen at a time with Previous, page and Next links', async () => {
     for (let i = 0; i < 16; i++) {
       const { uuid } = await createUserWithCode(suite.server.db, `Paged${backend.name.slice(0, 2)}${i}`);
-      expect((await accounts.admin.jar.post('/api/admin/user/ban', { uuid, confirm: true, reason: 'other' })).status).toBe(200);
+      expect(
+        (await accounts.admin.jar.post('/api/admin/user/ban', { uuid, confirm: true, reason: 'other' })).status,
+      ).toBe(200);
     }
     const first = await (await accounts.admin.jar.get('/api/admin/bans/user?page=1')).json();
     expect(first.data).toHaveLength(15);
@@ -134,7 +175,11 @@ describe.each(backends)('admin bans on $name', (backend) => {
     const lastPage = Math.ceil(total / 15);
     const last = await (await accounts.admin.jar.get(`/api/admin/bans/user?page=${lastPage}`)).json();
     expect(last.data).toHaveLength(total - 15 * (lastPage - 1));
-    expect(last.links[0]).toEqual({ label: 'Previous', url: `/api/admin/bans/user?page=${lastPage - 1}`, active: false });
+    expect(last.links[0]).toEqual({
+      label: 'Previous',
+      url: `/api/admin/bans/user?page=${lastPage - 1}`,
+      active: false,
+    });
     expect(last.links.at(-1)).toEqual({ label: 'Next', url: null, active: false });
     expect(last.links.find((link: { active: boolean }) => link.active)).toEqual({
       label: String(lastPage),

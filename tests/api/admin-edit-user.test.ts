@@ -17,13 +17,22 @@ describe.each(backends)('admin edit user on $name', (backend) => {
   /** A player with a cape and ears of their own (a removed cape is blocklisted, so each player's differ), logged in. */
   async function dressedPlayer(): Promise<{ jar: CookieJar; uuid: string; username: string }> {
     const target = await loginNewUser(suite.server);
-    expect((await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(200);
-    expect((await target.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour++)))).status).toBe(200);
+    expect((await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(
+      200,
+    );
+    expect((await target.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour++)))).status).toBe(
+      200,
+    );
     return target;
   }
   const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   const audit = (uuid: string) =>
-    suite.server.db.selectFrom('admin_audit').select(['action', 'admin_uuid', 'target_name']).where('target_uuid', '=', uuid).orderBy('id').execute();
+    suite.server.db
+      .selectFrom('admin_audit')
+      .select(['action', 'admin_uuid', 'target_name'])
+      .where('target_uuid', '=', uuid)
+      .orderBy('id')
+      .execute();
 
   it('answers visitors 401 and players 403 on every edit user call', async () => {
     const visitor = await newBrowser(suite.server);
@@ -51,10 +60,17 @@ describe.each(backends)('admin edit user on $name', (backend) => {
     const response = await accounts.admin.jar.get(`/api/admin/user/${target.username.toUpperCase()}`);
     expect(response.status).toBe(200);
     const record = await response.json();
-    expect(record).toMatchObject({ username: target.username, uuid: target.uuid, banned: false, hasCape: true, hasEars: true });
+    expect(record).toMatchObject({
+      username: target.username,
+      uuid: target.uuid,
+      banned: false,
+      hasCape: true,
+      hasEars: true,
+    });
     expect(record.profile).toEqual({ animatedCape: false, capeGlint: false, upsideDown: false });
     expect(record.createdAt).toBeGreaterThan(Date.now() - 60_000);
-    // The pictures the player wears, the bytes the mod API serves, as data URLs (a moderator sees them even once withheld).
+    // The pictures the player wears, the bytes the mod API serves, as data URLs (a moderator sees them even once
+    // withheld).
     const worn = await profile(target.uuid);
     for (const [dataUrl, url] of [
       [record.cape, worn.cape_url!],
@@ -90,9 +106,13 @@ describe.each(backends)('admin edit user on $name', (backend) => {
   it('a deleted cape or ears leaves every player wearing the same picture, and the audit row says how many lost it', async () => {
     const target = await dressedPlayer();
     const capeTwin = await loginNewUser(suite.server);
-    expect((await capeTwin.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour - 2)))).status).toBe(200);
+    expect(
+      (await capeTwin.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour - 2)))).status,
+    ).toBe(200);
     const earsTwin = await loginNewUser(suite.server);
-    expect((await earsTwin.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour - 1)))).status).toBe(200);
+    expect((await earsTwin.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour - 1)))).status).toBe(
+      200,
+    );
     expect((await profile(capeTwin.uuid)).cape_url).not.toBeNull();
 
     const cape = await accounts.admin.jar.post('/api/admin/user/cape/delete', { uuid: target.uuid });
@@ -102,7 +122,12 @@ describe.each(backends)('admin edit user on $name', (backend) => {
     expect((await profile(earsTwin.uuid)).ear_url).not.toBeNull();
     expect((await accounts.admin.jar.post('/api/admin/user/ears/delete', { uuid: target.uuid })).status).toBe(200);
     expect((await profile(earsTwin.uuid)).ear_url).toBeNull();
-    const rows = await suite.server.db.selectFrom('admin_audit').select(['action', 'detail']).where('target_uuid', '=', target.uuid).orderBy('id').execute();
+    const rows = await suite.server.db
+      .selectFrom('admin_audit')
+      .select(['action', 'detail'])
+      .where('target_uuid', '=', target.uuid)
+      .orderBy('id')
+      .execute();
     expect(rows).toEqual([
       { action: 'CAPE_DELETE', detail: '2 players lost it' },
       { action: 'EARS_DELETE', detail: '2 players lost it' },
@@ -127,10 +152,14 @@ describe.each(backends)('admin edit user on $name', (backend) => {
     const unconfirmed = await accounts.admin.jar.post('/api/admin/user/delete', { uuid: target.uuid, confirm: false });
     expect(unconfirmed.status).toBe(422);
     expect(JSON.stringify(await unconfirmed.json())).toContain('Tick the confirm box to delete this player.');
-    expect((await accounts.admin.jar.post('/api/admin/user/delete', { uuid: target.uuid, confirm: true })).status).toBe(200);
+    expect((await accounts.admin.jar.post('/api/admin/user/delete', { uuid: target.uuid, confirm: true })).status).toBe(
+      200,
+    );
     expect((await fetch(`${suite.server.url}/api/user/search/${target.uuid}`)).status).toBe(404);
     expect((await target.jar.get('/api/user')).status).toBe(401);
-    expect(await audit(target.uuid)).toEqual([{ action: 'DELETE', admin_uuid: accounts.admin.uuid, target_name: target.username }]);
+    expect(await audit(target.uuid)).toEqual([
+      { action: 'DELETE', admin_uuid: accounts.admin.uuid, target_name: target.username },
+    ]);
   });
 
   it('answers 404 for an unknown player on every action', async () => {

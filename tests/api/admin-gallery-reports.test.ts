@@ -18,18 +18,28 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
     reporter = await loginNewUser(suite.server);
   });
 
-  /** A new author's gallery texture, reported by the reporter; returns the author, the item's hash and the report's id. */
+  /**
+   * A new author's gallery texture, reported by the reporter; returns the author, the item's hash and the report's id.
+   */
   async function reportedItem() {
     const author = await loginNewUser(suite.server);
     const form = new FormData();
     form.append('title', `Reported ${colour}`);
     form.append('tags', JSON.stringify(['cute']));
-    form.append('file', new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour++)))], { type: 'image/png' }), 'texture.png');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour++)))], { type: 'image/png' }),
+      'texture.png',
+    );
     const created = await author.jar.sendForm('POST', '/api/gallery/new', form);
     expect(created.status).toBe(201);
     const { hash } = (await created.json()) as { hash: string };
     expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
-    const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
+    const report = await suite.server.db
+      .selectFrom('gallery_reports')
+      .select('id')
+      .where('hash', '=', hash)
+      .executeTakeFirstOrThrow();
     return { author, hash, id: report.id };
   }
   const itemStatus = async (hash: string) => (await admin.jar.get(`/api/gallery/${hash}`)).status;
@@ -46,7 +56,9 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
     const { author, hash, id } = await reportedItem();
     const page = await (await admin.jar.get('/api/admin/reports/gallery?page=1')).json();
     expect(page.currentPage).toBe(1);
-    expect(page.data).toContainEqual(expect.objectContaining({ id, hash, username: author.username, reported_by_username: reporter.username }));
+    expect(page.data).toContainEqual(
+      expect.objectContaining({ id, hash, username: author.username, reported_by_username: reporter.username }),
+    );
     expect(page.links[0]).toMatchObject({ label: 'Previous', url: null });
   });
 
@@ -64,7 +76,11 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
     expect((await noReason.json()).errors.reason).toEqual(['Choose a reason.']);
     expect((await answer({ id, action: 'REMOVE', reason: 'nsfw' })).status).toBe(200);
     expect(await itemStatus(hash)).toBe(404);
-    const audit = await suite.server.db.selectFrom('admin_audit').select(['action', 'target_hash', 'reason']).where('target_uuid', '=', author.uuid).execute();
+    const audit = await suite.server.db
+      .selectFrom('admin_audit')
+      .select(['action', 'target_hash', 'reason'])
+      .where('target_uuid', '=', author.uuid)
+      .execute();
     expect(audit).toEqual([{ action: 'GALLERY_REPORT_REMOVE', target_hash: hash, reason: 'NSFW or NSFL image' }]);
   });
 
@@ -73,7 +89,9 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
     expect((await answer({ id, action: 'BAN', reason: 'drugs' })).status).toBe(200);
     expect((await author.jar.get('/api/user')).status).toBe(401);
     expect(await itemStatus(hash)).toBe(404);
-    const bans = (await (await admin.jar.get('/api/admin/bans/user')).json()) as { data: Array<{ uuid: string; reported_by_username: string | null }> };
+    const bans = (await (await admin.jar.get('/api/admin/bans/user')).json()) as {
+      data: Array<{ uuid: string; reported_by_username: string | null }>;
+    };
     expect(bans.data.find((row) => row.uuid === author.uuid)?.reported_by_username).toBe(reporter.username);
   });
 
@@ -86,18 +104,26 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
       form.append('tags', JSON.stringify(['cute']));
       form.append('file', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'texture.png');
       const { hash } = (await (await author.jar.sendForm('POST', '/api/gallery/new', form)).json()) as { hash: string };
-      // The uploader wears the same picture as his cape; another player wears the gallery item; a third wears a cape of his own.
+      // The uploader wears the same picture as his cape; another player wears the gallery item; a third wears a cape of
+      // his own.
       expect((await author.jar.upload('/api/upload-cape', picture)).status).toBe(200);
       const fan = await loginNewUser(suite.server);
       expect((await fan.jar.post('/api/gallery/creations/use', { hash })).status).toBe(200);
       const bystander = await loginNewUser(suite.server);
-      expect((await bystander.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(200);
+      expect(
+        (await bystander.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status,
+      ).toBe(200);
       const capeUrl = async (name: string) => (await modProfile(suite.server.url, name)).cape_url;
-      for (const player of [author, fan]) expect(await capeUrl(player.username)).toMatch(new RegExp(`/textures/${hash}$`));
+      for (const player of [author, fan])
+        expect(await capeUrl(player.username)).toMatch(new RegExp(`/textures/${hash}$`));
       expect(await capeUrl(bystander.username)).not.toBeNull();
 
       expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
-      const { id } = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
+      const { id } = await suite.server.db
+        .selectFrom('gallery_reports')
+        .select('id')
+        .where('hash', '=', hash)
+        .executeTakeFirstOrThrow();
       expect((await answer({ id, action, reason: 'nsfw' })).status).toBe(200);
 
       for (const player of [author, fan]) {
@@ -106,7 +132,11 @@ describe.each(backends)('admin gallery report queue on $name', (backend) => {
       }
       expect((await fetch(`${suite.server.url}/textures/${hash}`)).status).toBe(404);
       expect(await capeUrl(bystander.username)).not.toBeNull();
-      const audit = await suite.server.db.selectFrom('admin_audit').select(['action', 'detail']).where('target_hash', '=', hash).execute();
+      const audit = await suite.server.db
+        .selectFrom('admin_audit')
+        .select(['action', 'detail'])
+        .where('target_hash', '=', hash)
+        .execute();
       expect(audit).toEqual([{ action: `GALLERY_REPORT_${action}`, detail: `report ${id}; 2 players lost it` }]);
     });
   }

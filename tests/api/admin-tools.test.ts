@@ -31,7 +31,9 @@ describe.each(backends)('admin tools on $name', (backend) => {
   let mojangUp = true;
   beforeAll(async () => {
     mojang = http.createServer((request, response) => {
-      const name = decodeURIComponent(/^\/users\/profiles\/minecraft\/([^/?]+)$/.exec(request.url ?? '')?.[1] ?? '').toLowerCase();
+      const name = decodeURIComponent(
+        /^\/users\/profiles\/minecraft\/([^/?]+)$/.exec(request.url ?? '')?.[1] ?? '',
+      ).toLowerCase();
       const profile = [MOJANG_PLAYER, BANNED_PLAYER].find((candidate) => candidate.name.toLowerCase() === name);
       if (!mojangUp) response.writeHead(500).end();
       else if (profile) response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(profile));
@@ -48,7 +50,8 @@ describe.each(backends)('admin tools on $name', (backend) => {
   const accounts = adminAndPlayerForSuite(suite);
   let colour = 40;
 
-  const send = (jar: CookieJar, call: (typeof CALLS)[number]) => (call.method === 'GET' ? jar.get(call.path) : jar.post(call.path, call.body));
+  const send = (jar: CookieJar, call: (typeof CALLS)[number]) =>
+    call.method === 'GET' ? jar.get(call.path) : jar.post(call.path, call.body);
   const lastAudit = () =>
     suite.server.db.selectFrom('admin_audit').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow() as Promise<{
       action: string;
@@ -59,7 +62,8 @@ describe.each(backends)('admin tools on $name', (backend) => {
     }>;
   const info = async () => (await accounts.admin.jar.get('/api/admin/info')).json() as Promise<Record<string, number>>;
   const profile = (uuid: string) => modProfile(suite.server.url, uuid);
-  const wearCape = async (jar: CookieJar) => expect((await jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(200);
+  const wearCape = async (jar: CookieJar) =>
+    expect((await jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)))).status).toBe(200);
 
   it('answers visitors 401 and players 403 on every call', async () => {
     const visitor = await newBrowser(suite.server);
@@ -73,34 +77,70 @@ describe.each(backends)('admin tools on $name', (backend) => {
     it('gives a code that logs the player in once, creating the account, and audits it without the code', async () => {
       const response = await accounts.admin.jar.post('/api/admin/registration/generate', { username: 'mojangplayer' });
       expect(response.status, await response.clone().text()).toBe(200);
-      const body = (await response.json()) as { success: boolean; code: string; username: string; uuid: string; expiresInMinutes: number };
-      expect(body).toMatchObject({ success: true, username: 'MojangPlayer', uuid: MOJANG_PLAYER.id, expiresInMinutes: 10 });
+      const body = (await response.json()) as {
+        success: boolean;
+        code: string;
+        username: string;
+        uuid: string;
+        expiresInMinutes: number;
+      };
+      expect(body).toMatchObject({
+        success: true,
+        username: 'MojangPlayer',
+        uuid: MOJANG_PLAYER.id,
+        expiresInMinutes: 10,
+      });
       expect(body.code).toMatch(/^\d{6}$/);
       const audit = await lastAudit();
-      expect(audit).toMatchObject({ action: 'REGISTRATION_CODE', admin_name: accounts.admin.username, target_uuid: MOJANG_PLAYER.id });
+      expect(audit).toMatchObject({
+        action: 'REGISTRATION_CODE',
+        admin_name: accounts.admin.username,
+        target_uuid: MOJANG_PLAYER.id,
+      });
       expect(JSON.stringify(audit)).not.toContain(body.code);
 
       const browser = await newBrowser(suite.server);
       const login = await browser.post('/api/account/checkauth', { code: body.code, ref: '/' });
-      expect(await login.json()).toMatchObject({ success: true, user: { uuid: MOJANG_PLAYER.id, username: 'MojangPlayer' } });
-      const again = await (await newBrowser(suite.server)).post('/api/account/checkauth', { code: body.code, ref: '/' });
+      expect(await login.json()).toMatchObject({
+        success: true,
+        user: { uuid: MOJANG_PLAYER.id, username: 'MojangPlayer' },
+      });
+      const again = await (
+        await newBrowser(suite.server)
+      ).post('/api/account/checkauth', { code: body.code, ref: '/' });
       expect(await again.json()).toMatchObject({ success: false });
     });
 
     it('refuses a banned player with the banned-account message, an unknown name, a bad name and a Mojang outage', async () => {
       const first = await accounts.admin.jar.post('/api/admin/registration/generate', { username: BANNED_PLAYER.name });
       expect(first.status).toBe(200);
-      expect((await accounts.admin.jar.post('/api/admin/user/ban', { uuid: BANNED_PLAYER.id, confirm: true, reason: 'nsfw' })).status).toBe(200);
-      const banned = await accounts.admin.jar.post('/api/admin/registration/generate', { username: BANNED_PLAYER.name });
+      expect(
+        (
+          await accounts.admin.jar.post('/api/admin/user/ban', {
+            uuid: BANNED_PLAYER.id,
+            confirm: true,
+            reason: 'nsfw',
+          })
+        ).status,
+      ).toBe(200);
+      const banned = await accounts.admin.jar.post('/api/admin/registration/generate', {
+        username: BANNED_PLAYER.name,
+      });
       expect(banned.status).toBe(403);
       expect((await banned.json()).error).toBe(BANNED_MESSAGE);
-      const codes = await suite.server.db.selectFrom('login_codes').select('code').where('user_uuid', '=', BANNED_PLAYER.id).execute();
+      const codes = await suite.server.db
+        .selectFrom('login_codes')
+        .select('code')
+        .where('user_uuid', '=', BANNED_PLAYER.id)
+        .execute();
       expect(codes).toEqual([]);
 
       const unknown = await accounts.admin.jar.post('/api/admin/registration/generate', { username: 'NoSuchPlayer' });
       expect(unknown.status).toBe(404);
       expect((await unknown.json()).message).toBe('No player is called "NoSuchPlayer".');
-      expect((await accounts.admin.jar.post('/api/admin/registration/generate', { username: 'bad-name' })).status).toBe(422);
+      expect((await accounts.admin.jar.post('/api/admin/registration/generate', { username: 'bad-name' })).status).toBe(
+        422,
+      );
       expect((await accounts.admin.jar.post('/api/admin/registration/generate', { username: '' })).status).toBe(422);
 
       mojangUp = false;
@@ -109,7 +149,9 @@ describe.each(backends)('admin tools on $name', (backend) => {
         expect(down.status).toBe(502);
         const { error } = await down.json();
         expect(error).toContain('could not be reached');
-        expect(error, 'the admin is told what to do').toContain('set OFFLINE_MODE=true; otherwise check MOJANG_API_URL');
+        expect(error, 'the admin is told what to do').toContain(
+          'set OFFLINE_MODE=true; otherwise check MOJANG_API_URL',
+        );
       } finally {
         mojangUp = true;
       }
@@ -123,16 +165,28 @@ describe.each(backends)('admin tools on $name', (backend) => {
       const form = new FormData();
       form.append('title', title);
       form.append('tags', JSON.stringify(['cute']));
-      form.append('file', new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour++)))], { type: 'image/png' }), 'texture.png');
+      form.append(
+        'file',
+        new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour++)))], { type: 'image/png' }),
+        'texture.png',
+      );
       const created = await author.jar.sendForm('POST', '/api/gallery/new', form);
       expect(created.status).toBe(201);
       return { hash: ((await created.json()) as { hash: string }).hash, author };
     }
     /** Whitelists an item through the report queue, as a moderator does. */
     async function whitelist(hash: string) {
-      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
-      const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
-      expect((await accounts.admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'WHITELIST' })).status).toBe(200);
+      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(
+        200,
+      );
+      const report = await suite.server.db
+        .selectFrom('gallery_reports')
+        .select('id')
+        .where('hash', '=', hash)
+        .executeTakeFirstOrThrow();
+      expect(
+        (await accounts.admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'WHITELIST' })).status,
+      ).toBe(200);
     }
 
     it('lists whitelisted textures newest first with their author, in pages of fifteen', async () => {
@@ -145,7 +199,12 @@ describe.each(backends)('admin tools on $name', (backend) => {
 
       const first = await (await accounts.admin.jar.get('/api/admin/gallery/whitelist?page=1')).json();
       expect(first.data).toHaveLength(15);
-      expect(first.data[0]).toEqual({ hash: items[15]!.hash, title: 'Safe 15', author_name: items[15]!.author.username, author_uuid: items[15]!.author.uuid });
+      expect(first.data[0]).toEqual({
+        hash: items[15]!.hash,
+        title: 'Safe 15',
+        author_name: items[15]!.author.username,
+        author_uuid: items[15]!.author.uuid,
+      });
       expect(first.links.map((link: { label: string }) => link.label)).toEqual(['Previous', '1', '2', 'Next']);
       const second = await (await accounts.admin.jar.get('/api/admin/gallery/whitelist?page=2')).json();
       expect(second.data.map((row: { hash: string }) => row.hash)).toEqual([items[0]!.hash]);
@@ -154,7 +213,9 @@ describe.each(backends)('admin tools on $name', (backend) => {
     it('takes a texture off the whitelist: it can be reported again; audited; unknown or not whitelisted is 404', async () => {
       const { hash, author } = await galleryItem('Unmarked');
       await whitelist(hash);
-      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(422);
+      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(
+        422,
+      );
 
       const removed = await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash });
       expect(removed.status).toBe(200);
@@ -162,11 +223,17 @@ describe.each(backends)('admin tools on $name', (backend) => {
       const list = await (await accounts.admin.jar.get('/api/admin/gallery/whitelist')).json();
       expect(list.data.map((row: { hash: string }) => row.hash)).not.toContain(hash);
       expect((await (await accounts.admin.jar.get(`/api/gallery/${hash}`)).json()).whitelisted).toBe(false);
-      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
+      expect((await accounts.player.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(
+        200,
+      );
 
       expect((await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash })).status).toBe(404);
-      expect((await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash: 'b'.repeat(64) })).status).toBe(404);
-      expect((await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash: 'not-a-hash' })).status).toBe(422);
+      expect(
+        (await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash: 'b'.repeat(64) })).status,
+      ).toBe(404);
+      expect(
+        (await accounts.admin.jar.post('/api/admin/gallery/whitelist/delete', { hash: 'not-a-hash' })).status,
+      ).toBe(422);
     });
   });
 
@@ -177,7 +244,11 @@ describe.each(backends)('admin tools on $name', (backend) => {
 
       const asker = await loginNewUser(suite.server);
       await wearCape(asker.jar);
-      const { cape_hash } = await suite.server.db.selectFrom('users').select('cape_hash').where('uuid', '=', asker.uuid).executeTakeFirstOrThrow();
+      const { cape_hash } = await suite.server.db
+        .selectFrom('users')
+        .select('cape_hash')
+        .where('uuid', '=', asker.uuid)
+        .executeTakeFirstOrThrow();
       for (let index = 0; index < 11; index++) {
         await suite.server.db
           .insertInto('ai_cape_logs')
@@ -225,39 +296,72 @@ describe.each(backends)('admin tools on $name', (backend) => {
 
       await wearCape(target.jar);
       expect(await profile(target.uuid)).toMatchObject({ capeGlint: false, upsideDown: false });
-      expect((await accounts.admin.jar.post('/api/admin/user/profile', { uuid: target.uuid, capeGlint: true, upsideDown: true })).status).toBe(200);
+      expect(
+        (
+          await accounts.admin.jar.post('/api/admin/user/profile', {
+            uuid: target.uuid,
+            capeGlint: true,
+            upsideDown: true,
+          })
+        ).status,
+      ).toBe(200);
       expect(await profile(target.uuid)).toMatchObject({ capeGlint: true, upsideDown: true });
-      expect(await lastAudit()).toMatchObject({ action: 'CAPE_FLAGS', target_uuid: target.uuid, detail: 'capeGlint on, upsideDown on' });
+      expect(await lastAudit()).toMatchObject({
+        action: 'CAPE_FLAGS',
+        target_uuid: target.uuid,
+        detail: 'capeGlint on, upsideDown on',
+      });
       const record = await (await accounts.admin.jar.get(`/api/admin/user/${target.username}`)).json();
       expect(record.profile).toEqual({ animatedCape: false, capeGlint: true, upsideDown: true });
 
-      expect((await accounts.admin.jar.post('/api/admin/user/profile', { uuid: target.uuid, upsideDown: false })).status).toBe(200);
+      expect(
+        (await accounts.admin.jar.post('/api/admin/user/profile', { uuid: target.uuid, upsideDown: false })).status,
+      ).toBe(200);
       expect(await profile(target.uuid)).toMatchObject({ capeGlint: true, upsideDown: false });
-      expect((await accounts.admin.jar.post('/api/admin/user/profile', { uuid: '0'.repeat(32), capeGlint: true })).status).toBe(404);
-      expect((await accounts.admin.jar.post('/api/admin/user/profile', { uuid: target.uuid, capeGlint: 'yes' })).status).toBe(422);
+      expect(
+        (await accounts.admin.jar.post('/api/admin/user/profile', { uuid: '0'.repeat(32), capeGlint: true })).status,
+      ).toBe(404);
+      expect(
+        (await accounts.admin.jar.post('/api/admin/user/profile', { uuid: target.uuid, capeGlint: 'yes' })).status,
+      ).toBe(422);
     });
   });
 
   describe('dashboard counters', () => {
     it('move with every account, cape, ears and premium change', async () => {
       const before = await info();
-      const home = async () => ((await (await fetch(`${suite.server.url}/api/home`)).json()) as { users: number }).users;
+      const home = async () =>
+        ((await (await fetch(`${suite.server.url}/api/home`)).json()) as { users: number }).users;
       expect(await home()).toBe(before.totalUsers);
 
       const newcomer = await loginNewUser(suite.server);
       await wearCape(newcomer.jar);
-      expect((await newcomer.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour++)))).status).toBe(200);
+      expect((await newcomer.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour++)))).status).toBe(
+        200,
+      );
       await wearCape(newcomer.jar); // a new cape for the old one: still one cape worn
-      expect(await info()).toMatchObject({ totalUsers: before.totalUsers! + 1, totalCapes: before.totalCapes! + 1, totalEars: before.totalEars! + 1 });
+      expect(await info()).toMatchObject({
+        totalUsers: before.totalUsers! + 1,
+        totalCapes: before.totalCapes! + 1,
+        totalEars: before.totalEars! + 1,
+      });
       expect(await home()).toBe(before.totalUsers! + 1);
 
-      expect((await accounts.admin.jar.post('/api/admin/user/profile', { uuid: newcomer.uuid, capeGlint: true })).status).toBe(200);
+      expect(
+        (await accounts.admin.jar.post('/api/admin/user/profile', { uuid: newcomer.uuid, capeGlint: true })).status,
+      ).toBe(200);
       expect((await info()).totalPremium).toBe(before.totalPremium! + 1);
 
       expect((await newcomer.jar.request('DELETE', '/api/upload-cape')).status).toBe(200);
       expect((await info()).totalCapes).toBe(before.totalCapes);
-      expect((await accounts.admin.jar.post('/api/admin/user/delete', { uuid: newcomer.uuid, confirm: true })).status).toBe(200);
-      expect(await info()).toMatchObject({ totalUsers: before.totalUsers, totalEars: before.totalEars, totalPremium: before.totalPremium });
+      expect(
+        (await accounts.admin.jar.post('/api/admin/user/delete', { uuid: newcomer.uuid, confirm: true })).status,
+      ).toBe(200);
+      expect(await info()).toMatchObject({
+        totalUsers: before.totalUsers,
+        totalEars: before.totalEars,
+        totalPremium: before.totalPremium,
+      });
     });
   });
 });

@@ -21,8 +21,12 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
   async function reportedPlayer(colour: number) {
     const target = await loginNewUser(suite.server);
     expect((await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour)))).status).toBe(200);
-    expect((await target.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour + 1)))).status).toBe(200);
-    expect((await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status).toBe(200);
+    expect((await target.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(colour + 1)))).status).toBe(
+      200,
+    );
+    expect(
+      (await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status,
+    ).toBe(200);
     const queue = (await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<{
       id: number;
       uuid: string;
@@ -34,7 +38,9 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
   }
   const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   const queued = async (uuid: string) =>
-    ((await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<{ uuid: string }>).some((row) => row.uuid === uuid);
+    ((await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<{ uuid: string }>).some(
+      (row) => row.uuid === uuid,
+    );
 
   it('is for admins only', async () => {
     const visitor = await newBrowser(suite.server);
@@ -49,9 +55,9 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
     expect(report.cape).toMatch(/^data:image\/png;base64,/);
     expect(report.ears).toMatch(/^data:image\/png;base64,/);
     await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(99)));
-    const again = ((await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<{ uuid: string; cape: string }>).find(
-      (row) => row.uuid === target.uuid,
-    )!;
+    const again = (
+      (await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<{ uuid: string; cape: string }>
+    ).find((row) => row.uuid === target.uuid)!;
     expect(again.cape).toBe(report.cape);
   });
 
@@ -70,10 +76,16 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
     const noReason = await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'REMOVE' });
     expect(noReason.status).toBe(422);
     expect((await noReason.json()).errors.reason).toEqual(['Choose a reason.']);
-    expect((await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status).toBe(200);
+    expect(
+      (await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status,
+    ).toBe(200);
     expect(await profile(target.uuid)).toMatchObject({ cape_url: null, ear_url: null });
     expect(await queued(target.uuid)).toBe(false);
-    const audit = await suite.server.db.selectFrom('admin_audit').select(['action', 'reason']).where('target_uuid', '=', target.uuid).execute();
+    const audit = await suite.server.db
+      .selectFrom('admin_audit')
+      .select(['action', 'reason'])
+      .where('target_uuid', '=', target.uuid)
+      .execute();
     expect(audit).toEqual([{ action: 'USER_REPORT_REMOVE', reason: 'NSFW or NSFL image' }]);
   });
 
@@ -87,11 +99,17 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
     expect((await profile(capeTwin.uuid)).cape_url).not.toBeNull();
     expect((await profile(earsTwin.uuid)).ear_url).not.toBeNull();
 
-    expect((await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status).toBe(200);
+    expect(
+      (await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status,
+    ).toBe(200);
     expect(await profile(target.uuid)).toMatchObject({ cape_url: null, ear_url: null });
     expect((await profile(capeTwin.uuid)).cape_url).toBeNull();
     expect(await profile(earsTwin.uuid)).toMatchObject({ ear_url: null, cape_url: expect.any(String) });
-    const audit = await suite.server.db.selectFrom('admin_audit').select(['action', 'detail']).where('target_uuid', '=', target.uuid).execute();
+    const audit = await suite.server.db
+      .selectFrom('admin_audit')
+      .select(['action', 'detail'])
+      .where('target_uuid', '=', target.uuid)
+      .execute();
     expect(audit).toEqual([{ action: 'USER_REPORT_REMOVE', detail: `report ${report.id}; 3 players lost it` }]);
   });
 
@@ -99,11 +117,15 @@ describe.each(backends)('admin player report queue on $name', (backend) => {
     const { target, report } = await reportedPlayer(57);
     const whitelist = await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'WHITELIST' });
     expect(whitelist.status).toBe(422);
-    expect((await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'BAN', reason: 'hate' })).status).toBe(200);
+    expect(
+      (await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'BAN', reason: 'hate' })).status,
+    ).toBe(200);
     expect((await target.jar.get('/api/user')).status).toBe(401);
     expect((await profile(target.uuid)).cape_url).toBeNull();
     expect(await queued(target.uuid)).toBe(false);
-    const bans = (await (await admin.jar.get('/api/admin/bans/user')).json()) as { data: Array<{ uuid: string; reported_by_username: string | null }> };
+    const bans = (await (await admin.jar.get('/api/admin/bans/user')).json()) as {
+      data: Array<{ uuid: string; reported_by_username: string | null }>;
+    };
     expect(bans.data.find((row) => row.uuid === target.uuid)?.reported_by_username).toBe(reporter.username);
   });
 });

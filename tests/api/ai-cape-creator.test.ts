@@ -24,9 +24,16 @@ function expectNear(actual: number[], expected: number[]): void {
 }
 
 /** Posts a prompt and reads the answer as JSON. */
-async function ask(jar: CookieJar, prompt: string): Promise<{ status: number; body: Record<string, unknown>; cache: string | null }> {
+async function ask(
+  jar: CookieJar,
+  prompt: string,
+): Promise<{ status: number; body: Record<string, unknown>; cache: string | null }> {
   const response = await jar.post('/api/gallery/ai-cape-creator', { prompt });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown>, cache: response.headers.get('x-creation-cache') };
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    cache: response.headers.get('x-creation-cache'),
+  };
 }
 
 describe.each(backends)('AI cape creator on $name', (backend) => {
@@ -36,7 +43,10 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
     beforeAll(async () => ({ jar } = await loginNewUser(suite.server)));
 
     it('names the built-in generator', async () => {
-      expect(await (await jar.get('/api/gallery/ai-cape-creator')).json()).toEqual({ name: 'Built-in pattern generator', builtIn: true });
+      expect(await (await jar.get('/api/gallery/ai-cape-creator')).json()).toEqual({
+        name: 'Built-in pattern generator',
+        builtIn: true,
+      });
     });
 
     it('makes a 256 x 128 cape from a prompt, answers the same prompt from the cache, and logs both requests', async () => {
@@ -44,7 +54,11 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
       expect(first.status).toBe(200);
       expect(first.cache).toBe('miss');
       expect(first.body).toMatchObject({ width: 256, height: 128, frames: 1 });
-      const png = await jar.post('/api/gallery/ai-cape-creator', { prompt: 'red and white stripes' }, { accept: 'image/png' });
+      const png = await jar.post(
+        '/api/gallery/ai-cape-creator',
+        { prompt: 'red and white stripes' },
+        { accept: 'image/png' },
+      );
       expect(png.headers.get('x-creation-cache')).toBe('hit');
       const cape = await rgbaPixels(Buffer.from(await png.arrayBuffer()));
       expect([cape.width, cape.height]).toEqual([256, 128]);
@@ -52,21 +66,30 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
       const column = Array.from({ length: 64 }, (_, row) => pixelAt(cape, 24, 4 + row));
       expect(column.some(([r, g, b]) => r! > 150 && g! < 90 && b! < 90)).toBe(true);
       expect(column.some(([r, g, b]) => r! > 200 && g! > 200 && b! > 200)).toBe(true);
-      const rows = await suite.server.db.selectFrom('ai_cape_logs').selectAll().where('prompt', '=', 'red and white stripes').execute();
+      const rows = await suite.server.db
+        .selectFrom('ai_cape_logs')
+        .selectAll()
+        .where('prompt', '=', 'red and white stripes')
+        .execute();
       expect(rows).toHaveLength(2);
       expect(rows.every((row) => row.texture_hash === first.body.hash)).toBe(true);
     });
 
     it('refuses an empty prompt and one over 50 characters', async () => {
       expect(await ask(jar, '   ')).toMatchObject({ status: 422, body: { message: creatorMessages.promptEmpty } });
-      expect(await ask(jar, 'x'.repeat(51))).toMatchObject({ status: 422, body: { message: creatorMessages.promptTooLong } });
+      expect(await ask(jar, 'x'.repeat(51))).toMatchObject({
+        status: 422,
+        body: { message: creatorMessages.promptTooLong },
+      });
       expect((await ask(jar, 'x'.repeat(50))).status).toBe(200);
     });
 
     it("shows in the moderators' AI log with its image", async () => {
       await ask(jar, 'gold star on navy');
       const admin = await loginNewUser(suite.server, undefined, { admin: true });
-      const log = (await (await admin.jar.get('/api/admin/ai-cape-logs')).json()) as { logs: Array<{ id: number; request_head: string }> };
+      const log = (await (await admin.jar.get('/api/admin/ai-cape-logs')).json()) as {
+        logs: Array<{ id: number; request_head: string }>;
+      };
       const entry = log.logs.find((row) => row.request_head === 'gold star on navy');
       expect(entry).toBeDefined();
       const image = await admin.jar.get(`/api/admin/ai-cape-logs/${entry!.id}`);
@@ -76,7 +99,12 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
   });
 
   describe('with an images API', () => {
-    const suite = serverForSuite(backend, { AI_API_URL: images.url, AI_API_KEY: AI_KEY, AI_MODEL: 'dall-e-3', AI_PROMPTS_PER_HOUR: '4' });
+    const suite = serverForSuite(backend, {
+      AI_API_URL: images.url,
+      AI_API_KEY: AI_KEY,
+      AI_MODEL: 'dall-e-3',
+      AI_PROMPTS_PER_HOUR: '4',
+    });
     let jar: CookieJar;
     beforeAll(async () => {
       ({ jar } = await loginNewUser(suite.server));
@@ -90,7 +118,11 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
       expect(made.status).toBe(200);
       expect(images.requests).toHaveLength(1);
       expect(JSON.stringify(images.requests[0])).toContain('a blue banner with a gold square');
-      const cape = await rgbaPixels(Buffer.from(await (await fetch(new URL(new URL(made.body.cape as string).pathname, suite.server.url))).arrayBuffer()));
+      const cape = await rgbaPixels(
+        Buffer.from(
+          await (await fetch(new URL(new URL(made.body.cape as string).pathname, suite.server.url))).arrayBuffer(),
+        ),
+      );
       // The front (4, 4)-(44, 68): blue at its edge, the gold square in its middle.
       expectNear(pixelAt(cape, 5, 36), [0x1e, 0x64, 0xc8, 255]);
       expectNear(pixelAt(cape, 24, 36), [0xf0, 0xc8, 0x14, 255]);
@@ -98,18 +130,30 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
       images.setBehaviour(openAiImageFailures.contentPolicy);
       const refused = await ask(jar, 'something not allowed');
       expect(refused).toMatchObject({ status: 502, body: { error: aiImageMessages.refused } });
-      const row = await suite.server.db.selectFrom('ai_cape_logs').selectAll().where('prompt', '=', 'something not allowed').executeTakeFirstOrThrow();
+      const row = await suite.server.db
+        .selectFrom('ai_cape_logs')
+        .selectAll()
+        .where('prompt', '=', 'something not allowed')
+        .executeTakeFirstOrThrow();
       expect(row.texture_hash).toBeNull();
 
       images.setBehaviour({ kind: 'image' });
       expect((await ask(jar, 'third prompt')).status).toBe(200);
       expect((await ask(jar, 'fourth prompt')).status).toBe(200);
-      expect(await ask(jar, 'fifth prompt')).toMatchObject({ status: 429, body: { error: creatorMessages.tooManyPrompts } });
+      expect(await ask(jar, 'fifth prompt')).toMatchObject({
+        status: 429,
+        body: { error: creatorMessages.tooManyPrompts },
+      });
     });
   });
 
   describe('with an images API that answers with an image URL', () => {
-    const suite = serverForSuite(backend, { AI_API_URL: images.url, AI_API_KEY: AI_KEY, AI_MODEL: 'dall-e-3', AI_PROMPTS_PER_HOUR: '100' });
+    const suite = serverForSuite(backend, {
+      AI_API_URL: images.url,
+      AI_API_KEY: AI_KEY,
+      AI_MODEL: 'dall-e-3',
+      AI_PROMPTS_PER_HOUR: '100',
+    });
     let jar: CookieJar;
     let elsewhere: http.Server;
     const fetched: string[] = [];
@@ -131,13 +175,23 @@ describe.each(backends)('AI cape creator on $name', (backend) => {
       images.downloads.length = 0;
       // The API's own host, but a loopback address (allowed only with OUTSIDE_URLS_ALLOW_PRIVATE).
       images.setBehaviour({ kind: 'url' });
-      expect(await ask(jar, 'a url on loopback')).toMatchObject({ status: 502, body: { error: aiImageMessages.failed } });
+      expect(await ask(jar, 'a url on loopback')).toMatchObject({
+        status: 502,
+        body: { error: aiImageMessages.failed },
+      });
       expect(images.downloads).toHaveLength(0);
       // Another host.
       const port = (elsewhere.address() as AddressInfo).port;
-      for (const address of [`http://localhost:${port}/image.png`, `http://127.0.0.2:${port}/image.png`, 'http://169.254.169.254/latest/meta-data/']) {
+      for (const address of [
+        `http://localhost:${port}/image.png`,
+        `http://127.0.0.2:${port}/image.png`,
+        'http://169.254.169.254/latest/meta-data/',
+      ]) {
         images.setBehaviour({ kind: 'url', address });
-        expect(await ask(jar, `another host ${fetched.length}`), address).toMatchObject({ status: 502, body: { error: aiImageMessages.failed } });
+        expect(await ask(jar, `another host ${fetched.length}`), address).toMatchObject({
+          status: 502,
+          body: { error: aiImageMessages.failed },
+        });
       }
       expect(fetched).toEqual([]);
       const rows = await suite.server.db.selectFrom('ai_cape_logs').select('texture_hash').execute();

@@ -24,8 +24,18 @@ vi.mock('../../server/http/route-schemas.ts', async (importOriginal) => {
   };
 });
 
-/** The creators that answer the picture, or its creation as JSON when asked (the site asks): their 200 describes the picture. */
-const PICTURE_OR_CREATION: ApiCallName[] = ['aiCape', 'imageCape', 'headCape', 'optifineCape', 'customOptifineCape', 'bannerCape'];
+/**
+ * The creators that answer the picture, or its creation as JSON when asked (the site asks): their 200 describes the
+ * picture.
+ */
+const PICTURE_OR_CREATION: ApiCallName[] = [
+  'aiCape',
+  'imageCape',
+  'headCape',
+  'optifineCape',
+  'customOptifineCape',
+  'bannerCape',
+];
 
 /** A route's path without its parameters' patterns (`/api/gallery/:hash(^…$)` → `/api/gallery/:hash`). */
 function plainPath(url: string): string {
@@ -56,7 +66,11 @@ describe.each([oneBackend])('the call table and the server agree on $name', (bac
   it.each(Object.keys(API_CALLS) as ApiCallName[])('%s is a route with the same method, path and schemas', (name) => {
     const route = routeOf(name);
     expect(route, `${API_CALLS[name].method} ${API_CALLS[name].path}`).toBeDefined();
-    const schema = (route!.schema ?? {}) as { body?: unknown; querystring?: unknown; response?: Record<string, unknown> };
+    const schema = (route!.schema ?? {}) as {
+      body?: unknown;
+      querystring?: unknown;
+      response?: Record<string, unknown>;
+    };
     const table: { body?: unknown; query?: unknown; answer?: unknown } = API_CALL_SCHEMAS[name];
     expectSameSchema(schema.body, table.body, 'input', 'body');
     expectSameSchema(schema.querystring, table.query, 'input', 'query');
@@ -64,7 +78,8 @@ describe.each([oneBackend])('the call table and the server agree on $name', (bac
     if (PICTURE_OR_CREATION.includes(name)) {
       expect(answer).not.toBeInstanceOf(z.ZodType);
       expect(table.answer).toBeDefined();
-    } else if (answer instanceof z.ZodType || table.answer !== undefined) expectSameSchema(answer, table.answer, 'output', 'answer');
+    } else if (answer instanceof z.ZodType || table.answer !== undefined)
+      expectSameSchema(answer, table.answer, 'output', 'answer');
   });
 
   it('names each route once', () => {

@@ -1,12 +1,20 @@
-// Tests of the game auth server (auth-server/): game clients of several versions join it in offline mode and read the login
-// code the site hands out, which then logs that player in on the site; a banned player reads the ban notice; a site that
-// fails or cannot be reached gives "try again"; the server list shows the site name and the players connected right now.
+// Tests of the game auth server (auth-server/): game clients of several versions join it in offline mode and read the
+// login code the site hands out, which then logs that player in on the site; a banned player reads the ban notice; a
+// site that fails or cannot be reached gives "try again"; the server list shows the site name and the players connected
+// right now.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText } from '../../auth-server/src/messages.ts';
 import { BANNED_MESSAGE } from '../../server/routes/account.ts';
-import { offlineUuid, runAuthServerMain, runProbe, startAuthServerProcess, type AuthServerProcess, type ProbeResult } from '../helpers/auth-server.ts';
+import {
+  offlineUuid,
+  runAuthServerMain,
+  runProbe,
+  startAuthServerProcess,
+  type AuthServerProcess,
+  type ProbeResult,
+} from '../helpers/auth-server.ts';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 
@@ -48,7 +56,11 @@ describe.each(backends)('game auth server with a site on $name', PROCESS_TESTS, 
 
       const jar = await newBrowser(suite.server);
       const login = await jar.post('/api/account/checkauth', { code, ref: '/upload-cape' });
-      expect(await login.json(), version).toMatchObject({ success: true, ref: '/upload-cape', user: { uuid: offlineUuid(username), username } });
+      expect(await login.json(), version).toMatchObject({
+        success: true,
+        ref: '/upload-cape',
+        user: { uuid: offlineUuid(username), username },
+      });
       expect(jar.cookie('session'), version).toBeDefined();
     }
     const joined = authServer.log.filter((line) => line.includes('login code handed out'));
@@ -60,7 +72,11 @@ describe.each(backends)('game auth server with a site on $name', PROCESS_TESTS, 
     const admin = await loginNewUser(suite.server, undefined, { admin: true });
     const username = 'Banned_Joiner';
     expect(disconnectText(await runProbe(authServer.port, { username, version: '1.20.4' }))).toMatch(CODE_MESSAGE);
-    const ban = await admin.jar.post('/api/admin/user/ban', { uuid: offlineUuid(username), confirm: true, reason: 'nsfw' });
+    const ban = await admin.jar.post('/api/admin/user/ban', {
+      uuid: offlineUuid(username),
+      confirm: true,
+      reason: 'nsfw',
+    });
     expect(ban.status, await ban.clone().text()).toBe(200);
 
     for (const version of ['1.8.9', '1.21.11']) {
@@ -94,7 +110,8 @@ describe('game auth server when the site fails', PROCESS_TESTS, () => {
     request.on('end', () => {
       calls.push({ authorization: request.headers.authorization, body: JSON.parse(body) });
       onCall?.();
-      if (mode === 'error') response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"Something broke"}');
+      if (mode === 'error')
+        response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"Something broke"}');
       else held.push(response);
     });
   });
@@ -106,7 +123,8 @@ describe('game auth server when the site fails', PROCESS_TESTS, () => {
     authServer = await startAuthServerProcess({
       AUTH_API_URL: `http://127.0.0.1:${sitePort}/`,
       AUTH_API_KEY: KEY,
-      // Long enough that a status probe started while a join waits (a process of its own, slow on a busy machine) sees it waiting.
+      // Long enough that a status probe started while a join waits (a process of its own, slow on a busy machine) sees
+      // it waiting.
       AUTH_API_TIMEOUT_MS: String(SITE_TIMEOUT_MS),
       AUTH_SERVER_MOTD: 'Cloakroom Test Realm',
       AUTH_SERVER_MAX_PLAYERS: '7',
@@ -123,7 +141,10 @@ describe('game auth server when the site fails', PROCESS_TESTS, () => {
     mode = 'error';
     const text = disconnectText(await runProbe(authServer.port, { username: 'Error_Joiner', version: '1.12.2' }));
     expect(text).toBe(UNAVAILABLE);
-    expect(calls.at(-1)).toEqual({ authorization: `Bearer ${KEY}`, body: { uuid: offlineUuid('Error_Joiner'), username: 'Error_Joiner' } });
+    expect(calls.at(-1)).toEqual({
+      authorization: `Bearer ${KEY}`,
+      body: { uuid: offlineUuid('Error_Joiner'), username: 'Error_Joiner' },
+    });
     expect(authServer.log.at(-1)).toMatch(/Error_Joiner .*not available.*HTTP 500/);
   });
 
@@ -154,7 +175,9 @@ describe('game auth server when the site fails', PROCESS_TESTS, () => {
   it('tells the player to try again when the site cannot be reached', async () => {
     site.closeAllConnections();
     await new Promise<void>((resolve) => site.close(() => resolve()));
-    expect(disconnectText(await runProbe(authServer.port, { username: 'Lonely_Joiner', version: '1.8.9' }))).toBe(UNAVAILABLE);
+    expect(disconnectText(await runProbe(authServer.port, { username: 'Lonely_Joiner', version: '1.8.9' }))).toBe(
+      UNAVAILABLE,
+    );
     expect(authServer.log.at(-1)).toMatch(/Lonely_Joiner .*not available.*ECONNREFUSED/);
   });
 

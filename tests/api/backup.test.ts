@@ -1,5 +1,6 @@
-// Backups of a SQLite site (`cloakroom backup DIR`, `cloakroom restore DIR [--force]`): taken while players upload capes,
-// put back into a fresh data directory, where every cape acknowledged before the backup began is served with the same bytes.
+// Backups of a SQLite site (`cloakroom backup DIR`, `cloakroom restore DIR [--force]`): taken while players upload
+// capes, put back into a fresh data directory, where every cape acknowledged before the backup began is served with the
+// same bytes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,7 +64,8 @@ describe('cloakroom backup and restore on sqlite', () => {
     const players: LoggedIn[] = [];
     for (let i = 0; i < PLAYERS; i++) players.push(await loginNewUser(live));
 
-    // Each player uploads one cape after another (each replacing the last, whose texture and blob are released) until told to stop.
+    // Each player uploads one cape after another (each replacing the last, whose texture and blob are released) until
+    // told to stop.
     const uploads: Upload[] = [];
     let stop = false;
     let uploadNumber = 0;
@@ -74,19 +76,24 @@ describe('cloakroom backup and restore on sqlite', () => {
         uploads.push(upload);
         const response = await players[player]!.jar.upload('/api/upload-cape', await solidPng(64, 32, colour));
         const body = (await response.json()) as { success?: boolean; cape?: string };
-        if (response.status !== 200 || !body.success) throw new Error(`Upload failed: ${response.status} ${JSON.stringify(body)}`);
+        if (response.status !== 200 || !body.success)
+          throw new Error(`Upload failed: ${response.status} ${JSON.stringify(body)}`);
         upload.hash = TEXTURE_URL.exec(body.cape!)![1]!;
         upload.ackedAt = performance.now();
       }
     };
     const loops = players.map((_, i) => uploadLoop(i));
     const acked = () => uploads.filter((upload) => upload.ackedAt !== null).length;
-    const everyPlayerHasACape = () => players.every((_, i) => uploads.some((upload) => upload.player === i && upload.ackedAt !== null));
+    const everyPlayerHasACape = () =>
+      players.every((_, i) => uploads.some((upload) => upload.player === i && upload.ackedAt !== null));
     // Every player has a cape before the backup begins (the check below needs one each), and the uploads are under way.
     while (acked() < 4 * PLAYERS || !everyPlayerHasACape()) await new Promise((resolve) => setTimeout(resolve, 20));
 
     const backupStartedAt = performance.now();
-    const backup = await runCli(['backup', backupDir], { DATA_DIR: liveDir, DATABASE_URL: `sqlite:${path.join(liveDir, 'cloakroom.db')}` });
+    const backup = await runCli(['backup', backupDir], {
+      DATA_DIR: liveDir,
+      DATABASE_URL: `sqlite:${path.join(liveDir, 'cloakroom.db')}`,
+    });
     const backupEndedAt = performance.now();
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(/Backed up the database as of .* and \d+ blobs/);
@@ -102,7 +109,9 @@ describe('cloakroom backup and restore on sqlite', () => {
 
     stop = true;
     await Promise.all(loops);
-    const during = uploads.filter((upload) => upload.ackedAt! > backupStartedAt && upload.ackedAt! < backupEndedAt).length;
+    const during = uploads.filter(
+      (upload) => upload.ackedAt! > backupStartedAt && upload.ackedAt! < backupEndedAt,
+    ).length;
     expect(during, 'uploads went on while the backup ran').toBeGreaterThan(0);
     await live.close();
 
@@ -111,7 +120,11 @@ describe('cloakroom backup and restore on sqlite', () => {
     expect(manifest.database.players).toBe(PLAYERS);
     expect(manifest.blobs.count).toBeGreaterThanOrEqual(manifest.database.textures);
 
-    const restoreEnv = { DATA_DIR: restoredDir, DATABASE_URL: `sqlite:${path.join(restoredDir, 'cloakroom.db')}`, PORT: String(await freePort()) };
+    const restoreEnv = {
+      DATA_DIR: restoredDir,
+      DATABASE_URL: `sqlite:${path.join(restoredDir, 'cloakroom.db')}`,
+      PORT: String(await freePort()),
+    };
     const restore = await runCli(['restore', backupDir], restoreEnv);
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stdout).toMatch(new RegExp(`Restored the backup of ${manifest.createdAt}`));
@@ -121,14 +134,18 @@ describe('cloakroom backup and restore on sqlite', () => {
     expect(again.stderr).toMatch(/holds data .*--force/);
     const forced = await runCli(['restore', backupDir, '--force'], restoreEnv);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stdout).toContain(`Replaced a database with ${PLAYERS} players and ${manifest.database.textures} textures.`);
+    expect(forced.stdout).toContain(
+      `Replaced a database with ${PLAYERS} players and ${manifest.database.textures} textures.`,
+    );
 
     const restored = await serverIn(restoredDir);
     for (const [index, player] of players.entries()) {
       const mine = uploads.filter((upload) => upload.player === index);
       const lastBefore = mine.findLastIndex((upload) => upload.ackedAt !== null && upload.ackedAt < backupStartedAt);
       expect(lastBefore).toBeGreaterThanOrEqual(0);
-      const profile = (await (await fetch(`${restored.url}/profile/${player.uuid}`)).json()) as { cape_url: string | null };
+      const profile = (await (await fetch(`${restored.url}/profile/${player.uuid}`)).json()) as {
+        cape_url: string | null;
+      };
       expect(profile.cape_url, player.username).toMatch(TEXTURE_URL);
       const hash = TEXTURE_URL.exec(profile.cape_url!)![1]!;
       // The cape acknowledged last before the backup began, or one the player uploaded after it.
@@ -146,7 +163,8 @@ describe('cloakroom backup and restore on sqlite', () => {
     try {
       expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
       const textures = database.prepare('SELECT hash FROM textures').all() as Array<{ hash: string }>;
-      for (const { hash } of textures) expect(fs.existsSync(path.join(restoredDir, 'textures', hash.slice(0, 2), `${hash}.png`)), hash).toBe(true);
+      for (const { hash } of textures)
+        expect(fs.existsSync(path.join(restoredDir, 'textures', hash.slice(0, 2), `${hash}.png`)), hash).toBe(true);
     } finally {
       database.close();
     }
@@ -161,7 +179,11 @@ describe('cloakroom backup and restore on sqlite', () => {
       expect(result.stderr).toMatch(/pg_restore/);
     }
     const empty = temporaryDirectory('backup-empty');
-    const result = await runCli(['restore', empty], { DATA_DIR: temporaryDirectory('backup-none'), DATABASE_URL: '', PORT: String(await freePort()) });
+    const result = await runCli(['restore', empty], {
+      DATA_DIR: temporaryDirectory('backup-none'),
+      DATABASE_URL: '',
+      PORT: String(await freePort()),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/no finished backup/);
   }, 60_000);

@@ -1,7 +1,8 @@
 // API tests for a ban's effect on the gallery, on both databases: a ban hides the player's items from the listing (and
-// its totals: per type, per tag, title search), the user gallery, the item and its images, download, like and report, at
-// once; other authors' items stay; moderators still see a hidden item in the report queue; an unban brings every item
-// back with its likes, tags and downloads. The maintained counters and title counts stay equal to a recount throughout.
+// its totals: per type, per tag, title search), the user gallery, the item and its images, download, like and report,
+// at once; other authors' items stay; moderators still see a hidden item in the report queue; an unban brings every
+// item back with its likes, tags and downloads. The maintained counters and title counts stay equal to a recount
+// throughout.
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GalleryItem } from '../../src/lib/types.ts';
@@ -58,12 +59,15 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
   }
 
   /** Every hash of a listing (all pages) and its total. */
-  async function listing(params: Record<string, string | string[] | number>): Promise<{ hashes: string[]; total: number }> {
+  async function listing(
+    params: Record<string, string | string[] | number>,
+  ): Promise<{ hashes: string[]; total: number }> {
     const hashes: string[] = [];
     let total = 0;
     for (let page = 1; page < 20; page++) {
       const search = new URLSearchParams();
-      for (const [key, value] of Object.entries({ ...params, page })) search.set(key, Array.isArray(value) ? JSON.stringify(value) : String(value));
+      for (const [key, value] of Object.entries({ ...params, page }))
+        search.set(key, Array.isArray(value) ? JSON.stringify(value) : String(value));
       const response = await fan.jar.get(`/api/gallery/get?${search}`);
       const body = (await response.json()) as { data: GalleryItem[]; total: number };
       expect(response.status, JSON.stringify(body)).toBe(200);
@@ -111,13 +115,20 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
     return (await response.json()) as GalleryItem;
   }
 
-  const ban = async (uuid: string) => expect((await admin.jar.post('/api/admin/user/ban', { uuid, confirm: true, reason: 'nsfw' })).status).toBe(200);
-  const unban = async (uuid: string) => expect((await admin.jar.post('/api/admin/bans/user/delete', { uuid })).status).toBe(200);
+  const ban = async (uuid: string) =>
+    expect((await admin.jar.post('/api/admin/user/ban', { uuid, confirm: true, reason: 'nsfw' })).status).toBe(200);
+  const unban = async (uuid: string) =>
+    expect((await admin.jar.post('/api/admin/bans/user/delete', { uuid })).status).toBe(200);
 
   /** The maintained counters and (PostgreSQL) title counts equal a recount of the listed items. */
   async function expectCountsMatchItems(): Promise<void> {
     const db = suite.server.db;
-    const counters = await db.selectFrom('gallery_counts').select(['key', 'n']).where('n', '<>', 0).orderBy('key').execute();
+    const counters = await db
+      .selectFrom('gallery_counts')
+      .select(['key', 'n'])
+      .where('n', '<>', 0)
+      .orderBy('key')
+      .execute();
     const recount = await sql<{ key: string; n: number }>`
       SELECT key, n FROM (
         SELECT 'type:' || type AS key, count(*) AS n FROM gallery_items WHERE hidden = 0 GROUP BY type
@@ -125,12 +136,21 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
         SELECT 'tag:' || t.tag_key || ':type:' || g.type AS key, count(*) AS n
         FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash WHERE g.hidden = 0 GROUP BY t.tag_key, g.type
       ) counts ORDER BY key`.execute(db);
-    expect(counters.map((row) => [row.key, Number(row.n)])).toEqual(recount.rows.map((row) => [row.key, Number(row.n)]));
+    expect(counters.map((row) => [row.key, Number(row.n)])).toEqual(
+      recount.rows.map((row) => [row.key, Number(row.n)]),
+    );
     if (!isPostgres(db)) return;
-    const titles = await sql<{ title_lower: string; items: number }>`SELECT title_lower, items FROM gallery_title_counts ORDER BY title_lower`.execute(db);
+    const titles = await sql<{
+      title_lower: string;
+      items: number;
+    }>`SELECT title_lower, items FROM gallery_title_counts ORDER BY title_lower`.execute(db);
     const listed = await sql<{ title_lower: string; items: number }>`
-      SELECT title_lower, count(*) AS items FROM gallery_items WHERE hidden = 0 GROUP BY title_lower ORDER BY title_lower`.execute(db);
-    expect(titles.rows.map((row) => [row.title_lower, Number(row.items)])).toEqual(listed.rows.map((row) => [row.title_lower, Number(row.items)]));
+      SELECT title_lower, count(*) AS items FROM gallery_items WHERE hidden = 0 GROUP BY title_lower ORDER BY title_lower`.execute(
+      db,
+    );
+    expect(titles.rows.map((row) => [row.title_lower, Number(row.items)])).toEqual(
+      listed.rows.map((row) => [row.title_lower, Number(row.items)]),
+    );
   }
 
   it('hides every item of a banned player at once, everywhere in the gallery, and the unban brings them back intact', async () => {
@@ -167,9 +187,15 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
     const hidden = await itemCalls(fan.jar, cape);
     expect(hidden).toEqual(unknown);
     expect(await itemCalls(fan.jar, ears)).toEqual(unknown);
-    const stored = await suite.server.db.selectFrom('gallery_items').select(['likes', 'downloads']).where('hash', '=', cape).executeTakeFirstOrThrow();
+    const stored = await suite.server.db
+      .selectFrom('gallery_items')
+      .select(['likes', 'downloads'])
+      .where('hash', '=', cape)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ likes: 1, downloads: 1 });
-    expect(await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', cape).execute()).toEqual([]);
+    expect(await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', cape).execute()).toEqual(
+      [],
+    );
 
     // Other authors' items are untouched.
     expect(await item(kept)).toEqual(before.kept);
@@ -197,7 +223,9 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
     expect((await fan.jar.get(`/api/gallery/${hash}/preview`)).status).toBe(404);
     expect((await admin.jar.get(`/api/gallery/${hash}/preview`)).status).toBe(200);
     expect((await admin.jar.get(`/api/gallery/${hash}/preview/map`)).status).toBe(200);
-    const queue = (await (await admin.jar.get('/api/admin/reports/gallery?page=1')).json()) as { data: Array<{ id: number; hash: string; title: string }> };
+    const queue = (await (await admin.jar.get('/api/admin/reports/gallery?page=1')).json()) as {
+      data: Array<{ id: number; hash: string; title: string }>;
+    };
     const report = queue.data.find((row) => row.hash === hash);
     expect(report).toMatchObject({ title: 'Reported quokka' });
     expect((await admin.jar.post('/api/admin/reports/gallery', { id: report!.id, action: 'IGNORE' })).status).toBe(200);
@@ -210,15 +238,29 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
   it('a BAN answer to a report hides the author’s other items and removes the reported one; the unban brings the others back', async () => {
     const target = await loginNewUser(suite.server);
     const reported = await upload(target.jar, 'Banworthy', ['dark']);
-    const others = [await upload(target.jar, 'Harmless one', ['dark', 'nature']), await upload(target.jar, 'Harmless two', ['nature'], true)];
+    const others = [
+      await upload(target.jar, 'Harmless one', ['dark', 'nature']),
+      await upload(target.jar, 'Harmless two', ['nature'], true),
+    ];
     const before = await listing({ tags: ['nature'] });
     expect(before.hashes).toEqual(expect.arrayContaining(others));
     expect((await fan.jar.post('/api/gallery/report', { hash: reported, tac: true, reason: 'nsfw' })).status).toBe(200);
-    const { id } = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', reported).executeTakeFirstOrThrow();
+    const { id } = await suite.server.db
+      .selectFrom('gallery_reports')
+      .select('id')
+      .where('hash', '=', reported)
+      .executeTakeFirstOrThrow();
 
-    expect((await admin.jar.post('/api/admin/reports/gallery', { id, action: 'BAN', reason: 'nsfw' })).status).toBe(200);
-    expect(await suite.server.db.selectFrom('gallery_items').select('hash').where('hash', '=', reported).execute()).toEqual([]);
-    expect(await listing({ tags: ['nature'] })).toEqual({ hashes: before.hashes.filter((hash) => !others.includes(hash)), total: before.total - 2 });
+    expect((await admin.jar.post('/api/admin/reports/gallery', { id, action: 'BAN', reason: 'nsfw' })).status).toBe(
+      200,
+    );
+    expect(
+      await suite.server.db.selectFrom('gallery_items').select('hash').where('hash', '=', reported).execute(),
+    ).toEqual([]);
+    expect(await listing({ tags: ['nature'] })).toEqual({
+      hashes: before.hashes.filter((hash) => !others.includes(hash)),
+      total: before.total - 2,
+    });
     await expectCountsMatchItems();
 
     await unban(target.uuid);
@@ -231,7 +273,9 @@ describe.each(backends)('a ban and the gallery on $name', (backend) => {
     const target = await loginNewUser(suite.server);
     const hash = await upload(target.jar, 'Short lived', ['food']);
     await ban(target.uuid);
-    expect(await deleteGalleryItems(suite.server.db, await itemsByAuthor(suite.server.db, target.uuid))).toEqual([hash]);
+    expect(await deleteGalleryItems(suite.server.db, await itemsByAuthor(suite.server.db, target.uuid))).toEqual([
+      hash,
+    ]);
     await expectCountsMatchItems();
     await unban(target.uuid);
     expect(await userGallery(target.uuid)).toEqual({ hashes: [], total: 0 });

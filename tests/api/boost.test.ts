@@ -1,6 +1,6 @@
-// API tests for boosting and the chat-community bot's API, on both databases: the player's link code, the bot binding it,
-// boosting giving the chosen cosmetic for free (and taking it back when the boost ends, but never a paid feature), the
-// premium role code for paying players only, the bot's key, rate limit and audit rows.
+// API tests for boosting and the chat-community bot's API, on both databases: the player's link code, the bot binding
+// it, boosting giving the chosen cosmetic for free (and taking it back when the boost ends, but never a paid feature),
+// the premium role code for paying players only, the bot's key, rate limit and audit rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../helpers/paypal.ts';
@@ -13,7 +13,12 @@ const MERCHANT = 'payments@cloakroom.example';
 let member = 100_000;
 
 describe.each(backends)('boost and the bot on $name', (backend) => {
-  const env: Record<string, string> = { DISCORD_BOT_KEY: BOT_KEY, PAYPAL_EMAIL: MERCHANT, LOGIN_ATTEMPTS_PER_MINUTE: '1000', BOT_CALLS_PER_MINUTE: '200' };
+  const env: Record<string, string> = {
+    DISCORD_BOT_KEY: BOT_KEY,
+    PAYPAL_EMAIL: MERCHANT,
+    LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+    BOT_CALLS_PER_MINUTE: '200',
+  };
   let paypal: PaypalStandIn;
   beforeAll(async () => {
     paypal = await startPaypalStandIn();
@@ -29,13 +34,17 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
       headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-  const linked = async (player: LoggedIn) => (await (await player.jar.get('/api/premium/boost/discord/linked')).json()).success as boolean;
-  const boosting = async (player: LoggedIn) => (await (await player.jar.get('/api/premium/boost/discord/boosting')).json()).success as boolean;
+  const linked = async (player: LoggedIn) =>
+    (await (await player.jar.get('/api/premium/boost/discord/linked')).json()).success as boolean;
+  const boosting = async (player: LoggedIn) =>
+    (await (await player.jar.get('/api/premium/boost/discord/boosting')).json()).success as boolean;
   const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   /** A player wearing a cape, linked to a new member id through the bot; returns the player and the member id. */
   async function linkedPlayer() {
     const player = await loginNewUser(suite.server);
-    expect((await player.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(member % 200)))).status).toBe(200);
+    expect(
+      (await player.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(member % 200)))).status,
+    ).toBe(200);
     const { code } = (await (await player.jar.post('/api/premium/boost/discord/generate')).json()) as { code: string };
     const discordId = String(member++);
     const bound = await bot('POST', '/api/bot/link', { code, discordId });
@@ -61,7 +70,8 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
       expect((await bot('POST', '/api/bot/link', { code: 'ABCDEFGH', discordId: '123456' }, key)).status).toBe(401);
     }
     const visitor = await newBrowser(suite.server);
-    for (const path of ['linked', 'boosting', 'usable', 'cosmetic']) expect((await visitor.get(`/api/premium/boost/discord/${path}`)).status).toBe(401);
+    for (const path of ['linked', 'boosting', 'usable', 'cosmetic'])
+      expect((await visitor.get(`/api/premium/boost/discord/${path}`)).status).toBe(401);
     expect((await visitor.post('/api/premium/boost/discord/generate')).status).toBe(401);
     expect((await visitor.post('/api/premium/discord/generate')).status).toBe(401);
   });
@@ -77,8 +87,17 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
     expect(await linked(player)).toBe(true);
     expect(await boosting(player)).toBe(false);
     expect((await bot('POST', '/api/bot/link', { code, discordId: '555556' })).status).toBe(404);
-    const audit = await suite.server.db.selectFrom('admin_audit').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(audit).toMatchObject({ action: 'BOT_LINK', admin_name: 'Discord bot', target_uuid: player.uuid, detail: 'member 555555' });
+    const audit = await suite.server.db
+      .selectFrom('admin_audit')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({
+      action: 'BOT_LINK',
+      admin_name: 'Discord bot',
+      target_uuid: player.uuid,
+      detail: 'member 555555',
+    });
   });
 
   it('gives the chosen cosmetic while the member boosts, and takes it back when the boost ends', async () => {
@@ -92,7 +111,9 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
 
     expect((await bot('POST', '/api/bot/boosting', { discordId, boosting: true })).status).toBe(200);
     expect(await boosting(player)).toBe(true);
-    expect(await (await player.jar.post('/api/premium/boost/discord/cosmetic', { cosmetic: 'glint' })).json()).toEqual({ cosmetic: 'glint' });
+    expect(await (await player.jar.post('/api/premium/boost/discord/cosmetic', { cosmetic: 'glint' })).json()).toEqual({
+      cosmetic: 'glint',
+    });
     expect(await (await player.jar.get('/api/premium/boost/discord/cosmetic')).json()).toEqual({ cosmetic: 'glint' });
     expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
     expect((await (await player.jar.get('/api/user')).json()).premium).toMatchObject({ glint: true, boost_only: true });
@@ -139,7 +160,10 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
     expect((await admin.jar.post('/api/admin/user/profile', { uuid: player.uuid, capeGlint: true })).status).toBe(200);
     expect((await bot('POST', '/api/bot/boosting', { discordId, boosting: false })).status).toBe(200);
     expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
-    expect((await (await player.jar.get('/api/user')).json()).premium).toMatchObject({ glint: true, boost_only: false });
+    expect((await (await player.jar.get('/api/user')).json()).premium).toMatchObject({
+      glint: true,
+      boost_only: false,
+    });
     expect((await player.jar.post('/api/premium/boost/discord/remove')).status).toBe(200);
     expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
   });
@@ -167,14 +191,27 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
     const members: Array<{ discordId: string; uuid: string; boosting: boolean }> = [];
     let after = '';
     for (;;) {
-      const page = (await (await bot('GET', `/api/bot/links?limit=2&after=${after}`)).json()) as { data: typeof members; next: string | null };
+      const page = (await (await bot('GET', `/api/bot/links?limit=2&after=${after}`)).json()) as {
+        data: typeof members;
+        next: string | null;
+      };
       members.push(...page.data);
       if (!page.next) break;
       after = page.next;
     }
     expect(members.map((entry) => entry.discordId)).toEqual([...members.map((entry) => entry.discordId)].sort());
-    expect(members).toContainEqual({ discordId: first.discordId, uuid: first.player.uuid, username: first.player.username, boosting: false });
-    expect(members).toContainEqual({ discordId: second.discordId, uuid: second.player.uuid, username: second.player.username, boosting: true });
+    expect(members).toContainEqual({
+      discordId: first.discordId,
+      uuid: first.player.uuid,
+      username: first.player.username,
+      boosting: false,
+    });
+    expect(members).toContainEqual({
+      discordId: second.discordId,
+      uuid: second.player.uuid,
+      username: second.player.username,
+      boosting: true,
+    });
 
     expect((await bot('POST', '/api/bot/unlink', { discordId: second.discordId })).status).toBe(200);
     expect(await linked(second.player)).toBe(false);
@@ -195,13 +232,18 @@ describe.each(backends)('boost and the bot on $name', (backend) => {
     const refused = answers.findIndex((entry) => entry.status === 429);
     expect(refused).toBeGreaterThan(0);
     expect(refused).toBeLessThanOrEqual(30);
-    expect(answers.slice(0, refused)).toEqual(Array(refused).fill({ status: 401, error: 'A valid API key is required.' }));
-    expect(answers.slice(refused)).toEqual(Array(620 - refused).fill({ status: 429, error: 'Too many calls without a valid API key. Wait a minute.' }));
+    expect(answers.slice(0, refused)).toEqual(
+      Array(refused).fill({ status: 401, error: 'A valid API key is required.' }),
+    );
+    expect(answers.slice(refused)).toEqual(
+      Array(620 - refused).fill({ status: 429, error: 'Too many calls without a valid API key. Wait a minute.' }),
+    );
   });
 
   it('rate-limits the bot API across all its calls', async () => {
     let status = 200;
-    for (let call = 0; call < 260 && status !== 429; call++) status = (await bot('GET', '/api/bot/links?limit=1')).status;
+    for (let call = 0; call < 260 && status !== 429; call++)
+      status = (await bot('GET', '/api/bot/links?limit=1')).status;
     expect(status).toBe(429);
   });
 });

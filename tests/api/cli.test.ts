@@ -1,5 +1,5 @@
-// Tests of the operator CLI: `cloakroom code <name> [--admin]` (offline mode, a stand-in Mojang API, and logging in with the
-// printed code) and `cloakroom answers rebuild` (the mod API's answer directory from the database).
+// Tests of the operator CLI: `cloakroom code <name> [--admin]` (offline mode, a stand-in Mojang API, and logging in
+// with the printed code) and `cloakroom answers rebuild` (the mod API's answer directory from the database).
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,7 +44,9 @@ describe.each(backends)('CLI on $name', (backend) => {
       } else if (name === 'Nobody204') {
         response.writeHead(204).end();
       } else {
-        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ errorMessage: `Couldn't find any profile with name ${name}` }));
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ errorMessage: `Couldn't find any profile with name ${name}` }));
       }
     });
     await new Promise<void>((resolve) => mojang.listen(0, '127.0.0.1', resolve));
@@ -66,7 +68,11 @@ describe.each(backends)('CLI on $name', (backend) => {
   }
 
   it('in offline mode prints a code for the offline uuid that logs the player in', async () => {
-    const result = await runCli(['code', 'SomeName'], { OFFLINE_MODE: 'true', DATABASE_URL: suite.database.url, MOJANG_API_URL: mojangUrl });
+    const result = await runCli(['code', 'SomeName'], {
+      OFFLINE_MODE: 'true',
+      DATABASE_URL: suite.database.url,
+      MOJANG_API_URL: mojangUrl,
+    });
     expect(result.code, result.stderr).toBe(0);
     const user = await logInWith(printedCode(result));
     expect(user).toMatchObject({ uuid: SOME_NAME_OFFLINE_UUID, username: 'SomeName', group: { admin: false } });
@@ -76,32 +82,49 @@ describe.each(backends)('CLI on $name', (backend) => {
   it('says which database it used', async () => {
     const result = await runCli(['code', 'SomeName'], { OFFLINE_MODE: 'true', DATABASE_URL: suite.database.url });
     expect(result.code, result.stderr).toBe(0);
-    const named = backend.name === 'sqlite' ? `the SQLite database ${suite.database.url.replace(/^sqlite:/, '')}` : 'the PostgreSQL database';
+    const named =
+      backend.name === 'sqlite'
+        ? `the SQLite database ${suite.database.url.replace(/^sqlite:/, '')}`
+        : 'the PostgreSQL database';
     expect(result.stdout.split('\n')[0]).toContain(`Using ${named}`);
     expect(result.stdout, 'no password is printed').not.toMatch(/:\/\/[^/@]*:[^/@]*@/);
   });
 
   it('with --admin puts the player in the admin group', async () => {
-    const result = await runCli(['code', 'Notch', '--admin'], { OFFLINE_MODE: 'true', DATABASE_URL: suite.database.url });
+    const result = await runCli(['code', 'Notch', '--admin'], {
+      OFFLINE_MODE: 'true',
+      DATABASE_URL: suite.database.url,
+    });
     expect(result.code, result.stderr).toBe(0);
     const user = await logInWith(printedCode(result));
     expect(user).toMatchObject({ uuid: NOTCH_OFFLINE_UUID, username: 'Notch', group: { admin: true } });
   });
 
   it('online, stores the uuid and name the Mojang API returns', async () => {
-    const result = await runCli(['code', 'mojangplayer'], { OFFLINE_MODE: 'false', DATABASE_URL: suite.database.url, MOJANG_API_URL: mojangUrl });
+    const result = await runCli(['code', 'mojangplayer'], {
+      OFFLINE_MODE: 'false',
+      DATABASE_URL: suite.database.url,
+      MOJANG_API_URL: mojangUrl,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(mojangRequests).toContain('/users/profiles/minecraft/mojangplayer');
     const user = await logInWith(printedCode(result));
     expect(user).toMatchObject({ uuid: MOJANG_PROFILE.id, username: MOJANG_PROFILE.name, group: { admin: false } });
-    const rows = await suite.server.db.selectFrom('users').select(['uuid', 'username']).where('uuid', '=', MOJANG_PROFILE.id).execute();
+    const rows = await suite.server.db
+      .selectFrom('users')
+      .select(['uuid', 'username'])
+      .where('uuid', '=', MOJANG_PROFILE.id)
+      .execute();
     expect(rows).toEqual([{ uuid: MOJANG_PROFILE.id, username: MOJANG_PROFILE.name }]);
   });
 
   it('online, exits non-zero for a name Mojang does not know (404 or 204) and creates no account', async () => {
     const before = await suite.server.db.selectFrom('users').select('uuid').execute();
     const env = { OFFLINE_MODE: 'false', DATABASE_URL: suite.database.url, MOJANG_API_URL: mojangUrl };
-    const [notFound, noContent] = await Promise.all([runCli(['code', 'Nobody404'], env), runCli(['code', 'Nobody204'], env)]);
+    const [notFound, noContent] = await Promise.all([
+      runCli(['code', 'Nobody404'], env),
+      runCli(['code', 'Nobody204'], env),
+    ]);
     for (const result of [notFound, noContent]) {
       expect(result.code).not.toBe(0);
       expect(result.code).not.toBeNull();
@@ -119,12 +142,23 @@ describe.each(backends)('CLI on $name', (backend) => {
     const hash = ((await upload.json()) as { cape: string }).cape.split('/').pop()!;
     const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-cli-answers-'));
     try {
-      const env = { DATABASE_URL: suite.database.url, DATA_DIR: suite.server.config.dataDir, ANSWER_FILES_DIR: answersDir };
+      const env = {
+        DATABASE_URL: suite.database.url,
+        DATA_DIR: suite.server.config.dataDir,
+        ANSWER_FILES_DIR: answersDir,
+      };
       const result = await runCli(['answers', 'rebuild'], env);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr, 'the progress, a line a tenth of the way off a terminal').toMatch(/^100% \(\d+ of \d+ players and textures\)$/m);
+      expect(result.stderr, 'the progress, a line a tenth of the way off a terminal').toMatch(
+        /^100% \(\d+ of \d+ players and textures\)$/m,
+      );
       expect(result.stdout).toMatch(/Wrote the answers of \d+ players and \d+ textures/);
-      for (const file of [`profile/${player.uuid}`, `capes/${player.username}.png`, `capes/${player.username.toLowerCase()}.gif`, `textures/${hash}`]) {
+      for (const file of [
+        `profile/${player.uuid}`,
+        `capes/${player.username}.png`,
+        `capes/${player.username.toLowerCase()}.gif`,
+        `textures/${hash}`,
+      ]) {
         expect(fs.existsSync(path.join(answersDir, file)), file).toBe(true);
       }
       expect(fs.readFileSync(path.join(answersDir, 'profile', player.uuid), 'utf8')).toBe(
@@ -144,17 +178,26 @@ describe.each(backends)('CLI on $name', (backend) => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const unreachableUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
-    const result = await runCli(['code', 'SomeName'], { OFFLINE_MODE: 'false', DATABASE_URL: suite.database.url, MOJANG_API_URL: unreachableUrl });
+    const result = await runCli(['code', 'SomeName'], {
+      OFFLINE_MODE: 'false',
+      DATABASE_URL: suite.database.url,
+      MOJANG_API_URL: unreachableUrl,
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/The Mojang API.*could not be reached/);
-    expect(result.stderr).toContain('To try the site without internet access, set OFFLINE_MODE=true; otherwise check MOJANG_API_URL.');
+    expect(result.stderr).toContain(
+      'To try the site without internet access, set OFFLINE_MODE=true; otherwise check MOJANG_API_URL.',
+    );
     expect(result.stdout).not.toMatch(/Login code/);
   });
 });
 
 describe('CLI argument checks', () => {
   it('exits non-zero with a message for an invalid username, before touching any database', async () => {
-    const result = await runCli(['code', 'not valid!'], { OFFLINE_MODE: 'true', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    const result = await runCli(['code', 'not valid!'], {
+      OFFLINE_MODE: 'true',
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/not a valid username/);
     expect(result.stdout).toBe('');
@@ -162,22 +205,34 @@ describe('CLI argument checks', () => {
 });
 
 describe("CLI without the server's settings", () => {
-  it.each([['code', 'SomeName'], ['sweep'], ['answers', 'rebuild']])('`%s` refuses to create a database of its own', async (...args) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-cli-nodb-'));
-    const answers = path.join(dataDir, 'answers');
-    const result = await runCli(args, { OFFLINE_MODE: 'true', DATA_DIR: dataDir, DATABASE_URL: '', ANSWER_FILES_DIR: answers });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`There is no database file ${path.join(dataDir, 'cloakroom.db')}.`);
-    expect(result.stderr).toContain("Run it with the server's settings (DATA_DIR or DATABASE_URL");
-    expect(fs.readdirSync(dataDir), 'nothing was created').toEqual([]);
-  });
+  it.each([['code', 'SomeName'], ['sweep'], ['answers', 'rebuild']])(
+    '`%s` refuses to create a database of its own',
+    async (...args) => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-cli-nodb-'));
+      const answers = path.join(dataDir, 'answers');
+      const result = await runCli(args, {
+        OFFLINE_MODE: 'true',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        ANSWER_FILES_DIR: answers,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`There is no database file ${path.join(dataDir, 'cloakroom.db')}.`);
+      expect(result.stderr).toContain("Run it with the server's settings (DATA_DIR or DATABASE_URL");
+      expect(fs.readdirSync(dataDir), 'nothing was created').toEqual([]);
+    },
+  );
 });
 
 describe('npm and npx on the machine’s node', () => {
   /** The machine's npm or npx, as an operator types it in the checkout. */
   const machine = (command: string, args: string[]) =>
-    spawnSync(command, args, { cwd: ROOT, env: { PATH: SYSTEMD_PATH, HOME: process.env.HOME ?? os.tmpdir() }, encoding: 'utf8' });
+    spawnSync(command, args, {
+      cwd: ROOT,
+      env: { PATH: SYSTEMD_PATH, HOME: process.env.HOME ?? os.tmpdir() },
+      encoding: 'utf8',
+    });
 
   it('an install prints no warnings about the machine’s node (the project runs on its own)', () => {
     const install = machine('npm', ['install', '--dry-run']);

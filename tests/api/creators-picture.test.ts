@@ -1,4 +1,5 @@
-// API tests for the cape creators that start from a picture: image to cape (layout, cache, refusals) and animated capes; on SQLite and PostgreSQL.
+// API tests for the cape creators that start from a picture: image to cape (layout, cache, refusals) and animated
+// capes; on SQLite and PostgreSQL.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
@@ -90,15 +91,27 @@ describe.each(backends)('cape creators on $name', (backend) => {
     ]);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(gif)], { type: 'image/gif' }), 'anim.gif');
-    form.append('background', new Blob([new Uint8Array(await solidPng(64, 32, [0, 128, 0, 255]))], { type: 'image/png' }), 'bg.png');
+    form.append(
+      'background',
+      new Blob([new Uint8Array(await solidPng(64, 32, [0, 128, 0, 255]))], { type: 'image/png' }),
+      'bg.png',
+    );
     form.append('scale', '2');
     form.append('color', '333333');
     form.append('elytra', 'false');
     const response = await player.jar.sendForm('POST', '/api/gallery/animated-cape-creator', form);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { cape: string; preview: string; frames: number; width: number; height: number };
+    const body = (await response.json()) as {
+      cape: string;
+      preview: string;
+      frames: number;
+      width: number;
+      height: number;
+    };
     expect(body).toMatchObject({ frames: 3, width: 128, height: 192 });
-    const strip = await rgbaPixels(Buffer.from(await (await fetch(new URL(new URL(body.cape).pathname, suite.server.url))).arrayBuffer()));
+    const strip = await rgbaPixels(
+      Buffer.from(await (await fetch(new URL(new URL(body.cape).pathname, suite.server.url))).arrayBuffer()),
+    );
     expect(pixelAt(strip, 10, 10)).toEqual([255, 0, 0, 255]);
     expect(pixelAt(strip, 10, 64 + 10)).toEqual([0, 0, 255, 255]);
     expect(pixelAt(strip, 10, 128 + 10)).toEqual([255, 255, 0, 255]);

@@ -1,7 +1,7 @@
-// The deploy files as an operator runs them on a machine whose own node is older than the project's (Debian's): the site
-// built with `npm run build` as deploy/README.md says, then each systemd unit of deploy/systemd started as systemd starts
-// it. The built pages speak of the operator's site name only; the app process serves them and /healthz, the game auth
-// server listens, both on the project's own Node, and both stop cleanly on systemd's SIGTERM.
+// The deploy files as an operator runs them on a machine whose own node is older than the project's (Debian's): the
+// site built with `npm run build` as deploy/README.md says, then each systemd unit of deploy/systemd started as systemd
+// starts it. The built pages speak of the operator's site name only; the app process serves them and /healthz, the game
+// auth server listens, both on the project's own Node, and both stop cleanly on systemd's SIGTERM.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -20,7 +20,8 @@ const PROJECT_NODE = fs.realpathSync(path.join(ROOT, 'node_modules/.bin/node'));
 /** Resolves once `probe` succeeds; rejects with the process's output when it exits first or 60 s pass. */
 async function waitFor(child: ChildProcess, output: () => string, probe: () => Promise<boolean>): Promise<void> {
   for (let tries = 0; tries < 240; tries += 1) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The unit's process ended (${child.exitCode ?? child.signalCode}):\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`The unit's process ended (${child.exitCode ?? child.signalCode}):\n${output()}`);
     if (await probe().catch(() => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -93,10 +94,19 @@ describe('deploy/systemd units, run as systemd runs them', { timeout: 120_000 },
   });
 
   it('builds a site that speaks of the operator’s site name only, legal pages included', () => {
-    const pages = fs.readdirSync(siteDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.html'));
+    const pages = fs
+      .readdirSync(siteDir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.html'));
     expect(pages.length).toBeGreaterThan(20);
-    for (const page of pages) expect(fs.readFileSync(path.join(siteDir, page), 'utf8'), page).not.toContain('Cloakroom');
-    for (const page of ['legal/privacy.html', 'legal/terms.html', 'legal/disclaimer.html', 'legal/rules.html', 'help.html']) {
+    for (const page of pages)
+      expect(fs.readFileSync(path.join(siteDir, page), 'utf8'), page).not.toContain('Cloakroom');
+    for (const page of [
+      'legal/privacy.html',
+      'legal/terms.html',
+      'legal/disclaimer.html',
+      'legal/rules.html',
+      'help.html',
+    ]) {
       expect(fs.readFileSync(path.join(siteDir, page), 'utf8'), page).toContain('DeployTestCapes');
     }
   });
@@ -105,7 +115,12 @@ describe('deploy/systemd units, run as systemd runs them', { timeout: 120_000 },
     const port = await freePort();
     fs.writeFileSync(
       path.join(work, 'auth-server.env'),
-      ['AUTH_API_KEY=deploy-units-key', 'AUTH_SERVER_HOST=127.0.0.1', `AUTH_SERVER_PORT=${port}`, 'AUTH_SERVER_ONLINE_MODE=false'].join('\n'),
+      [
+        'AUTH_API_KEY=deploy-units-key',
+        'AUTH_SERVER_HOST=127.0.0.1',
+        `AUTH_SERVER_PORT=${port}`,
+        'AUTH_SERVER_ONLINE_MODE=false',
+      ].join('\n'),
     );
     const child = startUnit(readServiceSettings(path.join(ROOT, 'deploy/systemd/cloakroom-auth.service')), {
       codeDirectory: { unit: UNIT_CODE_DIRECTORY, here: ROOT },

@@ -1,5 +1,5 @@
-// API tests for paths spelled with percent-escapes (`/%61pi/...` is routed as `/api/...`): the XSRF check and maintenance
-// mode follow the route a request reaches, not the text of its path.
+// API tests for paths spelled with percent-escapes (`/%61pi/...` is routed as `/api/...`): the XSRF check and
+// maintenance mode follow the route a request reaches, not the text of its path.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
@@ -19,7 +19,9 @@ describe.each(backends)('XSRF check on encoded paths on $name', (backend) => {
     }
     const deletion = await jar.request('POST', '/%61pi/account/delete', { confirm: true }, { 'x-xsrf-token': 'wrong' });
     expect(deletion.status).toBe(419);
-    expect(await suite.server.db.selectFrom('users').select('uuid').where('uuid', '=', uuid).executeTakeFirst()).toBeDefined();
+    expect(
+      await suite.server.db.selectFrom('users').select('uuid').where('uuid', '=', uuid).executeTakeFirst(),
+    ).toBeDefined();
     expect((await jar.get('/api/user')).status, 'the session survives').toBe(200);
 
     // The same call with the header goes through: the escaped path reaches the route.

@@ -17,8 +17,12 @@ describe.each(backends)('gallery on $name', (backend) => {
       const fan = await loginNewUser(suite.server);
       const hash = await upload(author.jar, await freshCape(), 'Double click', ['cute']);
       for (let round = 0; round < 5; round++) {
-        const responses = await Promise.all([fan.jar.post('/api/gallery/like', { hash }), fan.jar.post('/api/gallery/like', { hash })]);
-        for (const response of responses) expect(response.status, `round ${round}: ${await response.clone().text()}`).toBeLessThan(500);
+        const responses = await Promise.all([
+          fan.jar.post('/api/gallery/like', { hash }),
+          fan.jar.post('/api/gallery/like', { hash }),
+        ]);
+        for (const response of responses)
+          expect(response.status, `round ${round}: ${await response.clone().text()}`).toBeLessThan(500);
         const item = await getItem(fan.jar, hash);
         expect(item.total_user_likes, `round ${round}`).toBe(await rows('gallery_likes', hash));
       }
@@ -29,7 +33,10 @@ describe.each(backends)('gallery on $name', (backend) => {
       const admin = await loginNewUser(suite.server, undefined, { admin: true });
       for (let round = 0; round < 5; round++) {
         const hash = await upload(author.jar, await freshCape(), `Race ${round}`, ['cute']);
-        const responses = await Promise.all([author.jar.post('/api/gallery/delete', { hash }), admin.jar.post('/api/gallery/delete', { hash })]);
+        const responses = await Promise.all([
+          author.jar.post('/api/gallery/delete', { hash }),
+          admin.jar.post('/api/gallery/delete', { hash }),
+        ]);
         const statuses = responses.map((response) => response.status);
         expect(statuses, `round ${round}`).toContain(200);
         for (const status of statuses) expect([200, 404], `round ${round}`).toContain(status);
@@ -42,13 +49,19 @@ describe.each(backends)('gallery on $name', (backend) => {
       const hash = await upload(author.jar, await freshCape(), 'Edit race', ['nature']);
       for (let round = 0; round < 5; round++) {
         const [from, to] = round % 2 === 0 ? ['nature', 'space'] : ['space', 'nature'];
-        const expected = { [from]: (await total(author.jar, { tags: [from] })) - 1, [to]: (await total(author.jar, { tags: [to] })) + 1 };
+        const expected = {
+          [from]: (await total(author.jar, { tags: [from] })) - 1,
+          [to]: (await total(author.jar, { tags: [to] })) + 1,
+        };
         const responses = await Promise.all([
           author.jar.post('/api/gallery/edit', { hash, title: 'Edit race', tags: JSON.stringify([to]) }),
           author.jar.post('/api/gallery/edit', { hash, title: 'Edit race', tags: JSON.stringify([to]) }),
         ]);
         for (const response of responses) expect(response.status).toBeLessThan(500);
-        expect({ [from]: await total(author.jar, { tags: [from] }), [to]: await total(author.jar, { tags: [to] }) }, `round ${round}`).toEqual(expected);
+        expect(
+          { [from]: await total(author.jar, { tags: [from] }), [to]: await total(author.jar, { tags: [to] }) },
+          `round ${round}`,
+        ).toEqual(expected);
       }
     });
   });

@@ -8,7 +8,8 @@ import { gallerySuite, TEXTURE_URL, UNKNOWN_HASH, type Item } from '../helpers/g
 import { loginNewUser, newBrowser } from '../helpers/server.ts';
 
 describe.each(backends)('gallery on $name', (backend) => {
-  const { suite, nextColour, freshCape, freshEars, upload, getItem, total, fetchTexture, rows, expectRefused } = gallerySuite(backend);
+  const { suite, nextColour, freshCape, freshEars, upload, getItem, total, fetchTexture, rows, expectRefused } =
+    gallerySuite(backend);
 
   describe('POST /api/gallery/delete', () => {
     it('lets the author delete: the item, its rows, listing and counters go, and the texture is released', async () => {
@@ -28,9 +29,13 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect(await total(author.jar)).toBe(all - 1);
       expect(await total(author.jar, { type: ['cape'] })).toBe(capes - 1);
       expect(await total(author.jar, { tags: ['holidays'] })).toBe(holidays - 1);
-      const listing = (await (await author.jar.get(`/api/gallery/get?user=${author.uuid}`)).json()) as { data: Item[]; total: number };
+      const listing = (await (await author.jar.get(`/api/gallery/get?user=${author.uuid}`)).json()) as {
+        data: Item[];
+        total: number;
+      };
       expect(listing).toMatchObject({ data: [], total: 0 });
-      for (const table of ['gallery_tags', 'gallery_likes', 'gallery_reports', 'textures'] as const) expect(await rows(table, hash), table).toBe(0);
+      for (const table of ['gallery_tags', 'gallery_likes', 'gallery_reports', 'textures'] as const)
+        expect(await rows(table, hash), table).toBe(0);
       expect((await fetchTexture(`/textures/${hash}`)).status).toBe(404);
       expect((await author.jar.post('/api/gallery/delete', { hash })).status, 'deleting again').toBe(404);
     });
@@ -51,9 +56,12 @@ describe.each(backends)('gallery on $name', (backend) => {
       const hash = await upload(author.jar, await freshCape(), 'Rendered then gone', ['cute']);
       expect((await author.jar.get(`/api/gallery/${hash}/preview`)).status).toBe(200);
       expect((await author.jar.get(`/api/gallery/${hash}/preview/map`)).status).toBe(200);
-      // Renders are kept in the blob store under sha256("{variant}:v1:{hash}"); /textures serves registered textures only.
+      // Renders are kept in the blob store under sha256("{variant}:v1:{hash}"); /textures serves registered textures
+      // only.
       const keys = ['preview', 'map'].map((variant) => sha256Hex(Buffer.from(`${variant}:v1:${hash}`)));
-      const files = keys.map((key) => path.join(suite.server.config.dataDir, 'textures', key.slice(0, 2), `${key}.png`));
+      const files = keys.map((key) =>
+        path.join(suite.server.config.dataDir, 'textures', key.slice(0, 2), `${key}.png`),
+      );
       for (const file of files) expect(fs.existsSync(file), `${file} rendered`).toBe(true);
       for (const key of keys) expect((await fetchTexture(`/textures/${key}`)).status, `/textures/${key}`).toBe(404);
       expect((await author.jar.post('/api/gallery/delete', { hash })).status).toBe(200);
@@ -62,7 +70,13 @@ describe.each(backends)('gallery on $name', (backend) => {
 
     it('releases the strip of an animated item', async () => {
       const author = await loginNewUser(suite.server);
-      const hash = await upload(author.jar, await animatedGif(64, 32, [nextColour(), nextColour()]), 'Animated bye', ['cute'], 'image/gif');
+      const hash = await upload(
+        author.jar,
+        await animatedGif(64, 32, [nextColour(), nextColour()]),
+        'Animated bye',
+        ['cute'],
+        'image/gif',
+      );
       const strip = (await getItem(author.jar, hash)).animated_texture!;
       expect((await fetchTexture(strip)).status).toBe(200);
       expect((await author.jar.post('/api/gallery/delete', { hash })).status).toBe(200);
@@ -75,7 +89,11 @@ describe.each(backends)('gallery on $name', (backend) => {
       const other = await loginNewUser(suite.server);
       const admin = await loginNewUser(suite.server, undefined, { admin: true });
       const hash = await upload(author.jar, await freshCape(), 'Keep me', ['cute']);
-      await expectRefused(await other.jar.post('/api/gallery/delete', { hash }), 403, 'You can only delete your own textures.');
+      await expectRefused(
+        await other.jar.post('/api/gallery/delete', { hash }),
+        403,
+        'You can only delete your own textures.',
+      );
       expect((await getItem(author.jar, hash)).title).toBe('Keep me');
       expect((await fetchTexture(`/textures/${hash}`)).status).toBe(200);
       expect((await admin.jar.post('/api/gallery/delete', { hash })).status).toBe(200);
@@ -113,11 +131,21 @@ describe.each(backends)('gallery on $name', (backend) => {
     const stayingItem = await upload(staying.jar, await freshCape(), 'Staying item', ['logos']);
     const sharedFile = await freshCape();
     const leavingCape = await upload(leaving.jar, sharedFile, 'Leaving cape', ['logos']);
-    const leavingAnimated = await upload(leaving.jar, await animatedGif(64, 32, [nextColour(), nextColour()]), 'Leaving anim', ['logos'], 'image/gif');
+    const leavingAnimated = await upload(
+      leaving.jar,
+      await animatedGif(64, 32, [nextColour(), nextColour()]),
+      'Leaving anim',
+      ['logos'],
+      'image/gif',
+    );
     const strip = (await getItem(leaving.jar, leavingAnimated)).animated_texture!;
     const leavingEars = await upload(leaving.jar, await freshEars(), 'Leaving ears', ['cute']);
     // The staying user wears the same image as a cape, so that texture must stay.
-    expect(TEXTURE_URL.exec(((await (await staying.jar.upload('/api/upload-cape', sharedFile)).json()) as { cape: string }).cape)?.[1]).toBe(leavingCape);
+    expect(
+      TEXTURE_URL.exec(
+        ((await (await staying.jar.upload('/api/upload-cape', sharedFile)).json()) as { cape: string }).cape,
+      )?.[1],
+    ).toBe(leavingCape);
     await leaving.jar.post('/api/gallery/like', { hash: stayingItem });
     await leaving.jar.post('/api/gallery/like', { hash: leavingEars });
     await staying.jar.post('/api/gallery/like', { hash: leavingCape });
@@ -130,13 +158,22 @@ describe.each(backends)('gallery on $name', (backend) => {
     const response = await leaving.jar.post('/api/account/delete', { confirm: true });
     expect(response.status).toBe(200);
 
-    for (const hash of [leavingCape, leavingAnimated, leavingEars]) expect((await staying.jar.get(`/api/gallery/${hash}`)).status).toBe(404);
+    for (const hash of [leavingCape, leavingAnimated, leavingEars])
+      expect((await staying.jar.get(`/api/gallery/${hash}`)).status).toBe(404);
     expect(await total(staying.jar)).toBe(all - 3);
     expect(await total(staying.jar, { tags: ['logos'] })).toBe(logos - 2);
     expect(await total(staying.jar, { type: ['animated'] })).toBe(animatedTotal - 1);
     expect(await getItem(staying.jar, stayingItem)).toMatchObject({ total_user_likes: 0, user_liked: false });
-    expect(await suite.server.db.selectFrom('gallery_likes').select('hash').where('user_uuid', '=', leaving.uuid).execute()).toEqual([]);
-    expect(await suite.server.db.selectFrom('gallery_items').select('hash').where('author_uuid', '=', leaving.uuid).execute()).toEqual([]);
+    expect(
+      await suite.server.db.selectFrom('gallery_likes').select('hash').where('user_uuid', '=', leaving.uuid).execute(),
+    ).toEqual([]);
+    expect(
+      await suite.server.db
+        .selectFrom('gallery_items')
+        .select('hash')
+        .where('author_uuid', '=', leaving.uuid)
+        .execute(),
+    ).toEqual([]);
     expect((await staying.jar.get(`/api/gallery/user/${leaving.uuid}`)).status).toBe(404);
 
     expect((await fetchTexture(`/textures/${leavingAnimated}`)).status).toBe(404);

@@ -17,7 +17,11 @@ describe.each(backends)('gallery on $name', (backend) => {
       const games = await total(author.jar, { tags: ['games'] });
       const all = await total(author.jar);
 
-      const response = await author.jar.post('/api/gallery/edit', { hash, title: 'After edit', tags: JSON.stringify(['games', 'memes', 'games']) });
+      const response = await author.jar.post('/api/gallery/edit', {
+        hash,
+        title: 'After edit',
+        tags: JSON.stringify(['games', 'memes', 'games']),
+      });
       const body = (await response.json()) as { success: boolean; item: Item };
       expect(response.status, JSON.stringify(body)).toBe(200);
       expect(body.success).toBe(true);
@@ -44,9 +48,11 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect(await total(author.jar, { tags: ['games', 'memes'] })).toBeGreaterThanOrEqual(1);
 
       const byTitle = async (title: string) =>
-        ((await (await author.jar.get(`/api/gallery/get?user=${author.uuid}&title=${encodeURIComponent(title)}`)).json()) as { data: Item[] }).data.map(
-          (item) => item.hash,
-        );
+        (
+          (await (
+            await author.jar.get(`/api/gallery/get?user=${author.uuid}&title=${encodeURIComponent(title)}`)
+          ).json()) as { data: Item[] }
+        ).data.map((item) => item.hash);
       expect(await byTitle('after edit')).toEqual([hash]);
       expect(await byTitle('before')).toEqual([]);
       expect(await byTitle('af')).toEqual([hash]);
@@ -67,7 +73,10 @@ describe.each(backends)('gallery on $name', (backend) => {
       ] as Array<[Record<string, string>, string]>) {
         await expectRefused(await author.jar.post('/api/gallery/edit', { hash, ...fields }), 422, message);
       }
-      expect(await getItem(author.jar, hash)).toMatchObject({ title: 'Stable', tags: [{ tag_key: 'nature', name: 'Nature' }] });
+      expect(await getItem(author.jar, hash)).toMatchObject({
+        title: 'Stable',
+        tags: [{ tag_key: 'nature', name: 'Nature' }],
+      });
     });
 
     it('refuses another user with 403, lets an admin edit, 404 for an unknown hash and 401 for visitors', async () => {
@@ -75,13 +84,29 @@ describe.each(backends)('gallery on $name', (backend) => {
       const other = await loginNewUser(suite.server);
       const admin = await loginNewUser(suite.server, undefined, { admin: true });
       const hash = await upload(author.jar, await freshCape(), 'Owned', ['flags']);
-      await expectRefused(await other.jar.post('/api/gallery/edit', { hash, title: 'Stolen', tags: '["flags"]' }), 403, 'You can only edit your own textures.');
-      expect((await (await newBrowser(suite.server)).post('/api/gallery/edit', { hash, title: 'Visitor', tags: '["flags"]' })).status).toBe(401);
-      expect((await author.jar.post('/api/gallery/edit', { hash: UNKNOWN_HASH, title: 'Gone', tags: '["flags"]' })).status).toBe(404);
+      await expectRefused(
+        await other.jar.post('/api/gallery/edit', { hash, title: 'Stolen', tags: '["flags"]' }),
+        403,
+        'You can only edit your own textures.',
+      );
+      expect(
+        (
+          await (
+            await newBrowser(suite.server)
+          ).post('/api/gallery/edit', { hash, title: 'Visitor', tags: '["flags"]' })
+        ).status,
+      ).toBe(401);
+      expect(
+        (await author.jar.post('/api/gallery/edit', { hash: UNKNOWN_HASH, title: 'Gone', tags: '["flags"]' })).status,
+      ).toBe(404);
       expect((await getItem(author.jar, hash)).title).toBe('Owned');
       const response = await admin.jar.post('/api/gallery/edit', { hash, title: 'Moderated', tags: '["pride"]' });
       expect(response.status).toBe(200);
-      expect(await getItem(author.jar, hash)).toMatchObject({ title: 'Moderated', author: author.uuid, tags: [{ tag_key: 'pride', name: 'Pride' }] });
+      expect(await getItem(author.jar, hash)).toMatchObject({
+        title: 'Moderated',
+        author: author.uuid,
+        tags: [{ tag_key: 'pride', name: 'Pride' }],
+      });
     });
   });
 });

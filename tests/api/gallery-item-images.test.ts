@@ -14,7 +14,11 @@ async function addItem(jar: CookieJar, colour: number): Promise<Response> {
   const form = new FormData();
   form.append('title', 'Rendered at upload');
   form.append('tags', JSON.stringify(['cute']));
-  form.append('file', new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour)))], { type: 'image/png' }), 'texture.png');
+  form.append(
+    'file',
+    new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour)))], { type: 'image/png' }),
+    'texture.png',
+  );
   return jar.sendForm('POST', '/api/gallery/new', form);
 }
 

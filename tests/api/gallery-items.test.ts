@@ -5,12 +5,21 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { backends } from '../../support/backends.ts';
-import { animatedGif, frameColour, PNG_SIGNATURE, rgbaPixels, sha256Hex, solidPng, type Rgba } from '../../support/textures.ts';
+import {
+  animatedGif,
+  frameColour,
+  PNG_SIGNATURE,
+  rgbaPixels,
+  sha256Hex,
+  solidPng,
+  type Rgba,
+} from '../../support/textures.ts';
 import { gallerySuite, UNKNOWN_HASH, type User } from '../helpers/gallery.ts';
 import { loginNewUser, newBrowser, startServer } from '../helpers/server.ts';
 
 describe.each(backends)('gallery on $name', (backend) => {
-  const { suite, nextColour, freshCape, freshEars, sendNew, upload, getItem, fetchTexture, expectRefused } = gallerySuite(backend);
+  const { suite, nextColour, freshCape, freshEars, sendNew, upload, getItem, fetchTexture, expectRefused } =
+    gallerySuite(backend);
 
   describe('items and their images', () => {
     let author: User;
@@ -31,7 +40,12 @@ describe.each(backends)('gallery on $name', (backend) => {
       await expectRefused(await author.jar.get(`/api/gallery/${UNKNOWN_HASH}`), 404, 'That texture does not exist.');
       expect((await author.jar.get('/api/gallery/not-a-hash')).status).toBe(404);
       const visitor = await newBrowser(suite.server);
-      for (const path of [`/api/gallery/${cape}`, `/api/gallery/${cape}/preview`, `/api/gallery/${cape}/preview/map`, `/api/gallery/${cape}/download`]) {
+      for (const path of [
+        `/api/gallery/${cape}`,
+        `/api/gallery/${cape}/preview`,
+        `/api/gallery/${cape}/preview/map`,
+        `/api/gallery/${cape}/download`,
+      ]) {
         expect((await visitor.get(path)).status, path).toBe(401);
       }
       expect((await getItem(author.jar, cape)).downloads, 'a refused download is not counted').toBe(0);
@@ -80,7 +94,9 @@ describe.each(backends)('gallery on $name', (backend) => {
       const meta = await sharp(gif, { pages: -1 }).metadata();
       expect([meta.width, meta.pageHeight, meta.pages]).toEqual([64, 32, 2]);
       const { data, info } = await sharp(gif, { pages: -1 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      const frameTops = animatedFrames.map((_, frame) => [...data.subarray(frame * 32 * info.width * 4, frame * 32 * info.width * 4 + 4)]);
+      const frameTops = animatedFrames.map((_, frame) => [
+        ...data.subarray(frame * 32 * info.width * 4, frame * 32 * info.width * 4 + 4),
+      ]);
       expect(frameTops).toEqual(animatedFrames);
       expect((await getItem(author.jar, animated)).downloads).toBe(1);
     });
@@ -94,7 +110,9 @@ describe.each(backends)('gallery on $name', (backend) => {
       const key = sha256Hex(Buffer.from(`gif:v1:${hash}`));
       const file = path.join(suite.server.config.dataDir, 'textures', key.slice(0, 2), `${key}.png`);
       expect(fs.existsSync(file), 'no GIF before the first download').toBe(false);
-      const answers = await Promise.all(Array.from({ length: 5 }, () => author.jar.get(`/api/gallery/${hash}/download`)));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => author.jar.get(`/api/gallery/${hash}/download`)),
+      );
       const bodies = await Promise.all(answers.map(async (response) => Buffer.from(await response.arrayBuffer())));
       expect(answers.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
       for (const body of bodies) expect(body.equals(bodies[0]!)).toBe(true);
@@ -111,7 +129,9 @@ describe.each(backends)('gallery on $name', (backend) => {
       const limited = await startServer(limitedDb.url, { GALLERY_DOWNLOADS_PER_MINUTE: '2' });
       try {
         const { jar } = await loginNewUser(limited);
-        const created = (await (await sendNew(jar, { title: 'Limited', tags: ['cute'], file: await solidPng(64, 32, frameColour(7)) })).json()) as {
+        const created = (await (
+          await sendNew(jar, { title: 'Limited', tags: ['cute'], file: await solidPng(64, 32, frameColour(7)) })
+        ).json()) as {
           hash: string;
         };
         for (let i = 0; i < 2; i++) expect((await jar.get(`/api/gallery/${created.hash}/download`)).status).toBe(200);
@@ -119,8 +139,14 @@ describe.each(backends)('gallery on $name', (backend) => {
         expect(third.status).toBe(429);
         expect(await third.json()).toEqual({ error: galleryMessages.tooManyDownloads });
         const other = await loginNewUser(limited);
-        expect((await other.jar.get(`/api/gallery/${created.hash}/download`)).status, 'the limit is per user').toBe(200);
-        const row = await limited.db.selectFrom('gallery_items').select('downloads').where('hash', '=', created.hash).executeTakeFirstOrThrow();
+        expect((await other.jar.get(`/api/gallery/${created.hash}/download`)).status, 'the limit is per user').toBe(
+          200,
+        );
+        const row = await limited.db
+          .selectFrom('gallery_items')
+          .select('downloads')
+          .where('hash', '=', created.hash)
+          .executeTakeFirstOrThrow();
         expect(row.downloads).toBe(3);
       } finally {
         await limited.close();

@@ -33,7 +33,11 @@ describe.each(backends)('gallery on $name', (backend) => {
 
     it('answers 404 for an unknown hash, 422 for a malformed one and 401 for visitors', async () => {
       const { jar } = await loginNewUser(suite.server);
-      await expectRefused(await jar.post('/api/gallery/like', { hash: UNKNOWN_HASH }), 404, 'That texture does not exist.');
+      await expectRefused(
+        await jar.post('/api/gallery/like', { hash: UNKNOWN_HASH }),
+        404,
+        'That texture does not exist.',
+      );
       expect((await jar.post('/api/gallery/like', { hash: 'abc' })).status).toBe(422);
       expect((await jar.post('/api/gallery/like', {})).status).toBe(422);
       const author = await loginNewUser(suite.server);

@@ -1,4 +1,5 @@
-// API tests for the title search totals following item writes: shared titles, edits, deletes, bulk writes and account deletion.
+// API tests for the title search totals following item writes: shared titles, edits, deletes, bulk writes and account
+// deletion.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,9 @@ describe.each(backends)('title search totals after writes on $name', (backend) =
     const { rows: kept } = await sql<{ title_lower: string; items: number }>`
       select title_lower, items from gallery_title_counts order by title_lower`.execute(db);
     const { rows: actual } = await sql<{ title_lower: string; items: number }>`
-      select title_lower, count(*)::int as items from gallery_items group by title_lower order by title_lower`.execute(db);
+      select title_lower, count(*)::int as items from gallery_items group by title_lower order by title_lower`.execute(
+      db,
+    );
     expect(kept).toEqual(actual);
   }
 
@@ -41,10 +44,26 @@ describe.each(backends)('title search totals after writes on $name', (backend) =
     const hashes = Array.from({ length: 5 }, () => randomBytes(32).toString('hex'));
     const titles = ['Twin Star', 'TWIN STAR', 'twin star', 'Lone Star', 'Moon'];
     for (const [i, hash] of hashes.entries()) {
-      await createGalleryItem(db, { hash, stripHash: null, title: titles[i]!, authorUuid: author.uuid, type: 0, tags: ['space'] });
+      await createGalleryItem(db, {
+        hash,
+        stripHash: null,
+        title: titles[i]!,
+        authorUuid: author.uuid,
+        type: 0,
+        tags: ['space'],
+      });
     }
     // The same hash again adds nothing.
-    expect(await createGalleryItem(db, { hash: hashes[0]!, stripHash: null, title: 'Moon', authorUuid: author.uuid, type: 0, tags: [] })).toBe(false);
+    expect(
+      await createGalleryItem(db, {
+        hash: hashes[0]!,
+        stripHash: null,
+        title: 'Moon',
+        authorUuid: author.uuid,
+        type: 0,
+        tags: [],
+      }),
+    ).toBe(false);
     expect(await titleTotal('twin star')).toEqual({ total: 3, total_capped: false });
     expect(await titleTotal('star')).toEqual({ total: 4, total_capped: false });
     expect(await titleTotal('moon')).toEqual({ total: 1, total_capped: false });
@@ -91,7 +110,8 @@ describe.each(backends)('title search totals after writes on $name', (backend) =
 
     // Deleting the account removes its items through the foreign key.
     await db.deleteFrom('users').where('uuid', '=', author.uuid).execute();
-    for (const title of ['crowd', 'star', 'moon']) expect(await titleTotal(title)).toEqual({ total: 0, total_capped: false });
+    for (const title of ['crowd', 'star', 'moon'])
+      expect(await titleTotal(title)).toEqual({ total: 0, total_capped: false });
     await expectTitleCountsInStep();
   });
 });

@@ -1,4 +1,5 @@
-// API tests for GET /api/gallery/get and /api/gallery/user/{uuid}: shape, the 8 sorts, title/type/tag/user filters, pages and totals.
+// API tests for GET /api/gallery/get and /api/gallery/user/{uuid}: shape, the 8 sorts, title/type/tag/user filters,
+// pages and totals.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GALLERY_SORTS, galleryMessages, type GallerySort } from '../../src/lib/gallery-rules.ts';
@@ -71,11 +72,22 @@ describe.each(backends)('gallery listing on $name', (backend) => {
       expect(
         await createGalleryItem(
           suite.server.db,
-          { hash: seed.hash, stripHash: null, title: seed.title, authorUuid: seed.author, type: seed.type, tags: seed.tags },
+          {
+            hash: seed.hash,
+            stripHash: null,
+            title: seed.title,
+            authorUuid: seed.author,
+            type: seed.type,
+            tags: seed.tags,
+          },
           seed.createdAt,
         ),
       ).toBe(true);
-      await suite.server.db.updateTable('gallery_items').set({ likes: seed.likes, downloads: seed.downloads }).where('hash', '=', seed.hash).execute();
+      await suite.server.db
+        .updateTable('gallery_items')
+        .set({ likes: seed.likes, downloads: seed.downloads })
+        .where('hash', '=', seed.hash)
+        .execute();
       seeds.push(seed);
     }
   });
@@ -87,7 +99,10 @@ describe.each(backends)('gallery listing on $name', (backend) => {
     return body as Page;
   }
 
-  /** Every page of a listing (checking per_page, current_page and a constant total on each); returns hashes and the total. */
+  /**
+   * Every page of a listing (checking per_page, current_page and a constant total on each); returns hashes and the
+   * total.
+   */
   async function getAll(jar: CookieJar, params: Params = {}): Promise<{ hashes: string[]; total: number }> {
     const hashes: string[] = [];
     let total = -1;
@@ -111,7 +126,8 @@ describe.each(backends)('gallery listing on $name', (backend) => {
     return body;
   }
 
-  const matching = (test: (seed: Seed) => boolean, sort: GallerySort = 'likes_desc') => ordered(seeds.filter(test), sort);
+  const matching = (test: (seed: Seed) => boolean, sort: GallerySort = 'likes_desc') =>
+    ordered(seeds.filter(test), sort);
 
   it('answers {data, total, total_capped, per_page: 24, current_page} with exactly the item fields', async () => {
     const body = await getPage(alice.jar);
@@ -130,7 +146,9 @@ describe.each(backends)('gallery listing on $name', (backend) => {
         animated: seed.type === 2,
         texture: `/textures/${seed.hash}`,
         animated_texture: null,
-        tags: seed.tags.map((key) => ({ tag_key: key, name: TAG_NAMES.get(key)! })).sort((a, b) => compare(a.name, b.name)),
+        tags: seed.tags
+          .map((key) => ({ tag_key: key, name: TAG_NAMES.get(key)! }))
+          .sort((a, b) => compare(a.name, b.name)),
         whitelisted: false,
         user_liked: false,
         total_user_likes: seed.likes,
@@ -222,16 +240,21 @@ describe.each(backends)('gallery listing on $name', (backend) => {
   });
 
   describe('type, tag and user filters', () => {
-    it.each([[['ears']], [['cape']], [['animated']], [['cape', 'animated']], [['cape', 'ears']], [['cape', 'ears', 'animated']], [[]]])(
-      'type %j gives exactly those types with the right total',
-      async (types) => {
-        const codes = (types as Array<keyof typeof TYPE_CODES>).map((name) => TYPE_CODES[name]);
-        const expected = matching((seed) => codes.length === 0 || codes.includes(seed.type as 0 | 1 | 2));
-        const { hashes, total } = await getAll(alice.jar, { type: types });
-        expect(hashes).toEqual(expected);
-        expect(total).toBe(expected.length);
-      },
-    );
+    it.each([
+      [['ears']],
+      [['cape']],
+      [['animated']],
+      [['cape', 'animated']],
+      [['cape', 'ears']],
+      [['cape', 'ears', 'animated']],
+      [[]],
+    ])('type %j gives exactly those types with the right total', async (types) => {
+      const codes = (types as Array<keyof typeof TYPE_CODES>).map((name) => TYPE_CODES[name]);
+      const expected = matching((seed) => codes.length === 0 || codes.includes(seed.type as 0 | 1 | 2));
+      const { hashes, total } = await getAll(alice.jar, { type: types });
+      expect(hashes).toEqual(expected);
+      expect(total).toBe(expected.length);
+    });
 
     it('a type listed more than once filters the same as listed once', async () => {
       for (const types of [
@@ -241,7 +264,10 @@ describe.each(backends)('gallery listing on $name', (backend) => {
       ]) {
         const codes = types.map((name) => TYPE_CODES[name as keyof typeof TYPE_CODES]);
         const expected = matching((seed) => codes.includes(seed.type as 0 | 1 | 2));
-        expect(await getAll(alice.jar, { type: types }), JSON.stringify(types)).toEqual({ hashes: expected, total: expected.length });
+        expect(await getAll(alice.jar, { type: types }), JSON.stringify(types)).toEqual({
+          hashes: expected,
+          total: expected.length,
+        });
       }
     });
 
@@ -264,14 +290,26 @@ describe.each(backends)('gallery listing on $name', (backend) => {
     it('combines a type with one tag (counters) and a title with two tags (counted)', async () => {
       const earsWithCute = matching((seed) => seed.type === 1 && seed.tags.includes('cute'));
       expect(earsWithCute.length).toBeGreaterThan(0);
-      expect(await getAll(alice.jar, { type: ['ears'], tags: ['cute'] })).toEqual({ hashes: earsWithCute, total: earsWithCute.length });
+      expect(await getAll(alice.jar, { type: ['ears'], tags: ['cute'] })).toEqual({
+        hashes: earsWithCute,
+        total: earsWithCute.length,
+      });
 
       const capesAnimals = matching((seed) => [0, 2].includes(seed.type) && seed.tags.includes('animals'));
-      expect(await getAll(alice.jar, { type: ['cape', 'animated'], tags: ['animals'] })).toEqual({ hashes: capesAnimals, total: capesAnimals.length });
+      expect(await getAll(alice.jar, { type: ['cape', 'animated'], tags: ['animals'] })).toEqual({
+        hashes: capesAnimals,
+        total: capesAnimals.length,
+      });
 
-      const searched = matching((seed) => seed.title.toLowerCase().includes('item') && seed.tags.includes('animals') && seed.tags.includes('cute'));
+      const searched = matching(
+        (seed) =>
+          seed.title.toLowerCase().includes('item') && seed.tags.includes('animals') && seed.tags.includes('cute'),
+      );
       expect(searched.length).toBeGreaterThan(0);
-      expect(await getAll(alice.jar, { title: 'item', tags: ['animals', 'cute'] })).toEqual({ hashes: searched, total: searched.length });
+      expect(await getAll(alice.jar, { title: 'item', tags: ['animals', 'cute'] })).toEqual({
+        hashes: searched,
+        total: searched.length,
+      });
 
       const dragons = matching((seed) => seed.title.toLowerCase().includes('dragon') && seed.type === 0);
       expect(await getAll(alice.jar, { title: 'dragon', type: ['cape'] })).toEqual({ hashes: dragons, total: 2 });
@@ -280,15 +318,26 @@ describe.each(backends)('gallery listing on $name', (backend) => {
     it('user gives only that author, alone and with other filters', async () => {
       const bobs = matching((seed) => seed.author === bob.uuid);
       expect(await getAll(alice.jar, { user: bob.uuid })).toEqual({ hashes: bobs, total: bobs.length });
-      const bobsDragons = matching((seed) => seed.author === bob.uuid && seed.title.toLowerCase().includes('dragon'), 'name_desc');
-      expect(await getAll(alice.jar, { user: bob.uuid, title: 'dragon', sortBy: 'name_desc' })).toEqual({ hashes: bobsDragons, total: 2 });
-      const carolsAnimated = matching((seed) => seed.author === carol.uuid && seed.type === 2 && seed.tags.includes('animals'));
+      const bobsDragons = matching(
+        (seed) => seed.author === bob.uuid && seed.title.toLowerCase().includes('dragon'),
+        'name_desc',
+      );
+      expect(await getAll(alice.jar, { user: bob.uuid, title: 'dragon', sortBy: 'name_desc' })).toEqual({
+        hashes: bobsDragons,
+        total: 2,
+      });
+      const carolsAnimated = matching(
+        (seed) => seed.author === carol.uuid && seed.type === 2 && seed.tags.includes('animals'),
+      );
       expect(await getAll(alice.jar, { user: carol.uuid, type: ['animated'], tags: ['animals'] })).toEqual({
         hashes: carolsAnimated,
         total: carolsAnimated.length,
       });
       expect(await getAll(alice.jar, { user: randomUuid() })).toEqual({ hashes: [], total: 0 });
-      expect(await getAll(alice.jar, { user: '' })).toEqual({ hashes: ordered(seeds, 'likes_desc'), total: seeds.length });
+      expect(await getAll(alice.jar, { user: '' })).toEqual({
+        hashes: ordered(seeds, 'likes_desc'),
+        total: seeds.length,
+      });
     });
   });
 
@@ -307,7 +356,10 @@ describe.each(backends)('gallery listing on $name', (backend) => {
       const unlike = await alice.jar.post('/api/gallery/like', { hash: target.hash });
       expect(await unlike.json()).toEqual({ liked: false, total_user_likes: target.likes });
     }
-    expect((await getPage(alice.jar, { title: 'qzebra' })).data[0]).toMatchObject({ user_liked: false, total_user_likes: target.likes });
+    expect((await getPage(alice.jar, { title: 'qzebra' })).data[0]).toMatchObject({
+      user_liked: false,
+      total_user_likes: target.likes,
+    });
   });
 
   it('answers 401 to visitors', async () => {
@@ -331,7 +383,10 @@ describe.each(backends)('gallery listing on $name', (backend) => {
 
     it('answers an author without items with an empty gallery', async () => {
       const nobody = await loginNewUser(suite.server);
-      const body = (await (await alice.jar.get(`/api/gallery/user/${nobody.uuid}`)).json()) as { user: unknown; gallery: Page };
+      const body = (await (await alice.jar.get(`/api/gallery/user/${nobody.uuid}`)).json()) as {
+        user: unknown;
+        gallery: Page;
+      };
       expect(body).toEqual({
         user: { username: nobody.username, uuid: nobody.uuid },
         gallery: { data: [], total: 0, total_capped: false, per_page: 24, current_page: 1 },

@@ -18,14 +18,26 @@ describe.each(backends)('gallery on $name', (backend) => {
         expect(response.status, JSON.stringify(body)).toBe(422);
         expect(((await response.json()) as { errors: Record<string, string[]> }).errors.tac).toBeDefined();
       }
-      await expectRefused(await author.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' }), 422, 'You cannot report your own texture.');
+      await expectRefused(
+        await author.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' }),
+        422,
+        'You cannot report your own texture.',
+      );
       expect(await rows('gallery_reports', hash)).toBe(0);
 
       const response = await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ success: true });
-      await expectRefused(await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' }), 422, 'You have already reported this texture.');
-      const reports = await suite.server.db.selectFrom('gallery_reports').select(['hash', 'reporter_uuid']).where('hash', '=', hash).execute();
+      await expectRefused(
+        await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' }),
+        422,
+        'You have already reported this texture.',
+      );
+      const reports = await suite.server.db
+        .selectFrom('gallery_reports')
+        .select(['hash', 'reporter_uuid'])
+        .where('hash', '=', hash)
+        .execute();
       expect(reports).toEqual([{ hash, reporter_uuid: reporter.uuid }]);
     });
 
@@ -40,8 +52,13 @@ describe.each(backends)('gallery on $name', (backend) => {
         422,
         'This texture was marked safe by staff and cannot be reported.',
       );
-      expect((await reporter.jar.post('/api/gallery/report', { hash: UNKNOWN_HASH, tac: true, reason: 'nsfw' })).status).toBe(404);
-      expect((await (await newBrowser(suite.server)).post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(401);
+      expect(
+        (await reporter.jar.post('/api/gallery/report', { hash: UNKNOWN_HASH, tac: true, reason: 'nsfw' })).status,
+      ).toBe(404);
+      expect(
+        (await (await newBrowser(suite.server)).post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' }))
+          .status,
+      ).toBe(401);
       expect(await rows('gallery_reports', hash)).toBe(0);
     });
   });

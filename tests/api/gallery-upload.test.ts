@@ -4,7 +4,15 @@ import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules.ts';
 import { DEFAULT_TAGS } from '../../server/db/migrations/seed-rows.ts';
 import { backends } from '../../support/backends.ts';
-import { animatedGif, frameColour, rgbaPixels, sha256Hex, solidGif, solidPng, type Rgba } from '../../support/textures.ts';
+import {
+  animatedGif,
+  frameColour,
+  rgbaPixels,
+  sha256Hex,
+  solidGif,
+  solidPng,
+  type Rgba,
+} from '../../support/textures.ts';
 import { gallerySuite, makeRefusalImages } from '../helpers/gallery.ts';
 import { loginNewUser, newBrowser, startServer } from '../helpers/server.ts';
 
@@ -16,14 +24,28 @@ beforeAll(async () => {
 });
 
 describe.each(backends)('gallery on $name', (backend) => {
-  const { suite, nextColour, freshCape, freshEars, sendNew, upload, getItem, fetchTexture, rows, snapshot, expectRefused } = gallerySuite(backend);
+  const {
+    suite,
+    nextColour,
+    freshCape,
+    freshEars,
+    sendNew,
+    upload,
+    getItem,
+    fetchTexture,
+    rows,
+    snapshot,
+    expectRefused,
+  } = gallerySuite(backend);
 
   it('GET /api/gallery/tags lists the default tags as [{tag_key, name}]', async () => {
     const response = await fetch(`${suite.server.url}/api/gallery/tags`);
     expect(response.status).toBe(200);
     const tags = (await response.json()) as Array<Record<string, string>>;
     for (const tag of tags) expect(Object.keys(tag).sort()).toEqual(['name', 'tag_key']);
-    expect([...tags].sort((a, b) => (a.tag_key! < b.tag_key! ? -1 : 1))).toEqual([...DEFAULT_TAGS].sort((a, b) => (a.tag_key < b.tag_key ? -1 : 1)));
+    expect([...tags].sort((a, b) => (a.tag_key! < b.tag_key! ? -1 : 1))).toEqual(
+      [...DEFAULT_TAGS].sort((a, b) => (a.tag_key < b.tag_key ? -1 : 1)),
+    );
   });
 
   describe('POST /api/gallery/new', () => {
@@ -67,7 +89,9 @@ describe.each(backends)('gallery on $name', (backend) => {
       const user = await loginNewUser(suite.server);
       const hash = await upload(user.jar, await freshEars(), 'Bunny ears', ['animals']);
       expect(await getItem(user.jar, hash)).toMatchObject({ type: 1, animated: false, animated_texture: null });
-      expect(await rgbaPixels(Buffer.from(await (await fetchTexture(`/textures/${hash}`)).arrayBuffer()))).toMatchObject({ width: 14, height: 7 });
+      expect(
+        await rgbaPixels(Buffer.from(await (await fetchTexture(`/textures/${hash}`)).arrayBuffer())),
+      ).toMatchObject({ width: 14, height: 7 });
     });
 
     it('stores an animated GIF as type 2 keyed by its strip (texture and animated_texture); a one-frame GIF is a type 0 cape', async () => {
@@ -75,11 +99,22 @@ describe.each(backends)('gallery on $name', (backend) => {
       const frames: Rgba[] = [nextColour(), nextColour(), nextColour()];
       const hash = await upload(user.jar, await animatedGif(64, 32, frames), 'Flashing', ['colourful'], 'image/gif');
       const item = await getItem(user.jar, hash);
-      expect(item).toMatchObject({ type: 2, animated: true, texture: `/textures/${hash}`, animated_texture: `/textures/${hash}` });
+      expect(item).toMatchObject({
+        type: 2,
+        animated: true,
+        texture: `/textures/${hash}`,
+        animated_texture: `/textures/${hash}`,
+      });
       const strip = await rgbaPixels(Buffer.from(await (await fetchTexture(item.animated_texture!)).arrayBuffer()));
       expect([strip.width, strip.height]).toEqual([64, 96]);
 
-      const still = await upload(user.jar, await solidGif(64, 32, nextColour()), 'Still gif', ['colourful'], 'image/gif');
+      const still = await upload(
+        user.jar,
+        await solidGif(64, 32, nextColour()),
+        'Still gif',
+        ['colourful'],
+        'image/gif',
+      );
       expect(await getItem(user.jar, still)).toMatchObject({ type: 0, animated: false, animated_texture: null });
     });
 
@@ -104,7 +139,11 @@ describe.each(backends)('gallery on $name', (backend) => {
         expect(await response.json()).toEqual({ success: true, hash, existing: true });
       }
       expect(await snapshot()).toEqual(before);
-      expect(await getItem(second.jar, hash)).toMatchObject({ title: 'Original', author: first.uuid, tags: [{ tag_key: 'cute', name: 'Cute' }] });
+      expect(await getItem(second.jar, hash)).toMatchObject({
+        title: 'Original',
+        author: first.uuid,
+        tags: [{ tag_key: 'cute', name: 'Cute' }],
+      });
     });
 
     it('keeps an animated GIF whose first frame matches a still item as an item of its own, in both orders', async () => {
@@ -115,13 +154,24 @@ describe.each(backends)('gallery on $name', (backend) => {
         const gif = await animatedGif(64, 32, frames);
         const uploads = order === 'still first' ? [still, gif] : [gif, still];
         const hashes = [];
-        for (const file of uploads) hashes.push(await upload(user.jar, file, 'Twins', ['cute'], file === gif ? 'image/gif' : 'image/png'));
+        for (const file of uploads)
+          hashes.push(await upload(user.jar, file, 'Twins', ['cute'], file === gif ? 'image/gif' : 'image/png'));
         const [stillHash, gifHash] = order === 'still first' ? hashes : [hashes[1]!, hashes[0]!];
         expect(gifHash, order).not.toBe(stillHash);
-        expect(await getItem(user.jar, stillHash!), order).toMatchObject({ type: 0, animated: false, animated_texture: null });
+        expect(await getItem(user.jar, stillHash!), order).toMatchObject({
+          type: 0,
+          animated: false,
+          animated_texture: null,
+        });
         const animatedItem = await getItem(user.jar, gifHash!);
-        expect(animatedItem, order).toMatchObject({ type: 2, animated: true, animated_texture: `/textures/${gifHash}` });
-        const strip = await rgbaPixels(Buffer.from(await (await fetchTexture(animatedItem.animated_texture!)).arrayBuffer()));
+        expect(animatedItem, order).toMatchObject({
+          type: 2,
+          animated: true,
+          animated_texture: `/textures/${gifHash}`,
+        });
+        const strip = await rgbaPixels(
+          Buffer.from(await (await fetchTexture(animatedItem.animated_texture!)).arrayBuffer()),
+        );
         expect([strip.width, strip.height], order).toEqual([64, 64]);
       }
     });
@@ -142,11 +192,18 @@ describe.each(backends)('gallery on $name', (backend) => {
     it('says in its answer when an animation was scaled down to fit the strip budget', async () => {
       const user = await loginNewUser(suite.server);
       const frames = Array.from({ length: 17 }, () => nextColour());
-      const response = await sendNew(user.jar, { title: 'Big animation', tags: ['cute'], file: await animatedGif(1024, 512, frames), type: 'image/gif' });
+      const response = await sendNew(user.jar, {
+        title: 'Big animation',
+        tags: ['cute'],
+        file: await animatedGif(1024, 512, frames),
+        type: 'image/gif',
+      });
       const body = (await response.json()) as { hash: string; notice?: string };
       expect(response.status, JSON.stringify(body)).toBe(201);
       expect(body.notice).toBe('The animation was scaled to 512 × 256 a frame to fit.');
-      const strip = await rgbaPixels(Buffer.from(await (await fetchTexture((await getItem(user.jar, body.hash)).animated_texture!)).arrayBuffer()));
+      const strip = await rgbaPixels(
+        Buffer.from(await (await fetchTexture((await getItem(user.jar, body.hash)).animated_texture!)).arrayBuffer()),
+      );
       expect([strip.width, strip.height]).toEqual([512, 256 * 17]);
     });
 
@@ -159,24 +216,64 @@ describe.each(backends)('gallery on $name', (backend) => {
         ['an empty tag list', { title: 'Nice', tags: [], file: 'cape' }, galleryMessages.missingFields],
         ['no file', { title: 'Nice', tags: ['cute'] }, galleryMessages.missingFields],
         ['nothing', {}, galleryMessages.missingFields],
-        ['a 21-character title', { title: 'Abcdefghij_klmn 12345', tags: ['cute'], file: 'cape' }, galleryMessages.titleTooLong],
-        ['a title with a hyphen', { title: 'Cool-cape', tags: ['cute'], file: 'cape' }, galleryMessages.titleCharacters],
-        ['a title with an emoji', { title: 'Cape \u{1F600}', tags: ['cute'], file: 'cape' }, galleryMessages.titleCharacters],
+        [
+          'a 21-character title',
+          { title: 'Abcdefghij_klmn 12345', tags: ['cute'], file: 'cape' },
+          galleryMessages.titleTooLong,
+        ],
+        [
+          'a title with a hyphen',
+          { title: 'Cool-cape', tags: ['cute'], file: 'cape' },
+          galleryMessages.titleCharacters,
+        ],
+        [
+          'a title with an emoji',
+          { title: 'Cape \u{1F600}', tags: ['cute'], file: 'cape' },
+          galleryMessages.titleCharacters,
+        ],
         ['a title with HTML', { title: '<b>x</b>', tags: ['cute'], file: 'cape' }, galleryMessages.titleCharacters],
         ['an unknown tag', { title: 'Nice', tags: ['cute', 'no-such-tag'], file: 'cape' }, galleryMessages.unknownTag],
         ['tags that are not JSON', { title: 'Nice', tags: 'cute', file: 'cape' }, galleryMessages.unknownTag],
-        ['tags that are not a list', { title: 'Nice', tags: '{"cute":true}', file: 'cape' }, galleryMessages.unknownTag],
+        [
+          'tags that are not a list',
+          { title: 'Nice', tags: '{"cute":true}', file: 'cape' },
+          galleryMessages.unknownTag,
+        ],
         ['a text file', { title: 'Nice', tags: ['cute'], file: 'text', type: 'text/plain' }, galleryMessages.fileType],
         ['a text file sent as image/png', { title: 'Nice', tags: ['cute'], file: 'text' }, galleryMessages.fileType],
         ['a JPEG', { title: 'Nice', tags: ['cute'], file: 'jpeg', type: 'image/jpeg' }, galleryMessages.fileType],
         ['a broken PNG', { title: 'Nice', tags: ['cute'], file: 'invalidPng' }, textureMessages.invalidImage],
-        ['a 64 x 33 cape', { title: 'Nice', tags: ['cute'], file: 'wrongRatio' }, wrongCapeSizeMessage({ width: 64, height: 33 })],
-        ['a 64 x 64 cape', { title: 'Nice', tags: ['cute'], file: 'square' }, wrongCapeSizeMessage({ width: 64, height: 64 })],
-        ['a square GIF', { title: 'Nice', tags: ['cute'], file: 'squareGif', type: 'image/gif' }, wrongCapeSizeMessage({ width: 64, height: 64 })],
+        [
+          'a 64 x 33 cape',
+          { title: 'Nice', tags: ['cute'], file: 'wrongRatio' },
+          wrongCapeSizeMessage({ width: 64, height: 33 }),
+        ],
+        [
+          'a 64 x 64 cape',
+          { title: 'Nice', tags: ['cute'], file: 'square' },
+          wrongCapeSizeMessage({ width: 64, height: 64 }),
+        ],
+        [
+          'a square GIF',
+          { title: 'Nice', tags: ['cute'], file: 'squareGif', type: 'image/gif' },
+          wrongCapeSizeMessage({ width: 64, height: 64 }),
+        ],
         ['a 4096 x 2048 cape', { title: 'Nice', tags: ['cute'], file: 'tooLarge' }, textureMessages.capeTooLarge],
-        ['14 x 10 (not ears, not a cape)', { title: 'Nice', tags: ['cute'], file: 'ears14x10' }, wrongCapeSizeMessage({ width: 14, height: 10 })],
-        ['15 x 7 (not ears, not a cape)', { title: 'Nice', tags: ['cute'], file: 'ears15x7' }, wrongCapeSizeMessage({ width: 15, height: 7 })],
-        ['a 65-frame GIF', { title: 'Nice', tags: ['cute'], file: 'bombGif', type: 'image/gif' }, textureMessages.capeTooManyFrames],
+        [
+          '14 x 10 (not ears, not a cape)',
+          { title: 'Nice', tags: ['cute'], file: 'ears14x10' },
+          wrongCapeSizeMessage({ width: 14, height: 10 }),
+        ],
+        [
+          '15 x 7 (not ears, not a cape)',
+          { title: 'Nice', tags: ['cute'], file: 'ears15x7' },
+          wrongCapeSizeMessage({ width: 15, height: 7 }),
+        ],
+        [
+          'a 65-frame GIF',
+          { title: 'Nice', tags: ['cute'], file: 'bombGif', type: 'image/gif' },
+          textureMessages.capeTooManyFrames,
+        ],
       ] as Array<[string, { title?: string; tags?: string[] | string; file?: string; type?: string }, string]>)(
         'refuses %s with 422 and its message',
         async (_name, fields, message) => {
@@ -191,7 +288,11 @@ describe.each(backends)('gallery on $name', (backend) => {
       it('refuses a file of 500,001 bytes with 413 and its message, even without the other fields', async () => {
         const { jar } = await loginNewUser(suite.server);
         const before = await snapshot();
-        await expectRefused(await sendNew(jar, { title: 'Nice', tags: ['cute'], file: images.tooBig }), 413, galleryMessages.fileTooBig);
+        await expectRefused(
+          await sendNew(jar, { title: 'Nice', tags: ['cute'], file: images.tooBig }),
+          413,
+          galleryMessages.fileTooBig,
+        );
         await expectRefused(await sendNew(jar, { file: images.tooBig }), 413, galleryMessages.fileTooBig);
         expect(await snapshot()).toEqual(before);
       });
@@ -213,10 +314,18 @@ describe.each(backends)('gallery on $name', (backend) => {
       try {
         const { jar } = await loginNewUser(limited);
         for (let i = 0; i < 2; i++) {
-          const response = await sendNew(jar, { title: `Upload ${i}`, tags: ['cute'], file: await solidPng(64, 32, frameColour(i)) });
+          const response = await sendNew(jar, {
+            title: `Upload ${i}`,
+            tags: ['cute'],
+            file: await solidPng(64, 32, frameColour(i)),
+          });
           expect(response.status).toBe(201);
         }
-        const third = await sendNew(jar, { title: 'Upload 3', tags: ['cute'], file: await solidPng(64, 32, frameColour(3)) });
+        const third = await sendNew(jar, {
+          title: 'Upload 3',
+          tags: ['cute'],
+          file: await solidPng(64, 32, frameColour(3)),
+        });
         expect(third.status).toBe(429);
         expect(await third.json()).toEqual({ error: galleryMessages.tooManyUploads });
         expect(
@@ -231,7 +340,13 @@ describe.each(backends)('gallery on $name', (backend) => {
         ).toBe(2);
         const other = await loginNewUser(limited);
         expect(
-          (await sendNew(other.jar, { title: 'Other user', tags: ['cute'], file: await solidPng(64, 32, frameColour(4)) })).status,
+          (
+            await sendNew(other.jar, {
+              title: 'Other user',
+              tags: ['cute'],
+              file: await solidPng(64, 32, frameColour(4)),
+            })
+          ).status,
           'the limit is per user',
         ).toBe(201);
       } finally {

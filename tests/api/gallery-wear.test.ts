@@ -29,14 +29,19 @@ describe.each(backends)('wearing a gallery item on $name', (backend) => {
     const form = new FormData();
     form.append('title', 'Wear me');
     form.append('tags', JSON.stringify(['cute']));
-    form.append('file', new Blob([new Uint8Array(file)], { type }), type === 'image/gif' ? 'texture.gif' : 'texture.png');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(file)], { type }),
+      type === 'image/gif' ? 'texture.gif' : 'texture.png',
+    );
     const response = await by.jar.sendForm('POST', '/api/gallery/new', form);
     expect(response.status, await response.clone().text()).toBe(201);
     return ((await response.json()) as { hash: string }).hash;
   }
   const wear = (jar: CookieJar, hash: string) => jar.post('/api/gallery/wear', { hash });
   const shownHash = (url: string | null | undefined) => TEXTURE_URL.exec(url ?? '')?.[1] ?? null;
-  const wears = async (jar: CookieJar, hash: string) => ((await (await jar.get(`/api/gallery/${hash}`)).json()) as { wears: number }).wears;
+  const wears = async (jar: CookieJar, hash: string) =>
+    ((await (await jar.get(`/api/gallery/${hash}`)).json()) as { wears: number }).wears;
 
   it('puts a cape on the player at once in the mod API, and the item counts the wear', async () => {
     const hash = await share(await solidPng(64, 32, frameColour(colour++)));
@@ -44,7 +49,12 @@ describe.each(backends)('wearing a gallery item on $name', (backend) => {
     expect(await wears(player.jar, hash)).toBe(0);
     const answer = await wear(player.jar, hash);
     expect(answer.status, await answer.clone().text()).toBe(200);
-    expect(await answer.json()).toEqual({ success: true, slot: 'cape', url: expect.stringMatching(new RegExp(`/textures/${hash}$`)), wears: 1 });
+    expect(await answer.json()).toEqual({
+      success: true,
+      slot: 'cape',
+      url: expect.stringMatching(new RegExp(`/textures/${hash}$`)),
+      wears: 1,
+    });
     expect(shownHash((await modProfile(suite.server.url, player.uuid)).cape_url)).toBe(hash);
     expect(await wears(player.jar, hash)).toBe(1);
   });
@@ -64,7 +74,11 @@ describe.each(backends)('wearing a gallery item on $name', (backend) => {
     expect(answer.status, await answer.clone().text()).toBe(200);
     const still = shownHash((await answer.json()).url);
     expect(still).not.toBe(hash);
-    const row = await suite.server.db.selectFrom('users').select(['cape_hash', 'cape_strip_hash']).where('uuid', '=', player.uuid).executeTakeFirstOrThrow();
+    const row = await suite.server.db
+      .selectFrom('users')
+      .select(['cape_hash', 'cape_strip_hash'])
+      .where('uuid', '=', player.uuid)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ cape_hash: still, cape_strip_hash: hash });
     expect(shownHash((await modProfile(suite.server.url, player.uuid)).cape_url)).toBe(still);
   });

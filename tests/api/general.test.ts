@@ -1,4 +1,5 @@
-// API tests for the general calls: current user, home count, contributors, XSRF cookie, 404s, CORS and the Microsoft login stub.
+// API tests for the general calls: current user, home count, contributors, XSRF cookie, 404s, CORS and the Microsoft
+// login stub.
 import { describe, expect, it } from 'vitest';
 import { upsertUser } from '../../server/db/users.ts';
 import { XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
@@ -7,11 +8,15 @@ import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite } from '../helpers/server.ts';
 
 const ALLOWED_ORIGIN = 'https://site.example';
-/** The footer's contributors the suite's server lists: one registered first, one written with dashes, one who never registers. */
+/**
+ * The footer's contributors the suite's server lists: one registered first, one written with dashes, one who never
+ * registers.
+ */
 const HELPER = randomUuid();
 const DASHED_HELPER = randomUuid();
 const NEVER_REGISTERED = randomUuid();
-const dashed = (uuid: string) => `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
+const dashed = (uuid: string) =>
+  `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
 
 describe.each(backends)('general API on $name', (backend) => {
   const suite = serverForSuite(backend, {
@@ -126,7 +131,9 @@ describe.each(backends)('general API on $name', (backend) => {
     const response = await fetch(`${suite.server.url}/api/account/oauth/redirect?ref=/premium`, { redirect: 'manual' });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/account/login?error=microsoft_unavailable&ref=%2Fpremium');
-    const unsafe = await fetch(`${suite.server.url}/api/account/oauth/redirect?ref=//evil.example`, { redirect: 'manual' });
+    const unsafe = await fetch(`${suite.server.url}/api/account/oauth/redirect?ref=//evil.example`, {
+      redirect: 'manual',
+    });
     expect(unsafe.status).toBe(302);
     expect(unsafe.headers.get('location')).toBe('/account/login?error=microsoft_unavailable');
   });
@@ -140,7 +147,11 @@ describe.each(backends)('general API on $name', (backend) => {
 
     const preflight = await fetch(`${suite.server.url}/api/account/checkauth`, {
       method: 'OPTIONS',
-      headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-xsrf-token' },
+      headers: {
+        origin: ALLOWED_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-xsrf-token',
+      },
     });
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);

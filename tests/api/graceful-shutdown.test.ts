@@ -1,4 +1,5 @@
-// API tests for the graceful shutdown of the real server on SIGTERM: in-flight requests, kept-alive connections, the grace period.
+// API tests for the graceful shutdown of the real server on SIGTERM: in-flight requests, kept-alive connections, the
+// grace period.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -85,7 +86,9 @@ async function connectionRefused(url: string): Promise<boolean> {
   }
 }
 
-/** A logged-in browser on the real server: a player made directly in its SQLite database, then the code login over HTTP. */
+/**
+ * A logged-in browser on the real server: a player made directly in its SQLite database, then the code login over HTTP.
+ */
 async function loginOnRealServer(server: RunningServer): Promise<CookieJar> {
   const db = openDatabase(`sqlite:${path.join(server.dataDir, 'cloakroom.db')}`);
   const { code } = await createUserWithCode(db, `Drain${randomBytes(3).toString('hex')}`);
@@ -101,7 +104,9 @@ async function loginOnRealServer(server: RunningServer): Promise<CookieJar> {
 function slowUpload(server: RunningServer, jar: CookieJar, png: Buffer) {
   const boundary = `----drain${randomBytes(6).toString('hex')}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="cape.png"\r\ncontent-type: image/png\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="cape.png"\r\ncontent-type: image/png\r\n\r\n`,
+    ),
     png,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -138,7 +143,8 @@ function slowUpload(server: RunningServer, jar: CookieJar, png: Buffer) {
   };
 }
 
-// The process-level shutdown runs on the default SQLite backend: what it tests (connections, signals, exit) is the same on both.
+// The process-level shutdown runs on the default SQLite backend: what it tests (connections, signals, exit) is the same
+// on both.
 describe('graceful shutdown of the real server (SIGTERM)', () => {
   let cape: Buffer;
   beforeAll(async () => {
@@ -151,14 +157,18 @@ describe('graceful shutdown of the real server (SIGTERM)', () => {
     // A kept-alive connection that sits idle through the shutdown must not hold it up.
     const idleAgent = new http.Agent({ keepAlive: true });
     await new Promise<void>((resolve, reject) =>
-      http.get(`${server.url}/healthz`, { agent: idleAgent }, (response) => response.resume().on('end', resolve)).on('error', reject),
+      http
+        .get(`${server.url}/healthz`, { agent: idleAgent }, (response) => response.resume().on('end', resolve))
+        .on('error', reject),
     );
     const upload = slowUpload(server, jar, cape);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    await waitFor(() => server.lines.some((line) => line.msg.startsWith('shutting down')), 'the shutdown log line', { timeoutMs: 10_000 });
+    await waitFor(() => server.lines.some((line) => line.msg.startsWith('shutting down')), 'the shutdown log line', {
+      timeoutMs: 10_000,
+    });
     await waitFor(() => connectionRefused(server.url), 'new connections to be refused', { timeoutMs: 10_000 });
     expect(upload.isAnswered()).toBe(false);
 

@@ -1,4 +1,5 @@
-// API tests for /healthz and /readyz and the Prometheus metrics: on their own port, past the upload limit, behind METRICS_KEY and off by default.
+// API tests for /healthz and /readyz and the Prometheus metrics: on their own port, past the upload limit, behind
+// METRICS_KEY and off by default.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { createUserWithCode, loginNewUser, newBrowser, serverForSuite, unusedCode } from '../helpers/server.ts';
@@ -56,9 +57,14 @@ describe.each(backends)('health checks and metrics on $name', (backend) => {
 
     const count = 'cloakroom_http_request_duration_seconds_count';
     expect(valueOf(after, count, profileOk) - valueOf(before, count, profileOk)).toBe(2);
-    expect(valueOf(after, count, { route: '/profile/:id', status: '404' }) - valueOf(before, count, { route: '/profile/:id', status: '404' })).toBe(1);
+    expect(
+      valueOf(after, count, { route: '/profile/:id', status: '404' }) -
+        valueOf(before, count, { route: '/profile/:id', status: '404' }),
+    ).toBe(1);
     const fastBucket = { ...profileOk, le: '+Inf' };
-    expect(valueOf(after, 'cloakroom_http_request_duration_seconds_bucket', fastBucket)).toBe(valueOf(after, count, profileOk));
+    expect(valueOf(after, 'cloakroom_http_request_duration_seconds_bucket', fastBucket)).toBe(
+      valueOf(after, count, profileOk),
+    );
     const lookups = 'cloakroom_profile_cache_lookups_total';
     expect(valueOf(after, lookups, { result: 'hit' }) - valueOf(before, lookups, { result: 'hit' })).toBe(1);
     // The unknown player is answered from memory (no one by that name has anything to show): no database lookup.
@@ -74,7 +80,9 @@ describe.each(backends)('health checks and metrics on $name', (backend) => {
     const { jar } = await loginNewUser(suite.server);
     expect((await jar.get(`/api/gallery/${'a'.repeat(64)}`)).status).toBe(404);
     const samples = await scrape(suite.server);
-    expect(valueOf(samples, 'cloakroom_http_request_duration_seconds_count', { route: '/api/gallery/:hash', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'cloakroom_http_request_duration_seconds_count', { route: '/api/gallery/:hash', status: '404' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(samples.some((sample) => sample.labels.route?.includes('aaaa'))).toBe(false);
   });
 
@@ -108,7 +116,8 @@ describe.each(backends)('health checks and metrics on $name', (backend) => {
     form.append('file', new Blob([new Uint8Array(await solidPng(64, 33))], { type: 'image/png' }), 'texture.png');
     expect((await jar.sendForm('POST', '/api/gallery/new', form)).status).toBe(422);
     const after = await scrape(suite.server);
-    const moved = (labels: Record<string, string>) => valueOf(after, uploads, labels) - valueOf(before, uploads, labels);
+    const moved = (labels: Record<string, string>) =>
+      valueOf(after, uploads, labels) - valueOf(before, uploads, labels);
     expect(moved({ kind: 'cape', result: 'wrong_type' })).toBe(1);
     expect(moved({ kind: 'ears', result: 'dimensions' })).toBe(1);
     expect(moved({ kind: 'cape', result: 'ok' })).toBe(1);
@@ -135,13 +144,17 @@ describe.each(backends)('metrics behind METRICS_KEY on the main port on $name', 
   it('serves /metrics to the bearer key only, keeps the metrics port off, and leaves /metrics out of the API description', async () => {
     expect(suite.server.app.metrics.address()).toBeNull();
     expect((await fetch(`${suite.server.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${suite.server.url}/metrics`, { headers: { authorization: 'Bearer wrong-key' } })).status).toBe(401);
+    expect(
+      (await fetch(`${suite.server.url}/metrics`, { headers: { authorization: 'Bearer wrong-key' } })).status,
+    ).toBe(401);
     const response = await fetch(`${suite.server.url}/metrics`, { headers: { authorization: 'Bearer scrape-key' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     expect(response.headers.getSetCookie()).toEqual([]);
     expect(await response.text()).toContain('cloakroom_http_request_duration_seconds_bucket');
-    const spec = (await (await fetch(`${suite.server.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const spec = (await (await fetch(`${suite.server.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(spec.paths['/metrics']).toBeUndefined();
   });
 });

@@ -22,9 +22,19 @@ describe('HTTP hardening', () => {
   beforeAll(async () => {
     database = await oneBackend.createDatabase();
     siteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-site-'));
-    fs.writeFileSync(path.join(siteDir, 'help.html'), `<!doctype html><title>Help</title><script>${INLINE_SCRIPT}</script><h1>Help</h1>`);
-    fs.writeFileSync(path.join(siteDir, '404.html'), '<!doctype html><title>Not found</title><h1>404 Page Not Found</h1>');
-    server = await startServer(database.url, { SITE_DIR: siteDir, HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '5000' });
+    fs.writeFileSync(
+      path.join(siteDir, 'help.html'),
+      `<!doctype html><title>Help</title><script>${INLINE_SCRIPT}</script><h1>Help</h1>`,
+    );
+    fs.writeFileSync(
+      path.join(siteDir, '404.html'),
+      '<!doctype html><title>Not found</title><h1>404 Page Not Found</h1>',
+    );
+    server = await startServer(database.url, {
+      SITE_DIR: siteDir,
+      HEADERS_TIMEOUT_MS: '500',
+      REQUEST_TIMEOUT_MS: '5000',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -63,58 +73,82 @@ describe('HTTP hardening', () => {
       ];
       for (const [what, response] of answers) {
         expectCommonHeaders(response, what);
-        expect(response.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+        expect(response.headers.get('content-security-policy'), what).toBe(
+          "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+        );
       }
     });
   });
 
   it('mod API answers carry them too: profiles, textures, 304s and 404s', async () => {
     const { jar, uuid } = await loginNewUser(server);
-    const upload = await jar.upload('/api/upload-cape', await solidPng(64, 32), { type: 'image/png', filename: 'cape.png' });
+    const upload = await jar.upload('/api/upload-cape', await solidPng(64, 32), {
+      type: 'image/png',
+      filename: 'cape.png',
+    });
     const capeUrl = ((await upload.json()) as { cape: string }).cape;
     const texturePath = new URL(capeUrl).pathname;
     const profile = await fetch(`${server.url}/profile/${uuid}`);
     const answers: Array<[string, Response]> = [
       ['GET /profile/{uuid}', profile],
-      ['GET /profile/{uuid} (304)', await fetch(`${server.url}/profile/${uuid}`, { headers: { 'if-none-match': profile.headers.get('etag')! } })],
+      [
+        'GET /profile/{uuid} (304)',
+        await fetch(`${server.url}/profile/${uuid}`, { headers: { 'if-none-match': profile.headers.get('etag')! } }),
+      ],
       ['GET /profile/{unknown} (404)', await fetch(`${server.url}/profile/${'0'.repeat(32)}`)],
       ['GET /profile/{uuid}/cape', await fetch(`${server.url}/profile/${uuid}/cape`)],
       ['GET /textures/{hash}', await fetch(`${server.url}${texturePath}`)],
-      ['GET /textures/{hash} (304)', await fetch(`${server.url}${texturePath}`, { headers: { 'if-none-match': `"${texturePath.split('/').pop()}"` } })],
+      [
+        'GET /textures/{hash} (304)',
+        await fetch(`${server.url}${texturePath}`, {
+          headers: { 'if-none-match': `"${texturePath.split('/').pop()}"` },
+        }),
+      ],
     ];
     expect(answers.map(([, response]) => response.status)).toEqual([200, 304, 404, 200, 200, 304]);
     for (const [what, response] of answers) {
       expect(response.headers.get('x-content-type-options'), what).toBe('nosniff');
       expect(response.headers.get('x-frame-options'), what).toBe('DENY');
       expect(response.headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
-      expect(response.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+      expect(response.headers.get('content-security-policy'), what).toBe(
+        "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      );
       expect(response.headers.get('access-control-allow-origin'), what).toBe('*');
     }
   });
 
   it('the API description and its reference page carry the headers too', async () => {
     const description = await fetch(`${server.url}/api/openapi.json`);
-    expect(description.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    expect(description.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
     expect(description.headers.get('x-content-type-options')).toBe('nosniff');
     const docs = await fetch(`${server.url}/api/docs/`);
     expect(docs.status).toBe(200);
     expect(docs.headers.get('x-frame-options')).toBe('DENY');
     expect(docs.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-    expect(docs.headers.get('content-security-policy'), 'the reference page keeps its own policy').toContain("default-src 'self'");
+    expect(docs.headers.get('content-security-policy'), 'the reference page keeps its own policy').toContain(
+      "default-src 'self'",
+    );
   });
 
   describe('too-big uploads', () => {
     const BODY_BYTES = 50 * 1024 * 1024;
 
     /**
-     * Sends a multipart upload of a 50 MB file over a raw socket, as fast as the server takes it, and stops when the answer
-     * arrives; returns the answer and how much of the body had been sent by then.
+     * Sends a multipart upload of a 50 MB file over a raw socket, as fast as the server takes it, and stops when the
+     * answer arrives; returns the answer and how much of the body had been sent by then.
      */
-    async function sendHugeUpload(target: string, options: { chunked: boolean }): Promise<{ head: string; body: string; sentBytes: number }> {
+    async function sendHugeUpload(
+      target: string,
+      options: { chunked: boolean },
+    ): Promise<{ head: string; body: string; sentBytes: number }> {
       const { jar } = await loginNewUser(server);
       const { hostname, port } = new URL(server.url);
       const boundary = 'cloakroom-test-boundary';
-      const preamble = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.png"\r\nContent-Type: image/png\r\n\r\n`);
+      const preamble = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.png"\r\nContent-Type: image/png\r\n\r\n`,
+      );
       const cookies = ['session', 'XSRF-TOKEN'].map((name) => `${name}=${jar.cookie(name)}`).join('; ');
       const headers = [
         `POST ${target} HTTP/1.1`,
@@ -134,14 +168,18 @@ describe('HTTP hardening', () => {
       });
       socket.on('error', () => undefined);
       const closed = new Promise((resolve) => socket.once('close', resolve));
-      const frame = (bytes: Buffer) => (options.chunked ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]) : bytes);
+      const frame = (bytes: Buffer) =>
+        options.chunked
+          ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])
+          : bytes;
 
       socket.write(`${headers.join('\r\n')}\r\n\r\n`);
       socket.write(frame(preamble));
       const chunk = Buffer.alloc(64 * 1024, 0x41);
       let sentBytes = 0;
       while (sentBytes < BODY_BYTES && !answered && !socket.destroyed) {
-        if (!socket.write(frame(chunk))) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
+        if (!socket.write(frame(chunk)))
+          await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
         sentBytes += chunk.length;
       }
       await closed;

@@ -39,14 +39,23 @@ describe.each(backends)('image work shared fairly on $name', (backend) => {
   const flood = (colour: number) => {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bigGif)], { type: 'image/gif' }), 'flood.gif');
-    for (const [name, value] of Object.entries({ scale: '1', color: colour.toString(16).padStart(6, '0'), elytra: 'false' })) form.append(name, value);
+    for (const [name, value] of Object.entries({
+      scale: '1',
+      color: colour.toString(16).padStart(6, '0'),
+      elytra: 'false',
+    }))
+      form.append(name, value);
     return flooder.sendForm('POST', '/api/gallery/animated-cape-creator', form);
   };
 
   /** The other player's 64 x 32 cape upload. */
   const uploadCape = async () => {
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await solidPng(64, 32, frameColour(5)))], { type: 'image/png' }), 'cape.png');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await solidPng(64, 32, frameColour(5)))], { type: 'image/png' }),
+      'cape.png',
+    );
     return player.sendForm('POST', '/api/upload-cape', form);
   };
 

@@ -18,7 +18,11 @@ describe.each(backends)('internal auth on $name', (backend) => {
   });
 
   /** Calls the internal endpoint like the game auth server: bearer key, no cookies, no XSRF header. */
-  function callAuth(target: TestServer, body: unknown, authorization: string | null = `Bearer ${KEY}`): Promise<Response> {
+  function callAuth(
+    target: TestServer,
+    body: unknown,
+    authorization: string | null = `Bearer ${KEY}`,
+  ): Promise<Response> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (authorization !== null) headers.authorization = authorization;
     return fetch(`${target.url}/api/internal/auth`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -80,7 +84,11 @@ describe.each(backends)('internal auth on $name', (backend) => {
 
     const jar = await newBrowser(suite.server);
     const login = await jar.post('/api/account/checkauth', { code: body.code, ref: '/upload-cape' });
-    expect(await login.json()).toMatchObject({ success: true, ref: '/upload-cape', user: { uuid, username: 'JoinedPlayer' } });
+    expect(await login.json()).toMatchObject({
+      success: true,
+      ref: '/upload-cape',
+      user: { uuid, username: 'JoinedPlayer' },
+    });
     expect(await (await jar.get('/api/user')).json()).toMatchObject({ uuid, username: 'JoinedPlayer' });
   });
 
@@ -89,12 +97,17 @@ describe.each(backends)('internal auth on $name', (backend) => {
     const { code } = (await response.json()) as { code: string };
     const jar = await newBrowser(suite.server);
     await jar.post('/api/account/checkauth', { code });
-    expect(await (await jar.get('/api/user')).json()).toMatchObject({ uuid: '069a79f444e94726a5befca90e38aaf5', username: 'Dashed' });
+    expect(await (await jar.get('/api/user')).json()).toMatchObject({
+      uuid: '069a79f444e94726a5befca90e38aaf5',
+      username: 'Dashed',
+    });
 
     const again = await callAuth(suite.server, { uuid: '069a79f444e94726a5befca90e38aaf5', username: 'Dashed' });
     expect(again.status).toBe(200);
     const rows = await suite.server.db.selectFrom('users').select('uuid').where('username', '=', 'Dashed').execute();
-    expect(rows, 'the dashed and undashed forms are one account').toEqual([{ uuid: '069a79f444e94726a5befca90e38aaf5' }]);
+    expect(rows, 'the dashed and undashed forms are one account').toEqual([
+      { uuid: '069a79f444e94726a5befca90e38aaf5' },
+    ]);
   });
 
   it('updates the username when a known player joins under a new name', async () => {

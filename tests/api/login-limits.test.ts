@@ -2,10 +2,22 @@
 // client makes up, and the site-wide budget of failed codes stops a guesser spread over many addresses.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LOGIN_BUDGET_SPENT_MESSAGE, TOO_MANY_ATTEMPTS_MESSAGE, WRONG_CODE_MESSAGE } from '../../server/routes/account.ts';
+import {
+  LOGIN_BUDGET_SPENT_MESSAGE,
+  TOO_MANY_ATTEMPTS_MESSAGE,
+  WRONG_CODE_MESSAGE,
+} from '../../server/routes/account.ts';
 import { backends, oneBackend } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { createUserWithCode, newBrowser, randomUsername, serverForSuite, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
+import {
+  createUserWithCode,
+  newBrowser,
+  randomUsername,
+  serverForSuite,
+  startServer,
+  unusedCode,
+  type TestServer,
+} from '../helpers/server.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -14,8 +26,15 @@ function randomAddress(): string {
   return `203.0.113.${randomBytes(1)[0]! % 250}`;
 }
 
-/** Tries a code as a client whose proxy (one hop) says it is `clientAddress`, after whatever the client itself claimed. */
-function tryCode(jar: CookieJar, code: string, clientAddress: string, claimed = `${randomAddress()}, ${randomAddress()}`) {
+/**
+ * Tries a code as a client whose proxy (one hop) says it is `clientAddress`, after whatever the client itself claimed.
+ */
+function tryCode(
+  jar: CookieJar,
+  code: string,
+  clientAddress: string,
+  claimed = `${randomAddress()}, ${randomAddress()}`,
+) {
   return jar.post('/api/account/checkauth', { code }, { 'x-forwarded-for': `${claimed}, ${clientAddress}` });
 }
 
@@ -24,7 +43,11 @@ async function wrongGuess(server: TestServer, jar: CookieJar, clientAddress: str
 }
 
 describe.each(backends)('code login behind one proxy on $name', (backend) => {
-  const suite = serverForSuite(backend, { TRUST_PROXY: '1', LOGIN_ATTEMPTS_PER_MINUTE: '3', LOGIN_FAILURES_PER_MINUTE: '1000' });
+  const suite = serverForSuite(backend, {
+    TRUST_PROXY: '1',
+    LOGIN_ATTEMPTS_PER_MINUTE: '3',
+    LOGIN_FAILURES_PER_MINUTE: '1000',
+  });
 
   it('counts a client by the address its proxy saw, however many addresses it claims in X-Forwarded-For', async () => {
     const jar = await newBrowser(suite.server);
@@ -46,7 +69,11 @@ describe.each(backends)('code login behind one proxy on $name', (backend) => {
 });
 
 describe.each(backends)('the failed code login budget on $name', (backend) => {
-  const suite = serverForSuite(backend, { TRUST_PROXY: '1', LOGIN_ATTEMPTS_PER_MINUTE: '3', LOGIN_FAILURES_PER_MINUTE: '5' });
+  const suite = serverForSuite(backend, {
+    TRUST_PROXY: '1',
+    LOGIN_ATTEMPTS_PER_MINUTE: '3',
+    LOGIN_FAILURES_PER_MINUTE: '5',
+  });
 
   it('stops a guesser spread over many addresses once the minute has seen that many wrong codes, right codes included', async () => {
     const jar = await newBrowser(suite.server);
@@ -54,7 +81,9 @@ describe.each(backends)('the failed code login budget on $name', (backend) => {
     for (let client = 1; client <= 12; client++) {
       answers.push((await wrongGuess(suite.server, jar, `198.51.100.${client}`)).status);
     }
-    expect(answers, 'every address stays under its own limit of 3').toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
+    expect(answers, 'every address stays under its own limit of 3').toEqual([
+      200, 200, 200, 200, 200, 429, 429, 429, 429, 429, 429, 429,
+    ]);
 
     const { code } = await createUserWithCode(suite.server.db, randomUsername());
     const player = await newBrowser(suite.server);
@@ -80,7 +109,10 @@ describe.each(backends)('right codes and the budget on $name', (backend) => {
     }
     const jar = await newBrowser(suite.server);
     for (const notACode of ['abc', '1234567', '']) {
-      expect(await (await tryCode(jar, notACode, '198.51.100.9')).json()).toEqual({ success: false, msg: WRONG_CODE_MESSAGE });
+      expect(await (await tryCode(jar, notACode, '198.51.100.9')).json()).toEqual({
+        success: false,
+        msg: WRONG_CODE_MESSAGE,
+      });
     }
     expect((await wrongGuess(suite.server, jar, '198.51.100.10')).status).toBe(200);
     expect((await wrongGuess(suite.server, jar, '198.51.100.11')).status).toBe(200);
@@ -91,7 +123,12 @@ describe.each(backends)('right codes and the budget on $name', (backend) => {
 describe('the failed code login budget with Redis', () => {
   it('is shared by every process on the same Redis', async () => {
     const database = await oneBackend.createDatabase();
-    const env = { REDIS_URL, REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:`, TRUST_PROXY: '1', LOGIN_FAILURES_PER_MINUTE: '3' };
+    const env = {
+      REDIS_URL,
+      REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:`,
+      TRUST_PROXY: '1',
+      LOGIN_FAILURES_PER_MINUTE: '3',
+    };
     const first = await startServer(database.url, env);
     const second = await startServer(database.url, env);
     try {

@@ -5,7 +5,15 @@ import { issueLoginCode } from '../../server/auth/login-codes.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { backends, oneBackend } from '../../support/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
-import { createUserWithCode, loginNewUser, newBrowser, randomUsername, serverForSuite, startServer, unusedCode } from '../helpers/server.ts';
+import {
+  createUserWithCode,
+  loginNewUser,
+  newBrowser,
+  randomUsername,
+  serverForSuite,
+  startServer,
+  unusedCode,
+} from '../helpers/server.ts';
 
 const WRONG_CODE = 'That code is incorrect. Please try again.';
 
@@ -31,7 +39,9 @@ describe.each(backends)('login on $name', (backend) => {
       expect(session!.attributes.get('samesite')?.toLowerCase()).toBe('lax');
       expect(session!.attributes.get('path')).toBe('/');
       expect(session!.attributes.has('secure'), 'plain HTTP must not get a Secure cookie').toBe(false);
-      expect(session!.attributes.get('max-age'), 'the session lasts SESSION_DAYS (30 by default)').toBe(String(30 * 86400));
+      expect(session!.attributes.get('max-age'), 'the session lasts SESSION_DAYS (30 by default)').toBe(
+        String(30 * 86400),
+      );
 
       const me = await jar.get('/api/user');
       expect(me.status).toBe(200);
@@ -42,7 +52,9 @@ describe.each(backends)('login on $name', (backend) => {
       const { uuid, code } = await createUserWithCode(suite.server.db, 'Returning');
       const first = await (await newBrowser(suite.server)).post('/api/account/checkauth', { code });
       expect(await first.json()).toMatchObject({ success: true, firstLogin: true });
-      const again = await (await newBrowser(suite.server)).post('/api/account/checkauth', { code: await issueLoginCode(suite.server.db, uuid) });
+      const again = await (
+        await newBrowser(suite.server)
+      ).post('/api/account/checkauth', { code: await issueLoginCode(suite.server.db, uuid) });
       expect(await again.json()).toMatchObject({ success: true, firstLogin: false });
     });
 
@@ -67,7 +79,10 @@ describe.each(backends)('login on $name', (backend) => {
       expect((await jar.get('/api/user')).status).toBe(401);
 
       const stillValid = await jar.post('/api/account/checkauth', { code });
-      expect(((await stillValid.json()) as { success: boolean }).success, 'a wrong guess does not burn the real code').toBe(true);
+      expect(
+        ((await stillValid.json()) as { success: boolean }).success,
+        'a wrong guess does not burn the real code',
+      ).toBe(true);
     });
 
     it('accepts a code only once', async () => {
@@ -117,7 +132,9 @@ describe.each(backends)('login on $name', (backend) => {
       const browser = await newBrowser(suite.server);
       const response = await browser.post('/api/account/checkauth', { code });
       expect(response.status).toBe(403);
-      expect(await response.json()).toEqual({ error: 'The specified account has been banned for violating our terms of service.' });
+      expect(await response.json()).toEqual({
+        error: 'The specified account has been banned for violating our terms of service.',
+      });
       expect(browser.cookie('session')).toBeUndefined();
     });
   });
@@ -175,7 +192,10 @@ describe.each(backends)('login on $name', (backend) => {
       const { jar } = await loginNewUser(suite.server);
       const missing = await fetch(`${suite.server.url}/api/account/delete`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${jar.cookie('XSRF-TOKEN')}; session=${jar.cookie('session')}` },
+        headers: {
+          'content-type': 'application/json',
+          cookie: `XSRF-TOKEN=${jar.cookie('XSRF-TOKEN')}; session=${jar.cookie('session')}`,
+        },
         body: JSON.stringify({ confirm: true }),
       });
       expect(missing.status).toBe(419);

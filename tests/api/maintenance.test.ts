@@ -7,7 +7,11 @@ import { serverForSuite } from '../helpers/server.ts';
 const FIXTURE_SITE = fileURLToPath(new URL('../fixtures/site', import.meta.url));
 
 describe.each(backends)('maintenance mode on $name', (backend) => {
-  const suite = serverForSuite(backend, { MAINTENANCE: 'true', SITE_DIR: FIXTURE_SITE, AUTH_API_KEY: 'maintenance-key' });
+  const suite = serverForSuite(backend, {
+    MAINTENANCE: 'true',
+    SITE_DIR: FIXTURE_SITE,
+    AUTH_API_KEY: 'maintenance-key',
+  });
 
   it('answers 503 to API calls, reads and writes alike', async () => {
     const calls: Array<[string, string, Record<string, string>]> = [
@@ -19,7 +23,11 @@ describe.each(backends)('maintenance mode on $name', (backend) => {
       ['POST', '/api/internal/auth', { 'content-type': 'application/json', authorization: 'Bearer maintenance-key' }],
     ];
     for (const [method, path, headers] of calls) {
-      const response = await fetch(`${suite.server.url}${path}`, { method, headers, body: method === 'POST' ? '{}' : undefined });
+      const response = await fetch(`${suite.server.url}${path}`, {
+        method,
+        headers,
+        body: method === 'POST' ? '{}' : undefined,
+      });
       expect(response.status, `${method} ${path}`).toBe(503);
       expect(await response.json(), `${method} ${path}`).toEqual({ error: "We'll be back soon" });
     }

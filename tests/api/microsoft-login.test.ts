@@ -1,12 +1,18 @@
-// API tests for the Microsoft login (GET /api/account/oauth/redirect, POST /api/account/oauth/callback) against the local
-// stand-in for Microsoft, Xbox Live, XSTS and the game services (tests/helpers/microsoft.ts).
+// API tests for the Microsoft login (GET /api/account/oauth/redirect, POST /api/account/oauth/callback) against the
+// local stand-in for Microsoft, Xbox Live, XSTS and the game services (tests/helpers/microsoft.ts).
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BANNED_ACCOUNT_MESSAGE, MICROSOFT_LOGIN_FAILURES } from '../../src/lib/login-errors.ts';
 import { backends, oneBackend, type Backend, type TestDatabase } from '../../support/backends.ts';
 import { findSetCookie, type CookieJar } from '../helpers/cookie-jar.ts';
-import { startMicrosoftStandIn, standInPlayerUuid, type MicrosoftStandIn, type StandInAccountKind, type StandInService } from '../helpers/microsoft.ts';
+import {
+  startMicrosoftStandIn,
+  standInPlayerUuid,
+  type MicrosoftStandIn,
+  type StandInAccountKind,
+  type StandInService,
+} from '../helpers/microsoft.ts';
 import { newBrowser, randomUsername, startServer, type TestServer } from '../helpers/server.ts';
 
 const CLIENT_ID = '00000000-4000-8000-0000-00000000c10a';
@@ -38,7 +44,12 @@ function microsoftSuite(backend: Backend, env: Record<string, string> = {}) {
   beforeAll(async () => {
     suite.standIn = await startMicrosoftStandIn({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
     suite.database = await backend.createDatabase();
-    suite.server = await startServer(suite.database.url, { ...suite.standIn.env, PUBLIC_SITE_URL: SITE_URL, LOGIN_ATTEMPTS_PER_MINUTE: '1000', ...env });
+    suite.server = await startServer(suite.database.url, {
+      ...suite.standIn.env,
+      PUBLIC_SITE_URL: SITE_URL,
+      LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+      ...env,
+    });
   });
   afterAll(async () => {
     await suite.server?.close();
@@ -48,9 +59,14 @@ function microsoftSuite(backend: Backend, env: Record<string, string> = {}) {
   return suite;
 }
 
-/** Follows the login button and signs in on the stand-in's page as a browser would; returns what it sent the browser back with. */
+/**
+ * Follows the login button and signs in on the stand-in's page as a browser would; returns what it sent the browser
+ * back with.
+ */
 async function signIn(jar: CookieJar, account: TestAccount, ref?: string): Promise<{ code: string; state: string }> {
-  const start = await jar.get(`/api/account/oauth/redirect${ref === undefined ? '' : `?ref=${encodeURIComponent(ref)}`}`);
+  const start = await jar.get(
+    `/api/account/oauth/redirect${ref === undefined ? '' : `?ref=${encodeURIComponent(ref)}`}`,
+  );
   expect(start.status).toBe(302);
   const authorize = new URL(start.headers.get('location')!);
   const form = new URLSearchParams(authorize.searchParams);
@@ -58,7 +74,11 @@ async function signIn(jar: CookieJar, account: TestAccount, ref?: string): Promi
   form.set('player', account.player ?? '');
   form.set('kind', account.kind ?? 'player');
   form.set('action', 'allow');
-  const signedIn = await fetch(`${authorize.origin}${authorize.pathname}`, { method: 'POST', body: form, redirect: 'manual' });
+  const signedIn = await fetch(`${authorize.origin}${authorize.pathname}`, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+  });
   expect(signedIn.status).toBe(302);
   const back = new URL(signedIn.headers.get('location')!);
   expect(`${back.origin}${back.pathname}`).toBe(`${SITE_URL}/account/login`);
@@ -109,7 +129,9 @@ describe.each(backends)('Microsoft login on $name', (backend) => {
   it('logs a new player in: the account is created, the session works and the ref comes back', async () => {
     const account = newAccount();
     const uuid = standInPlayerUuid(account);
-    expect(await suite.server.db.selectFrom('users').select('uuid').where('uuid', '=', uuid).executeTakeFirst()).toBeUndefined();
+    expect(
+      await suite.server.db.selectFrom('users').select('uuid').where('uuid', '=', uuid).executeTakeFirst(),
+    ).toBeUndefined();
 
     const jar = await newBrowser(suite.server);
     const first = suite.standIn.requests.length;
@@ -238,7 +260,11 @@ describe.each(backends)('Microsoft login on $name', (backend) => {
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual(failure(message));
     expect(jar.cookie('session')).toBeUndefined();
-    const row = await suite.server.db.selectFrom('users').select('uuid').where('uuid', '=', standInPlayerUuid(account)).executeTakeFirst();
+    const row = await suite.server.db
+      .selectFrom('users')
+      .select('uuid')
+      .where('uuid', '=', standInPlayerUuid(account))
+      .executeTakeFirst();
     expect(row).toBeUndefined();
   });
 
@@ -246,7 +272,11 @@ describe.each(backends)('Microsoft login on $name', (backend) => {
     const account = newAccount();
     const first = await logInWithMicrosoft(await newBrowser(suite.server), { account });
     expect(first.status).toBe(200);
-    await suite.server.db.updateTable('users').set({ banned: 1 }).where('uuid', '=', standInPlayerUuid(account)).execute();
+    await suite.server.db
+      .updateTable('users')
+      .set({ banned: 1 })
+      .where('uuid', '=', standInPlayerUuid(account))
+      .execute();
 
     const jar = await newBrowser(suite.server);
     const response = await logInWithMicrosoft(jar, { account });
@@ -263,14 +293,17 @@ describe.each(backends)('Microsoft login on $name', (backend) => {
     ['xsts', 503],
     ['game', 429],
     ['game', 'reset'],
-  ] as Array<[StandInService, number | 'reset']>)('answers 502 with a try-again message when %s fails (%s)', async (service, how) => {
-    suite.standIn.failWith(service, how);
-    const jar = await newBrowser(suite.server);
-    const response = await logInWithMicrosoft(jar, { account: newAccount() });
-    expect(response.status).toBe(502);
-    expect(await response.json()).toEqual(failure(MICROSOFT_LOGIN_FAILURES.unavailable));
-    expect(jar.cookie('session')).toBeUndefined();
-  });
+  ] as Array<[StandInService, number | 'reset']>)(
+    'answers 502 with a try-again message when %s fails (%s)',
+    async (service, how) => {
+      suite.standIn.failWith(service, how);
+      const jar = await newBrowser(suite.server);
+      const response = await logInWithMicrosoft(jar, { account: newAccount() });
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual(failure(MICROSOFT_LOGIN_FAILURES.unavailable));
+      expect(jar.cookie('session')).toBeUndefined();
+    },
+  );
 
   it.each(['token', 'xsts'] as StandInService[])(
     'stops reading an endless answer from %s at its cap and answers 502 with a try-again message',
@@ -281,7 +314,8 @@ describe.each(backends)('Microsoft login on $name', (backend) => {
       const response = await logInWithMicrosoft(jar, { account: newAccount() });
       expect(response.status).toBe(502);
       expect(await response.json()).toEqual(failure(MICROSOFT_LOGIN_FAILURES.unavailable));
-      // The server hung up after its 64 KB (what the stand-in wrote before that is in socket buffers), not 1.5 GB later.
+      // The server hung up after its 64 KB (what the stand-in wrote before that is in socket buffers), not 1.5 GB
+      // later.
       await vi.waitFor(() => expect(suite.standIn.hostile.cutShort - cutShort).toBe(1));
       expect(suite.standIn.hostile.bytesSent - bytesSent).toBeLessThan(ENDLESS_READ_BOUND);
     },
@@ -332,7 +366,8 @@ describe.each([oneBackend])('Microsoft login start rate limit on $name', (backen
   it('answers 429 after LOGIN_ATTEMPTS_PER_MINUTE started logins from one address (each keeps a row for 10 minutes)', async () => {
     const jar = await newBrowser(suite.server);
     const statuses: number[] = [];
-    for (let attempt = 1; attempt <= 3; attempt++) statuses.push((await jar.get('/api/account/oauth/redirect?ref=/')).status);
+    for (let attempt = 1; attempt <= 3; attempt++)
+      statuses.push((await jar.get('/api/account/oauth/redirect?ref=/')).status);
     expect(statuses).toEqual([302, 302, 429]);
   });
 });

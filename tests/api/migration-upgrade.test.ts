@@ -1,7 +1,7 @@
-// Upgrading a database that holds data: a database migrated to 0014_creation_makers gets players (one with a session, one
-// without), textures, a gallery item, both kinds of report and an audit row as that schema had them; migrating to the
-// latest keeps every row and fills what the newer migrations add as they intend (0015 report reasons and notes and the
-// audit thumbnail, 0016 last_login_at, 0017 answers_at and the mod_changes log, 0018 withheld_at, 0019 wears).
+// Upgrading a database that holds data: a database migrated to 0014_creation_makers gets players (one with a session,
+// one without), textures, a gallery item, both kinds of report and an audit row as that schema had them; migrating to
+// the latest keeps every row and fills what the newer migrations add as they intend (0015 report reasons and notes and
+// the audit thumbnail, 0016 last_login_at, 0017 answers_at and the mod_changes log, 0018 withheld_at, 0019 wears).
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
@@ -43,13 +43,29 @@ describe.each(backends)('upgrading a database with data on $name', (backend) => 
     await old
       .insertInto('users')
       .values([
-        { uuid: RETURNING.uuid, username: RETURNING.username, username_lower: RETURNING.username.toLowerCase(), created_at: CREATED_AT, cape_hash: CAPE },
-        { uuid: IDLE.uuid, username: IDLE.username, username_lower: IDLE.username.toLowerCase(), created_at: CREATED_AT + 1_000 },
+        {
+          uuid: RETURNING.uuid,
+          username: RETURNING.username,
+          username_lower: RETURNING.username.toLowerCase(),
+          created_at: CREATED_AT,
+          cape_hash: CAPE,
+        },
+        {
+          uuid: IDLE.uuid,
+          username: IDLE.username,
+          username_lower: IDLE.username.toLowerCase(),
+          created_at: CREATED_AT + 1_000,
+        },
       ])
       .execute();
     await old
       .insertInto('sessions')
-      .values({ id: 'session-token', user_uuid: RETURNING.uuid, created_at: CREATED_AT + 5_000, expires_at: CREATED_AT + 86_400_000 })
+      .values({
+        id: 'session-token',
+        user_uuid: RETURNING.uuid,
+        created_at: CREATED_AT + 5_000,
+        expires_at: CREATED_AT + 86_400_000,
+      })
       .execute();
     await old
       .insertInto('textures')
@@ -60,7 +76,14 @@ describe.each(backends)('upgrading a database with data on $name', (backend) => 
       .execute();
     await old
       .insertInto('gallery_items')
-      .values({ hash: GALLERY, title: 'Old Cape', title_lower: 'old cape', author_uuid: RETURNING.uuid, type: 0, created_at: CREATED_AT })
+      .values({
+        hash: GALLERY,
+        title: 'Old Cape',
+        title_lower: 'old cape',
+        author_uuid: RETURNING.uuid,
+        type: 0,
+        created_at: CREATED_AT,
+      })
       .execute();
     await old
       .insertInto('gallery_reports')
@@ -116,21 +139,36 @@ describe.each(backends)('upgrading a database with data on $name', (backend) => 
     expect(await db.selectFrom('mod_changes').selectAll().execute()).toEqual([]);
 
     // 0015: reports filed before reasons existed have neither a reason nor a note; old audit rows have no picture.
-    const galleryReports = await db.selectFrom('gallery_reports').select(['hash', 'reporter_uuid', 'reason_key', 'note']).execute();
+    const galleryReports = await db
+      .selectFrom('gallery_reports')
+      .select(['hash', 'reporter_uuid', 'reason_key', 'note'])
+      .execute();
     expect(galleryReports).toEqual([{ hash: GALLERY, reporter_uuid: IDLE.uuid, reason_key: null, note: null }]);
-    const userReports = await db.selectFrom('user_reports').select(['user_uuid', 'cape_hash', 'resolved_at', 'reason_key', 'note']).execute();
-    expect(userReports).toEqual([{ user_uuid: RETURNING.uuid, cape_hash: CAPE, resolved_at: null, reason_key: null, note: null }]);
+    const userReports = await db
+      .selectFrom('user_reports')
+      .select(['user_uuid', 'cape_hash', 'resolved_at', 'reason_key', 'note'])
+      .execute();
+    expect(userReports).toEqual([
+      { user_uuid: RETURNING.uuid, cape_hash: CAPE, resolved_at: null, reason_key: null, note: null },
+    ]);
     const audit = await db.selectFrom('admin_audit').select(['action', 'target_uuid', 'reason', 'thumbnail']).execute();
     expect(audit).toEqual([{ action: 'BAN', target_uuid: RETURNING.uuid, reason: 'nsfw', thumbnail: null }]);
 
     // What the newest migrations leave alone is as it was.
     // 0018: every texture stays public (withheld_at null); 0019: every item starts with no wears.
-    const textures = await db.selectFrom('textures').select(['hash', 'kind', 'bytes', 'withheld_at']).orderBy('hash').execute();
+    const textures = await db
+      .selectFrom('textures')
+      .select(['hash', 'kind', 'bytes', 'withheld_at'])
+      .orderBy('hash')
+      .execute();
     expect(textures).toEqual([
       { hash: CAPE, kind: 'cape', bytes: 100, withheld_at: null },
       { hash: GALLERY, kind: 'gallery', bytes: 120, withheld_at: null },
     ]);
-    const items = await db.selectFrom('gallery_items').select(['hash', 'title', 'author_uuid', 'hidden', 'wears']).execute();
+    const items = await db
+      .selectFrom('gallery_items')
+      .select(['hash', 'title', 'author_uuid', 'hidden', 'wears'])
+      .execute();
     expect(items).toEqual([{ hash: GALLERY, title: 'Old Cape', author_uuid: RETURNING.uuid, hidden: 0, wears: 0 }]);
     const sessions = await db.selectFrom('sessions').select(['id', 'user_uuid']).execute();
     expect(sessions).toEqual([{ id: 'session-token', user_uuid: RETURNING.uuid }]);

@@ -22,7 +22,11 @@ describe.each(backends)('answer directory on $name', (backend) => {
   const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-answers-'));
   /** How often the server reads the change log (MOD_CATCH_UP_S) in this suite. */
   const catchUpMs = 2000;
-  const suite = serverForSuite(backend, { ANSWER_FILES_DIR: answersDir, LOGIN_ATTEMPTS_PER_MINUTE: '1000', MOD_CATCH_UP_S: String(catchUpMs / 1000) });
+  const suite = serverForSuite(backend, {
+    ANSWER_FILES_DIR: answersDir,
+    LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+    MOD_CATCH_UP_S: String(catchUpMs / 1000),
+  });
   afterAll(() => fs.rmSync(answersDir, { recursive: true, force: true }));
 
   const get = (urlPath: string) => fetch(`${suite.server.url}${urlPath}`);
@@ -54,7 +58,12 @@ describe.each(backends)('answer directory on $name', (backend) => {
       expect(answer.status, urlPath).toBe(200);
       expect(fs.readFileSync(file(urlPath)), urlPath).toEqual(Buffer.from(await answer.arrayBuffer()));
     }
-    for (const urlPath of [`/textures/${hash}`, `/textures/${hash}.png`, `/csl/textures/${hash}`, `/csl/textures/${hash}.png`]) {
+    for (const urlPath of [
+      `/textures/${hash}`,
+      `/textures/${hash}.png`,
+      `/csl/textures/${hash}`,
+      `/csl/textures/${hash}.png`,
+    ]) {
       expect(fs.readFileSync(file(urlPath)), urlPath).toEqual(Buffer.from(await (await get(urlPath)).arrayBuffer()));
     }
     // The file's time is the profile's Last-Modified, as the processes answer it.
@@ -62,7 +71,8 @@ describe.each(backends)('answer directory on $name', (backend) => {
     expect(fs.statSync(file(`/profile/${player.uuid}`)).mtimeMs).toBe(Date.parse(lastModified));
 
     expect((await player.jar.request('DELETE', '/api/upload-cape')).status).toBe(200);
-    for (const urlPath of capePaths(player.uuid, player.username)) expect(fs.existsSync(file(urlPath)), urlPath).toBe(false);
+    for (const urlPath of capePaths(player.uuid, player.username))
+      expect(fs.existsSync(file(urlPath)), urlPath).toBe(false);
     // Nothing else refers to the cape: released, and its files with it.
     expect(fs.existsSync(file(`/textures/${hash}`))).toBe(false);
     expect(fs.readdirSync(answersDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
@@ -95,7 +105,9 @@ describe.each(backends)('answer directory on $name', (backend) => {
     // The CLI renames the account in the database and logs the change: it has no change bus of its own.
     const cli = await runCli(['code', newName], { OFFLINE_MODE: 'true', DATABASE_URL: suite.database.url });
     expect(cli.code, cli.stderr).toBe(0);
-    await waitFor(() => fs.existsSync(file(`/capes/${newName}.png`)), 'the new name’s files', { timeoutMs: catchUpMs + 3000 });
+    await waitFor(() => fs.existsSync(file(`/capes/${newName}.png`)), 'the new name’s files', {
+      timeoutMs: catchUpMs + 3000,
+    });
     expect(fs.existsSync(file(`/capes/${newName.toLowerCase()}.png`))).toBe(true);
     expect(fs.existsSync(file(`/capes/${player.username}.png`)), 'the old name is no longer the player’s').toBe(false);
     expect(fs.existsSync(file(`/profile/${player.username.toLowerCase()}`))).toBe(false);

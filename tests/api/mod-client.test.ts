@@ -1,8 +1,17 @@
-// The mod API as the game sees it: uploads read back through the mod's own download rules (tests/helpers/mod-client.ts).
+// The mod API as the game sees it: uploads read back through the mod's own download rules
+// (tests/helpers/mod-client.ts).
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { offlineUuid } from '../../server/auth/player-ids.ts';
-import { animatedGif, frameColour, pixelAt, rgbaPixels, solidPng, timedGif, type Rgba } from '../../support/textures.ts';
+import {
+  animatedGif,
+  frameColour,
+  pixelAt,
+  rgbaPixels,
+  solidPng,
+  timedGif,
+  type Rgba,
+} from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import { modView, type ModCape, type Pixels } from '../helpers/mod-client.ts';
 import { loginNewUser, serverForSuite, type TestServer } from '../helpers/server.ts';
@@ -23,7 +32,8 @@ async function onlinePlayer(server: TestServer, options: { animated?: boolean } 
 
 describe.each(backends)('the mod reading the mod API on $name', (backend) => {
   const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
-  const view = (uuid: string) => modView(suite.server.url, uuid, (url) => new URL(new URL(url).pathname, suite.server.url).toString());
+  const view = (uuid: string) =>
+    modView(suite.server.url, uuid, (url) => new URL(new URL(url).pathname, suite.server.url).toString());
 
   const capes: Record<string, Buffer> = {};
   beforeAll(async () => {
@@ -42,8 +52,12 @@ describe.each(backends)('the mod reading the mod API on $name', (backend) => {
 
   it('shows a still cape and ears as uploaded, each kept under its content hash', async () => {
     const { jar, uuid } = await onlinePlayer(suite.server);
-    expect((await jar.upload('/api/upload-cape', capes.still!, { type: 'image/png', filename: 'cape.png' })).status).toBe(200);
-    expect((await jar.upload('/api/upload-ears', capes.ears!, { type: 'image/png', filename: 'ears.png' })).status).toBe(200);
+    expect(
+      (await jar.upload('/api/upload-cape', capes.still!, { type: 'image/png', filename: 'cape.png' })).status,
+    ).toBe(200);
+    expect(
+      (await jar.upload('/api/upload-ears', capes.ears!, { type: 'image/png', filename: 'ears.png' })).status,
+    ).toBe(200);
     const seen = (await view(uuid))!;
     expect(seen.cape?.kind).toBe('static');
     expect(colours(seen.cape)).toEqual([frameColour(1)]);
@@ -54,13 +68,19 @@ describe.each(backends)('the mod reading the mod API on $name', (backend) => {
 
   it('plays an animated cape frame by frame once the animation is on, and shows its first frame otherwise', async () => {
     const plain = await onlinePlayer(suite.server);
-    expect((await plain.jar.upload('/api/upload-cape', capes.threeFrames!, { type: 'image/gif', filename: 'cape.gif' })).status).toBe(200);
+    expect(
+      (await plain.jar.upload('/api/upload-cape', capes.threeFrames!, { type: 'image/gif', filename: 'cape.gif' }))
+        .status,
+    ).toBe(200);
     const still = (await view(plain.uuid))!;
     expect(still.cape?.kind).toBe('static');
     expect(colours(still.cape)).toEqual([frameColour(0)]);
 
     const premium = await onlinePlayer(suite.server, { animated: true });
-    expect((await premium.jar.upload('/api/upload-cape', capes.threeFrames!, { type: 'image/gif', filename: 'cape.gif' })).status).toBe(200);
+    expect(
+      (await premium.jar.upload('/api/upload-cape', capes.threeFrames!, { type: 'image/gif', filename: 'cape.gif' }))
+        .status,
+    ).toBe(200);
     const playing = (await view(premium.uuid))!;
     expect(playing.cape?.kind).toBe('animated');
     expect(colours(playing.cape)).toEqual([frameColour(0), frameColour(1), frameColour(2)]);
@@ -68,16 +88,27 @@ describe.each(backends)('the mod reading the mod API on $name', (backend) => {
 
   it('plays each GIF frame for as long as the GIF shows it, on the 100 ms tick', async () => {
     const { jar, uuid } = await onlinePlayer(suite.server, { animated: true });
-    expect((await jar.upload('/api/upload-cape', capes.timed!, { type: 'image/gif', filename: 'cape.gif' })).status).toBe(200);
+    expect(
+      (await jar.upload('/api/upload-cape', capes.timed!, { type: 'image/gif', filename: 'cape.gif' })).status,
+    ).toBe(200);
     const seen = (await view(uuid))!;
     expect(seen.cape?.kind).toBe('animated');
-    // 300 ms of the first colour is three ticks; the 40 ms and 60 ms frames share one tick, which shows what is on screen at its start.
-    expect(colours(seen.cape)).toEqual([frameColour(6), frameColour(6), frameColour(6), frameColour(7), frameColour(8)]);
+    // 300 ms of the first colour is three ticks; the 40 ms and 60 ms frames share one tick, which shows what is on
+    // screen at its start.
+    expect(colours(seen.cape)).toEqual([
+      frameColour(6),
+      frameColour(6),
+      frameColour(6),
+      frameColour(7),
+      frameColour(8),
+    ]);
   });
 
   it('fills the whole canvas with an HD cape whose width is not 64·2ⁿ', async () => {
     const { jar, uuid } = await onlinePlayer(suite.server);
-    expect((await jar.upload('/api/upload-cape', capes.hd!, { type: 'image/png', filename: 'cape.png' })).status).toBe(200);
+    expect((await jar.upload('/api/upload-cape', capes.hd!, { type: 'image/png', filename: 'cape.png' })).status).toBe(
+      200,
+    );
     const seen = (await view(uuid))!;
     expect(seen.cape?.kind).toBe('static');
     const canvas = (seen.cape as { canvas: Pixels }).canvas;
@@ -89,7 +120,9 @@ describe.each(backends)('the mod reading the mod API on $name', (backend) => {
 
   it('plays the frames of an HD animated cape at a 64·2ⁿ width', async () => {
     const { jar, uuid } = await onlinePlayer(suite.server, { animated: true });
-    expect((await jar.upload('/api/upload-cape', capes.hdFrames!, { type: 'image/gif', filename: 'cape.gif' })).status).toBe(200);
+    expect(
+      (await jar.upload('/api/upload-cape', capes.hdFrames!, { type: 'image/gif', filename: 'cape.gif' })).status,
+    ).toBe(200);
     const cape = (await view(uuid))!.cape;
     expect(cape?.kind).toBe('animated');
     const frames = (cape as { frames: Pixels[] }).frames;
@@ -103,14 +136,18 @@ describe.each(backends)('the mod reading the mod API on $name', (backend) => {
   it('never asks for a player with an offline-mode (version 3) uuid', async () => {
     const name = `Off${randomUUID().slice(0, 8)}`;
     const { jar, uuid } = await loginNewUser(suite.server, name, { uuid: offlineUuid(name) });
-    expect((await jar.upload('/api/upload-cape', capes.still!, { type: 'image/png', filename: 'cape.png' })).status).toBe(200);
+    expect(
+      (await jar.upload('/api/upload-cape', capes.still!, { type: 'image/png', filename: 'cape.png' })).status,
+    ).toBe(200);
     expect((await fetch(`${suite.server.url}/profile/${uuid}`)).status, 'the site has the cape').toBe(200);
     expect(await view(uuid), 'but the game never asks for it').toBeNull();
   });
 
   it('keeps the first frame of a still cape exactly as uploaded', async () => {
     const { jar, uuid } = await onlinePlayer(suite.server);
-    expect((await jar.upload('/api/upload-cape', capes.still!, { type: 'image/png', filename: 'cape.png' })).status).toBe(200);
+    expect(
+      (await jar.upload('/api/upload-cape', capes.still!, { type: 'image/png', filename: 'cape.png' })).status,
+    ).toBe(200);
     const canvas = ((await view(uuid))!.cape as { canvas: Pixels }).canvas;
     const uploaded = await rgbaPixels(capes.still!);
     expect(canvas.data.equals(uploaded.data)).toBe(true);

@@ -28,9 +28,12 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
     texturePath = new URL(((await response.json()) as { cape: string }).cape).pathname;
   });
 
-  const get = (urlPath: string, headers: Record<string, string> = {}) => fetch(`${suite.server.url}${urlPath}`, { headers });
+  const get = (urlPath: string, headers: Record<string, string> = {}) =>
+    fetch(`${suite.server.url}${urlPath}`, { headers });
 
-  /** The answer to a path the fast path serves (checked by its count), and to an equivalent path only the routes serve. */
+  /**
+   * The answer to a path the fast path serves (checked by its count), and to an equivalent path only the routes serve.
+   */
   async function fastAndRoute(fastPath: string, routePath: string, headers: Record<string, string> = {}) {
     await get(fastPath); // a miss: the routes load the profile or texture into the caches
     const counter = suite.server.app.modFastPath;
@@ -43,7 +46,10 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
   }
 
   it('answers a cached profile as the route does', async () => {
-    const { fromFastPath, fromRoute } = await fastAndRoute(`/profile/${player.uuid}`, `/profile/${dashed(player.uuid)}`);
+    const { fromFastPath, fromRoute } = await fastAndRoute(
+      `/profile/${player.uuid}`,
+      `/profile/${dashed(player.uuid)}`,
+    );
     expect(fromRoute.status).toBe(200);
     expect(JSON.parse(Buffer.from(fromRoute.body, 'base64').toString()).cape_url).toContain(texturePath);
     expect(fromFastPath).toEqual(fromRoute);
@@ -51,7 +57,11 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
 
   it('answers 304 to a cached profile ETag as the route does', async () => {
     const etag = (await get(`/profile/${player.uuid}`)).headers.get('etag')!;
-    const { fromFastPath, fromRoute } = await fastAndRoute(`/profile/${player.uuid}`, `/profile/${dashed(player.uuid)}`, { 'if-none-match': etag });
+    const { fromFastPath, fromRoute } = await fastAndRoute(
+      `/profile/${player.uuid}`,
+      `/profile/${dashed(player.uuid)}`,
+      { 'if-none-match': etag },
+    );
     expect(fromRoute.status).toBe(304);
     expect(fromFastPath).toEqual(fromRoute);
   });
@@ -131,7 +141,13 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
       const answer = await get(path);
       expect(answer.status, path).toBe(404);
       expect(await answer.text(), path).toBe(routeBody);
-      for (const header of ['content-type', 'content-length', 'access-control-allow-origin', 'x-content-type-options', 'content-security-policy']) {
+      for (const header of [
+        'content-type',
+        'content-length',
+        'access-control-allow-origin',
+        'x-content-type-options',
+        'content-security-policy',
+      ]) {
         expect(answer.headers.get(header), `${path} ${header}`).toBe(route.headers.get(header));
       }
     }

@@ -10,7 +10,13 @@ import { derivedKey } from '../../server/textures/library/texture-library.ts';
 import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { adminAndPlayerForSuite, loginNewUser, startServer, serverForSuite, type TestServer } from '../helpers/server.ts';
+import {
+  adminAndPlayerForSuite,
+  loginNewUser,
+  startServer,
+  serverForSuite,
+  type TestServer,
+} from '../helpers/server.ts';
 import {
   capeProviderDefault,
   capeProviderFetch,
@@ -40,14 +46,19 @@ async function onlinePlayer(server: TestServer, options: { animated?: boolean } 
 }
 
 async function upload(jar: CookieJar, bytes: Buffer, gif = false): Promise<string> {
-  const response = await jar.upload('/api/upload-cape', bytes, gif ? { type: 'image/gif', filename: 'cape.gif' } : undefined);
+  const response = await jar.upload(
+    '/api/upload-cape',
+    bytes,
+    gif ? { type: 'image/gif', filename: 'cape.gif' } : undefined,
+  );
   const body = (await response.json()) as { cape: string };
   expect(response.status, JSON.stringify(body)).toBe(200);
   return body.cape;
 }
 
 /** The centre colour of the cape front of a frame. */
-const front = (frame: { data: Buffer; width: number }) => pixelAt(frame, Math.floor(frame.width / 8), Math.floor(frame.width / 8));
+const front = (frame: { data: Buffer; width: number }) =>
+  pixelAt(frame, Math.floor(frame.width / 8), Math.floor(frame.width / 8));
 
 describe.each(backends)('the layouts other mods read, on $name', (backend) => {
   const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
@@ -67,7 +78,10 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     const capeUrl = await upload(player.jar, capes.hd!);
     const stored = Buffer.from(await (await get(new URL(capeUrl).pathname)).arrayBuffer());
     for (const template of ['/capes/$name.png', '/capes/§id.png', '/elytras/$id.png']) {
-      const bytes = await capeProviderFetch(url(capeProviderUrl(template, { ...player, name: player.name.toUpperCase() })), player.uuid);
+      const bytes = await capeProviderFetch(
+        url(capeProviderUrl(template, { ...player, name: player.name.toUpperCase() })),
+        player.uuid,
+      );
       expect(bytes?.equals(stored), template).toBe(true);
       const seen = await capeProviderDefault(bytes!);
       expect([seen.canvas.width, seen.canvas.height]).toEqual([128, 64]);
@@ -108,9 +122,13 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     const sprite = await capeProviderSprite(strip!);
     expect(sprite.frames.map(front)).toEqual([frameColour(3), frameColour(4), frameColour(5)]);
     const profile = (await (await get(`/profile/${player.uuid}`)).json()) as { cape_url: string };
-    expect(sha256Hex(strip!), 'the strip is what cape_url is').toBe(new URL(profile.cape_url).pathname.slice('/textures/'.length));
+    expect(sha256Hex(strip!), 'the strip is what cape_url is').toBe(
+      new URL(profile.cape_url).pathname.slice('/textures/'.length),
+    );
 
-    const still = await capeProviderDefault((await capeProviderFetch(url(`/capes/${player.dashedUuid}.png`), player.uuid))!);
+    const still = await capeProviderDefault(
+      (await capeProviderFetch(url(`/capes/${player.dashedUuid}.png`), player.uuid))!,
+    );
     expect([still.canvas.width, still.canvas.height]).toEqual([64, 32]);
     expect(front(still.canvas)).toEqual(frameColour(3));
 
@@ -131,7 +149,9 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     const store = createBlobStore(suite.server.config);
     const made = await store.get(derivedKey(hash, 'gif'));
     expect(made, 'made by the upload, before anyone asked').not.toBeNull();
-    const answers = await Promise.all([0, 1, 2].map(async () => Buffer.from(await (await get(`/capes/${player.uuid}.gif`)).arrayBuffer())));
+    const answers = await Promise.all(
+      [0, 1, 2].map(async () => Buffer.from(await (await get(`/capes/${player.uuid}.gif`)).arrayBuffer())),
+    );
     for (const answer of answers) expect(answer.equals(made!)).toBe(true);
     expect((await capeProviderGif(made!)).delays).toEqual([100]);
   });
@@ -141,9 +161,22 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     const banned = await onlinePlayer(suite.server);
     await upload(banned.jar, capes.other!);
     expect((await get(`/capes/${banned.name}.png`)).status).toBe(200);
-    const ban = await accounts.admin.jar.post('/api/admin/user/ban', { uuid: banned.uuid, confirm: true, reason: 'nsfw' });
+    const ban = await accounts.admin.jar.post('/api/admin/user/ban', {
+      uuid: banned.uuid,
+      confirm: true,
+      reason: 'nsfw',
+    });
     expect(ban.status, await ban.clone().text()).toBe(200);
-    for (const id of [bare.name, bare.uuid, banned.name, banned.dashedUuid, 'NobodyHasThis', randomUUID(), 'bad%20name', 'a'.repeat(17)]) {
+    for (const id of [
+      bare.name,
+      bare.uuid,
+      banned.name,
+      banned.dashedUuid,
+      'NobodyHasThis',
+      randomUUID(),
+      'bad%20name',
+      'a'.repeat(17),
+    ]) {
       for (const path of layoutPaths(id)) {
         const response = await get(path);
         expect(response.status, path).toBe(404);
@@ -162,7 +195,10 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     const player = await onlinePlayer(suite.server);
     await upload(player.jar, capes.still!);
     const offline = offlineUuid(player.name);
-    expect(await capeProviderFetch(url(`/capes/${dashed(offline)}.png`), offline), 'Cape Provider never asks for a version 3 uuid').toBeNull();
+    expect(
+      await capeProviderFetch(url(`/capes/${dashed(offline)}.png`), offline),
+      'Cape Provider never asks for a version 3 uuid',
+    ).toBeNull();
     expect((await get(`/capes/${offline}.png`)).status).toBe(404);
     expect(await legacyTexture(url(`/capes/${player.name.toLowerCase()}.png`))).not.toBeNull();
     expect(await customSkinApi(url('/csl/'), player.name.toUpperCase())).not.toBeNull();
@@ -198,7 +234,9 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
       const lastModified = response.headers.get('last-modified')!;
       expect(etag, path).toMatch(/^".+"$/);
       expect(Date.parse(lastModified), path).not.toBeNaN();
-      for (const headers of [{ 'if-none-match': etag }, { 'if-modified-since': lastModified }] as Array<Record<string, string>>) {
+      for (const headers of [{ 'if-none-match': etag }, { 'if-modified-since': lastModified }] as Array<
+        Record<string, string>
+      >) {
         const again = await get(path, headers);
         expect(again.status, `${path} ${JSON.stringify(headers)}`).toBe(304);
         expect(await again.text()).toBe('');
@@ -206,7 +244,10 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
       }
       const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
       expect((await get(path, { 'if-modified-since': earlier })).status, path).toBe(200);
-      expect((await get(path, { 'if-none-match': '"other"', 'if-modified-since': lastModified })).status, 'the ETag decides when both are sent').toBe(200);
+      expect(
+        (await get(path, { 'if-none-match': '"other"', 'if-modified-since': lastModified })).status,
+        'the ETag decides when both are sent',
+      ).toBe(200);
       const head = await fetch(url(path), { method: 'HEAD' });
       expect(head.status, path).toBe(200);
       expect(head.headers.get('content-type')).toBe(response.headers.get('content-type'));
@@ -228,7 +269,11 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     const after = await get(`/capes/${player.name}.png`, { 'if-none-match': etag });
     expect(after.status).toBe(200);
     expect(sha256Hex(Buffer.from(await after.arrayBuffer()))).toBe(second);
-    expect(front((await capeProviderGif(Buffer.from(await (await get(`/capes/${player.name}.gif`)).arrayBuffer()))).frames[0]!)).toEqual(frameColour(6));
+    expect(
+      front(
+        (await capeProviderGif(Buffer.from(await (await get(`/capes/${player.name}.gif`)).arrayBuffer()))).frames[0]!,
+      ),
+    ).toEqual(frameColour(6));
     expect(((await (await get(`/csl/${player.name}.json`)).json()) as { cape: string }).cape).toBe(second);
 
     expect((await player.jar.request('DELETE', '/api/upload-cape')).status).toBe(200);
@@ -274,10 +319,14 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
   it('keeps every layout answering in maintenance mode', async () => {
     const player = await onlinePlayer(suite.server);
     await upload(player.jar, capes.still!);
-    const maintenance = await startServer(suite.database.url, { MAINTENANCE: 'true', DATA_DIR: suite.server.config.dataDir });
+    const maintenance = await startServer(suite.database.url, {
+      MAINTENANCE: 'true',
+      DATA_DIR: suite.server.config.dataDir,
+    });
     try {
       expect((await fetch(`${maintenance.url}/api/home`)).status).toBe(503);
-      for (const path of [...layoutPaths(player.name), `/csl/${player.name}.json`]) expect((await fetch(`${maintenance.url}${path}`)).status, path).toBe(200);
+      for (const path of [...layoutPaths(player.name), `/csl/${player.name}.json`])
+        expect((await fetch(`${maintenance.url}${path}`)).status, path).toBe(200);
     } finally {
       await maintenance.close();
     }

@@ -1,4 +1,5 @@
-// API tests for the mod API: GET /profile/:id (+ /cape, /ears) and /textures/:hash, caching, invalidation and maintenance.
+// API tests for the mod API: GET /profile/:id (+ /cape, /ears) and /textures/:hash, caching, invalidation and
+// maintenance.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,7 +54,8 @@ describe.each(backends)('mod API on $name', (backend) => {
     earsUrl = await upload(player.jar, 'ears', ears[0]!);
   });
 
-  const get = (urlPath: string, headers: Record<string, string> = {}) => fetch(`${suite.server.url}${urlPath}`, { headers });
+  const get = (urlPath: string, headers: Record<string, string> = {}) =>
+    fetch(`${suite.server.url}${urlPath}`, { headers });
 
   async function profileJson(id: string): Promise<Record<string, unknown>> {
     const response = await get(`/profile/${id}`);
@@ -123,7 +125,10 @@ describe.each(backends)('mod API on $name', (backend) => {
       expect(notModified.status).toBe(304);
       expect(await notModified.text()).toBe('');
       expect(notModified.headers.get('etag')).toBe(etag);
-      expect((await get(`/profile/${player.username}`, { 'if-none-match': etag! })).status, 'same profile by name').toBe(304);
+      expect(
+        (await get(`/profile/${player.username}`, { 'if-none-match': etag! })).status,
+        'same profile by name',
+      ).toBe(304);
       expect((await get(`/profile/${player.uuid}`, { 'if-none-match': '"something-else"' })).status).toBe(200);
     });
 
@@ -138,13 +143,18 @@ describe.each(backends)('mod API on $name', (backend) => {
       const second = await upload(jar, 'cape', capes[2]!);
       expect((await profileJson(uuid)).cape_url).toBe(second);
       expect((await profileJson(username.toLowerCase())).cape_url).toBe(second);
-      expect((await get(`/profile/${uuid}`, { 'if-none-match': etag })).status, 'the old ETag no longer matches').toBe(200);
+      expect((await get(`/profile/${uuid}`, { 'if-none-match': etag })).status, 'the old ETag no longer matches').toBe(
+        200,
+      );
 
       // With nothing left to show, the player is answered as an unknown player is: 404, so the mod shows nothing.
       await jar.request('DELETE', '/api/upload-cape');
       expect((await get(`/profile/${uuid}`)).status).toBe(404);
       expect((await get(`/profile/${username}`)).status).toBe(404);
-      expect((await get(`/profile/${uuid}`, { 'if-none-match': etag })).status, 'nor does it after the cape is gone').toBe(404);
+      expect(
+        (await get(`/profile/${uuid}`, { 'if-none-match': etag })).status,
+        'nor does it after the cape is gone',
+      ).toBe(404);
 
       const newEars = await upload(jar, 'ears', ears[1]!);
       expect((await profileJson(username)).ear_url).toBe(newEars);
@@ -241,7 +251,10 @@ describe.each(backends)('mod API on $name', (backend) => {
 
   describe('maintenance mode', () => {
     it('keeps /profile and /textures answering while the site API answers 503', async () => {
-      const maintenance = await startServer(suite.database.url, { MAINTENANCE: 'true', DATA_DIR: suite.server.config.dataDir });
+      const maintenance = await startServer(suite.database.url, {
+        MAINTENANCE: 'true',
+        DATA_DIR: suite.server.config.dataDir,
+      });
       try {
         expect((await fetch(`${maintenance.url}/api/home`)).status).toBe(503);
         const profile = await fetch(`${maintenance.url}/profile/${player.username}`);
@@ -285,7 +298,11 @@ describe.skipIf(!runsOnPostgres)('profile invalidation across processes through 
   });
 
   /** Polls a profile on a server until `done` holds or 2 s pass; returns the last one (as the mod reads it). */
-  async function pollProfile(server: TestServer, id: string, done: (profile: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  async function pollProfile(
+    server: TestServer,
+    id: string,
+    done: (profile: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>> {
     const deadline = Date.now() + 2_000;
     for (;;) {
       const profile = (await modProfile(server.url, id)) as unknown as Record<string, unknown>;
@@ -324,56 +341,72 @@ describe.skipIf(!runsOnPostgres)('profile invalidation across processes through 
   });
 });
 
-describe.skipIf(!runsOnPostgres)('the layouts other mods read, invalidated across processes through Redis (postgres)', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let serverA: TestServer;
-  let serverB: TestServer;
+describe.skipIf(!runsOnPostgres)(
+  'the layouts other mods read, invalidated across processes through Redis (postgres)',
+  () => {
+    let database: TestDatabase;
+    let dataDir: string;
+    let serverA: TestServer;
+    let serverB: TestServer;
 
-  beforeAll(async () => {
-    await ensureRedis();
-    database = await postgresBackend.createDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-test-'));
-    const env = { LOGIN_ATTEMPTS_PER_MINUTE: '1000', DATA_DIR: dataDir, REDIS_URL };
-    serverA = await startServer(database.url, env);
-    serverB = await startServer(database.url, env);
-  });
+    beforeAll(async () => {
+      await ensureRedis();
+      database = await postgresBackend.createDatabase();
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-redis-test-'));
+      const env = { LOGIN_ATTEMPTS_PER_MINUTE: '1000', DATA_DIR: dataDir, REDIS_URL };
+      serverA = await startServer(database.url, env);
+      serverB = await startServer(database.url, env);
+    });
 
-  afterAll(async () => {
-    await serverA?.close();
-    await serverB?.close();
-    await database?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await serverA?.close();
+      await serverB?.close();
+      await database?.drop();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    });
 
-  /** Polls a path on a server until `done` holds of its status and body hash, or 1 s passes; returns the last of them. */
-  async function poll(server: TestServer, urlPath: string, done: (status: number, hash: string) => boolean): Promise<{ status: number; hash: string }> {
-    const deadline = Date.now() + 1_000;
-    for (;;) {
-      const response = await fetch(`${server.url}${urlPath}`);
-      const seen = { status: response.status, hash: sha256Hex(Buffer.from(await response.arrayBuffer())) };
-      if (done(seen.status, seen.hash) || Date.now() > deadline) return seen;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    /**
+     * Polls a path on a server until `done` holds of its status and body hash, or 1 s passes; returns the last of them.
+     */
+    async function poll(
+      server: TestServer,
+      urlPath: string,
+      done: (status: number, hash: string) => boolean,
+    ): Promise<{ status: number; hash: string }> {
+      const deadline = Date.now() + 1_000;
+      for (;;) {
+        const response = await fetch(`${server.url}${urlPath}`);
+        const seen = { status: response.status, hash: sha256Hex(Buffer.from(await response.arrayBuffer())) };
+        if (done(seen.status, seen.hash) || Date.now() > deadline) return seen;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     }
-  }
 
-  it('a cape changed or removed on server A shows on B within a second on every layout, though B had them cached', async () => {
-    const { jar, username } = await loginNewUser(serverA);
-    await upload(jar, 'cape', capes[5]!);
-    const layouts = [`/capes/${username}.png`, `/capes/${username}.gif`, `/capes/strip/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`];
-    const before = new Map<string, string>();
-    for (const layout of layouts) {
-      // Asked until B shows the cape (the upload's notice reaches it within the poll), then once more from its cache.
-      for (let i = 0; i < 2; i++) before.set(layout, (await poll(serverB, layout, (status) => status === 200)).hash);
-    }
-    const second = hashOf(await upload(jar, 'cape', capes[6]!));
-    for (const layout of layouts) {
-      const seen = await poll(serverB, layout, (status, hash) => status === 200 && hash !== before.get(layout));
-      expect(seen.status, layout).toBe(200);
-      expect(seen.hash, layout).not.toBe(before.get(layout));
-    }
-    expect((await poll(serverB, `/capes/${username}.png`, () => true)).hash).toBe(second);
-    await jar.request('DELETE', '/api/upload-cape');
-    for (const layout of layouts.slice(0, 4)) expect((await poll(serverB, layout, (status) => status === 404)).status, layout).toBe(404);
-  });
-});
+    it('a cape changed or removed on server A shows on B within a second on every layout, though B had them cached', async () => {
+      const { jar, username } = await loginNewUser(serverA);
+      await upload(jar, 'cape', capes[5]!);
+      const layouts = [
+        `/capes/${username}.png`,
+        `/capes/${username}.gif`,
+        `/capes/strip/${username}.png`,
+        `/elytras/${username}.png`,
+        `/csl/${username}.json`,
+      ];
+      const before = new Map<string, string>();
+      for (const layout of layouts) {
+        // Asked until B shows the cape (the upload's notice reaches it within the poll), then once more from its cache.
+        for (let i = 0; i < 2; i++) before.set(layout, (await poll(serverB, layout, (status) => status === 200)).hash);
+      }
+      const second = hashOf(await upload(jar, 'cape', capes[6]!));
+      for (const layout of layouts) {
+        const seen = await poll(serverB, layout, (status, hash) => status === 200 && hash !== before.get(layout));
+        expect(seen.status, layout).toBe(200);
+        expect(seen.hash, layout).not.toBe(before.get(layout));
+      }
+      expect((await poll(serverB, `/capes/${username}.png`, () => true)).hash).toBe(second);
+      await jar.request('DELETE', '/api/upload-cape');
+      for (const layout of layouts.slice(0, 4))
+        expect((await poll(serverB, layout, (status) => status === 404)).status, layout).toBe(404);
+    });
+  },
+);

@@ -37,7 +37,13 @@ describe('npm start', { timeout: 60_000 }, () => {
     const npm = spawn('npm', ['start'], {
       cwd: ROOT,
       detached: true,
-      env: { PATH: SYSTEMD_PATH, HOME: process.env.HOME ?? dataDir, ...dataDirServerEnv(dataDir), PORT: String(port), OFFLINE_MODE: 'true' },
+      env: {
+        PATH: SYSTEMD_PATH,
+        HOME: process.env.HOME ?? dataDir,
+        ...dataDirServerEnv(dataDir),
+        PORT: String(port),
+        OFFLINE_MODE: 'true',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -51,7 +57,9 @@ describe('npm start', { timeout: 60_000 }, () => {
       }
       npm.kill(signal);
       const gaveUp = new Promise((resolve) => setTimeout(resolve, 20_000, 'still running'));
-      expect(await Promise.race([exited.then(() => 'ended'), gaveUp]), `npm start ended on ${signal}:\n${output}`).toBe('ended');
+      expect(await Promise.race([exited.then(() => 'ended'), gaveUp]), `npm start ended on ${signal}:\n${output}`).toBe(
+        'ended',
+      );
       expect(output, 'the server ran its graceful shutdown').toContain('"msg":"shut down"');
       expect(await accepts(port), 'nothing listens on the port any more').toBe(false);
       expect(groupAlive(npm.pid!), 'no process of npm start is left').toBe(false);

@@ -1,4 +1,5 @@
-// API tests for the API description: /api/openapi.json is valid OpenAPI 3.1 and lists every call with its auth; /api/docs shows it.
+// API tests for the API description: /api/openapi.json is valid OpenAPI 3.1 and lists every call with its auth;
+// /api/docs shows it.
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { oneBackend } from '../../support/backends.ts';
@@ -111,7 +112,11 @@ interface Operation {
   requestBody?: { content: Record<string, unknown> };
   responses: Record<string, { content?: Record<string, unknown> }>;
 }
-type Spec = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type Spec = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
 
 describe.each([oneBackend])('API description on $name', (backend) => {
   const suite = serverForSuite(backend);
@@ -128,7 +133,9 @@ describe.each([oneBackend])('API description on $name', (backend) => {
 
   it('lists every call, each with a summary and its answers', async () => {
     const document = await spec();
-    const listed = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    const listed = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(listed.sort()).toEqual([...EVERY_CALL].sort());
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
@@ -146,7 +153,14 @@ describe.each([oneBackend])('API description on $name', (backend) => {
     expect(paths['/api/premium/stripe/webhook']!.post!.security).toBeUndefined();
     expect(paths['/profile/{id}']!.get!.security).toBeUndefined();
     expect(paths['/textures/{hash}']!.get!.security).toBeUndefined();
-    for (const path of ['/capes/{id}.png', '/capes/{id}.gif', '/capes/strip/{id}.png', '/elytras/{id}.png', '/csl/{id}.json', '/csl/textures/{hash}']) {
+    for (const path of [
+      '/capes/{id}.png',
+      '/capes/{id}.gif',
+      '/capes/strip/{id}.png',
+      '/elytras/{id}.png',
+      '/csl/{id}.json',
+      '/csl/textures/{hash}',
+    ]) {
       expect(paths[path]!.get!.security, path).toBeUndefined();
       expect((paths[path]!.get! as unknown as { tags: string[] }).tags, path).toEqual(['Mod API']);
     }
@@ -165,8 +179,17 @@ describe.each([oneBackend])('API description on $name', (backend) => {
     expect(Object.keys(paths['/api/upload-cape']!.post!.requestBody!.content)).toEqual(['multipart/form-data']);
     expect(Object.keys(paths['/api/gallery/new']!.post!.requestBody!.content)).toEqual(['multipart/form-data']);
     expect(Object.keys(paths['/api/gallery/{hash}/preview']!.get!.responses['200']!.content!)).toEqual(['image/png']);
-    const listQuery = paths['/api/gallery/get']!.get!.parameters!.map((parameter) => `${parameter.in}:${parameter.name}`);
-    expect(listQuery.sort()).toEqual(['query:page', 'query:sortBy', 'query:tags', 'query:title', 'query:type', 'query:user']);
+    const listQuery = paths['/api/gallery/get']!.get!.parameters!.map(
+      (parameter) => `${parameter.in}:${parameter.name}`,
+    );
+    expect(listQuery.sort()).toEqual([
+      'query:page',
+      'query:sortBy',
+      'query:tags',
+      'query:title',
+      'query:type',
+      'query:user',
+    ]);
   });
 
   it('serves a reference page at /api/docs that loads the description', async () => {

@@ -1,7 +1,7 @@
 // Answers from outside services are read up to a cap, against the real server process (server/main.ts), so that its
-// memory can be watched: an endless 1.5 GB answer from the OptiFine cape server, the Mojang profile API or the skin server
-// costs the server little memory and ends in a 502 with the service's message; an answer that never finishes ends in a
-// 502 too (not a 500); both are logged as warnings, not errors.
+// memory can be watched: an endless 1.5 GB answer from the OptiFine cape server, the Mojang profile API or the skin
+// server costs the server little memory and ends in a 502 with the service's message; an answer that never finishes
+// ends in a 502 too (not a 500); both are logged as warnings, not errors.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,7 +96,12 @@ describe.each(backends)('answers from outside services on $name', (backend) => {
       player.post(`/api/gallery/head-capes/${SKIN_PLAYER.name}/0/0/0/0/false`),
       admin.post('/api/admin/registration/generate', { username: SKIN_PLAYER.name }),
     ]);
-    return Promise.all(answers.map(async (answer) => ({ status: answer.status, error: ((await answer.json()) as { error?: unknown }).error })));
+    return Promise.all(
+      answers.map(async (answer) => ({
+        status: answer.status,
+        error: ((await answer.json()) as { error?: unknown }).error,
+      })),
+    );
   }
 
   beforeAll(async () => {
@@ -181,6 +186,10 @@ describe.each(backends)('answers from outside services on $name', (backend) => {
       { status: 502, error: PROFILE_SERVICE_DOWN_MESSAGE },
     ]);
     const warnings = await warningsSince(logStart, 3);
-    expect(warnings.map((line) => line.detail)).toEqual(['no answer within 5000 ms', 'no answer within 5000 ms', 'no answer within 5000 ms']);
+    expect(warnings.map((line) => line.detail)).toEqual([
+      'no answer within 5000 ms',
+      'no answer within 5000 ms',
+      'no answer within 5000 ms',
+    ]);
   }, 60_000);
 });

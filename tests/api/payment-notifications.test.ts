@@ -37,16 +37,26 @@ function junkIpn(): string {
 }
 
 /** Posts a body to one of the endpoints; resolves with the status. */
-async function post(server: TestServer, path: string, body: string, headers: Record<string, string>): Promise<Response> {
+async function post(
+  server: TestServer,
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<Response> {
   return fetch(`${server.url}${path}`, { method: 'POST', headers, body });
 }
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-/** The database's size on disk: the SQLite file after a checkpoint folds its write-ahead log in, or PostgreSQL's own figure. */
+/**
+ * The database's size on disk: the SQLite file after a checkpoint folds its write-ahead log in, or PostgreSQL's own
+ * figure.
+ */
 async function databaseBytes(backend: Backend, server: TestServer): Promise<number> {
   if (backend.name === 'postgres') {
-    const { rows } = await sql<{ size: number }>`SELECT pg_database_size(current_database()) AS size`.execute(server.db);
+    const { rows } = await sql<{ size: number }>`SELECT pg_database_size(current_database()) AS size`.execute(
+      server.db,
+    );
     return Number(rows[0]!.size);
   }
   await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(server.db);
@@ -74,8 +84,14 @@ describe.each(backends)('payment notifications under abuse on $name', (backend) 
   beforeAll(() => services.stripe.setWebhookUrl(`${suite.server.url}${WEBHOOK_PATH}`));
 
   const lastNotification = async () =>
-    suite.server.db.selectFrom('payment_notifications').select(['outcome', 'body']).orderBy('id', 'desc').executeTakeFirstOrThrow();
-  /** The junk grew the database by less than 1 MB since `before`, and the last notification was refused and kept short. */
+    suite.server.db
+      .selectFrom('payment_notifications')
+      .select(['outcome', 'body'])
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+  /**
+   * The junk grew the database by less than 1 MB since `before`, and the last notification was refused and kept short.
+   */
   const expectStoredShort = async (before: number, outcome: string) => {
     const grown = (await databaseBytes(backend, suite.server)) - before;
     expect(grown, `grew by ${grown} bytes`).toBeLessThan(1024 * 1024);
@@ -117,18 +133,28 @@ describe.each(backends)('payment notifications under abuse on $name', (backend) 
       const fields: Record<string, string> = { ...real, txn_id: `TXN${txn++}` };
       delete fields[missing];
       const posts = services.paypal.verifications();
-      expect(await services.paypal.notify(`${suite.server.url}${IPN_PATH}`, services.paypal.issue(fields)), missing).toBe(200);
+      expect(
+        await services.paypal.notify(`${suite.server.url}${IPN_PATH}`, services.paypal.issue(fields)),
+        missing,
+      ).toBe(200);
       expect(services.paypal.verifications() - posts, `without ${missing}`).toBe(0);
       expect((await lastNotification()).outcome, missing).toBe('refused: fields');
     }
     // A refund names the payment it refunds.
     const posts = services.paypal.verifications();
     expect(
-      await services.paypal.notify(`${suite.server.url}${IPN_PATH}`, services.paypal.issue({ ...real, txn_id: `TXN${txn++}`, payment_status: 'Refunded' })),
+      await services.paypal.notify(
+        `${suite.server.url}${IPN_PATH}`,
+        services.paypal.issue({ ...real, txn_id: `TXN${txn++}`, payment_status: 'Refunded' }),
+      ),
     ).toBe(200);
     expect(services.paypal.verifications() - posts).toBe(0);
     expect((await lastNotification()).outcome).toBe('refused: fields');
-    const owned = await suite.server.db.selectFrom('premium').select('glint').where('user_uuid', '=', player.uuid).executeTakeFirst();
+    const owned = await suite.server.db
+      .selectFrom('premium')
+      .select('glint')
+      .where('user_uuid', '=', player.uuid)
+      .executeTakeFirst();
     expect(owned?.glint ?? 0).toBe(0);
 
     // A complete one is still verified and granted, and kept whole.
@@ -160,8 +186,14 @@ describe.each(backends)('payment notifications under abuse on $name', (backend) 
     const retentionMs = suite.server.config.paymentNotificationRetentionMs;
     expect(retentionMs).toBe(90 * DAY);
     const { body, signature } = junkEvent();
-    expect((await post(suite.server, WEBHOOK_PATH, body, { ...JSON_TYPE, 'stripe-signature': signature })).status).toBe(400);
-    const newest = await suite.server.db.selectFrom('payment_notifications').select(['id', 'received_at']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect((await post(suite.server, WEBHOOK_PATH, body, { ...JSON_TYPE, 'stripe-signature': signature })).status).toBe(
+      400,
+    );
+    const newest = await suite.server.db
+      .selectFrom('payment_notifications')
+      .select(['id', 'received_at'])
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     const count = async () =>
       Number(
         (
@@ -173,11 +205,18 @@ describe.each(backends)('payment notifications under abuse on $name', (backend) 
       );
     const all = await count();
     const library = createTextureLibrary(suite.server.config, suite.server.db);
-    const sweep = (now: number) => sweepLeftovers(suite.server.db, library, { graceMs: DAY, now, notificationRetentionMs: retentionMs });
+    const sweep = (now: number) =>
+      sweepLeftovers(suite.server.db, library, { graceMs: DAY, now, notificationRetentionMs: retentionMs });
 
     // Just inside the retention period, nothing goes.
     expect((await sweep(Number(newest.received_at) + retentionMs - 60_000)).notifications).toBeLessThan(all);
-    expect(await suite.server.db.selectFrom('payment_notifications').select('id').where('id', '=', newest.id).executeTakeFirst()).toBeDefined();
+    expect(
+      await suite.server.db
+        .selectFrom('payment_notifications')
+        .select('id')
+        .where('id', '=', newest.id)
+        .executeTakeFirst(),
+    ).toBeDefined();
     // Past it, every one goes.
     expect((await sweep(Number(newest.received_at) + retentionMs + 1)).notifications).toBeGreaterThan(0);
     expect(await count()).toBe(0);
@@ -220,11 +259,14 @@ describe.each(backends)('payment notification rate limits on $name', (backend) =
       [WEBHOOK_PATH, junkEvent().body, { ...JSON_TYPE, 'stripe-signature': 't=1,v1=00' }],
       [IPN_PATH, junkIpn(), FORM],
     ] as const) {
-      for (let i = 0; i < 5; i++) expect((await post(server, path, body, { ...headers, ...from('203.0.113.7') })).status, path).not.toBe(429);
+      for (let i = 0; i < 5; i++)
+        expect((await post(server, path, body, { ...headers, ...from('203.0.113.7') })).status, path).not.toBe(429);
       const before = await stored();
       const limited = await post(server, path, body, { ...headers, ...from('203.0.113.7') });
       expect(limited.status, path).toBe(429);
-      expect(await limited.json()).toEqual({ error: 'Too many payment notifications from this address. Try again in a minute.' });
+      expect(await limited.json()).toEqual({
+        error: 'Too many payment notifications from this address. Try again in a minute.',
+      });
       expect(await stored()).toBe(before);
       // Another address is not held back.
       expect((await post(server, path, body, { ...headers, ...from('203.0.113.8') })).status, path).not.toBe(429);

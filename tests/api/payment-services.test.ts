@@ -1,6 +1,6 @@
 // API tests for the payment providers' outside calls, on both databases, against local stand-ins for PayPal and Stripe:
-// when PayPal's verification or Stripe's checkout fails (an error body, an endless answer), the caller gets a 502 with a
-// fixed message and never the provider's text, and an endless answer is not read past its cap.
+// when PayPal's verification or Stripe's checkout fails (an error body, an endless answer), the caller gets a 502 with
+// a fixed message and never the provider's text, and an endless answer is not read past its cap.
 import { describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_UNAVAILABLE_MESSAGE, IPN_UNVERIFIED_MESSAGE, PAYPAL_IPN_PATH } from '../../server/routes/premium.ts';
 import { paymentServicesForSuite, PAYMENT_ACCOUNT } from '../helpers/payment-services.ts';
@@ -11,7 +11,8 @@ const { merchant: MERCHANT } = PAYMENT_ACCOUNT;
 /** More than a reader that stops at its cap lets an endless answer write (the cap plus socket buffers). */
 const ENDLESS_READ_BOUND = 32 * 1024 * 1024;
 /** Text in PayPal's error page that must stay in our log. */
-const PAYPAL_ERROR_PAGE = '<html><body>Internal Server Error: ipnpb-7f3a node trace id 5c1e, upstream db timeout</body></html>';
+const PAYPAL_ERROR_PAGE =
+  '<html><body>Internal Server Error: ipnpb-7f3a node trace id 5c1e, upstream db timeout</body></html>';
 let txn = 5000;
 
 /** A completed payment notification with every field a real one carries. */
@@ -66,7 +67,11 @@ describe.each(backends)('payment services failing on $name', (backend) => {
       expect(answer.status).toBe(502);
       expect(JSON.parse(answer.text)).toEqual({ error: IPN_UNVERIFIED_MESSAGE });
       expect(answer.text).not.toContain('ipnpb');
-      const stored = await suite.server.db.selectFrom('payment_notifications').select('outcome').where('txn_id', '=', fields.txn_id!).execute();
+      const stored = await suite.server.db
+        .selectFrom('payment_notifications')
+        .select('outcome')
+        .where('txn_id', '=', fields.txn_id!)
+        .execute();
       expect(stored).toEqual([{ outcome: 'verification unavailable' }]);
     } finally {
       services.paypal.failVerification(null);

@@ -1,7 +1,7 @@
-// API tests for card payments (POST /api/premium/payment/intent), on both databases, against a local stand-in that speaks Stripe
-// Checkout's protocol: the checkout session, and the signed webhook: only a correctly signed, fresh event of a paid
-// checkout at the price and currency grants, once per event and per payment; forged, stale (replayed), underpaid and
-// wrong-currency events grant nothing; a refund takes the feature back.
+// API tests for card payments (POST /api/premium/payment/intent), on both databases, against a local stand-in that
+// speaks Stripe Checkout's protocol: the checkout session, and the signed webhook: only a correctly signed, fresh event
+// of a paid checkout at the price and currency grants, once per event and per payment; forged, stale (replayed),
+// underpaid and wrong-currency events grant nothing; a refund takes the feature back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser, serverForSuite, type LoggedIn } from '../helpers/server.ts';
@@ -28,10 +28,17 @@ describe.each(backends)('card payments on $name', (backend) => {
   beforeAll(() => stripe.setWebhookUrl(`${suite.server.url}/api/premium/stripe/webhook`));
 
   const owns = async (player: LoggedIn, item: string) =>
-    ((await (await player.jar.get('/api/premium')).json()) as { items: Array<{ key: string; owned: boolean }> }).items.find((entry) => entry.key === item)!
-      .owned;
+    (
+      (await (await player.jar.get('/api/premium')).json()) as { items: Array<{ key: string; owned: boolean }> }
+    ).items.find((entry) => entry.key === item)!.owned;
   const lastOutcome = async () =>
-    (await suite.server.db.selectFrom('payment_notifications').select('outcome').orderBy('id', 'desc').executeTakeFirstOrThrow()).outcome;
+    (
+      await suite.server.db
+        .selectFrom('payment_notifications')
+        .select('outcome')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()
+    ).outcome;
   /** A paid checkout session's object for a player and feature, with fields changed as given. */
   const paidSession = (uuid: string, item: string, changes: Record<string, unknown> = {}) => ({
     id: `cs_test_${Math.random().toString(16).slice(2)}`,
@@ -67,15 +74,21 @@ describe.each(backends)('card payments on $name', (backend) => {
     });
 
     const other = await loginNewUser(suite.server);
-    expect((await player.jar.post('/api/premium/payment/intent', { uuid: other.uuid, item: 'glint' })).status).toBe(403);
-    expect((await player.jar.post('/api/premium/payment/intent', { uuid: player.uuid, item: 'wings' })).status).toBe(422);
+    expect((await player.jar.post('/api/premium/payment/intent', { uuid: other.uuid, item: 'glint' })).status).toBe(
+      403,
+    );
+    expect((await player.jar.post('/api/premium/payment/intent', { uuid: player.uuid, item: 'wings' })).status).toBe(
+      422,
+    );
 
     // Paying on the hosted page sends the signed event: the feature is granted, and asking again is refused.
     const pay = await fetch(`${stripe.url}/c/pay/${session.id}`, { method: 'POST', redirect: 'manual' });
     expect(pay.status).toBe(303);
     expect(pay.headers.get('location')).toBe('http://site.example/premium/success');
     expect(await owns(player, 'glint')).toBe(true);
-    expect((await player.jar.post('/api/premium/payment/intent', { uuid: player.uuid, item: 'glint' })).status).toBe(422);
+    expect((await player.jar.post('/api/premium/payment/intent', { uuid: player.uuid, item: 'glint' })).status).toBe(
+      422,
+    );
   });
 
   it('answers 502 with a clear message when Stripe refuses the session', async () => {
@@ -84,7 +97,11 @@ describe.each(backends)('card payments on $name', (backend) => {
     const intent = await player.jar.post('/api/premium/payment/intent', { uuid: player.uuid, item: 'animated' });
     expect(intent.status).toBe(502);
     expect((await intent.json()).error).toBe('The card payment could not be started. Try again in a minute.');
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, port: Number(new URL(env.STRIPE_API_URL!).port) });
+    stripe = await startStripeStandIn({
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      port: Number(new URL(env.STRIPE_API_URL!).port),
+    });
     stripe.setWebhookUrl(`${suite.server.url}/api/premium/stripe/webhook`);
   });
 
@@ -131,13 +148,22 @@ describe.each(backends)('card payments on $name', (backend) => {
     // The same payment in a new event (async_payment_succeeded after completed) grants nothing twice either.
     expect(await sendSigned(stripe.event('checkout.session.async_payment_succeeded', session))).toBe(200);
     expect(await lastOutcome()).toBe('duplicate');
-    expect(await suite.server.db.selectFrom('premium_payments').selectAll().where('user_uuid', '=', player.uuid).execute()).toHaveLength(1);
+    expect(
+      await suite.server.db.selectFrom('premium_payments').selectAll().where('user_uuid', '=', player.uuid).execute(),
+    ).toHaveLength(1);
     expect(await owns(player, 'dinnerbone')).toBe(true);
     expect(await modProfile(suite.server.url, player.uuid)).toMatchObject({ upsideDown: true });
 
-    expect(await sendSigned(stripe.event('charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: session.payment_intent, refunded: true }))).toBe(
-      200,
-    );
+    expect(
+      await sendSigned(
+        stripe.event('charge.refunded', {
+          id: 'ch_1',
+          object: 'charge',
+          payment_intent: session.payment_intent,
+          refunded: true,
+        }),
+      ),
+    ).toBe(200);
     expect(await lastOutcome()).toBe('revoked');
     expect(await owns(player, 'dinnerbone')).toBe(false);
     expect(await modProfile(suite.server.url, player.uuid)).toMatchObject({ upsideDown: false });
@@ -147,7 +173,13 @@ describe.each(backends)('card payments on $name', (backend) => {
     const player = await loginNewUser(suite.server);
     const session = paidSession(player.uuid, 'glint');
     expect(await sendSigned(stripe.event('checkout.session.completed', session))).toBe(200);
-    const dispute = (status: string) => ({ id: 'dp_1', object: 'dispute', charge: 'ch_1', payment_intent: session.payment_intent, status });
+    const dispute = (status: string) => ({
+      id: 'dp_1',
+      object: 'dispute',
+      charge: 'ch_1',
+      payment_intent: session.payment_intent,
+      status,
+    });
     expect(await sendSigned(stripe.event('charge.dispute.created', dispute('needs_response')))).toBe(200);
     expect(await lastOutcome()).toBe('revoked');
     expect(await owns(player, 'glint')).toBe(false);
@@ -156,7 +188,9 @@ describe.each(backends)('card payments on $name', (backend) => {
     expect(await owns(player, 'glint')).toBe(true);
 
     // A second dispute, lost: the feature stays taken back.
-    expect(await sendSigned(stripe.event('charge.dispute.created', { ...dispute('needs_response'), id: 'dp_2' }))).toBe(200);
+    expect(await sendSigned(stripe.event('charge.dispute.created', { ...dispute('needs_response'), id: 'dp_2' }))).toBe(
+      200,
+    );
     expect(await sendSigned(stripe.event('charge.dispute.closed', { ...dispute('lost'), id: 'dp_2' }))).toBe(200);
     expect(await lastOutcome()).toBe('ignored');
     expect(await owns(player, 'glint')).toBe(false);
@@ -166,11 +200,24 @@ describe.each(backends)('card payments on $name', (backend) => {
     const player = await loginNewUser(suite.server);
     const session = paidSession(player.uuid, 'animated');
     expect(await sendSigned(stripe.event('checkout.session.completed', session))).toBe(200);
-    expect(await sendSigned(stripe.event('charge.refunded', { id: 'ch_2', object: 'charge', payment_intent: session.payment_intent, refunded: true }))).toBe(
-      200,
-    );
+    expect(
+      await sendSigned(
+        stripe.event('charge.refunded', {
+          id: 'ch_2',
+          object: 'charge',
+          payment_intent: session.payment_intent,
+          refunded: true,
+        }),
+      ),
+    ).toBe(200);
     expect(await owns(player, 'animated')).toBe(false);
-    const won = { id: 'dp_3', object: 'dispute', charge: 'ch_2', payment_intent: session.payment_intent, status: 'won' };
+    const won = {
+      id: 'dp_3',
+      object: 'dispute',
+      charge: 'ch_2',
+      payment_intent: session.payment_intent,
+      status: 'won',
+    };
     expect(await sendSigned(stripe.event('charge.dispute.closed', won))).toBe(200);
     expect(await lastOutcome()).toBe('out of order');
     expect(await owns(player, 'animated')).toBe(false);

@@ -13,7 +13,11 @@ const MERCHANT = 'payments@cloakroom.example';
 let txn = 1000;
 
 describe.each(backends)('premium on $name', (backend) => {
-  const env: Record<string, string> = { PAYPAL_EMAIL: MERCHANT, LOGIN_ATTEMPTS_PER_MINUTE: '1000', PUBLIC_SITE_ORIGINS: 'http://site.example' };
+  const env: Record<string, string> = {
+    PAYPAL_EMAIL: MERCHANT,
+    LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+    PUBLIC_SITE_ORIGINS: 'http://site.example',
+  };
   let paypal: PaypalStandIn;
   beforeAll(async () => {
     paypal = await startPaypalStandIn();
@@ -37,13 +41,18 @@ describe.each(backends)('premium on $name', (backend) => {
   /** Sends a message PayPal issued (verifies as VERIFIED) to our server; resolves with the status. */
   const sendIssued = (fields: Record<string, string>) => paypal.notify(notifyUrl(), paypal.issue(fields));
   const state = async (player: LoggedIn) =>
-    (await (await player.jar.get('/api/premium')).json()) as { items: Array<{ key: string; owned: boolean; enabled: boolean }> };
-  const owns = async (player: LoggedIn, item: string) => (await state(player)).items.find((entry) => entry.key === item)!.owned;
+    (await (await player.jar.get('/api/premium')).json()) as {
+      items: Array<{ key: string; owned: boolean; enabled: boolean }>;
+    };
+  const owns = async (player: LoggedIn, item: string) =>
+    (await state(player)).items.find((entry) => entry.key === item)!.owned;
   const profile = (uuid: string) => modProfile(suite.server.url, uuid);
   const notifications = async () =>
-    suite.server.db.selectFrom('payment_notifications').select(['txn_id', 'outcome']).orderBy('id').execute() as Promise<
-      Array<{ txn_id: string | null; outcome: string }>
-    >;
+    suite.server.db
+      .selectFrom('payment_notifications')
+      .select(['txn_id', 'outcome'])
+      .orderBy('id')
+      .execute() as Promise<Array<{ txn_id: string | null; outcome: string }>>;
 
   it('tells visitors the prices and players what they own; the checkout settings are for players', async () => {
     const visitor = await newBrowser(suite.server);
@@ -80,7 +89,11 @@ describe.each(backends)('premium on $name', (backend) => {
     expect(user.premium).toMatchObject({ glint: true, animated: false });
 
     expect(await paypal.notify(notifyUrl(), body)).toBe(200);
-    const rows = await suite.server.db.selectFrom('premium_payments').selectAll().where('user_uuid', '=', player.uuid).execute();
+    const rows = await suite.server.db
+      .selectFrom('premium_payments')
+      .selectAll()
+      .where('user_uuid', '=', player.uuid)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ item: 'glint', amount: '4.99', currency: 'GBP', status: 'completed' });
     expect((await notifications()).slice(-2).map((row) => row.outcome)).toEqual(['granted', 'duplicate']);
@@ -88,12 +101,27 @@ describe.each(backends)('premium on $name', (backend) => {
 
   it('turns an animated cape on in the mod API once the animation is bought: cape_url becomes the strip', async () => {
     const player = await loginNewUser(suite.server);
-    expect((await player.jar.upload('/api/upload-cape', await animatedGif(64, 32, 4), { filename: 'cape.gif', type: 'image/gif' })).status).toBe(200);
-    const before = (await profile(player.uuid)) as { animatedCape: boolean; cape_url: string; animated_cape_url: string };
+    expect(
+      (
+        await player.jar.upload('/api/upload-cape', await animatedGif(64, 32, 4), {
+          filename: 'cape.gif',
+          type: 'image/gif',
+        })
+      ).status,
+    ).toBe(200);
+    const before = (await profile(player.uuid)) as {
+      animatedCape: boolean;
+      cape_url: string;
+      animated_cape_url: string;
+    };
     expect(before.animatedCape).toBe(false);
     expect(before.cape_url).not.toBe(before.animated_cape_url);
     expect(await sendIssued(payment(player.uuid, 'animated'))).toBe(200);
-    const after = (await profile(player.uuid)) as { animatedCape: boolean; cape_url: string; animated_cape_url: string };
+    const after = (await profile(player.uuid)) as {
+      animatedCape: boolean;
+      cape_url: string;
+      animated_cape_url: string;
+    };
     expect(after.animatedCape).toBe(true);
     expect(after.cape_url).toBe(after.animated_cape_url);
   });
@@ -106,7 +134,11 @@ describe.each(backends)('premium on $name', (backend) => {
       [paypal.issue(payment(player.uuid, 'animated', { mc_gross: '0.01' })), 200, 'refused: amount'],
       [paypal.issue(payment(player.uuid, 'animated', { mc_gross: '4.98' })), 200, 'refused: amount'],
       [paypal.issue(payment(player.uuid, 'animated', { mc_currency: 'USD' })), 200, 'refused: currency'],
-      [paypal.issue(payment(player.uuid, 'animated', { receiver_email: 'someone.else@example.com' })), 200, 'refused: receiver'],
+      [
+        paypal.issue(payment(player.uuid, 'animated', { receiver_email: 'someone.else@example.com' })),
+        200,
+        'refused: receiver',
+      ],
       [paypal.issue(payment(player.uuid, 'animated', { payment_status: 'Pending' })), 200, 'ignored'],
       [paypal.issue(payment(player.uuid, 'animated', { payment_status: 'Failed' })), 200, 'refused: status'],
       [paypal.issue(payment('0'.repeat(32), 'animated')), 200, 'refused: player'],
@@ -118,7 +150,9 @@ describe.each(backends)('premium on $name', (backend) => {
       expect((await notifications()).at(-1)!.outcome, body).toBe(outcome);
     }
     expect(await owns(player, 'animated')).toBe(false);
-    expect(await suite.server.db.selectFrom('premium_payments').selectAll().where('user_uuid', '=', player.uuid).execute()).toEqual([]);
+    expect(
+      await suite.server.db.selectFrom('premium_payments').selectAll().where('user_uuid', '=', player.uuid).execute(),
+    ).toEqual([]);
   });
 
   it('answers 502 while PayPal cannot verify (PayPal sends it again), and grants on the retry', async () => {
@@ -133,7 +167,10 @@ describe.each(backends)('premium on $name', (backend) => {
     expect(await owns(player, 'dinnerbone')).toBe(false);
     expect(await paypal.notify(notifyUrl(), body)).toBe(200);
     expect(await owns(player, 'dinnerbone')).toBe(true);
-    expect((await notifications()).slice(-2).map((row) => row.outcome)).toEqual(['verification unavailable', 'granted']);
+    expect((await notifications()).slice(-2).map((row) => row.outcome)).toEqual([
+      'verification unavailable',
+      'granted',
+    ]);
   });
 
   it('takes the feature back on a refund or reversal, and gives it again when a reversal is cancelled', async () => {
@@ -143,16 +180,41 @@ describe.each(backends)('premium on $name', (backend) => {
     expect(await sendIssued(paid)).toBe(200);
     expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
 
-    expect(await sendIssued({ ...paid, txn_id: `TXN${txn++}`, parent_txn_id: paid.txn_id, payment_status: 'Reversed', mc_gross: '-4.99' })).toBe(200);
+    expect(
+      await sendIssued({
+        ...paid,
+        txn_id: `TXN${txn++}`,
+        parent_txn_id: paid.txn_id,
+        payment_status: 'Reversed',
+        mc_gross: '-4.99',
+      }),
+    ).toBe(200);
     expect(await owns(player, 'glint')).toBe(false);
     expect(await profile(player.uuid)).toMatchObject({ capeGlint: false });
-    expect(await sendIssued({ ...paid, txn_id: `TXN${txn++}`, parent_txn_id: paid.txn_id, payment_status: 'Canceled_Reversal' })).toBe(200);
+    expect(
+      await sendIssued({
+        ...paid,
+        txn_id: `TXN${txn++}`,
+        parent_txn_id: paid.txn_id,
+        payment_status: 'Canceled_Reversal',
+      }),
+    ).toBe(200);
     expect(await owns(player, 'glint')).toBe(true);
-    expect(await sendIssued({ ...paid, txn_id: `TXN${txn++}`, parent_txn_id: paid.txn_id, payment_status: 'Refunded', mc_gross: '-4.99' })).toBe(200);
+    expect(
+      await sendIssued({
+        ...paid,
+        txn_id: `TXN${txn++}`,
+        parent_txn_id: paid.txn_id,
+        payment_status: 'Refunded',
+        mc_gross: '-4.99',
+      }),
+    ).toBe(200);
     expect(await owns(player, 'glint')).toBe(false);
     expect((await notifications()).slice(-3).map((row) => row.outcome)).toEqual(['revoked', 'restored', 'revoked']);
     // A refund of a payment we never saw changes nothing.
-    expect(await sendIssued({ ...paid, txn_id: `TXN${txn++}`, parent_txn_id: 'NEVERSEEN', payment_status: 'Refunded' })).toBe(200);
+    expect(
+      await sendIssued({ ...paid, txn_id: `TXN${txn++}`, parent_txn_id: 'NEVERSEEN', payment_status: 'Refunded' }),
+    ).toBe(200);
     expect((await notifications()).at(-1)!.outcome).toBe('refused: unknown payment');
   });
 
@@ -171,7 +233,11 @@ describe.each(backends)('premium on $name', (backend) => {
     expect(await after(paid, { payment_status: 'Reversed', mc_gross: '-4.99' })).toBe(200);
     expect((await notifications()).at(-1)!.outcome).toBe('out of order');
     expect(await owns(player, 'animated')).toBe(false);
-    const row = await suite.server.db.selectFrom('premium_payments').select('status').where('txn_id', '=', paid.txn_id).executeTakeFirstOrThrow();
+    const row = await suite.server.db
+      .selectFrom('premium_payments')
+      .select('status')
+      .where('txn_id', '=', paid.txn_id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('refunded');
 
     // No reversal yet: a cancelled reversal finds the payment completed already, and changes nothing.
@@ -189,10 +255,24 @@ describe.each(backends)('premium on $name', (backend) => {
     const paid = payment(player.uuid, 'glint');
     expect(await sendIssued(paid)).toBe(200);
     expect((await admin.jar.post('/api/admin/user/profile', { uuid: player.uuid, capeGlint: true })).status).toBe(200);
-    const grant = await suite.server.db.selectFrom('premium_grants').selectAll().where('user_uuid', '=', player.uuid).execute();
-    expect(grant).toEqual([{ user_uuid: player.uuid, item: 'glint', granted_by: admin.uuid, granted_at: expect.any(Number) }]);
+    const grant = await suite.server.db
+      .selectFrom('premium_grants')
+      .selectAll()
+      .where('user_uuid', '=', player.uuid)
+      .execute();
+    expect(grant).toEqual([
+      { user_uuid: player.uuid, item: 'glint', granted_by: admin.uuid, granted_at: expect.any(Number) },
+    ]);
 
-    expect(await sendIssued({ ...paid, txn_id: `TXN${txn++}`, parent_txn_id: paid.txn_id, payment_status: 'Refunded', mc_gross: '-4.99' })).toBe(200);
+    expect(
+      await sendIssued({
+        ...paid,
+        txn_id: `TXN${txn++}`,
+        parent_txn_id: paid.txn_id,
+        payment_status: 'Refunded',
+        mc_gross: '-4.99',
+      }),
+    ).toBe(200);
     expect((await notifications()).at(-1)!.outcome).toBe('revoked');
     expect(await owns(player, 'glint')).toBe(true);
     expect(await profile(player.uuid)).toMatchObject({ capeGlint: true });
@@ -201,7 +281,15 @@ describe.each(backends)('premium on $name', (backend) => {
     const other = await loginNewUser(suite.server);
     const otherPaid = payment(other.uuid, 'glint');
     expect(await sendIssued(otherPaid)).toBe(200);
-    expect(await sendIssued({ ...otherPaid, txn_id: `TXN${txn++}`, parent_txn_id: otherPaid.txn_id, payment_status: 'Refunded', mc_gross: '-4.99' })).toBe(200);
+    expect(
+      await sendIssued({
+        ...otherPaid,
+        txn_id: `TXN${txn++}`,
+        parent_txn_id: otherPaid.txn_id,
+        payment_status: 'Refunded',
+        mc_gross: '-4.99',
+      }),
+    ).toBe(200);
     expect(await owns(other, 'glint')).toBe(false);
   });
 
@@ -219,20 +307,38 @@ describe.each(backends)('premium on $name', (backend) => {
     const off = await player.jar.post('/api/premium/dinnerbone');
     expect(await off.json()).toEqual({ success: true, enabled: false });
     expect(await profile(player.uuid)).toMatchObject({ upsideDown: false });
-    expect((await state(player)).items.find((entry) => entry.key === 'dinnerbone')).toMatchObject({ owned: true, enabled: false });
-    expect(await (await player.jar.post('/api/premium/dinnerbone', { enabled: true })).json()).toEqual({ success: true, enabled: true });
+    expect((await state(player)).items.find((entry) => entry.key === 'dinnerbone')).toMatchObject({
+      owned: true,
+      enabled: false,
+    });
+    expect(await (await player.jar.post('/api/premium/dinnerbone', { enabled: true })).json()).toEqual({
+      success: true,
+      enabled: true,
+    });
     expect(await profile(player.uuid)).toMatchObject({ upsideDown: true });
     expect((await player.jar.post('/api/premium/dinnerbone', { enabled: 'yes' })).status).toBe(422);
   });
 
   it('refuses a notification that is not form-encoded, empty or oversized, and stores none of them', async () => {
     const before = (await notifications()).length;
-    const raw = await fetch(notifyUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const raw = await fetch(notifyUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(raw.status).toBe(400);
     expect((await raw.json()).error).toBe('A payment notification is form-encoded.');
-    const empty = await fetch(notifyUrl(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const empty = await fetch(notifyUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(empty.status).toBe(400);
-    const huge = await fetch(notifyUrl(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a='.padEnd(70_000, 'x') });
+    const huge = await fetch(notifyUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a='.padEnd(70_000, 'x'),
+    });
     expect(huge.status).toBe(413);
     expect(await notifications()).toHaveLength(before);
   });

@@ -1,4 +1,5 @@
-// API tests for readiness: /readyz when the database, the blob store or Redis fails, and /healthz and /readyz in maintenance mode.
+// API tests for readiness: /readyz when the database, the blob store or Redis fails, and /healthz and /readyz in
+// maintenance mode.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,10 @@ describe.each(backends)('readiness when a dependency fails on $name', (backend) 
       await server.db.destroy();
       const { status, body } = await getJson(server, '/readyz');
       expect(status).toBe(503);
-      expect(body).toEqual({ status: 'unavailable', checks: { database: 'failed', blobStore: 'ok', redis: 'not_configured' } });
+      expect(body).toEqual({
+        status: 'unavailable',
+        checks: { database: 'failed', blobStore: 'ok', redis: 'not_configured' },
+      });
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     } finally {
       await server.close();
@@ -34,7 +38,10 @@ describe.each(backends)('readiness when a dependency fails on $name', (backend) 
       fs.writeFileSync(storeRoot, 'a file where the texture directory should be');
       const { status, body } = await getJson(server, '/readyz');
       expect(status).toBe(503);
-      expect(body).toEqual({ status: 'unavailable', checks: { database: 'ok', blobStore: 'failed', redis: 'not_configured' } });
+      expect(body).toEqual({
+        status: 'unavailable',
+        checks: { database: 'ok', blobStore: 'failed', redis: 'not_configured' },
+      });
       fs.rmSync(storeRoot);
       expect((await getJson(server, '/readyz')).status).toBe(200);
     } finally {
@@ -57,7 +64,10 @@ describe.each(backends)('readiness when a dependency fails on $name', (backend) 
       await s3.close();
       const { status, body } = await getJson(server, '/readyz');
       expect(status).toBe(503);
-      expect(body).toEqual({ status: 'unavailable', checks: { database: 'ok', blobStore: 'failed', redis: 'not_configured' } });
+      expect(body).toEqual({
+        status: 'unavailable',
+        checks: { database: 'ok', blobStore: 'failed', redis: 'not_configured' },
+      });
     } finally {
       await server.close();
       await database.drop();

@@ -1,6 +1,6 @@
-// API tests for Redis outages: the server starts without Redis, logins, uploads and change notices keep working while it
-// is down (limits and notices stay within the process), Redis is used again once it is back, and a change whose notice
-// was lost reaches the other processes from the change log.
+// API tests for Redis outages: the server starts without Redis, logins, uploads and change notices keep working while
+// it is down (limits and notices stay within the process), Redis is used again once it is back, and a change whose
+// notice was lost reaches the other processes from the change log.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresBackend, runsOnPostgres, type TestDatabase } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { createUserWithCode, loginNewUser, newBrowser, randomUsername, startServer, unusedCode, type TestServer } from '../helpers/server.ts';
+import {
+  createUserWithCode,
+  loginNewUser,
+  newBrowser,
+  randomUsername,
+  startServer,
+  unusedCode,
+  type TestServer,
+} from '../helpers/server.ts';
 import { closedPort, startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { waitFor } from '../../support/wait.ts';
@@ -30,7 +38,11 @@ describe.skipIf(!runsOnPostgres)('with Redis unreachable from the start', () => 
 
   beforeAll(async () => {
     database = await postgresBackend.createDatabase();
-    server = await startServer(database.url, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, LOGIN_ATTEMPTS_PER_MINUTE: '2', TRUST_PROXY: '1' });
+    server = await startServer(database.url, {
+      REDIS_URL: `redis://127.0.0.1:${await closedPort()}`,
+      LOGIN_ATTEMPTS_PER_MINUTE: '2',
+      TRUST_PROXY: '1',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -73,9 +85,9 @@ interface TwoServers {
 }
 
 /**
- * Gives a describe block two servers (made in a beforeAll, closed in an afterAll; read them from a hook or test) reading
- * the change log every `catchUpS`; with `answerFiles`, each as the one process of a host of its own, with its own answer
- * directory.
+ * Gives a describe block two servers (made in a beforeAll, closed in an afterAll; read them from a hook or test)
+ * reading the change log every `catchUpS`; with `answerFiles`, each as the one process of a host of its own, with its
+ * own answer directory.
  */
 function twoServersForSuite(options: { catchUpS: number; answerFiles: boolean }): TwoServers {
   const suite = {} as TwoServers & { database: TestDatabase };
@@ -89,9 +101,18 @@ function twoServersForSuite(options: { catchUpS: number; answerFiles: boolean })
       REDIS_PREFIX: `cloakroom-test-${randomBytes(6).toString('hex')}:`,
       MOD_CATCH_UP_S: String(options.catchUpS),
     };
-    const answers = (host: string): Record<string, string> => (options.answerFiles ? { ANSWER_FILES_DIR: path.join(suite.dataDir, `answers-${host}`) } : {});
-    suite.throughProxy = await startServer(suite.database.url, { ...env, REDIS_URL: `redis://127.0.0.1:${suite.proxy.port}`, ...answers('a') });
-    suite.direct = await startServer(suite.database.url, { ...env, REDIS_URL: 'redis://127.0.0.1:6379', ...answers('b') });
+    const answers = (host: string): Record<string, string> =>
+      options.answerFiles ? { ANSWER_FILES_DIR: path.join(suite.dataDir, `answers-${host}`) } : {};
+    suite.throughProxy = await startServer(suite.database.url, {
+      ...env,
+      REDIS_URL: `redis://127.0.0.1:${suite.proxy.port}`,
+      ...answers('a'),
+    });
+    suite.direct = await startServer(suite.database.url, {
+      ...env,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      ...answers('b'),
+    });
   });
   afterAll(async () => {
     await suite.throughProxy?.close();
@@ -148,10 +169,16 @@ describe.skipIf(!runsOnPostgres)('catching up from the change log while Redis is
       const cape = await uploadCape(jar, 60);
       const hash = cape.split('/').pop()!;
       const otherFiles = path.join(servers.dataDir, 'answers-b');
-      await waitFor(async () => (await capeUrl(servers.direct, uuid)) === cape, 'the other process showing the cape', { timeoutMs: CATCH_UP_MS + 3000 });
-      await waitFor(() => fs.existsSync(path.join(otherFiles, 'capes', `${username}.png`)), 'the other host’s files', { timeoutMs: 5000 });
+      await waitFor(async () => (await capeUrl(servers.direct, uuid)) === cape, 'the other process showing the cape', {
+        timeoutMs: CATCH_UP_MS + 3000,
+      });
+      await waitFor(() => fs.existsSync(path.join(otherFiles, 'capes', `${username}.png`)), 'the other host’s files', {
+        timeoutMs: 5000,
+      });
       expect(fs.existsSync(path.join(otherFiles, 'textures', hash))).toBe(true);
-      expect(JSON.parse(fs.readFileSync(path.join(otherFiles, 'profile', uuid), 'utf8'))).toMatchObject({ cape_url: cape });
+      expect(JSON.parse(fs.readFileSync(path.join(otherFiles, 'profile', uuid), 'utf8'))).toMatchObject({
+        cape_url: cape,
+      });
     } finally {
       await servers.proxy.start();
     }

@@ -32,7 +32,11 @@ describe.each(backends)('report reasons and notes on $name', (backend) => {
     const form = new FormData();
     form.append('title', `Reasoned ${colour}`);
     form.append('tags', JSON.stringify(['cute']));
-    form.append('file', new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour++)))], { type: 'image/png' }), 'texture.png');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour++)))], { type: 'image/png' }),
+      'texture.png',
+    );
     const created = await author.jar.sendForm('POST', '/api/gallery/new', form);
     expect(created.status).toBe(201);
     return ((await created.json()) as { hash: string }).hash;
@@ -91,22 +95,47 @@ describe.each(backends)('report reasons and notes on $name', (backend) => {
   it('the gallery queue shows each report with its reason text, its reason key (what Remove and Ban start from) and note (none when left empty)', async () => {
     const withNote = await galleryItem();
     const withoutNote = await galleryItem();
-    expect((await reporter.jar.post('/api/gallery/report', { hash: withNote, tac: true, reason: 'hate', note: 'Slur in the lettering' })).status).toBe(200);
-    expect((await reporter.jar.post('/api/gallery/report', { hash: withoutNote, tac: true, reason: 'drugs', note: '   ' })).status).toBe(200);
-    const page = (await (await admin.jar.get('/api/admin/reports/gallery?page=1')).json()) as { data: Array<Record<string, unknown>> };
+    expect(
+      (
+        await reporter.jar.post('/api/gallery/report', {
+          hash: withNote,
+          tac: true,
+          reason: 'hate',
+          note: 'Slur in the lettering',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await reporter.jar.post('/api/gallery/report', { hash: withoutNote, tac: true, reason: 'drugs', note: '   ' }))
+        .status,
+    ).toBe(200);
+    const page = (await (await admin.jar.get('/api/admin/reports/gallery?page=1')).json()) as {
+      data: Array<Record<string, unknown>>;
+    };
     expect(page.data.find((row) => row.hash === withNote)).toMatchObject({
       reason: 'Sexism, racism or other hateful content',
       reasonKey: 'hate',
       note: 'Slur in the lettering',
     });
-    expect(page.data.find((row) => row.hash === withoutNote)).toMatchObject({ reason: 'Promotes drugs', reasonKey: 'drugs', note: null });
+    expect(page.data.find((row) => row.hash === withoutNote)).toMatchObject({
+      reason: 'Promotes drugs',
+      reasonKey: 'drugs',
+      note: null,
+    });
   });
 
   it('the player queue shows each report with its reason text, its reason key and note; a reason no longer listed has no key', async () => {
     const target = await loginNewUser(suite.server);
     await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)));
     expect(
-      (await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'impersonation', note: 'Pretends to be staff' })).status,
+      (
+        await reporter.jar.post('/api/user/report', {
+          uuid: target.uuid,
+          terms: true,
+          reason: 'impersonation',
+          note: 'Pretends to be staff',
+        })
+      ).status,
     ).toBe(200);
     const rows = (await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<Record<string, unknown>>;
     expect(rows.find((row) => row.uuid === target.uuid)).toMatchObject({
@@ -114,7 +143,11 @@ describe.each(backends)('report reasons and notes on $name', (backend) => {
       reasonKey: 'impersonation',
       note: 'Pretends to be staff',
     });
-    await suite.server.db.updateTable('user_reports').set({ reason_key: 'retired' }).where('user_uuid', '=', target.uuid).execute();
+    await suite.server.db
+      .updateTable('user_reports')
+      .set({ reason_key: 'retired' })
+      .where('user_uuid', '=', target.uuid)
+      .execute();
     const later = (await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<Record<string, unknown>>;
     expect(later.find((row) => row.uuid === target.uuid)).toMatchObject({ reason: 'retired', reasonKey: null });
   });

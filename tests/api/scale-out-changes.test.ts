@@ -1,6 +1,7 @@
-// Several processes, one state: with two real server processes behind nginx on one PostgreSQL database, one Redis and one
-// S3 bucket, a session started on one holds on the other, and every change to a player made on one process (a cape, its
-// removal, a rename, any premium flag) is in every answer within a second (the cluster: tests/helpers/scale-out.ts).
+// Several processes, one state: with two real server processes behind nginx on one PostgreSQL database, one Redis and
+// one S3 bucket, a session started on one holds on the other, and every change to a player made on one process (a cape,
+// its removal, a rename, any premium flag) is in every answer within a second (the cluster:
+// tests/helpers/scale-out.ts).
 import { sha256Hex } from '../../support/textures.ts';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
@@ -76,7 +77,8 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     const removal = await sameBrowserAt(processA.url, admin.jar).post('/api/admin/user/cape/delete', { uuid });
     expect(removal.status, await removal.clone().text()).toBe(200);
     const removedAt = Date.now();
-    // Asked again and again, through nginx and straight from the process that had it in memory: gone, and it stays gone.
+    // Asked again and again, through nginx and straight from the process that had it in memory: gone, and it stays
+    // gone.
     while (Date.now() - removedAt < 2 * CHANGE_VISIBLE_WITHIN_MS) {
       for (const path of urls) {
         const seenAt = Date.now();
@@ -108,8 +110,15 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     await db.insertInto('premium').values({ user_uuid: uuid, dinnerbone: 1 }).execute();
     const player = [jar, sameBrowserAt(processB.url, jar)] as const;
     const timings: Record<string, number> = {};
-    /** Asks nginx for every layout (so it holds them open), makes a change through a process, then times until nginx shows it. */
-    const change = async (label: string, make: () => Promise<Response>, seen: (answers: Awaited<ReturnType<typeof modAnswers>>) => boolean) => {
+    /**
+     * Asks nginx for every layout (so it holds them open), makes a change through a process, then times until nginx
+     * shows it.
+     */
+    const change = async (
+      label: string,
+      make: () => Promise<Response>,
+      seen: (answers: Awaited<ReturnType<typeof modAnswers>>) => boolean,
+    ) => {
       for (let i = 0; i < 5; i++) await modAnswers(uuid, username);
       const response = await make();
       const changedAt = Date.now();
@@ -124,10 +133,16 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       'upload',
       async () => {
         const response = await player[0].upload('/api/upload-cape', cape);
-        capeHash = sha256Hex(Buffer.from(await (await fetch(((await response.clone().json()) as { cape: string }).cape)).arrayBuffer()));
+        capeHash = sha256Hex(
+          Buffer.from(await (await fetch(((await response.clone().json()) as { cape: string }).cape)).arrayBuffer()),
+        );
         return response;
       },
-      (answers) => answers.profile.includes(capeHash) && answers.cape === 200 && answers.elytra === 200 && answers.csl.includes(capeHash),
+      (answers) =>
+        answers.profile.includes(capeHash) &&
+        answers.cape === 200 &&
+        answers.elytra === 200 &&
+        answers.csl.includes(capeHash),
     );
     await change(
       'premium toggle',
@@ -137,13 +152,21 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     await change(
       'removal',
       () => player[0].request('DELETE', '/api/upload-cape'),
-      (answers) => answers.profile.includes('"cape_url":null') && answers.cape === 404 && answers.elytra === 404 && !answers.csl.includes(capeHash),
+      (answers) =>
+        answers.profile.includes('"cape_url":null') &&
+        answers.cape === 404 &&
+        answers.elytra === 404 &&
+        !answers.csl.includes(capeHash),
     );
     expect((await player[1].upload('/api/upload-cape', cape)).status).toBe(200);
     await change(
       'ban',
       () => admin.jar.post('/api/admin/user/ban', { uuid, confirm: true, reason: 'nsfw' }),
-      (answers) => !answers.profile.includes(capeHash) && answers.cape === 404 && answers.elytra === 404 && !answers.csl.includes(capeHash),
+      (answers) =>
+        !answers.profile.includes(capeHash) &&
+        answers.cape === 404 &&
+        answers.elytra === 404 &&
+        !answers.csl.includes(capeHash),
     );
 
     const other = await logIn(processB.url);
@@ -157,7 +180,11 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     timings['account deletion'] = await timeUntilSeen(
       other.uuid,
       other.username,
-      (answers) => answers.profile.startsWith('404') && answers.cape === 404 && answers.elytra === 404 && answers.csl.startsWith('404'),
+      (answers) =>
+        answers.profile.startsWith('404') &&
+        answers.cape === 404 &&
+        answers.elytra === 404 &&
+        answers.csl.startsWith('404'),
       deletedAt,
     );
 
@@ -167,8 +194,15 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
   it(`a rename is seen through nginx within ${CHANGE_VISIBLE_WITHIN_MS} ms on every layout by name, and the old name is gone`, async () => {
     const { jar, username } = await logIn(processA.url);
     expect((await jar.upload('/api/upload-cape', await newCape())).status).toBe(200);
-    const byName = (name: string) => [`/profile/${name}`, `/capes/${name}.png`, `/capes/${name}.gif`, `/elytras/${name}.png`, `/csl/${name}.json`];
-    const statuses = async (name: string) => Promise.all(byName(name).map(async (path) => (await fetch(`${nginx.url}${path}`)).status));
+    const byName = (name: string) => [
+      `/profile/${name}`,
+      `/capes/${name}.png`,
+      `/capes/${name}.gif`,
+      `/elytras/${name}.png`,
+      `/csl/${name}.json`,
+    ];
+    const statuses = async (name: string) =>
+      Promise.all(byName(name).map(async (path) => (await fetch(`${nginx.url}${path}`)).status));
     expect(await statuses(username)).toEqual([200, 200, 200, 200, 200]);
     const { uuid } = (await (await jar.get('/api/user')).json()) as { uuid: string };
     const newName = randomUsername();
@@ -183,9 +217,13 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     for (;;) {
       const [now, before] = await Promise.all([statuses(newName), statuses(username)]);
       if (now.every((status) => status === 200) && before.every((status) => status === 404)) break;
-      expect(Date.now() - renamedAt, `new name ${now.join()} old name ${before.join()}`).toBeLessThan(CHANGE_VISIBLE_WITHIN_MS);
+      expect(Date.now() - renamedAt, `new name ${now.join()} old name ${before.join()}`).toBeLessThan(
+        CHANGE_VISIBLE_WITHIN_MS,
+      );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(JSON.parse(await (await fetch(`${nginx.url}/csl/${newName.toLowerCase()}.json`)).text())).toMatchObject({ username: newName });
+    expect(JSON.parse(await (await fetch(`${nginx.url}/csl/${newName.toLowerCase()}.json`)).text())).toMatchObject({
+      username: newName,
+    });
   });
 });

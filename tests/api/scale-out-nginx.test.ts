@@ -1,7 +1,7 @@
-// Several processes behind nginx, as served: nginx running the deploy configuration (deploy/nginx/cloakroom.conf) in front
-// of two real server processes on one PostgreSQL database, one Redis and one S3 bucket serves the build files, every mod
-// API layout, texture and unknown player from the answer files both processes write into one directory, and refuses
-// what the app refuses with the app's own answer (the cluster: tests/helpers/scale-out.ts).
+// Several processes behind nginx, as served: nginx running the deploy configuration (deploy/nginx/cloakroom.conf) in
+// front of two real server processes on one PostgreSQL database, one Redis and one S3 bucket serves the build files,
+// every mod API layout, texture and unknown player from the answer files both processes write into one directory, and
+// refuses what the app refuses with the app's own answer (the cluster: tests/helpers/scale-out.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +11,14 @@ import { describe, expect, it } from 'vitest';
 import type { AppProcess } from '../../support/app-process.ts';
 import { runsOnPostgres } from '../../support/backends.ts';
 import type { RunningNginx } from '../../support/nginx.ts';
-import { SITE_FILES, sameBrowserAt, logIn, newCape, modRequestsServed, useScaleOutCluster } from '../helpers/scale-out.ts';
+import {
+  SITE_FILES,
+  sameBrowserAt,
+  logIn,
+  newCape,
+  modRequestsServed,
+  useScaleOutCluster,
+} from '../helpers/scale-out.ts';
 
 let nginx: RunningNginx;
 let processA: AppProcess;
@@ -26,7 +33,9 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     const asset = await fetch(`${nginx.url}/_astro/app.abc123.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-encoding')).toBe('gzip');
-    expect(asset.headers.get('content-length'), 'the .gz file as it is').toBe(String(fs.statSync(path.join(siteDir, '_astro/app.abc123.js.gz')).size));
+    expect(asset.headers.get('content-length'), 'the .gz file as it is').toBe(
+      String(fs.statSync(path.join(siteDir, '_astro/app.abc123.js.gz')).size),
+    );
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
     expect(asset.headers.get('x-request-id'), 'no process saw it').toBeNull();
@@ -78,17 +87,29 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     ];
     // Compared with the process that made the change (the other may not have heard of it yet).
     for (const path of found) {
-      const [throughNginx, straight] = await Promise.all([fetch(`${nginx.url}${path}`), fetch(`${processA.url}${path}`)]);
+      const [throughNginx, straight] = await Promise.all([
+        fetch(`${nginx.url}${path}`),
+        fetch(`${processA.url}${path}`),
+      ]);
       expect(throughNginx.status, path).toBe(200);
       expect(Buffer.from(await throughNginx.arrayBuffer()), path).toEqual(Buffer.from(await straight.arrayBuffer()));
       expect(throughNginx.headers.get('content-type'), path).toBe(straight.headers.get('content-type'));
       expect(throughNginx.headers.get('cache-control'), path).toBe(straight.headers.get('cache-control'));
     }
     for (const path of missing) {
-      const [throughNginx, straight] = await Promise.all([fetch(`${nginx.url}${path}`), fetch(`${processB.url}${path}`)]);
+      const [throughNginx, straight] = await Promise.all([
+        fetch(`${nginx.url}${path}`),
+        fetch(`${processB.url}${path}`),
+      ]);
       expect(throughNginx.status, path).toBe(404);
       expect(await throughNginx.text(), path).toBe(await straight.text());
-      for (const header of ['content-type', 'access-control-allow-origin', 'x-content-type-options', 'content-security-policy', 'cache-control']) {
+      for (const header of [
+        'content-type',
+        'access-control-allow-origin',
+        'x-content-type-options',
+        'content-security-policy',
+        'cache-control',
+      ]) {
         expect(throughNginx.headers.get(header), `${path} ${header}`).toBe(straight.headers.get(header));
       }
     }
@@ -147,16 +168,30 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
         const fromFile = await fetch(`${nginx.url}${variant}`);
         expect(fromFile.status, variant).toBe(200);
         expect(Buffer.from(await fromFile.arrayBuffer()), variant).toEqual(directBody);
-        for (const header of sameAnswer) expect(fromFile.headers.get(header), `${variant} ${header}`).toBe(direct.headers.get(header));
+        for (const header of sameAnswer)
+          expect(fromFile.headers.get(header), `${variant} ${header}`).toBe(direct.headers.get(header));
         expect(fromFile.headers.get('set-cookie')).toBeNull();
         // A client holding the file's answer gets 304, by its ETag or its date.
-        expect((await fetch(`${nginx.url}${variant}`, { headers: { 'if-none-match': fromFile.headers.get('etag')! } })).status, variant).toBe(304);
-        expect((await fetch(`${nginx.url}${variant}`, { headers: { 'if-modified-since': fromFile.headers.get('last-modified')! } })).status, variant).toBe(304);
+        expect(
+          (await fetch(`${nginx.url}${variant}`, { headers: { 'if-none-match': fromFile.headers.get('etag')! } }))
+            .status,
+          variant,
+        ).toBe(304);
+        expect(
+          (
+            await fetch(`${nginx.url}${variant}`, {
+              headers: { 'if-modified-since': fromFile.headers.get('last-modified')! },
+            })
+          ).status,
+          variant,
+        ).toBe(304);
       }
       // Another method on a file's path gets the process's answer, not nginx's.
       for (const method of ['POST', 'DELETE']) {
         const [throughNginx, straight] = await Promise.all(
-          [nginx.url, processB.url].map((base) => fetch(`${base}${path}`, { method, body: method === 'POST' ? '{}' : undefined })),
+          [nginx.url, processB.url].map((base) =>
+            fetch(`${base}${path}`, { method, body: method === 'POST' ? '{}' : undefined }),
+          ),
         );
         expect(throughNginx.status, `${method} ${path}`).toBe(straight.status);
         expect(await throughNginx.text(), `${method} ${path}`).toBe(await straight.text());
@@ -167,10 +202,13 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       (await fetch(`${processA.url}/profile/${uuid}`)).headers.get('last-modified'),
     );
 
-    // An uppercase uuid has no file of its own: a process answers it. An unknown player and a texture path that is not a
-    // lowercase hash are answered 404 by nginx, as the processes answer them.
+    // An uppercase uuid has no file of its own: a process answers it. An unknown player and a texture path that is not
+    // a lowercase hash are answered 404 by nginx, as the processes answer them.
     const unknown = randomBytes(16).toString('hex');
-    await waitFor(async () => (await fetch(`${processB.url}/profile/${uuid}`)).status === 200, 'both processes knowing of the cape');
+    await waitFor(
+      async () => (await fetch(`${processB.url}/profile/${uuid}`)).status === 200,
+      'both processes knowing of the cape',
+    );
     for (const path of [
       `/profile/${uuid.toUpperCase()}`,
       `/profile/${unknown}`,
@@ -178,7 +216,10 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       '/textures/nothing',
       '/csl/textures/nothing',
     ]) {
-      const [throughNginx, straight] = await Promise.all([fetch(`${nginx.url}${path}`), fetch(`${processB.url}${path}`)]);
+      const [throughNginx, straight] = await Promise.all([
+        fetch(`${nginx.url}${path}`),
+        fetch(`${processB.url}${path}`),
+      ]);
       expect(throughNginx.status, path).toBe(straight.status);
       expect(await throughNginx.text(), path).toBe(await straight.text());
     }

@@ -1,6 +1,6 @@
 // Several processes, counted and stopped: with two real server processes behind nginx on one PostgreSQL database, one
-// Redis and one S3 bucket, the login and upload limits count over both processes; a process killed with SIGKILL loses no
-// acknowledged upload while the other keeps answering; a process told to stop (SIGTERM) finishes the request it is
+// Redis and one S3 bucket, the login and upload limits count over both processes; a process killed with SIGKILL loses
+// no acknowledged upload while the other keeps answering; a process told to stop (SIGTERM) finishes the request it is
 // answering and exits 0 (the cluster: tests/helpers/scale-out.ts).
 import fs from 'node:fs';
 import { CookieJar } from '../helpers/cookie-jar.ts';
@@ -41,7 +41,11 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     for (const browser of browsers) await browser.get('/api/csrf-cookie');
     const statuses: number[] = [];
     for (let attempt = 0; attempt < LOGIN_ATTEMPTS_PER_MINUTE + 2; attempt++) {
-      const response = await browsers[attempt % 2]!.post('/api/account/checkauth', { code: await unusedCode(db) }, { 'x-forwarded-for': address });
+      const response = await browsers[attempt % 2]!.post(
+        '/api/account/checkauth',
+        { code: await unusedCode(db) },
+        { 'x-forwarded-for': address },
+      );
       statuses.push(response.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
@@ -85,11 +89,13 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     expect(await killed).toEqual({ code: null, signal: 'SIGKILL' });
 
     const acknowledged = results.filter((result) => result.status === 200);
-    // At most the uploads in flight on A when it died fail, with nginx's 502: an upload is never sent to a second process.
+    // At most the uploads in flight on A when it died fail, with nginx's 502: an upload is never sent to a second
+    // process.
     expect(acknowledged.length).toBeGreaterThanOrEqual(uploads - 2);
     for (const failed of results.filter((result) => result.status !== 200)) expect(failed.status).toBe(502);
 
-    // Every acknowledged upload is there on B: the profile points at it, and its bytes are served (by B and through nginx).
+    // Every acknowledged upload is there on B: the profile points at it, and its bytes are served (by B and through
+    // nginx).
     for (const { uuid, cape } of acknowledged) {
       expect(await capeUrl(processB.url, uuid)).toBe(cape);
       expect(await servesTexture(processB.url, cape!)).toBe(true);
@@ -99,7 +105,8 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     const again = await fetch(acknowledged[0]!.cape!);
     expect(fs.existsSync(`${answersDir}${new URL(acknowledged[0]!.cape!).pathname}`)).toBe(true);
     expect(again.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    // The upload cut off mid-body got no answer and changed nothing; one whose answer was lost is whole or not there at all.
+    // The upload cut off mid-body got no answer and changed nothing; one whose answer was lost is whole or not there at
+    // all.
     expect(await cutUpload.finish()).toEqual([]);
     expect(await capeUrl(processB.url, cut.uuid)).toBeNull();
     for (const { uuid } of results.filter((result) => result.status !== 200)) {
@@ -123,8 +130,9 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     started.delete(processA);
     processA = await startProcess('A2', processA.port);
     const [first, second] = [await logIn(processA.url), await logIn(processA.url)];
-    // Two uploads whose bodies arrive in two parts, on kept-alive connections like nginx's: the first is followed on its
-    // connection by another request (as nginx reuses a connection), the second by nothing (the process must close it).
+    // Two uploads whose bodies arrive in two parts, on kept-alive connections like nginx's: the first is followed on
+    // its connection by another request (as nginx reuses a connection), the second by nothing (the process must close
+    // it).
     const followed = await startSlowUpload(processA.port, first.jar, await newCape());
     const alone = await startSlowUpload(processA.port, second.jar, await newCape());
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -141,12 +149,16 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       if (!refused) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(refused, 'A refuses new connections while it drains').toBe(true);
-    const during = await Promise.all(Array.from({ length: 6 }, () => sameBrowserAt(nginx.url, first.jar).get('/api/user')));
+    const during = await Promise.all(
+      Array.from({ length: 6 }, () => sameBrowserAt(nginx.url, first.jar).get('/api/user')),
+    );
     expect(during.map((response) => response.status)).toEqual(during.map(() => 200));
     expect(processA.child.exitCode, 'A is still reading the uploads').toBeNull();
 
     const [followedAnswers, aloneAnswers] = await Promise.all([
-      followed.finish(`GET /api/user HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nCookie: ${cookieHeader(first.jar)}\r\n\r\n`),
+      followed.finish(
+        `GET /api/user HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nCookie: ${cookieHeader(first.jar)}\r\n\r\n`,
+      ),
       alone.finish(),
     ]);
     expect(followedAnswers.map((answer) => answer.status)).toEqual([200, 200]);
@@ -155,7 +167,9 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     expect((JSON.parse(followedAnswers[1]!.body) as { uuid: string }).uuid).toBe(first.uuid);
     expect(followedAnswers[1]!.headers.get('connection')).toBe('close');
     expect(await processA.exited).toEqual({ code: 0, signal: null });
-    expect(Date.now() - signalledAt, 'it exits once the last answer is sent, not at its 10 s deadline').toBeLessThan(5000);
+    expect(Date.now() - signalledAt, 'it exits once the last answer is sent, not at its 10 s deadline').toBeLessThan(
+      5000,
+    );
     started.delete(processA);
 
     for (const [player, answers] of [

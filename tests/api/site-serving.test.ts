@@ -1,5 +1,5 @@
-// The server's page serving: route-table pages, dynamic routes from their static shells, 404 page, /download and assets;
-// the build's compressed copies (server/site/precompress.ts) and how they are sent for each Accept-Encoding.
+// The server's page serving: route-table pages, dynamic routes from their static shells, 404 page, /download and
+// assets; the build's compressed copies (server/site/precompress.ts) and how they are sent for each Accept-Encoding.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -31,7 +31,12 @@ beforeAll(async () => {
     fs.mkdirSync(path.dirname(path.join(siteDir, name)), { recursive: true });
     fs.writeFileSync(path.join(siteDir, name), body);
   }
-  const config = loadConfig({ SITE_DIR: siteDir, DATA_DIR: siteDir, LOG_LEVEL: 'silent', PUBLIC_DOWNLOAD_URL: 'https://downloads.example/mod' });
+  const config = loadConfig({
+    SITE_DIR: siteDir,
+    DATA_DIR: siteDir,
+    LOG_LEVEL: 'silent',
+    PUBLIC_DOWNLOAD_URL: 'https://downloads.example/mod',
+  });
   const db = openDatabase(`sqlite:${path.join(siteDir, 'test.db')}`);
   await migrateToLatest(db);
   app = await buildApp(config, db);
@@ -57,7 +62,10 @@ describe('page serving', () => {
   });
 
   it('serves dynamic routes from their static shell', async () => {
-    expect(await get('/user/069a79f444e94726a5befca90e38aaf5')).toMatchObject({ status: 200, body: files['user.html'] });
+    expect(await get('/user/069a79f444e94726a5befca90e38aaf5')).toMatchObject({
+      status: 200,
+      body: files['user.html'],
+    });
     expect(await get('/user')).toMatchObject({ status: 200, body: files['user.html'] });
     expect(await get(`/gallery/${'a'.repeat(64)}`)).toMatchObject({ status: 200, body: files['gallery/texture.html'] });
   });
@@ -76,7 +84,9 @@ describe('page serving', () => {
 
   it('sends /download to the external download page, with platform and version', async () => {
     expect((await get('/download')).headers.get('location')).toBe('https://downloads.example/mod');
-    expect((await get('/download/fabric/1.21.4')).headers.get('location')).toBe('https://downloads.example/mod?platform=fabric&version=1.21.4');
+    expect((await get('/download/fabric/1.21.4')).headers.get('location')).toBe(
+      'https://downloads.example/mod?platform=fabric&version=1.21.4',
+    );
   });
 
   it('serves hashed assets with year-long immutable caching', async () => {
@@ -94,15 +104,31 @@ describe('page serving', () => {
 
 /** Text of about `bytes` bytes that compresses like a real page (varied words, not one repeated character). */
 function filler(bytes: number, seed: string): string {
-  const words = ['cape', 'ears', 'gallery', 'player', 'texture', 'upload', 'elytra', 'animated', 'server', 'download', seed];
+  const words = [
+    'cape',
+    'ears',
+    'gallery',
+    'player',
+    'texture',
+    'upload',
+    'elytra',
+    'animated',
+    'server',
+    'download',
+    seed,
+  ];
   let text = '';
   for (let i = 0; text.length < bytes; i++) text += `${words[(i * 7 + seed.length) % words.length]}-${i % 97} `;
   return text;
 }
 
-/** A built site big enough for copies: pages, a shell, the 404 page, a stylesheet, a script, an SVG, a large PNG and a small file. */
+/**
+ * A built site big enough for copies: pages, a shell, the 404 page, a stylesheet, a script, an SVG, a large PNG and a
+ * small file.
+ */
 async function builtSiteFiles(): Promise<Record<string, string | Buffer>> {
-  const page = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${filler(6000, title)}</p></body></html>`;
+  const page = (title: string) =>
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${filler(6000, title)}</p></body></html>`;
   return {
     'index.html': page('home page'),
     'help.html': page('help page'),
@@ -145,7 +171,16 @@ describe('the build step that writes compressed copies', () => {
     const files = await builtSiteFiles();
     writeFiles(root, files);
     const report = precompressSite(root);
-    const texts = ['index.html', 'help.html', 'legal.html', 'user.html', '404.html', '_astro/template.abc123.css', '_astro/app.abc123.js', 'favicon.svg'];
+    const texts = [
+      'index.html',
+      'help.html',
+      'legal.html',
+      'user.html',
+      '404.html',
+      '_astro/template.abc123.css',
+      '_astro/app.abc123.js',
+      'favicon.svg',
+    ];
     expect(report.files).toBe(texts.length);
     for (const name of texts) {
       const original = fs.readFileSync(path.join(root, name));
@@ -199,7 +234,9 @@ function rawRequest(url: string, headers: Record<string, string> = {}, method = 
     const request = http.request(url, { method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
       response.on('error', reject);
     });
     request.on('error', reject);
@@ -252,41 +289,49 @@ describe('serving the compressed copies', () => {
     ['/no-such-page', '404.html', 404],
     ['/_astro/template.abc123.css', '_astro/template.abc123.css', 200],
     ['/favicon.svg', 'favicon.svg', 200],
-  ])('%s: brotli, gzip or the file itself by Accept-Encoding, the same headers otherwise', async (url, name, status) => {
-    const original = Buffer.from(files[name]!);
-    const brotli = await rawRequest(origin + url, { 'accept-encoding': 'gzip, deflate, br' });
-    expect(brotli.status).toBe(status);
-    expect(brotli.headers['content-encoding']).toBe('br');
-    expect(brotli.body.equals(copy(name, '.br'))).toBe(true);
-    expect(zlib.brotliDecompressSync(brotli.body).equals(original)).toBe(true);
-    expect(brotli.headers['content-length']).toBe(String(brotli.body.length));
-    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+  ])(
+    '%s: brotli, gzip or the file itself by Accept-Encoding, the same headers otherwise',
+    async (url, name, status) => {
+      const original = Buffer.from(files[name]!);
+      const brotli = await rawRequest(origin + url, { 'accept-encoding': 'gzip, deflate, br' });
+      expect(brotli.status).toBe(status);
+      expect(brotli.headers['content-encoding']).toBe('br');
+      expect(brotli.body.equals(copy(name, '.br'))).toBe(true);
+      expect(zlib.brotliDecompressSync(brotli.body).equals(original)).toBe(true);
+      expect(brotli.headers['content-length']).toBe(String(brotli.body.length));
+      expect(brotli.headers.vary).toMatch(/accept-encoding/i);
 
-    const gzip = await rawRequest(origin + url, { 'accept-encoding': 'gzip' });
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gzip.body.equals(copy(name, '.gz'))).toBe(true);
-    expect(zlib.gunzipSync(gzip.body).equals(original)).toBe(true);
+      const gzip = await rawRequest(origin + url, { 'accept-encoding': 'gzip' });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gzip.body.equals(copy(name, '.gz'))).toBe(true);
+      expect(zlib.gunzipSync(gzip.body).equals(original)).toBe(true);
 
-    for (const plain of [await rawRequest(origin + url), await rawRequest(origin + url, { 'accept-encoding': 'identity' })]) {
-      expect(plain.status).toBe(status);
-      expect(plain.headers['content-encoding']).toBeUndefined();
-      expect(plain.body.equals(original)).toBe(true);
-      expect(plain.headers.vary).toMatch(/accept-encoding/i);
-      expect(codingFreeHeaders(plain.headers)).toEqual(codingFreeHeaders(brotli.headers));
-    }
-    expect(codingFreeHeaders(gzip.headers)).toEqual(codingFreeHeaders(brotli.headers));
+      for (const plain of [
+        await rawRequest(origin + url),
+        await rawRequest(origin + url, { 'accept-encoding': 'identity' }),
+      ]) {
+        expect(plain.status).toBe(status);
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(plain.body.equals(original)).toBe(true);
+        expect(plain.headers.vary).toMatch(/accept-encoding/i);
+        expect(codingFreeHeaders(plain.headers)).toEqual(codingFreeHeaders(brotli.headers));
+      }
+      expect(codingFreeHeaders(gzip.headers)).toEqual(codingFreeHeaders(brotli.headers));
 
-    expect((await rawRequest(origin + url, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
-    const refused = await rawRequest(origin + url, { 'accept-encoding': 'br;q=0' });
-    expect(refused.headers['content-encoding']).toBeUndefined();
-    expect(refused.body.equals(original)).toBe(true);
+      expect((await rawRequest(origin + url, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe(
+        'gzip',
+      );
+      const refused = await rawRequest(origin + url, { 'accept-encoding': 'br;q=0' });
+      expect(refused.headers['content-encoding']).toBeUndefined();
+      expect(refused.body.equals(original)).toBe(true);
 
-    const head = await rawRequest(origin + url, { 'accept-encoding': 'br' }, 'HEAD');
-    expect(head.status).toBe(status);
-    expect(head.headers['content-encoding']).toBe('br');
-    expect(head.headers['content-length']).toBe(String(copy(name, '.br').length));
-    expect(head.body.length).toBe(0);
-  });
+      const head = await rawRequest(origin + url, { 'accept-encoding': 'br' }, 'HEAD');
+      expect(head.status).toBe(status);
+      expect(head.headers['content-encoding']).toBe('br');
+      expect(head.headers['content-length']).toBe(String(copy(name, '.br').length));
+      expect(head.body.length).toBe(0);
+    },
+  );
 
   it('keeps the page security headers on pages and the year-long caching on hashed assets', async () => {
     const page = await rawRequest(`${origin}/`, { 'accept-encoding': 'br' });

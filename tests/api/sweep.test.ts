@@ -1,5 +1,5 @@
-// The leftover sweep (`cloakroom sweep`, at server start, and on S3): old partial writes, unreferenced textures and unowned
-// blobs go; anything in use (a player's cape, a gallery item, its rendered preview) and anything recent stays.
+// The leftover sweep (`cloakroom sweep`, at server start, and on S3): old partial writes, unreferenced textures and
+// unowned blobs go; anything in use (a player's cape, a gallery item, its rendered preview) and anything recent stays.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -50,7 +50,10 @@ async function makeLeftovers(library: TextureLibrary): Promise<Leftovers> {
   const blob = sha256Hex(blobBytes);
   await library.store.put(blob, blobBytes);
   const textureBytes = await solidPng(64, 32, frameColour(colour++));
-  const texture = await library.put({ bytes: textureBytes, hash: sha256Hex(textureBytes), width: 64, height: 32, frames: 1 }, 'cape');
+  const texture = await library.put(
+    { bytes: textureBytes, hash: sha256Hex(textureBytes), width: 64, height: 32, frames: 1 },
+    'cape',
+  );
   await library.store.put(derivedKey(texture, 'preview'), await solidPng(32, 18, frameColour(colour++)));
   return { blob, texture };
 }
@@ -81,10 +84,17 @@ afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-/** Runs a Node entry point of the project with extra environment variables until it exits (or `until` says stop, then SIGTERM). */
+/**
+ * Runs a Node entry point of the project with extra environment variables until it exits (or `until` says stop, then
+ * SIGTERM).
+ */
 function runNode(args: string[], env: Record<string, string>, until?: (stdout: string) => boolean): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let stdout = '';
     let stderr = '';
@@ -117,12 +127,18 @@ describe.each(backends)('cloakroom sweep on $name', (backend) => {
     const player = await loginNewUser(server);
     const cape = await solidPng(64, 32, frameColour(colour++));
     expect((await player.jar.upload('/api/upload-cape', cape)).status).toBe(200);
-    const capeHash = (await server.db.selectFrom('users').select('cape_hash').where('uuid', '=', player.uuid).executeTakeFirstOrThrow()).cape_hash!;
+    const capeHash = (
+      await server.db.selectFrom('users').select('cape_hash').where('uuid', '=', player.uuid).executeTakeFirstOrThrow()
+    ).cape_hash!;
     const capeStored = (await library.read(capeHash))!;
     const form = new FormData();
     form.append('title', 'Kept');
     form.append('tags', JSON.stringify(['food']));
-    form.append('file', new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour++)))], { type: 'image/png' }), 'texture.png');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await solidPng(64, 32, frameColour(colour++)))], { type: 'image/png' }),
+      'texture.png',
+    );
     const created = await player.jar.sendForm('POST', '/api/gallery/new', form);
     expect(created.status).toBe(201);
     const galleryHash = ((await created.json()) as { hash: string }).hash;
@@ -133,7 +149,8 @@ describe.each(backends)('cloakroom sweep on $name', (backend) => {
     // Everything so far was written two hours ago; what follows is an upload still in flight.
     const twoHoursAgo = Date.now() - 2 * HOUR;
     await server.db.updateTable('textures').set({ created_at: twoHoursAgo }).execute();
-    for (const file of listFiles(storeRoot)) fs.utimesSync(path.join(storeRoot, file), twoHoursAgo / 1000, twoHoursAgo / 1000);
+    for (const file of listFiles(storeRoot))
+      fs.utimesSync(path.join(storeRoot, file), twoHoursAgo / 1000, twoHoursAgo / 1000);
     const fresh = await makeLeftovers(library);
     makePartialWrite(storeRoot);
 
@@ -154,7 +171,12 @@ describe.each(backends)('cloakroom sweep on $name', (backend) => {
       'Removed 1 partial write(s), 1 unreferenced texture(s) and 1 unowned blob(s) older than 60 minutes.',
     ]);
 
-    const oldFiles = [oldPartial, blobFile(old.blob), blobFile(old.texture), blobFile(derivedKey(old.texture, 'preview'))];
+    const oldFiles = [
+      oldPartial,
+      blobFile(old.blob),
+      blobFile(old.texture),
+      blobFile(derivedKey(old.texture, 'preview')),
+    ];
     expect(listFiles(storeRoot)).toEqual(before.filter((file) => !oldFiles.includes(file)));
     expect(await textureRows(server.db)).toEqual(rowsBefore.filter((hash) => hash !== old.texture));
     expect(await textureRows(server.db)).toContain(fresh.texture);
@@ -234,8 +256,10 @@ describe('the server at start', () => {
     const twoHoursAgo = (Date.now() - 2 * HOUR) / 1000;
     for (const file of listFiles(storeRoot)) fs.utimesSync(path.join(storeRoot, file), twoHoursAgo, twoHoursAgo);
 
-    const result = await runNode(['--import', 'tsx', 'server/main.ts'], { ...dataDirServerEnv(dataDir), ANSWER_FILES_DIR: answersDir }, (stdout) =>
-      stdout.includes('leftover sweep removed'),
+    const result = await runNode(
+      ['--import', 'tsx', 'server/main.ts'],
+      { ...dataDirServerEnv(dataDir), ANSWER_FILES_DIR: answersDir },
+      (stdout) => stdout.includes('leftover sweep removed'),
     );
     const lines = result.stdout
       .split('\n')
@@ -245,7 +269,11 @@ describe('the server at start', () => {
     const swept = lines.findIndex((line) => line.msg.startsWith('leftover sweep removed'));
     expect(listening).toBeGreaterThanOrEqual(0);
     expect(swept).toBeGreaterThan(listening);
-    expect(lines[swept]!.removed).toEqual([`partial write ${partial}`, `unreferenced texture ${texture}`, `unowned blob ${orphan}`]);
+    expect(lines[swept]!.removed).toEqual([
+      `partial write ${partial}`,
+      `unreferenced texture ${texture}`,
+      `unowned blob ${orphan}`,
+    ]);
     expect(listFiles(storeRoot)).toEqual([]);
     // Only the directory's mark is left: no file of the released texture.
     expect(listFiles(answersDir)).toEqual(['.applied']);
@@ -281,9 +309,15 @@ describe('sweepLeftovers on an S3 bucket', () => {
 
   it('removes the objects and rows older than the grace period that nothing uses, and nothing else', async () => {
     const user = 'a'.repeat(32);
-    await db.insertInto('users').values({ uuid: user, username: 'Kept', username_lower: 'kept', created_at: 0 }).execute();
+    await db
+      .insertInto('users')
+      .values({ uuid: user, username: 'Kept', username_lower: 'kept', created_at: 0 })
+      .execute();
     const capeBytes = await solidPng(64, 32, frameColour(colour++));
-    const cape = await library.put({ bytes: capeBytes, hash: sha256Hex(capeBytes), width: 64, height: 32, frames: 1 }, 'cape');
+    const cape = await library.put(
+      { bytes: capeBytes, hash: sha256Hex(capeBytes), width: 64, height: 32, frames: 1 },
+      'cape',
+    );
     await db.updateTable('users').set({ cape_hash: cape }).where('uuid', '=', user).execute();
     const old = await makeLeftovers(library);
     await db.updateTable('textures').set({ created_at: 0 }).execute();
@@ -296,7 +330,13 @@ describe('sweepLeftovers on an S3 bucket', () => {
 
     const grace = HOUR;
     const report = await sweepLeftovers(db, library, { graceMs: grace, now: cutoff + grace });
-    expect(report).toEqual({ partialWrites: [], textures: [old.texture], blobs: [old.blob], notifications: 0, changes: 0 });
+    expect(report).toEqual({
+      partialWrites: [],
+      textures: [old.texture],
+      blobs: [old.blob],
+      notifications: 0,
+      changes: 0,
+    });
     const gone = [old.blob, old.texture, derivedKey(old.texture, 'preview')];
     expect(await keys(library.store)).toEqual(before.filter((key) => !gone.includes(key)));
     expect(await textureRows(db)).toEqual([cape, fresh.texture].sort());

@@ -10,12 +10,24 @@ import { NO_PERCEPTUAL_HASH } from '../../server/textures/pipeline/perceptual-ha
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
-import { blobsDesign, designGif, designPng, reencodedGif, shiftedPng, solidPng, withChangedPixels } from '../../support/textures.ts';
+import {
+  blobsDesign,
+  designGif,
+  designPng,
+  reencodedGif,
+  shiftedPng,
+  solidPng,
+  withChangedPixels,
+} from '../../support/textures.ts';
 
 type Player = { jar: CookieJar; uuid: string; username: string };
 
 describe.each(backends)('texture blocklist on $name', (backend) => {
-  const suite = serverForSuite(backend, { GALLERY_UPLOADS_PER_10_MINUTES: '1000', TEXTURE_UPLOADS_PER_10_MINUTES: '1000', LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
+  const suite = serverForSuite(backend, {
+    GALLERY_UPLOADS_PER_10_MINUTES: '1000',
+    TEXTURE_UPLOADS_PER_10_MINUTES: '1000',
+    LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+  });
   let admin: Player;
   let reporter: Player;
   let uploader: Player;
@@ -30,7 +42,11 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const form = new FormData();
     form.append('title', 'Blocklist test');
     form.append('tags', JSON.stringify(['cute']));
-    form.append('file', new Blob([new Uint8Array(png)], { type }), type === 'image/gif' ? 'texture.gif' : 'texture.png');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(png)], { type }),
+      type === 'image/gif' ? 'texture.gif' : 'texture.png',
+    );
     return player.jar.sendForm('POST', '/api/gallery/new', form);
   };
   const capeUpload = (player: Player, bytes: Buffer, type = 'image/png') =>
@@ -40,7 +56,9 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
   async function stored(): Promise<{ rows: number; files: number }> {
     const rows = (await suite.server.db.selectFrom('textures').select('hash').execute()).length;
     const directory = path.join(suite.server.config.dataDir, 'textures');
-    const files = fs.existsSync(directory) ? fs.readdirSync(directory, { recursive: true }).filter((name) => String(name).endsWith('.png')).length : 0;
+    const files = fs.existsSync(directory)
+      ? fs.readdirSync(directory, { recursive: true }).filter((name) => String(name).endsWith('.png')).length
+      : 0;
     return { rows, files };
   }
 
@@ -57,7 +75,11 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
   }
 
   const blocklist = (hash: string) =>
-    suite.server.db.selectFrom('texture_blocklist').select(['hash', 'phash', 'reason', 'admin_uuid']).where('hash', '=', hash).executeTakeFirst();
+    suite.server.db
+      .selectFrom('texture_blocklist')
+      .select(['hash', 'phash', 'reason', 'admin_uuid'])
+      .where('hash', '=', hash)
+      .executeTakeFirst();
 
   it('after a gallery report REMOVE refuses the same file, a re-saved and a nudged copy at gallery and cape upload, storing nothing; an unrelated cape goes through', async () => {
     const author = await loginNewUser(suite.server);
@@ -66,9 +88,20 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     expect(created.status).toBe(201);
     const { hash } = (await created.json()) as { hash: string };
     expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
-    const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
-    expect((await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status).toBe(200);
-    expect(await blocklist(hash)).toEqual({ hash, phash: expect.stringMatching(/^[0-7][0-9a-f]{15}$/), reason: 'NSFW or NSFL image', admin_uuid: admin.uuid });
+    const report = await suite.server.db
+      .selectFrom('gallery_reports')
+      .select('id')
+      .where('hash', '=', hash)
+      .executeTakeFirstOrThrow();
+    expect(
+      (await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status,
+    ).toBe(200);
+    expect(await blocklist(hash)).toEqual({
+      hash,
+      phash: expect.stringMatching(/^[0-7][0-9a-f]{15}$/),
+      reason: 'NSFW or NSFL image',
+      admin_uuid: admin.uuid,
+    });
 
     const before = await stored();
     await expectGalleryRefused(await galleryUpload(uploader, picture));
@@ -90,8 +123,14 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     expect(created.status).toBe(201);
     const { hash } = (await created.json()) as { hash: string };
     expect((await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' })).status).toBe(200);
-    const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', hash).executeTakeFirstOrThrow();
-    expect((await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'BAN', reason: 'hate' })).status).toBe(200);
+    const report = await suite.server.db
+      .selectFrom('gallery_reports')
+      .select('id')
+      .where('hash', '=', hash)
+      .executeTakeFirstOrThrow();
+    expect(
+      (await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'BAN', reason: 'hate' })).status,
+    ).toBe(200);
     expect((await blocklist(hash))?.reason).toBe('Sexism, racism or other hateful content');
 
     await expectGalleryRefused(await galleryUpload(uploader, animation, 'image/gif'));
@@ -105,13 +144,17 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const ears = await solidPng(14, 7, [90, 40, 200, 255]);
     expect((await capeUpload(target, cape)).status).toBe(200);
     expect((await target.jar.upload('/api/upload-ears', ears)).status).toBe(200);
-    expect((await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status).toBe(200);
+    expect(
+      (await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status,
+    ).toBe(200);
     const report = await suite.server.db
       .selectFrom('user_reports')
       .select(['id', 'cape_hash', 'ears_hash'])
       .where('user_uuid', '=', target.uuid)
       .executeTakeFirstOrThrow();
-    expect((await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'REMOVE', reason: 'drugs' })).status).toBe(200);
+    expect(
+      (await admin.jar.post('/api/admin/reports/user', { id: report.id, action: 'REMOVE', reason: 'drugs' })).status,
+    ).toBe(200);
     expect((await blocklist(report.cape_hash!))?.reason).toBe('Promotes drugs');
     // Plain ears are too simple to recognise by their look: they are blocked by their content alone.
     expect((await blocklist(report.ears_hash!))?.phash).toBe(NO_PERCEPTUAL_HASH);
@@ -132,10 +175,16 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const maker = await loginNewUser(suite.server);
     const author = await loginNewUser(suite.server);
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await designPng(64, 32, blobsDesign(9), 'full'))], { type: 'image/png' }), 'picture.png');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await designPng(64, 32, blobsDesign(9), 'full'))], { type: 'image/png' }),
+      'picture.png',
+    );
     form.append('scale', '1');
     form.append('color', '000000');
-    const made = await maker.jar.sendForm('POST', '/api/gallery/cape-creator', form, { headers: { accept: 'application/json' } });
+    const made = await maker.jar.sendForm('POST', '/api/gallery/cape-creator', form, {
+      headers: { accept: 'application/json' },
+    });
     expect(made.status).toBe(200);
     const { hash, cape } = (await made.json()) as { hash: string; cape: string };
     const bytes = Buffer.from(await (await fetch(new URL(new URL(cape).pathname, suite.server.url))).arrayBuffer());
@@ -143,9 +192,17 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const created = await galleryUpload(author, await withChangedPixels(bytes, 3, 4));
     expect(created.status).toBe(201);
     const nearCopy = ((await created.json()) as { hash: string }).hash;
-    expect((await reporter.jar.post('/api/gallery/report', { hash: nearCopy, tac: true, reason: 'nsfw' })).status).toBe(200);
-    const report = await suite.server.db.selectFrom('gallery_reports').select('id').where('hash', '=', nearCopy).executeTakeFirstOrThrow();
-    expect((await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status).toBe(200);
+    expect((await reporter.jar.post('/api/gallery/report', { hash: nearCopy, tac: true, reason: 'nsfw' })).status).toBe(
+      200,
+    );
+    const report = await suite.server.db
+      .selectFrom('gallery_reports')
+      .select('id')
+      .where('hash', '=', nearCopy)
+      .executeTakeFirstOrThrow();
+    expect(
+      (await admin.jar.post('/api/admin/reports/gallery', { id: report.id, action: 'REMOVE', reason: 'nsfw' })).status,
+    ).toBe(200);
     expect(await blocklist(hash)).toBeUndefined();
 
     for (const response of [
@@ -161,11 +218,18 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const target = await loginNewUser(suite.server);
     const animation = await designGif(64, 32, [blobsDesign(5), blobsDesign(6), blobsDesign(8)], 'cape-and-elytra');
     expect((await capeUpload(target, animation, 'image/gif')).status).toBe(200);
-    const worn = await suite.server.db.selectFrom('users').select(['cape_hash', 'cape_strip_hash']).where('uuid', '=', target.uuid).executeTakeFirstOrThrow();
+    const worn = await suite.server.db
+      .selectFrom('users')
+      .select(['cape_hash', 'cape_strip_hash'])
+      .where('uuid', '=', target.uuid)
+      .executeTakeFirstOrThrow();
     expect((await admin.jar.post('/api/admin/user/cape/delete', { uuid: target.uuid })).status).toBe(200);
     const still = await blocklist(worn.cape_hash!);
     expect(still).toMatchObject({ reason: EDIT_USER_REMOVAL_REASON, admin_uuid: admin.uuid });
-    expect(await blocklist(worn.cape_strip_hash!)).toMatchObject({ phash: still!.phash, reason: EDIT_USER_REMOVAL_REASON });
+    expect(await blocklist(worn.cape_strip_hash!)).toMatchObject({
+      phash: still!.phash,
+      reason: EDIT_USER_REMOVAL_REASON,
+    });
 
     const before = await stored();
     await expectCapeRefused(await capeUpload(target, animation, 'image/gif'));

@@ -1,6 +1,12 @@
-// API tests for POST/DELETE /api/upload-cape and /api/upload-ears refusing: file rule rejections, no session, no XSRF header.
+// API tests for POST/DELETE /api/upload-cape and /api/upload-ears refusing: file rule rejections, no session, no XSRF
+// header.
 import { describe, expect, it } from 'vitest';
-import { NO_FILE_MESSAGE, textureMessages, wrongCapeSizeMessage, wrongSizeMessage } from '../../src/lib/texture-rules.ts';
+import {
+  NO_FILE_MESSAGE,
+  textureMessages,
+  wrongCapeSizeMessage,
+  wrongSizeMessage,
+} from '../../src/lib/texture-rules.ts';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, newBrowser } from '../helpers/server.ts';
 import { uploadImagesForFile, uploadSuite } from '../helpers/upload.ts';
@@ -47,7 +53,10 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
     it('keeps the current cape when a later upload is refused', async () => {
       const { jar, uuid } = await loginNewUser(suite.server);
       const url = await uploadOk(jar, 'cape', capes[0]!);
-      await expectRefused(await jar.upload('/api/upload-cape', images.bombGif!, { type: 'image/gif' }), textureMessages.capeTooManyFrames);
+      await expectRefused(
+        await jar.upload('/api/upload-cape', images.bombGif!, { type: 'image/gif' }),
+        textureMessages.capeTooManyFrames,
+      );
       expect((await profile(uuid)).cape_url).toBe(url);
       expect((await fetchTexture(url)).status).toBe(200);
     });
@@ -118,11 +127,17 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       const url = await uploadOk(jar, 'cape', capes[3]!);
       const rowsBefore = await textureRows();
       expect((await jar.upload('/api/upload-cape', capes[4]!, { xsrf: false })).status).toBe(419);
-      expect((await jar.upload('/api/upload-cape', capes[4]!, { headers: { 'x-xsrf-token': 'wrong' } })).status).toBe(419);
+      expect((await jar.upload('/api/upload-cape', capes[4]!, { headers: { 'x-xsrf-token': 'wrong' } })).status).toBe(
+        419,
+      );
       expect((await jar.upload('/api/upload-ears', ears[2]!, { xsrf: false })).status).toBe(419);
       const cookie = `XSRF-TOKEN=${jar.cookie('XSRF-TOKEN')}; session=${jar.cookie('session')}`;
-      expect((await fetch(`${suite.server.url}/api/upload-cape`, { method: 'DELETE', headers: { cookie } })).status).toBe(419);
-      expect((await fetch(`${suite.server.url}/api/upload-ears`, { method: 'DELETE', headers: { cookie } })).status).toBe(419);
+      expect(
+        (await fetch(`${suite.server.url}/api/upload-cape`, { method: 'DELETE', headers: { cookie } })).status,
+      ).toBe(419);
+      expect(
+        (await fetch(`${suite.server.url}/api/upload-ears`, { method: 'DELETE', headers: { cookie } })).status,
+      ).toBe(419);
       expect(await textureRows()).toBe(rowsBefore);
       expect((await profile(uuid)).cape_url).toBe(url);
     });

@@ -1,4 +1,5 @@
-// API tests for POST/DELETE /api/upload-cape and /api/upload-ears storing: the answer, storage, dedup, release and the profile.
+// API tests for POST/DELETE /api/upload-cape and /api/upload-ears storing: the answer, storage, dedup, release and the
+// profile.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, startServer } from '../helpers/server.ts';
@@ -57,7 +58,10 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       const hash = TEXTURE_URL.exec(url)![1]!;
       expect(await textureRows(hash)).toBe(1);
 
-      expect(await (await first.jar.request('DELETE', '/api/upload-cape')).json()).toEqual({ success: true, cape: null });
+      expect(await (await first.jar.request('DELETE', '/api/upload-cape')).json()).toEqual({
+        success: true,
+        cape: null,
+      });
       expect((await profile(first.uuid)).cape_url).toBeNull();
       expect((await fetchTexture(url)).status, 'still used by the second player').toBe(200);
       expect((await profile(second.uuid)).cape_url).toBe(url);
@@ -155,11 +159,20 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
 
     it('answers a notice when the animation was scaled down to fit, and keeps the still at full size', async () => {
       const { jar, uuid } = await loginNewUser(suite.server);
-      const response = await jar.upload('/api/upload-cape', images.overBudget!, { type: 'image/gif', filename: 'cape.gif' });
+      const response = await jar.upload('/api/upload-cape', images.overBudget!, {
+        type: 'image/gif',
+        filename: 'cape.gif',
+      });
       const body = (await response.json()) as Record<string, string>;
       expect(response.status, JSON.stringify(body)).toBe(200);
-      expect(body).toEqual({ success: true, cape: expect.stringMatching(TEXTURE_URL), notice: 'The animation was scaled to 512 × 256 a frame to fit.' });
-      const strip = await rgbaPixels(Buffer.from(await (await fetchTexture((await profile(uuid)).animated_cape_url as string)).arrayBuffer()));
+      expect(body).toEqual({
+        success: true,
+        cape: expect.stringMatching(TEXTURE_URL),
+        notice: 'The animation was scaled to 512 × 256 a frame to fit.',
+      });
+      const strip = await rgbaPixels(
+        Buffer.from(await (await fetchTexture((await profile(uuid)).animated_cape_url as string)).arrayBuffer()),
+      );
       expect([strip.width, strip.height]).toEqual([512, 256 * 17]);
       const still = await rgbaPixels(Buffer.from(await (await fetchTexture(body.cape!)).arrayBuffer()));
       expect([still.width, still.height]).toEqual([1024, 512]);
@@ -199,11 +212,18 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
         const third = await send(capes[1]!);
         expect(third.status).toBe(429);
         expect(await third.json()).toEqual({ error: 'Too many cape uploads. Try again in 10 minutes.' });
-        const row = await limited.db.selectFrom('users').select('cape_hash').where('uuid', '=', uuid).executeTakeFirstOrThrow();
+        const row = await limited.db
+          .selectFrom('users')
+          .select('cape_hash')
+          .where('uuid', '=', uuid)
+          .executeTakeFirstOrThrow();
         expect(row.cape_hash, 'the refused upload changed nothing').toBe(TEXTURE_URL.exec(kept.cape)![1]);
         expect((await send(ears[1]!, 'ears')).status, 'ears have a limit of their own').toBe(200);
         const other = await loginNewUser(limited);
-        expect((await other.jar.upload('/api/upload-cape', capes[1]!, { type: 'image/png', filename: 'cape.png' })).status, 'the limit is per user').toBe(200);
+        expect(
+          (await other.jar.upload('/api/upload-cape', capes[1]!, { type: 'image/png', filename: 'cape.png' })).status,
+          'the limit is per user',
+        ).toBe(200);
       } finally {
         await limited.close();
         await limitedDb.drop();

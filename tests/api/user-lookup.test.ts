@@ -1,4 +1,5 @@
-// API tests for the player lookup (GET /api/user/search/{id}) and player reports (POST /api/user/report), on both databases.
+// API tests for the player lookup (GET /api/user/search/{id}) and player reports (POST /api/user/report), on both
+// databases.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
@@ -26,12 +27,20 @@ describe.each(backends)('player lookup and reports on $name', (backend) => {
   const search = (id: string) => fetch(`${suite.server.url}/api/user/search/${encodeURIComponent(id)}`);
 
   it('finds a player by name in any case and by uuid with or without dashes, with their mod API profile', async () => {
-    const answers = await Promise.all([target.username.toUpperCase(), target.username.toLowerCase(), target.uuid, dashed(target.uuid)].map(search));
+    const answers = await Promise.all(
+      [target.username.toUpperCase(), target.username.toLowerCase(), target.uuid, dashed(target.uuid)].map(search),
+    );
     const bodies = await Promise.all(answers.map((response) => response.json()));
     expect(answers.map((response) => response.status)).toEqual([200, 200, 200, 200]);
     const profile = await (await fetch(`${suite.server.url}/profile/${target.uuid}`)).json();
     for (const body of bodies) {
-      expect(body).toEqual({ uuid: target.uuid, username: target.username, group: { name: 'Player', emoji: '' }, premium: null, profile });
+      expect(body).toEqual({
+        uuid: target.uuid,
+        username: target.username,
+        group: { name: 'Player', emoji: '' },
+        premium: null,
+        profile,
+      });
     }
     expect(bodies[0].profile.cape_url).toBe(capeUrl);
   });
@@ -61,8 +70,16 @@ describe.each(backends)('player lookup and reports on $name', (backend) => {
     expect(again.status).toBe(422);
     expect((await again.json()).error).toMatch(/already reported this player/);
 
-    const report = await suite.server.db.selectFrom('user_reports').selectAll().where('user_uuid', '=', target.uuid).executeTakeFirstOrThrow();
-    expect(report).toMatchObject({ reporter_uuid: reporter.uuid, cape_hash: capeUrl.split('/').pop(), resolved_at: null });
+    const report = await suite.server.db
+      .selectFrom('user_reports')
+      .selectAll()
+      .where('user_uuid', '=', target.uuid)
+      .executeTakeFirstOrThrow();
+    expect(report).toMatchObject({
+      reporter_uuid: reporter.uuid,
+      cape_hash: capeUrl.split('/').pop(),
+      resolved_at: null,
+    });
 
     // The player changes their cape: the reported one stays readable for the moderators.
     await target.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(23)));
@@ -84,9 +101,15 @@ describe.each(backends)('player lookup and reports on $name', (backend) => {
     expect(unknown.status).toBe(404);
 
     const visitor = await newBrowser(suite.server);
-    expect((await visitor.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status).toBe(401);
+    expect((await visitor.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' })).status).toBe(
+      401,
+    );
 
-    const forged = await reporter.jar.post('/api/user/report', { uuid: target.uuid, terms: true, reason: 'nsfw' }, { 'x-xsrf-token': 'forged' });
+    const forged = await reporter.jar.post(
+      '/api/user/report',
+      { uuid: target.uuid, terms: true, reason: 'nsfw' },
+      { 'x-xsrf-token': 'forged' },
+    );
     expect(forged.status).toBe(419);
   });
 });

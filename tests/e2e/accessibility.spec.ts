@@ -1,5 +1,5 @@
-// Every page of the route table passes axe-core's WCAG 2.1 AA rules, for a visitor and a logged-in player, and every page with
-// a moderator's controls for an admin.
+// Every page of the route table passes axe-core's WCAG 2.1 AA rules, for a visitor and a logged-in player, and every
+// page with a moderator's controls for an admin.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { routes, type Route } from '../../src/lib/routes';
 import { noisePng } from '../../support/textures';
@@ -37,7 +37,9 @@ async function session(browser: Browser, prefix: string, admin = false): Promise
   return state;
 }
 
-/** Creates the player the dynamic routes show, with a cape, a gallery texture and a report on each from another player. */
+/**
+ * Creates the player the dynamic routes show, with a cape, a gallery texture and a report on each from another player.
+ */
 async function createSeed(browser: Browser): Promise<Seed> {
   const page = await openPage(browser);
   const username = uniqueName('Shown');
@@ -49,7 +51,11 @@ async function createSeed(browser: Browser): Promise<Seed> {
   expect(cape.status(), await cape.text()).toBe(200);
   const created = await page.request.post('/api/gallery/new', {
     headers: await xsrf(page),
-    multipart: { title: 'shown cape', tags: JSON.stringify(['minimal']), file: { name: 'texture.png', mimeType: 'image/png', buffer: await noisePng(64, 32) } },
+    multipart: {
+      title: 'shown cape',
+      tags: JSON.stringify(['minimal']),
+      file: { name: 'texture.png', mimeType: 'image/png', buffer: await noisePng(64, 32) },
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { hash } = (await created.json()) as { hash: string };
@@ -58,9 +64,15 @@ async function createSeed(browser: Browser): Promise<Seed> {
 
   const reporter = await openPage(browser);
   await logIn(reporter, uniqueName('Reporter'));
-  const galleryReport = await reporter.request.post('/api/gallery/report', { headers: await xsrf(reporter), data: { hash, tac: true, reason: 'nsfw' } });
+  const galleryReport = await reporter.request.post('/api/gallery/report', {
+    headers: await xsrf(reporter),
+    data: { hash, tac: true, reason: 'nsfw' },
+  });
   expect(galleryReport.status(), await galleryReport.text()).toBe(200);
-  const userReport = await reporter.request.post('/api/user/report', { headers: await xsrf(reporter), data: { uuid, terms: true, reason: 'nsfw' } });
+  const userReport = await reporter.request.post('/api/user/report', {
+    headers: await xsrf(reporter),
+    data: { uuid, terms: true, reason: 'nsfw' },
+  });
   expect(userReport.status(), await userReport.text()).toBe(200);
   await reporter.context().close();
   return { username, uuid, hash };
@@ -69,7 +81,10 @@ async function createSeed(browser: Browser): Promise<Seed> {
 /** Routes that are no page of this site: /download sends the browser on to the mod's download site. */
 const OFF_SITE = new Set(['download']);
 
-/** Pages an admin sees otherwise than a player: the admin pages, and the gallery and player pages with a moderator's controls. */
+/**
+ * Pages an admin sees otherwise than a player: the admin pages, and the gallery and player pages with a moderator's
+ * controls.
+ */
 function showsModeratorTools(route: Route): boolean {
   return route.name.startsWith('admin') || ['gallery-item', 'gallery-user', 'user'].includes(route.name);
 }

@@ -10,11 +10,19 @@ test('a visitor opening an auth page is sent to the login page with ref', async 
   await page.goto('/account/delete');
   await expect(page).toHaveURL(/\/account\/login\?ref=%2Faccount%2Fdelete$/);
   await expect(page.getByRole('heading', { name: 'Login or Register' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Login with Microsoft' })).toHaveAttribute('href', '/api/account/oauth/redirect?ref=%2Faccount%2Fdelete');
-  await expect(page.getByRole('link', { name: 'Login using Minecraft' })).toHaveAttribute('href', '/account/login/minecraft?ref=%2Faccount%2Fdelete');
+  await expect(page.getByRole('link', { name: 'Login with Microsoft' })).toHaveAttribute(
+    'href',
+    '/api/account/oauth/redirect?ref=%2Faccount%2Fdelete',
+  );
+  await expect(page.getByRole('link', { name: 'Login using Minecraft' })).toHaveAttribute(
+    'href',
+    '/account/login/minecraft?ref=%2Faccount%2Fdelete',
+  );
 });
 
-test('Microsoft login, not configured, comes back to the login page with the message in its error box and the ref kept', async ({ page }) => {
+test('Microsoft login, not configured, comes back to the login page with the message in its error box and the ref kept', async ({
+  page,
+}) => {
   // The e2e server has Microsoft login configured (tests/e2e/microsoft-login.spec.ts): answer as a server without
   // MICROSOFT_CLIENT_ID does (its redirect is covered by tests/api/general.test.ts).
   await page.route('**/api/account/oauth/redirect?*', (route) =>
@@ -28,7 +36,10 @@ test('Microsoft login, not configured, comes back to the login page with the mes
   // The site's own page: its header, menu and footer are there.
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(page.getByRole('contentinfo')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Login using Minecraft' })).toHaveAttribute('href', '/account/login/minecraft?ref=%2Fupload-cape');
+  await expect(page.getByRole('link', { name: 'Login using Minecraft' })).toHaveAttribute(
+    'href',
+    '/account/login/minecraft?ref=%2Fupload-cape',
+  );
 });
 
 test('the login page shows no message for an unknown error reason', async ({ page }) => {
@@ -90,14 +101,18 @@ test('visitors see Login and Register; users see avatar, name and their dropdown
   const avatar = await sharp({ create: { width: 24, height: 24, channels: 4, background: '#3a7' } })
     .png()
     .toBuffer();
-  await page.route('https://crafatar.com/avatars/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: avatar }));
+  await page.route('https://crafatar.com/avatars/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'image/png', body: avatar }),
+  );
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
   await expect(page.getByTestId('user-menu')).toBeHidden();
   // Logged out, the profile link is the player lookup.
   await expect(page.getByRole('link', { name: 'Player lookup' })).toHaveAttribute('href', '/user');
-  await expect(page.getByRole('link', { name: 'Official Gallery' }).or(page.getByText('Official Gallery'))).toBeVisible();
+  await expect(
+    page.getByRole('link', { name: 'Official Gallery' }).or(page.getByText('Official Gallery')),
+  ).toBeVisible();
 
   const name = uniqueName('Menu');
   await logIn(page, name);

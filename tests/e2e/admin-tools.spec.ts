@@ -20,7 +20,14 @@ async function otherBrowser(browser: Browser, baseURL: string): Promise<Page> {
 
 /** A cape PNG of one colour, unlike any other test's (a moderator's removal refuses the same picture for everyone). */
 function cape(red: number): Promise<Buffer> {
-  return sharp({ create: { width: 64, height: 32, channels: 4, background: { r: red, g: Math.floor(Math.random() * 256), b: 160, alpha: 1 } } })
+  return sharp({
+    create: {
+      width: 64,
+      height: 32,
+      channels: 4,
+      background: { r: red, g: Math.floor(Math.random() * 256), b: 160, alpha: 1 },
+    },
+  })
     .png()
     .toBuffer();
 }
@@ -58,13 +65,22 @@ test("a banned player's registration code is refused with the ban message", asyn
   const banned = uniqueName('Gone');
   issueCode(banned);
   const { uuid } = (await (await page.request.get(`/api/user/search/${banned}`)).json()) as { uuid: string };
-  expect((await page.request.post('/api/admin/user/ban', { headers: await xsrf(page), data: { uuid, confirm: true, reason: 'nsfw' } })).status()).toBe(200);
+  expect(
+    (
+      await page.request.post('/api/admin/user/ban', {
+        headers: await xsrf(page),
+        data: { uuid, confirm: true, reason: 'nsfw' },
+      })
+    ).status(),
+  ).toBe(200);
 
   await page.goto('/admin/registration/generate');
   await waitForIslands(page);
   await page.getByLabel('Username').fill(banned);
   await page.getByRole('button', { name: 'Generate code' }).click();
-  await expect(page.getByText('The specified account has been banned for violating our terms of service.')).toBeVisible();
+  await expect(
+    page.getByText('The specified account has been banned for violating our terms of service.'),
+  ).toBeVisible();
   await expect(page.getByTestId('registration-code')).toHaveCount(0);
 });
 
@@ -81,13 +97,27 @@ test('an admin takes a texture off the gallery whitelist after confirming', asyn
   // Whitelisted as a moderator does: from the gallery report queue.
   const reporter = await otherBrowser(browser, baseURL!);
   await logIn(reporter, uniqueName('Rep'));
-  expect((await reporter.request.post('/api/gallery/report', { headers: await xsrf(reporter), data: { hash, tac: true, reason: 'nsfw' } })).status()).toBe(200);
+  expect(
+    (
+      await reporter.request.post('/api/gallery/report', {
+        headers: await xsrf(reporter),
+        data: { hash, tac: true, reason: 'nsfw' },
+      })
+    ).status(),
+  ).toBe(200);
   await reporter.context().close();
-  const queue = (await (await page.request.get('/api/admin/reports/gallery')).json()) as { data: Array<{ id: number; hash: string }> };
+  const queue = (await (await page.request.get('/api/admin/reports/gallery')).json()) as {
+    data: Array<{ id: number; hash: string }>;
+  };
   const report = queue.data.find((row) => row.hash === hash)!;
-  expect((await page.request.post('/api/admin/reports/gallery', { headers: await xsrf(page), data: { id: report.id, action: 'WHITELIST' } })).status()).toBe(
-    200,
-  );
+  expect(
+    (
+      await page.request.post('/api/admin/reports/gallery', {
+        headers: await xsrf(page),
+        data: { id: report.id, action: 'WHITELIST' },
+      })
+    ).status(),
+  ).toBe(200);
 
   await page.goto('/admin');
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Gallery whitelist' }).click();
@@ -99,7 +129,9 @@ test('an admin takes a texture off the gallery whitelist after confirming', asyn
   await row.getByRole('button', { name: 'Remove from whitelist' }).click();
   await row.getByRole('button', { name: 'Confirm: remove from the whitelist' }).click();
   await expect(page.getByTestId('whitelist-row').filter({ hasText: title })).toHaveCount(0);
-  expect(((await (await page.request.get(`/api/gallery/${hash}`)).json()) as { whitelisted: boolean }).whitelisted).toBe(false);
+  expect(
+    ((await (await page.request.get(`/api/gallery/${hash}`)).json()) as { whitelisted: boolean }).whitelisted,
+  ).toBe(false);
 });
 
 test('the AI cape log lists each request with the cape it made', async ({ page }) => {
@@ -117,8 +149,15 @@ test('the AI cape log lists each request with the cape it made', async ({ page }
   // No AI creator yet writes the log: the row goes straight into the server's database.
   const db = openDatabase(`sqlite:${path.join(E2E_DATA_DIR, 'cloakroom.db')}`);
   try {
-    const user = await db.selectFrom('users').select(['uuid', 'cape_hash']).where('username', '=', asker).executeTakeFirstOrThrow();
-    await db.insertInto('ai_cape_logs').values({ created_at: Date.now(), user_uuid: user.uuid, prompt, texture_hash: user.cape_hash }).execute();
+    const user = await db
+      .selectFrom('users')
+      .select(['uuid', 'cape_hash'])
+      .where('username', '=', asker)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('ai_cape_logs')
+      .values({ created_at: Date.now(), user_uuid: user.uuid, prompt, texture_hash: user.cape_hash })
+      .execute();
   } finally {
     await db.destroy();
   }
@@ -155,7 +194,11 @@ test('edit user switches a cape flag and the mod API follows', async ({ page, br
   expect(((await (await page.request.get(`/profile/${uuid}`)).json()) as { capeGlint: boolean }).capeGlint).toBe(true);
 });
 
-test('edit user asks before deleting a cape; once confirmed, the cape leaves the player and the mod API at once', async ({ page, browser, baseURL }) => {
+test('edit user asks before deleting a cape; once confirmed, the cape leaves the player and the mod API at once', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const target = uniqueName('Caped');
   const player = await otherBrowser(browser, baseURL!);
   await logIn(player, target);

@@ -1,4 +1,5 @@
-// The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out and told why, and players kept out.
+// The admin area: the dashboard, the ban list with its unban confirm step, a banned player logged out and told why, and
+// players kept out.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { bannedLogoutMessage } from '../../src/lib/login-errors';
 import sharp from 'sharp';
@@ -65,16 +66,24 @@ async function logInThenGetBanned(browser: Browser, page: Page): Promise<void> {
 /** What a banned player is told on the page they land on. */
 const BANNED_LOGOUT = bannedLogoutMessage('NSFW or NSFL image');
 
-test('a banned player is logged out on their next page and told why on the login page it sends them to', async ({ browser, page }) => {
+test('a banned player is logged out on their next page and told why on the login page it sends them to', async ({
+  browser,
+  page,
+}) => {
   await logInThenGetBanned(browser, page);
   await page.goto('/upload-cape');
   await expect(page).toHaveURL(/\/account\/login/);
   await expect(page.getByTestId('user-menu')).toBeHidden();
   await expect(page.getByRole('alert').filter({ hasText: 'banned' })).toHaveText(BANNED_LOGOUT);
-  expect(BANNED_LOGOUT).toBe('The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.');
+  expect(BANNED_LOGOUT).toBe(
+    'The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.',
+  );
 });
 
-test('a banned player who opens a page anyone may see is logged out and told why on that page', async ({ browser, page }) => {
+test('a banned player who opens a page anyone may see is logged out and told why on that page', async ({
+  browser,
+  page,
+}) => {
   await logInThenGetBanned(browser, page);
   await page.goto('/help');
   await expect(page.getByRole('alert').filter({ hasText: 'banned' })).toHaveText(BANNED_LOGOUT);
@@ -105,7 +114,9 @@ test('an admin finds a player on the edit user page and bans them after ticking 
   await expect(record.getByText('Banned', { exact: true })).toBeVisible();
 });
 
-test('the edit user page says an unknown player is not registered, then returns to the empty search', async ({ page }) => {
+test('the edit user page says an unknown player is not registered, then returns to the empty search', async ({
+  page,
+}) => {
   await logIn(page, uniqueName('Mod'), { admin: true });
   await page.goto('/admin/edit-user/Nobody_Here_42');
   await expect(page.getByRole('alert')).toHaveText("That user doesn't exist or isn't registered.");
@@ -113,7 +124,10 @@ test('the edit user page says an unknown player is not registered, then returns 
   await expect(page.getByLabel('Username')).toHaveValue('');
 });
 
-/** Logs a new player in on a fresh page, gives them a cape and has another new player report them; returns the reported name. */
+/**
+ * Logs a new player in on a fresh page, gives them a cape and has another new player report them; returns the reported
+ * name.
+ */
 async function reportedPlayerWithCape(page: Page): Promise<string> {
   const browser = page.context().browser()!;
   const baseURL = test.info().project.use.baseURL!;
@@ -125,10 +139,14 @@ async function reportedPlayerWithCape(page: Page): Promise<string> {
   await skipServerAdvert(target.context(), baseURL);
   const name = uniqueName('Reported');
   await logIn(target, name);
-  const cape = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 200, g: 30, b: 160, alpha: 1 } } })
+  const cape = await sharp({
+    create: { width: 64, height: 32, channels: 4, background: { r: 200, g: 30, b: 160, alpha: 1 } },
+  })
     .png()
     .toBuffer();
-  await post(target, '/api/upload-cape', { multipart: { file: { name: 'cape.png', mimeType: 'image/png', buffer: cape } } });
+  await post(target, '/api/upload-cape', {
+    multipart: { file: { name: 'cape.png', mimeType: 'image/png', buffer: cape } },
+  });
   const uuid = ((await (await target.request.get('/api/user')).json()) as { uuid: string }).uuid;
   await target.close();
   const reporter = await browser.newPage();
@@ -139,7 +157,9 @@ async function reportedPlayerWithCape(page: Page): Promise<string> {
   return name;
 }
 
-test("an admin works the player report queue: Remove starts from the reporter's reason and needs one, Cancel goes back, Ban bans", async ({ page }) => {
+test("an admin works the player report queue: Remove starts from the reporter's reason and needs one, Cancel goes back, Ban bans", async ({
+  page,
+}) => {
   const first = await reportedPlayerWithCape(page);
   const second = await reportedPlayerWithCape(page);
   await logIn(page, uniqueName('Mod'), { admin: true });
@@ -170,7 +190,9 @@ test("an admin works the player report queue: Remove starts from the reporter's 
   await secondReport.getByRole('button', { name: 'Confirm ban' }).click();
   await expect(page.getByTestId('user-report').filter({ hasText: second })).toHaveCount(0);
   await page.goto('/admin/bans/user');
-  await expect(page.getByTestId('ban-row').filter({ hasText: second })).toContainText('Sexism, racism or other hateful content');
+  await expect(page.getByTestId('ban-row').filter({ hasText: second })).toContainText(
+    'Sexism, racism or other hateful content',
+  );
 });
 
 test('an admin whitelists a reported gallery texture from the gallery report queue', async ({ page }) => {
@@ -180,12 +202,18 @@ test('an admin whitelists a reported gallery texture from the gallery report que
   await skipServerAdvert(author.context(), baseURL);
   await logIn(author, uniqueName('Artist'));
   const title = uniqueName('art').toLowerCase();
-  const texture = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 20, g: 180, b: 90, alpha: 1 } } })
+  const texture = await sharp({
+    create: { width: 64, height: 32, channels: 4, background: { r: 20, g: 180, b: 90, alpha: 1 } },
+  })
     .png()
     .toBuffer();
   const created = await author.request.post('/api/gallery/new', {
     headers: await xsrf(author),
-    multipart: { title, tags: JSON.stringify(['nature']), file: { name: 'texture.png', mimeType: 'image/png', buffer: texture } },
+    multipart: {
+      title,
+      tags: JSON.stringify(['nature']),
+      file: { name: 'texture.png', mimeType: 'image/png', buffer: texture },
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { hash } = (await created.json()) as { hash: string };

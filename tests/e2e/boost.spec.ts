@@ -13,9 +13,18 @@ async function bot(page: Page, path: string, data: Record<string, unknown>): Pro
   expect(response.status(), await response.text()).toBe(200);
 }
 
-test('the boost steps unlock as the bot reports the link and the boost, and the chosen cosmetic reaches the game', async ({ page }) => {
+test('the boost steps unlock as the bot reports the link and the boost, and the chosen cosmetic reaches the game', async ({
+  page,
+}) => {
   await logIn(page, uniqueName('Booster'), { ref: '/premium/boost' });
-  const cape = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 20, g: Math.floor(Math.random() * 256), b: 220, alpha: 1 } } })
+  const cape = await sharp({
+    create: {
+      width: 64,
+      height: 32,
+      channels: 4,
+      background: { r: 20, g: Math.floor(Math.random() * 256), b: 220, alpha: 1 },
+    },
+  })
     .png()
     .toBuffer();
   const upload = await page.request.post('/api/upload-cape', {

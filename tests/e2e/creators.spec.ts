@@ -27,7 +27,11 @@ async function loadedPreview(page: Page): Promise<string> {
   await expect(page.getByTestId('creator-result')).toHaveAttribute('data-state', 'ready');
   // Width and height in one reading: a settings change may swap the image between two readings.
   await expect
-    .poll(() => preview.evaluate((image: HTMLImageElement) => (image.complete ? `${image.naturalWidth} × ${image.naturalHeight}` : 'loading')))
+    .poll(() =>
+      preview.evaluate((image: HTMLImageElement) =>
+        image.complete ? `${image.naturalWidth} × ${image.naturalHeight}` : 'loading',
+      ),
+    )
     .toBe('320 × 180');
   return (await preview.getAttribute('src'))!;
 }
@@ -90,13 +94,19 @@ test('cape creator: a picture becomes a cape; a new scale shows the loading stat
 
 test('cape creator: a file that is not a picture is refused on the page', async ({ page }) => {
   await openCreator(page, '/gallery/cape-creator');
-  await page.getByLabel('Picture', { exact: true }).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await page
+    .getByLabel('Picture', { exact: true })
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await expect(page.getByRole('alert')).toHaveText(creatorMessages.inputType);
 });
 
-test('animated creator: a GIF over a background becomes an animated cape whose download is the strip', async ({ page }) => {
+test('animated creator: a GIF over a background becomes an animated cape whose download is the strip', async ({
+  page,
+}) => {
   await openCreator(page, '/gallery/animated-cape-creator');
-  await page.getByLabel('Animation (GIF)').setInputFiles({ name: 'anim.gif', mimeType: 'image/gif', buffer: await animatedGif(40, 64, 3) });
+  await page
+    .getByLabel('Animation (GIF)')
+    .setInputFiles({ name: 'anim.gif', mimeType: 'image/gif', buffer: await animatedGif(40, 64, 3) });
   await page
     .getByLabel('Background (PNG, optional)')
     .setInputFiles({ name: 'bg.png', mimeType: 'image/png', buffer: await solidPng(64, 32, [0, 128, 0, 255]) });
@@ -107,12 +117,16 @@ test('animated creator: a GIF over a background becomes an animated cape whose d
 
 test("animated creator: the server's message shows when the GIF has too many frames", async ({ page }) => {
   await openCreator(page, '/gallery/animated-cape-creator');
-  await page.getByLabel('Animation (GIF)').setInputFiles({ name: 'long.gif', mimeType: 'image/gif', buffer: await animatedGif(8, 8, 65) });
+  await page
+    .getByLabel('Animation (GIF)')
+    .setInputFiles({ name: 'long.gif', mimeType: 'image/gif', buffer: await animatedGif(8, 8, 65) });
   await expect(page.getByTestId('creator-result')).toHaveAttribute('data-state', 'invalid');
   await expect(page.getByRole('alert')).toContainText('Animated capes can have at most 64 frames');
 });
 
-test('AI creator: a prompt makes a cape with the built-in generator named; an empty prompt is refused', async ({ page }) => {
+test('AI creator: a prompt makes a cape with the built-in generator named; an empty prompt is refused', async ({
+  page,
+}) => {
   await openCreator(page, '/gallery/ai-cape-creator');
   await expect(page.getByTestId('ai-maker')).toContainText('Built-in pattern generator');
   await page.getByRole('button', { name: 'Create' }).click();
@@ -139,7 +153,9 @@ test("banner creator: another site's link gets the not-implemented message; a Pl
   expect(await loadedPreview(page)).not.toBe(first);
 });
 
-test("head creator: a player's face on a cape; an unknown player stops the loading without a message", async ({ page }) => {
+test("head creator: a player's face on a cape; an unknown player stops the loading without a message", async ({
+  page,
+}) => {
   await openCreator(page, '/gallery/head-capes');
   await page.getByLabel('Username').fill(`${SKIN_PLAYER.name}!!`);
   await expect(page.getByLabel('Username')).toHaveValue(SKIN_PLAYER.name);
@@ -151,7 +167,9 @@ test("head creator: a player's face on a cape; an unknown player stops the loadi
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test("OptiFine creator: designs and custom colours; a looked-up player's cape; an unknown one says it has no cape", async ({ page }) => {
+test("OptiFine creator: designs and custom colours; a looked-up player's cape; an unknown one says it has no cape", async ({
+  page,
+}) => {
   await openCreator(page, '/gallery/optifine-capes');
   const standard = await loadedPreview(page);
   // Custom starts from the standard design's colours; a new top colour makes a new cape.
@@ -175,11 +193,15 @@ test.describe('when the outside services cannot be reached', () => {
     await page.getByLabel('Username').fill(SKIN_PLAYER.name);
     await expect(page.getByTestId('creator-result')).toHaveAttribute('data-state', 'invalid');
     await expect(page.getByRole('alert')).toHaveText(`Error: ${creatorMessages.playerServiceDown}`);
-    await expect(page.getByTestId('creator-result'), 'the settings are not what failed').not.toContainText('with these settings');
+    await expect(page.getByTestId('creator-result'), 'the settings are not what failed').not.toContainText(
+      'with these settings',
+    );
     await expect(page.getByTestId('creator-result')).toContainText('No cape was made.');
   });
 
-  test('the OptiFine lookup says the cape server could not be reached, not that the player has no cape; designs still work', async ({ page }) => {
+  test('the OptiFine lookup says the cape server could not be reached, not that the player has no cape; designs still work', async ({
+    page,
+  }) => {
     await openCreator(page, '/gallery/optifine-capes', E2E_CUT_OFF_DATA_DIR);
     await loadedPreview(page);
     await page.getByLabel('Design').selectOption('username');

@@ -99,11 +99,15 @@ test('the legal pages of a site without ads or a support address say nothing of 
   await expect(page.getByRole('article').getByRole('heading', { name: 'Contact' })).toHaveCount(0);
 });
 
-test('a site without a community server offers no boosting: the premium page leaves it out and the boost page says why', async ({ page }) => {
+test('a site without a community server offers no boosting: the premium page leaves it out and the boost page says why', async ({
+  page,
+}) => {
   await logIn(page, uniqueName('NoBoost'), { ref: '/premium', dataDir: E2E_FRESH_DATA_DIR });
   await expect(page.getByTestId('premium-glint')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Premium Boost' })).toHaveCount(0);
   await page.goto('/premium/boost');
-  await expect(page.getByTestId('boost-unavailable')).toHaveText('Boosting is not available on this site: it has no community server.');
+  await expect(page.getByTestId('boost-unavailable')).toHaveText(
+    'Boosting is not available on this site: it has no community server.',
+  );
   await expect(page.getByTestId('boost-step-1')).toHaveCount(0);
 });

@@ -4,12 +4,15 @@ import { gallerySentinel, watchGallerySentinel } from '../helpers/e2e/gallery-se
 import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 import { card, cardTitles, chip, seedTexture, uniqueWord } from '../helpers/e2e/gallery';
 
-// Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than the default.
+// Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than
+// the default.
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 
-test('the title search (filtered, debounced), tags, type and sort change the listing and stay in the URL', async ({ page }) => {
+test('the title search (filtered, debounced), tags, type and sort change the listing and stay in the URL', async ({
+  page,
+}) => {
   await logIn(page, uniqueName('Search'));
   const word = uniqueWord();
   await seedTexture(page, `${word} apple`, ['food']);
@@ -72,7 +75,9 @@ test('the title search (filtered, debounced), tags, type and sort change the lis
   await expect(page.getByTestId('gallery-card').first()).toBeVisible();
 });
 
-test('infinite scroll loads the next page near the bottom, after a delete too, and stops at the total', async ({ page }) => {
+test('infinite scroll loads the next page near the bottom, after a delete too, and stops at the total', async ({
+  page,
+}) => {
   await logIn(page, uniqueName('Scroll'));
   const word = uniqueWord();
   for (let index = 0; index < 26; index++) await seedTexture(page, `${word} ${String(index).padStart(2, '0')}`);
@@ -87,7 +92,8 @@ test('infinite scroll loads the next page near the bottom, after a delete too, a
   await page.goto(`/gallery?title=${word}&sort=name_asc`);
   await expect(page.getByTestId('gallery-card')).toHaveCount(24);
   await expect(page.getByTestId('gallery-count')).toHaveText('26 textures');
-  // The next page is asked for only when the sentinel's observer finds it near the screen: once it has looked, it has decided.
+  // The next page is asked for only when the sentinel's observer finds it near the screen: once it has looked, it has
+  // decided.
   await expect.poll(async () => (await gallerySentinel(page)).checks.length).toBeGreaterThan(0);
   expect((await gallerySentinel(page)).checks).not.toContain(true);
   expect(pages).toEqual(['1']);
@@ -106,7 +112,11 @@ test('infinite scroll loads the next page near the bottom, after a delete too, a
   expect(titles).toEqual(Array.from({ length: 25 }, (_, index) => `${word} ${String(index + 1).padStart(2, '0')}`));
   await page.keyboard.press('End');
   // At the end nothing watches the sentinel any more, so scrolling there again asks for nothing.
-  await expect.poll(() => page.evaluate(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight)).toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight),
+    )
+    .toBe(true);
   expect((await gallerySentinel(page)).watchers).toBe(0);
   expect(pages).toEqual(['1', '1', '2']);
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
@@ -128,7 +138,9 @@ test('a like toggles at once, survives a reload, and rolls back when the call fa
   await expect(like.getByTestId('like-count')).toHaveText('1');
 
   // A failed call puts the like back and says why.
-  await page.route('**/api/gallery/like', (route) => route.fulfill({ status: 500, json: { error: 'Something went wrong' } }));
+  await page.route('**/api/gallery/like', (route) =>
+    route.fulfill({ status: 500, json: { error: 'Something went wrong' } }),
+  );
   await like.click();
   await expect(like).toHaveAttribute('aria-pressed', 'true');
   await expect(like.getByTestId('like-count')).toHaveText('1');

@@ -4,7 +4,8 @@ import { galleryMessages } from '../../src/lib/gallery-rules';
 import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 import { card, chip, seedTexture, uniqueWord } from '../helpers/e2e/gallery';
 
-// Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than the default.
+// Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than
+// the default.
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
@@ -86,7 +87,11 @@ test('delete asks first, then removes the card at once', async ({ page }) => {
   await expect(card(page, `${word} keep`)).toBeVisible();
 });
 
-test('report needs a reason and the terms box and removes the card; a texture marked safe cannot be reported', async ({ page, browser, baseURL }) => {
+test('report needs a reason and the terms box and removes the card; a texture marked safe cannot be reported', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await logIn(page, uniqueName('Author'));
   const word = uniqueWord();
   await seedTexture(page, `${word} rude`);

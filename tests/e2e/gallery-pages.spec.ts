@@ -3,7 +3,8 @@ import { expect, test } from '@playwright/test';
 import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 import { card, cardTitles, seedTexture, uniqueWord } from '../helpers/e2e/gallery';
 
-// Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than the default.
+// Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than
+// the default.
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));

@@ -1,4 +1,5 @@
-// A gallery search with more matches than the server counts: "1,000+", scrolling on past the thousand, and the exact number at the end.
+// A gallery search with more matches than the server counts: "1,000+", scrolling on past the thousand, and the exact
+// number at the end.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -18,13 +19,21 @@ test('a search with more matches than are counted says "1,000+" and scrolls on t
   const name = uniqueName('Many');
   await logIn(page, name);
   const word = uniqueName('w').toLowerCase();
-  // More textures than a search counts, written straight into the server's database (uploading them would take minutes).
+  // More textures than a search counts, written straight into the server's database (uploading them would take
+  // minutes).
   const db = openDatabase(`sqlite:${path.join(E2E_DATA_DIR, 'cloakroom.db')}`);
   try {
     const author = await db.selectFrom('users').select('uuid').where('username', '=', name).executeTakeFirstOrThrow();
     const now = Date.now();
     for (let index = 0; index < GALLERY_COUNT_CAP + 30; index++) {
-      const item = { hash: randomBytes(32).toString('hex'), stripHash: null, title: `${word} ${index}`, authorUuid: author.uuid, type: 0, tags: ['minimal'] };
+      const item = {
+        hash: randomBytes(32).toString('hex'),
+        stripHash: null,
+        title: `${word} ${index}`,
+        authorUuid: author.uuid,
+        type: 0,
+        tags: ['minimal'],
+      };
       expect(await createGalleryItem(db, item, now + index)).toBe(true);
     }
   } finally {

@@ -1,4 +1,5 @@
-// The gallery upload page: file and field checks, uploading, an existing picture, a notice, pasted titles and the 429 message.
+// The gallery upload page: file and field checks, uploading, an existing picture, a notice, pasted titles and the 429
+// message.
 import { expect, test } from '@playwright/test';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { noisePng } from '../../support/textures';
@@ -7,7 +8,8 @@ import { todayOnPages } from '../helpers/e2e/dates';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 import { chip, seedTexture, uniqueWord } from '../helpers/e2e/gallery';
 
-// Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than the default.
+// Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than
+// the default.
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
@@ -87,7 +89,9 @@ test('sending a picture that is already in the gallery opens that texture and sa
   await expect(page.getByText('Already in the gallery!')).toHaveCount(0);
 });
 
-test('an upload answer with a notice (an animation scaled to fit) stays on the form with the notice and a link to the texture', async ({ page }) => {
+test('an upload answer with a notice (an animation scaled to fit) stays on the form with the notice and a link to the texture', async ({
+  page,
+}) => {
   const notice = 'The animation was scaled to 512 × 256 a frame to fit.';
   await logIn(page, uniqueName('NoticeShare'), { ref: '/gallery/new' });
   // The server's scaling is covered by the API tests; here the form shows what the answer says.
@@ -96,7 +100,9 @@ test('an upload answer with a notice (an animation scaled to fit) stays on the f
     await route.fulfill({ response, json: { ...(await response.json()), notice } });
   });
   await expect(page.getByTestId('texture-file')).toBeEnabled();
-  await page.getByTestId('texture-file').setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: await noisePng() });
+  await page
+    .getByTestId('texture-file')
+    .setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: await noisePng() });
   await page.getByLabel('Title').fill('Scaled to fit');
   await chip(page, 'Space').click();
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
@@ -108,7 +114,9 @@ test('an upload answer with a notice (an animation scaled to fit) stays on the f
   await expect(page.getByTestId('texture-title')).toHaveText('Scaled to fit');
 });
 
-test('a pasted long title loses its disallowed characters before it is cut to 20, in the upload form and the search', async ({ page }) => {
+test('a pasted long title loses its disallowed characters before it is cut to 20, in the upload form and the search', async ({
+  page,
+}) => {
   await logIn(page, uniqueName('Paster'), { ref: '/gallery/new' });
   await waitForIslands(page);
   const pasted = 'Purple-Dusk!! with a very long name';
@@ -128,16 +136,21 @@ test('a pasted long title loses its disallowed characters before it is cut to 20
 
 test('a 429 from the upload shows the too-many-uploads message, then the form waits again', async ({ page }) => {
   await logIn(page, uniqueName('Hasty'), { ref: '/gallery/new' });
-  await page.route('**/api/gallery/new', (route) => route.fulfill({ status: 429, json: { error: galleryMessages.tooManyUploads } }));
+  await page.route('**/api/gallery/new', (route) =>
+    route.fulfill({ status: 429, json: { error: galleryMessages.tooManyUploads } }),
+  );
   await expect(page.getByTestId('texture-file')).toBeEnabled();
-  await page.getByTestId('texture-file').setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: await noisePng() });
+  await page
+    .getByTestId('texture-file')
+    .setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: await noisePng() });
   await page.getByLabel('Title').fill('Too fast');
   await chip(page, 'Minimal').click();
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   const form = page.getByTestId('gallery-upload');
   await expect(form).toHaveAttribute('data-state', 'failed');
   await expect(page.getByRole('alert')).toHaveText(`Error: ${galleryMessages.tooManyUploads}`);
-  // A generous wait for the 3 s reset (the timer itself is unit-tested): the form waits again and the message stays readable.
+  // A generous wait for the 3 s reset (the timer itself is unit-tested): the form waits again and the message stays
+  // readable.
   await expect(form).toHaveAttribute('data-state', 'waiting', { timeout: 20_000 });
   await expect(page.getByRole('alert')).toHaveText(`Error: ${galleryMessages.tooManyUploads}`);
 });

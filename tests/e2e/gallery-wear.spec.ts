@@ -1,5 +1,5 @@
-// "Wear this" on the gallery: a logged-in player puts an item on from its page or its card (the gallery is for logged-in
-// players only), is told so, the mod API shows it, and the item counts the wear.
+// "Wear this" on the gallery: a logged-in player puts an item on from its page or its card (the gallery is for
+// logged-in players only), is told so, the mod API shows it, and the item counts the wear.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations, describeViolations } from '../helpers/e2e/axe';
 import { card, seedTexture, uniqueWord } from '../helpers/e2e/gallery';
@@ -33,7 +33,9 @@ test('a player wears a cape from its page: told so, counted, and shown by the mo
   const wear = page.getByRole('button', { name: /Wear this cape/ });
   await expect(wear.getByTestId('wear-count')).toHaveText('0');
   await wear.click();
-  await expect(page.getByTestId('wear-notice')).toHaveText("You're wearing this cape now: players with the mod see it.");
+  await expect(page.getByTestId('wear-notice')).toHaveText(
+    "You're wearing this cape now: players with the mod see it.",
+  );
   await expect(wear.getByTestId('wear-count')).toHaveText('1');
   expect(await shownCape(page, await ownUuid(page))).toBe(hash);
   // axe-core checks this page, with its Wear button, in accessibility.spec.ts.
@@ -49,7 +51,9 @@ test.describe('at 390 px', () => {
     await page.goto(`/gallery?title=${word}`);
     const item = card(page, `${word} card`);
     await item.getByRole('button', { name: 'Wear this cape' }).click();
-    await expect(item.getByTestId('wear-notice')).toHaveText("You're wearing this cape now: players with the mod see it.");
+    await expect(item.getByTestId('wear-notice')).toHaveText(
+      "You're wearing this cape now: players with the mod see it.",
+    );
     expect(await shownCape(page, await ownUuid(page))).toBe(hash);
     await page.screenshot({ path: 'test-results/gallery-wear-390.png' });
     expect(describeViolations(await axeViolations(page))).toBe('');

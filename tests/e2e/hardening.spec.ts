@@ -1,5 +1,5 @@
-// The built pages under their Content-Security-Policy (every page's scripts run, islands hydrate, the browser reports no
-// violation), and the browser's view of an upload refused before it was all sent.
+// The built pages under their Content-Security-Policy (every page's scripts run, islands hydrate, the browser reports
+// no violation), and the browser's view of an upload refused before it was all sent.
 import { expect, test, type Page } from '@playwright/test';
 import { textureMessages } from '../../src/lib/texture-rules';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
@@ -18,7 +18,11 @@ async function watchViolations(page: Page): Promise<string[]> {
   return violations;
 }
 
-test("a visitor's pages run under their Content-Security-Policy without a violation", async ({ page, context, baseURL }) => {
+test("a visitor's pages run under their Content-Security-Policy without a violation", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await skipServerAdvert(context, baseURL!);
   const violations = await watchViolations(page);
   const home = await page.goto('/');
@@ -32,7 +36,11 @@ test("a visitor's pages run under their Content-Security-Policy without a violat
   expect(violations).toEqual([]);
 });
 
-test("a player's pages run under their Content-Security-Policy without a violation", async ({ page, context, baseURL }) => {
+test("a player's pages run under their Content-Security-Policy without a violation", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await skipServerAdvert(context, baseURL!);
   const violations = await watchViolations(page);
   await logIn(page, uniqueName('Csp'));
@@ -43,7 +51,11 @@ test("a player's pages run under their Content-Security-Policy without a violati
   expect(violations).toEqual([]);
 });
 
-test('an upload over the limit that skips the page checks gets the 413 message in the browser', async ({ page, context, baseURL }) => {
+test('an upload over the limit that skips the page checks gets the 413 message in the browser', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await skipServerAdvert(context, baseURL!);
   await logIn(page, uniqueName('Big'));
   const answer = await page.evaluate(async () => {

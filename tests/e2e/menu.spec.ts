@@ -1,4 +1,5 @@
-// The top menu on phones: collapsed behind a menu button (keyboard, Escape, focus), its dropdowns open inside it, and no page is wider than the screen.
+// The top menu on phones: collapsed behind a menu button (keyboard, Escape, focus), its dropdowns open inside it, and
+// no page is wider than the screen.
 import { expect, test, type Page } from '@playwright/test';
 import { logIn, skipServerAdvert, uniqueName, waitForIslands } from '../helpers/e2e/session';
 
@@ -7,7 +8,15 @@ test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseUR
 /** The phone widths every page must fit. */
 const PHONE_WIDTHS = [390, 320];
 /** The main pages a visitor can open, and those that need a login. */
-const VISITOR_PAGES = ['/', '/help', '/legal/terms', '/account/login', '/account/login/minecraft', '/upload-cape/template', '/no/such/page'];
+const VISITOR_PAGES = [
+  '/',
+  '/help',
+  '/legal/terms',
+  '/account/login',
+  '/account/login/minecraft',
+  '/upload-cape/template',
+  '/no/such/page',
+];
 const USER_PAGES = ['/upload-cape', '/upload-ears', '/gallery', '/gallery/new'];
 
 /** How much wider than the screen the page is (0 when it fits). */
@@ -49,7 +58,9 @@ test('at 320 px the upload pages fit the screen while they load the saved textur
 });
 
 for (const width of PHONE_WIDTHS) {
-  test(`at ${width} px every main page fits the screen, with the menu and its gallery dropdown open too`, async ({ page }) => {
+  test(`at ${width} px every main page fits the screen, with the menu and its gallery dropdown open too`, async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     await page.setViewportSize({ width, height: 800 });
     for (const path of VISITOR_PAGES) {
@@ -68,7 +79,9 @@ for (const width of PHONE_WIDTHS) {
   });
 }
 
-test('on a phone the menu button opens and closes the menu from the keyboard; Escape closes the dropdown, then the menu', async ({ page }) => {
+test('on a phone the menu button opens and closes the menu from the keyboard; Escape closes the dropdown, then the menu', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 800 });
   await page.goto('/help');
   const { button, help, gallery, browse } = menu(page);

@@ -49,7 +49,9 @@ test('a new player logs in with Microsoft: a loading state, then the stored user
   expect(me).toMatchObject({ uuid: stored.uuid, username: player });
 });
 
-test('an account without an Xbox profile sees why in the red box; the address loses code and state and keeps ref', async ({ page }) => {
+test('an account without an Xbox profile sees why in the red box; the address loses code and state and keeps ref', async ({
+  page,
+}) => {
   await openMicrosoftSignIn(page, '/upload-cape');
   await signInAs(page, uniqueName('NoXbox'), 'noXbox');
   await expect(page.getByRole('alert')).toHaveText(`Error: ${MICROSOFT_LOGIN_FAILURES.noXboxAccount}`);
@@ -59,11 +61,16 @@ test('an account without an Xbox profile sees why in the red box; the address lo
   expect(url.searchParams.has('state')).toBe(false);
   expect(url.search, 'where the player was going comes back, for another try').toBe('?ref=%2Fupload-cape');
   // The choices are back (still going to ref), and nobody is logged in.
-  await expect(page.getByRole('link', { name: 'Login with Microsoft' })).toHaveAttribute('href', '/api/account/oauth/redirect?ref=%2Fupload-cape');
+  await expect(page.getByRole('link', { name: 'Login with Microsoft' })).toHaveAttribute(
+    'href',
+    '/api/account/oauth/redirect?ref=%2Fupload-cape',
+  );
   expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
 });
 
-test('a cancelled Microsoft sign-in says so, and the address loses what Microsoft sent but keeps ref', async ({ page }) => {
+test('a cancelled Microsoft sign-in says so, and the address loses what Microsoft sent but keeps ref', async ({
+  page,
+}) => {
   await openMicrosoftSignIn(page, '/gallery/new');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('alert')).toHaveText(`Error: ${LOGIN_ERRORS.access_denied}`);

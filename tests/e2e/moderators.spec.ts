@@ -29,28 +29,42 @@ function solidPng(width: number, height: number, rgb: [number, number, number]):
 }
 
 /** Posts with the page's session and XSRF cookie and expects success. */
-async function post(page: Page, path: string, options: Parameters<Page['request']['post']>[1]): Promise<Record<string, unknown>> {
+async function post(
+  page: Page,
+  path: string,
+  options: Parameters<Page['request']['post']>[1],
+): Promise<Record<string, unknown>> {
   const response = await page.request.post(path, { ...options, headers: await xsrf(page) });
   expect(response.status(), await response.text()).toBeLessThan(300);
   return (await response.json()) as Record<string, unknown>;
 }
 
-/** A new player, logged in on a page of their own, wearing a cape (and ears when asked); returns the page, name and uuid. */
+/**
+ * A new player, logged in on a page of their own, wearing a cape (and ears when asked); returns the page, name and
+ * uuid.
+ */
 async function dressedPlayer(browser: Browser, baseURL: string, colour: [number, number, number], ears = false) {
   const context = await browser.newContext();
   await skipServerAdvert(context, baseURL);
   const page = await context.newPage();
   const username = uniqueName('Worn');
   await logIn(page, username);
-  await post(page, '/api/upload-cape', { multipart: { file: { name: 'cape.png', mimeType: 'image/png', buffer: await solidPng(64, 32, colour) } } });
-  if (ears) await post(page, '/api/upload-ears', { multipart: { file: { name: 'ears.png', mimeType: 'image/png', buffer: await solidPng(14, 7, colour) } } });
+  await post(page, '/api/upload-cape', {
+    multipart: { file: { name: 'cape.png', mimeType: 'image/png', buffer: await solidPng(64, 32, colour) } },
+  });
+  if (ears)
+    await post(page, '/api/upload-ears', {
+      multipart: { file: { name: 'ears.png', mimeType: 'image/png', buffer: await solidPng(14, 7, colour) } },
+    });
   const uuid = ((await (await page.request.get('/api/user')).json()) as { uuid: string }).uuid;
   return { page, username, uuid };
 }
 
 /** Whether an image on the page has loaded a picture. */
 async function loaded(page: Page, name: string): Promise<boolean> {
-  return page.getByRole('img', { name, exact: true }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+  return page
+    .getByRole('img', { name, exact: true })
+    .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
 }
 
 test("players report with a reason and a note; a moderator sees both in the player and gallery queues, and Ban or Remove starts from the reporter's reason", async ({
@@ -61,7 +75,11 @@ test("players report with a reason and a note; a moderator sees both in the play
   const target = await dressedPlayer(browser, baseURL!, [200, 40, 40]);
   const title = uniqueName('rep').toLowerCase();
   const { hash } = (await post(target.page, '/api/gallery/new', {
-    multipart: { title, tags: JSON.stringify(['minimal']), file: { name: 't.png', mimeType: 'image/png', buffer: await solidPng(64, 32, [30, 90, 200]) } },
+    multipart: {
+      title,
+      tags: JSON.stringify(['minimal']),
+      file: { name: 't.png', mimeType: 'image/png', buffer: await solidPng(64, 32, [30, 90, 200]) },
+    },
   })) as { hash: string };
   await target.page.context().close();
 
@@ -89,10 +107,16 @@ test("players report with a reason and a note; a moderator sees both in the play
   await logIn(page, uniqueName('Mod'), { admin: true });
   await page.goto('/admin/reports/user');
   const playerReport = page.getByTestId('user-report').filter({ hasText: target.username });
-  await expect(playerReport.getByTestId('report-grounds')).toContainText('Reason: Impersonates another player or staff');
-  await expect(playerReport.getByTestId('report-grounds')).toContainText('Wears the staff cape and says he is a moderator');
+  await expect(playerReport.getByTestId('report-grounds')).toContainText(
+    'Reason: Impersonates another player or staff',
+  );
+  await expect(playerReport.getByTestId('report-grounds')).toContainText(
+    'Wears the staff cape and says he is a moderator',
+  );
   await playerReport.getByRole('button', { name: 'Ban' }).click();
-  await expect(playerReport.getByLabel('Reason').locator('option:checked')).toHaveText('Impersonates another player or staff');
+  await expect(playerReport.getByLabel('Reason').locator('option:checked')).toHaveText(
+    'Impersonates another player or staff',
+  );
   await expect(playerReport.getByRole('button', { name: 'Confirm ban' })).toBeEnabled();
   await playerReport.getByRole('button', { name: 'Cancel' }).click();
 
@@ -146,7 +170,11 @@ test("the edit user page shows the player's cape and ears", async ({ page, brows
   await expect.poll(() => loaded(page, `${player.username}'s ears`)).toBe(true);
 });
 
-test('the audit log says what was done in words: which flag changed, and which cape went, with its picture', async ({ page, browser, baseURL }) => {
+test('the audit log says what was done in words: which flag changed, and which cape went, with its picture', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const player = await dressedPlayer(browser, baseURL!, [20, 160, 120]);
   await player.page.context().close();
   await logIn(page, uniqueName('Mod'), { admin: true });

@@ -19,16 +19,28 @@ test('a visitor sees each feature with its price and a Login link', async ({ pag
     const card = page.getByTestId(`premium-${key}`);
     await expect(card.getByRole('heading', { name })).toBeVisible();
     await expect(card).toContainText('£4.99');
-    await expect(card.getByRole('link', { name: 'Login to buy' })).toHaveAttribute('href', '/account/login?ref=/premium');
+    await expect(card.getByRole('link', { name: 'Login to buy' })).toHaveAttribute(
+      'href',
+      '/account/login?ref=/premium',
+    );
   }
   await expect(page.getByText('All purchases are final.')).toBeVisible();
 });
 
-test('a player buys cape glint through PayPal, sees the payment succeed, and switches it off and on', async ({ page }) => {
+test('a player buys cape glint through PayPal, sees the payment succeed, and switches it off and on', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const name = uniqueName('Buyer');
   await logIn(page, name);
-  const cape = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 90, g: Math.floor(Math.random() * 256), b: 30, alpha: 1 } } })
+  const cape = await sharp({
+    create: {
+      width: 64,
+      height: 32,
+      channels: 4,
+      background: { r: 90, g: Math.floor(Math.random() * 256), b: 30, alpha: 1 },
+    },
+  })
     .png()
     .toBuffer();
   const upload = await page.request.post('/api/upload-cape', {
@@ -37,7 +49,8 @@ test('a player buys cape glint through PayPal, sees the payment succeed, and swi
   });
   expect(upload.status()).toBe(200);
   const uuid = ((await (await page.request.get('/api/user')).json()) as { uuid: string }).uuid;
-  const profile = async () => ((await (await page.request.get(`/profile/${uuid}`)).json()) as { capeGlint: boolean }).capeGlint;
+  const profile = async () =>
+    ((await (await page.request.get(`/profile/${uuid}`)).json()) as { capeGlint: boolean }).capeGlint;
   expect(await profile()).toBe(false);
 
   await page.goto('/premium');
@@ -53,7 +66,9 @@ test('a player buys cape glint through PayPal, sees the payment succeed, and swi
   await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', /^([1-9]\d?|100)$/);
   // The progress reaches 100, the stored user is refreshed, and the page returns to /premium.
   await page.waitForURL((url) => url.pathname === '/premium', { timeout: 40_000 });
-  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as { premium: { glint: boolean } | null });
+  const stored = await page.evaluate(
+    () => JSON.parse(localStorage.getItem('user') ?? 'null') as { premium: { glint: boolean } | null },
+  );
   expect(stored.premium?.glint).toBe(true);
 
   const glint = page.getByTestId('premium-glint').getByRole('switch', { name: 'Cape glint' });
@@ -65,7 +80,9 @@ test('a player buys cape glint through PayPal, sees the payment succeed, and swi
   await glint.click();
   await expect(glint).toHaveAttribute('aria-checked', 'true');
   expect(await profile()).toBe(true);
-  await expect(page.getByTestId('premium-dinnerbone').getByRole('button', { name: 'Buy Dinnerbone with PayPal' })).toBeEnabled();
+  await expect(
+    page.getByTestId('premium-dinnerbone').getByRole('button', { name: 'Buy Dinnerbone with PayPal' }),
+  ).toBeEnabled();
 });
 
 test('a player buys Dinnerbone by card through the hosted checkout and is shown upside down', async ({ page }) => {
@@ -81,6 +98,11 @@ test('a player buys Dinnerbone by card through the hosted checkout and is shown 
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
   await page.waitForURL((url) => url.pathname === '/premium', { timeout: 40_000 });
-  await expect(page.getByTestId('premium-dinnerbone').getByRole('switch', { name: 'Dinnerbone' })).toHaveAttribute('aria-checked', 'true');
-  expect(((await (await page.request.get(`/profile/${uuid}`)).json()) as { upsideDown: boolean }).upsideDown).toBe(true);
+  await expect(page.getByTestId('premium-dinnerbone').getByRole('switch', { name: 'Dinnerbone' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  expect(((await (await page.request.get(`/profile/${uuid}`)).json()) as { upsideDown: boolean }).upsideDown).toBe(
+    true,
+  );
 });

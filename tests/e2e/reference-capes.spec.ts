@@ -1,8 +1,14 @@
-// The reference galleries: visitors are sent to the login page; a player sees the MINECON, Java (then cross-edition) and Bedrock (then cross-edition) lists, and a Download gives a 64 x 32 PNG.
+// The reference galleries: visitors are sent to the login page; a player sees the MINECON, Java (then cross-edition)
+// and Bedrock (then cross-edition) lists, and a Download gives a 64 x 32 PNG.
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { capesOfPlatform, capeTexturePath, referenceCapeSchema, type CapePlatform } from '../../src/lib/reference-capes';
+import {
+  capesOfPlatform,
+  capeTexturePath,
+  referenceCapeSchema,
+  type CapePlatform,
+} from '../../src/lib/reference-capes';
 import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
 
 // Logging in goes through the CLI (a few seconds) before the pages are opened.
@@ -10,7 +16,9 @@ test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
 
-const capes = (JSON.parse(fs.readFileSync('src/content/capes.json', 'utf8')) as unknown[]).map((entry) => referenceCapeSchema.parse(entry));
+const capes = (JSON.parse(fs.readFileSync('src/content/capes.json', 'utf8')) as unknown[]).map((entry) =>
+  referenceCapeSchema.parse(entry),
+);
 
 /** The titles a platform's group lists, in order. */
 function titlesOf(platform: CapePlatform): string[] {
@@ -39,7 +47,9 @@ async function expectCompleteRow(page: Page, platform: CapePlatform, key: string
   ] as const) {
     const image = row.getByTestId(testId);
     await expect(image).toHaveAttribute('alt', /.+ (cape|elytra), seen from behind$/);
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth), { message: `${key} ${testId}` }).toBe(width);
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth), { message: `${key} ${testId}` })
+      .toBe(width);
   }
   const download = row.getByRole('link', { name: /^Download/ });
   await expect(download).toHaveAttribute('href', `/images/capes/${platform}/${key}.png`);
@@ -75,26 +85,37 @@ test('a player sees the MINECON, Java then cross-edition, and Bedrock then cross
   ]);
   expect(titlesOf('cross')).toHaveLength(14);
   // The list changes under a heading of its own.
-  await expect(page.getByRole('heading', { level: 2 })).toHaveText([/^\s*Java Edition capes/, /^\s*Cross-edition capes/]);
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText([
+    /^\s*Java Edition capes/,
+    /^\s*Cross-edition capes/,
+  ]);
   await expect(page.getByRole('region', { name: /Cross-edition capes/ }).getByTestId('reference-cape')).toHaveCount(14);
   await expectCompleteRow(page, 'java', 'migrator');
   await expectCompleteRow(page, 'cross', 'copper');
 
-  await page.getByRole('navigation', { name: 'Reference galleries' }).getByRole('link', { name: 'Bedrock Capes' }).click();
+  await page
+    .getByRole('navigation', { name: 'Reference galleries' })
+    .getByRole('link', { name: 'Bedrock Capes' })
+    .click();
   await expect(page).toHaveURL(/\/gallery\/bedrock-capes$/);
   expect(await listedRows(page)).toEqual([
     ...titlesOf('bedrock').map((title) => ({ platform: 'bedrock', title })),
     ...titlesOf('cross').map((title) => ({ platform: 'cross', title })),
   ]);
   expect(titlesOf('bedrock')).toHaveLength(2);
-  await expect(page.getByRole('heading', { level: 2 })).toHaveText([/^\s*Bedrock Edition capes/, /^\s*Cross-edition capes/]);
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText([
+    /^\s*Bedrock Edition capes/,
+    /^\s*Cross-edition capes/,
+  ]);
   await expectCompleteRow(page, 'bedrock', 'progress-pride');
 });
 
 test('Download, from the keyboard, saves the 64 x 32 PNG the link serves', async ({ page }) => {
   await logIn(page, uniqueName('Download'), { ref: '/gallery/java-capes' });
   const cape = capesOfPlatform(capes, 'java')[0]!;
-  const link = page.locator(`[data-testid="reference-cape"][data-key="${cape.key}"]`).getByRole('link', { name: `Download the ${cape.title} cape texture` });
+  const link = page
+    .locator(`[data-testid="reference-cape"][data-key="${cape.key}"]`)
+    .getByRole('link', { name: `Download the ${cape.title} cape texture` });
   await link.focus();
   await expect(link).toBeFocused();
   const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);

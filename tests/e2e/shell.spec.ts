@@ -1,4 +1,5 @@
-// The site shell: titles, the 404 page, the home page, maintenance screen, API-offline modal, server advert, ads and the ad-blocker message.
+// The site shell: titles, the 404 page, the home page, maintenance screen, API-offline modal, server advert, ads and
+// the ad-blocker message.
 import { expect, test } from '@playwright/test';
 import { E2E_GAME_SERVER_HOST, E2E_MAINTENANCE_PORT } from '../../playwright.config';
 import { STAND_IN_AD_TEXT } from '../helpers/ad-network';
@@ -12,8 +13,12 @@ test('pages carry "<title> | Cloakroom" in the title and the social titles', asy
   await expect(page.locator('meta[name="twitter:title"]')).toHaveAttribute('content', 'Help | Cloakroom');
   await page.goto('/legal/privacy');
   await expect(page).toHaveTitle('Privacy Policy | Cloakroom');
-  await expect(page.getByText(/^Last updated /)).toHaveText(/^Last updated \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/);
-  await expect(page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText(/^Last updated /)).toHaveText(
+    /^Last updated \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/,
+  );
+  await expect(
+    page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Privacy Policy' }),
+  ).toHaveAttribute('aria-current', 'page');
 });
 
 test('an unknown path shows the 404 page with status 404 and a way home', async ({ page, context, baseURL }) => {
@@ -28,7 +33,11 @@ test('an unknown path shows the 404 page with status 404 and a way home', async 
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('the home page shows the player count from the API, in words that agree with it', async ({ page, context, baseURL }) => {
+test('the home page shows the player count from the API, in words that agree with it', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await skipServerAdvert(context, baseURL!);
   const count = page.getByTestId('user-count');
   for (const [users, text] of [
@@ -43,7 +52,11 @@ test('the home page shows the player count from the API, in words that agree wit
   }
 });
 
-test('without a tutorial video the home page points at what else the site offers, not at an empty box', async ({ page, context, baseURL }) => {
+test('without a tutorial video the home page points at what else the site offers, not at an empty box', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await skipServerAdvert(context, baseURL!);
   await page.goto('/');
   const more = page.getByRole('navigation', { name: 'More than a cape' });
@@ -78,7 +91,9 @@ test('an API call that times out or answers 408 opens the API-offline modal', as
   await page.route('**/api/home', (route) => route.fulfill({ status: 408, body: '{}' }));
   await page.goto('/');
   const modal = page.getByRole('dialog', { name: 'Connection problem' });
-  await expect(modal).toContainText("We're having trouble reaching Cloakroom. Check your internet connection and try again.");
+  await expect(modal).toContainText(
+    "We're having trouble reaching Cloakroom. Check your internet connection and try again.",
+  );
   await modal.getByRole('button', { name: 'Close' }).click();
   await expect(modal).toBeHidden();
 });
@@ -111,12 +126,17 @@ test('the server advert shows on the home page once, then not again that day', a
   await expect(advert).toBeHidden();
 });
 
-test('a visitor who lands on /help/mods can copy a setting at once; the advert waits for the next page they open', async ({ page, context }) => {
+test('a visitor who lands on /help/mods can copy a setting at once; the advert waits for the next page they open', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/help/mods');
   const button = page.getByRole('button', { name: 'Copy CustomSkinLoader entry of type CustomSkinAPI', exact: true });
   await button.click();
-  await expect(page.locator('[data-snippet]').filter({ has: button }).locator('[aria-live="polite"]')).toHaveText(/Copied/);
+  await expect(page.locator('[data-snippet]').filter({ has: button }).locator('[aria-live="polite"]')).toHaveText(
+    /Copied/,
+  );
   const advert = page.getByRole('dialog', { name: 'Play with us!' });
   await expect(advert).toHaveCount(0);
   await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: '← Help' }).click();
@@ -124,7 +144,11 @@ test('a visitor who lands on /help/mods can copy a setting at once; the advert w
   await expect(advert).toBeVisible();
 });
 
-test("with an ad client set up, the slots show the network's ads; an ad blocker that hides them gets the ad message", async ({ page, context, baseURL }) => {
+test("with an ad client set up, the slots show the network's ads; an ad blocker that hides them gets the ad message", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await skipServerAdvert(context, baseURL!);
   await page.goto('/');
   // The page's policy lets the ad network's script run, and the script fills the slot.

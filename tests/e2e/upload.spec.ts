@@ -1,4 +1,5 @@
-// Upload Cape and Upload Ears: the file rule messages, the 3D preview, upload and its reset to waiting, Cancel, Remove, and the template pages.
+// Upload Cape and Upload Ears: the file rule messages, the 3D preview, upload and its reset to waiting, Cancel, Remove,
+// and the template pages.
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { COMPRESS_URL, textureMessages, wrongCapeSizeMessage, wrongSizeMessage } from '../../src/lib/texture-rules';
@@ -18,7 +19,10 @@ const looksLike: Record<'magenta' | 'red' | 'blue', (r: number, g: number, b: nu
   blue: (r, g, b) => b > 120 && r < 40 && g < 40,
 };
 
-/** How long a test waits for a page to reset to waiting on its own: a generous wait, not a bound on the reset timers (the cape tests check those in page time). */
+/**
+ * How long a test waits for a page to reset to waiting on its own: a generous wait, not a bound on the reset timers
+ * (the cape tests check those in page time).
+ */
 const RESET_WAIT_MS = 20_000;
 
 /** A cape needs at least this many of its pixels in the preview to count as shown. */
@@ -35,7 +39,10 @@ async function previewPixels(page: Page, colour: keyof typeof looksLike): Promis
   return count;
 }
 
-/** Picks a file through the page's file input, once the page can take it (the picker is disabled until the island hydrates). */
+/**
+ * Picks a file through the page's file input, once the page can take it (the picker is disabled until the island
+ * hydrates).
+ */
 async function pick(page: Page, name: string, buffer: Buffer, mimeType = 'image/png'): Promise<void> {
   const input = page.getByTestId('texture-file');
   await expect(input).toBeEnabled();
@@ -56,9 +63,9 @@ async function uploadPicked(page: Page): Promise<void> {
 }
 
 /**
- * Stops the page's clock (installed before the page loaded): its timers fire only as the test moves time on, so the page's
- * reset timers are checked in page time, whatever the machine's load. It pauses a little ahead of the page's own time, which
- * keeps running while this call travels to the page.
+ * Stops the page's clock (installed before the page loaded): its timers fire only as the test moves time on, so the
+ * page's reset timers are checked in page time, whatever the machine's load. It pauses a little ahead of the page's own
+ * time, which keeps running while this call travels to the page.
  */
 async function stopPageTime(page: Page): Promise<void> {
   const pageNow = await page.evaluate(() => Date.now());
@@ -136,9 +143,11 @@ test('a file picked while another is held is ignored', async ({ page }) => {
   await logIn(page, uniqueName('CapeHeld'), { ref: '/upload-cape' });
   await pick(page, 'magenta.png', await solidPng(64, 32, MAGENTA));
   await previewSettled(page, 'cape');
-  // A listener on the document hears the change after the island's own handler (events bubble up to it last), so once it
-  // has, the island has seen the second pick and either taken it or let it go.
-  await page.evaluate(() => document.addEventListener('change', () => document.body.setAttribute('data-picks-heard', 'yes'), { once: true }));
+  // A listener on the document hears the change after the island's own handler (events bubble up to it last), so once
+  // it has, the island has seen the second pick and either taken it or let it go.
+  await page.evaluate(() =>
+    document.addEventListener('change', () => document.body.setAttribute('data-picks-heard', 'yes'), { once: true }),
+  );
   await pick(page, 'blue.png', await solidPng(64, 32, BLUE));
   await expect(page.locator('body')).toHaveAttribute('data-picks-heard', 'yes');
   // Two frames later anything the handler started (a check of the new file) has been drawn.
@@ -177,7 +186,9 @@ test('an uploaded cape shows Done, returns to waiting 3 s later and is served by
   expect([...stored.data.subarray(0, 3)]).toEqual([255, 0, 255]);
 });
 
-test('the notice of an upload answer (an animation scaled to fit) shows with Done and stays readable after the reset', async ({ page }) => {
+test('the notice of an upload answer (an animation scaled to fit) shows with Done and stays readable after the reset', async ({
+  page,
+}) => {
   const notice = 'The animation was scaled to 512 × 256 a frame to fit.';
   await logIn(page, uniqueName('NoticeUp'), { ref: '/upload-cape' });
   // The server's scaling is covered by the API tests; here the page shows what the answer says.
@@ -193,7 +204,9 @@ test('the notice of an upload answer (an animation scaled to fit) shows with Don
   await expect(page.getByTestId('upload-notice')).toHaveText(notice);
 });
 
-test('after an upload the preview turns to the back, where the new cape is, even when the player was turned to the front', async ({ page }) => {
+test('after an upload the preview turns to the back, where the new cape is, even when the player was turned to the front', async ({
+  page,
+}) => {
   await logIn(page, uniqueName('CapeTurn'), { ref: '/upload-cape' });
   const canvas = page.getByTestId('player-preview');
   await previewSettled(page, 'cape', 'none');
@@ -261,7 +274,9 @@ test('a request error shows the error body and the cape page waits 10 s before r
   await page.clock.install();
   await logIn(page, uniqueName('CapeError'), { ref: '/upload-cape' });
   await page.route('**/api/upload-cape', (route) =>
-    route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'The texture store is not answering' } }) : route.fallback(),
+    route.request().method() === 'POST'
+      ? route.fulfill({ status: 500, json: { error: 'The texture store is not answering' } })
+      : route.fallback(),
   );
   await pick(page, 'magenta.png', await solidPng(64, 32, MAGENTA));
   const panel = page.getByTestId('upload-panel');
@@ -284,13 +299,18 @@ test("the ears page's help speaks of ears, not capes, and no empty video box sta
   await expect(page.getByRole('region', { name: 'How it works' })).toBeVisible();
   await expect(page.locator('figure')).toHaveCount(0);
   await expect(page.getByText(/set up your cape/)).toHaveCount(0);
-  await expect(page.getByRole('region', { name: 'How it works' })).toContainText('Everyone running the mod sees your ears in game.');
+  await expect(page.getByRole('region', { name: 'How it works' })).toContainText(
+    'Everyone running the mod sees your ears in game.',
+  );
 });
 
 test('ears: 14 × 10 is refused, 14 × 7 is shown on the head, uploaded and reset on its own', async ({ page }) => {
   await logIn(page, uniqueName('Ears'), { ref: '/upload-ears' });
   await expect(page).toHaveTitle('Upload Ears | Cloakroom');
-  await expect(page.getByRole('link', { name: 'ears template' }).first()).toHaveAttribute('href', '/upload-ears/template');
+  await expect(page.getByRole('link', { name: 'ears template' }).first()).toHaveAttribute(
+    'href',
+    '/upload-ears/template',
+  );
   await expect(page.getByTestId('texture-file')).toHaveAttribute('accept', '.png');
   await previewSettled(page, 'ears', 'none');
 

@@ -1,4 +1,5 @@
-// Player lookup and report: search a player and see their card and cape, a failed search, one's own profile, and a report.
+// Player lookup and report: search a player and see their card and cape, a failed search, one's own profile, and a
+// report.
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';

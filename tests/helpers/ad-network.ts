@@ -1,5 +1,6 @@
 // A stand-in for the ad network's script (PUBLIC_AD_SCRIPT_URL): like the real adsbygoogle.js, it takes the pushes the
-// page queued in `window.adsbygoogle` and fills each unfilled `ins.adsbygoogle` of the page, here with a labelled test ad.
+// page queued in `window.adsbygoogle` and fills each unfilled `ins.adsbygoogle` of the page, here with a labelled test
+// ad.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -38,7 +39,13 @@ export async function startAdNetworkStandIn(options: { port?: number } = {}): Pr
     if (request.method !== 'GET' || url.pathname !== AD_SCRIPT_PATH) return response.writeHead(404).end();
     clients.push(url.searchParams.get('client') ?? '');
     // The page loads the script with crossorigin="anonymous", so it needs CORS, as the real network sends.
-    response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' }).end(SCRIPT);
+    response
+      .writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'no-store',
+        'access-control-allow-origin': '*',
+      })
+      .end(SCRIPT);
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

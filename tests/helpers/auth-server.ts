@@ -1,5 +1,5 @@
-// Runs the game auth server package (auth-server/) as child processes: the server itself, and its probe, a game client that
-// joins with a name and a version (or pings the server list) and prints what the server said as one JSON line.
+// Runs the game auth server package (auth-server/) as child processes: the server itself, and its probe, a game client
+// that joins with a name and a version (or pings the server list) and prints what the server said as one JSON line.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -21,12 +21,22 @@ export interface AuthServerProcess {
 /** What the probe printed: how the server disconnected it, or the server list entry, or what went wrong. */
 export type ProbeResult =
   | { event: 'disconnected'; state: string; reason: string; text: string }
-  | { event: 'status'; response: { version: { name: string; protocol: number }; players: { max: number; online: number }; description: unknown } }
+  | {
+      event: 'status';
+      response: {
+        version: { name: string; protocol: number };
+        players: { max: number; online: number };
+        description: unknown;
+      };
+    }
   | { event: 'joined' | 'ended' | 'error' | 'timeout'; reason?: string; message?: string };
 
 /** Runs `node auth-server/src/main.ts` with an environment; resolves with its exit code and output once it ends. */
 export function runAuthServerMain(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -36,21 +46,35 @@ export function runAuthServerMain(env: Record<string, string>): Promise<{ code: 
 /** Throws a clear error when the auth server package's dependencies are not installed. */
 function requireInstalledPackage(): void {
   if (!fs.existsSync(path.join(PACKAGE, 'node_modules/minecraft-protocol/package.json'))) {
-    throw new Error('The auth server package is not installed: run `npm run auth-server:install` (npm test does it first).');
+    throw new Error(
+      'The auth server package is not installed: run `npm run auth-server:install` (npm test does it first).',
+    );
   }
 }
 
-/** Starts the auth server on 127.0.0.1 and a free port, in offline mode, with extra settings; resolves once it logs that it listens. */
+/**
+ * Starts the auth server on 127.0.0.1 and a free port, in offline mode, with extra settings; resolves once it logs that
+ * it listens.
+ */
 export function startAuthServerProcess(env: Record<string, string>): Promise<AuthServerProcess> {
   requireInstalledPackage();
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', AUTH_SERVER_HOST: '127.0.0.1', AUTH_SERVER_PORT: '0', AUTH_SERVER_ONLINE_MODE: 'false', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      AUTH_SERVER_HOST: '127.0.0.1',
+      AUTH_SERVER_PORT: '0',
+      AUTH_SERVER_ONLINE_MODE: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The auth server did not start in 15 s:\n${log.join('\n')}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`The auth server did not start in 15 s:\n${log.join('\n')}`)),
+      15_000,
+    );
     let pending = '';
     const onOutput = (chunk: Buffer) => {
       pending += chunk.toString();
@@ -82,12 +106,18 @@ export function startAuthServerProcess(env: Record<string, string>): Promise<Aut
 }
 
 /** Runs the probe against a port: joins as `username` with a game version, or (status) pings the server list. */
-export function runProbe(port: number, options: { username: string; version: string } | { status: true; version?: string }): Promise<ProbeResult> {
+export function runProbe(
+  port: number,
+  options: { username: string; version: string } | { status: true; version?: string },
+): Promise<ProbeResult> {
   const args = [PROBE, '--port', String(port), '--timeout', '15000'];
   if ('status' in options) args.push('--status');
   else args.push('--username', options.username);
   if (options.version) args.push('--version', options.version);
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -13,7 +13,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `node bin/cloakroom.mjs ...args` with extra environment variables (logs silent; DATA_DIR an unused folder unless given). */
+/**
+ * Runs `node bin/cloakroom.mjs ...args` with extra environment variables (logs silent; DATA_DIR an unused folder unless
+ * given).
+ */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/cloakroom.mjs', ...args], {

@@ -63,7 +63,8 @@ export class CookieJar {
   /** Sends a request like the site's API client: cookies, x-xsrf-token from XSRF-TOKEN, JSON body. */
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
     const sent = new Headers({ accept: 'application/json', ...headers });
-    if (this.cookies.size > 0) sent.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    if (this.cookies.size > 0)
+      sent.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const xsrf = this.cookies.get('XSRF-TOKEN');
     if (xsrf !== undefined && !sent.has('x-xsrf-token')) sent.set('x-xsrf-token', decodeURIComponent(xsrf));
     if (body !== undefined) sent.set('content-type', 'application/json');
@@ -88,12 +89,24 @@ export class CookieJar {
   }
 
   /** Sends a multipart form like the upload pages (fetch sets the boundary); `xsrf: false` leaves out x-xsrf-token. */
-  async sendForm(method: string, path: string, form: FormData, options: { headers?: Record<string, string>; xsrf?: boolean } = {}): Promise<Response> {
+  async sendForm(
+    method: string,
+    path: string,
+    form: FormData,
+    options: { headers?: Record<string, string>; xsrf?: boolean } = {},
+  ): Promise<Response> {
     const sent = new Headers({ accept: 'application/json', ...options.headers });
-    if (this.cookies.size > 0) sent.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    if (this.cookies.size > 0)
+      sent.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const xsrf = this.cookies.get('XSRF-TOKEN');
-    if (options.xsrf !== false && xsrf !== undefined && !sent.has('x-xsrf-token')) sent.set('x-xsrf-token', decodeURIComponent(xsrf));
-    const response = await fetch(new URL(path, this.baseUrl), { method, headers: sent, body: form, redirect: 'manual' });
+    if (options.xsrf !== false && xsrf !== undefined && !sent.has('x-xsrf-token'))
+      sent.set('x-xsrf-token', decodeURIComponent(xsrf));
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers: sent,
+      body: form,
+      redirect: 'manual',
+    });
     this.store(response);
     return response;
   }
@@ -102,10 +115,20 @@ export class CookieJar {
   upload(
     path: string,
     bytes: Uint8Array,
-    options: { field?: string; filename?: string; type?: string; headers?: Record<string, string>; xsrf?: boolean } = {},
+    options: {
+      field?: string;
+      filename?: string;
+      type?: string;
+      headers?: Record<string, string>;
+      xsrf?: boolean;
+    } = {},
   ): Promise<Response> {
     const form = new FormData();
-    form.append(options.field ?? 'file', new Blob([new Uint8Array(bytes)], { type: options.type ?? 'image/png' }), options.filename ?? 'texture.png');
+    form.append(
+      options.field ?? 'file',
+      new Blob([new Uint8Array(bytes)], { type: options.type ?? 'image/png' }),
+      options.filename ?? 'texture.png',
+    );
     return this.sendForm('POST', path, form, options);
   }
 }

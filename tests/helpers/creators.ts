@@ -1,4 +1,5 @@
-// Shared setup of the cape creator API suites: the game services stand-in with its players, the per-backend server with a logged-in player, and the form and pixel helpers.
+// Shared setup of the cape creator API suites: the game services stand-in with its players, the per-backend server with
+// a logged-in player, and the form and pixel helpers.
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Backend } from '../../support/backends.ts';
@@ -38,7 +39,10 @@ const SKIN_PLAYER = { uuid: randomUuid(), name: 'SkinPlayer' };
 /** The stand-in player with an OptiFine cape. */
 export const CAPE_PLAYER = { uuid: randomUuid(), name: 'CapePlayer' };
 
-/** Starts the game services stand-in for the calling file, with a player with a skin, one with an OptiFine cape and one without a skin; closes it after the file. */
+/**
+ * Starts the game services stand-in for the calling file, with a player with a skin, one with an OptiFine cape and one
+ * without a skin; closes it after the file.
+ */
 export async function startCreatorServices(): Promise<GameServicesStandIn> {
   const services = await startGameServicesStandIn();
   beforeAll(async () => {
@@ -50,7 +54,10 @@ export async function startCreatorServices(): Promise<GameServicesStandIn> {
   return services;
 }
 
-/** Gives a creator describe block its server on a backend (its outside services at `services.url`, generous limits), a logged-in player and the helpers that work on it. */
+/**
+ * Gives a creator describe block its server on a backend (its outside services at `services.url`, generous limits), a
+ * logged-in player and the helpers that work on it.
+ */
 export function creatorsSuite(backend: Backend, services: Pick<GameServicesStandIn, 'url'>) {
   const suite = serverForSuite(backend, {
     MOJANG_API_URL: services.url,
@@ -76,7 +83,11 @@ export function creatorsSuite(backend: Backend, services: Pick<GameServicesStand
   }
 
   /** Posts the cape creator's form. */
-  function capeCreator(fields: Record<string, string>, file: Buffer | null, headers: Record<string, string> = PNG_ACCEPT) {
+  function capeCreator(
+    fields: Record<string, string>,
+    file: Buffer | null,
+    headers: Record<string, string> = PNG_ACCEPT,
+  ) {
     const form = new FormData();
     if (file) form.append('file', new Blob([new Uint8Array(file)], { type: 'image/png' }), 'picture.png');
     for (const [name, value] of Object.entries(fields)) form.append(name, value);

@@ -1,4 +1,5 @@
-// Shared pieces of the gallery listing API suites: the page and seed shapes, the listing query string and the order a sort must give.
+// Shared pieces of the gallery listing API suites: the page and seed shapes, the listing query string and the order a
+// sort must give.
 import type { GallerySort } from '../../src/lib/gallery-rules.ts';
 import type { Item } from './gallery.ts';
 
@@ -46,7 +47,13 @@ export function compare(a: string | number, b: string | number): number {
 export function ordered(seeds: Seed[], sort: GallerySort): string[] {
   const [field, direction] = sort.split('_') as ['likes' | 'downloads' | 'name' | 'uploaded', 'asc' | 'desc'];
   const key = (seed: Seed) =>
-    field === 'likes' ? seed.likes : field === 'downloads' ? seed.downloads : field === 'name' ? seed.title.toLowerCase() : seed.createdAt;
+    field === 'likes'
+      ? seed.likes
+      : field === 'downloads'
+        ? seed.downloads
+        : field === 'name'
+          ? seed.title.toLowerCase()
+          : seed.createdAt;
   const sorted = [...seeds].sort((a, b) => compare(key(a), key(b)) || compare(a.hash, b.hash));
   if (direction === 'desc') sorted.reverse();
   return sorted.map((seed) => seed.hash);

@@ -1,4 +1,5 @@
-// Shared setup of the gallery API suites: the per-backend server, fresh textures, the refusal images and the upload, item and row helpers.
+// Shared setup of the gallery API suites: the per-backend server, fresh textures, the refusal images and the upload,
+// item and row helpers.
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { GalleryItem } from '../../src/lib/types.ts';
@@ -44,7 +45,10 @@ export function errorText(body: Record<string, unknown>): unknown {
   return body.error ?? body.message;
 }
 
-/** Gives a gallery describe block its server on a backend (generous login and upload limits) and the helpers that work on it. */
+/**
+ * Gives a gallery describe block its server on a backend (generous login and upload limits) and the helpers that work
+ * on it.
+ */
 export function gallerySuite(backend: Backend) {
   const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000', GALLERY_UPLOADS_PER_10_MINUTES: '1000' });
   let colour = 0;
@@ -65,19 +69,34 @@ export function gallerySuite(backend: Backend) {
   }
 
   /** Sends the gallery upload form; any of title, tags (sent as JSON unless a string) and file may be left out. */
-  function sendNew(jar: CookieJar, fields: { title?: string; tags?: string[] | string; file?: Buffer; type?: string }, options: { xsrf?: boolean } = {}) {
+  function sendNew(
+    jar: CookieJar,
+    fields: { title?: string; tags?: string[] | string; file?: Buffer; type?: string },
+    options: { xsrf?: boolean } = {},
+  ) {
     const form = new FormData();
     if (fields.title !== undefined) form.append('title', fields.title);
-    if (fields.tags !== undefined) form.append('tags', typeof fields.tags === 'string' ? fields.tags : JSON.stringify(fields.tags));
+    if (fields.tags !== undefined)
+      form.append('tags', typeof fields.tags === 'string' ? fields.tags : JSON.stringify(fields.tags));
     if (fields.file) {
       const type = fields.type ?? 'image/png';
-      form.append('file', new Blob([new Uint8Array(fields.file)], { type }), type === 'image/gif' ? 'texture.gif' : 'texture.png');
+      form.append(
+        'file',
+        new Blob([new Uint8Array(fields.file)], { type }),
+        type === 'image/gif' ? 'texture.gif' : 'texture.png',
+      );
     }
     return jar.sendForm('POST', '/api/gallery/new', form, options);
   }
 
   /** Uploads a texture that must be accepted as new (201); returns its hash. */
-  async function upload(jar: CookieJar, file: Buffer, title = 'My texture', tags: string[] = ['cute'], type?: string): Promise<string> {
+  async function upload(
+    jar: CookieJar,
+    file: Buffer,
+    title = 'My texture',
+    tags: string[] = ['cute'],
+    type?: string,
+  ): Promise<string> {
     const response = await sendNew(jar, { title, tags, file, type });
     const body = (await response.json()) as { success: boolean; hash: string; existing: boolean };
     expect(response.status, JSON.stringify(body)).toBe(201);
@@ -107,7 +126,10 @@ export function gallerySuite(backend: Backend) {
   }
 
   /** Counts the rows of a gallery table, all or those of one hash. */
-  async function rows(table: 'gallery_items' | 'textures' | 'gallery_tags' | 'gallery_likes' | 'gallery_reports', hash?: string): Promise<number> {
+  async function rows(
+    table: 'gallery_items' | 'textures' | 'gallery_tags' | 'gallery_likes' | 'gallery_reports',
+    hash?: string,
+  ): Promise<number> {
     let query = suite.server.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
     if (hash) query = query.where('hash', '=', hash);
     return Number((await query.executeTakeFirstOrThrow()).n);
@@ -125,5 +147,18 @@ export function gallerySuite(backend: Backend) {
     expect(errorText(body)).toBe(message);
   }
 
-  return { suite, nextColour, freshCape, freshEars, sendNew, upload, getItem, total, fetchTexture, rows, snapshot, expectRefused };
+  return {
+    suite,
+    nextColour,
+    freshCape,
+    freshEars,
+    sendNew,
+    upload,
+    getItem,
+    total,
+    fetchTexture,
+    rows,
+    snapshot,
+    expectRefused,
+  };
 }

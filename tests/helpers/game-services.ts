@@ -1,8 +1,8 @@
 // A local stand-in for the game's player services and an OptiFine-style cape server, speaking their protocols:
 // `GET /users/profiles/minecraft/{name}` (profile API: {id, name}, 204/404 when unknown),
 // `GET /session/minecraft/profile/{uuid}` (session server: base64 `textures` property with the skin URL),
-// `GET /texture/{id}` (skin files, served by the stand-in itself) and `GET /capes/{name}.png` (OptiFine capes, 404 when none).
-// It can be told to answer some paths with a hostile answer (an endless body, or one that never finishes).
+// `GET /texture/{id}` (skin files, served by the stand-in itself) and `GET /capes/{name}.png` (OptiFine capes, 404 when
+// none). It can be told to answer some paths with a hostile answer (an endless body, or one that never finishes).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostileAnswerLog, sendHostileAnswer, type HostileAnswer, type HostileAnswerLog } from './hostile-answers.ts';
@@ -33,7 +33,9 @@ export interface GameServicesStandIn {
 }
 
 /** Starts the stand-in on 127.0.0.1 (port 0 unless given). */
-export async function startGameServicesStandIn(options: { port?: number; players?: StandInPlayer[] } = {}): Promise<GameServicesStandIn> {
+export async function startGameServicesStandIn(
+  options: { port?: number; players?: StandInPlayer[] } = {},
+): Promise<GameServicesStandIn> {
   const players = new Map<string, StandInPlayer>();
   const requests: string[] = [];
   let failure: number | null = null;
@@ -58,7 +60,9 @@ export async function startGameServicesStandIn(options: { port?: number; players
     let match = /^\/users\/profiles\/minecraft\/([^/]+)$/.exec(path);
     if (match) {
       const player = byName(match[1]!);
-      return player ? send(200, JSON.stringify({ id: player.uuid, name: player.name })) : send(404, JSON.stringify({ errorMessage: 'Not found' }));
+      return player
+        ? send(200, JSON.stringify({ id: player.uuid, name: player.name }))
+        : send(404, JSON.stringify({ errorMessage: 'Not found' }));
     }
     match = /^\/session\/minecraft\/profile\/([0-9a-f]{32})$/.exec(path);
     if (match) {
@@ -71,7 +75,10 @@ export async function startGameServicesStandIn(options: { port?: number; players
         textures: player.skin ? { SKIN: { url: `${url}/texture/${player.uuid}` } } : {},
       };
       const value = Buffer.from(JSON.stringify(textures)).toString('base64');
-      return send(200, JSON.stringify({ id: player.uuid, name: player.name, properties: [{ name: 'textures', value }] }));
+      return send(
+        200,
+        JSON.stringify({ id: player.uuid, name: player.name, properties: [{ name: 'textures', value }] }),
+      );
     }
     match = /^\/texture\/([0-9a-f]{32})$/.exec(path);
     if (match) {

@@ -1,5 +1,5 @@
-// Hostile answers the tests' stand-ins can give in place of a real one: an endless body (1.5 GB, chunked, as fast as the
-// reader takes it) and an answer that starts but never finishes.
+// Hostile answers the tests' stand-ins can give in place of a real one: an endless body (1.5 GB, chunked, as fast as
+// the reader takes it) and an answer that starts but never finishes.
 import type http from 'node:http';
 
 /** How a stand-in misbehaves: an endless body, or headers and then nothing. */
@@ -22,10 +22,16 @@ export function hostileAnswerLog(): HostileAnswerLog {
 }
 
 /**
- * Answers 200 with `contentType` and then misbehaves: `endless` writes ENDLESS_ANSWER_BYTES in chunks (no length, so the
- * reader cannot tell its size in advance), `stall` writes the start of a body and then nothing until the reader hangs up.
+ * Answers 200 with `contentType` and then misbehaves: `endless` writes ENDLESS_ANSWER_BYTES in chunks (no length, so
+ * the reader cannot tell its size in advance), `stall` writes the start of a body and then nothing until the reader
+ * hangs up.
  */
-export function sendHostileAnswer(response: http.ServerResponse, kind: HostileAnswer, contentType: string, log: HostileAnswerLog): void {
+export function sendHostileAnswer(
+  response: http.ServerResponse,
+  kind: HostileAnswer,
+  contentType: string,
+  log: HostileAnswerLog,
+): void {
   response.writeHead(200, { 'content-type': contentType });
   let closed = false;
   response.once('close', () => {

@@ -1,8 +1,8 @@
 // A local stand-in for the Microsoft login's four services, speaking their protocols on one port:
 // the Microsoft identity platform under `/consumers/oauth2/v2.0/` (an authorize page whose form stands in for the
 // sign-in, and the token endpoint, which checks the client, the redirect URI, the one-time code and the PKCE verifier);
-// Xbox Live user authentication (`POST /user/authenticate`, RpsTicket `d=<access token>`); XSTS (`POST /xsts/authorize`,
-// with the XErr refusals for no Xbox profile and a child outside a family); and the game services
+// Xbox Live user authentication (`POST /user/authenticate`, RpsTicket `d=<access token>`); XSTS (`POST
+// /xsts/authorize`, with the XErr refusals for no Xbox profile and a child outside a family); and the game services
 // (`POST /authentication/login_with_xbox`, `GET /minecraft/profile`, 404 for an account without the game).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -47,7 +47,10 @@ export interface MicrosoftStandIn {
   env: Record<string, string>;
   /** Every request as `METHOD /path`, in order. */
   requests: string[];
-  /** Makes one service answer this status, drop the connection ('reset') or give a hostile answer; null answers normally again. */
+  /**
+   * Makes one service answer this status, drop the connection ('reset') or give a hostile answer; null answers normally
+   * again.
+   */
   failWith(service: StandInService, failure: number | 'reset' | HostileAnswer | null): void;
   /** What the hostile answers sent so far. */
   hostile: HostileAnswerLog;
@@ -64,7 +67,9 @@ export function standInPlayerUuid(account: string): string {
 
 /** The Xbox user hash of an account name. */
 function userHash(account: string): string {
-  return BigInt(`0x${createHash('sha256').update(`uhs:${account.toLowerCase()}`).digest('hex').slice(0, 15)}`).toString();
+  return BigInt(
+    `0x${createHash('sha256').update(`uhs:${account.toLowerCase()}`).digest('hex').slice(0, 15)}`,
+  ).toString();
 }
 
 /** A random token with a recognisable start. */
@@ -83,8 +88,15 @@ function s256(verifier: string): string {
 }
 
 /** Starts the stand-in on 127.0.0.1 (port 0 picks a free one) for one app registration. */
-export async function startMicrosoftStandIn(options: { clientId: string; clientSecret?: string; port?: number }): Promise<MicrosoftStandIn> {
-  const codes = new Map<string, { account: Account; redirectUri: string; challenge: string; expiresAt: number; used: boolean }>();
+export async function startMicrosoftStandIn(options: {
+  clientId: string;
+  clientSecret?: string;
+  port?: number;
+}): Promise<MicrosoftStandIn> {
+  const codes = new Map<
+    string,
+    { account: Account; redirectUri: string; challenge: string; expiresAt: number; used: boolean }
+  >();
   const accessTokens = new Map<string, Account>();
   const xblTokens = new Map<string, Account>();
   const xstsTokens = new Map<string, Account>();
@@ -94,19 +106,25 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
   const requests: string[] = [];
 
   const json = (response: http.ServerResponse, status: number, body?: unknown) => {
-    response.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    response.writeHead(
+      status,
+      body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    );
     response.end(body === undefined ? undefined : JSON.stringify(body));
   };
   const page = (response: http.ServerResponse, status: number, title: string, body: string) => {
     response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`);
+    response.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`,
+    );
   };
   /** Answers with the service's injected failure, if it has one; true when it did. */
   const failed = (service: StandInService, request: http.IncomingMessage, response: http.ServerResponse): boolean => {
     const failure = failures.get(service);
     if (failure === undefined) return false;
     if (failure === 'reset') request.socket.destroy();
-    else if (failure === 'endless' || failure === 'stall') sendHostileAnswer(response, failure, 'application/json', hostileLog);
+    else if (failure === 'endless' || failure === 'stall')
+      sendHostileAnswer(response, failure, 'application/json', hostileLog);
     else json(response, failure, { error: 'stand-in failure' });
     return true;
   };
@@ -118,7 +136,9 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
     }
   };
 
-  /** The authorization request's problem (a sign-in page would show an error), or null when it is one this app may make. */
+  /**
+   * The authorization request's problem (a sign-in page would show an error), or null when it is one this app may make.
+   */
   const authorizeProblem = (query: URLSearchParams): string | null => {
     if (query.get('client_id') !== options.clientId) return `unknown client_id ${query.get('client_id')}`;
     if (query.get('response_type') !== 'code') return 'response_type must be code';
@@ -130,14 +150,19 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
     return null;
   };
 
-  /** GET: the sign-in page, a form that stands in for Microsoft's. POST: signs in (or cancels) and sends the browser back. */
+  /**
+   * GET: the sign-in page, a form that stands in for Microsoft's. POST: signs in (or cancels) and sends the browser
+   * back.
+   */
   const authorize = async (request: http.IncomingMessage, response: http.ServerResponse, query: URLSearchParams) => {
     const fields = request.method === 'POST' ? new URLSearchParams(await requestBody(request)) : query;
     const problem = authorizeProblem(fields);
     if (problem) return page(response, 400, 'Sign-in error', `<h1>Sign-in error</h1><p>${escapeHtml(problem)}</p>`);
     const back = new URL(fields.get('redirect_uri')!);
     if (request.method === 'GET') {
-      const hidden = [...fields].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+      const hidden = [...fields]
+        .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+        .join('');
       const kinds = Object.entries(STAND_IN_ACCOUNT_KINDS)
         .map(([kind, label]) => `<option value="${kind}">${escapeHtml(label)}</option>`)
         .join('');
@@ -162,7 +187,8 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
     }
     const account = (fields.get('account') ?? '').trim();
     const kind = (fields.get('kind') ?? 'player') as StandInAccountKind;
-    if (!account || !Object.hasOwn(STAND_IN_ACCOUNT_KINDS, kind)) return page(response, 400, 'Sign-in error', '<p>Enter an email address.</p>');
+    if (!account || !Object.hasOwn(STAND_IN_ACCOUNT_KINDS, kind))
+      return page(response, 400, 'Sign-in error', '<p>Enter an email address.</p>');
     const player =
       (fields.get('player') ?? '').trim() ||
       account
@@ -181,20 +207,29 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
     response.writeHead(302, { location: back.href }).end();
   };
 
-  /** The token endpoint: client_secret_post or client_secret_basic, one-time codes, the same redirect_uri, and the verifier of the challenge. */
+  /**
+   * The token endpoint: client_secret_post or client_secret_basic, one-time codes, the same redirect_uri, and the
+   * verifier of the challenge.
+   */
   const tokenEndpoint = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const form = new URLSearchParams(await requestBody(request));
     const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '');
-    const [basicId, basicSecret] = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').map(decodeURIComponent) : [];
+    const [basicId, basicSecret] = basic
+      ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').map(decodeURIComponent)
+      : [];
     const clientId = basicId ?? form.get('client_id');
     const clientSecret = basicSecret ?? form.get('client_secret');
-    const refuse = (status: number, error: string, description: string) => json(response, status, { error, error_description: description });
-    if (form.get('grant_type') !== 'authorization_code') return refuse(400, 'unsupported_grant_type', 'AADSTS70003: unsupported grant type');
-    if (clientId !== options.clientId) return refuse(400, 'unauthorized_client', `AADSTS700016: Application ${clientId} was not found`);
+    const refuse = (status: number, error: string, description: string) =>
+      json(response, status, { error, error_description: description });
+    if (form.get('grant_type') !== 'authorization_code')
+      return refuse(400, 'unsupported_grant_type', 'AADSTS70003: unsupported grant type');
+    if (clientId !== options.clientId)
+      return refuse(400, 'unauthorized_client', `AADSTS700016: Application ${clientId} was not found`);
     if (options.clientSecret !== undefined && clientSecret !== options.clientSecret)
       return refuse(401, 'invalid_client', 'AADSTS7000215: Invalid client secret provided');
     const grant = codes.get(form.get('code') ?? '');
-    if (!grant || grant.expiresAt <= Date.now()) return refuse(400, 'invalid_grant', 'AADSTS70000: The provided authorization code is invalid or has expired');
+    if (!grant || grant.expiresAt <= Date.now())
+      return refuse(400, 'invalid_grant', 'AADSTS70000: The provided authorization code is invalid or has expired');
     if (grant.used) return refuse(400, 'invalid_grant', 'AADSTS54005: OAuth2 Authorization code was already redeemed');
     grant.used = true;
     if (form.get('redirect_uri') !== grant.redirectUri)
@@ -230,7 +265,10 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
     const url = new URL(request.url ?? '/', 'http://stand-in');
     requests.push(`${request.method} ${url.pathname}`);
     if (url.pathname === '/') return page(response, 200, 'Microsoft stand-in', '<p>Microsoft stand-in</p>');
-    if (url.pathname === '/consumers/oauth2/v2.0/authorize' && (request.method === 'GET' || request.method === 'POST')) {
+    if (
+      url.pathname === '/consumers/oauth2/v2.0/authorize' &&
+      (request.method === 'GET' || request.method === 'POST')
+    ) {
       return authorize(request, response, url.searchParams);
     }
     if (url.pathname === '/consumers/oauth2/v2.0/token' && request.method === 'POST') {
@@ -259,11 +297,17 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
       const body = await readJson(request);
       const properties = (body?.Properties ?? {}) as Record<string, unknown>;
       const userTokens = Array.isArray(properties.UserTokens) ? (properties.UserTokens as unknown[]) : [];
-      if (body?.RelyingParty !== 'rp://api.minecraftservices.com/' || body.TokenType !== 'JWT' || properties.SandboxId !== 'RETAIL') return json(response, 400);
+      if (
+        body?.RelyingParty !== 'rp://api.minecraftservices.com/' ||
+        body.TokenType !== 'JWT' ||
+        properties.SandboxId !== 'RETAIL'
+      )
+        return json(response, 400);
       const account = typeof userTokens[0] === 'string' ? xblTokens.get(userTokens[0]) : undefined;
       if (!account) return json(response, 401);
       const refusal = XSTS_REFUSALS[account.kind];
-      if (refusal) return json(response, 401, { Identity: '0', XErr: refusal.XErr, Message: '', Redirect: refusal.Redirect });
+      if (refusal)
+        return json(response, 401, { Identity: '0', XErr: refusal.XErr, Message: '', Redirect: refusal.Redirect });
       return json(response, 200, xboxToken(xstsTokens, 'xsts', account));
     }
     if (url.pathname === '/authentication/login_with_xbox' && request.method === 'POST') {
@@ -276,13 +320,20 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
       }
       const issued = token('eyJraWQ');
       gameTokens.set(issued, account);
-      return json(response, 200, { username: randomUUID(), roles: [], access_token: issued, token_type: 'Bearer', expires_in: 86400 });
+      return json(response, 200, {
+        username: randomUUID(),
+        roles: [],
+        access_token: issued,
+        token_type: 'Bearer',
+        expires_in: 86400,
+      });
     }
     if (url.pathname === '/minecraft/profile' && request.method === 'GET') {
       if (failed('game', request, response)) return;
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
       const account = bearer ? gameTokens.get(bearer[1]!) : undefined;
-      if (!account) return json(response, 401, { path: '/minecraft/profile', errorType: 'UNAUTHORIZED', error: 'UNAUTHORIZED' });
+      if (!account)
+        return json(response, 401, { path: '/minecraft/profile', errorType: 'UNAUTHORIZED', error: 'UNAUTHORIZED' });
       if (account.kind === 'noGame') {
         return json(response, 404, {
           path: '/minecraft/profile',
@@ -292,7 +343,12 @@ export async function startMicrosoftStandIn(options: { clientId: string; clientS
           developerMessage: 'The server has not found anything matching the request URI',
         });
       }
-      return json(response, 200, { id: standInPlayerUuid(account.account), name: account.player, skins: [], capes: [] });
+      return json(response, 200, {
+        id: standInPlayerUuid(account.account),
+        name: account.player,
+        skins: [],
+        capes: [],
+      });
     }
     json(response, 404, { error: 'unknown path' });
   };

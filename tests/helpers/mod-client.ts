@@ -41,15 +41,26 @@ async function decode(bytes: Buffer): Promise<Pixels> {
 /** Copies a rectangle of rows out of an image (full width). */
 function rows(image: Pixels, top: number, height: number): Pixels {
   const rowBytes = image.width * 4;
-  return { data: Buffer.from(image.data.subarray(top * rowBytes, (top + height) * rowBytes)), width: image.width, height };
+  return {
+    data: Buffer.from(image.data.subarray(top * rowBytes, (top + height) * rowBytes)),
+    width: image.width,
+    height,
+  };
 }
 
-/** The mod's split of a cape: frames when height is not width/2 (integer division), else the image padded into a 64·2ⁿ canvas. */
+/**
+ * The mod's split of a cape: frames when height is not width/2 (integer division), else the image padded into a 64·2ⁿ
+ * canvas.
+ */
 export function modCape(image: Pixels): ModCape {
   const frameHeight = Math.floor(image.width / 2);
   if (image.height !== frameHeight) {
     const count = Math.floor(image.height / frameHeight);
-    return { kind: 'animated', frames: Array.from({ length: count }, (_, i) => rows(image, i * frameHeight, frameHeight)), frameMs: MOD_FRAME_MS };
+    return {
+      kind: 'animated',
+      frames: Array.from({ length: count }, (_, i) => rows(image, i * frameHeight, frameHeight)),
+      frameMs: MOD_FRAME_MS,
+    };
   }
   return { kind: 'static', canvas: padIntoCapeCanvas(image) };
 }
@@ -63,7 +74,8 @@ export function padIntoCapeCanvas(image: Pixels): Pixels {
     height *= 2;
   }
   const data = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < image.height; y++) image.data.copy(data, y * width * 4, y * image.width * 4, (y + 1) * image.width * 4);
+  for (let y = 0; y < image.height; y++)
+    image.data.copy(data, y * width * 4, y * image.width * 4, (y + 1) * image.width * 4);
   return { data, width, height };
 }
 
@@ -71,11 +83,20 @@ export function padIntoCapeCanvas(image: Pixels): Pixels {
  * Downloads a player's cosmetics as the mod does; null when the mod would not ask (not a version 4 uuid) or the profile
  * is not found. `reach` maps a URL from an answer to one this process can fetch (the answers carry PUBLIC_BASE_URL).
  */
-export async function modView(baseUrl: string, uuid: string, reach: (url: string) => string = (url) => url): Promise<ModView | null> {
+export async function modView(
+  baseUrl: string,
+  uuid: string,
+  reach: (url: string) => string = (url) => url,
+): Promise<ModView | null> {
   if (!isVersion4(uuid)) return null;
   const response = await fetch(`${baseUrl}/profile/${uuid.replace(/-/g, '')}`);
   if (Math.floor(response.status / 100) !== 2) return null;
-  const profile = (await response.json()) as { capeGlint?: boolean; upsideDown?: boolean; cape_url?: string | null; ear_url?: string | null };
+  const profile = (await response.json()) as {
+    capeGlint?: boolean;
+    upsideDown?: boolean;
+    cape_url?: string | null;
+    ear_url?: string | null;
+  };
   const cacheNames: string[] = [];
   const download = async (url: string | null | undefined): Promise<Pixels | null> => {
     if (!url) return null;

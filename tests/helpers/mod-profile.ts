@@ -1,6 +1,6 @@
 // A player's profile as the mod reads it from the mod API: the JSON of a player who has something to show, and for
-// anyone else (the mod API answers 404: no cape, no ears, no premium feature, or no such player) what the mod then shows:
-// nothing.
+// anyone else (the mod API answers 404: no cape, no ears, no premium feature, or no such player) what the mod then
+// shows: nothing.
 import { expect } from 'vitest';
 import type { ModProfile } from '../../src/lib/types.ts';
 import { NOTHING_SHOWN } from '../../server/mod/player-answers.ts';

@@ -48,7 +48,8 @@ export const openAiImageFailures = {
     kind: 'error',
     status: 400,
     code: 'content_policy_violation',
-    message: 'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
+    message:
+      'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
     type: 'invalid_request_error',
   },
   safetyWithoutCode: {
@@ -65,8 +66,20 @@ export const openAiImageFailures = {
     message: "Invalid value: '100x100'. Supported values are: '1024x1024'.",
     type: 'invalid_request_error',
   },
-  rateLimited: { kind: 'error', status: 429, code: 'rate_limit_exceeded', message: 'Rate limit reached for images per minute.', type: 'requests' },
-  serverError: { kind: 'error', status: 500, code: null, message: 'The server had an error while processing your request.', type: 'server_error' },
+  rateLimited: {
+    kind: 'error',
+    status: 429,
+    code: 'rate_limit_exceeded',
+    message: 'Rate limit reached for images per minute.',
+    type: 'requests',
+  },
+  serverError: {
+    kind: 'error',
+    status: 500,
+    code: null,
+    message: 'The server had an error while processing your request.',
+    type: 'server_error',
+  },
 } as const satisfies Record<string, OpenAiImagesBehaviour>;
 
 /** What the stand-in draws: a background with a centred square half the image's size. */
@@ -111,11 +124,16 @@ function sendError(
   type = 'invalid_request_error',
   param: string | null = null,
 ) {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type, param, code } }));
+  response
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ error: { message, type, param, code } }));
 }
 
 /** Starts a stand-in on 127.0.0.1 (port 0 picks a free one) that accepts the API key `apiKey`. */
-export async function startOpenAiImagesStandIn(options: { apiKey: string; port?: number }): Promise<OpenAiImagesStandIn> {
+export async function startOpenAiImagesStandIn(options: {
+  apiKey: string;
+  port?: number;
+}): Promise<OpenAiImagesStandIn> {
   const requests: StandInImageRequest[] = [];
   const downloads: StandInImageDownload[] = [];
   const files = new Map<string, Buffer>();
@@ -128,7 +146,14 @@ export async function startOpenAiImagesStandIn(options: { apiKey: string; port?:
     sharp({ create: { width: image.width, height: image.height, channels: 4, background: image.background } })
       .composite([
         {
-          input: { create: { width: Math.round(image.width / 2), height: Math.round(image.height / 2), channels: 4, background: image.square } },
+          input: {
+            create: {
+              width: Math.round(image.width / 2),
+              height: Math.round(image.height / 2),
+              channels: 4,
+              background: image.square,
+            },
+          },
           left: Math.round(image.width / 4),
           top: Math.round(image.height / 4),
         },
@@ -136,7 +161,9 @@ export async function startOpenAiImagesStandIn(options: { apiKey: string; port?:
       .png()
       .toBuffer();
   const answer = (response: http.ServerResponse, data: unknown[]) =>
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data }));
   const fileUrl = (bytes: Buffer | null) => {
     const name = `/files/img-${randomBytes(6).toString('hex')}.png`;
     if (bytes) files.set(name, bytes);
@@ -147,17 +174,37 @@ export async function startOpenAiImagesStandIn(options: { apiKey: string; port?:
   const generate = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const text = await requestBody(request);
     const body = parseJsonObject(text);
-    requests.push({ path: request.url ?? '', authorization: request.headers.authorization, contentType: request.headers['content-type'], body });
+    requests.push({
+      path: request.url ?? '',
+      authorization: request.headers.authorization,
+      contentType: request.headers['content-type'],
+      body,
+    });
     if (request.headers.authorization !== `Bearer ${options.apiKey}`) {
       return sendError(response, 401, 'Incorrect API key provided.', 'invalid_api_key');
     }
     if (!body) return sendError(response, 400, 'We could not parse the JSON body of your request.', null);
     const model = typeof body.model === 'string' ? body.model : 'dall-e-2';
     if (typeof body.prompt !== 'string' || body.prompt === '')
-      return sendError(response, 400, "Missing required parameter: 'prompt'.", 'missing_required_parameter', undefined, 'prompt');
-    if (body.n !== undefined && body.n !== 1) return sendError(response, 400, "Invalid 'n': the stand-in makes one image.", 'invalid_value', undefined, 'n');
+      return sendError(
+        response,
+        400,
+        "Missing required parameter: 'prompt'.",
+        'missing_required_parameter',
+        undefined,
+        'prompt',
+      );
+    if (body.n !== undefined && body.n !== 1)
+      return sendError(response, 400, "Invalid 'n': the stand-in makes one image.", 'invalid_value', undefined, 'n');
     if (body.response_format !== undefined && model.startsWith('gpt-image')) {
-      return sendError(response, 400, "Unknown parameter: 'response_format'.", 'unknown_parameter', undefined, 'response_format');
+      return sendError(
+        response,
+        400,
+        "Unknown parameter: 'response_format'.",
+        'unknown_parameter',
+        undefined,
+        'response_format',
+      );
     }
     switch (behaviour.kind) {
       case 'hang':
@@ -177,7 +224,9 @@ export async function startOpenAiImagesStandIn(options: { apiKey: string; port?:
       case 'image': {
         const png = await drawImage();
         const asUrl = !model.startsWith('gpt-image') && body.response_format !== 'b64_json';
-        return answer(response, [asUrl ? { url: fileUrl(png) } : { b64_json: png.toString('base64'), revised_prompt: body.prompt }]);
+        return answer(response, [
+          asUrl ? { url: fileUrl(png) } : { b64_json: png.toString('base64'), revised_prompt: body.prompt },
+        ]);
       }
     }
   };
@@ -190,10 +239,12 @@ export async function startOpenAiImagesStandIn(options: { apiKey: string; port?:
       if (hangingFiles.has(path)) return; // never answered
       const status = behaviour.kind === 'url' ? (behaviour.downloadStatus ?? 200) : 200;
       const bytes = files.get(path);
-      if (!bytes || status !== 200) return response.writeHead(bytes ? status : 404, { 'content-type': 'text/plain' }).end('Not here');
+      if (!bytes || status !== 200)
+        return response.writeHead(bytes ? status : 404, { 'content-type': 'text/plain' }).end('Not here');
       return response.writeHead(200, { 'content-type': 'image/png', 'content-length': bytes.length }).end(bytes);
     }
-    if (request.method === 'GET' && path === '/') return response.writeHead(200, { 'content-type': 'text/plain' }).end('Images API stand-in');
+    if (request.method === 'GET' && path === '/')
+      return response.writeHead(200, { 'content-type': 'text/plain' }).end('Images API stand-in');
     sendError(response, 404, `Unknown request URL: ${request.method} ${path}.`, 'unknown_url');
   };
   const server = http.createServer((request, response) => void handle(request, response));

@@ -16,7 +16,9 @@ export function parseMetrics(text: string): Sample[] {
     if (line === '' || line.startsWith('#')) continue;
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) throw new Error(`Not a Prometheus sample: ${line}`);
-    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1]!, pair[2]!]));
+    const labels = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1]!, pair[2]!]),
+    );
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
@@ -24,7 +26,9 @@ export function parseMetrics(text: string): Sample[] {
 
 /** The value of the sample with this name whose labels include these (0 when there is none). */
 export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.find((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const found = samples.find(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   return found?.value ?? 0;
 }
 
@@ -43,7 +47,10 @@ export async function scrape(server: TestServer): Promise<Sample[]> {
 }
 
 /** GETs a path and returns its status and JSON body. */
-export async function getJson(server: TestServer, urlPath: string): Promise<{ status: number; body: unknown; response: Response }> {
+export async function getJson(
+  server: TestServer,
+  urlPath: string,
+): Promise<{ status: number; body: unknown; response: Response }> {
   const response = await fetch(`${server.url}${urlPath}`);
   return { status: response.status, body: await response.json(), response };
 }

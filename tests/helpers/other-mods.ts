@@ -1,7 +1,7 @@
 // What the other mods a player can point at the site show for a player, read the way their own download code reads
 // our answers (docs/mod-api.md):
-// - Cape Provider (remote custom provider): a URL template with `$name` / `$id` (dashed uuid), `§` for `$` too; asks only
-//   for version 4 uuids, sends User-Agent `CP`, follows no redirect, and counts only a 2xx answer. Its resolvers:
+// - Cape Provider (remote custom provider): a URL template with `$name` / `$id` (dashed uuid), `§` for `$` too; asks
+//   only for version 4 uuids, sends User-Agent `CP`, follows no redirect, and counts only a 2xx answer. Its resolvers:
 //   `default` pads a PNG into a 64·2ⁿ × 32·2ⁿ canvas and draws an elytra only when width/height is 2; `sprite` plays a
 //   vertical strip of width × width/2 frames at 100 ms; `gif` plays a GIF with each frame's own delay.
 // - CustomSkinLoader: `Legacy` PNG templates with {USERNAME}, {UUID} (no dashes), {STANDARD_UUID}; `CustomSkinAPI`
@@ -32,7 +32,10 @@ export async function capeProviderFetch(url: string, uuid: string): Promise<Buff
   return Buffer.from(await response.arrayBuffer());
 }
 
-/** Cape Provider's `default` resolver: the PNG padded into the smallest 64·2ⁿ × 32·2ⁿ canvas, and whether it draws an elytra. */
+/**
+ * Cape Provider's `default` resolver: the PNG padded into the smallest 64·2ⁿ × 32·2ⁿ canvas, and whether it draws an
+ * elytra.
+ */
 export async function capeProviderDefault(bytes: Buffer): Promise<{ canvas: Pixels; elytra: boolean }> {
   const image = await decode(bytes);
   return { canvas: padIntoCapeCanvas(image), elytra: image.width / image.height === 2 };
@@ -75,7 +78,8 @@ export async function customSkinLoaderFetch(url: string): Promise<Buffer | null>
   const response = await fetch(url, { redirect: 'manual' });
   const status = response.status;
   if (Math.floor(status / 100) === 4 || Math.floor(status / 100) === 5) return null;
-  if (status === 301 || status === 302) throw new Error('This reader does not follow redirects: the site should never send one');
+  if (status === 301 || status === 302)
+    throw new Error('This reader does not follow redirects: the site should never send one');
   return Buffer.from(await response.arrayBuffer());
 }
 
@@ -85,7 +89,10 @@ export async function legacyTexture(url: string): Promise<Buffer | null> {
   return bytes && bytes.length > 0 ? bytes : null;
 }
 
-/** What CustomSkinAPI takes from `{root}{username}.json`: the cape and elytra URLs, or null when the loader finds nothing (it goes on to its next entry). */
+/**
+ * What CustomSkinAPI takes from `{root}{username}.json`: the cape and elytra URLs, or null when the loader finds
+ * nothing (it goes on to its next entry).
+ */
 export async function customSkinApi(root: string, username: string): Promise<CustomSkinApiView | null> {
   const body = await customSkinLoaderFetch(`${root}${username}.json`);
   return body ? readCustomSkinApiJson(root, body.toString('utf8')) : null;
@@ -100,7 +107,13 @@ export interface CustomSkinApiView {
 /** CustomSkinAPI's reading of a profile body: null when it is empty, has a non-zero `errno`, or names no texture. */
 export function readCustomSkinApiJson(root: string, body: string): CustomSkinApiView | null {
   if (body === '') return null;
-  const json = JSON.parse(body) as { errno?: number; cape?: string; elytra?: string; textures?: Record<string, string>; skins?: Record<string, string> };
+  const json = JSON.parse(body) as {
+    errno?: number;
+    cape?: string;
+    elytra?: string;
+    textures?: Record<string, string>;
+    skins?: Record<string, string>;
+  };
   if ((json.errno ?? 0) !== 0) return null;
   const textures = { ...json.skins, ...json.textures };
   const cape = json.cape || textures.cape || null;

@@ -1,10 +1,15 @@
-// The PayPal and Stripe stand-ins of a test suite: started before its server, with the server's settings pointed at them.
+// The PayPal and Stripe stand-ins of a test suite: started before its server, with the server's settings pointed at
+// them.
 import { afterAll, beforeAll } from 'vitest';
 import { startPaypalStandIn, type PaypalStandIn } from './paypal.ts';
 import { startStripeStandIn, type StripeStandIn } from './stripe.ts';
 
 /** The merchant account, Stripe secret key and webhook secret the payment suites use. */
-export const PAYMENT_ACCOUNT = { merchant: 'payments@cloakroom.example', secretKey: 'sk_test_cloakroom', webhookSecret: 'whsec_cloakroom' };
+export const PAYMENT_ACCOUNT = {
+  merchant: 'payments@cloakroom.example',
+  secretKey: 'sk_test_cloakroom',
+  webhookSecret: 'whsec_cloakroom',
+};
 
 /** A suite's running stand-ins (set once its beforeAll has run). */
 export interface PaymentServices {
@@ -13,8 +18,8 @@ export interface PaymentServices {
 }
 
 /**
- * Starts both stand-ins before the suite's server (call it before serverForSuite) and closes them after; fills `env` with
- * the account's settings and the stand-ins' addresses.
+ * Starts both stand-ins before the suite's server (call it before serverForSuite) and closes them after; fills `env`
+ * with the account's settings and the stand-ins' addresses.
  */
 export function paymentServicesForSuite(env: Record<string, string>): PaymentServices {
   const services = {} as PaymentServices;
@@ -25,8 +30,15 @@ export function paymentServicesForSuite(env: Record<string, string>): PaymentSer
   });
   beforeAll(async () => {
     services.paypal = await startPaypalStandIn();
-    services.stripe = await startStripeStandIn({ secretKey: PAYMENT_ACCOUNT.secretKey, webhookSecret: PAYMENT_ACCOUNT.webhookSecret });
-    Object.assign(env, { PAYPAL_URL: services.paypal.url, PAYPAL_IPN_VERIFY_URL: services.paypal.url, STRIPE_API_URL: services.stripe.url });
+    services.stripe = await startStripeStandIn({
+      secretKey: PAYMENT_ACCOUNT.secretKey,
+      webhookSecret: PAYMENT_ACCOUNT.webhookSecret,
+    });
+    Object.assign(env, {
+      PAYPAL_URL: services.paypal.url,
+      PAYPAL_IPN_VERIFY_URL: services.paypal.url,
+      STRIPE_API_URL: services.stripe.url,
+    });
   });
   afterAll(async () => {
     await services.paypal?.close();

@@ -1,7 +1,7 @@
-// A local stand-in for PayPal Standard that speaks its protocol: the checkout page our form posts to (`cmd=_xclick`), which
-// on "Pay" sends the Instant Payment Notification to the form's notify_url and returns the buyer to its return URL; and
-// the IPN verification endpoint (`cmd=_notify-validate`), which answers VERIFIED only for a message it sent itself,
-// byte for byte, and INVALID for anything else (a forgery).
+// A local stand-in for PayPal Standard that speaks its protocol: the checkout page our form posts to (`cmd=_xclick`),
+// which on "Pay" sends the Instant Payment Notification to the form's notify_url and returns the buyer to its return
+// URL; and the IPN verification endpoint (`cmd=_notify-validate`), which answers VERIFIED only for a message it sent
+// itself, byte for byte, and INVALID for anything else (a forgery).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostileAnswerLog, sendHostileAnswer, type HostileAnswer, type HostileAnswerLog } from './hostile-answers.ts';
@@ -11,13 +11,17 @@ import { requestBody } from './request-body.ts';
 export interface PaypalStandIn {
   /** The checkout and verification URL (PayPal uses one: `/cgi-bin/webscr`). */
   url: string;
-  /** Makes an IPN message as PayPal would send it (recorded, so its verification answers VERIFIED); returns its body. */
+  /**
+   * Makes an IPN message as PayPal would send it (recorded, so its verification answers VERIFIED); returns its body.
+   */
   issue(fields: Record<string, string>): string;
   /** Sends a message to a notify URL as PayPal does; resolves with the status our server answered. */
   notify(notifyUrl: string, body: string): Promise<number>;
   /** While false, the verification endpoint answers 503 (PayPal unreachable for our server). */
   setAvailable(available: boolean): void;
-  /** Makes the verification endpoint answer this status and body, or a hostile answer, instead (null: answer normally). */
+  /**
+   * Makes the verification endpoint answer this status and body, or a hostile answer, instead (null: answer normally).
+   */
   failVerification(failure: { status: number; body: string } | HostileAnswer | null): void;
   /** What the hostile answers sent so far. */
   hostile: HostileAnswerLog;
@@ -32,7 +36,9 @@ function escapeHtml(text: string): string {
 }
 
 /** Starts a stand-in on 127.0.0.1 (port 0 picks a free one); `receiverEmail` is the merchant account it pays. */
-export async function startPaypalStandIn(options: { port?: number; receiverEmail?: string } = {}): Promise<PaypalStandIn> {
+export async function startPaypalStandIn(
+  options: { port?: number; receiverEmail?: string } = {},
+): Promise<PaypalStandIn> {
   const sent = new Set<string>();
   let available = true;
   let verifyFailure: { status: number; body: string } | HostileAnswer | null = null;
@@ -46,7 +52,8 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
     return body;
   };
   const notify = async (notifyUrl: string, body: string) =>
-    (await fetch(notifyUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status;
+    (await fetch(notifyUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }))
+      .status;
 
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const body = request.method === 'POST' ? await requestBody(request, 'latin1') : '';
@@ -54,8 +61,10 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
     if (form.get('cmd') === '_notify-validate') {
       verified += 1;
       if (!available) return response.writeHead(503).end();
-      if (verifyFailure === 'endless' || verifyFailure === 'stall') return sendHostileAnswer(response, verifyFailure, 'text/plain', hostileLog);
-      if (verifyFailure) return response.writeHead(verifyFailure.status, { 'content-type': 'text/html' }).end(verifyFailure.body);
+      if (verifyFailure === 'endless' || verifyFailure === 'stall')
+        return sendHostileAnswer(response, verifyFailure, 'text/plain', hostileLog);
+      if (verifyFailure)
+        return response.writeHead(verifyFailure.status, { 'content-type': 'text/html' }).end(verifyFailure.body);
       const message = body.slice('cmd=_notify-validate&'.length);
       return response.writeHead(200, { 'content-type': 'text/plain' }).end(sent.has(message) ? 'VERIFIED' : 'INVALID');
     }
@@ -89,10 +98,14 @@ export async function startPaypalStandIn(options: { port?: number; receiverEmail
         charset: 'UTF-8',
       });
       const status = await notify(form.get('notify_url') ?? '', message).catch(() => 0);
-      if (status !== 200) return response.writeHead(502, { 'content-type': 'text/plain' }).end(`The merchant answered the notification with ${status}`);
+      if (status !== 200)
+        return response
+          .writeHead(502, { 'content-type': 'text/plain' })
+          .end(`The merchant answered the notification with ${status}`);
       return response.writeHead(302, { location: form.get('return') ?? '/' }).end();
     }
-    if (request.method === 'GET' && request.url === '/') return response.writeHead(200, { 'content-type': 'text/plain' }).end('PayPal stand-in');
+    if (request.method === 'GET' && request.url === '/')
+      return response.writeHead(200, { 'content-type': 'text/plain' }).end('PayPal stand-in');
     response.writeHead(404).end();
   };
   const server = http.createServer((request, response) => void handle(request, response));

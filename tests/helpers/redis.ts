@@ -21,6 +21,17 @@ export async function ensureRedis(): Promise<void> {
     }
   };
   if (await ping()) return;
-  execFileSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no']);
+  execFileSync('redis-server', [
+    '--daemonize',
+    'yes',
+    '--bind',
+    '127.0.0.1',
+    '--port',
+    '6379',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
   await waitFor(ping, 'Redis to start on 127.0.0.1:6379', { intervalMs: 100 });
 }

@@ -62,7 +62,10 @@ export const started = new Set<AppProcess>();
 let colour = 0;
 let addressCount = 0;
 
-/** A client address of its own (TEST-NET-2) for each login, so logins spread over tests stay under the per-address limit. */
+/**
+ * A client address of its own (TEST-NET-2) for each login, so logins spread over tests stay under the per-address
+ * limit.
+ */
 export function newClientAddress(): string {
   addressCount++;
   return `198.51.${100 + Math.floor(addressCount / 250)}.${addressCount % 250}`;
@@ -78,7 +81,9 @@ export function sameBrowserAt(url: string, jar: CookieJar): CookieJar {
   return copy;
 }
 
-/** Logs a new player in on `url` (a process, or nginx, which puts its own client address last) as a client at `address`. */
+/**
+ * Logs a new player in on `url` (a process, or nginx, which puts its own client address last) as a client at `address`.
+ */
 export async function logIn(
   url: string,
   address = newClientAddress(),
@@ -108,7 +113,9 @@ export async function capeUrl(url: string, uuid: string): Promise<string | null>
 export async function modRequestsServed(): Promise<number> {
   let total = 0;
   for (const app of [cluster.processA, cluster.processB]) {
-    const text = await (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_KEY}` } })).text();
+    const text = await (
+      await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_KEY}` } })
+    ).text();
     for (const match of text.matchAll(
       /^cloakroom_http_request_duration_seconds_count\{[^}]*route="(\/(?:profile|capes|elytras|csl|textures)[^"]*)"[^}]*\} (\d+)$/gm,
     )) {
@@ -119,21 +126,39 @@ export async function modRequestsServed(): Promise<number> {
 }
 
 /** Polls a server's mod API every 50 ms until the player's cape_url is `expected`; resolves with the time it took. */
-export async function timeUntilCape(url: string, uuid: string, expected: string | null, since: number): Promise<number> {
+export async function timeUntilCape(
+  url: string,
+  uuid: string,
+  expected: string | null,
+  since: number,
+): Promise<number> {
   for (;;) {
     if ((await capeUrl(url, uuid)) === expected) return Date.now() - since;
-    if (Date.now() - since > 5 * CHANGE_VISIBLE_WITHIN_MS) throw new Error(`${url}/profile/${uuid} never showed ${expected}`);
+    if (Date.now() - since > 5 * CHANGE_VISIBLE_WITHIN_MS)
+      throw new Error(`${url}/profile/${uuid} never showed ${expected}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-/** What the mod API answers for a player through nginx on each layout: the profile's body, and the status of the others. */
-export async function modAnswers(uuid: string, username: string): Promise<{ profile: string; cape: number; elytra: number; csl: string }> {
+/**
+ * What the mod API answers for a player through nginx on each layout: the profile's body, and the status of the others.
+ */
+export async function modAnswers(
+  uuid: string,
+  username: string,
+): Promise<{ profile: string; cape: number; elytra: number; csl: string }> {
   const [profile, cape, elytra, csl] = await Promise.all(
-    [`/profile/${uuid}`, `/capes/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`].map((path) => fetch(`${cluster.nginx.url}${path}`)),
+    [`/profile/${uuid}`, `/capes/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`].map((path) =>
+      fetch(`${cluster.nginx.url}${path}`),
+    ),
   );
   await Promise.all([cape!.arrayBuffer(), elytra!.arrayBuffer()]);
-  return { profile: `${profile!.status} ${await profile!.text()}`, cape: cape!.status, elytra: elytra!.status, csl: `${csl!.status} ${await csl!.text()}` };
+  return {
+    profile: `${profile!.status} ${await profile!.text()}`,
+    cape: cape!.status,
+    elytra: elytra!.status,
+    csl: `${csl!.status} ${await csl!.text()}`,
+  };
 }
 
 /** Polls every layout through nginx every 20 ms until `seen` holds; resolves with the time since `since` it took. */
@@ -146,7 +171,8 @@ export async function timeUntilSeen(
   for (;;) {
     const answers = await modAnswers(uuid, username);
     if (seen(answers)) return Date.now() - since;
-    if (Date.now() - since > 5 * CHANGE_VISIBLE_WITHIN_MS) throw new Error(`nginx never showed the change for ${username}: ${JSON.stringify(answers)}`);
+    if (Date.now() - since > 5 * CHANGE_VISIBLE_WITHIN_MS)
+      throw new Error(`nginx never showed the change for ${username}: ${JSON.stringify(answers)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -179,10 +205,15 @@ function parseAnswers(bytes: Buffer): RawAnswer[] {
     if (headEnd < 0) throw new Error(`An incomplete answer: ${bytes.subarray(offset).toString()}`);
     const [statusLine = '', ...lines] = bytes.subarray(offset, headEnd).toString('latin1').split('\r\n');
     const headers = new Headers();
-    for (const line of lines) headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+    for (const line of lines)
+      headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
     const length = Number(headers.get('content-length'));
     if (!Number.isInteger(length)) throw new Error(`An answer without Content-Length: ${statusLine}`);
-    answers.push({ status: Number(statusLine.split(' ')[1]), headers, body: bytes.subarray(headEnd + 4, headEnd + 4 + length).toString() });
+    answers.push({
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: bytes.subarray(headEnd + 4, headEnd + 4 + length).toString(),
+    });
     offset = headEnd + 4 + length;
   }
   return answers;
@@ -193,10 +224,16 @@ function parseAnswers(bytes: Buffer): RawAnswer[] {
  * (and `next`, raw request bytes to send right behind it on the same connection), waits until the server closes the
  * connection, and returns every answer it sent.
  */
-export async function startSlowUpload(port: number, jar: CookieJar, cape: Buffer): Promise<{ finish(next?: string): Promise<RawAnswer[]> }> {
+export async function startSlowUpload(
+  port: number,
+  jar: CookieJar,
+  cape: Buffer,
+): Promise<{ finish(next?: string): Promise<RawAnswer[]> }> {
   const boundary = `----cloakroom${randomBytes(8).toString('hex')}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cape.png"\r\nContent-Type: image/png\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cape.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
     cape,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -281,7 +318,10 @@ export function useScaleOutCluster(onReady: (cluster: ScaleOutCluster) => void):
       fs.writeFileSync(path.join(cluster.siteDir, name), body);
     }
     // A pre-compressed copy, as the build writes them: nginx sends it as it is (gzip_static).
-    fs.writeFileSync(path.join(cluster.siteDir, '_astro/app.abc123.js.gz'), gzipSync(SITE_FILES['_astro/app.abc123.js']!));
+    fs.writeFileSync(
+      path.join(cluster.siteDir, '_astro/app.abc123.js.gz'),
+      gzipSync(SITE_FILES['_astro/app.abc123.js']!),
+    );
 
     cluster.redisPrefix = `cloakroom-scale-out-${randomBytes(6).toString('hex')}:`;
     [cluster.database, cluster.s3] = await Promise.all([postgresBackend.createDatabase(), startS3rver()]);

@@ -51,8 +51,14 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   };
 }
 
-/** Gives a describe block its own database and server: made in a beforeAll, closed and dropped in an afterAll; read them from a hook or test. */
-export function serverForSuite(backend: Backend, env: Record<string, string> = {}): { server: TestServer; database: TestDatabase } {
+/**
+ * Gives a describe block its own database and server: made in a beforeAll, closed and dropped in an afterAll; read them
+ * from a hook or test.
+ */
+export function serverForSuite(
+  backend: Backend,
+  env: Record<string, string> = {},
+): { server: TestServer; database: TestDatabase } {
   const suite = {} as { server: TestServer; database: TestDatabase };
   beforeAll(async () => {
     suite.database = await backend.createDatabase();
@@ -76,7 +82,11 @@ export function randomUsername(prefix = 'P'): string {
 }
 
 /** Creates (or updates) an account and returns a fresh login code for it. */
-export async function createUserWithCode(db: Db, username: string, options: { uuid?: string; admin?: boolean } = {}): Promise<{ uuid: string; code: string }> {
+export async function createUserWithCode(
+  db: Db,
+  username: string,
+  options: { uuid?: string; admin?: boolean } = {},
+): Promise<{ uuid: string; code: string }> {
   const uuid = options.uuid ?? randomUuid();
   await upsertUser(db, uuid, username);
   if (options.admin) await makeAdmin(db, uuid);

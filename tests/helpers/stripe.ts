@@ -1,6 +1,7 @@
-// A local stand-in for Stripe Checkout that speaks its protocol: `POST /v1/checkout/sessions` (form-encoded, bearer secret
-// key) makes a session with a hosted checkout page; paying there sends the signed `checkout.session.completed` event to
-// the webhook URL (`Stripe-Signature: t=…,v1=HMAC-SHA256(secret, "t.payload")`) and returns the buyer to success_url.
+// A local stand-in for Stripe Checkout that speaks its protocol: `POST /v1/checkout/sessions` (form-encoded, bearer
+// secret key) makes a session with a hosted checkout page; paying there sends the signed `checkout.session.completed`
+// event to the webhook URL (`Stripe-Signature: t=…,v1=HMAC-SHA256(secret, "t.payload")`) and returns the buyer to
+// success_url.
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +30,10 @@ export interface StripeStandIn {
   setWebhookUrl(url: string): void;
   /** A webhook event's JSON for an object. */
   event(type: string, object: Record<string, unknown>, id?: string): string;
-  /** The Stripe-Signature header of a payload, signed at `timestamp` (seconds; now by default) with `secret` (the webhook secret by default). */
+  /**
+   * The Stripe-Signature header of a payload, signed at `timestamp` (seconds; now by default) with `secret` (the
+   * webhook secret by default).
+   */
   sign(payload: string, timestamp?: number, secret?: string): string;
   /** Makes checkout sessions answer a hostile answer (null: answer normally). */
   misbehave(kind: HostileAnswer | null): void;
@@ -41,7 +45,12 @@ export interface StripeStandIn {
 }
 
 /** Starts a stand-in on 127.0.0.1 that accepts `secretKey` and signs events with `webhookSecret`. */
-export async function startStripeStandIn(options: { secretKey: string; webhookSecret: string; port?: number; webhookUrl?: string }): Promise<StripeStandIn> {
+export async function startStripeStandIn(options: {
+  secretKey: string;
+  webhookSecret: string;
+  port?: number;
+  webhookUrl?: string;
+}): Promise<StripeStandIn> {
   const sessions: StandInSession[] = [];
   let webhookUrl = options.webhookUrl ?? '';
   let hostile: HostileAnswer | null = null;
@@ -65,7 +74,9 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
     if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       if (hostile) return sendHostileAnswer(response, hostile, 'application/json', hostileLog);
       if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
-        return response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Invalid API Key provided' } }));
+        return response
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'Invalid API Key provided' } }));
       }
       const form = new URLSearchParams(await requestBody(request));
       const metadata: Record<string, string> = {};
@@ -73,7 +84,8 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       const session: StandInSession = {
         id: `cs_test_${randomBytes(6).toString('hex')}`,
         payment_intent: `pi_${randomBytes(6).toString('hex')}`,
-        amount_total: Number(form.get('line_items[0][price_data][unit_amount]')) * Number(form.get('line_items[0][quantity]') ?? 1),
+        amount_total:
+          Number(form.get('line_items[0][price_data][unit_amount]')) * Number(form.get('line_items[0][quantity]') ?? 1),
         currency: form.get('line_items[0][price_data][currency]') ?? '',
         metadata,
         success_url: form.get('success_url') ?? '',
@@ -82,12 +94,19 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
         payment_status: 'unpaid',
       };
       if (form.get('mode') !== 'payment' || !session.success_url || !Number.isInteger(session.amount_total)) {
-        return response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Missing required param' } }));
+        return response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'Missing required param' } }));
       }
       sessions.push(session);
-      return response
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ id: session.id, object: 'checkout.session', url: `${base}/c/pay/${session.id}`, payment_status: 'unpaid' }));
+      return response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: session.id,
+          object: 'checkout.session',
+          url: `${base}/c/pay/${session.id}`,
+          payment_status: 'unpaid',
+        }),
+      );
     }
     const session = sessions.find((candidate) => url.pathname === `/c/pay/${candidate.id}`);
     if (session && request.method === 'GET') {
@@ -102,10 +121,14 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       session.payment_status = 'paid';
       const payload = event('checkout.session.completed', { ...session, object: 'checkout.session' });
       const status = await send(payload, sign(payload)).catch(() => 0);
-      if (status !== 200) return response.writeHead(502, { 'content-type': 'text/plain' }).end(`The merchant answered the event with ${status}`);
+      if (status !== 200)
+        return response
+          .writeHead(502, { 'content-type': 'text/plain' })
+          .end(`The merchant answered the event with ${status}`);
       return response.writeHead(303, { location: session.success_url }).end();
     }
-    if (request.method === 'GET' && url.pathname === '/') return response.writeHead(200, { 'content-type': 'text/plain' }).end('Stripe stand-in');
+    if (request.method === 'GET' && url.pathname === '/')
+      return response.writeHead(200, { 'content-type': 'text/plain' }).end('Stripe stand-in');
     response.writeHead(404).end();
   };
   const server = http.createServer((request, response) => void handle(request, response));

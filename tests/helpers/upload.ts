@@ -1,4 +1,5 @@
-// Shared setup of the cape and ears upload API suites: the images they upload, the per-backend server and the upload, profile and row helpers.
+// Shared setup of the cape and ears upload API suites: the images they upload, the per-backend server and the upload,
+// profile and row helpers.
 import { beforeAll, expect } from 'vitest';
 import type { Backend } from '../../support/backends.ts';
 import { animatedGif, frameColour, padPng, pngHeaderOnly, solidGif, solidPng } from '../../support/textures.ts';
@@ -7,7 +8,10 @@ import { serverForSuite, type loginNewUser } from './server.ts';
 import { modProfile } from './mod-profile.ts';
 import type { ModProfile } from '../../src/lib/types.ts';
 
-/** Every image the upload tests use, made in a beforeAll of the calling file: named images, distinct valid capes (64 x 32, one colour each, so tests on one server never share textures by accident) and distinct valid ears (14 x 7). */
+/**
+ * Every image the upload tests use, made in a beforeAll of the calling file: named images, distinct valid capes (64 x
+ * 32, one colour each, so tests on one server never share textures by accident) and distinct valid ears (14 x 7).
+ */
 export function uploadImagesForFile(): { images: Record<string, Buffer>; capes: Buffer[]; ears: Buffer[] } {
   const images: Record<string, Buffer> = {};
   const capes: Buffer[] = [];
@@ -67,8 +71,16 @@ export function uploadSuite(backend: Backend) {
   }
 
   /** Uploads a cape or ears that must be accepted (200); returns its texture URL. */
-  async function uploadOk(jar: Awaited<ReturnType<typeof loginNewUser>>['jar'], kind: 'cape' | 'ears', bytes: Buffer, type = 'image/png'): Promise<string> {
-    const response = await jar.upload(`/api/upload-${kind}`, bytes, { type, filename: type === 'image/gif' ? 'cape.gif' : `${kind}.png` });
+  async function uploadOk(
+    jar: Awaited<ReturnType<typeof loginNewUser>>['jar'],
+    kind: 'cape' | 'ears',
+    bytes: Buffer,
+    type = 'image/png',
+  ): Promise<string> {
+    const response = await jar.upload(`/api/upload-${kind}`, bytes, {
+      type,
+      filename: type === 'image/gif' ? 'cape.gif' : `${kind}.png`,
+    });
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status, JSON.stringify(body)).toBe(200);
     expect(Object.keys(body).sort()).toEqual(['success', kind].sort());

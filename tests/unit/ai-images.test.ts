@@ -1,4 +1,5 @@
-// Unit tests for the AI cape creator's image providers (server/integrations/ai-images.ts) against the images API stand-in.
+// Unit tests for the AI cape creator's image providers (server/integrations/ai-images.ts) against the images API
+// stand-in.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -35,12 +36,28 @@ afterEach(() => {
 
 /** A provider for the stand-in (on 127.0.0.1, so its image URLs need private addresses allowed). */
 function provider(
-  options: { model?: string; timeoutMs?: number; apiKey?: string; baseUrl?: string; imageHosts?: string[]; allowPrivateAddresses?: boolean } = {},
+  options: {
+    model?: string;
+    timeoutMs?: number;
+    apiKey?: string;
+    baseUrl?: string;
+    imageHosts?: string[];
+    allowPrivateAddresses?: boolean;
+  } = {},
 ): OpenAiImagesProvider {
-  return new OpenAiImagesProvider({ baseUrl: standIn.url, apiKey: API_KEY, model: DEFAULT_AI_IMAGE_MODEL, allowPrivateAddresses: true, ...options });
+  return new OpenAiImagesProvider({
+    baseUrl: standIn.url,
+    apiKey: API_KEY,
+    model: DEFAULT_AI_IMAGE_MODEL,
+    allowPrivateAddresses: true,
+    ...options,
+  });
 }
 
-/** Another web server on 127.0.0.1 that an image URL can point at: `/image.png` is a 64 x 64 PNG, `/moved` redirects to `location`. */
+/**
+ * Another web server on 127.0.0.1 that an image URL can point at: `/image.png` is a 64 x 64 PNG, `/moved` redirects to
+ * `location`.
+ */
 async function startImageHost(location = ''): Promise<{ origin: string; requests: string[]; close(): Promise<void> }> {
   const png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#c81e1e' } })
     .png()
@@ -100,12 +117,23 @@ describe('OpenAiImagesProvider', () => {
     expect(request!.path).toBe('/v1/images/generations');
     expect(request!.authorization).toBe(`Bearer ${API_KEY}`);
     expect(request!.contentType).toBe('application/json');
-    expect(request!.body).toEqual({ model: 'dall-e-3', prompt: `${CAPE_STYLE_INSTRUCTION}red dragon`, n: 1, size: '1024x1024', response_format: 'b64_json' });
+    expect(request!.body).toEqual({
+      model: 'dall-e-3',
+      prompt: `${CAPE_STYLE_INSTRUCTION}red dragon`,
+      n: 1,
+      size: '1024x1024',
+      response_format: 'b64_json',
+    });
     expect(CAPE_STYLE_INSTRUCTION).toMatch(/cape/);
   });
 
   it('takes a base URL with a trailing slash and another size', async () => {
-    await new OpenAiImagesProvider({ baseUrl: `${standIn.url}/`, apiKey: API_KEY, model: 'dall-e-2', size: '512x512' }).generate('stripes');
+    await new OpenAiImagesProvider({
+      baseUrl: `${standIn.url}/`,
+      apiKey: API_KEY,
+      model: 'dall-e-2',
+      size: '512x512',
+    }).generate('stripes');
     expect(standIn.requests[0]!.path).toBe('/v1/images/generations');
     expect(standIn.requests[0]!.body).toMatchObject({ model: 'dall-e-2', size: '512x512' });
   });
@@ -113,7 +141,12 @@ describe('OpenAiImagesProvider', () => {
   it('leaves response_format out for the GPT image models, which always answer in base64', async () => {
     const image = await provider({ model: 'gpt-image-1' }).generate('waves');
     expect(image.width).toBe(512);
-    expect(standIn.requests[0]!.body).toEqual({ model: 'gpt-image-1', prompt: `${CAPE_STYLE_INSTRUCTION}waves`, n: 1, size: '1024x1024' });
+    expect(standIn.requests[0]!.body).toEqual({
+      model: 'gpt-image-1',
+      prompt: `${CAPE_STYLE_INSTRUCTION}waves`,
+      n: 1,
+      size: '1024x1024',
+    });
   });
 
   it('downloads the image when the answer only has a URL, without the API key', async () => {
@@ -142,10 +175,18 @@ describe('OpenAiImagesProvider', () => {
     expect(error.message).toBe(aiImageMessages.failed);
     expect(error.detail).toMatch(/^pointed at http:\/\/127\.0\.0\.1:\d+, a private address \(127\.0\.0\.1\)$/);
     expect(standIn.downloads).toHaveLength(0);
-    for (const address of ['http://localhost:9/a.png', 'http://[::1]:9/a.png', 'http://10.1.2.3/a.png', 'http://169.254.169.254/latest/meta-data']) {
+    for (const address of [
+      'http://localhost:9/a.png',
+      'http://[::1]:9/a.png',
+      'http://10.1.2.3/a.png',
+      'http://169.254.169.254/latest/meta-data',
+    ]) {
       standIn.setBehaviour({ kind: 'url', address });
       const refused = await failure(
-        provider({ allowPrivateAddresses: false, imageHosts: ['localhost', '[::1]', '10.1.2.3', '169.254.169.254'] }).generate('x'),
+        provider({
+          allowPrivateAddresses: false,
+          imageHosts: ['localhost', '[::1]', '10.1.2.3', '169.254.169.254'],
+        }).generate('x'),
       );
       expect(refused.detail, address).toMatch(/a private address/);
     }
@@ -263,7 +304,9 @@ describe('OpenAiImagesProvider', () => {
     const generation = provider().generate('x', controller.signal);
     setTimeout(() => controller.abort(new Error('player left')), 50);
     await expect(generation).rejects.toThrow('player left');
-    await expect(provider().generate('x', AbortSignal.abort(new Error('already gone')))).rejects.toThrow('already gone');
+    await expect(provider().generate('x', AbortSignal.abort(new Error('already gone')))).rejects.toThrow(
+      'already gone',
+    );
   });
 });
 
@@ -275,7 +318,9 @@ describe('createAiImageProvider', () => {
     expect(configured.name).toBe('Images API (dall-e-3)');
     await configured.generate('x');
     expect(standIn.requests[0]!.body).toMatchObject({ model: 'dall-e-3' });
-    expect(createAiImageProvider({ apiUrl: standIn.url, apiKey: API_KEY, model: 'gpt-image-1' }).name).toBe('Images API (gpt-image-1)');
+    expect(createAiImageProvider({ apiUrl: standIn.url, apiKey: API_KEY, model: 'gpt-image-1' }).name).toBe(
+      'Images API (gpt-image-1)',
+    );
   });
 
   it('falls back to the built-in pattern generator without a URL or key', async () => {

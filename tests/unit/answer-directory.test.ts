@@ -53,7 +53,8 @@ describe('answer directory', () => {
     for (const id of [UUID, dashedUuid(UUID), 'Bob', 'bob']) {
       expect(read(`profile/${id}`)).toBe(player.json);
       expect(read(`csl/${id}.json`)).toBe(player.cslJson);
-      for (const file of [`capes/${id}.png`, `capes/strip/${id}.png`, `elytras/${id}.png`]) expect(read(file), file).toBe('still');
+      for (const file of [`capes/${id}.png`, `capes/strip/${id}.png`, `elytras/${id}.png`])
+        expect(read(file), file).toBe('still');
       expect(read(`capes/${id}.gif`)).toBe('gif');
     }
     expect(fs.statSync(path.join(dir, 'profile', 'bob')).ino).toBe(fs.statSync(path.join(dir, 'profile', UUID)).ino);

@@ -8,9 +8,9 @@ describe('apiPath', () => {
   });
 
   it('fills in each parameter by name, numbers and flags as text', () => {
-    expect(apiPath('headCape', { username: 'Notch', red: 10, green: -5, blue: 0, brightness: 3, helmetOverlay: false })).toBe(
-      '/api/gallery/head-capes/Notch/10/-5/0/3/false',
-    );
+    expect(
+      apiPath('headCape', { username: 'Notch', red: 10, green: -5, blue: 0, brightness: 3, helmetOverlay: false }),
+    ).toBe('/api/gallery/head-capes/Notch/10/-5/0/3/false');
   });
 
   it('URI-encodes a parameter, so a typed name stays one path segment', () => {

@@ -1,9 +1,17 @@
-// Unit tests for the API client (src/lib/api-client.ts) against a real local HTTP server: XSRF header, app-wide status handling, error display.
+// Unit tests for the API client (src/lib/api-client.ts) against a real local HTTP server: XSRF header, app-wide status
+// handling, error display.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_ADMIN_MESSAGE } from '../../src/lib/admin-access.ts';
-import { createApiClient, describeApiError, ensureXsrfToken, errorBody, handleAppStatus, XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
+import {
+  createApiClient,
+  describeApiError,
+  ensureXsrfToken,
+  errorBody,
+  handleAppStatus,
+  XSRF_COOKIE_PATH,
+} from '../../src/lib/api-client.ts';
 import { bannedLogoutMessage, UNAUTHENTICATED_MESSAGE } from '../../src/lib/login-errors.ts';
 
 interface Seen {
@@ -31,19 +39,27 @@ describe('createApiClient', () => {
         return;
       }
       if (request.url?.endsWith('/logged-out')) {
-        response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }));
+        response
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }));
         return;
       }
       if (request.url?.endsWith('/banned')) {
-        response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: bannedLogoutMessage('NSFW or NSFL image') }));
+        response
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: bannedLogoutMessage('NSFW or NSFL image') }));
         return;
       }
       if (request.url?.endsWith('/not-admin')) {
-        response.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: NOT_ADMIN_MESSAGE }));
+        response
+          .writeHead(403, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: NOT_ADMIN_MESSAGE }));
         return;
       }
       if (status) {
-        response.writeHead(Number(status[1]), { 'content-type': 'application/json' }).end(JSON.stringify({ error: `status ${status[1]}` }));
+        response
+          .writeHead(Number(status[1]), { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: `status ${status[1]}` }));
         return;
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
@@ -145,7 +161,10 @@ describe('createApiClient', () => {
     });
     await expect(api('/api/banned')).rejects.toThrow();
     await expect(api('/api/logged-out')).rejects.toThrow();
-    expect(reasons).toEqual(['The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.', null]);
+    expect(reasons).toEqual([
+      'The specified account has been banned for violating our terms of service. Reason: NSFW or NSFL image.',
+      null,
+    ]);
   });
 
   it('calls onMaintenance on 503', async () => {
@@ -199,7 +218,11 @@ describe('createApiClient', () => {
 describe('handleAppStatus', () => {
   it('turns 401, 503 and 408 from an /api/ URL into their handlers (as file uploads need) and ignores the rest', () => {
     const calls: string[] = [];
-    const handlers = { onUnauthorized: () => calls.push('401'), onMaintenance: () => calls.push('503'), onOffline: () => calls.push('408') };
+    const handlers = {
+      onUnauthorized: () => calls.push('401'),
+      onMaintenance: () => calls.push('503'),
+      onOffline: () => calls.push('408'),
+    };
     for (const status of [200, 401, 404, 408, 419, 422, 500, 503]) handleAppStatus(status, handlers);
     handleAppStatus(408, handlers, false);
     expect(calls).toEqual(['401', '408', '503']);
@@ -208,23 +231,47 @@ describe('handleAppStatus', () => {
 
 describe('describeApiError', () => {
   it('shows {error} as one message', () => {
-    expect(describeApiError({ error: 'That user does not exist.' })).toEqual({ kind: 'message', message: 'That user does not exist.' });
+    expect(describeApiError({ error: 'That user does not exist.' })).toEqual({
+      kind: 'message',
+      message: 'That user does not exist.',
+    });
   });
 
   it('shows the first message of each field of {errors}', () => {
-    const body = { message: 'The given data was invalid.', errors: { title: ['Title is required.', 'Title is too long.'], tags: ['Pick a tag.'] } };
+    const body = {
+      message: 'The given data was invalid.',
+      errors: { title: ['Title is required.', 'Title is too long.'], tags: ['Pick a tag.'] },
+    };
     expect(describeApiError(body)).toEqual({ kind: 'fields', messages: ['Title is required.', 'Pick a tag.'] });
   });
 
   it('shows {message} when there are no field errors', () => {
     expect(describeApiError({ message: 'Server says no.' })).toEqual({ kind: 'message', message: 'Server says no.' });
-    expect(describeApiError({ message: 'Fallback to message', errors: {} })).toEqual({ kind: 'message', message: 'Fallback to message' });
+    expect(describeApiError({ message: 'Fallback to message', errors: {} })).toEqual({
+      kind: 'message',
+      message: 'Fallback to message',
+    });
   });
 
   it('falls back for an unknown body', () => {
-    for (const body of [undefined, null, 'plain text', 42, {}, { foo: 'bar' }, { error: '' }, { errors: { title: [] } }]) {
-      expect(describeApiError(body), JSON.stringify(body)).toEqual({ kind: 'message', message: 'Something went wrong' });
+    for (const body of [
+      undefined,
+      null,
+      'plain text',
+      42,
+      {},
+      { foo: 'bar' },
+      { error: '' },
+      { errors: { title: [] } },
+    ]) {
+      expect(describeApiError(body), JSON.stringify(body)).toEqual({
+        kind: 'message',
+        message: 'Something went wrong',
+      });
     }
-    expect(describeApiError({ unexpected: true }, 'Try again later')).toEqual({ kind: 'message', message: 'Try again later' });
+    expect(describeApiError({ unexpected: true }, 'Try again later')).toEqual({
+      kind: 'message',
+      message: 'Try again later',
+    });
   });
 });

@@ -1,5 +1,5 @@
-// Texture assignment (server/textures/library/assign.ts): a player's slot points at stored textures in one step, what it replaced
-// is released, every change is published, and a player who is gone keeps nothing.
+// Texture assignment (server/textures/library/assign.ts): a player's slot points at stored textures in one step, what
+// it replaced is released, every change is published, and a player who is gone keeps nothing.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
 import { upsertUser } from '../../server/db/users.ts';
 import { LocalBlobStore } from '../../server/storage/local-store.ts';
-import { assignPlayerTextures, clearPlayerTextures, type AssignmentContext, type CapeGifWork } from '../../server/textures/library/assign.ts';
+import {
+  assignPlayerTextures,
+  clearPlayerTextures,
+  type AssignmentContext,
+  type CapeGifWork,
+} from '../../server/textures/library/assign.ts';
 import { derivedKey, TextureLibrary } from '../../server/textures/library/texture-library.ts';
 import { sha256, type EncodedTexture } from '../../server/textures/pipeline/process.ts';
 
@@ -54,7 +59,11 @@ function texture(text: string, frames = 1): EncodedTexture {
 }
 
 async function columns() {
-  return db.selectFrom('users').select(['cape_hash', 'cape_strip_hash', 'ears_hash']).where('uuid', '=', UUID).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('users')
+    .select(['cape_hash', 'cape_strip_hash', 'ears_hash'])
+    .where('uuid', '=', UUID)
+    .executeTakeFirstOrThrow();
 }
 
 async function stored(hash: string): Promise<boolean> {
@@ -66,7 +75,10 @@ describe('assignPlayerTextures', () => {
     const animated = { still: texture('still gif'), strip: texture('strip gif', 2) };
     await assignPlayerTextures(context, UUID, 'cape', animated);
     expect(gifJobs).toEqual([{ owner: UUID, publishedBefore: 0 }]);
-    expect(await context.library.read(derivedKey(animated.still.hash, 'gif')), 'the still: the animation is off').toEqual(Buffer.from('GIF of still gif'));
+    expect(
+      await context.library.read(derivedKey(animated.still.hash, 'gif')),
+      'the still: the animation is off',
+    ).toEqual(Buffer.from('GIF of still gif'));
 
     await db.insertInto('premium').values({ user_uuid: UUID, animated: 1 }).execute();
     const playing = { still: texture('still two'), strip: texture('strip two', 2) };
@@ -75,11 +87,15 @@ describe('assignPlayerTextures', () => {
       { owner: UUID, publishedBefore: 0 },
       { owner: UUID, publishedBefore: 1 },
     ]);
-    expect(await context.library.read(derivedKey(playing.strip.hash, 'gif')), 'the strip: the animation is on').toEqual(Buffer.from('GIF of strip two'));
+    expect(await context.library.read(derivedKey(playing.strip.hash, 'gif')), 'the strip: the animation is on').toEqual(
+      Buffer.from('GIF of strip two'),
+    );
 
     const still = { still: texture('plain still'), strip: null };
     await assignPlayerTextures(context, UUID, 'cape', still);
-    expect(await context.library.read(derivedKey(still.still.hash, 'gif')), 'a still cape’s one-frame GIF').toEqual(Buffer.from('GIF of plain still'));
+    expect(await context.library.read(derivedKey(still.still.hash, 'gif')), 'a still cape’s one-frame GIF').toEqual(
+      Buffer.from('GIF of plain still'),
+    );
     await assignPlayerTextures(context, UUID, 'ears', { still: texture('ears'), strip: null });
     expect(gifJobs, 'ears have no GIF').toHaveLength(3);
   });
@@ -99,7 +115,11 @@ describe('assignPlayerTextures', () => {
   it('points the slot at the still and strip, releases what they replace and publishes each change', async () => {
     const first = { still: texture('still one'), strip: texture('strip one', 2) };
     await assignPlayerTextures(context, UUID, 'cape', first);
-    expect(await columns()).toEqual({ cape_hash: first.still.hash, cape_strip_hash: first.strip.hash, ears_hash: null });
+    expect(await columns()).toEqual({
+      cape_hash: first.still.hash,
+      cape_strip_hash: first.strip.hash,
+      ears_hash: null,
+    });
 
     const second = { still: first.still, strip: null };
     await assignPlayerTextures(context, UUID, 'cape', second);

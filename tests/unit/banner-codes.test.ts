@@ -1,7 +1,12 @@
-// Unit tests for the banner URL rules (src/lib/banner-url.ts) and the LivzMC and Planet Minecraft banner code decoders (server/textures/generators/banner/codes.ts).
+// Unit tests for the banner URL rules (src/lib/banner-url.ts) and the LivzMC and Planet Minecraft banner code decoders
+// (server/textures/generators/banner/codes.ts).
 import { describe, expect, it } from 'vitest';
 import { bannerIdFromUrl, bannerServiceFromUrl, unsupportedBannerMessage } from '../../src/lib/banner-url.ts';
-import { decodeBannerCode, decodeLivzmc, decodePlanetMinecraft } from '../../server/textures/generators/banner/codes.ts';
+import {
+  decodeBannerCode,
+  decodeLivzmc,
+  decodePlanetMinecraft,
+} from '../../server/textures/generators/banner/codes.ts';
 import { DYE_COLOURS, DYE_RGB, type DyeColour } from '../../server/textures/generators/banner/colours.ts';
 import { PATTERN_IDS } from '../../server/textures/generators/banner/patterns.ts';
 import { renderBanner } from '../../server/textures/generators/banner/render.ts';
@@ -10,7 +15,12 @@ import type { RawImage, Rgba } from '../../server/textures/pipeline/raw-image.ts
 /** The colour of one pixel of an image. */
 function pixelAt(image: RawImage, x: number, y: number): Rgba {
   const offset = (y * image.width + x) * 4;
-  return { r: image.data[offset] ?? -1, g: image.data[offset + 1] ?? -1, b: image.data[offset + 2] ?? -1, a: image.data[offset + 3] ?? -1 };
+  return {
+    r: image.data[offset] ?? -1,
+    g: image.data[offset + 1] ?? -1,
+    b: image.data[offset + 2] ?? -1,
+    a: image.data[offset + 3] ?? -1,
+  };
 }
 
 /** Every pixel of a row range has the dye's colour. */
@@ -218,7 +228,9 @@ describe('decodePlanetMinecraft', () => {
   it('knows 16 colour characters and 42 pattern characters, each a different colour or pattern', () => {
     const colours = [...'123456789abcdefg'].map((character) => decodePlanetMinecraft(character)?.base);
     expect(new Set(colours)).toEqual(new Set(DYE_COLOURS));
-    const patterns = [...PLANET_MINECRAFT_PATTERN_CHARACTERS].map((character) => decodePlanetMinecraft(`g2${character}`)?.layers[0]?.pattern);
+    const patterns = [...PLANET_MINECRAFT_PATTERN_CHARACTERS].map(
+      (character) => decodePlanetMinecraft(`g2${character}`)?.layers[0]?.pattern,
+    );
     expect(patterns).not.toContain(undefined);
     expect(new Set(patterns)).toEqual(new Set(PATTERN_IDS.filter((pattern) => pattern !== 'base')));
   });

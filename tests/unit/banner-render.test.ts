@@ -1,14 +1,27 @@
-// Unit tests for the banner pattern masks (server/textures/generators/banner/patterns.ts), the dye colours and renderBanner.
+// Unit tests for the banner pattern masks (server/textures/generators/banner/patterns.ts), the dye colours and
+// renderBanner.
 import { describe, expect, it } from 'vitest';
 import { DYE_COLOURS, DYE_RGB, isDyeColour } from '../../server/textures/generators/banner/colours.ts';
-import { BANNER_HEIGHT, BANNER_WIDTH, isPatternId, PATTERN_IDS, patternMask, type PatternId } from '../../server/textures/generators/banner/patterns.ts';
+import {
+  BANNER_HEIGHT,
+  BANNER_WIDTH,
+  isPatternId,
+  PATTERN_IDS,
+  patternMask,
+  type PatternId,
+} from '../../server/textures/generators/banner/patterns.ts';
 import { MAX_BANNER_LAYERS, renderBanner, type BannerLayer } from '../../server/textures/generators/banner/render.ts';
 import type { RawImage, Rgba } from '../../server/textures/pipeline/raw-image.ts';
 
 /** The colour of one pixel of an image. */
 function pixelAt(image: RawImage, x: number, y: number): Rgba {
   const offset = (y * image.width + x) * 4;
-  return { r: image.data[offset] ?? -1, g: image.data[offset + 1] ?? -1, b: image.data[offset + 2] ?? -1, a: image.data[offset + 3] ?? -1 };
+  return {
+    r: image.data[offset] ?? -1,
+    g: image.data[offset + 1] ?? -1,
+    b: image.data[offset + 2] ?? -1,
+    a: image.data[offset + 3] ?? -1,
+  };
 }
 
 /** A mask's coverage at one pixel. */
@@ -94,13 +107,16 @@ describe('pattern masks', () => {
     expect(patternMask('base').every((coverage) => coverage === 1)).toBe(true);
   });
 
-  it.each(PATTERN_IDS.filter((pattern) => pattern !== 'base'))('%s is neither empty nor full, with every coverage within 0..1', (pattern) => {
-    const mask = patternMask(pattern);
-    expect(mask).toHaveLength(BANNER_WIDTH * BANNER_HEIGHT);
-    expect(mask.every((coverage) => coverage >= 0 && coverage <= 1)).toBe(true);
-    expect(mask.some((coverage) => coverage > 0.5)).toBe(true);
-    expect(mask.some((coverage) => coverage === 0)).toBe(true);
-  });
+  it.each(PATTERN_IDS.filter((pattern) => pattern !== 'base'))(
+    '%s is neither empty nor full, with every coverage within 0..1',
+    (pattern) => {
+      const mask = patternMask(pattern);
+      expect(mask).toHaveLength(BANNER_WIDTH * BANNER_HEIGHT);
+      expect(mask.every((coverage) => coverage >= 0 && coverage <= 1)).toBe(true);
+      expect(mask.some((coverage) => coverage > 0.5)).toBe(true);
+      expect(mask.some((coverage) => coverage === 0)).toBe(true);
+    },
+  );
 
   it.each(COVERED_AND_BARE)('%s covers %j and leaves %j bare', (pattern, [coveredX, coveredY], [bareX, bareY]) => {
     const mask = patternMask(pattern);
@@ -130,7 +146,8 @@ describe('pattern masks', () => {
   ] as const)('%s and %s together cover each pixel exactly once', (one, other) => {
     const first = patternMask(one);
     const second = patternMask(other);
-    for (let pixel = 0; pixel < first.length; pixel++) expect((first[pixel] ?? 0) + (second[pixel] ?? 0)).toBeCloseTo(1, 5);
+    for (let pixel = 0; pixel < first.length; pixel++)
+      expect((first[pixel] ?? 0) + (second[pixel] ?? 0)).toBeCloseTo(1, 5);
   });
 
   it.each([
@@ -195,7 +212,9 @@ describe('renderBanner', () => {
 
   it.each(PATTERN_IDS.filter((pattern) => pattern !== 'base'))('draws %s over part of the base only', (pattern) => {
     const image = renderBanner({ base: 'white', layers: [{ pattern, colour: 'black' }] });
-    const pixels = Array.from({ length: BANNER_WIDTH * BANNER_HEIGHT }, (_, index) => pixelAt(image, index % BANNER_WIDTH, Math.floor(index / BANNER_WIDTH)));
+    const pixels = Array.from({ length: BANNER_WIDTH * BANNER_HEIGHT }, (_, index) =>
+      pixelAt(image, index % BANNER_WIDTH, Math.floor(index / BANNER_WIDTH)),
+    );
     expect(pixels.some((pixel) => pixel.r === DYE_RGB.white.r && pixel.g === DYE_RGB.white.g)).toBe(true);
     expect(pixels.some((pixel) => pixel.r < 128)).toBe(true);
   });
@@ -206,6 +225,8 @@ describe('renderBanner', () => {
       colour: DYE_COLOURS[index] ?? 'white',
     }));
     expect(renderBanner({ base: 'white', layers }).width).toBe(BANNER_WIDTH);
-    expect(() => renderBanner({ base: 'white', layers: [...layers, { pattern: 'circle', colour: 'red' }] })).toThrow(RangeError);
+    expect(() => renderBanner({ base: 'white', layers: [...layers, { pattern: 'circle', colour: 'red' }] })).toThrow(
+      RangeError,
+    );
   });
 });

@@ -1,11 +1,12 @@
-// Unit tests for reading the configuration: TRUST_PROXY as a hop count or proxy addresses, the HTTP timeouts, the mod API's caches,
-// the outside address settings and the image queue.
+// Unit tests for reading the configuration: TRUST_PROXY as a hop count or proxy addresses, the HTTP timeouts, the mod
+// API's caches, the outside address settings and the image queue.
 import { describe, expect, it } from 'vitest';
 import { loadConfig, trustProxyOption } from '../../server/config/index.ts';
 
 describe('TRUST_PROXY', () => {
   it('is off by default and for false or 0', () => {
-    for (const value of [undefined, '', 'false', '0']) expect(loadConfig({ TRUST_PROXY: value }).trustProxy, String(value)).toBe(false);
+    for (const value of [undefined, '', 'false', '0'])
+      expect(loadConfig({ TRUST_PROXY: value }).trustProxy, String(value)).toBe(false);
   });
 
   it('reads a number as the count of proxies in front of the server', () => {
@@ -15,7 +16,12 @@ describe('TRUST_PROXY', () => {
   });
 
   it('reads a list of proxy addresses and CIDR blocks', () => {
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+    ]);
   });
 
   it('reads true as one proxy, and says so at start', () => {
@@ -27,7 +33,9 @@ describe('TRUST_PROXY', () => {
 
   it('refuses anything else with a message naming the setting', () => {
     for (const value of ['yes', '10.0.0.0/33', '10.0.0', 'proxy.example', '1.2.3.4/8/1']) {
-      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/Invalid configuration: TRUST_PROXY: expected a hop count/);
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(
+        /Invalid configuration: TRUST_PROXY: expected a hop count/,
+      );
     }
   });
 });
@@ -35,7 +43,9 @@ describe('TRUST_PROXY', () => {
 describe('HTTP timeouts', () => {
   it('have defaults and can be set', () => {
     expect(loadConfig({}).timeouts).toEqual({ headersMs: 10_000, requestMs: 60_000, keepAliveMs: 72_000 });
-    expect(loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '1000' }).timeouts).toEqual({
+    expect(
+      loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '1000' }).timeouts,
+    ).toEqual({
       headersMs: 2000,
       requestMs: 0,
       keepAliveMs: 1000,
@@ -75,7 +85,10 @@ describe('outside addresses', () => {
   });
 
   it('read OUTSIDE_URLS_ALLOW_PRIVATE as a flag and AI_IMAGE_HOSTS as a list', () => {
-    const set = loadConfig({ OUTSIDE_URLS_ALLOW_PRIVATE: 'true', AI_IMAGE_HOSTS: 'images.example, https://cdn.example:8443' });
+    const set = loadConfig({
+      OUTSIDE_URLS_ALLOW_PRIVATE: 'true',
+      AI_IMAGE_HOSTS: 'images.example, https://cdn.example:8443',
+    });
     expect(set.creators.allowPrivateAddresses).toBe(true);
     expect(set.creators.ai.imageHosts).toEqual(['images.example', 'https://cdn.example:8443']);
     expect(() => loadConfig({ OUTSIDE_URLS_ALLOW_PRIVATE: 'yes' })).toThrow(/OUTSIDE_URLS_ALLOW_PRIVATE/);
@@ -123,13 +136,15 @@ describe('image queue settings', () => {
 describe('CONTRIBUTORS', () => {
   it('is empty by default and reads uuids with or without dashes as stored', () => {
     expect(loadConfig({}).contributors).toEqual([]);
-    expect(loadConfig({ CONTRIBUTORS: '069A79F4-44E9-4726-A5BE-FCA90E38AAF5, 853c80ef3c3749fdaa49938b674adae6' }).contributors).toEqual([
-      '069a79f444e94726a5befca90e38aaf5',
-      '853c80ef3c3749fdaa49938b674adae6',
-    ]);
+    expect(
+      loadConfig({ CONTRIBUTORS: '069A79F4-44E9-4726-A5BE-FCA90E38AAF5, 853c80ef3c3749fdaa49938b674adae6' })
+        .contributors,
+    ).toEqual(['069a79f444e94726a5befca90e38aaf5', '853c80ef3c3749fdaa49938b674adae6']);
   });
 
   it('refuses to start on an entry that is not a uuid, naming it', () => {
-    expect(() => loadConfig({ CONTRIBUTORS: '069a79f444e94726a5befca90e38aaf5,Notch' })).toThrow(/CONTRIBUTORS: expected player uuids, not "Notch"/);
+    expect(() => loadConfig({ CONTRIBUTORS: '069a79f444e94726a5befca90e38aaf5,Notch' })).toThrow(
+      /CONTRIBUTORS: expected player uuids, not "Notch"/,
+    );
   });
 });

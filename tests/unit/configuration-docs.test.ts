@@ -30,12 +30,20 @@ describe('deploy/cloakroom.env.example', () => {
   const listed = new Set([...example.matchAll(/^#?([A-Z0-9_]+)=/gm)].map((match) => match[1]));
 
   it('lists every PUBLIC_* setting a site has, so an operator sees each one', () => {
-    const settings = [...Object.keys(SERVER_VARIABLES), ...Object.keys(OTHER_VARIABLES)].filter((name) => name.startsWith('PUBLIC_'));
+    const settings = [...Object.keys(SERVER_VARIABLES), ...Object.keys(OTHER_VARIABLES)].filter((name) =>
+      name.startsWith('PUBLIC_'),
+    );
     expect(settings.filter((name) => !listed.has(name))).toEqual([]);
   });
 
   it("sets the community's own services, whose empty defaults hide them", () => {
-    for (const name of ['PUBLIC_SITE_NAME', 'PUBLIC_AUTH_SERVER_HOST', 'PUBLIC_GAME_SERVER_HOST', 'PUBLIC_DISCORD_URL', 'PUBLIC_SUPPORT_EMAIL']) {
+    for (const name of [
+      'PUBLIC_SITE_NAME',
+      'PUBLIC_AUTH_SERVER_HOST',
+      'PUBLIC_GAME_SERVER_HOST',
+      'PUBLIC_DISCORD_URL',
+      'PUBLIC_SUPPORT_EMAIL',
+    ]) {
       expect(example, name).toMatch(new RegExp(`^${name}=\\S`, 'm'));
     }
   });

@@ -42,7 +42,21 @@ describe('durationToSeconds', () => {
   });
 
   it('throws on invalid durations', () => {
-    for (const value of ['', 'abc', 'd', '1w', '1 week', '-1d', '1.5d', '1D', 'min', '10mins', -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    for (const value of [
+      '',
+      'abc',
+      'd',
+      '1w',
+      '1 week',
+      '-1d',
+      '1.5d',
+      '1D',
+      'min',
+      '10mins',
+      -1,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+    ]) {
       expect(() => durationToSeconds(value), String(value)).toThrow(/Invalid cookie duration/);
     }
   });
@@ -64,11 +78,15 @@ describe('serializeCookie', () => {
     const { attributes } = parse(serializeCookie('a', 'b', { expires: '1y' }, NOW));
     expect(attributes.get('max-age')).toBe(String(360 * DAY));
     expect(attributes.get('expires')).toBe(new Date(NOW.getTime() + 360 * DAY * 1000).toUTCString());
-    expect(parse(serializeCookie('a', 'b', { expires: 30 }, NOW)).attributes.get('expires')).toBe('Fri, 01 Mar 2024 12:00:30 GMT');
+    expect(parse(serializeCookie('a', 'b', { expires: 30 }, NOW)).attributes.get('expires')).toBe(
+      'Fri, 01 Mar 2024 12:00:30 GMT',
+    );
   });
 
   it('adds secure, a custom path, a domain and SameSite when asked', () => {
-    const { attributes } = parse(serializeCookie('a', 'b', { secure: true, path: '/gallery', domain: 'site.example', sameSite: 'Strict' }, NOW));
+    const { attributes } = parse(
+      serializeCookie('a', 'b', { secure: true, path: '/gallery', domain: 'site.example', sameSite: 'Strict' }, NOW),
+    );
     expect(attributes.has('secure')).toBe(true);
     expect(attributes.get('path')).toBe('/gallery');
     expect(attributes.get('domain')).toBe('site.example');
@@ -84,7 +102,20 @@ describe('serializeCookie', () => {
   });
 
   it('throws for the forbidden names, in any case', () => {
-    for (const name of ['expires', 'Expires', 'max-age', 'Max-Age', 'path', 'PATH', 'domain', 'Domain', 'secure', 'SECURE', 'SameSite', 'samesite']) {
+    for (const name of [
+      'expires',
+      'Expires',
+      'max-age',
+      'Max-Age',
+      'path',
+      'PATH',
+      'domain',
+      'Domain',
+      'secure',
+      'SECURE',
+      'SameSite',
+      'samesite',
+    ]) {
       expect(() => serializeCookie(name, 'x', {}, NOW), name).toThrow(/Forbidden cookie name/);
       expect(isAllowedCookieName(name), name).toBe(false);
     }
@@ -95,7 +126,8 @@ describe('serializeCookie', () => {
   });
 
   it('accepts ordinary names', () => {
-    for (const name of ['server_advert', 'XSRF-TOKEN', 'expires2', 'my.path']) expect(isAllowedCookieName(name), name).toBe(true);
+    for (const name of ['server_advert', 'XSRF-TOKEN', 'expires2', 'my.path'])
+      expect(isAllowedCookieName(name), name).toBe(true);
   });
 });
 

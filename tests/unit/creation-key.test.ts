@@ -9,13 +9,19 @@ describe('creationKey', () => {
   it('is the same for equal settings and picture bytes, whether Buffer or Uint8Array', () => {
     const bytes = Buffer.from([1, 2, 3, 4]);
     const a = creationKey({ generator: 'image', input: { image: bytes, scale: 2, colour, elytra: false } });
-    const b = creationKey({ generator: 'image', input: { image: new Uint8Array([1, 2, 3, 4]), scale: 2, colour, elytra: false } });
+    const b = creationKey({
+      generator: 'image',
+      input: { image: new Uint8Array([1, 2, 3, 4]), scale: 2, colour, elytra: false },
+    });
     expect(a).toBe(b);
     expect(a).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('differs when one byte of the picture or one setting differs', () => {
-    const base = { generator: 'image' as const, input: { image: Buffer.from([1, 2, 3, 4]), scale: 2, colour, elytra: false } };
+    const base = {
+      generator: 'image' as const,
+      input: { image: Buffer.from([1, 2, 3, 4]), scale: 2, colour, elytra: false },
+    };
     const key = creationKey(base);
     expect(creationKey({ ...base, input: { ...base.input, image: Buffer.from([1, 2, 3, 5]) } })).not.toBe(key);
     expect(creationKey({ ...base, input: { ...base.input, scale: 3 } })).not.toBe(key);

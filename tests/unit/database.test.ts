@@ -24,7 +24,12 @@ describe('SQLite transactions', () => {
     await migrateToLatest(server);
     // The other connection (a CLI run, say) gives up quickly instead of blocking this thread for the full timeout.
     await sql`PRAGMA busy_timeout = 50`.execute(other);
-    const user = (name: string) => ({ uuid: name.padEnd(32, '0'), username: name, username_lower: name, created_at: 1 });
+    const user = (name: string) => ({
+      uuid: name.padEnd(32, '0'),
+      username: name,
+      username_lower: name,
+      created_at: 1,
+    });
 
     await server.transaction().execute(async (trx) => {
       await trx.selectFrom('users').selectAll().execute();

@@ -1,9 +1,12 @@
-// Every repository path the docs name exists, and every link between them lands on a file and heading: the map cannot go stale.
+// Every repository path the docs name exists, and every link between them lands on a file and heading: the map cannot
+// go stale.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** The documents held to their paths: the README, every page of docs/, and the READMEs of bench/, deploy/ and support/. */
+/**
+ * The documents held to their paths: the README, every page of docs/, and the READMEs of bench/, deploy/ and support/.
+ */
 const DOCUMENTS = [
   'README.md',
   ...readdirSync('docs')
@@ -15,7 +18,8 @@ const DOCUMENTS = [
 ];
 
 /** A path from the repository root, as the docs write it (`server/mod/fast-path.ts`, `src/islands/`). */
-const REPOSITORY_PATH = /(?<![\w./@-])((?:server|src|tests|bench|scripts|support|deploy|docs|auth-server|public)\/[\w./@-]*[\w/@-])/g;
+const REPOSITORY_PATH =
+  /(?<![\w./@-])((?:server|src|tests|bench|scripts|support|deploy|docs|auth-server|public)\/[\w./@-]*[\w/@-])/g;
 
 /** Paths the docs write as examples of a command's argument, not as files of the repository. */
 const EXAMPLE_PATHS = new Set(['tests/unit/x.test.ts', 'tests/e2e/x.spec.ts']);

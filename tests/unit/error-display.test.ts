@@ -14,10 +14,14 @@ function render(error: ErrorDisplayValue): string {
 
 describe('ErrorDisplay', () => {
   it('shows a message from the server as text, markup and all', () => {
-    const html = render(describeApiError({ error: '<img src=x onerror=alert(1)><a href="https://evil.example">Log in again</a>' }));
+    const html = render(
+      describeApiError({ error: '<img src=x onerror=alert(1)><a href="https://evil.example">Log in again</a>' }),
+    );
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<a ');
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;a href=&quot;https://evil.example&quot;&gt;Log in again&lt;/a&gt;');
+    expect(html).toContain(
+      '&lt;img src=x onerror=alert(1)&gt;&lt;a href=&quot;https://evil.example&quot;&gt;Log in again&lt;/a&gt;',
+    );
   });
 
   it('shows field messages as text', () => {
@@ -28,6 +32,8 @@ describe('ErrorDisplay', () => {
   it('shows a "too big" message with a real link to the compression site', () => {
     const html = render(textureMessageDisplay(textureMessages.capeTooBig));
     expect(html).toContain(`<strong>Error:</strong> ${textureMessages.capeTooBig}`);
-    expect(html).toContain(`<a href="${COMPRESS_URL}" target="_blank" rel="noopener noreferrer" class="underline">Compress it here</a>.`);
+    expect(html).toContain(
+      `<a href="${COMPRESS_URL}" target="_blank" rel="noopener noreferrer" class="underline">Compress it here</a>.`,
+    );
   });
 });

@@ -8,7 +8,10 @@ import { OutsideServiceError } from '../../server/http/outside-fetch.ts';
 function fakeExchange(connection: { destroyed: boolean }) {
   const logged: Array<{ level: string; message: string; details?: unknown }> = [];
   const log = Object.fromEntries(
-    ['error', 'warn', 'info', 'debug'].map((level) => [level, (details: unknown, message: string) => logged.push({ level, message, details })]),
+    ['error', 'warn', 'info', 'debug'].map((level) => [
+      level,
+      (details: unknown, message: string) => logged.push({ level, message, details }),
+    ]),
   );
   const sent: Array<{ status: number; body: unknown }> = [];
   let status = 200;
@@ -59,7 +62,11 @@ describe('handleError', () => {
   });
 
   it("answers an outside service's failure 502 with the route's message, or a fixed one, and logs what the service said as a warning", () => {
-    const failure = new OutsideServiceError("PayPal's IPN verification", 'status', 'answered status 500 (HTTP 500): <html>trace 5c1e</html>');
+    const failure = new OutsideServiceError(
+      "PayPal's IPN verification",
+      'status',
+      'answered status 500 (HTTP 500): <html>trace 5c1e</html>',
+    );
     const mapped = (() => {
       try {
         return whenServiceFails('The notification could not be verified.')(failure);
@@ -79,7 +86,11 @@ describe('handleError', () => {
         {
           level: 'warn',
           message: 'an outside service failed',
-          details: { service: "PayPal's IPN verification", failure: 'status', detail: 'answered status 500 (HTTP 500): <html>trace 5c1e</html>' },
+          details: {
+            service: "PayPal's IPN verification",
+            failure: 'status',
+            detail: 'answered status 500 (HTTP 500): <html>trace 5c1e</html>',
+          },
         },
       ]);
     }

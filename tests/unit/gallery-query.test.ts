@@ -2,14 +2,31 @@
 // and the server's schema reads the API query back into the same filters.
 import { describe, expect, it } from 'vitest';
 import { galleryListQuerySchema } from '../../src/lib/schemas/gallery.ts';
-import { EMPTY_FILTERS, filtersFromSearch, galleryListParams, searchFromFilters, type GalleryFilters } from '../../src/lib/gallery-query.ts';
+import {
+  EMPTY_FILTERS,
+  filtersFromSearch,
+  galleryListParams,
+  searchFromFilters,
+  type GalleryFilters,
+} from '../../src/lib/gallery-query.ts';
 
-const FILTERS: GalleryFilters = { title: 'dark knight', sort: 'downloads_asc', types: ['cape', 'animated'], tags: ['anime', 'space'] };
+const FILTERS: GalleryFilters = {
+  title: 'dark knight',
+  sort: 'downloads_asc',
+  types: ['cape', 'animated'],
+  tags: ['anime', 'space'],
+};
 
 describe('gallery listing filters', () => {
   it('reach the server as the same filters, through the API query of JSON lists', () => {
     const params = galleryListParams(FILTERS, 3);
-    expect(params).toEqual({ page: 3, sortBy: 'downloads_asc', title: 'dark knight', type: '["cape","animated"]', tags: '["anime","space"]' });
+    expect(params).toEqual({
+      page: 3,
+      sortBy: 'downloads_asc',
+      title: 'dark knight',
+      type: '["cape","animated"]',
+      tags: '["anime","space"]',
+    });
     expect(galleryListQuerySchema.parse(params)).toEqual({ page: 3, author: undefined, ...FILTERS });
   });
 
@@ -20,7 +37,11 @@ describe('gallery listing filters', () => {
   });
 
   it('are deduplicated once, by the server schema', () => {
-    const parsed = galleryListQuerySchema.parse({ type: '["ears","ears"]', tags: '["anime","anime","space"]', user: '' });
+    const parsed = galleryListQuerySchema.parse({
+      type: '["ears","ears"]',
+      tags: '["anime","anime","space"]',
+      user: '',
+    });
     expect(parsed.types).toEqual(['ears']);
     expect(parsed.tags).toEqual(['anime', 'space']);
     expect(parsed.author).toBeUndefined();

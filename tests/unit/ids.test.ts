@@ -1,4 +1,5 @@
-// Unit tests for the id patterns: usernames, player uuids (as stored, as typed, as outside services send them) and texture hashes.
+// Unit tests for the id patterns: usernames, player uuids (as stored, as typed, as outside services send them) and
+// texture hashes.
 import { describe, expect, it } from 'vitest';
 import { isPlayerUuid, isTextureHash, isUsername, normalizeUuid, usernameCharacters } from '../../src/lib/ids.ts';
 import { playerIdSchema } from '../../src/lib/schemas/ids.ts';
@@ -23,8 +24,10 @@ describe('id patterns', () => {
   });
 
   it('let a lookup path name a player by username, undashed uuid (any case) or fully dashed uuid, and nothing else', () => {
-    for (const id of ['Notch', UUID, UUID.toUpperCase(), DASHED]) expect(playerIdSchema.safeParse(id).success).toBe(true);
-    for (const id of ['069a79f4-44e94726a5befca90e38aaf5', 'a'.repeat(17), '']) expect(playerIdSchema.safeParse(id).success).toBe(false);
+    for (const id of ['Notch', UUID, UUID.toUpperCase(), DASHED])
+      expect(playerIdSchema.safeParse(id).success).toBe(true);
+    for (const id of ['069a79f4-44e94726a5befca90e38aaf5', 'a'.repeat(17), ''])
+      expect(playerIdSchema.safeParse(id).success).toBe(false);
   });
 
   it('take texture hashes of 64 lowercase hex digits', () => {

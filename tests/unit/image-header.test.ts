@@ -1,4 +1,5 @@
-// Unit tests for reading image type, size and GIF frame count from bytes without decoding (server/textures/pipeline/image-header.ts).
+// Unit tests for reading image type, size and GIF frame count from bytes without decoding
+// (server/textures/pipeline/image-header.ts).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countGifFrames, readImageHeader } from '../../server/textures/pipeline/image-header.ts';
@@ -41,7 +42,13 @@ describe('readImageHeader', () => {
     const webp = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#123456' } })
       .webp()
       .toBuffer();
-    for (const bytes of [jpeg, webp, Buffer.from('hello, this is not an image'), Buffer.alloc(0), Buffer.from('GIF88a\x40\x00\x20\x00', 'latin1')]) {
+    for (const bytes of [
+      jpeg,
+      webp,
+      Buffer.from('hello, this is not an image'),
+      Buffer.alloc(0),
+      Buffer.from('GIF88a\x40\x00\x20\x00', 'latin1'),
+    ]) {
       expect(readImageHeader(bytes)).toEqual({ type: 'other', width: 0, height: 0 });
     }
   });

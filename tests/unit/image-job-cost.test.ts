@@ -16,8 +16,12 @@ describe('imageJobPixels', () => {
 
   it('weights a GIF build 40 times a pixel: its palette reduction is the costliest image work a pixel', async () => {
     expect(imageJobPixels('stripGif', await solidPng(64, 32 * 4))).toBe(40 * 64 * 128);
-    expect(imageJobPixels('stripGif', await solidPng(64, 32)), 'a 64 x 32 cape’s GIF is small work').toBeLessThan(2048 * 1024);
-    expect(imageJobPixels('stripGif', pngHeaderOnly(2048, 1024)), 'a 2048 x 1024 one is not').toBeGreaterThan(2048 * 1024);
+    expect(imageJobPixels('stripGif', await solidPng(64, 32)), 'a 64 x 32 cape’s GIF is small work').toBeLessThan(
+      2048 * 1024,
+    );
+    expect(imageJobPixels('stripGif', pngHeaderOnly(2048, 1024)), 'a 2048 x 1024 one is not').toBeGreaterThan(
+      2048 * 1024,
+    );
   });
 
   it('counts a GIF by the frames a decoder really draws, not by the size its header claims', async () => {
@@ -26,11 +30,16 @@ describe('imageJobPixels', () => {
     claims64x32.writeUInt16LE(64, 6);
     claims64x32.writeUInt16LE(32, 8);
     const decoded = await sharp(claims64x32, { animated: true }).raw().toBuffer({ resolveWithObject: true });
-    expect(decoded.info.width * decoded.info.height, 'the decoder draws every frame at its own size').toBe(300 * 200 * 3);
-    expect(imageJobPixels('cape', claims64x32)).toBe(2 * 300 * 200 * 3);
-    expect(imageJobPixels('creation', { generator: 'animated', input: { gif: claims64x32, background: null, scale: 1, colour: black, elytra: true } })).toBe(
-      2 * 2 * 300 * 200 * 3 + 64 * 32 * 3,
+    expect(decoded.info.width * decoded.info.height, 'the decoder draws every frame at its own size').toBe(
+      300 * 200 * 3,
     );
+    expect(imageJobPixels('cape', claims64x32)).toBe(2 * 300 * 200 * 3);
+    expect(
+      imageJobPixels('creation', {
+        generator: 'animated',
+        input: { gif: claims64x32, background: null, scale: 1, colour: black, elytra: true },
+      }),
+    ).toBe(2 * 2 * 300 * 200 * 3 + 64 * 32 * 3);
   });
 
   it('counts a picture whose header tells nothing (a JPEG, junk) as never small', async () => {
@@ -45,14 +54,27 @@ describe('imageJobPixels', () => {
 
   it('counts a creation by its pictures and the cape it draws: an animation decoded twice for the elytra, its strip at most 2048 x 4096', async () => {
     const picture = await solidPng(100, 160);
-    expect(imageJobPixels('creation', { generator: 'image', input: { image: picture, scale: 1, colour: 'auto', elytra: false } })).toBe(100 * 160 + 64 * 32);
+    expect(
+      imageJobPixels('creation', {
+        generator: 'image',
+        input: { image: picture, scale: 1, colour: 'auto', elytra: false },
+      }),
+    ).toBe(100 * 160 + 64 * 32);
     const gif = await animatedGif(512, 512, 4);
     const animated = (elytra: boolean, scale: number) =>
-      imageJobPixels('creation', { generator: 'animated', input: { gif, background: null, scale, colour: black, elytra } });
+      imageJobPixels('creation', {
+        generator: 'animated',
+        input: { gif, background: null, scale, colour: black, elytra },
+      });
     // A GIF's pixel counts twice a PNG's.
     expect(animated(false, 1)).toBe(2 * 512 * 512 * 4 + 64 * 32 * 4);
     expect(animated(true, 1)).toBe(2 * 2 * 512 * 512 * 4 + 64 * 32 * 4);
     expect(animated(false, 6)).toBe(2 * 512 * 512 * 4 + 2048 * 4096);
-    expect(imageJobPixels('creation', { generator: 'optifine', input: { top: black, bottom: black, text: black, shadow: black } })).toBe(0);
+    expect(
+      imageJobPixels('creation', {
+        generator: 'optifine',
+        input: { top: black, bottom: black, text: black, shadow: black },
+      }),
+    ).toBe(0);
   });
 });

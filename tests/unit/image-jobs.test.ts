@@ -1,6 +1,6 @@
 // Unit tests for the image job queue (server/images/job-queue.ts): bounded concurrency, a fair order between players,
-// a lane for small jobs, the caps (per player, seconds of work a minute, queue length) and the timeout, with jobs the test
-// runs by hand.
+// a lane for small jobs, the caps (per player, seconds of work a minute, queue length) and the timeout, with jobs the
+// test runs by hand.
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../server/http/errors.ts';
 import { defaultImageJobConcurrency, type ImageJobLimits } from '../../server/config/image-job-limits.ts';
@@ -34,15 +34,26 @@ const small = (index: number) => pngHeaderOnly(64, 32, Buffer.from(String(index)
 /** The number a job's input carries. */
 const numberOf = (input: Buffer) => Number(input.subarray(33).toString());
 
-/** A queue whose job number n runs `jobs[n]` (given the abort signal and the call for its start); it records the order jobs start in. */
-function queueOf(limits: Partial<ImageJobLimits>, jobs: Array<(signal: AbortSignal, onStart: () => void) => Promise<unknown>>, clock?: () => number) {
+/**
+ * A queue whose job number n runs `jobs[n]` (given the abort signal and the call for its start); it records the order
+ * jobs start in.
+ */
+function queueOf(
+  limits: Partial<ImageJobLimits>,
+  jobs: Array<(signal: AbortSignal, onStart: () => void) => Promise<unknown>>,
+  clock?: () => number,
+) {
   const started: number[] = [];
   const runner = ((_name: string, input: Buffer, { signal, onStart }: { signal: AbortSignal; onStart: () => void }) => {
     started.push(numberOf(input));
     return jobs[numberOf(input)]!(signal, onStart);
   }) as ImageWorkRunner;
   const queue = new ImageJobs({ smallSlots: 0, ...limits }, { runner, clock });
-  return { queue, started, run: (input: Buffer, owner: ImageJobOwner = 'player') => queue.run('textureMap', input, owner) };
+  return {
+    queue,
+    started,
+    run: (input: Buffer, owner: ImageJobOwner = 'player') => queue.run('textureMap', input, owner),
+  };
 }
 
 /** The status and message of a refusal. */
@@ -100,7 +111,13 @@ describe('ImageJobs', () => {
       gates.map((gate) => () => gate.promise.then(() => (now += 1000))),
       () => now,
     );
-    const jobs = [run(big(0), 'flooder'), run(big(1), 'flooder'), run(big(2), 'flooder'), run(big(3), 'other'), run(big(4), 'flooder')];
+    const jobs = [
+      run(big(0), 'flooder'),
+      run(big(1), 'flooder'),
+      run(big(2), 'flooder'),
+      run(big(3), 'other'),
+      run(big(4), 'flooder'),
+    ];
     await settle();
     expect(started).toEqual([0]);
     gates[0]!.resolve();
@@ -136,7 +153,11 @@ describe('ImageJobs', () => {
 
   it("refuses a player's job beyond their jobs queued or running with 429, and not the site's own work", async () => {
     const gate = deferred<void>();
-    const { queue, run } = queueOf({ concurrency: 1, perPlayer: 2 }, [() => gate.promise, () => gate.promise, () => gate.promise]);
+    const { queue, run } = queueOf({ concurrency: 1, perPlayer: 2 }, [
+      () => gate.promise,
+      () => gate.promise,
+      () => gate.promise,
+    ]);
     const jobs = [run(big(0)), run(big(1))];
     expect(await refusalOf(run(big(2)))).toEqual({ status: 429, message: IMAGE_JOBS_PER_PLAYER_MESSAGE });
     const another = run(big(2), 'another player');

@@ -56,7 +56,9 @@ describe('ImageWorkerPool', () => {
     pool = new ImageWorkerPool(1);
     const refusal = pool.run('cape', Buffer.from('not an image at all'));
     await expect(refusal).rejects.toBeInstanceOf(TextureRejected);
-    await expect(pool.run('textureMap', await solidPng(10, 10, frameColour(1)))).rejects.toThrow(/Cannot render texture map/);
+    await expect(pool.run('textureMap', await solidPng(10, 10, frameColour(1)))).rejects.toThrow(
+      /Cannot render texture map/,
+    );
   });
 
   it('fails a job sent to a worker that has just died (no uncaught EPIPE), and the next job gets a new worker', async () => {
@@ -102,7 +104,10 @@ describe('ImageWorkerPool', () => {
 
   it("ends an image job that runs past the queue's timeout by killing its worker: the job fails with 503", async () => {
     pool = new ImageWorkerPool(1);
-    const jobs = new ImageJobs({ concurrency: 1, smallSlots: 0, timeoutMs: 300 }, { runner: (name, input, control) => pool.run(name, input, control) });
+    const jobs = new ImageJobs(
+      { concurrency: 1, smallSlots: 0, timeoutMs: 300 },
+      { runner: (name, input, control) => pool.run(name, input, control) },
+    );
     const ears = await solidPng(14, 7, frameColour(7));
     await pool.run('ears', ears); // the worker is started (its start is not the job's time)
     const [first] = workerPids();
@@ -110,7 +115,10 @@ describe('ImageWorkerPool', () => {
     const gif = await repeatedFrameGif(1024, 1024, 64);
     const creation = jobs.run(
       'creation',
-      { generator: 'animated', input: { gif, background: null, scale: 1, colour: { r: 0, g: 0, b: 0, a: 255 }, elytra: true } },
+      {
+        generator: 'animated',
+        input: { gif, background: null, scale: 1, colour: { r: 0, g: 0, b: 0, a: 255 }, elytra: true },
+      },
       'player',
     );
     const error = await creation.then(

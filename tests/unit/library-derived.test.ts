@@ -1,5 +1,5 @@
-// TextureLibrary.derived (server/textures/library/texture-library.ts): an image rendered from a texture is built once, shared by concurrent
-// callers, kept in the blob store and removed with its texture.
+// TextureLibrary.derived (server/textures/library/texture-library.ts): an image rendered from a texture is built once,
+// shared by concurrent callers, kept in the blob store and removed with its texture.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,7 +51,9 @@ describe('TextureLibrary.derived', () => {
   it('answers null for a texture that is gone, and lets a failed build be tried again', async () => {
     expect(await library.derived(sha256(Buffer.from('never stored')), 'gif', async () => Buffer.from('x'))).toBeNull();
     const hash = await storeTexture('flaky');
-    await expect(library.derived(hash, 'gif', async () => Promise.reject(new Error('render failed')))).rejects.toThrow('render failed');
+    await expect(library.derived(hash, 'gif', async () => Promise.reject(new Error('render failed')))).rejects.toThrow(
+      'render failed',
+    );
     expect((await library.derived(hash, 'gif', async () => Buffer.from('second try')))?.toString()).toBe('second try');
   });
 

@@ -1,4 +1,5 @@
-// LocalBlobStore in a temp directory: round trips, misses, deletes, key checks, atomic writes, sharding, listing and partial writes.
+// LocalBlobStore in a temp directory: round trips, misses, deletes, key checks, atomic writes, sharding, listing and
+// partial writes.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -136,7 +137,8 @@ describe('LocalBlobStore', () => {
     const recent = `${shard}/${key}.png.ba9876543210.tmp`;
     for (const name of [old, recent]) fs.writeFileSync(path.join(root, 'textures', name), 'partial');
     const hourAgo = Date.now() - 3_600_000;
-    for (const name of [old, `${shard}/${key}.png`]) fs.utimesSync(path.join(root, 'textures', name), hourAgo / 1000, hourAgo / 1000);
+    for (const name of [old, `${shard}/${key}.png`])
+      fs.utimesSync(path.join(root, 'textures', name), hourAgo / 1000, hourAgo / 1000);
 
     expect(await store.removePartialWrites(Date.now() - 60_000)).toEqual([old]);
     expect(listFiles(path.join(root, 'textures'))).toEqual([`${shard}/${key}.png`, recent]);

@@ -1,11 +1,23 @@
-// The readers that stand in for Cape Provider and CustomSkinLoader (tests/helpers/other-mods.ts) follow each mod's rules.
+// The readers that stand in for Cape Provider and CustomSkinLoader (tests/helpers/other-mods.ts) follow each mod's
+// rules.
 import { describe, expect, it } from 'vitest';
 import { stripToGif } from '../../server/textures/pipeline/process.ts';
 import { frameColour, pixelAt, solidPng, timedGif } from '../../support/textures.ts';
-import { capeProviderDefault, capeProviderGif, capeProviderSprite, capeProviderUrl, legacyUrl, readCustomSkinApiJson } from '../helpers/other-mods.ts';
+import {
+  capeProviderDefault,
+  capeProviderGif,
+  capeProviderSprite,
+  capeProviderUrl,
+  legacyUrl,
+  readCustomSkinApiJson,
+} from '../helpers/other-mods.ts';
 import sharp from 'sharp';
 
-const player = { name: 'Steve_1', uuid: '0123456789ab4def8123456789abcdef', dashedUuid: '01234567-89ab-4def-8123-456789abcdef' };
+const player = {
+  name: 'Steve_1',
+  uuid: '0123456789ab4def8123456789abcdef',
+  dashedUuid: '01234567-89ab-4def-8123-456789abcdef',
+};
 
 describe('Cape Provider', () => {
   it('fills $name, $id and their § forms', () => {
@@ -25,7 +37,9 @@ describe('Cape Provider', () => {
   });
 
   it('plays a sprite strip as width × width/2 frames at 100 ms', async () => {
-    const strip = await sharp({ create: { width: 64, height: 96, channels: 4, background: { r: 9, g: 9, b: 9, alpha: 1 } } })
+    const strip = await sharp({
+      create: { width: 64, height: 96, channels: 4, background: { r: 9, g: 9, b: 9, alpha: 1 } },
+    })
       .png()
       .toBuffer();
     const sprite = await capeProviderSprite(strip);
@@ -53,7 +67,9 @@ describe('CustomSkinLoader', () => {
   it('fills the Legacy placeholders', () => {
     expect(legacyUrl('https://x/capes/{USERNAME}.png', player)).toBe('https://x/capes/Steve_1.png');
     expect(legacyUrl('https://x/capes/{UUID}.png', player)).toBe(`https://x/capes/${player.uuid}.png`);
-    expect(legacyUrl('https://x/elytras/{STANDARD_UUID}.png', player)).toBe(`https://x/elytras/${player.dashedUuid}.png`);
+    expect(legacyUrl('https://x/elytras/{STANDARD_UUID}.png', player)).toBe(
+      `https://x/elytras/${player.dashedUuid}.png`,
+    );
   });
 
   it('reads CustomSkinAPI hashes under {root}textures/, and finds nothing in an errno, an empty body or a profile without textures', () => {
@@ -62,7 +78,10 @@ describe('CustomSkinLoader', () => {
       capeUrl: 'https://x/csl/textures/abc',
       elytraUrl: 'https://x/csl/textures/abc',
     });
-    expect(readCustomSkinApiJson(root, '{"username":"Steve_1","textures":{"cape":"def"}}')).toEqual({ capeUrl: 'https://x/csl/textures/def', elytraUrl: null });
+    expect(readCustomSkinApiJson(root, '{"username":"Steve_1","textures":{"cape":"def"}}')).toEqual({
+      capeUrl: 'https://x/csl/textures/def',
+      elytraUrl: null,
+    });
     expect(readCustomSkinApiJson(root, '{"errno":404,"msg":"Not found"}')).toBeNull();
     expect(readCustomSkinApiJson(root, '')).toBeNull();
     expect(readCustomSkinApiJson(root, '{"username":"Steve_1"}')).toBeNull();

@@ -1,6 +1,6 @@
-// The perceptual hash of textures (server/textures/pipeline/perceptual-hash.ts) on real images made with sharp: a re-saved,
-// touched-up or nudged copy of a cape stays within the threshold, different capes stay well outside it, and pictures too
-// simple to recognise match nothing.
+// The perceptual hash of textures (server/textures/pipeline/perceptual-hash.ts) on real images made with sharp: a
+// re-saved, touched-up or nudged copy of a cape stays within the threshold, different capes stay well outside it, and
+// pictures too simple to recognise match nothing.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -79,7 +79,9 @@ describe('perceptualHash', () => {
     for (const cape of capes) {
       for (const [kind, make] of copies) {
         const copy = await make(cape.png);
-        expect(await uploadDistance(cape.hash, copy), `${cape.name}, ${kind}`).toBeLessThanOrEqual(PERCEPTUAL_MATCH_DISTANCE);
+        expect(await uploadDistance(cape.hash, copy), `${cape.name}, ${kind}`).toBeLessThanOrEqual(
+          PERCEPTUAL_MATCH_DISTANCE,
+        );
         expect(isPerceptualMatch(await perceptualProbes(copy), cape.hash)).toBe(true);
       }
     }

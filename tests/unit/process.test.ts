@@ -1,8 +1,16 @@
-// Unit tests for the texture pipeline: checks, safe decode and clean PNG re-encode of capes and ears (server/textures/pipeline/process.ts).
+// Unit tests for the texture pipeline: checks, safe decode and clean PNG re-encode of capes and ears
+// (server/textures/pipeline/process.ts).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textureMessages, wrongCapeSizeMessage } from '../../src/lib/texture-rules.ts';
-import { processCape, processEars, resampleTimeline, sha256, stripFrameWidth, TextureRejected } from '../../server/textures/pipeline/process.ts';
+import {
+  processCape,
+  processEars,
+  resampleTimeline,
+  sha256,
+  stripFrameWidth,
+  TextureRejected,
+} from '../../server/textures/pipeline/process.ts';
 import {
   animatedGif,
   frameColour,
@@ -81,7 +89,8 @@ describe('processCape', () => {
 
   it('strips every metadata chunk from the stored PNG', async () => {
     const inputTypes = pngChunks(capeWithMetadata).map((chunk) => chunk.type);
-    for (const type of ['tEXt', 'iTXt', 'zTXt', 'eXIf']) expect(inputTypes, 'the input really carries metadata').toContain(type);
+    for (const type of ['tEXt', 'iTXt', 'zTXt', 'eXIf'])
+      expect(inputTypes, 'the input really carries metadata').toContain(type);
     const { still } = await processCape(capeWithMetadata);
     const outputTypes = pngChunks(still.bytes).map((chunk) => chunk.type);
     for (const type of METADATA_CHUNKS) expect(outputTypes).not.toContain(type);
@@ -138,7 +147,9 @@ describe('processCape', () => {
   it('accepts 64 frames and rejects 65 with the frame message', async () => {
     const { strip } = await processCape(await animatedGif(64, 32, 64));
     expect(strip?.frames).toBe(64);
-    expect(await rejection(processCape(await animatedGif(64, 32, 65)))).toBe('Animated capes can have at most 64 frames');
+    expect(await rejection(processCape(await animatedGif(64, 32, 65)))).toBe(
+      'Animated capes can have at most 64 frames',
+    );
   });
 
   it('accepts exactly 500,000 bytes and rejects 500,001 with the size message', async () => {
@@ -162,21 +173,28 @@ describe('processCape', () => {
       'IHDR says 64 x 32, data is 128 x 64': withIhdrSize(cape, 64, 32),
       'signature only': PNG_SIGNATURE,
     };
-    for (const [name, bytes] of Object.entries(cases)) expect(await rejection(processCape(bytes)), name).toBe('That image is not valid');
+    for (const [name, bytes] of Object.entries(cases))
+      expect(await rejection(processCape(bytes)), name).toBe('That image is not valid');
   });
 
   it('rejects a PNG whose header claims a size over the limit before decoding anything (a bomb)', async () => {
     // The data is garbage: the only way to get this message is from the header.
-    expect(await rejection(processCape(pngHeaderOnly(4096, 2048, Buffer.alloc(100))))).toBe('Capes must be no larger than 2048 x 1024');
+    expect(await rejection(processCape(pngHeaderOnly(4096, 2048, Buffer.alloc(100))))).toBe(
+      'Capes must be no larger than 2048 x 1024',
+    );
     expect(await rejection(processCape(pngHeaderOnly(100_000, 50_000)))).toBe(textureMessages.capeTooLarge);
-    expect(await rejection(processCape(pngHeaderOnly(64, 33, Buffer.alloc(100))))).toBe(wrongCapeSizeMessage({ width: 64, height: 33 }));
+    expect(await rejection(processCape(pngHeaderOnly(64, 33, Buffer.alloc(100))))).toBe(
+      wrongCapeSizeMessage({ width: 64, height: 33 }),
+    );
   });
 
   it('rejects real images of the wrong size with the dimension messages', async () => {
     expect(await rejection(processCape(await solidPng(64, 33)))).toBe(
       "The cape isn't the right dimensions. Check out the gallery for some awesome capes. This file is 64 x 33 pixels.",
     );
-    expect(await rejection(processCape(await solidPng(100, 50)))).toBe(wrongCapeSizeMessage({ width: 100, height: 50 }));
+    expect(await rejection(processCape(await solidPng(100, 50)))).toBe(
+      wrongCapeSizeMessage({ width: 100, height: 50 }),
+    );
     expect(await rejection(processCape(await solidPng(2050, 1025)))).toBe('Capes must be no larger than 2048 x 1024');
     expect(await rejection(processCape(await solidGif(64, 64)))).toBe(wrongCapeSizeMessage({ width: 64, height: 64 }));
   });
@@ -245,7 +263,8 @@ describe('capes as the mod reads them', () => {
     expect(strip!.width * strip!.height).toBeLessThanOrEqual(2048 * 4096);
     expect(notice).toBe('The animation was scaled to 512 × 256 a frame to fit.');
     const pixels = await rgbaPixels(strip!.bytes);
-    for (let frame = 0; frame < 17; frame++) expect(pixelAt(pixels, 511, frame * 256 + 255), `frame ${frame}`).toEqual(frameColour(frame));
+    for (let frame = 0; frame < 17; frame++)
+      expect(pixelAt(pixels, 511, frame * 256 + 255), `frame ${frame}`).toEqual(frameColour(frame));
   });
 
   it('leaves a strip that fits alone, with no notice', async () => {

@@ -1,4 +1,5 @@
-// Unit tests for the mod API's in-process profile cache (server/mod/profiles.ts): ids, invalidation and in-flight loads.
+// Unit tests for the mod API's in-process profile cache (server/mod/profiles.ts): ids, invalidation and in-flight
+// loads.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,7 +68,8 @@ describe('ProfileCache', () => {
     expect(parsePlayerId('0123456789ABCDEF0123456789abcdef')).toEqual({ uuid: '0123456789abcdef0123456789abcdef' });
     expect(parsePlayerId('01234567-89ab-cdef-0123-456789abcdef')).toEqual({ uuid: '0123456789abcdef0123456789abcdef' });
     expect(parsePlayerId('Some_Name')).toEqual({ username: 'some_name' });
-    for (const bad of ['', 'a'.repeat(17), 'bad-name', 'space name', '0123456789abcdef0123456789abcdef0']) expect(parsePlayerId(bad), bad).toBeNull();
+    for (const bad of ['', 'a'.repeat(17), 'bad-name', 'space name', '0123456789abcdef0123456789abcdef0'])
+      expect(parsePlayerId(bad), bad).toBeNull();
   });
 
   it('keeps serving a cached profile until invalidated, by uuid and by name', async () => {

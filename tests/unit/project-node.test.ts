@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** The Node version the project ships as its `node` dependency. */
-const projectNode = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/node/package.json'), 'utf8')).version as string;
+const projectNode = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/node/package.json'), 'utf8'))
+  .version as string;
 
 /** PATH as a shell on the machine has it: without the node_modules/.bin folders that npm put first for this run. */
 function machinePath(): string {
@@ -24,7 +25,11 @@ describe("the project's Node", () => {
   it('runs what npm runs (npm start, npm test, npx) from a shell with the machine’s own node first on PATH', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: machinePath() };
     for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
-    const version = execFileSync('npm', ['exec', '--', 'node', '-p', 'process.versions.node'], { cwd: root, env, encoding: 'utf8' }).trim();
+    const version = execFileSync('npm', ['exec', '--', 'node', '-p', 'process.versions.node'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    }).trim();
     expect(version).toBe(projectNode);
   });
 });

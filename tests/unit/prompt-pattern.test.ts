@@ -88,7 +88,11 @@ describe('drawPromptPattern', () => {
   });
 
   it('gives an emblem joined by "and" the colours of the one before, and a creeper its green', () => {
-    expect(drawPromptPattern('white moon and stars on navy').data.equals(drawPromptPattern('white moon and white stars on navy').data)).toBe(true);
+    expect(
+      drawPromptPattern('white moon and stars on navy').data.equals(
+        drawPromptPattern('white moon and white stars on navy').data,
+      ),
+    ).toBe(true);
     const creeper = drawPromptPattern('creeper');
     const total = [0, 0, 0];
     for (let offset = 0; offset < creeper.data.length; offset += 4)
@@ -106,7 +110,8 @@ describe('drawPromptPattern', () => {
     expect(glyphPixels).toBe(17);
     const white = packed('white');
     let count = 0;
-    for (let y = 16; y < withText.height - 16; y++) for (let x = 16; x < withText.width - 16; x++) if (colourAt(withText, x, y) === white) count += 1;
+    for (let y = 16; y < withText.height - 16; y++)
+      for (let x = 16; x < withText.width - 16; x++) if (colourAt(withText, x, y) === white) count += 1;
     expect(count).toBe(glyphPixels * (2 * PROMPT_PATTERN_CELL) ** 2);
   });
 
@@ -118,12 +123,23 @@ describe('drawPromptPattern', () => {
   });
 
   it('draws something for prompts with no word it knows, and for any prompt up to 50 characters', () => {
-    for (const prompt of ['a dragon of legend', '', '!!!', 'ääää ★ 漢字', 'x'.repeat(50), 'red orange yellow green blue purple stripes!!']) {
+    for (const prompt of [
+      'a dragon of legend',
+      '',
+      '!!!',
+      'ääää ★ 漢字',
+      'x'.repeat(50),
+      'red orange yellow green blue purple stripes!!',
+    ]) {
       const image = drawPromptPattern(prompt);
       expect([image.width, image.height], prompt).toEqual([160, 256]);
       expect(colourCount(image), prompt).toBeGreaterThanOrEqual(2);
     }
-    const prompts = ['sun moon star heart text:"GO TEAM"', 'dark blue and light pink diagonal stripes border', 'rainbow hearts on black text:<3'];
+    const prompts = [
+      'sun moon star heart text:"GO TEAM"',
+      'dark blue and light pink diagonal stripes border',
+      'rainbow hearts on black text:<3',
+    ];
     for (const prompt of prompts) expect(prompt.length).toBeLessThanOrEqual(50);
     for (const prompt of prompts) expect(colourCount(drawPromptPattern(prompt)), prompt).toBeGreaterThanOrEqual(3);
   });

@@ -10,8 +10,12 @@ import { waitFor } from '../../support/wait.ts';
 
 function recordingLogger() {
   const lines: Array<{ level: string; message: string }> = [];
-  const record = (level: string) => (first: unknown, second?: unknown) => lines.push({ level, message: String(typeof first === 'string' ? first : second) });
-  return { lines, log: { warn: record('warn'), info: record('info'), error: record('error') } as unknown as FastifyBaseLogger };
+  const record = (level: string) => (first: unknown, second?: unknown) =>
+    lines.push({ level, message: String(typeof first === 'string' ? first : second) });
+  return {
+    lines,
+    log: { warn: record('warn'), info: record('info'), error: record('error') } as unknown as FastifyBaseLogger,
+  };
 }
 
 describe('the Redis link', () => {

@@ -1,4 +1,5 @@
-// Unit tests for the reference capes: the collection data against its schema and each platform's count, and the committed artwork (src/content/capes.json, public/images/capes).
+// Unit tests for the reference capes: the collection data against its schema and each platform's count, and the
+// committed artwork (src/content/capes.json, public/images/capes).
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -24,7 +25,10 @@ const capes: ReferenceCape[] = rawEntries.map((entry) => referenceCapeSchema.par
 
 /** The decoded RGBA pixels and size of a file under public/. */
 async function decode(sitePath: string) {
-  const { data, info } = await sharp(path.join(PUBLIC_DIR, sitePath)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(path.join(PUBLIC_DIR, sitePath))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
@@ -66,12 +70,40 @@ describe('reference capes data', () => {
       'minecon-2011-unused-3',
     ]);
     expect(keys('bedrock')).toEqual(['xbox-1st-birthday', 'progress-pride']);
-    expect(keys('cross')).toEqual(expect.arrayContaining(['pancape', 'founders', 'vanilla', 'cherry-blossom', '15th-anniversary', 'eyeblossom', 'copper']));
-    expect(keys('java')).toEqual(
-      expect.arrayContaining(['mojang-classic', 'mojang-studios', 'christmas-2010', 'new-year-2011', 'bacon', 'millionth-customer', 'translator']),
+    expect(keys('cross')).toEqual(
+      expect.arrayContaining([
+        'pancape',
+        'founders',
+        'vanilla',
+        'cherry-blossom',
+        '15th-anniversary',
+        'eyeblossom',
+        'copper',
+      ]),
     );
     expect(keys('java')).toEqual(
-      expect.arrayContaining(['scrolls', 'mojira-moderator', 'realms-mapmaker', 'cobalt', 'migrator', 'sniffer', 'snail', 'frog', 'oxeye']),
+      expect.arrayContaining([
+        'mojang-classic',
+        'mojang-studios',
+        'christmas-2010',
+        'new-year-2011',
+        'bacon',
+        'millionth-customer',
+        'translator',
+      ]),
+    );
+    expect(keys('java')).toEqual(
+      expect.arrayContaining([
+        'scrolls',
+        'mojira-moderator',
+        'realms-mapmaker',
+        'cobalt',
+        'migrator',
+        'sniffer',
+        'snail',
+        'frog',
+        'oxeye',
+      ]),
     );
   });
 
@@ -83,7 +115,15 @@ describe('reference capes data', () => {
   });
 
   it('refuses what the rules forbid', () => {
-    const valid = { title: 'Test', description: 'A test cape.', key: 'test-cape', platform: 'java', order: 0, palette: ['#000000', '#ffffff'], motif: 'plain' };
+    const valid = {
+      title: 'Test',
+      description: 'A test cape.',
+      key: 'test-cape',
+      platform: 'java',
+      order: 0,
+      palette: ['#000000', '#ffffff'],
+      motif: 'plain',
+    };
     expect(referenceCapeSchema.safeParse(valid).success).toBe(true);
     for (const [field, value] of [
       ['key', 'Test Cape'],
@@ -94,7 +134,10 @@ describe('reference capes data', () => {
       ['motif', 'photo'],
       ['order', 1.5],
     ] as const) {
-      expect(referenceCapeSchema.safeParse({ ...valid, [field]: value }).success, `${field}: ${JSON.stringify(value)}`).toBe(false);
+      expect(
+        referenceCapeSchema.safeParse({ ...valid, [field]: value }).success,
+        `${field}: ${JSON.stringify(value)}`,
+      ).toBe(false);
     }
     expect(referenceCapeSchema.safeParse({ ...valid, motif: 'letter' }).success, 'a letter without a text').toBe(false);
     expect(referenceCapeSchema.safeParse({ ...valid, motif: 'letter', text: 'abc' }).success).toBe(false);
@@ -127,20 +170,27 @@ describe('reference cape artwork', () => {
         [elytraPreviewPath(cape), elytraPreview(texture)],
       ] as const) {
         const committed = await decode(sitePath);
-        expect(committed.data.equals(image.data), `${sitePath} differs from its drawing: run npm run draw:capes`).toBe(true);
+        expect(committed.data.equals(image.data), `${sitePath} differs from its drawing: run npm run draw:capes`).toBe(
+          true,
+        );
       }
     }
   });
 
   it('draws the same pixels every time', () => {
-    for (const cape of capes.slice(0, 5)) expect(drawReferenceCape(cape).data.equals(drawReferenceCape(cape).data), cape.key).toBe(true);
+    for (const cape of capes.slice(0, 5))
+      expect(drawReferenceCape(cape).data.equals(drawReferenceCape(cape).data), cape.key).toBe(true);
   });
 
   it('holds no files that belong to no entry', () => {
-    const expected = new Set(capes.flatMap((cape) => [capeTexturePath(cape), capePreviewPath(cape), elytraPreviewPath(cape)]));
+    const expected = new Set(
+      capes.flatMap((cape) => [capeTexturePath(cape), capePreviewPath(cape), elytraPreviewPath(cape)]),
+    );
     const capesDir = path.join(PUBLIC_DIR, 'images', 'capes');
     const found = fs.readdirSync(capesDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-    const stray = found.map((entry) => `/${path.relative(PUBLIC_DIR, path.join(entry.parentPath, entry.name))}`).filter((sitePath) => !expected.has(sitePath));
+    const stray = found
+      .map((entry) => `/${path.relative(PUBLIC_DIR, path.join(entry.parentPath, entry.name))}`)
+      .filter((sitePath) => !expected.has(sitePath));
     expect(stray).toEqual([]);
   });
 });

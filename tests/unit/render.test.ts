@@ -1,4 +1,5 @@
-// Unit tests for the gallery card images (server/textures/pipeline/render.ts): layout, colours, frames, sizes and bad inputs.
+// Unit tests for the gallery card images (server/textures/pipeline/render.ts): layout, colours, frames, sizes and bad
+// inputs.
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,15 @@ import {
   renderTextureMap,
   renderTexturePreview,
 } from '../../server/textures/pipeline/render.ts';
-import { encodeChunk, pixelAt, pngChunks, pngHeaderOnly, rgbaPixels, withTextChunks, type Rgba } from '../../support/textures.ts';
+import {
+  encodeChunk,
+  pixelAt,
+  pngChunks,
+  pngHeaderOnly,
+  rgbaPixels,
+  withTextChunks,
+  type Rgba,
+} from '../../support/textures.ts';
 
 const RED: Rgba = [220, 20, 30, 255];
 const BLUE: Rgba = [20, 40, 220, 255];
@@ -52,14 +61,18 @@ function earsFills(front: Rgba, back: Rgba): Fill[] {
   ];
 }
 
-/** A PNG of `frames` frames stacked vertically, each width x frameHeight, frame i filled with fills[i] scaled by `scale`. */
+/**
+ * A PNG of `frames` frames stacked vertically, each width x frameHeight, frame i filled with fills[i] scaled by
+ * `scale`.
+ */
 function texture(width: number, frameHeight: number, frames: Fill[][], scale = 1): Promise<Buffer> {
   const height = frameHeight * frames.length;
   const raw = Buffer.alloc(width * height * 4);
   frames.forEach((fills, frame) => {
     for (const [left, top, w, h, colour] of fills) {
       for (let y = top * scale; y < (top + h) * scale; y++) {
-        for (let x = left * scale; x < (left + w) * scale; x++) raw.set(colour, ((frame * frameHeight + y) * width + x) * 4);
+        for (let x = left * scale; x < (left + w) * scale; x++)
+          raw.set(colour, ((frame * frameHeight + y) * width + x) * 4);
       }
     }
   });
@@ -111,8 +124,17 @@ async function colourAreas(png: Buffer): Promise<{ width: number; height: number
   return { width: pixels.width, height: pixels.height, areas };
 }
 
-/** Asserts a two-panel preview: the left colour in a solid centred panel on the left, the right colour on the right, nothing else. */
-async function expectPanels(png: Buffer, left: Rgba, right: Rgba, panelWidth: number, panelHeight: number): Promise<void> {
+/**
+ * Asserts a two-panel preview: the left colour in a solid centred panel on the left, the right colour on the right,
+ * nothing else.
+ */
+async function expectPanels(
+  png: Buffer,
+  left: Rgba,
+  right: Rgba,
+  panelWidth: number,
+  panelHeight: number,
+): Promise<void> {
   const { width, height, areas } = await colourAreas(png);
   expect([width, height]).toEqual([PREVIEW_WIDTH, PREVIEW_HEIGHT]);
   // Only the two faces and the transparent background: no blended colours, no other faces leaking in.
@@ -156,7 +178,11 @@ function expectPlainPng(png: Buffer): void {
 
 /** A PNG whose header says width x height but whose pixel data is cut short (readable header, undecodable pixels). */
 function truncatedPng(width: number, height: number): Buffer {
-  return pngHeaderOnly(width, height, Buffer.concat([encodeChunk('IDAT', deflateSync(Buffer.alloc(10))), encodeChunk('IEND', Buffer.alloc(0))]));
+  return pngHeaderOnly(
+    width,
+    height,
+    Buffer.concat([encodeChunk('IDAT', deflateSync(Buffer.alloc(10))), encodeChunk('IEND', Buffer.alloc(0))]),
+  );
 }
 
 describe('renderCapePreview', () => {
@@ -321,7 +347,9 @@ describe('bad inputs', () => {
     [128, 32],
     [14, 7],
   ])('a %ix%i cape preview is refused', async (width, height) => {
-    await expect(renderCapePreview(await size(width, height))).rejects.toThrow(new RegExp(`Cannot render cape: .*got ${width}x${height}`));
+    await expect(renderCapePreview(await size(width, height))).rejects.toThrow(
+      new RegExp(`Cannot render cape: .*got ${width}x${height}`),
+    );
   });
 
   it('a cape wider than 2048 is refused before decoding', async () => {
@@ -334,7 +362,9 @@ describe('bad inputs', () => {
     [28, 14],
     [64, 32],
   ])('a %ix%i ears preview is refused', async (width, height) => {
-    await expect(renderEarsPreview(await size(width, height))).rejects.toThrow(`must be exactly 14x7, got ${width}x${height}`);
+    await expect(renderEarsPreview(await size(width, height))).rejects.toThrow(
+      `must be exactly 14x7, got ${width}x${height}`,
+    );
   });
 
   it('a texture map of neither layout is refused', async () => {
@@ -352,10 +382,14 @@ describe('bad inputs', () => {
   });
 
   it('a PNG whose header is fine but whose pixels are missing is refused with a clear message', async () => {
-    await expect(renderCapePreview(truncatedPng(64, 32))).rejects.toThrow(/Cannot render texture: the PNG could not be decoded/);
+    await expect(renderCapePreview(truncatedPng(64, 32))).rejects.toThrow(
+      /Cannot render texture: the PNG could not be decoded/,
+    );
     await expect(renderEarsPreview(truncatedPng(14, 7))).rejects.toThrow(/could not be decoded/);
     await expect(renderTextureMap(truncatedPng(64, 32))).rejects.toThrow(/could not be decoded/);
-    await expect(renderCapePreview(pngHeaderOnly(64, 32))).rejects.toThrow(/Cannot render texture: the input is not a readable image/);
+    await expect(renderCapePreview(pngHeaderOnly(64, 32))).rejects.toThrow(
+      /Cannot render texture: the input is not a readable image/,
+    );
   });
 
   it('an unknown kind is refused', async () => {

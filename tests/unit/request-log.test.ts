@@ -65,6 +65,11 @@ describe('RequestLog', () => {
   it('logs a slow mod API request at warn level, with its path', async () => {
     const logged = await linesFor('/profile/slow');
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ level: 40, msg: 'slow request completed', req: { url: '/profile/slow' }, res: { statusCode: 200 } });
+    expect(logged[0]).toMatchObject({
+      level: 40,
+      msg: 'slow request completed',
+      req: { url: '/profile/slow' },
+      res: { statusCode: 200 },
+    });
   });
 });

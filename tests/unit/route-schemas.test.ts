@@ -1,5 +1,5 @@
-// Unit tests for the route schema rules: a route without a schema cannot be registered, bad input is a Laravel-style 422,
-// and an answer that does not match its schema never reaches the client.
+// Unit tests for the route schema rules: a route without a schema cannot be registered, bad input is a Laravel-style
+// 422, and an answer that does not match its schema never reaches the client.
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -18,12 +18,20 @@ describe('route schema rules', () => {
   it('refuses a route without a response schema, without a summary, or with unchecked path parameters', () => {
     const app = appWithRules();
     expect(() => app.get('/api/bare', async () => ({}))).toThrow(/no summary/);
-    expect(() => app.get('/api/no-response', { schema: { summary: 'x' } }, async () => ({}))).toThrow(/no response schema/);
-    expect(() => app.get('/api/item/:id', { schema: { summary: 'x', response: { 200: z.object({}) } } }, async () => ({}))).toThrow(/path parameters/);
+    expect(() => app.get('/api/no-response', { schema: { summary: 'x' } }, async () => ({}))).toThrow(
+      /no response schema/,
+    );
+    expect(() =>
+      app.get('/api/item/:id', { schema: { summary: 'x', response: { 200: z.object({}) } } }, async () => ({})),
+    ).toThrow(/path parameters/);
     expect(() => app.get('/api/hidden', { schema: { hide: true } }, async () => ({}))).toThrow(/hidden/);
     expect(() => app.get('/files/a', { schema: { hide: true } }, async () => ({}))).not.toThrow();
     expect(() =>
-      app.get('/api/item/:id', { schema: { summary: 'x', params: z.object({ id: z.string() }), response: { 200: z.object({}) } } }, async () => ({})),
+      app.get(
+        '/api/item/:id',
+        { schema: { summary: 'x', params: z.object({ id: z.string() }), response: { 200: z.object({}) } } },
+        async () => ({}),
+      ),
     ).not.toThrow();
   });
 

@@ -118,7 +118,17 @@ describe('findRoute: dynamic routes', () => {
   });
 
   it('answers undefined for unknown paths', () => {
-    for (const path of ['/nope', '/gallery/unknown', '/admin/unknown', '/user/a/b', '/upload-cape/x', '/legal/other', '/account', '/api/user', '/help/more']) {
+    for (const path of [
+      '/nope',
+      '/gallery/unknown',
+      '/admin/unknown',
+      '/user/a/b',
+      '/upload-cape/x',
+      '/legal/other',
+      '/account',
+      '/api/user',
+      '/help/more',
+    ]) {
       expect(findRoute(path), path).toBeUndefined();
     }
   });

@@ -1,4 +1,5 @@
-// S3BlobStore against a real S3 stand-in (s3rver in-process): round trips, misses, deletes, headers, large bodies and listing.
+// S3BlobStore against a real S3 stand-in (s3rver in-process): round trips, misses, deletes, headers, large bodies and
+// listing.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -80,7 +81,15 @@ describe('S3BlobStore', () => {
 
   it('refuses keys that are not SHA-256 hex', async () => {
     const good = sha256(smallPng);
-    const bad = ['', 'abc', good.toUpperCase(), `${good}0`, good.slice(1), `../${good.slice(3)}`, `${good.slice(4)}.png`];
+    const bad = [
+      '',
+      'abc',
+      good.toUpperCase(),
+      `${good}0`,
+      good.slice(1),
+      `../${good.slice(3)}`,
+      `${good.slice(4)}.png`,
+    ];
     for (const key of bad) {
       await expect(store.put(key, smallPng)).rejects.toThrow(/Not a blob key/);
       await expect(store.get(key)).rejects.toThrow(/Not a blob key/);
@@ -213,7 +222,9 @@ describe('createBlobStore', () => {
         expect(chosen).toBeInstanceOf(LocalBlobStore);
         const key = sha256(smallPng);
         await chosen.put(key, smallPng);
-        expect(fs.readFileSync(path.join(dataDir, 'textures', key.slice(0, 2), `${key}.png`)).equals(smallPng)).toBe(true);
+        expect(fs.readFileSync(path.join(dataDir, 'textures', key.slice(0, 2), `${key}.png`)).equals(smallPng)).toBe(
+          true,
+        );
       }
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

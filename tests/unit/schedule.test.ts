@@ -1,4 +1,5 @@
-// startSchedule (the server's leftover sweeps): a run at once, the next one an interval after it ends, errors reported, stop waits.
+// startSchedule (the server's leftover sweeps): a run at once, the next one an interval after it ends, errors reported,
+// stop waits.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSchedule } from '../../server/operations/schedule.ts';
 

@@ -16,15 +16,21 @@ describe('siteFingerprint', () => {
 
   it('ignores the port when PUBLIC_BASE_URL is set, and changes with PUBLIC_BASE_URL', () => {
     const base = 'https://capes.example.org';
-    expect(siteFingerprint(root, { PUBLIC_BASE_URL: base, PORT: '4321' })).toBe(siteFingerprint(root, { PUBLIC_BASE_URL: base, PORT: '8080' }));
-    expect(siteFingerprint(root, { PUBLIC_BASE_URL: base })).not.toBe(siteFingerprint(root, { PUBLIC_BASE_URL: 'https://other.example.org' }));
+    expect(siteFingerprint(root, { PUBLIC_BASE_URL: base, PORT: '4321' })).toBe(
+      siteFingerprint(root, { PUBLIC_BASE_URL: base, PORT: '8080' }),
+    );
+    expect(siteFingerprint(root, { PUBLIC_BASE_URL: base })).not.toBe(
+      siteFingerprint(root, { PUBLIC_BASE_URL: 'https://other.example.org' }),
+    );
   });
 });
 
 describe('buildSite', () => {
   it('fails, naming the missing sources, when the directory it is given holds none', () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-no-sources-'));
-    expect(() => buildSite(empty, path.join(empty, 'dist'), () => {})).toThrow(`Nothing to build: ${path.join(empty, 'src')} does not exist.`);
+    expect(() => buildSite(empty, path.join(empty, 'dist'), () => {})).toThrow(
+      `Nothing to build: ${path.join(empty, 'src')} does not exist.`,
+    );
     expect(fs.existsSync(path.join(empty, 'dist'))).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 // The mod API's texture cache (server/textures/library/cache.ts) and the library reading through it: bounded by bytes,
-// and a released texture stops being served (at once in this process, after the re-check interval for another process's release).
+// and a released texture stops being served (at once in this process, after the re-check interval for another process's
+// release).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -108,7 +109,10 @@ describe('TextureLibrary with a texture cache', () => {
     const now = Date.now();
     expect(await library.readRegistered(a.hash, now)).not.toBeNull();
     await other.release([a.hash]);
-    expect(await library.readRegistered(a.hash, now + 59_000), 'within the re-check interval the cached bytes are served').not.toBeNull();
+    expect(
+      await library.readRegistered(a.hash, now + 59_000),
+      'within the re-check interval the cached bytes are served',
+    ).not.toBeNull();
     expect(await library.readRegistered(a.hash, now + 61_000)).toBeNull();
     expect(cache.size).toBe(0);
   });

@@ -34,7 +34,8 @@ describe('texture rules', () => {
   it('maps browser MIME types to texture types', () => {
     expect(typeFromMime('image/png')).toBe('png');
     expect(typeFromMime('image/gif')).toBe('gif');
-    for (const mime of ['image/jpeg', 'image/webp', 'text/plain', '', 'image/PNG', 'image/apng']) expect(typeFromMime(mime), mime).toBe('other');
+    for (const mime of ['image/jpeg', 'image/webp', 'text/plain', '', 'image/PNG', 'image/apng'])
+      expect(typeFromMime(mime), mime).toBe('other');
   });
 
   describe('cape file', () => {

@@ -10,7 +10,8 @@ import { TextureRejected } from '../../server/textures/pipeline/process.ts';
 
 describe('upload refusal labels', () => {
   it('gives every refusal of an upload a short label, and the same label to the same kind of refusal', () => {
-    // Every refusal an upload can meet: the texture rules, the gallery's upload rules, the blocklist and the image queue.
+    // Every refusal an upload can meet: the texture rules, the gallery's upload rules, the blocklist and the image
+    // queue.
     const texture = (key: TextureMessageKey) => new TextureRejected(textureRefusal(key));
     const refusals = [
       ...(Object.keys(textureReasons) as TextureMessageKey[]).map(texture),
@@ -20,10 +21,14 @@ describe('upload refusal labels', () => {
     ];
     for (const refusal of refusals) expect(uploadRejectionReason(refusal), refusal.message).toMatch(/^[a-z_]+$/);
     expect(refusals.filter((refusal) => uploadRejectionReason(refusal) === 'other')).toEqual([]);
-    expect(new Set([texture('capeTooBig'), texture('earsTooBig'), galleryRefusal('fileTooBig')].map(uploadRejectionReason))).toEqual(new Set(['too_big']));
-    expect(new Set([texture('capeDimensions'), texture('earsDimensions'), texture('capeTooLarge')].map(uploadRejectionReason))).toEqual(
-      new Set(['dimensions']),
-    );
+    expect(
+      new Set([texture('capeTooBig'), texture('earsTooBig'), galleryRefusal('fileTooBig')].map(uploadRejectionReason)),
+    ).toEqual(new Set(['too_big']));
+    expect(
+      new Set(
+        [texture('capeDimensions'), texture('earsDimensions'), texture('capeTooLarge')].map(uploadRejectionReason),
+      ),
+    ).toEqual(new Set(['dimensions']));
     expect(uploadRejectionReason(new Error('Something nobody wrote down'))).toBe('other');
   });
 });

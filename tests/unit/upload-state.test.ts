@@ -1,11 +1,17 @@
-// The one upload state machine of the cape, ears and gallery upload pages, and the upload helpers: messages with compress links, saved textures from the mod API, skin URLs.
+// The one upload state machine of the cape, ears and gallery upload pages, and the upload helpers: messages with
+// compress links, saved textures from the mod API, skin URLs.
 import { describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules';
 import { skinUrlFor } from '../../src/lib/skin';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
 import { GALLERY_FAILED_RESET_MS } from '../../src/islands/gallery/GalleryUpload';
 import { heldCape, textureMessageDisplay, type HeldTexture } from '../../src/islands/shared/texture-files';
-import { initialUploadState, isHoldingFile, uploadReducer, type UploadState } from '../../src/islands/shared/useUploadFlow';
+import {
+  initialUploadState,
+  isHoldingFile,
+  uploadReducer,
+  type UploadState,
+} from '../../src/islands/shared/useUploadFlow';
 import { savedFromProfile } from '../../src/islands/upload/saved-textures';
 import { CAPE_KIND, EARS_KIND } from '../../src/islands/upload/texture-kinds';
 
@@ -32,7 +38,9 @@ describe('uploadReducer', () => {
   });
 
   it('an upload the page moves on from (gallery: opens the texture) stays uploaded and keeps its file', () => {
-    const uploading = uploadReducer(uploadReducer(waiting, { type: 'check-passed', texture }), { type: 'upload-started' });
+    const uploading = uploadReducer(uploadReducer(waiting, { type: 'check-passed', texture }), {
+      type: 'upload-started',
+    });
     const uploaded = uploadReducer(uploading, { type: 'upload-succeeded', resetAfterMs: null });
     expect(uploaded).toMatchObject({ status: 'uploaded', held: texture, resetAfterMs: null });
     expect(isHoldingFile(uploaded)).toBe(true);
@@ -65,7 +73,9 @@ describe('uploadReducer', () => {
     const confirming = uploadReducer(waiting, { type: 'check-passed', texture });
     const error = { kind: 'message' as const, message: galleryMessages.missingFields };
     expect(uploadReducer(confirming, { type: 'show-message', error })).toEqual({ ...confirming, error });
-    expect(uploadReducer(uploadReducer(waiting, { type: 'show-message', error }), { type: 'show-message', error: null })).toEqual(waiting);
+    expect(
+      uploadReducer(uploadReducer(waiting, { type: 'show-message', error }), { type: 'show-message', error: null }),
+    ).toEqual(waiting);
   });
 
   it('ignores a new file while one is held (confirming or uploading)', () => {
@@ -86,8 +96,14 @@ describe('uploadReducer', () => {
   });
 
   it('a failure keeps its message after the reset', () => {
-    const uploading = uploadReducer(uploadReducer(waiting, { type: 'check-passed', texture }), { type: 'upload-started' });
-    const failed = uploadReducer(uploading, { type: 'upload-failed', error: { kind: 'message', message: 'nope' }, resetAfterMs: 10_000 });
+    const uploading = uploadReducer(uploadReducer(waiting, { type: 'check-passed', texture }), {
+      type: 'upload-started',
+    });
+    const failed = uploadReducer(uploading, {
+      type: 'upload-failed',
+      error: { kind: 'message', message: 'nope' },
+      resetAfterMs: 10_000,
+    });
     expect(failed).toMatchObject({ status: 'failed', resetAfterMs: 10_000 });
     expect(uploadReducer(failed, { type: 'reset' })).toMatchObject({ status: 'waiting', error: { message: 'nope' } });
     expect(uploadReducer(waiting, { type: 'reset' })).toBe(waiting);
@@ -108,14 +124,26 @@ describe('upload page helpers', () => {
       link: { href: COMPRESS_URL, label: 'Compress it here' },
     });
     // Ears are plural: 'Compress them here'.
-    expect(textureMessageDisplay(textureMessages.earsTooBig)).toMatchObject({ link: { href: COMPRESS_URL, label: 'Compress them here' } });
+    expect(textureMessageDisplay(textureMessages.earsTooBig)).toMatchObject({
+      link: { href: COMPRESS_URL, label: 'Compress them here' },
+    });
     expect(textureMessageDisplay('<b>x</b>')).toEqual({ kind: 'message', message: '<b>x</b>' });
   });
 
   it('reads the saved textures of a mod API profile as other players see them', () => {
-    const base = { capeGlint: false, upsideDown: false, animatedCape: false, cape_url: '/t/still', animated_cape_url: '/t/strip', ear_url: '/t/ears' };
+    const base = {
+      capeGlint: false,
+      upsideDown: false,
+      animatedCape: false,
+      cape_url: '/t/still',
+      animated_cape_url: '/t/strip',
+      ear_url: '/t/ears',
+    };
     expect(savedFromProfile(base)).toEqual({ cape: { kind: 'image', url: '/t/still' }, ears: '/t/ears' });
-    expect(savedFromProfile({ ...base, animatedCape: true })).toEqual({ cape: { kind: 'strip', url: '/t/strip' }, ears: '/t/ears' });
+    expect(savedFromProfile({ ...base, animatedCape: true })).toEqual({
+      cape: { kind: 'strip', url: '/t/strip' },
+      ears: '/t/ears',
+    });
     expect(savedFromProfile(null)).toEqual({ cape: null, ears: null });
   });
 

@@ -1,4 +1,5 @@
-// Migration 0001_accounts (the name the migrator records): groups, users, sessions and login codes; the player and admin groups seeded.
+// Migration 0001_accounts (the name the migrator records): groups, users, sessions and login codes; the player and
+// admin groups seeded.
 import type { Migration } from 'kysely/migration';
 import type { MigrationDb } from './helpers.ts';
 import { ADMIN_GROUP_ID, PLAYER_GROUP_ID } from './seed-rows.ts';

@@ -1,4 +1,5 @@
-// Migration 0003_gallery (the name the migrator records): the gallery: items, tags and likes, their sort indexes and the title search.
+// Migration 0003_gallery (the name the migrator records): the gallery: items, tags and likes, their sort indexes and
+// the title search.
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { isPostgres } from '../dialect.ts';
@@ -31,7 +32,11 @@ export const gallery: Migration = {
     for (const column of GALLERY_SORT_COLUMNS) {
       await db.schema.createIndex(`gallery_items_${column}`).on('gallery_items').columns([column, 'hash']).execute();
     }
-    await db.schema.createIndex('gallery_items_author').on('gallery_items').columns(['author_uuid', 'created_at']).execute();
+    await db.schema
+      .createIndex('gallery_items_author')
+      .on('gallery_items')
+      .columns(['author_uuid', 'created_at'])
+      .execute();
     await db.schema.createIndex('gallery_items_strip').on('gallery_items').column('strip_hash').execute();
     await db.schema
       .createTable('gallery_tags')
@@ -49,7 +54,9 @@ export const gallery: Migration = {
     await db.schema.createIndex('gallery_likes_user').on('gallery_likes').columns(['user_uuid', 'hash']).execute();
     await db.schema
       .createTable('gallery_reports')
-      .addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+      .addColumn('id', postgres ? 'serial' : 'integer', (c) =>
+        postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+      )
       .addColumn('hash', 'text', (c) => c.notNull().references('gallery_items.hash').onDelete('cascade'))
       .addColumn('reporter_uuid', 'text', (c) => c.notNull().references('users.uuid').onDelete('cascade'))
       .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -62,13 +69,19 @@ export const gallery: Migration = {
       .execute();
     if (postgres) {
       await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
-      await sql`CREATE INDEX gallery_items_title_trgm ON gallery_items USING gin (title_lower gin_trgm_ops)`.execute(db);
+      await sql`CREATE INDEX gallery_items_title_trgm ON gallery_items USING gin (title_lower gin_trgm_ops)`.execute(
+        db,
+      );
     } else {
-      await sql`CREATE VIRTUAL TABLE gallery_title_fts USING fts5(title_lower, content='gallery_items', content_rowid='rowid', tokenize='trigram')`.execute(db);
+      await sql`CREATE VIRTUAL TABLE gallery_title_fts USING fts5(title_lower, content='gallery_items', content_rowid='rowid', tokenize='trigram')`.execute(
+        db,
+      );
       await sql`CREATE TRIGGER gallery_items_fts_insert AFTER INSERT ON gallery_items BEGIN
         INSERT INTO gallery_title_fts(rowid, title_lower) VALUES (new.rowid, new.title_lower); END`.execute(db);
       await sql`CREATE TRIGGER gallery_items_fts_delete AFTER DELETE ON gallery_items BEGIN
-        INSERT INTO gallery_title_fts(gallery_title_fts, rowid, title_lower) VALUES ('delete', old.rowid, old.title_lower); END`.execute(db);
+        INSERT INTO gallery_title_fts(gallery_title_fts, rowid, title_lower) VALUES ('delete', old.rowid, old.title_lower); END`.execute(
+        db,
+      );
       await sql`CREATE TRIGGER gallery_items_fts_update AFTER UPDATE OF title_lower ON gallery_items BEGIN
         INSERT INTO gallery_title_fts(gallery_title_fts, rowid, title_lower) VALUES ('delete', old.rowid, old.title_lower);
         INSERT INTO gallery_title_fts(rowid, title_lower) VALUES (new.rowid, new.title_lower); END`.execute(db);
@@ -76,7 +89,14 @@ export const gallery: Migration = {
   },
   async down(db: MigrationDb) {
     if (!isPostgres(db)) await sql`DROP TABLE gallery_title_fts`.execute(db);
-    for (const table of ['gallery_counts', 'gallery_reports', 'gallery_likes', 'gallery_tags', 'gallery_items', 'tags']) {
+    for (const table of [
+      'gallery_counts',
+      'gallery_reports',
+      'gallery_likes',
+      'gallery_tags',
+      'gallery_items',
+      'tags',
+    ]) {
       await db.schema.dropTable(table).execute();
     }
   },

@@ -1,4 +1,5 @@
-// Migration 0004_gallery_sort_indexes (the name the migrator records): PostgreSQL sort indexes that also carry the title and type.
+// Migration 0004_gallery_sort_indexes (the name the migrator records): PostgreSQL sort indexes that also carry the
+// title and type.
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { isPostgres } from '../dialect.ts';
@@ -15,7 +16,9 @@ export const gallerySortIndexes: Migration = {
     for (const column of GALLERY_SORT_COLUMNS) {
       const carried = column === 'title_lower' ? sql`type` : sql`title_lower, type`;
       await sql`DROP INDEX ${sql.ref(`gallery_items_${column}`)}`.execute(db);
-      await sql`CREATE INDEX ${sql.ref(`gallery_items_${column}`)} ON gallery_items (${sql.ref(column)}, hash) INCLUDE (${carried})`.execute(db);
+      await sql`CREATE INDEX ${sql.ref(`gallery_items_${column}`)} ON gallery_items (${sql.ref(column)}, hash) INCLUDE (${carried})`.execute(
+        db,
+      );
     }
   },
   async down(db: MigrationDb) {

@@ -1,4 +1,5 @@
-// Migration 0005_gallery_sqlite_covering_indexes (the name the migrator records): SQLite sort indexes that end with the type and the title.
+// Migration 0005_gallery_sqlite_covering_indexes (the name the migrator records): SQLite sort indexes that end with the
+// type and the title.
 import type { Migration } from 'kysely/migration';
 import { isPostgres } from '../dialect.ts';
 import { GALLERY_SORT_COLUMNS, type MigrationDb } from './helpers.ts';

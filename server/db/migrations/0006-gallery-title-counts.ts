@@ -1,4 +1,5 @@
-// Migration 0006_gallery_title_counts (the name the migrator records): PostgreSQL counts of items per lowercased title, kept by triggers.
+// Migration 0006_gallery_title_counts (the name the migrator records): PostgreSQL counts of items per lowercased title,
+// kept by triggers.
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { isPostgres } from '../dialect.ts';
@@ -41,9 +42,15 @@ export const galleryTitleCounts: Migration = {
       REFERENCING OLD TABLE AS old_items FOR EACH STATEMENT EXECUTE FUNCTION gallery_title_counts_sync()`.execute(db);
     // Row-level, and only when the title changes: updates of likes and downloads do not run it.
     await sql`CREATE TRIGGER gallery_items_title_counts_update AFTER UPDATE OF title_lower ON gallery_items
-      FOR EACH ROW WHEN (OLD.title_lower IS DISTINCT FROM NEW.title_lower) EXECUTE FUNCTION gallery_title_counts_sync()`.execute(db);
-    await sql`INSERT INTO gallery_title_counts (title_lower, items) SELECT title_lower, count(*) FROM gallery_items GROUP BY title_lower`.execute(db);
-    await sql`CREATE INDEX gallery_title_counts_trgm ON gallery_title_counts USING gin (title_lower gin_trgm_ops)`.execute(db);
+      FOR EACH ROW WHEN (OLD.title_lower IS DISTINCT FROM NEW.title_lower) EXECUTE FUNCTION gallery_title_counts_sync()`.execute(
+      db,
+    );
+    await sql`INSERT INTO gallery_title_counts (title_lower, items) SELECT title_lower, count(*) FROM gallery_items GROUP BY title_lower`.execute(
+      db,
+    );
+    await sql`CREATE INDEX gallery_title_counts_trgm ON gallery_title_counts USING gin (title_lower gin_trgm_ops)`.execute(
+      db,
+    );
   },
   async down(db: MigrationDb) {
     if (!isPostgres(db)) return;

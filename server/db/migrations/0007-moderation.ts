@@ -1,11 +1,13 @@
-// Migration 0007_moderation (the name the migrator records): moderation: reports, bans, the audit log, the blocklist and the AI creator's log.
+// Migration 0007_moderation (the name the migrator records): moderation: reports, bans, the audit log, the blocklist
+// and the AI creator's log.
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { type MigrationDb, serialId } from './helpers.ts';
 
 /**
- * Moderation: player reports (with a copy of the reported cape and ears), bans with their reason and moderator, the audit
- * log of every admin action, the blocklist of removed pictures (by content hash and perceptual hash) and the AI creator's log.
+ * Moderation: player reports (with a copy of the reported cape and ears), bans with their reason and moderator, the
+ * audit log of every admin action, the blocklist of removed pictures (by content hash and perceptual hash) and the AI
+ * creator's log.
  */
 export const moderation: Migration = {
   async up(db: MigrationDb) {
@@ -84,6 +86,7 @@ export const moderation: Migration = {
       .execute();
   },
   async down(db: MigrationDb) {
-    for (const table of ['ai_cape_logs', 'texture_blocklist', 'admin_audit', 'user_bans', 'user_reports']) await db.schema.dropTable(table).execute();
+    for (const table of ['ai_cape_logs', 'texture_blocklist', 'admin_audit', 'user_bans', 'user_reports'])
+      await db.schema.dropTable(table).execute();
   },
 };

@@ -1,4 +1,5 @@
-// Migration 0008_site_counts (the name the migrator records): the dashboard's totals as counters kept by triggers, and two indexes.
+// Migration 0008_site_counts (the name the migrator records): the dashboard's totals as counters kept by triggers, and
+// two indexes.
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { isPostgres } from '../dialect.ts';
@@ -21,7 +22,8 @@ function rowCondition(condition: string, row: 'OLD' | 'NEW'): string {
 /**
  * The dashboard's totals as counters kept by triggers (players, players wearing a cape, wearing ears, owning premium),
  * so GET /api/admin/info and the home page's player count read five rows instead of counting 100,000 players; and an
- * index of whitelisted gallery items for the admin whitelist list, and one of the AI log's textures (a reference count).
+ * index of whitelisted gallery items for the admin whitelist list, and one of the AI log's textures (a reference
+ * count).
  */
 export const siteCounts: Migration = {
   async up(db: MigrationDb) {
@@ -32,7 +34,9 @@ export const siteCounts: Migration = {
       .execute();
     const postgres = isPostgres(db);
     // A change that moves nothing (a cape replaced by another) leaves the counter rows alone: no lock on a hot row.
-    const moves = Object.entries(SITE_COUNTERS).filter(([, condition]) => condition !== null) as Array<[string, string]>;
+    const moves = Object.entries(SITE_COUNTERS).filter(([, condition]) => condition !== null) as Array<
+      [string, string]
+    >;
     if (postgres) {
       const bit = (condition: string, row: 'OLD' | 'NEW') => `(${rowCondition(condition, row)})::int`;
       await sql
@@ -98,9 +102,15 @@ export const siteCounts: Migration = {
           )
           .execute(db);
       }
-      await sql.raw(`CREATE TRIGGER premium_site_counts_insert AFTER INSERT ON premium BEGIN ${add('premium', bit(OWNS_PREMIUM, 'NEW'))} END`).execute(db);
       await sql
-        .raw(`CREATE TRIGGER premium_site_counts_delete AFTER DELETE ON premium BEGIN ${add('premium', `-${bit(OWNS_PREMIUM, 'OLD')}`)} END`)
+        .raw(
+          `CREATE TRIGGER premium_site_counts_insert AFTER INSERT ON premium BEGIN ${add('premium', bit(OWNS_PREMIUM, 'NEW'))} END`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER premium_site_counts_delete AFTER DELETE ON premium BEGIN ${add('premium', `-${bit(OWNS_PREMIUM, 'OLD')}`)} END`,
+        )
         .execute(db);
       await sql
         .raw(
@@ -112,9 +122,15 @@ export const siteCounts: Migration = {
     }
     // Filled after the triggers exist, in the same transaction (PostgreSQL) or under SQLite's single writer.
     for (const [key, condition] of Object.entries(SITE_COUNTERS)) {
-      await sql.raw(`INSERT INTO site_counts (key, n) SELECT '${key}', count(*) FROM users${condition ? ` WHERE ${condition}` : ''}`).execute(db);
+      await sql
+        .raw(
+          `INSERT INTO site_counts (key, n) SELECT '${key}', count(*) FROM users${condition ? ` WHERE ${condition}` : ''}`,
+        )
+        .execute(db);
     }
-    await sql.raw(`INSERT INTO site_counts (key, n) SELECT 'premium', count(*) FROM premium WHERE ${OWNS_PREMIUM}`).execute(db);
+    await sql
+      .raw(`INSERT INTO site_counts (key, n) SELECT 'premium', count(*) FROM premium WHERE ${OWNS_PREMIUM}`)
+      .execute(db);
     await db.schema
       .createIndex('gallery_items_whitelisted')
       .on('gallery_items')
@@ -132,8 +148,10 @@ export const siteCounts: Migration = {
       await sql`DROP FUNCTION site_counts_users()`.execute(db);
       await sql`DROP FUNCTION site_counts_premium()`.execute(db);
     } else {
-      for (const name of ['insert', 'delete', 'capes', 'ears']) await sql.raw(`DROP TRIGGER users_site_counts_${name}`).execute(db);
-      for (const name of ['insert', 'delete', 'update']) await sql.raw(`DROP TRIGGER premium_site_counts_${name}`).execute(db);
+      for (const name of ['insert', 'delete', 'capes', 'ears'])
+        await sql.raw(`DROP TRIGGER users_site_counts_${name}`).execute(db);
+      for (const name of ['insert', 'delete', 'update'])
+        await sql.raw(`DROP TRIGGER premium_site_counts_${name}`).execute(db);
     }
     await db.schema.dropTable('site_counts').execute();
   },

@@ -1,10 +1,14 @@
-// Migration 0009_gallery_hidden_items (the name the migrator records): a banned author's items hidden from the gallery (partial sort indexes, title search of listed items).
+// Migration 0009_gallery_hidden_items (the name the migrator records): a banned author's items hidden from the gallery
+// (partial sort indexes, title search of listed items).
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { isPostgres } from '../dialect.ts';
 import { GALLERY_SORT_COLUMNS, type MigrationDb } from './helpers.ts';
 
-/** The sort index of `column` as 0004 (PostgreSQL, INCLUDE) and 0005 (SQLite, trailing columns) define it; `listedOnly` keeps hidden items out. */
+/**
+ * The sort index of `column` as 0004 (PostgreSQL, INCLUDE) and 0005 (SQLite, trailing columns) define it; `listedOnly`
+ * keeps hidden items out.
+ */
 function gallerySortIndexSql(postgres: boolean, column: (typeof GALLERY_SORT_COLUMNS)[number], listedOnly: boolean) {
   const name = sql.ref(`gallery_items_${column}`);
   const where = listedOnly ? sql` WHERE hidden = 0` : sql``;
@@ -16,17 +20,26 @@ function gallerySortIndexSql(postgres: boolean, column: (typeof GALLERY_SORT_COL
   return sql`CREATE INDEX ${name} ON gallery_items (${sql.ref(column)}, hash, ${carried})${where}`;
 }
 
-/** SQLite: the FTS triggers of 0003; with `listedOnly` the title index holds listed items only (hiding removes, showing adds). */
+/**
+ * SQLite: the FTS triggers of 0003; with `listedOnly` the title index holds listed items only (hiding removes, showing
+ * adds).
+ */
 async function createGalleryFtsTriggers(db: MigrationDb, listedOnly: boolean) {
   const listed = (row: 'new' | 'old') => (listedOnly ? sql` WHERE ${sql.raw(row)}.hidden = 0` : sql``);
   const columns = listedOnly ? sql`title_lower, hidden` : sql`title_lower`;
   await sql`CREATE TRIGGER gallery_items_fts_insert AFTER INSERT ON gallery_items BEGIN
-    INSERT INTO gallery_title_fts(rowid, title_lower) SELECT new.rowid, new.title_lower${listed('new')}; END`.execute(db);
+    INSERT INTO gallery_title_fts(rowid, title_lower) SELECT new.rowid, new.title_lower${listed('new')}; END`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER gallery_items_fts_delete AFTER DELETE ON gallery_items BEGIN
-    INSERT INTO gallery_title_fts(gallery_title_fts, rowid, title_lower) SELECT 'delete', old.rowid, old.title_lower${listed('old')}; END`.execute(db);
+    INSERT INTO gallery_title_fts(gallery_title_fts, rowid, title_lower) SELECT 'delete', old.rowid, old.title_lower${listed('old')}; END`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER gallery_items_fts_update AFTER UPDATE OF ${columns} ON gallery_items BEGIN
     INSERT INTO gallery_title_fts(gallery_title_fts, rowid, title_lower) SELECT 'delete', old.rowid, old.title_lower${listed('old')};
-    INSERT INTO gallery_title_fts(rowid, title_lower) SELECT new.rowid, new.title_lower${listed('new')}; END`.execute(db);
+    INSERT INTO gallery_title_fts(rowid, title_lower) SELECT new.rowid, new.title_lower${listed('new')}; END`.execute(
+    db,
+  );
 }
 
 /**
@@ -91,7 +104,8 @@ export const galleryHiddenItems: Migration = {
       await sql`DROP TRIGGER gallery_items_title_counts_update ON gallery_items`.execute(db);
       await galleryTitleCountsUpdateTriggerSql(true).execute(db);
     } else {
-      for (const event of ['insert', 'delete', 'update']) await sql`DROP TRIGGER ${sql.ref(`gallery_items_fts_${event}`)}`.execute(db);
+      for (const event of ['insert', 'delete', 'update'])
+        await sql`DROP TRIGGER ${sql.ref(`gallery_items_fts_${event}`)}`.execute(db);
       await createGalleryFtsTriggers(db, true);
     }
   },
@@ -103,14 +117,19 @@ export const galleryHiddenItems: Migration = {
       await galleryTitleCountsUpdateTriggerSql(false).execute(db);
       await galleryTitleCountsSyncSql(false).execute(db);
       await sql`DELETE FROM gallery_title_counts`.execute(db);
-      await sql`INSERT INTO gallery_title_counts (title_lower, items) SELECT title_lower, count(*) FROM gallery_items GROUP BY title_lower`.execute(db);
+      await sql`INSERT INTO gallery_title_counts (title_lower, items) SELECT title_lower, count(*) FROM gallery_items GROUP BY title_lower`.execute(
+        db,
+      );
     } else {
-      for (const event of ['insert', 'delete', 'update']) await sql`DROP TRIGGER ${sql.ref(`gallery_items_fts_${event}`)}`.execute(db);
+      for (const event of ['insert', 'delete', 'update'])
+        await sql`DROP TRIGGER ${sql.ref(`gallery_items_fts_${event}`)}`.execute(db);
       await createGalleryFtsTriggers(db, false);
       await sql`INSERT INTO gallery_title_fts(gallery_title_fts) VALUES ('rebuild')`.execute(db);
     }
     await sql`DELETE FROM gallery_counts`.execute(db);
-    await sql`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items GROUP BY type`.execute(db);
+    await sql`INSERT INTO gallery_counts (key, n) SELECT 'type:' || type, count(*) FROM gallery_items GROUP BY type`.execute(
+      db,
+    );
     await sql`INSERT INTO gallery_counts (key, n)
       SELECT 'tag:' || t.tag_key || ':type:' || g.type, count(*) FROM gallery_tags t JOIN gallery_items g ON g.hash = t.hash GROUP BY t.tag_key, g.type`.execute(
       db,

@@ -1,10 +1,11 @@
-// Migration 0010_premium_payments (the name the migrator records): premium payments and the payment notifications as they arrived.
+// Migration 0010_premium_payments (the name the migrator records): premium payments and the payment notifications as
+// they arrived.
 import type { Migration } from 'kysely/migration';
 import { type MigrationDb, serialId } from './helpers.ts';
 
 /**
- * Premium payments: each provider transaction that granted a feature (its id is unique, so a replayed notification grants
- * nothing twice), and every payment notification as it arrived, with what became of it.
+ * Premium payments: each provider transaction that granted a feature (its id is unique, so a replayed notification
+ * grants nothing twice), and every payment notification as it arrived, with what became of it.
  */
 export const premiumPayments: Migration = {
   async up(db: MigrationDb) {
@@ -22,7 +23,11 @@ export const premiumPayments: Migration = {
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('premium_payments_pk', ['provider', 'txn_id'])
       .execute();
-    await db.schema.createIndex('premium_payments_user').on('premium_payments').columns(['user_uuid', 'item']).execute();
+    await db.schema
+      .createIndex('premium_payments_user')
+      .on('premium_payments')
+      .columns(['user_uuid', 'item'])
+      .execute();
     await db.schema
       .createTable('payment_notifications')
       .addColumn('id', ...serialId(db))

@@ -1,4 +1,5 @@
-// Migration 0013_payment_safeguards (the name the migrator records): payment safeguards: features a moderator gave, and indexes for old notifications.
+// Migration 0013_payment_safeguards (the name the migrator records): payment safeguards: features a moderator gave, and
+// indexes for old notifications.
 import type { Migration } from 'kysely/migration';
 import type { MigrationDb } from './helpers.ts';
 
@@ -16,8 +17,16 @@ export const paymentSafeguards: Migration = {
       .addColumn('granted_at', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('premium_grants_pk', ['user_uuid', 'item'])
       .execute();
-    await db.schema.createIndex('payment_notifications_received').on('payment_notifications').column('received_at').execute();
-    await db.schema.createIndex('payment_notifications_txn').on('payment_notifications').columns(['provider', 'txn_id']).execute();
+    await db.schema
+      .createIndex('payment_notifications_received')
+      .on('payment_notifications')
+      .column('received_at')
+      .execute();
+    await db.schema
+      .createIndex('payment_notifications_txn')
+      .on('payment_notifications')
+      .columns(['provider', 'txn_id'])
+      .execute();
   },
   async down(db: MigrationDb) {
     await db.schema.dropIndex('payment_notifications_txn').execute();

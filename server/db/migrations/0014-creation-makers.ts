@@ -2,7 +2,9 @@
 import type { Migration } from 'kysely/migration';
 import type { MigrationDb } from './helpers.ts';
 
-/** Who made each creation and when: a creation can be worn or shared only by a player who made it, for a while after. */
+/**
+ * Who made each creation and when: a creation can be worn or shared only by a player who made it, for a while after.
+ */
 export const creationMakers: Migration = {
   async up(db: MigrationDb) {
     await db.schema

@@ -1,4 +1,5 @@
-// Migration 0015_moderation_details (the name the migrator records): report reasons and notes, and the audit row's picture.
+// Migration 0015_moderation_details (the name the migrator records): report reasons and notes, and the audit row's
+// picture.
 import type { Migration } from 'kysely/migration';
 import type { MigrationDb } from './helpers.ts';
 

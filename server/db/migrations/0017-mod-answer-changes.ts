@@ -1,4 +1,5 @@
-// Migration 0017_mod_answer_changes (the name the migrator records): the mod API's change log and each player's answer version.
+// Migration 0017_mod_answer_changes (the name the migrator records): the mod API's change log and each player's answer
+// version.
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { type MigrationDb, serialId } from './helpers.ts';

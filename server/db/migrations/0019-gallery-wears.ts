@@ -2,7 +2,9 @@
 import type { Migration } from 'kysely/migration';
 import type { MigrationDb } from './helpers.ts';
 
-/** `gallery_items.wears` counts the players who put an item on with "Wear this", shown beside its likes and downloads. */
+/**
+ * `gallery_items.wears` counts the players who put an item on with "Wear this", shown beside its likes and downloads.
+ */
 export const galleryWears: Migration = {
   async up(db: MigrationDb) {
     await db.schema

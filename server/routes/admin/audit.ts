@@ -27,7 +27,9 @@ export async function adminAuditRoutes(instance: FastifyInstance, options: AppCo
       const filters = new URLSearchParams({ ...(admin ? { admin } : {}), ...(player ? { player } : {}) }).toString();
       const result = paginate(rows, page, ADMIN_PAGE_SIZE, total, '/api/admin/audit');
       // The pager's links keep the filters.
-      return filters ? { ...result, links: result.links.map((link) => ({ ...link, url: link.url && `${link.url}&${filters}` })) } : result;
+      return filters
+        ? { ...result, links: result.links.map((link) => ({ ...link, url: link.url && `${link.url}&${filters}` })) }
+        : result;
     },
   );
 }

@@ -1,6 +1,12 @@
 // The ban list page's calls: the ban reasons, the banned players, a ban and lifting one (audited).
 import type { FastifyInstance } from 'fastify';
-import { adminBanBodySchema, adminUuidBodySchema, banReasonsSchema, paginatedSchema, userBanRowSchema } from '../../../src/lib/schemas/admin.ts';
+import {
+  adminBanBodySchema,
+  adminUuidBodySchema,
+  banReasonsSchema,
+  paginatedSchema,
+  userBanRowSchema,
+} from '../../../src/lib/schemas/admin.ts';
 import { successSchema } from '../../../src/lib/schemas/common.ts';
 import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
@@ -20,7 +26,13 @@ export async function adminBanRoutes(instance: FastifyInstance, options: AppCont
 
   app.get(
     '/api/admin/banreasons',
-    { config: ADMIN_ONLY, schema: { summary: 'The reasons a moderator picks from, by key', response: { 200: banReasonsSchema, ...errorResponses } } },
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        summary: 'The reasons a moderator picks from, by key',
+        response: { 200: banReasonsSchema, ...errorResponses },
+      },
+    },
     async () => BAN_REASONS,
   );
 
@@ -52,8 +64,11 @@ export async function adminBanRoutes(instance: FastifyInstance, options: AppCont
     },
     async (request) => {
       const moderator = await requireAdmin(request);
-      if (!isBanReason(request.body.reason)) throw new HttpError(422, adminMessages.chooseListedReason, { reason: [adminMessages.chooseListedReason] });
-      refuseAdminAction(await banPlayer(options, moderator, { uuid: request.body.uuid, reasonKey: request.body.reason }));
+      if (!isBanReason(request.body.reason))
+        throw new HttpError(422, adminMessages.chooseListedReason, { reason: [adminMessages.chooseListedReason] });
+      refuseAdminAction(
+        await banPlayer(options, moderator, { uuid: request.body.uuid, reasonKey: request.body.reason }),
+      );
       return { success: true as const };
     },
   );
@@ -62,7 +77,11 @@ export async function adminBanRoutes(instance: FastifyInstance, options: AppCont
     '/api/admin/bans/user/delete',
     {
       config: ADMIN_ONLY,
-      schema: { summary: "Lift a player's ban", body: adminUuidBodySchema, response: { 200: successSchema, ...errorResponses } },
+      schema: {
+        summary: "Lift a player's ban",
+        body: adminUuidBodySchema,
+        response: { 200: successSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const moderator = await requireAdmin(request);

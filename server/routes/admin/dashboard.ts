@@ -13,10 +13,22 @@ export async function adminDashboardRoutes(instance: FastifyInstance, options: A
   const { db } = options;
   app.get(
     '/api/admin/info',
-    { config: ADMIN_ONLY, schema: { summary: "The admin dashboard's totals", response: { 200: adminInfoSchema, ...errorResponses } } },
+    {
+      config: ADMIN_ONLY,
+      schema: { summary: "The admin dashboard's totals", response: { 200: adminInfoSchema, ...errorResponses } },
+    },
     async () => {
-      const [counts, totalGallery] = await Promise.all([readSiteCounts(db), sumCounters(db, typeCounterKeys(undefined))]);
-      return { totalUsers: counts.users, totalPremium: counts.premium, totalGallery, totalCapes: counts.capes, totalEars: counts.ears };
+      const [counts, totalGallery] = await Promise.all([
+        readSiteCounts(db),
+        sumCounters(db, typeCounterKeys(undefined)),
+      ]);
+      return {
+        totalUsers: counts.users,
+        totalPremium: counts.premium,
+        totalGallery,
+        totalCapes: counts.capes,
+        totalEars: counts.ears,
+      };
     },
   );
 }

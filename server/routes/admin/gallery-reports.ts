@@ -49,8 +49,11 @@ export async function adminGalleryReportRoutes(instance: FastifyInstance, option
       const moderator = await requireAdmin(request);
       const { id, action, reason } = request.body;
       const needsReason = action === 'REMOVE' || action === 'BAN';
-      if (needsReason && !(reason && isBanReason(reason))) throw new HttpError(422, adminMessages.chooseReason, { reason: [adminMessages.chooseReason] });
-      refuseAdminAction(await answerGalleryReport(context, moderator, { id, action, reasonKey: needsReason ? reason! : null }));
+      if (needsReason && !(reason && isBanReason(reason)))
+        throw new HttpError(422, adminMessages.chooseReason, { reason: [adminMessages.chooseReason] });
+      refuseAdminAction(
+        await answerGalleryReport(context, moderator, { id, action, reasonKey: needsReason ? reason! : null }),
+      );
       return { success: true as const };
     },
   );

@@ -16,7 +16,13 @@ import { playerMessages } from '../../../src/lib/player-messages.ts';
 import type { Moderator } from '../../audit/record.ts';
 import { ADMIN_ONLY } from './shared.ts';
 import type { AppContext } from '../../operations/app-context.ts';
-import { adminPlayerRecord, deletePlayer, refreshPlayerCache, removePlayerTexture, setCapeFlags } from '../../admin/players.ts';
+import {
+  adminPlayerRecord,
+  deletePlayer,
+  refreshPlayerCache,
+  removePlayerTexture,
+  setCapeFlags,
+} from '../../admin/players.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
@@ -44,21 +50,31 @@ export async function adminPlayerRoutes(instance: FastifyInstance, options: AppC
     },
   );
 
-  /** Registers a POST /api/admin/user/... action on one player: 404 for an unknown player, `{success: true}` otherwise. */
+  /**
+   * Registers a POST /api/admin/user/... action on one player: 404 for an unknown player, `{success: true}` otherwise.
+   */
   const playerAction = <B extends z.ZodType<{ uuid: string }>>(
     path: string,
     summary: string,
     body: B,
     act: (moderator: Moderator, uuid: string) => Promise<boolean>,
   ) =>
-    app.post(path, { config: ADMIN_ONLY, schema: { summary, body, response: { 200: successSchema, ...errorResponses } } }, async (request) => {
-      const moderator = await requireAdmin(request);
-      if (!(await act(moderator, (request.body as { uuid: string }).uuid))) throw new HttpError(404, playerMessages.unknown);
-      return { success: true as const };
-    });
+    app.post(
+      path,
+      { config: ADMIN_ONLY, schema: { summary, body, response: { 200: successSchema, ...errorResponses } } },
+      async (request) => {
+        const moderator = await requireAdmin(request);
+        if (!(await act(moderator, (request.body as { uuid: string }).uuid)))
+          throw new HttpError(404, playerMessages.unknown);
+        return { success: true as const };
+      },
+    );
 
-  playerAction('/api/admin/user/cache', "Drop every process's cached profile of a player", adminUuidBodySchema, (moderator, uuid) =>
-    refreshPlayerCache(context, moderator, uuid),
+  playerAction(
+    '/api/admin/user/cache',
+    "Drop every process's cached profile of a player",
+    adminUuidBodySchema,
+    (moderator, uuid) => refreshPlayerCache(context, moderator, uuid),
   );
   for (const slot of ['cape', 'ears'] as const) {
     app.post(
@@ -80,8 +96,11 @@ export async function adminPlayerRoutes(instance: FastifyInstance, options: AppC
       },
     );
   }
-  playerAction('/api/admin/user/delete', "Delete a player's account and everything it owns", adminDeleteBodySchema, (moderator, uuid) =>
-    deletePlayer(context, moderator, uuid),
+  playerAction(
+    '/api/admin/user/delete',
+    "Delete a player's account and everything it owns",
+    adminDeleteBodySchema,
+    (moderator, uuid) => deletePlayer(context, moderator, uuid),
   );
 
   app.post(

@@ -32,8 +32,10 @@ export async function adminRegistrationRoutes(instance: FastifyInstance, options
       const outcome = await issueRegistrationCode(db, config, username, {
         inTransaction: (trx, user) => recordAdminAction(trx, moderator, { action: 'REGISTRATION_CODE', target: user }),
       }).catch(whenServiceFails(PROFILE_SERVICE_DOWN_MESSAGE));
-      if (outcome.kind === 'unknown') throw new HttpError(404, noPlayerCalledMessage(username), { username: [noPlayerCalledMessage(username)] });
-      // A new name is a change to the player's mod API answers (they are found by name too): every process hears of it at once.
+      if (outcome.kind === 'unknown')
+        throw new HttpError(404, noPlayerCalledMessage(username), { username: [noPlayerCalledMessage(username)] });
+      // A new name is a change to the player's mod API answers (they are found by name too): every process hears of it
+      // at once.
       if (outcome.renamed) await bus.publish(outcome.user.uuid);
       if (outcome.kind === 'banned') throw new HttpError(403, BANNED_ACCOUNT_MESSAGE);
       return {

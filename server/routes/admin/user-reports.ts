@@ -43,10 +43,13 @@ export async function adminUserReportRoutes(instance: FastifyInstance, options: 
     async (request) => {
       const moderator = await requireAdmin(request);
       const { id, action, reason } = request.body;
-      if (action === 'WHITELIST') throw new HttpError(422, adminMessages.onlyGalleryWhitelist, { action: [adminMessages.onlyGalleryWhitelist] });
+      if (action === 'WHITELIST')
+        throw new HttpError(422, adminMessages.onlyGalleryWhitelist, { action: [adminMessages.onlyGalleryWhitelist] });
       if (action !== 'IGNORE' && !(reason && isBanReason(reason)))
         throw new HttpError(422, adminMessages.chooseReason, { reason: [adminMessages.chooseReason] });
-      refuseAdminAction(await answerUserReport(context, moderator, { id, action, reasonKey: action === 'IGNORE' ? null : reason! }));
+      refuseAdminAction(
+        await answerUserReport(context, moderator, { id, action, reasonKey: action === 'IGNORE' ? null : reason! }),
+      );
       return { success: true as const };
     },
   );

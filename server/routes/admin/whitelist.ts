@@ -45,7 +45,8 @@ export async function adminWhitelistRoutes(instance: FastifyInstance, options: A
     },
     async (request) => {
       const moderator = await requireAdmin(request);
-      if (!(await removeFromWhitelist(db, moderator, request.body.hash))) throw new HttpError(404, adminMessages.notWhitelisted);
+      if (!(await removeFromWhitelist(db, moderator, request.body.hash)))
+        throw new HttpError(404, adminMessages.notWhitelisted);
       return { success: true as const };
     },
   );

@@ -21,7 +21,13 @@ export async function aiCreatorRoutes(instance: FastifyInstance, options: AppCon
 
   app.get(
     '/api/gallery/ai-cape-creator',
-    { config: { auth: 'session' }, schema: { summary: 'Which image maker the AI cape creator uses', response: { 200: aiProviderSchema, ...errorResponses } } },
+    {
+      config: { auth: 'session' },
+      schema: {
+        summary: 'Which image maker the AI cape creator uses',
+        response: { 200: aiProviderSchema, ...errorResponses },
+      },
+    },
     async (request) => {
       await requireUser(request);
       return { name: aiProvider.name, builtIn: aiProvider.builtIn };
@@ -31,8 +37,15 @@ export async function aiCreatorRoutes(instance: FastifyInstance, options: AppCon
   app.post(
     '/api/gallery/ai-cape-creator',
     {
-      config: { auth: 'session', rateLimit: perUserRateLimit('ai-cape', settings.aiPromptsPerHour, 60 * 60_000, creatorMessages.tooManyPrompts) },
-      schema: { summary: 'Make a cape from a prompt (at most 50 characters)', body: aiPromptBodySchema, response: creationImageResponses },
+      config: {
+        auth: 'session',
+        rateLimit: perUserRateLimit('ai-cape', settings.aiPromptsPerHour, 60 * 60_000, creatorMessages.tooManyPrompts),
+      },
+      schema: {
+        summary: 'Make a cape from a prompt (at most 50 characters)',
+        body: aiPromptBodySchema,
+        response: creationImageResponses,
+      },
     },
     async (request, reply) => {
       const user = await requireUser(request);
@@ -41,11 +54,18 @@ export async function aiCreatorRoutes(instance: FastifyInstance, options: AppCon
       if (problem) throw new HttpError(422, problem, { prompt: [problem] });
       // Every request is logged for moderators, with the texture it made (none when it failed).
       const log = (textureHash: string | null) =>
-        db.insertInto('ai_cape_logs').values({ created_at: Date.now(), user_uuid: user.uuid, prompt, texture_hash: textureHash }).execute();
+        db
+          .insertInto('ai_cape_logs')
+          .values({ created_at: Date.now(), user_uuid: user.uuid, prompt, texture_hash: textureHash })
+          .execute();
       const key = `ai:${createHash('sha256').update(`${aiProvider.name}\n${prompt}`).digest('hex')}`;
       const make = async () => {
         try {
-          const made = await creations.makeByKey(key, async () => ({ generator: 'prompt' as const, input: await aiProvider.generate(prompt) }), user.uuid);
+          const made = await creations.makeByKey(
+            key,
+            async () => ({ generator: 'prompt' as const, input: await aiProvider.generate(prompt) }),
+            user.uuid,
+          );
           await log(made.creation.hash);
           return made;
         } catch (error) {

@@ -51,9 +51,18 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('creation-use', options.config.textureUploadsPerTenMinutes, 10 * 60_000, tooManyUploadsMessage('cape')),
+        rateLimit: perUserRateLimit(
+          'creation-use',
+          options.config.textureUploadsPerTenMinutes,
+          10 * 60_000,
+          tooManyUploadsMessage('cape'),
+        ),
       },
-      schema: { summary: 'Wear a made cape', body: creationUseBodySchema, response: { 200: uploadResultSchema, ...errorResponses } },
+      schema: {
+        summary: 'Wear a made cape',
+        body: creationUseBodySchema,
+        response: { 200: uploadResultSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await requireUser(request);
@@ -70,7 +79,12 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit('creation-share', options.config.galleryUploadsPerTenMinutes, 10 * 60_000, galleryMessages.tooManyUploads),
+        rateLimit: perUserRateLimit(
+          'creation-share',
+          options.config.galleryUploadsPerTenMinutes,
+          10 * 60_000,
+          galleryMessages.tooManyUploads,
+        ),
       },
       schema: {
         summary: 'Share a made cape to the gallery',

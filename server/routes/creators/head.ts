@@ -6,7 +6,14 @@ import { requireUser } from '../../auth/plugin.ts';
 import { HttpError, whenServiceFails } from '../../http/errors.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { fetchSkinByName } from '../../integrations/mojang.ts';
-import { answerCreation, booleanParam, creationImageResponses, creatorCallConfig, sliderParam, usernameParam } from './shared.ts';
+import {
+  answerCreation,
+  booleanParam,
+  creationImageResponses,
+  creatorCallConfig,
+  sliderParam,
+  usernameParam,
+} from './shared.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers POST /api/gallery/head-capes/…. */
@@ -34,11 +41,18 @@ export async function headCreatorRoutes(instance: FastifyInstance, options: AppC
       const user = await requireUser(request);
       const { username: name, helmetOverlay, ...sliders } = request.params;
       const skin = await fetchSkinByName(
-        { apiUrl: options.config.mojangApiUrl, sessionUrl: settings.mojangSessionUrl, allowPrivateAddresses: settings.allowPrivateAddresses },
+        {
+          apiUrl: options.config.mojangApiUrl,
+          sessionUrl: settings.mojangSessionUrl,
+          allowPrivateAddresses: settings.allowPrivateAddresses,
+        },
         name,
       ).catch(whenServiceFails(creatorMessages.playerServiceDown));
       if (!skin) throw new HttpError(404, noSkinMessage(name));
-      return answerCreation(options, request, reply, user.uuid, { generator: 'head', input: { skin, helmet: helmetOverlay, ...sliders } });
+      return answerCreation(options, request, reply, user.uuid, {
+        generator: 'head',
+        input: { skin, helmet: helmetOverlay, ...sliders },
+      });
     },
   );
 }

@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CREATOR_MAX_SCALE, CREATOR_MIN_SCALE, creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
-import { answerCreation, creationImageResponses, creatorCallConfig, readCapeSettings, readCreatorForm } from './shared.ts';
+import {
+  answerCreation,
+  creationImageResponses,
+  creatorCallConfig,
+  readCapeSettings,
+  readCreatorForm,
+} from './shared.ts';
 import { HttpError } from '../../http/errors.ts';
 import { multipartBody } from '../../http/multipart.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
@@ -20,8 +26,12 @@ export async function imageCreatorRoutes(instance: FastifyInstance, options: App
         summary: 'Make a cape from a picture (image to cape)',
         ...multipartBody({
           file: z.string().meta({ format: 'binary', description: 'PNG, JPEG, GIF or WebP, at most 2 MB' }),
-          scale: z.string().meta({ description: `${CREATOR_MIN_SCALE}..${CREATOR_MAX_SCALE}: the cape is 64·2ⁿ⁻¹ wide` }),
-          color: z.string().meta({ description: "Hex colour of the other faces, or auto (the picture's average colour)" }),
+          scale: z
+            .string()
+            .meta({ description: `${CREATOR_MIN_SCALE}..${CREATOR_MAX_SCALE}: the cape is 64·2ⁿ⁻¹ wide` }),
+          color: z
+            .string()
+            .meta({ description: "Hex colour of the other faces, or auto (the picture's average colour)" }),
           elytra: z.string().meta({ description: 'true to put the picture on the elytra too' }),
         }),
         response: creationImageResponses,
@@ -31,7 +41,10 @@ export async function imageCreatorRoutes(instance: FastifyInstance, options: App
       const user = await requireUser(request);
       const { fields, files } = await readCreatorForm(request, reply, ['file']);
       if (!files.file) throw new HttpError(422, creatorMessages.inputMissing, { file: [creatorMessages.inputMissing] });
-      return answerCreation(options, request, reply, user.uuid, { generator: 'image', input: { image: files.file, ...readCapeSettings(fields, true) } });
+      return answerCreation(options, request, reply, user.uuid, {
+        generator: 'image',
+        input: { image: files.file, ...readCapeSettings(fields, true) },
+      });
     },
   );
 }

@@ -1,4 +1,5 @@
-// The OptiFine-style cape creator: a design or custom colours drawn with the fade and the mark, or a player's OptiFine cape.
+// The OptiFine-style cape creator: a design or custom colours drawn with the fade and the mark, or a player's OptiFine
+// cape.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { creatorMessages, OPTIFINE_DESIGNS, type OptifineDesign } from '../../../src/lib/creator-rules.ts';
@@ -29,7 +30,12 @@ export async function optifineCreatorRoutes(instance: FastifyInstance, options: 
     async (request, reply) => {
       const user = await requireUser(request);
       const { top, bottom, text, shadow } = request.params;
-      const colours = { top: parseHexColour(top)!, bottom: parseHexColour(bottom)!, text: parseHexColour(text)!, shadow: parseHexColour(shadow)! };
+      const colours = {
+        top: parseHexColour(top)!,
+        bottom: parseHexColour(bottom)!,
+        text: parseHexColour(text)!,
+        shadow: parseHexColour(shadow)!,
+      };
       return answerCreation(options, request, reply, user.uuid, { generator: 'optifine', input: colours });
     },
   );
@@ -49,9 +55,14 @@ export async function optifineCreatorRoutes(instance: FastifyInstance, options: 
       const user = await requireUser(request);
       const { name } = request.params;
       if ((OPTIFINE_DESIGNS as readonly string[]).includes(name)) {
-        return answerCreation(options, request, reply, user.uuid, { generator: 'optifine', input: designColours(name as OptifineDesign) });
+        return answerCreation(options, request, reply, user.uuid, {
+          generator: 'optifine',
+          input: designColours(name as OptifineDesign),
+        });
       }
-      const file = await fetchOptifineCape(settings.optifineCapesUrl, name).catch(whenServiceFails(creatorMessages.optifineServiceDown));
+      const file = await fetchOptifineCape(settings.optifineCapesUrl, name).catch(
+        whenServiceFails(creatorMessages.optifineServiceDown),
+      );
       if (!file) throw new HttpError(404, creatorMessages.optifineNoCape);
       return answerCreation(options, request, reply, user.uuid, { generator: 'optifineFile', input: file });
     },

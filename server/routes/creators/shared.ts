@@ -31,7 +31,10 @@ export type Made = { creation: StoredCreation; cached: boolean };
 
 /** The route config of a generator's call: a session, and the creators' shared per-player limit. */
 export function creatorCallConfig(settings: CreatorsConfig) {
-  return { auth: 'session' as const, rateLimit: perUserRateLimit('creators', settings.callsPerMinute, 60_000, creatorMessages.tooManyRequests) };
+  return {
+    auth: 'session' as const,
+    rateLimit: perUserRateLimit('creators', settings.callsPerMinute, 60_000, creatorMessages.tooManyRequests),
+  };
 }
 
 /** The responses of a generator's call that answers the PNG (or its URLs as JSON). */
@@ -45,7 +48,10 @@ export function wantsJson(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/.test(request.headers.accept ?? '');
 }
 
-/** Where the site calls the API (its own origin unless the API is elsewhere): the preview is asked for with the session cookie. */
+/**
+ * Where the site calls the API (its own origin unless the API is elsewhere): the preview is asked for with the session
+ * cookie.
+ */
 function apiBaseUrl(config: Config): string {
   return config.apiOrigin ?? new URL(config.siteUrl).origin;
 }
@@ -65,7 +71,13 @@ export function describeCreation(config: Config, creation: StoredCreation) {
 }
 
 /** Makes a creation with `make` (a refused picture is a 422 with its message) and answers it as JSON or as the PNG. */
-export async function answerMade(options: AppContext, request: FastifyRequest, reply: FastifyReply, make: () => Promise<Made>, json = wantsJson(request)) {
+export async function answerMade(
+  options: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  make: () => Promise<Made>,
+  json = wantsJson(request),
+) {
   const made = await refusedAs422(make);
   const { creation } = made;
   reply.header('x-creation-cache', made.cached ? 'hit' : 'miss');
@@ -76,7 +88,10 @@ export async function answerMade(options: AppContext, request: FastifyRequest, r
   return sendFile(reply, 'image/png', bytes);
 }
 
-/** Makes the creation for a generator's settings, made by the player `maker` (its image work counted to them), and answers it. */
+/**
+ * Makes the creation for a generator's settings, made by the player `maker` (its image work counted to them), and
+ * answers it.
+ */
 export function answerCreation(
   options: AppContext,
   request: FastifyRequest,
@@ -95,8 +110,14 @@ export async function readCreatorForm(request: FastifyRequest, reply: FastifyRep
   return upload;
 }
 
-/** Reads a creator form's scale (1..6), colour (hex or 'auto' where allowed) and elytra flag; throws a 422 with the message. */
-export function readCapeSettings(fields: Record<string, string>, allowAuto: boolean): { scale: number; colour: Rgba | 'auto'; elytra: boolean } {
+/**
+ * Reads a creator form's scale (1..6), colour (hex or 'auto' where allowed) and elytra flag; throws a 422 with the
+ * message.
+ */
+export function readCapeSettings(
+  fields: Record<string, string>,
+  allowAuto: boolean,
+): { scale: number; colour: Rgba | 'auto'; elytra: boolean } {
   const scale = Number(fields.scale ?? '1');
   if (!Number.isInteger(scale) || scale < CREATOR_MIN_SCALE || scale > CREATOR_MAX_SCALE)
     throw new HttpError(422, creatorMessages.badScale, { scale: [creatorMessages.badScale] });

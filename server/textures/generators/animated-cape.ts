@@ -20,10 +20,16 @@ export interface AnimatedCapeInput {
 }
 
 /** Each frame of a GIF fitted to width x height (stacked), with the GIF's frame delays. */
-async function fittedFrames(gif: Buffer, frames: number, width: number, height: number): Promise<{ frames: RawImage[]; delays: number[] }> {
+async function fittedFrames(
+  gif: Buffer,
+  frames: number,
+  width: number,
+  height: number,
+): Promise<{ frames: RawImage[]; delays: number[] }> {
   const decoder = sharp(gif, { limitInputPixels: 2048 * 2048 * MAX_CAPE_FRAMES, failOn: 'error', animated: true });
   const metadata = await decoder.metadata();
-  if (metadata.pages !== frames) throw new TextureRejected({ reason: 'invalid_image', message: creatorMessages.invalidImage });
+  if (metadata.pages !== frames)
+    throw new TextureRejected({ reason: 'invalid_image', message: creatorMessages.invalidImage });
   const { data, info } = await decoder
     .ensureAlpha()
     .resize(width, height, { fit: 'cover', kernel: 'nearest' })
@@ -40,7 +46,10 @@ async function fittedFrames(gif: Buffer, frames: number, width: number, height: 
   return { frames: list, delays: metadata.delay ?? [] };
 }
 
-/** Draws an animated cape: a strip of capes, one per 100 ms tick, each the background with that moment's frame on the front. */
+/**
+ * Draws an animated cape: a strip of capes, one per 100 ms tick, each the background with that moment's frame on the
+ * front.
+ */
 export async function drawAnimatedCape(input: AnimatedCapeInput): Promise<GeneratedCape> {
   const gif = Buffer.from(input.gif);
   const header = readImageHeader(gif);
@@ -50,7 +59,11 @@ export async function drawAnimatedCape(input: AnimatedCapeInput): Promise<Genera
   const tooMany = capeFramesRefusal(counted);
   if (tooMany) throw new TextureRejected(tooMany);
   // Frames are measured against the delays before sizing: the strip's frame width depends on how many ticks there are.
-  const probe = await sharp(gif, { limitInputPixels: 2048 * 2048 * MAX_CAPE_FRAMES, failOn: 'error', animated: true }).metadata();
+  const probe = await sharp(gif, {
+    limitInputPixels: 2048 * 2048 * MAX_CAPE_FRAMES,
+    failOn: 'error',
+    animated: true,
+  }).metadata();
   const { ticks, cut } = resampleTimeline(probe.delay ?? [], counted);
   const capeWidth = capeWidthForScale(input.scale);
   const width = stripFrameWidth(capeWidth, ticks.length);
@@ -64,7 +77,9 @@ export async function drawAnimatedCape(input: AnimatedCapeInput): Promise<Genera
     elytra: input.elytra ? background : null,
   });
   const { frames } = await fittedFrames(gif, counted, CAPE_FRONT.w * unit, CAPE_FRONT.h * unit);
-  const elytraFrames = input.elytra ? await fittedFrames(gif, counted, ELYTRA_OUTER.w * unit, ELYTRA_OUTER.h * unit) : null;
+  const elytraFrames = input.elytra
+    ? await fittedFrames(gif, counted, ELYTRA_OUTER.w * unit, ELYTRA_OUTER.h * unit)
+    : null;
   const frameBytes = base.data.length;
   const strip = Buffer.alloc(frameBytes * ticks.length);
   const drawn = new Map<number, RawImage>();
@@ -79,12 +94,17 @@ export async function drawAnimatedCape(input: AnimatedCapeInput): Promise<Genera
     cape.data.copy(strip, tick * frameBytes);
   }
   const notices: string[] = [];
-  if (width < capeWidth) notices.push(`The animation was scaled to ${width} × ${capeFrameHeight(width)} a frame to fit.`);
+  if (width < capeWidth)
+    notices.push(`The animation was scaled to ${width} × ${capeFrameHeight(width)} a frame to fit.`);
   if (cut) notices.push(`The animation was cut to its first ${MAX_CAPE_FRAMES / 10} seconds.`);
   const still = drawn.get(ticks[0] ?? 0)!;
   if (ticks.length < 2) return { still };
   return {
     still,
-    strip: { image: { data: strip, width, height: capeFrameHeight(width) * ticks.length }, frames: ticks.length, notice: notices.join(' ') || null },
+    strip: {
+      image: { data: strip, width, height: capeFrameHeight(width) * ticks.length },
+      frames: ticks.length,
+      notice: notices.join(' ') || null,
+    },
   };
 }

@@ -16,7 +16,10 @@ export interface BannerCapeInput {
   alignment: BannerAlignment;
 }
 
-/** The banner cape's width: 256 x 128, so the front (40 x 64) shows a 20 x 40 banner at twice its pixels' size when stretched, or at its own size. */
+/**
+ * The banner cape's width: 256 x 128, so the front (40 x 64) shows a 20 x 40 banner at twice its pixels' size when
+ * stretched, or at its own size.
+ */
 const BANNER_CAPE_WIDTH = 256;
 
 /** Draws a banner cape. */
@@ -24,8 +27,13 @@ export function drawBannerCape(input: BannerCapeInput): GeneratedCape {
   const unit = BANNER_CAPE_WIDTH / 64;
   const cape = createImage(BANNER_CAPE_WIDTH, capeFrameHeight(BANNER_CAPE_WIDTH));
   fadeRect(cape, CAPE_BOX, unit, input.top, input.bottom);
-  for (const rect of ELYTRA_FACES) fillRect(cape, rect.x * unit, rect.y * unit, rect.w * unit, rect.h * unit, input.bottom);
-  const banner: RawImage = { data: Buffer.from(input.banner.data), width: input.banner.width, height: input.banner.height };
+  for (const rect of ELYTRA_FACES)
+    fillRect(cape, rect.x * unit, rect.y * unit, rect.w * unit, rect.h * unit, input.bottom);
+  const banner: RawImage = {
+    data: Buffer.from(input.banner.data),
+    width: input.banner.width,
+    height: input.banner.height,
+  };
   const frontWidth = CAPE_FRONT.w * unit;
   const frontHeight = CAPE_FRONT.h * unit;
   if (input.alignment === 'scale') {
@@ -36,7 +44,12 @@ export function drawBannerCape(input: BannerCapeInput): GeneratedCape {
     const height = Math.min(frontHeight - 2, Math.round((width * banner.height) / banner.width));
     const space = frontHeight - height;
     const offset = input.alignment === 'top' ? 1 : input.alignment === 'middle' ? Math.floor(space / 2) : space - 1;
-    drawOver(cape, scaleNearest(banner, width, height), CAPE_FRONT.x * unit + (frontWidth - width) / 2, CAPE_FRONT.y * unit + offset);
+    drawOver(
+      cape,
+      scaleNearest(banner, width, height),
+      CAPE_FRONT.x * unit + (frontWidth - width) / 2,
+      CAPE_FRONT.y * unit + offset,
+    );
   }
   return { still: cape };
 }

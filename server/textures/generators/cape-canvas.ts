@@ -56,7 +56,14 @@ export function mixColours(from: Rgba, to: Rgba, t: number): Rgba {
 export function fadeRect(image: RawImage, rect: CapeRect, unit: number, top: Rgba, bottom: Rgba): void {
   const height = rect.h * unit;
   for (let row = 0; row < height; row++) {
-    fillRect(image, rect.x * unit, rect.y * unit + row, rect.w * unit, 1, mixColours(top, bottom, height > 1 ? row / (height - 1) : 0));
+    fillRect(
+      image,
+      rect.x * unit,
+      rect.y * unit + row,
+      rect.w * unit,
+      1,
+      mixColours(top, bottom, height > 1 ? row / (height - 1) : 0),
+    );
   }
 }
 
@@ -87,11 +94,18 @@ export function drawOver(target: RawImage, source: RawImage, x: number, y: numbe
 export type FitMode = 'cover' | 'fill';
 
 /** A picture (encoded bytes or raw pixels) scaled to width x height; pixel art (smaller than the face) stays sharp. */
-export async function fitImage(input: Buffer | RawImage, width: number, height: number, fit: FitMode = 'cover'): Promise<RawImage> {
+export async function fitImage(
+  input: Buffer | RawImage,
+  width: number,
+  height: number,
+  fit: FitMode = 'cover',
+): Promise<RawImage> {
   const image = Buffer.isBuffer(input)
     ? sharp(input, { limitInputPixels: 4096 * 4096, failOn: 'error', pages: 1 })
     : sharp(input.data, { raw: { width: input.width, height: input.height, channels: 4 } });
-  const { width: sourceWidth = width, height: sourceHeight = height } = Buffer.isBuffer(input) ? await image.metadata() : input;
+  const { width: sourceWidth = width, height: sourceHeight = height } = Buffer.isBuffer(input)
+    ? await image.metadata()
+    : input;
   const kernel = sourceWidth < width || sourceHeight < height ? 'nearest' : 'lanczos3';
   const { data, info } = await image
     .ensureAlpha()
@@ -135,7 +149,13 @@ export interface CapeDrawing {
 }
 
 /** Fits a picture into one face of a cape texture at factor `unit`. */
-async function drawFace(cape: RawImage, picture: Buffer | RawImage, rect: CapeRect, unit: number, fit: FitMode): Promise<void> {
+async function drawFace(
+  cape: RawImage,
+  picture: Buffer | RawImage,
+  rect: CapeRect,
+  unit: number,
+  fit: FitMode,
+): Promise<void> {
   drawOver(cape, await fitImage(picture, rect.w * unit, rect.h * unit, fit), rect.x * unit, rect.y * unit);
 }
 
@@ -145,7 +165,8 @@ export async function drawCape(drawing: CapeDrawing): Promise<RawImage> {
   const unit = width / 64;
   const cape = createImage(width, capeFrameHeight(width));
   const fit = drawing.fit ?? 'cover';
-  for (const rect of [CAPE_BOX, ...ELYTRA_FACES]) fillRect(cape, rect.x * unit, rect.y * unit, rect.w * unit, rect.h * unit, drawing.colour);
+  for (const rect of [CAPE_BOX, ...ELYTRA_FACES])
+    fillRect(cape, rect.x * unit, rect.y * unit, rect.w * unit, rect.h * unit, drawing.colour);
   if (drawing.front) await drawFace(cape, drawing.front, CAPE_FRONT, unit, fit);
   if (drawing.inner) await drawFace(cape, drawing.inner, CAPE_INNER, unit, fit);
   if (drawing.elytra) {

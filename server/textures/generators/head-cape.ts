@@ -33,8 +33,14 @@ function cutFace(skin: RawImage, at: { x: number; y: number; size: number }, uni
   return face;
 }
 
-/** Shifts every pixel's red, green and blue by the sliders (100 = +255), then scales by brightness (100 = twice as bright, -100 = black). */
-export function adjustColours(image: RawImage, sliders: { red: number; green: number; blue: number; brightness: number }): void {
+/**
+ * Shifts every pixel's red, green and blue by the sliders (100 = +255), then scales by brightness (100 = twice as
+ * bright, -100 = black).
+ */
+export function adjustColours(
+  image: RawImage,
+  sliders: { red: number; green: number; blue: number; brightness: number },
+): void {
   const shift = [sliders.red, sliders.green, sliders.blue].map((value) => (value * 255) / 100);
   const factor = 1 + sliders.brightness / 100;
   for (let offset = 0; offset < image.data.length; offset += 4) {

@@ -15,7 +15,9 @@ export interface ImageCapeInput {
   elytra: boolean;
 }
 
-/** The picture decoded once, no larger than the largest face it is fitted to (the elytra's 10 x 20 at the cape's scale). */
+/**
+ * The picture decoded once, no larger than the largest face it is fitted to (the elytra's 10 x 20 at the cape's scale).
+ */
 async function decodePicture(image: Buffer, scale: number): Promise<RawImage> {
   const unit = capeWidthForScale(scale) / 64;
   const { data, info } = await sharp(image, { limitInputPixels: 4096 * 4096, failOn: 'error', pages: 1 })
@@ -31,5 +33,13 @@ async function decodePicture(image: Buffer, scale: number): Promise<RawImage> {
 export async function drawImageCape(input: ImageCapeInput): Promise<GeneratedCape> {
   const picture = await decodePicture(Buffer.from(input.image), input.scale);
   const colour = input.colour === 'auto' ? averageColour(picture) : input.colour;
-  return { still: await drawCape({ scale: input.scale, colour, front: picture, inner: picture, elytra: input.elytra ? picture : null }) };
+  return {
+    still: await drawCape({
+      scale: input.scale,
+      colour,
+      front: picture,
+      inner: picture,
+      elytra: input.elytra ? picture : null,
+    }),
+  };
 }

@@ -1,9 +1,15 @@
 // Every cape generator by name, and the step that runs one and puts its output through the texture pipeline (the same
-// dimension rules and PNG encoder as an upload) with the blocklist probes and the 320 x 180 preview. Runs in the image workers.
+// dimension rules and PNG encoder as an upload) with the blocklist probes and the 320 x 180 preview. Runs in the image
+// workers.
 import { perceptualProbes } from '../pipeline/perceptual-hash.ts';
 import { encodeRaw, TextureRejected, type EncodedTexture } from '../pipeline/process.ts';
 import { renderCapePreview } from '../pipeline/render.ts';
-import { capeDimensionsRefusal, wrongSizeRefusal, storedCapeWidth, textureRefusal } from '../../../src/lib/texture-rules.ts';
+import {
+  capeDimensionsRefusal,
+  wrongSizeRefusal,
+  storedCapeWidth,
+  textureRefusal,
+} from '../../../src/lib/texture-rules.ts';
 import { drawAnimatedCape } from './animated-cape.ts';
 import { drawBannerCape } from './banner-cape.ts';
 import type { GeneratedCape } from './generated.ts';
@@ -27,9 +33,14 @@ export const capeGenerators = {
 export type CapeGeneratorName = keyof typeof capeGenerators;
 
 /** One generator's name with its input. */
-export type CreationRequest = { [N in CapeGeneratorName]: { generator: N; input: Parameters<(typeof capeGenerators)[N]>[0] } }[CapeGeneratorName];
+export type CreationRequest = {
+  [N in CapeGeneratorName]: { generator: N; input: Parameters<(typeof capeGenerators)[N]>[0] };
+}[CapeGeneratorName];
 
-/** A generated cape as the pipeline left it: the still, the strip of an animation, a note, blocklist probes and the preview. */
+/**
+ * A generated cape as the pipeline left it: the still, the strip of an animation, a note, blocklist probes and the
+ * preview.
+ */
 export interface Creation {
   still: EncodedTexture;
   strip: EncodedTexture | null;
@@ -44,10 +55,14 @@ export interface Creation {
  */
 const CREATION_COMPRESSION_LEVEL = 6;
 
-/** Runs a generator; a picture it cannot read (the player's file, a skin, a looked-up cape) is rejected as not valid. */
+/**
+ * Runs a generator; a picture it cannot read (the player's file, a skin, a looked-up cape) is rejected as not valid.
+ */
 async function generate(request: CreationRequest): Promise<GeneratedCape> {
   try {
-    return await (capeGenerators[request.generator] as (input: unknown) => GeneratedCape | Promise<GeneratedCape>)(request.input);
+    return await (capeGenerators[request.generator] as (input: unknown) => GeneratedCape | Promise<GeneratedCape>)(
+      request.input,
+    );
   } catch (error) {
     if (error instanceof TextureRejected) throw error;
     throw new TextureRejected(textureRefusal('invalidImage'));
@@ -59,10 +74,15 @@ export async function makeCreation(request: CreationRequest): Promise<Creation> 
   const generated = await generate(request);
   // The upload pipeline's rules and encoder, from the drawn pixels (no file size limit: nothing was uploaded).
   const problem =
-    capeDimensionsRefusal(generated.still) ?? (generated.still.width === storedCapeWidth(generated.still.width) ? null : wrongSizeRefusal('cape', generated.still));
+    capeDimensionsRefusal(generated.still) ??
+    (generated.still.width === storedCapeWidth(generated.still.width)
+      ? null
+      : wrongSizeRefusal('cape', generated.still));
   if (problem) throw new TextureRejected(problem);
   const still = await encodeRaw(generated.still, 1, CREATION_COMPRESSION_LEVEL);
-  const strip = generated.strip ? await encodeRaw(generated.strip.image, generated.strip.frames, CREATION_COMPRESSION_LEVEL) : null;
+  const strip = generated.strip
+    ? await encodeRaw(generated.strip.image, generated.strip.frames, CREATION_COMPRESSION_LEVEL)
+    : null;
   return {
     still,
     strip,

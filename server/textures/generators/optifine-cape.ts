@@ -45,7 +45,9 @@ const OPTIFINE_CAPE_WIDTH = 128;
 /** The mark in one colour, `cell` pixels a mark pixel. */
 function drawMark(colour: Rgba, cell: number): RawImage {
   const mark = createImage(MARK[0]!.length * cell, MARK.length * cell);
-  MARK.forEach((line, y) => [...line].forEach((pixel, x) => pixel === '#' && fillRect(mark, x * cell, y * cell, cell, cell, colour)));
+  MARK.forEach((line, y) =>
+    [...line].forEach((pixel, x) => pixel === '#' && fillRect(mark, x * cell, y * cell, cell, cell, colour)),
+  );
   return mark;
 }
 
@@ -63,7 +65,10 @@ export function drawOptifineCape(colours: OptifineColours): GeneratedCape {
   return { still: cape };
 }
 
-/** An OptiFine cape file (46 x 22 or a multiple, or any other size up to 2048 wide) placed at the top left of the smallest 64·2ⁿ canvas it fits. */
+/**
+ * An OptiFine cape file (46 x 22 or a multiple, or any other size up to 2048 wide) placed at the top left of the
+ * smallest 64·2ⁿ canvas it fits.
+ */
 export async function placeOptifineCape(file: Uint8Array): Promise<GeneratedCape> {
   const { data, info } = await sharp(Buffer.from(file), { limitInputPixels: 2048 * 1024, failOn: 'error', pages: 1 })
     .ensureAlpha()

@@ -1,4 +1,5 @@
-// The 40 x 64 cell canvas a prompt pattern is drawn on, and which cells each shape covers (emblems, fields, scattered emblems).
+// The 40 x 64 cell canvas a prompt pattern is drawn on, and which cells each shape covers (emblems, fields, scattered
+// emblems).
 import { createImage, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import type { EmblemKind, FieldKind, PromptDesign } from './prompt-words.ts';
 
@@ -45,9 +46,11 @@ export class CellCanvas {
     for (let y = 0; y < GRID_HEIGHT; y++) {
       for (let x = 0; x < GRID_WIDTH; x++) {
         const from = (y * GRID_WIDTH + x) * 4;
-        for (let repeat = 0; repeat < PROMPT_PATTERN_CELL; repeat++) row.set(this.cells.subarray(from, from + 4), (x * PROMPT_PATTERN_CELL + repeat) * 4);
+        for (let repeat = 0; repeat < PROMPT_PATTERN_CELL; repeat++)
+          row.set(this.cells.subarray(from, from + 4), (x * PROMPT_PATTERN_CELL + repeat) * 4);
       }
-      for (let repeat = 0; repeat < PROMPT_PATTERN_CELL; repeat++) row.copy(image.data, (y * PROMPT_PATTERN_CELL + repeat) * rowBytes);
+      for (let repeat = 0; repeat < PROMPT_PATTERN_CELL; repeat++)
+        row.copy(image.data, (y * PROMPT_PATTERN_CELL + repeat) * rowBytes);
     }
     return image;
   }
@@ -82,7 +85,8 @@ export function insideFlame(x: number, y: number): boolean {
 }
 
 /**
- * Where an emblem is at (x, y), in units of its radius with y pointing down: 0 outside, 1 its colour, 2 its second colour.
+ * Where an emblem is at (x, y), in units of its radius with y pointing down: 0 outside, 1 its colour, 2 its second
+ * colour.
  */
 export function emblemAt(kind: EmblemKind, x: number, y: number): number {
   const radius = Math.hypot(x, y);
@@ -120,15 +124,31 @@ export function emblemAt(kind: EmblemKind, x: number, y: number): number {
   }
 }
 
-export const CREEPER_FACE = ['00000000', '00000000', '01100110', '01100110', '00011000', '00111100', '00111100', '00100100'];
+export const CREEPER_FACE = [
+  '00000000',
+  '00000000',
+  '01100110',
+  '01100110',
+  '00011000',
+  '00111100',
+  '00111100',
+  '00100100',
+];
 
 /** The band (colour index) a field pattern has at a cell; for patterns with an ink and a ground, 0 is ink. */
-export function fieldBandAt(kind: Exclude<FieldKind, 'creeper'>, design: PromptDesign, colourCount: number, x: number, y: number): number {
+export function fieldBandAt(
+  kind: Exclude<FieldKind, 'creeper'>,
+  design: PromptDesign,
+  colourCount: number,
+  x: number,
+  y: number,
+): number {
   switch (kind) {
     case 'stripes':
       // Two colours alternate in narrow stripes; three or more make one broad stripe each, like a flag.
       if (design.stripeDirection === 'diagonal') return Math.floor((x + y) / 6);
-      if (design.stripeDirection === 'vertical') return colourCount > 2 ? Math.floor((x * colourCount) / GRID_WIDTH) : Math.floor(x / 8);
+      if (design.stripeDirection === 'vertical')
+        return colourCount > 2 ? Math.floor((x * colourCount) / GRID_WIDTH) : Math.floor(x / 8);
       return colourCount > 2 ? Math.floor((y * colourCount) / GRID_HEIGHT) : Math.floor(y / 8);
     case 'checks':
       return Math.floor(x / 8) + Math.floor(y / 8);

@@ -1,4 +1,5 @@
-// Colour arithmetic for prompt patterns (mixing, contrast, tones) and the seeded random numbers that keep a prompt's pixels the same.
+// Colour arithmetic for prompt patterns (mixing, contrast, tones) and the seeded random numbers that keep a prompt's
+// pixels the same.
 import { parseHexColour, type Rgba } from '../pipeline/raw-image.ts';
 
 export const WHITE = hex('#f7f7f7');
@@ -36,12 +37,16 @@ export function distance(a: Rgba, b: Rgba): number {
 export function contrasting(candidates: Rgba[], ground: Rgba): Rgba {
   const clear = candidates.find((candidate) => distance(candidate, ground) >= 0.45);
   if (clear) return clear;
-  return candidates.reduce((best, candidate) => (distance(candidate, ground) > distance(best, ground) ? candidate : best));
+  return candidates.reduce((best, candidate) =>
+    distance(candidate, ground) > distance(best, ground) ? candidate : best,
+  );
 }
 
 /** A darker tone of a light colour or a lighter tone of a dark one. */
 export function tone(colour: Rgba, strength: number): Rgba {
-  return luma(colour) >= 0.3 ? mix(colour, { r: 0, g: 0, b: 0, a: 255 }, strength) : mix(colour, { r: 255, g: 255, b: 255, a: 255 }, strength);
+  return luma(colour) >= 0.3
+    ? mix(colour, { r: 0, g: 0, b: 0, a: 255 }, strength)
+    : mix(colour, { r: 255, g: 255, b: 255, a: 255 }, strength);
 }
 
 /** A small fast PRNG (sfc32) seeded from 16 bytes; returns numbers in [0, 1). */

@@ -8,7 +8,19 @@ import type { GeneratedCape } from './generated.ts';
 const PROMPT_CAPE_SCALE = 3;
 
 /** Draws a cape from an image made from a prompt. */
-export async function drawPromptCape(input: { data: Uint8Array; width: number; height: number }): Promise<GeneratedCape> {
+export async function drawPromptCape(input: {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}): Promise<GeneratedCape> {
   const image: RawImage = { data: Buffer.from(input.data), width: input.width, height: input.height };
-  return { still: await drawCape({ scale: PROMPT_CAPE_SCALE, colour: averageColour(image), front: image, inner: image, elytra: image }) };
+  return {
+    still: await drawCape({
+      scale: PROMPT_CAPE_SCALE,
+      colour: averageColour(image),
+      front: image,
+      inner: image,
+      elytra: image,
+    }),
+  };
 }

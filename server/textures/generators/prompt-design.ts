@@ -1,4 +1,5 @@
-// Reading a cape pattern prompt into what to draw: its text, colours and shapes (the rules are in prompt-pattern.ts's header).
+// Reading a cape pattern prompt into what to draw: its text, colours and shapes (the rules are in prompt-pattern.ts's
+// header).
 import { type Rgba } from '../pipeline/raw-image.ts';
 import { PROMPT_TEXT_MAX_LENGTH } from './pattern-cells.ts';
 import {
@@ -50,15 +51,20 @@ export function readColour(words: string[], index: number): { colours: Rgba[]; l
   if (next !== undefined && (DARKER_WORDS.has(word) || LIGHTER_WORDS.has(word))) {
     const named = PATTERN_COLOURS[`${word === 'deep' ? 'dark' : word === 'pale' ? 'light' : word} ${next}`];
     if (named) return { colours: [hex(named)], length: 2 };
-    if (next === 'sky' && words[index + 2] === 'blue') return { colours: [hex(PATTERN_COLOURS['sky blue']!)], length: 3 };
+    if (next === 'sky' && words[index + 2] === 'blue')
+      return { colours: [hex(PATTERN_COLOURS['sky blue']!)], length: 3 };
     const base = PATTERN_COLOURS[next];
     if (base) {
       const black = { r: 0, g: 0, b: 0, a: 255 };
       const white = { r: 255, g: 255, b: 255, a: 255 };
-      return { colours: [DARKER_WORDS.has(word) ? mix(hex(base), black, 0.45) : mix(hex(base), white, 0.5)], length: 2 };
+      return {
+        colours: [DARKER_WORDS.has(word) ? mix(hex(base), black, 0.45) : mix(hex(base), white, 0.5)],
+        length: 2,
+      };
     }
   }
-  if (next !== undefined && PATTERN_COLOURS[`${word} ${next}`]) return { colours: [hex(PATTERN_COLOURS[`${word} ${next}`]!)], length: 2 };
+  if (next !== undefined && PATTERN_COLOURS[`${word} ${next}`])
+    return { colours: [hex(PATTERN_COLOURS[`${word} ${next}`]!)], length: 2 };
   const named = PATTERN_COLOURS[word];
   return named ? { colours: [hex(named)], length: 1 } : null;
 }
@@ -101,7 +107,10 @@ export function readDesign(prompt: string): PromptDesign {
       const after = words[index + colour.length];
       const before = words[index - 1] === 'a' || words[index - 1] === 'the' ? words[index - 2] : words[index - 1];
       const shapeFollows = after !== undefined && readShape(after) !== null;
-      if (design.background === null && ((before === 'on' && !shapeFollows) || (after !== undefined && BACKGROUND_WORDS.has(after)))) {
+      if (
+        design.background === null &&
+        ((before === 'on' && !shapeFollows) || (after !== undefined && BACKGROUND_WORDS.has(after)))
+      ) {
         design.background = colour.colours[0]!;
       } else {
         pending.push(...colour.colours);
@@ -113,7 +122,8 @@ export function readDesign(prompt: string): PromptDesign {
     if (shape) {
       // "a white moon and stars": an emblem joined by "and" to the one before shares its colours when it has none.
       const previous = design.shapes.at(-1);
-      const joined = pending.length === 0 && words[index - 1] === 'and' && previous && isEmblem(previous) && isEmblem(shape);
+      const joined =
+        pending.length === 0 && words[index - 1] === 'and' && previous && isEmblem(previous) && isEmblem(shape);
       design.shapes.push({ ...shape, colours: joined ? [...previous.colours] : pending });
       pending = [];
     }

@@ -1,26 +1,39 @@
-// The built-in cape pattern generator: draws a prompt's colour, shape and text words as bold pixel art, with no image service.
+// The built-in cape pattern generator: draws a prompt's colour, shape and text words as bold pixel art, with no image
+// service.
 //
 // How a prompt is read (case and extra spaces do not matter; the same prompt always gives the same pixels):
 // - Text: the word after `text:` (`text:GG`, or `text:"GO TEAM"` for several words), else the first phrase in double
-//   quotes ("GG") or single quotes ('GG'), is drawn in the 5x7 pixel font of pixel-font.ts: A-Z, 0-9, space and ! ? . - + &, other
-//   characters dropped, at most PROMPT_TEXT_MAX_LENGTH characters. That part of the prompt is not read for colours or shapes.
-// - Colours: the names in PATTERN_COLOURS (prompt-words.ts) (also "dark"/"deep" and "light"/"pale" before any of them, and "rainbow" for six).
-//   A colour right after "on" (or right before "background") is the background. Any other colour belongs to the next shape
-//   word; colours after the last shape word belong to it when it has none; an emblem joined by "and" to the one before it
-//   ("a white moon and stars") shares its colours. Colours still left over colour the background (when none is set) and
-//   then the text. With no shape words and no text, they colour a pattern the prompt's hash picks. Two colours or more
-//   alternate in a pattern (three or more make broad stripes, like a flag); a creeper's second colour is its face's.
-// - Shapes: patterns that cover the cape (stripes, checks, dots, grid, waves, zigzag, creeper), a border, and emblems drawn
-//   in the middle (circle, ring, star, heart, diamond, cross, triangle, sun, moon, flame; up to three, stacked). The plural
-//   of an emblem (stars, hearts, ...) scatters small ones over the cape. "vertical" and "diagonal" turn stripes.
-// - A shape with no colour gets its natural one (a red heart, an orange flame, a gold sun, a green creeper) or one from a
-//   palette the prompt's hash picks; a background nobody named is a darker or lighter tone of the first colour. Text
+//   quotes ("GG") or single quotes ('GG'), is drawn in the 5x7 pixel font of pixel-font.ts: A-Z, 0-9, space and ! ? . -
+// + &, other   characters dropped, at most PROMPT_TEXT_MAX_LENGTH characters. That part of the prompt is not read for
+// colours or shapes.
+// - Colours: the names in PATTERN_COLOURS (prompt-words.ts) (also "dark"/"deep" and "light"/"pale" before any of them,
+//   and "rainbow" for six). A colour right after "on" (or right before "background") is the background. Any other
+// colour belongs to the next shape   word; colours after the last shape word belong to it when it has none; an emblem
+// joined by "and" to the one before it   ("a white moon and stars") shares its colours. Colours still left over colour
+// the background (when none is set) and   then the text. With no shape words and no text, they colour a pattern the
+// prompt's hash picks. Two colours or more   alternate in a pattern (three or more make broad stripes, like a flag); a
+// creeper's second colour is its face's.
+// - Shapes: patterns that cover the cape (stripes, checks, dots, grid, waves, zigzag, creeper), a border, and emblems
+//   drawn in the middle (circle, ring, star, heart, diamond, cross, triangle, sun, moon, flame; up to three, stacked).
+// The plural   of an emblem (stars, hearts, ...) scatters small ones over the cape. "vertical" and "diagonal" turn
+// stripes.
+// - A shape with no colour gets its natural one (a red heart, an orange flame, a gold sun, a green creeper) or one from
+//   a palette the prompt's hash picks; a background nobody named is a darker or lighter tone of the first colour. Text
 //   alone gets a border, and is white or black, whichever stands out, unless a colour was left for it.
 // The picture is drawn on a grid of 40 x 64 cells (each PROMPT_PATTERN_CELL pixels square; 4 cells make one texel of a
 // 10 x 16 cape front), so it stays crisp when the cape is scaled down.
 import { createHash } from 'node:crypto';
 import { type RawImage, type Rgba } from '../pipeline/raw-image.ts';
-import { CellCanvas, CREEPER_FACE, emblemAt, fieldBandAt, GRID_HEIGHT, GRID_WIDTH, MAX_EMBLEMS, scatterAt } from './pattern-cells.ts';
+import {
+  CellCanvas,
+  CREEPER_FACE,
+  emblemAt,
+  fieldBandAt,
+  GRID_HEIGHT,
+  GRID_WIDTH,
+  MAX_EMBLEMS,
+  scatterAt,
+} from './pattern-cells.ts';
 import {
   DEFAULT_FIELDS,
   EMBLEM_KINDS,
@@ -36,13 +49,27 @@ import { PATTERN_FONT } from './pixel-font.ts';
 import { BLACK, contrasting, distance, hex, luma, mix, seededRandom, tone, WHITE } from './pattern-colours.ts';
 import { normalizePrompt, readDesign } from './prompt-design.ts';
 
-export { PROMPT_PATTERN_CELL, PROMPT_PATTERN_HEIGHT, PROMPT_PATTERN_WIDTH, PROMPT_TEXT_MAX_LENGTH } from './pattern-cells.ts';
+export {
+  PROMPT_PATTERN_CELL,
+  PROMPT_PATTERN_HEIGHT,
+  PROMPT_PATTERN_WIDTH,
+  PROMPT_TEXT_MAX_LENGTH,
+} from './pattern-cells.ts';
 export { PATTERN_COLOURS } from './prompt-words.ts';
 export { PATTERN_FONT } from './pixel-font.ts';
 export { readPromptText } from './prompt-design.ts';
 
-/** Draws a field pattern: every cell when it is the first (cycling its colours), only its ink cells over an earlier one. */
-function drawField(canvas: CellCanvas, design: PromptDesign, shape: ShapeWord, colours: Rgba[], first: boolean, random: () => number): void {
+/**
+ * Draws a field pattern: every cell when it is the first (cycling its colours), only its ink cells over an earlier one.
+ */
+function drawField(
+  canvas: CellCanvas,
+  design: PromptDesign,
+  shape: ShapeWord,
+  colours: Rgba[],
+  first: boolean,
+  random: () => number,
+): void {
   if (shape.kind === 'creeper') {
     // The creeper's mottled skin, one shade per texel (4 x 4 cells).
     const base = colours[0]!;
@@ -68,8 +95,19 @@ function drawField(canvas: CellCanvas, design: PromptDesign, shape: ShapeWord, c
   }
 }
 
-/** Draws an emblem centred at (centreX, centreY) with a radius in cells: a dark outline, a lit top-left edge and a shaded bottom-right one. */
-function drawEmblem(canvas: CellCanvas, kind: EmblemKind, centreX: number, centreY: number, radius: number, colour: Rgba, second: Rgba): void {
+/**
+ * Draws an emblem centred at (centreX, centreY) with a radius in cells: a dark outline, a lit top-left edge and a
+ * shaded bottom-right one.
+ */
+function drawEmblem(
+  canvas: CellCanvas,
+  kind: EmblemKind,
+  centreX: number,
+  centreY: number,
+  radius: number,
+  colour: Rgba,
+  second: Rgba,
+): void {
   const mask = new Uint8Array(GRID_WIDTH * GRID_HEIGHT);
   const reach = Math.ceil(radius) + 1;
   for (let y = Math.max(0, centreY - reach); y < Math.min(GRID_HEIGHT, centreY + reach); y++) {
@@ -77,7 +115,8 @@ function drawEmblem(canvas: CellCanvas, kind: EmblemKind, centreX: number, centr
       mask[y * GRID_WIDTH + x] = emblemAt(kind, (x + 0.5 - centreX) / radius, (y + 0.5 - centreY) / radius);
     }
   }
-  const filled = (x: number, y: number) => x >= 0 && y >= 0 && x < GRID_WIDTH && y < GRID_HEIGHT && mask[y * GRID_WIDTH + x]! > 0;
+  const filled = (x: number, y: number) =>
+    x >= 0 && y >= 0 && x < GRID_WIDTH && y < GRID_HEIGHT && mask[y * GRID_WIDTH + x]! > 0;
   const outline = mix(colour, BLACK, 0.72);
   const light = mix(colour, WHITE, 0.35);
   const shade = mix(colour, BLACK, 0.28);
@@ -107,7 +146,8 @@ function drawCreeperFace(canvas: CellCanvas, left: number, top: number, unit: nu
   CREEPER_FACE.forEach((line, row) => {
     [...line].forEach((bit, column) => {
       if (bit !== '1') return;
-      for (let y = 0; y < unit; y++) for (let x = 0; x < unit; x++) canvas.set(left + column * unit + x, top + row * unit + y, colour);
+      for (let y = 0; y < unit; y++)
+        for (let x = 0; x < unit; x++) canvas.set(left + column * unit + x, top + row * unit + y, colour);
     });
   });
 }
@@ -129,7 +169,8 @@ function drawText(canvas: CellCanvas, text: string, centreY: number, scale: numb
           for (let x = 0; x < scale; x++) {
             const cellX = left + position * advance + column * scale + x;
             const cellY = top + row * scale + y;
-            if (cellX >= 0 && cellY >= 0 && cellX < GRID_WIDTH && cellY < GRID_HEIGHT) mask[cellY * GRID_WIDTH + cellX] = 2;
+            if (cellX >= 0 && cellY >= 0 && cellX < GRID_WIDTH && cellY < GRID_HEIGHT)
+              mask[cellY * GRID_WIDTH + cellX] = 2;
           }
         }
       });
@@ -184,8 +225,11 @@ export function drawPromptPattern(prompt: string): RawImage {
     design.shapes.find((shape) => shape.kind === 'border') ??
     (design.shapes.length === 0 && design.text ? { kind: 'border', scatter: false, colours: [] } : undefined);
   if (design.shapes.length === 0 && design.text === null) {
-    fields = [{ kind: DEFAULT_FIELDS[digest[17]! % DEFAULT_FIELDS.length]!, scatter: false, colours: design.looseColours }];
-    if (design.stripeDirection === 'horizontal' && digest[18]! % 3 === 0) design.stripeDirection = digest[18]! % 2 === 0 ? 'diagonal' : 'vertical';
+    fields = [
+      { kind: DEFAULT_FIELDS[digest[17]! % DEFAULT_FIELDS.length]!, scatter: false, colours: design.looseColours },
+    ];
+    if (design.stripeDirection === 'horizontal' && digest[18]! % 3 === 0)
+      design.stripeDirection = digest[18]! % 2 === 0 ? 'diagonal' : 'vertical';
   }
   // The creeper's skin goes under everything else.
   fields.sort((a, b) => Number(b.kind === 'creeper') - Number(a.kind === 'creeper'));
@@ -220,7 +264,8 @@ export function drawPromptPattern(prompt: string): RawImage {
     for (let y = 0; y < GRID_HEIGHT; y++) {
       for (let x = 0; x < GRID_WIDTH; x++) {
         if (x < 2 || y < 2 || x >= GRID_WIDTH - 2 || y >= GRID_HEIGHT - 2) canvas.set(x, y, colour);
-        else if (x === 2 || y === 2 || x === GRID_WIDTH - 3 || y === GRID_HEIGHT - 3) canvas.set(x, y, mix(colour, BLACK, 0.45));
+        else if (x === 2 || y === 2 || x === GRID_WIDTH - 3 || y === GRID_HEIGHT - 3)
+          canvas.set(x, y, mix(colour, BLACK, 0.45));
       }
     }
   }

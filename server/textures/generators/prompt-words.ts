@@ -1,4 +1,5 @@
-// The words a cape pattern prompt is read with: colour names, shape words, and the colours and palettes shapes get when none is named.
+// The words a cape pattern prompt is read with: colour names, shape words, and the colours and palettes shapes get when
+// none is named.
 import { type Rgba } from '../pipeline/raw-image.ts';
 
 /** The colour names a prompt can use, each with the colour drawn for it. */
@@ -51,7 +52,8 @@ export const RAINBOW = ['red', 'orange', 'yellow', 'green', 'blue', 'purple'];
 /** Patterns that cover the whole cape. */
 export type FieldKind = 'stripes' | 'checks' | 'dots' | 'grid' | 'waves' | 'zigzag' | 'creeper';
 /** Shapes drawn once in the middle (or scattered small when the prompt says them in the plural). */
-export type EmblemKind = 'circle' | 'ring' | 'star' | 'heart' | 'diamond' | 'cross' | 'triangle' | 'sun' | 'moon' | 'flame';
+export type EmblemKind =
+  'circle' | 'ring' | 'star' | 'heart' | 'diamond' | 'cross' | 'triangle' | 'sun' | 'moon' | 'flame';
 export type ShapeKind = FieldKind | EmblemKind | 'border';
 
 /** A shape word as read from a prompt, with the colours that belong to it. */

@@ -1,12 +1,23 @@
-// The catalogue of the textures' image work the worker processes do: each takes the bytes of one image and resolves with
-// its result. A worker process loads this module (server/images/worker-process.ts).
+// The catalogue of the textures' image work the worker processes do: each takes the bytes of one image and resolves
+// with its result. A worker process loads this module (server/images/worker-process.ts).
 import type { RefusalReason } from '../../../src/lib/refusals.ts';
 import { makeCreation } from '../generators/index.ts';
 import { perceptualHash, perceptualProbes } from '../pipeline/perceptual-hash.ts';
-import { processCape, processEars, processGalleryTexture, stripStill, stripToGif, TextureRejected, type EncodedTexture } from '../pipeline/process.ts';
+import {
+  processCape,
+  processEars,
+  processGalleryTexture,
+  stripStill,
+  stripToGif,
+  TextureRejected,
+  type EncodedTexture,
+} from '../pipeline/process.ts';
 import { renderCapePreview, renderEarsPreview, renderTextureMap } from '../pipeline/render.ts';
 
-/** An upload's result with the perceptual hashes of its still (an animation's first frame) that the blocklist is checked with. */
+/**
+ * An upload's result with the perceptual hashes of its still (an animation's first frame) that the blocklist is checked
+ * with.
+ */
 async function withProbes<T extends { still: EncodedTexture }>(processed: T): Promise<T & { probes: string[] }> {
   return { ...processed, probes: await perceptualProbes(processed.still.bytes) };
 }

@@ -9,10 +9,17 @@ import type { ImageWorkInput, ImageWorkName } from './catalogue.ts';
 /** The size of a picture whose header tells nothing (a JPEG, a WebP, a broken file): never small. */
 const UNKNOWN_PIXELS = Number.POSITIVE_INFINITY;
 
-/** A GIF's pixel costs this many of a PNG's: its frames are decoded from a palette, one by one, then laid out as a strip (bench/image-job-cost.ts). */
+/**
+ * A GIF's pixel costs this many of a PNG's: its frames are decoded from a palette, one by one, then laid out as a strip
+ * (bench/image-job-cost.ts).
+ */
 const GIF_DECODE_WEIGHT = 2;
 
-/** A picture's pixels as a decoder will draw them: a PNG's header size; every frame of a GIF on its real canvas (the frames' own sizes, not what its header claims), up to one frame past the most a cape may have, at a GIF pixel's weight. */
+/**
+ * A picture's pixels as a decoder will draw them: a PNG's header size; every frame of a GIF on its real canvas (the
+ * frames' own sizes, not what its header claims), up to one frame past the most a cape may have, at a GIF pixel's
+ * weight.
+ */
 export function picturePixels(bytes: Uint8Array): number {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const header = readImageHeader(buffer);
@@ -38,7 +45,11 @@ function creationPixels(request: CreationRequest): number {
       const gifPixels = picturePixels(gif);
       const frames = countGifFrames(Buffer.from(gif.buffer, gif.byteOffset, gif.byteLength), MAX_CAPE_FRAMES) ?? 1;
       // The GIF is decoded once for the cape's front and once more for the elytra.
-      return gifPixels * (elytra ? 2 : 1) + (background ? picturePixels(background) : 0) + Math.min(STRIP_MAX_PIXELS, capePixels(scale) * frames);
+      return (
+        gifPixels * (elytra ? 2 : 1) +
+        (background ? picturePixels(background) : 0) +
+        Math.min(STRIP_MAX_PIXELS, capePixels(scale) * frames)
+      );
     }
     case 'head':
       return picturePixels(request.input.skin);
@@ -54,12 +65,16 @@ function creationPixels(request: CreationRequest): number {
 }
 
 /**
- * Work that costs more a pixel than decoding and re-encoding a picture, as a multiple of that: a GIF's palette reduction
- * and encoding, 16 to 43 times an upload's cost a pixel on pictures of many colours (bench/image-job-cost.ts).
+ * Work that costs more a pixel than decoding and re-encoding a picture, as a multiple of that: a GIF's palette
+ * reduction and encoding, 16 to 43 times an upload's cost a pixel on pictures of many colours
+ * (bench/image-job-cost.ts).
  */
 const PIXEL_WEIGHTS: Partial<Record<ImageWorkName, number>> = { stripGif: 40 };
 
-/** How many pixels a piece of image work decodes and draws, judged from its input before it runs, each weighted by what a pixel of that work costs. */
+/**
+ * How many pixels a piece of image work decodes and draws, judged from its input before it runs, each weighted by what
+ * a pixel of that work costs.
+ */
 export function imageJobPixels<N extends ImageWorkName>(name: N, input: ImageWorkInput<N>): number {
   const pixels = name === 'creation' ? creationPixels(input as CreationRequest) : picturePixels(input as Uint8Array);
   return pixels * (PIXEL_WEIGHTS[name] ?? 1);

@@ -34,9 +34,20 @@ export function playerTextureHashes(row: Record<PlayerTextureColumn, string | nu
   return { cape: row.cape_hash, capeStrip: row.cape_strip_hash, ears: row.ears_hash };
 }
 
-/** The hashes a player's slot holds now: its still and, for an animated cape, its strip; null when it is empty or the player unknown. */
-export async function slotTextures(db: Db, uuid: string, slot: PlayerSlot): Promise<{ hash: string; stripHash: string | null } | null> {
-  const row = await db.selectFrom('users').select(PLAYER_TEXTURE_SELECTION).where('users.uuid', '=', uuid).executeTakeFirst();
+/**
+ * The hashes a player's slot holds now: its still and, for an animated cape, its strip; null when it is empty or the
+ * player unknown.
+ */
+export async function slotTextures(
+  db: Db,
+  uuid: string,
+  slot: PlayerSlot,
+): Promise<{ hash: string; stripHash: string | null } | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(PLAYER_TEXTURE_SELECTION)
+    .where('users.uuid', '=', uuid)
+    .executeTakeFirst();
   if (!row) return null;
   const hashes = playerTextureHashes(row);
   const hash = slot === 'cape' ? hashes.cape : hashes.ears;
@@ -62,8 +73,15 @@ export interface TextureToStore {
   kind: TextureKind;
 }
 
-/** Stores textures, runs `point` (which makes something refer to them), then re-stores any a concurrent release removed in between. */
-export async function storeAndPoint<T>(library: TextureLibrary, textures: TextureToStore[], point: () => Promise<T>): Promise<T> {
+/**
+ * Stores textures, runs `point` (which makes something refer to them), then re-stores any a concurrent release removed
+ * in between.
+ */
+export async function storeAndPoint<T>(
+  library: TextureLibrary,
+  textures: TextureToStore[],
+  point: () => Promise<T>,
+): Promise<T> {
   for (const { texture, kind } of textures) await library.put(texture, kind);
   const result = await point();
   for (const { texture, kind } of textures) await library.ensure(texture, kind);
@@ -71,15 +89,25 @@ export async function storeAndPoint<T>(library: TextureLibrary, textures: Textur
 }
 
 /** The column values that put `textures` (or nothing) into a slot. */
-function slotValues(slot: PlayerSlot, textures: SlotTextures | null): Partial<Record<PlayerTextureColumn, string | null>> {
+function slotValues(
+  slot: PlayerSlot,
+  textures: SlotTextures | null,
+): Partial<Record<PlayerTextureColumn, string | null>> {
   const columns = PLAYER_SLOTS[slot];
   const values: Partial<Record<PlayerTextureColumn, string | null>> = { [columns.still]: textures?.still.hash ?? null };
   if (columns.strip) values[columns.strip] = textures?.strip?.hash ?? null;
   return values;
 }
 
-/** Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent changes take turns); null when the player is gone. */
-async function swapColumns(db: Db, uuid: string, values: Partial<Record<PlayerTextureColumn, string | null>>): Promise<string[] | null> {
+/**
+ * Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent
+ * changes take turns); null when the player is gone.
+ */
+async function swapColumns(
+  db: Db,
+  uuid: string,
+  values: Partial<Record<PlayerTextureColumn, string | null>>,
+): Promise<string[] | null> {
   const columns = Object.keys(values) as PlayerTextureColumn[];
   return db.transaction().execute(async (trx) => {
     const before = await trx
@@ -99,7 +127,9 @@ export function showsCapeStrip(animated: number | null, stripHash: string | null
   return animated === 1 && Boolean(stripHash);
 }
 
-/** The picture a cape's GIF is made of: what the player shows, the strip while their animation is on, else the still. */
+/**
+ * The picture a cape's GIF is made of: what the player shows, the strip while their animation is on, else the still.
+ */
 async function gifPicture(db: Db, uuid: string, textures: SlotTextures): Promise<EncodedTexture> {
   if (!textures.strip) return textures.still;
   const player = await db.selectFrom('premium').select('animated').where('user_uuid', '=', uuid).executeTakeFirst();
@@ -112,9 +142,10 @@ export interface CapeGifWork {
 }
 
 /**
- * Points a player's slot at new textures (stored first), releases the ones it replaced and publishes the change. A cape's
- * GIF is made first, as the player's own image work (their queue share and budget; refused with the queue's message when
- * it does not fit, and then nothing changes), and stored beside it, so that no reader ever causes that work.
+ * Points a player's slot at new textures (stored first), releases the ones it replaced and publishes the change. A
+ * cape's GIF is made first, as the player's own image work (their queue share and budget; refused with the queue's
+ * message when it does not fit, and then nothing changes), and stored beside it, so that no reader ever causes that
+ * work.
  */
 export async function assignPlayerTextures(
   context: AssignmentContext & { imageJobs: CapeGifWork },
@@ -140,10 +171,17 @@ export async function assignPlayerTextures(
 
 /**
  * Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change
- * (a moderator's removal uses removeFromEveryWearer instead). Returns the hashes removed, or null for an unknown player.
+ * (a moderator's removal uses removeFromEveryWearer instead). Returns the hashes removed, or null for an unknown
+ * player.
  */
-export async function clearPlayerTextures(context: AssignmentContext, uuid: string, slots: PlayerSlot[] = ['cape', 'ears']): Promise<string[] | null> {
-  const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<Record<PlayerTextureColumn, null>>;
+export async function clearPlayerTextures(
+  context: AssignmentContext,
+  uuid: string,
+  slots: PlayerSlot[] = ['cape', 'ears'],
+): Promise<string[] | null> {
+  const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<
+    Record<PlayerTextureColumn, null>
+  >;
   const removed = await swapColumns(context.db, uuid, values);
   await context.library.release(removed ?? []);
   await context.bus.publish(uuid);
@@ -180,7 +218,9 @@ async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]):
       slotColumns(slot).some((column) => wearer[column] !== null && hashes.includes(wearer[column])),
     );
     for (const column of slots.flatMap(slotColumns)) if (wearer[column]) held.push(wearer[column]);
-    const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<Record<PlayerTextureColumn, null>>;
+    const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<
+      Record<PlayerTextureColumn, null>
+    >;
     await trx.updateTable('users').set(values).where('uuid', '=', wearer.uuid).execute();
   }
   return { players: wearers.map((wearer) => wearer.uuid), hashes: held };
@@ -190,11 +230,12 @@ async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]):
 type TransactionRunner<T> = (step: (trx: Transaction<Database>) => Promise<void>) => Promise<T>;
 
 /**
- * A moderator's removal of pictures (a still, an animation's strip, ears): in one transaction, withholds them (no public
- * URL serves them again; reports and the audit log keep them for the moderators), takes them off every player wearing
- * one exactly and runs `removal` with how many players lost one (the removal's audit row and blocklist rows); once that
- * commits, tells every process and the answer files, releases what the players wore and tells the mod API about each. `transaction`
- * runs the step inside a transaction of the caller's (deleting the gallery item too) and its answer is returned.
+ * A moderator's removal of pictures (a still, an animation's strip, ears): in one transaction, withholds them (no
+ * public URL serves them again; reports and the audit log keep them for the moderators), takes them off every player
+ * wearing one exactly and runs `removal` with how many players lost one (the removal's audit row and blocklist rows);
+ * once that commits, tells every process and the answer files, releases what the players wore and tells the mod API
+ * about each. `transaction` runs the step inside a transaction of the caller's (deleting the gallery item too) and its
+ * answer is returned.
  */
 export async function removeFromEveryWearer<T = void>(
   context: AssignmentContext,

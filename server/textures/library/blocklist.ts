@@ -1,6 +1,6 @@
 // The blocklist of pictures moderators removed for breaking the rules, by content hash and by perceptual hash: the same
-// picture re-saved, touched up or nudged is refused at upload. Removals hash their textures in the image jobs before their
-// transaction and add the rows inside it; uploads are checked after processing, before anything is stored.
+// picture re-saved, touched up or nudged is refused at upload. Removals hash their textures in the image jobs before
+// their transaction and add the rows inside it; uploads are checked after processing, before anything is stored.
 import type { Transaction } from 'kysely';
 import type { Refusal } from '../../../src/lib/refusals.ts';
 import type { Db } from '../../db/database.ts';
@@ -11,7 +11,8 @@ import { isPerceptualMatch, NO_PERCEPTUAL_HASH } from '../pipeline/perceptual-ha
 import { TextureRejected } from '../pipeline/process.ts';
 
 /** The answer to an upload of a blocklisted picture. */
-export const BLOCKLISTED_MESSAGE = "This picture was removed by our moderators for breaking the rules and can't be uploaded again.";
+export const BLOCKLISTED_MESSAGE =
+  "This picture was removed by our moderators for breaking the rules and can't be uploaded again.";
 /** The refusal of a blocklisted picture: its reason code with BLOCKLISTED_MESSAGE. */
 export const BLOCKLISTED_REFUSAL: Refusal = { reason: 'blocklisted', message: BLOCKLISTED_MESSAGE };
 
@@ -21,7 +22,10 @@ export interface BlocklistContext {
   imageJobs: ImageJobs;
 }
 
-/** A removed texture: its still (or a gallery animation's strip) and, for an animated cape, its strip, blocked with the still's perceptual hash. */
+/**
+ * A removed texture: its still (or a gallery animation's strip) and, for an animated cape, its strip, blocked with the
+ * still's perceptual hash.
+ */
 export interface RemovedTexture {
   hash: string;
   stripHash?: string | null;
@@ -41,9 +45,9 @@ export interface UploadToCheck {
 }
 
 /**
- * Hashes removed textures' first frames in the image jobs (before the removal's transaction, which must not wait on image
- * work) and returns the step that puts them on the blocklist inside that transaction; a hash already there keeps its
- * first row. A texture whose bytes are gone is blocked by content only.
+ * Hashes removed textures' first frames in the image jobs (before the removal's transaction, which must not wait on
+ * image work) and returns the step that puts them on the blocklist inside that transaction; a hash already there keeps
+ * its first row. A texture whose bytes are gone is blocked by content only.
  */
 export async function prepareBlocklisting(
   context: BlocklistContext,
@@ -61,21 +65,41 @@ export async function prepareBlocklisting(
     if (rows.size === 0) return;
     await trx
       .insertInto('texture_blocklist')
-      .values([...rows].map(([hash, phash]) => ({ hash, phash, reason: why.reason, admin_uuid: why.adminUuid, created_at: now })))
+      .values(
+        [...rows].map(([hash, phash]) => ({
+          hash,
+          phash,
+          reason: why.reason,
+          admin_uuid: why.adminUuid,
+          created_at: now,
+        })),
+      )
       .onConflict((oc) => oc.column('hash').doNothing())
       .execute();
   };
 }
 
-/** Throws TextureRejected with BLOCKLISTED_MESSAGE when an upload's still or strip is blocklisted by content, or its still is near a blocklisted picture. */
+/**
+ * Throws TextureRejected with BLOCKLISTED_MESSAGE when an upload's still or strip is blocklisted by content, or its
+ * still is near a blocklisted picture.
+ */
 export async function refuseBlocklisted(db: Db, upload: UploadToCheck): Promise<void> {
   const hashes = [upload.still.hash, upload.strip?.hash];
   const blocked = await db.selectFrom('texture_blocklist').select(['hash', 'phash']).execute();
-  if (blocked.some((row) => hashes.includes(row.hash) || isPerceptualMatch(upload.probes, row.phash))) throw new TextureRejected(BLOCKLISTED_REFUSAL);
+  if (blocked.some((row) => hashes.includes(row.hash) || isPerceptualMatch(upload.probes, row.phash)))
+    throw new TextureRejected(BLOCKLISTED_REFUSAL);
 }
 
-/** Throws TextureRejected with BLOCKLISTED_MESSAGE when a stored texture (a made cape) is blocklisted, checked as an upload is: by content and by the look of its first frame. */
-export async function refuseBlocklistedTexture(db: Db, imageJobs: ImageJobs, texture: { hash: string; bytes: Buffer }, owner: string): Promise<void> {
+/**
+ * Throws TextureRejected with BLOCKLISTED_MESSAGE when a stored texture (a made cape) is blocklisted, checked as an
+ * upload is: by content and by the look of its first frame.
+ */
+export async function refuseBlocklistedTexture(
+  db: Db,
+  imageJobs: ImageJobs,
+  texture: { hash: string; bytes: Buffer },
+  owner: string,
+): Promise<void> {
   const probes = await imageJobs.run('perceptualProbes', texture.bytes, owner);
   await refuseBlocklisted(db, { still: texture, strip: null, probes });
 }

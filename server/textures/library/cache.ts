@@ -1,4 +1,5 @@
-// The bytes of registered textures kept in memory for the mod API: least recently used first out, bounded by total bytes.
+// The bytes of registered textures kept in memory for the mod API: least recently used first out, bounded by total
+// bytes.
 
 /** A texture held in memory, and when to ask the database again whether it is still registered. */
 interface CachedTexture {
@@ -6,7 +7,10 @@ interface CachedTexture {
   checkAfter: number;
 }
 
-/** What a lookup found: fresh bytes (serve them), bytes due for a check (serve them once the row is confirmed), or nothing. */
+/**
+ * What a lookup found: fresh bytes (serve them), bytes due for a check (serve them once the row is confirmed), or
+ * nothing.
+ */
 export type TextureLookup = { bytes: Buffer; fresh: boolean } | null;
 
 /**
@@ -32,7 +36,9 @@ export class TextureCache {
     return { bytes: entry.bytes, fresh: entry.checkAfter > now };
   }
 
-  /** Keeps a texture's bytes (confirmed registered at `now`), dropping the least recently used ones beyond the budget. */
+  /**
+   * Keeps a texture's bytes (confirmed registered at `now`), dropping the least recently used ones beyond the budget.
+   */
   set(hash: string, bytes: Buffer, now = Date.now()): void {
     this.delete(hash);
     if (bytes.length > this.maxBytes) return;

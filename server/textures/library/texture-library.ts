@@ -9,7 +9,9 @@ import type { EncodedTexture } from '../pipeline/process.ts';
 import type { TextureCache } from './cache.ts';
 import { countPlayerReferences, countPublicPlayerReferences } from './player-columns.ts';
 
-/** Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip. */
+/**
+ * Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip.
+ */
 export type DerivedVariant = 'preview' | 'map' | 'gif';
 const DERIVED_VARIANTS: DerivedVariant[] = ['preview', 'map', 'gif'];
 
@@ -32,7 +34,9 @@ export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
 /** The texture library: the blob store plus the `textures` rows. */
 export class TextureLibrary {
   private readonly counters: ReferenceCounter[] = [countPlayerReferences];
-  /** The references that make a texture public (players who are not banned, visible gallery items); evidence is not one. */
+  /**
+   * The references that make a texture public (players who are not banned, visible gallery items); evidence is not one.
+   */
   private readonly publicCounters: ReferenceCounter[] = [countPublicPlayerReferences];
   private readonly storeListeners: Array<(hash: string) => Promise<void>> = [];
   private readonly removalListeners: Array<(hash: string) => Promise<void>> = [];
@@ -56,12 +60,18 @@ export class TextureLibrary {
     if (publicUse) this.publicCounters.push(publicUse);
   }
 
-  /** Adds a listener told of every texture this library registers (the mod API's change notices), awaited before put resolves. */
+  /**
+   * Adds a listener told of every texture this library registers (the mod API's change notices), awaited before put
+   * resolves.
+   */
   onStored(listener: (hash: string) => Promise<void>): void {
     this.storeListeners.push(listener);
   }
 
-  /** Adds a listener told of every texture this library removes (the mod API's change notices), awaited before release resolves. */
+  /**
+   * Adds a listener told of every texture this library removes (the mod API's change notices), awaited before release
+   * resolves.
+   */
   onRemoved(listener: (hash: string) => Promise<void>): void {
     this.removalListeners.push(listener);
   }
@@ -73,16 +83,29 @@ export class TextureLibrary {
 
   /** Stores a texture once: the blob first, then its row. Storing the same bytes again does nothing new. */
   async put(texture: EncodedTexture, kind: TextureKind, now = Date.now()): Promise<string> {
-    const known = await this.db.selectFrom('textures').select(['hash', 'withheld_at']).where('hash', '=', texture.hash).executeTakeFirst();
+    const known = await this.db
+      .selectFrom('textures')
+      .select(['hash', 'withheld_at'])
+      .where('hash', '=', texture.hash)
+      .executeTakeFirst();
     if (!known || !(await this.store.has(texture.hash))) await this.store.put(texture.hash, texture.bytes);
     const inserted = await this.db
       .insertInto('textures')
-      .values({ hash: texture.hash, kind, width: texture.width, height: texture.height, frames: texture.frames, bytes: texture.bytes.length, created_at: now })
+      .values({
+        hash: texture.hash,
+        kind,
+        width: texture.width,
+        height: texture.height,
+        frames: texture.frames,
+        bytes: texture.bytes.length,
+        created_at: now,
+      })
       .onConflict((oc) => oc.column('hash').doNothing())
       .executeTakeFirst();
     // A withheld texture stored again by a checked upload is public again, unless a moderator removed that picture.
     const servedAgain = known?.withheld_at != null && (await this.serveAgain(texture.hash));
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 || servedAgain) for (const listener of this.storeListeners) await listener(texture.hash);
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 || servedAgain)
+      for (const listener of this.storeListeners) await listener(texture.hash);
     return texture.hash;
   }
 
@@ -113,13 +136,21 @@ export class TextureLibrary {
    */
   async withhold(trx: Transaction<Database>, hashes: string[], now = Date.now()): Promise<string[]> {
     if (hashes.length === 0) return [];
-    const rows = await trx.selectFrom('textures').select('hash').where('hash', 'in', hashes).where('withheld_at', 'is', null).execute();
+    const rows = await trx
+      .selectFrom('textures')
+      .select('hash')
+      .where('hash', 'in', hashes)
+      .where('withheld_at', 'is', null)
+      .execute();
     const withheld = rows.map((row) => row.hash);
-    if (withheld.length > 0) await trx.updateTable('textures').set({ withheld_at: now }).where('hash', 'in', withheld).execute();
+    if (withheld.length > 0)
+      await trx.updateTable('textures').set({ withheld_at: now }).where('hash', 'in', withheld).execute();
     return withheld;
   }
 
-  /** Drops withheld textures from this process's memory and tells the listeners (every other process, the answer files). */
+  /**
+   * Drops withheld textures from this process's memory and tells the listeners (every other process, the answer files).
+   */
   async announceWithheld(hashes: string[]): Promise<void> {
     for (const hash of hashes) {
       this.releases += 1;
@@ -140,14 +171,21 @@ export class TextureLibrary {
     await this.announceWithheld(await this.db.transaction().execute((trx) => this.withhold(trx, unshown, now)));
   }
 
-  /** Serves again the withheld textures among `hashes` that someone shows publicly, unless a moderator removed them (an unban). */
+  /**
+   * Serves again the withheld textures among `hashes` that someone shows publicly, unless a moderator removed them (an
+   * unban).
+   */
   async restore(hashes: Array<string | null | undefined>): Promise<void> {
     for (const hash of new Set(hashes.filter((value): value is string => Boolean(value)))) {
-      if ((await this.publicReferences(hash)) > 0 && (await this.serveAgain(hash))) for (const listener of this.storeListeners) await listener(hash);
+      if ((await this.publicReferences(hash)) > 0 && (await this.serveAgain(hash)))
+        for (const listener of this.storeListeners) await listener(hash);
     }
   }
 
-  /** Serves a withheld texture again, unless a moderator removed that picture (it is on the blocklist); whether it changed. */
+  /**
+   * Serves a withheld texture again, unless a moderator removed that picture (it is on the blocklist); whether it
+   * changed.
+   */
   private async serveAgain(hash: string): Promise<boolean> {
     const result = await this.db
       .updateTable('textures')
@@ -159,7 +197,9 @@ export class TextureLibrary {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Removes each given texture that nothing refers to any more (row, then blobs); resolves to the hashes it removed. */
+  /**
+   * Removes each given texture that nothing refers to any more (row, then blobs); resolves to the hashes it removed.
+   */
   async release(hashes: Array<string | null | undefined>): Promise<string[]> {
     const removed: string[] = [];
     for (const hash of new Set(hashes.filter((value): value is string => Boolean(value)))) {
@@ -174,8 +214,15 @@ export class TextureLibrary {
     return removed;
   }
 
-  /** An image derived from a texture: read from the store, or built once from the texture (concurrent callers share the build) and kept; null when the texture is gone. */
-  async derived(hash: string, variant: DerivedVariant, build: (texture: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
+  /**
+   * An image derived from a texture: read from the store, or built once from the texture (concurrent callers share the
+   * build) and kept; null when the texture is gone.
+   */
+  async derived(
+    hash: string,
+    variant: DerivedVariant,
+    build: (texture: Buffer) => Promise<Buffer>,
+  ): Promise<Buffer | null> {
     const key = derivedKey(hash, variant);
     const stored = await this.store.get(key);
     if (stored) return stored;
@@ -198,13 +245,24 @@ export class TextureLibrary {
     await this.store.put(derivedKey(hash, variant), image);
   }
 
-  /** An image derived from a registered texture when the cache holds it and it needs no check against the database; otherwise undefined. */
+  /**
+   * An image derived from a registered texture when the cache holds it and it needs no check against the database;
+   * otherwise undefined.
+   */
   cachedDerived(hash: string, variant: DerivedVariant, now = Date.now()): Buffer | undefined {
     return this.cachedRegistered(derivedKey(hash, variant), now);
   }
 
-  /** An image derived from a registered texture (see derived), kept in the byte cache beside the textures; null when the texture is not registered or is withheld. */
-  async readDerived(hash: string, variant: DerivedVariant, build: (texture: Buffer) => Promise<Buffer>, now = Date.now()): Promise<Buffer | null> {
+  /**
+   * An image derived from a registered texture (see derived), kept in the byte cache beside the textures; null when the
+   * texture is not registered or is withheld.
+   */
+  async readDerived(
+    hash: string,
+    variant: DerivedVariant,
+    build: (texture: Buffer) => Promise<Buffer>,
+    now = Date.now(),
+  ): Promise<Buffer | null> {
     return this.readChecked(hash, derivedKey(hash, variant), now, false, () => this.derived(hash, variant, build));
   }
 
@@ -213,27 +271,45 @@ export class TextureLibrary {
     return this.store.get(hash);
   }
 
-  /** The bytes of a registered texture when the cache holds them and they need no check against the database; otherwise undefined. */
+  /**
+   * The bytes of a registered texture when the cache holds them and they need no check against the database; otherwise
+   * undefined.
+   */
   cachedRegistered(hash: string, now = Date.now()): Buffer | undefined {
     const cached = this.cache?.get(hash, now);
     return cached?.fresh ? cached.bytes : undefined;
   }
 
-  /** The bytes of a registered texture that is not withheld (not of a rendered image or anything else in the store), or null; from the cache when it has them (with `recheck`, only once the database confirms the texture is registered). */
+  /**
+   * The bytes of a registered texture that is not withheld (not of a rendered image or anything else in the store), or
+   * null; from the cache when it has them (with `recheck`, only once the database confirms the texture is registered).
+   */
   async readRegistered(hash: string, now = Date.now(), options: { recheck?: boolean } = {}): Promise<Buffer | null> {
     return this.readChecked(hash, hash, now, options.recheck ?? false, () => this.store.get(hash));
   }
 
   /**
-   * The bytes under a blob key that belongs to a texture, or null when the texture is not registered or is withheld: fresh cached bytes are
-   * answered without the database unless `recheck`; otherwise the texture's row is checked (no row drops the key from the
-   * cache), the bytes are the cached ones or loaded, and they are cached unless a release ran meanwhile.
+   * The bytes under a blob key that belongs to a texture, or null when the texture is not registered or is withheld:
+   * fresh cached bytes are answered without the database unless `recheck`; otherwise the texture's row is checked (no
+   * row drops the key from the cache), the bytes are the cached ones or loaded, and they are cached unless a release
+   * ran meanwhile.
    */
-  private async readChecked(hash: string, key: string, now: number, recheck: boolean, load: () => Promise<Buffer | null>): Promise<Buffer | null> {
+  private async readChecked(
+    hash: string,
+    key: string,
+    now: number,
+    recheck: boolean,
+    load: () => Promise<Buffer | null>,
+  ): Promise<Buffer | null> {
     const cached = this.cache?.get(key, now);
     if (cached?.fresh && !recheck) return cached.bytes;
     const releases = this.releases;
-    const row = await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).where('withheld_at', 'is', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('textures')
+      .select('hash')
+      .where('hash', '=', hash)
+      .where('withheld_at', 'is', null)
+      .executeTakeFirst();
     if (!row) {
       this.cache?.delete(key);
       return null;

@@ -17,12 +17,19 @@ export function readImageHeader(bytes: Buffer): ImageHeader {
   }
   const magic = bytes.toString('latin1', 0, 6);
   if (magic === 'GIF87a' || magic === 'GIF89a') {
-    return { type: 'gif', width: bytes.length >= 10 ? bytes.readUInt16LE(6) : 0, height: bytes.length >= 10 ? bytes.readUInt16LE(8) : 0 };
+    return {
+      type: 'gif',
+      width: bytes.length >= 10 ? bytes.readUInt16LE(6) : 0,
+      height: bytes.length >= 10 ? bytes.readUInt16LE(8) : 0,
+    };
   }
   return { type: 'other', width: 0, height: 0 };
 }
 
-/** Skips a chain of GIF data sub-blocks starting at `offset`; returns the offset after the terminator, or -1 when cut short. */
+/**
+ * Skips a chain of GIF data sub-blocks starting at `offset`; returns the offset after the terminator, or -1 when cut
+ * short.
+ */
 function skipSubBlocks(bytes: Buffer, offset: number): number {
   let position = offset;
   while (position < bytes.length) {
@@ -37,12 +44,18 @@ function skipSubBlocks(bytes: Buffer, offset: number): number {
 /** A GIF as a decoder will really draw it: its frames, and the canvas every frame is drawn on. */
 export interface GifLayout {
   frames: number;
-  /** The logical screen widened to the furthest frame edge: decoders grow the canvas to hold every frame, whatever the header says. */
+  /**
+   * The logical screen widened to the furthest frame edge: decoders grow the canvas to hold every frame, whatever the
+   * header says.
+   */
   width: number;
   height: number;
 }
 
-/** Reads a GIF's frame count and real canvas by walking its blocks (no decoding); stops early past `stopAfter` frames; null for a malformed file. */
+/**
+ * Reads a GIF's frame count and real canvas by walking its blocks (no decoding); stops early past `stopAfter` frames;
+ * null for a malformed file.
+ */
 export function readGifLayout(bytes: Buffer, stopAfter = Number.POSITIVE_INFINITY): GifLayout | null {
   if (bytes.length < 13) return null;
   const layout: GifLayout = { frames: 0, width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
@@ -73,7 +86,9 @@ export function readGifLayout(bytes: Buffer, stopAfter = Number.POSITIVE_INFINIT
   return null;
 }
 
-/** Counts a GIF's frames by walking its blocks (no decoding); stops early past `stopAfter`; null for a malformed file. */
+/**
+ * Counts a GIF's frames by walking its blocks (no decoding); stops early past `stopAfter`; null for a malformed file.
+ */
 export function countGifFrames(bytes: Buffer, stopAfter = Number.POSITIVE_INFINITY): number | null {
   return readGifLayout(bytes, stopAfter)?.frames ?? null;
 }

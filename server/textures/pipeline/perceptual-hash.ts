@@ -1,5 +1,5 @@
-// Perceptual hashes of textures (a 64-bit DCT pHash): a copy of a picture that was re-saved, touched up in a few pixels or
-// nudged by a pixel or two hashes near the original, a different picture far from it. Decodes images: run it in the
+// Perceptual hashes of textures (a 64-bit DCT pHash): a copy of a picture that was re-saved, touched up in a few pixels
+// or nudged by a pixel or two hashes near the original, a different picture far from it. Decodes images: run it in the
 // image workers (server/textures/image-work/catalogue.ts), never on the API's event loop.
 import sharp from 'sharp';
 import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
@@ -8,43 +8,58 @@ import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 const THUMBNAIL_SIZE = 32;
 /** The side of the block of lowest frequencies the hash keeps. */
 const BLOCK_SIZE = 8;
-/** The grey transparent areas are flattened onto: mid grey, so that a cape's cut-out layout weighs less than what is drawn on it. */
+/**
+ * The grey transparent areas are flattened onto: mid grey, so that a cape's cut-out layout weighs less than what is
+ * drawn on it.
+ */
 const BACKGROUND_GREY = 128;
 /**
  * Below this median distance of the low frequencies from their median (in grey levels) a picture is too simple to
- * recognise: one colour, a plain fill of the cape layout, a bare gradient or fine stripes put nearly all their frequencies
- * on the median, and a few changed pixels flip half the bits. Measured (bench/perceptual-hash.ts): such pictures come at 0 to
- * 5, thin designs on the cape layout at 8 to 13, drawn ones at 22 to 95.
+ * recognise: one colour, a plain fill of the cape layout, a bare gradient or fine stripes put nearly all their
+ * frequencies on the median, and a few changed pixels flip half the bits. Measured (bench/perceptual-hash.ts): such
+ * pictures come at 0 to 5, thin designs on the cape layout at 8 to 13, drawn ones at 22 to 95.
  */
 const SIMPLE_PICTURE_SPREAD = 12;
-/** The share of a picture's visible pixels (by alpha) that may lie outside its box on each side: a few stray pixels do not move it. */
+/**
+ * The share of a picture's visible pixels (by alpha) that may lie outside its box on each side: a few stray pixels do
+ * not move it.
+ */
 const STRAY_SHARE = 0.01;
-/** The widest picture hashed as it is; wider ones are first scaled down to this (a nudge of a pixel or two is lost in that). */
+/**
+ * The widest picture hashed as it is; wider ones are first scaled down to this (a nudge of a pixel or two is lost in
+ * that).
+ */
 const WORKING_WIDTH = 128;
 /** How far apart (per channel) the colours of a plain fill may be. */
 const PLAIN_FILL_TOLERANCE = 12;
-/** How much of its box a plain fill covers at least (the cape and elytra layout covers 88%; a one-colour symbol far less). */
+/**
+ * How much of its box a plain fill covers at least (the cape and elytra layout covers 88%; a one-colour symbol far
+ * less).
+ */
 const PLAIN_FILL_COVER = 0.85;
 /** How many pixels of a nudged copy the upload probes allow to have been pushed off each side of the canvas. */
 const PROBE_REACH = 2;
 
 /**
  * The Hamming distance at or below which an upload is taken for a blocklisted picture (of 63 informative bits).
- * Measured with bench/perceptual-hash.ts over 56 capes that have a hash (12 drawn designs, stripes and a gradient; 64 x 32
- * on the cape layout, on the cape and elytra layout with their transparent areas, fully painted; 512 x 256) and 12 ears,
- * each distance the nearest of the copy's upload probes to the original's hash:
+ * Measured with bench/perceptual-hash.ts over 56 capes that have a hash (12 drawn designs, stripes and a gradient; 64 x
+ * 32 on the cape layout, on the cape and elytra layout with their transparent areas, fully painted; 512 x 256) and 12
+ * ears, each distance the nearest of the copy's upload probes to the original's hash:
  * - capes, copies: re-encoded as a dithered 64-colour GIF 0; 3 pixels changed 6 (on visible pixels), 4 (anywhere);
  *   shifted 1 pixel right 4, down 6, left 10, up 10; 2 right and 2 down 10; 2 right and 1 up 10; 2 left and 2 up 14
  *   (a cape on the layout losing two columns and rows of itself off the canvas's edges: beyond the threshold).
- * - capes, different designs (1436 pairs): nearest 14 (a drawn cape against a gradient on the same layout), then 16, 16,
- *   18 x 4; 99.5% of the pairs at 20 or more, the median 30.
+ * - capes, different designs (1436 pairs): nearest 14 (a drawn cape against a gradient on the same layout), then 16,
+ *   16, 18 x 4; 99.5% of the pairs at 20 or more, the median 30.
  * - ears (14 x 7: every pixel is 1% of the picture): re-encoded 0, 3 pixels changed up to 14, shifted 1 pixel up to 14,
  *   2 pixels up to 22; different ears 18 or more. So ears are refused when re-saved, and when touched up or nudged only
  *   as long as the change stays within the threshold.
  */
 export const PERCEPTUAL_MATCH_DISTANCE = 10;
 
-/** The hash of a picture too simple to recognise (one colour, nothing, a plain fill): it matches nothing, not even itself (a real hash never has the DC bit set). */
+/**
+ * The hash of a picture too simple to recognise (one colour, nothing, a plain fill): it matches nothing, not even
+ * itself (a real hash never has the DC bit set).
+ */
 export const NO_PERCEPTUAL_HASH = 'ffffffffffffffff';
 
 /** cos((2x + 1)uπ / 2N) for x < N and u < BLOCK_SIZE, the DCT-II basis of the frequencies the hash keeps. */
@@ -52,7 +67,10 @@ const COSINES = Array.from({ length: BLOCK_SIZE }, (_, u) =>
   Float64Array.from({ length: THUMBNAIL_SIZE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * THUMBNAIL_SIZE))),
 );
 
-/** The 8 x 8 lowest DCT-II frequencies of a 32 x 32 grey thumbnail (row-major: index v·8+u, the DC term first), orthonormal. */
+/**
+ * The 8 x 8 lowest DCT-II frequencies of a 32 x 32 grey thumbnail (row-major: index v·8+u, the DC term first),
+ * orthonormal.
+ */
 function lowFrequencies(grey: ArrayLike<number>): Float64Array {
   const rows = new Float64Array(THUMBNAIL_SIZE * BLOCK_SIZE);
   for (let y = 0; y < THUMBNAIL_SIZE; y++) {
@@ -74,9 +92,13 @@ function lowFrequencies(grey: ArrayLike<number>): Float64Array {
   return block;
 }
 
-/** The pHash of a 32 x 32 grey thumbnail (1024 values, row by row): one bit per low frequency above the median of the 63 besides DC, the DC bit 0; NO_PERCEPTUAL_HASH when it is too simple to recognise. */
+/**
+ * The pHash of a 32 x 32 grey thumbnail (1024 values, row by row): one bit per low frequency above the median of the 63
+ * besides DC, the DC bit 0; NO_PERCEPTUAL_HASH when it is too simple to recognise.
+ */
 function thumbnailHash(grey: ArrayLike<number>): string {
-  if (grey.length !== THUMBNAIL_SIZE * THUMBNAIL_SIZE) throw new Error(`A hash thumbnail has ${THUMBNAIL_SIZE * THUMBNAIL_SIZE} values, got ${grey.length}`);
+  if (grey.length !== THUMBNAIL_SIZE * THUMBNAIL_SIZE)
+    throw new Error(`A hash thumbnail has ${THUMBNAIL_SIZE * THUMBNAIL_SIZE} values, got ${grey.length}`);
   const ac = lowFrequencies(grey).subarray(1);
   const median = Float64Array.from(ac).sort()[(ac.length - 1) / 2]!;
   // The typical distance of a frequency from the median: when most sit on it, a touch of noise flips their bits.
@@ -134,7 +156,10 @@ function visibleBox({ data, width, height }: RgbaImage): Box | null {
   };
 }
 
-/** The grey level (0-255) of every pixel, transparency flattened onto the background grey; outside the image counts as transparent. */
+/**
+ * The grey level (0-255) of every pixel, transparency flattened onto the background grey; outside the image counts as
+ * transparent.
+ */
 function flattenedGrey({ data, width, height }: RgbaImage, x: number, y: number): number {
   if (x < 0 || y < 0 || x >= width || y >= height) return BACKGROUND_GREY;
   const i = (y * width + x) * 4;
@@ -143,7 +168,9 @@ function flattenedGrey({ data, width, height }: RgbaImage, x: number, y: number)
   return luma * alpha + BACKGROUND_GREY * (1 - alpha);
 }
 
-/** A box of the image as a 32 x 32 grey thumbnail: each thumbnail pixel the area-weighted mean of the pixels it covers. */
+/**
+ * A box of the image as a 32 x 32 grey thumbnail: each thumbnail pixel the area-weighted mean of the pixels it covers.
+ */
 function thumbnail(image: RgbaImage, box: Box): Float64Array {
   const boxWidth = box.right - box.left + 1;
   const boxHeight = box.bottom - box.top + 1;
@@ -153,7 +180,8 @@ function thumbnail(image: RgbaImage, box: Box): Float64Array {
     const from = (start * THUMBNAIL_SIZE) / size;
     const to = ((start + 1) * THUMBNAIL_SIZE) / size;
     const parts: Array<[number, number]> = [];
-    for (let cell = Math.floor(from); cell < to && cell < THUMBNAIL_SIZE; cell++) parts.push([cell, Math.min(to, cell + 1) - Math.max(from, cell)]);
+    for (let cell = Math.floor(from); cell < to && cell < THUMBNAIL_SIZE; cell++)
+      parts.push([cell, Math.min(to, cell + 1) - Math.max(from, cell)]);
     return parts;
   };
   const columnSpans = Array.from({ length: boxWidth }, (_, x) => spans(x, boxWidth));
@@ -162,14 +190,18 @@ function thumbnail(image: RgbaImage, box: Box): Float64Array {
     for (let x = 0; x < boxWidth; x++) {
       const grey = flattenedGrey(image, box.left + x, box.top + y);
       for (const [row, rowShare] of rowSpans)
-        for (const [column, columnShare] of columnSpans[x]!) sums[row * THUMBNAIL_SIZE + column] += grey * rowShare * columnShare;
+        for (const [column, columnShare] of columnSpans[x]!)
+          sums[row * THUMBNAIL_SIZE + column] += grey * rowShare * columnShare;
     }
   }
   // Every thumbnail pixel received exactly a unit of area.
   return sums;
 }
 
-/** Whether the visible pixels in a box are all one colour and fill most of it: a plain fill of a layout, recognisable only by its outline. */
+/**
+ * Whether the visible pixels in a box are all one colour and fill most of it: a plain fill of a layout, recognisable
+ * only by its outline.
+ */
 function isPlainFill({ data, width }: RgbaImage, box: Box): boolean {
   const low = [255, 255, 255];
   const high = [0, 0, 0];
@@ -189,13 +221,19 @@ function isPlainFill({ data, width }: RgbaImage, box: Box): boolean {
   return oneColour && visible >= PLAIN_FILL_COVER * (box.right - box.left + 1) * (box.bottom - box.top + 1);
 }
 
-/** The first frame of a stored texture (the top width x width/2; capes, strips and ears all have frames of that shape), at most WORKING_WIDTH wide, as RGBA. */
+/**
+ * The first frame of a stored texture (the top width x width/2; capes, strips and ears all have frames of that shape),
+ * at most WORKING_WIDTH wide, as RGBA.
+ */
 async function firstFrame(texture: Buffer): Promise<RgbaImage> {
   const { width, height } = await sharp(texture).metadata();
   if (!width || !height) throw new Error('The texture has no size');
   const frameHeight = Math.min(height, Math.max(1, Math.floor(capeFrameHeight(width))));
   let frame = sharp(texture).extract({ left: 0, top: 0, width, height: frameHeight });
-  if (width > WORKING_WIDTH) frame = frame.resize(WORKING_WIDTH, Math.max(1, Math.round((frameHeight * WORKING_WIDTH) / width)), { fit: 'fill' });
+  if (width > WORKING_WIDTH)
+    frame = frame.resize(WORKING_WIDTH, Math.max(1, Math.round((frameHeight * WORKING_WIDTH) / width)), {
+      fit: 'fill',
+    });
   const { data, info } = await frame.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
@@ -230,7 +268,9 @@ export async function perceptualProbes(texture: Buffer, reach = PROBE_REACH): Pr
   return [...hashes];
 }
 
-/** The pHash of a stored texture's first frame, as 16 hex digits (NO_PERCEPTUAL_HASH for one too simple to recognise). */
+/**
+ * The pHash of a stored texture's first frame, as 16 hex digits (NO_PERCEPTUAL_HASH for one too simple to recognise).
+ */
 export async function perceptualHash(texture: Buffer): Promise<string> {
   return (await perceptualProbes(texture, 0))[0]!;
 }
@@ -245,7 +285,13 @@ export function hammingDistance(a: string, b: string): number {
   return count;
 }
 
-/** Whether an upload (by its probes) is the picture a blocklisted hash was taken of: both real and within PERCEPTUAL_MATCH_DISTANCE. */
+/**
+ * Whether an upload (by its probes) is the picture a blocklisted hash was taken of: both real and within
+ * PERCEPTUAL_MATCH_DISTANCE.
+ */
 export function isPerceptualMatch(probes: string[], blocked: string): boolean {
-  return blocked !== NO_PERCEPTUAL_HASH && probes.some((probe) => probe !== NO_PERCEPTUAL_HASH && hammingDistance(probe, blocked) <= PERCEPTUAL_MATCH_DISTANCE);
+  return (
+    blocked !== NO_PERCEPTUAL_HASH &&
+    probes.some((probe) => probe !== NO_PERCEPTUAL_HASH && hammingDistance(probe, blocked) <= PERCEPTUAL_MATCH_DISTANCE)
+  );
 }

@@ -1,4 +1,5 @@
-// The texture pipeline: check an uploaded cape or ears against the file rules, decode safely and re-encode to clean PNG.
+// The texture pipeline: check an uploaded cape or ears against the file rules, decode safely and re-encode to clean
+// PNG.
 import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import {
@@ -33,7 +34,10 @@ export interface EncodedTexture {
   frames: number;
 }
 
-/** A cape that passed: its static image, for an animated GIF the strip of its frames, and a note for the player when the strip was changed to fit. */
+/**
+ * A cape that passed: its static image, for an animated GIF the strip of its frames, and a note for the player when the
+ * strip was changed to fit.
+ */
 export interface ProcessedCape {
   still: EncodedTexture;
   strip: EncodedTexture | null;
@@ -62,21 +66,41 @@ export function sha256(bytes: Buffer): string {
 const UPLOAD_COMPRESSION_LEVEL = 9;
 
 /**
- * Encodes a picture as a clean PNG. Each row is filtered (PNG's adaptive filtering) before zlib: without a filter, zlib's
- * level 9 spends over a second on a 2048 x 1024 picture whose every pixel is a colour of its own (a 19 KB file, so a
- * valid upload), and stores it as 4.3 MB; filtered, 68 ms and 19 KB (bench/image-job-cost.ts).
+ * Encodes a picture as a clean PNG. Each row is filtered (PNG's adaptive filtering) before zlib: without a filter,
+ * zlib's level 9 spends over a second on a 2048 x 1024 picture whose every pixel is a colour of its own (a 19 KB file,
+ * so a valid upload), and stores it as 4.3 MB; filtered, 68 ms and 19 KB (bench/image-job-cost.ts).
  */
-async function encode(image: Sharp, frames: number, compressionLevel = UPLOAD_COMPRESSION_LEVEL): Promise<EncodedTexture> {
-  const { data, info } = await image.ensureAlpha().png({ compressionLevel, palette: false, adaptiveFiltering: true }).toBuffer({ resolveWithObject: true });
+async function encode(
+  image: Sharp,
+  frames: number,
+  compressionLevel = UPLOAD_COMPRESSION_LEVEL,
+): Promise<EncodedTexture> {
+  const { data, info } = await image
+    .ensureAlpha()
+    .png({ compressionLevel, palette: false, adaptiveFiltering: true })
+    .toBuffer({ resolveWithObject: true });
   return { bytes: data, hash: sha256(data), width: info.width, height: info.height, frames };
 }
 
-/** Encodes raw RGBA pixels (frames stacked vertically) as a clean PNG, at the uploads' zlib level unless told otherwise. */
-export function encodeRaw(image: RawImage, frames: number, compressionLevel = UPLOAD_COMPRESSION_LEVEL): Promise<EncodedTexture> {
-  return encode(sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } }), frames, compressionLevel);
+/**
+ * Encodes raw RGBA pixels (frames stacked vertically) as a clean PNG, at the uploads' zlib level unless told otherwise.
+ */
+export function encodeRaw(
+  image: RawImage,
+  frames: number,
+  compressionLevel = UPLOAD_COMPRESSION_LEVEL,
+): Promise<EncodedTexture> {
+  return encode(
+    sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } }),
+    frames,
+    compressionLevel,
+  );
 }
 
-/** Scales raw RGBA pixels to width x height with nearest-neighbour (exact: every output pixel is a copy of an input pixel). */
+/**
+ * Scales raw RGBA pixels to width x height with nearest-neighbour (exact: every output pixel is a copy of an input
+ * pixel).
+ */
 export function scaleNearest(image: RawImage, width: number, height: number): RawImage {
   if (image.width === width && image.height === height) return image;
   const aligned = image.data.byteOffset % 4 === 0 ? image.data : Buffer.from(image.data);
@@ -92,12 +116,17 @@ export function scaleNearest(image: RawImage, width: number, height: number): Ra
   return { data, width, height };
 }
 
-/** The GIF rule for a frame's delay: browsers show delays of 10 ms or less (and missing ones) for 100 ms, and so do we. */
+/**
+ * The GIF rule for a frame's delay: browsers show delays of 10 ms or less (and missing ones) for 100 ms, and so do we.
+ */
 export function effectiveDelay(delay: number | undefined): number {
   return delay === undefined || delay <= 10 ? CAPE_FRAME_MS : delay;
 }
 
-/** A GIF's timeline resampled to the strip's tick (100 ms): for each tick, the frame on screen at that moment; at most 64 ticks (6.4 s), the rest is cut. */
+/**
+ * A GIF's timeline resampled to the strip's tick (100 ms): for each tick, the frame on screen at that moment; at most
+ * 64 ticks (6.4 s), the rest is cut.
+ */
 export function resampleTimeline(delays: Array<number | undefined>, frames: number): { ticks: number[]; cut: boolean } {
   const ends: number[] = [];
   let total = 0;
@@ -115,7 +144,10 @@ export function resampleTimeline(delays: Array<number | undefined>, frames: numb
   return { ticks, cut: length > MAX_CAPE_FRAMES };
 }
 
-/** The frame width a strip of `frames` frames is stored at: the cape's stored width, halved until the strip fits STRIP_MAX_PIXELS. */
+/**
+ * The frame width a strip of `frames` frames is stored at: the cape's stored width, halved until the strip fits
+ * STRIP_MAX_PIXELS.
+ */
 export function stripFrameWidth(storedWidth: number, frames: number): number {
   let width = storedWidth;
   while (width > CAPE_BASE_WIDTH && frames * width * capeFrameHeight(width) > STRIP_MAX_PIXELS) width /= 2;
@@ -136,9 +168,17 @@ async function decodeChecked<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Re-encodes a still cape (the first frame of a GIF) at its stored width, scaled up with nearest-neighbour when it is not 64·2ⁿ wide. */
+/**
+ * Re-encodes a still cape (the first frame of a GIF) at its stored width, scaled up with nearest-neighbour when it is
+ * not 64·2ⁿ wide.
+ */
 async function encodeStill(upload: Buffer, header: { width: number; height: number }): Promise<EncodedTexture> {
-  const decoder = sharp(upload, { limitInputPixels: CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT, failOn: 'error', page: 0, pages: 1 });
+  const decoder = sharp(upload, {
+    limitInputPixels: CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT,
+    failOn: 'error',
+    page: 0,
+    pages: 1,
+  });
   const width = storedCapeWidth(header.width);
   if (width === header.width) {
     const still = await encode(decoder, 1);
@@ -157,7 +197,11 @@ async function encodeStill(upload: Buffer, header: { width: number; height: numb
 async function assembleStrip(decoded: RawImage, frames: number, ticks: number[], frameWidth: number): Promise<Buffer> {
   const frameHeight = frameWidth / 2;
   const decodedHeight = decoded.height / frames;
-  const unchanged = decoded.width === frameWidth && decodedHeight === frameHeight && ticks.length === frames && ticks.every((source, tick) => source === tick);
+  const unchanged =
+    decoded.width === frameWidth &&
+    decodedHeight === frameHeight &&
+    ticks.length === frames &&
+    ticks.every((source, tick) => source === tick);
   if (unchanged) return decoded.data;
   const decodedFrameBytes = decoded.width * decodedHeight * 4;
   const frameBytes = frameWidth * frameHeight * 4;
@@ -176,24 +220,36 @@ async function assembleStrip(decoded: RawImage, frames: number, ticks: number[],
   return strip;
 }
 
-/** Builds the strip of an animated GIF from one decode of all its frames: resampled to the 100 ms tick, frames scaled to fit the pixel budget. */
-async function buildStrip(upload: Buffer, header: { width: number; height: number }, frames: number): Promise<Omit<ProcessedCape, 'still'>> {
+/**
+ * Builds the strip of an animated GIF from one decode of all its frames: resampled to the 100 ms tick, frames scaled to
+ * fit the pixel budget.
+ */
+async function buildStrip(
+  upload: Buffer,
+  header: { width: number; height: number },
+  frames: number,
+): Promise<Omit<ProcessedCape, 'still'>> {
   const limitInputPixels = CAPE_MAX_WIDTH * CAPE_MAX_HEIGHT * MAX_CAPE_FRAMES;
   const metadata = await sharp(upload, { limitInputPixels, failOn: 'error', pages: -1 }).metadata();
-  if (metadata.pages !== frames || metadata.pageHeight !== header.height || metadata.width !== header.width) reject(textureRefusal('invalidImage'));
+  if (metadata.pages !== frames || metadata.pageHeight !== header.height || metadata.width !== header.width)
+    reject(textureRefusal('invalidImage'));
   const { ticks, cut } = resampleTimeline(metadata.delay ?? [], frames);
   if (ticks.length < 2) return { strip: null, notice: null };
   const storedWidth = storedCapeWidth(header.width);
   const frameWidth = stripFrameWidth(storedWidth, ticks.length);
   const frameHeight = frameWidth / 2;
-  // One decode of every frame, then nearest-neighbour sampling in JavaScript: sharp's resize premultiplies alpha in floats
-  // and takes twice as long as the decode for the largest animations. The worst upload (64 frames of 2048 x 1024) holds
-  // 512 MB of pixels for a moment; the image job queue bounds how many do at once.
-  const { data, info } = await sharp(upload, { limitInputPixels, failOn: 'error', pages: -1 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  // One decode of every frame, then nearest-neighbour sampling in JavaScript: sharp's resize premultiplies alpha in
+  // floats and takes twice as long as the decode for the largest animations. The worst upload (64 frames of 2048 x
+  // 1024) holds 512 MB of pixels for a moment; the image job queue bounds how many do at once.
+  const { data, info } = await sharp(upload, { limitInputPixels, failOn: 'error', pages: -1 })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   if (!Number.isInteger(info.height / frames)) reject(textureRefusal('invalidImage'));
   const strip = await assembleStrip({ data, width: info.width, height: info.height }, frames, ticks, frameWidth);
   const notices: string[] = [];
-  if (frameWidth < storedWidth) notices.push(`The animation was scaled to ${frameWidth} × ${frameHeight} a frame to fit.`);
+  if (frameWidth < storedWidth)
+    notices.push(`The animation was scaled to ${frameWidth} × ${frameHeight} a frame to fit.`);
   if (cut) notices.push(`The animation was cut to its first ${(MAX_CAPE_FRAMES * CAPE_FRAME_MS) / 1000} seconds.`);
   return {
     strip: await encodeRaw({ data: strip, width: frameWidth, height: frameHeight * ticks.length }, ticks.length),
@@ -221,21 +277,30 @@ export async function processCape(upload: Buffer, checkFile: FileCheck = capeFil
   });
 }
 
-/** Checks and re-encodes ears (PNG, exactly 14 x 7; the first frame of a GIF where `checkFile` allows one); throws TextureRejected with the failed rule's message. */
+/**
+ * Checks and re-encodes ears (PNG, exactly 14 x 7; the first frame of a GIF where `checkFile` allows one); throws
+ * TextureRejected with the failed rule's message.
+ */
 export async function processEars(upload: Buffer, checkFile: FileCheck = earsFileRefusal): Promise<EncodedTexture> {
   const header = readImageHeader(upload);
   reject(checkFile({ bytes: upload.length, type: header.type }));
   if (header.width === 0 || header.height === 0) reject(textureRefusal('invalidImage'));
   reject(earsDimensionsRefusal(header));
-  const ears = await decodeChecked(() => encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error', page: 0, pages: 1 }), 1));
+  const ears = await decodeChecked(() =>
+    encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error', page: 0, pages: 1 }), 1),
+  );
   reject(earsDimensionsRefusal(ears));
   return ears;
 }
 
 /** A gallery texture that passed: ears (14 x 7) or a cape with its optional strip. */
-export type ProcessedGalleryTexture = { kind: 'ears'; still: EncodedTexture; strip: null; notice: null } | ({ kind: 'cape' } & ProcessedCape);
+export type ProcessedGalleryTexture =
+  { kind: 'ears'; still: EncodedTexture; strip: null; notice: null } | ({ kind: 'cape' } & ProcessedCape);
 
-/** Checks and re-encodes a gallery upload: 14 x 7 is ears, anything else a cape (size and type checked with the gallery's messages). */
+/**
+ * Checks and re-encodes a gallery upload: 14 x 7 is ears, anything else a cape (size and type checked with the
+ * gallery's messages).
+ */
 export async function processGalleryTexture(upload: Buffer): Promise<ProcessedGalleryTexture> {
   const header = readImageHeader(upload);
   if (!isEarsSize(header)) return { kind: 'cape', ...(await processCape(upload, galleryFileRefusal)) };

@@ -1,4 +1,5 @@
-// Gallery card images for stored textures: cape and ears previews and a whole-texture map, scaled with nearest-neighbour.
+// Gallery card images for stored textures: cape and ears previews and a whole-texture map, scaled with
+// nearest-neighbour.
 import sharp, { type Metadata } from 'sharp';
 import { CAPE_MAX_WIDTH, EARS_HEIGHT, EARS_WIDTH, MAX_CAPE_FRAMES } from '../../../src/lib/texture-rules.ts';
 import { capeFrameHeight, stripFrameCount } from '../../../src/lib/texture-layout.ts';
@@ -47,9 +48,12 @@ async function readPngSize(png: Buffer): Promise<{ width: number; height: number
   try {
     metadata = await sharp(png).metadata();
   } catch (error) {
-    throw new Error(`Cannot render texture: the input is not a readable image (${(error as Error).message})`, { cause: error });
+    throw new Error(`Cannot render texture: the input is not a readable image (${(error as Error).message})`, {
+      cause: error,
+    });
   }
-  if (metadata.format !== 'png') throw new Error(`Cannot render texture: expected a PNG, got ${metadata.format ?? 'an unknown format'}`);
+  if (metadata.format !== 'png')
+    throw new Error(`Cannot render texture: expected a PNG, got ${metadata.format ?? 'an unknown format'}`);
   return { width: metadata.width ?? 0, height: metadata.height ?? 0 };
 }
 
@@ -67,11 +71,16 @@ function capeLayoutProblem(width: number, height: number): string | null {
 }
 
 /** Checks that the PNG has the layout of `kind` and returns its size and scale factor. */
-async function checkLayout(png: Buffer, kind: PreviewKind): Promise<{ width: number; frameHeight: number; scale: number }> {
+async function checkLayout(
+  png: Buffer,
+  kind: PreviewKind,
+): Promise<{ width: number; frameHeight: number; scale: number }> {
   const { width, height } = await readPngSize(png);
   if (kind === 'ears') {
     if (width !== EARS_WIDTH || height !== EARS_HEIGHT) {
-      throw new Error(`Cannot render ears: the texture must be exactly ${EARS_WIDTH}x${EARS_HEIGHT}, got ${width}x${height}`);
+      throw new Error(
+        `Cannot render ears: the texture must be exactly ${EARS_WIDTH}x${EARS_HEIGHT}, got ${width}x${height}`,
+      );
     }
     return { width, frameHeight: height, scale: 1 };
   }
@@ -92,7 +101,9 @@ async function decodeFirstFrame(png: Buffer, width: number, frameHeight: number,
     if (info.channels !== 4) throw new Error(`decoded to ${info.channels} channels`);
     return { pixels: data, width: info.width, height: info.height, scale };
   } catch (error) {
-    throw new Error(`Cannot render texture: the PNG could not be decoded (${(error as Error).message})`, { cause: error });
+    throw new Error(`Cannot render texture: the PNG could not be decoded (${(error as Error).message})`, {
+      cause: error,
+    });
   }
 }
 
@@ -114,7 +125,10 @@ function scaledRegion(frame: DecodedFrame, region: Region | null, width: number,
 async function renderPanels(frame: DecodedFrame, left: Region, right: Region): Promise<Buffer> {
   const zoom = Math.max(
     1,
-    Math.min(Math.floor((PREVIEW_WIDTH - 2 * PANEL_MARGIN - PANEL_GAP) / (2 * left.width)), Math.floor((PREVIEW_HEIGHT - 2 * PANEL_MARGIN) / left.height)),
+    Math.min(
+      Math.floor((PREVIEW_WIDTH - 2 * PANEL_MARGIN - PANEL_GAP) / (2 * left.width)),
+      Math.floor((PREVIEW_HEIGHT - 2 * PANEL_MARGIN) / left.height),
+    ),
   );
   const panelWidth = left.width * zoom;
   const panelHeight = left.height * zoom;
@@ -123,7 +137,9 @@ async function renderPanels(frame: DecodedFrame, left: Region, right: Region): P
   // One after the other: an image job holds one of libuv's threads at a time (see server/images/job-queue.ts).
   const leftPanel = await scaledRegion(frame, left, panelWidth, panelHeight);
   const rightPanel = await scaledRegion(frame, right, panelWidth, panelHeight);
-  return sharp({ create: { width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+  return sharp({
+    create: { width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+  })
     .composite([
       { input: leftPanel, left: x, top: y },
       { input: rightPanel, left: x + panelWidth + PANEL_GAP, top: y },
@@ -151,7 +167,10 @@ export function renderTexturePreview(png: Buffer, kind: PreviewKind): Promise<Bu
   return Promise.reject(new Error(`Cannot render texture: unknown kind ${String(kind)}`));
 }
 
-/** The whole texture (first frame of a strip) scaled with nearest-neighbour to fit 320x180: largest whole zoom, or shrunk to fit. */
+/**
+ * The whole texture (first frame of a strip) scaled with nearest-neighbour to fit 320x180: largest whole zoom, or
+ * shrunk to fit.
+ */
 export async function renderTextureMap(png: Buffer): Promise<Buffer> {
   const { width, height } = await readPngSize(png);
   const isEars = width === EARS_WIDTH && height === EARS_HEIGHT;

@@ -34,8 +34,8 @@ export default function DeleteAccount({ discordUrl }: { discordUrl: string }) {
     <div className="card mx-auto max-w-lg">
       <h1 className="text-3xl font-extrabold">Delete your account</h1>
       <div role="note" className="mt-4 rounded-lg border border-red-500/50 bg-red-500/10 px-4 py-3 text-red-100">
-        This removes everything: your cape, your ears, your gallery textures and likes, and every premium feature you bought. It cannot be undone, and purchases
-        are not refunded.
+        This removes everything: your cape, your ears, your gallery textures and likes, and every premium feature you
+        bought. It cannot be undone, and purchases are not refunded.
       </div>
       {discordUrl && (
         <p className="mt-4 text-ink-300">
@@ -47,7 +47,12 @@ export default function DeleteAccount({ discordUrl }: { discordUrl: string }) {
         </p>
       )}
       <label className="mt-6 flex items-start gap-3">
-        <input type="checkbox" className="mt-1 h-4 w-4 accent-red-600" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />
+        <input
+          type="checkbox"
+          className="mt-1 h-4 w-4 accent-red-600"
+          checked={confirmed}
+          onChange={(event) => setConfirmed(event.target.checked)}
+        />
         <span>I understand that my account and everything in it will be deleted for good.</span>
       </label>
       <button type="button" className="btn-danger mt-6 w-full py-3" disabled={!confirmed || busy} onClick={remove}>

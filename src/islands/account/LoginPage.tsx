@@ -1,4 +1,5 @@
-// /account/login: the Microsoft and game-code login choices, the gallery warning, the Microsoft callback exchange and the message of a login step that sent the player back.
+// /account/login: the Microsoft and game-code login choices, the gallery warning, the Microsoft callback exchange and
+// the message of a login step that sent the player back.
 import { useEffect, useState } from 'react';
 import { apiCall, apiUrl } from '../../lib/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
@@ -11,14 +12,20 @@ import { useClientValue } from '../shared/useClientValue';
 
 /** What the Microsoft sign-in page adds to the login page's address besides `code`: dropped once read. */
 const MICROSOFT_RESPONSE_PARAMS = ['code', 'state', 'session_state', 'error', 'error_description', 'error_uri'];
-/** Where a Microsoft login was going, kept in this tab while the player is on Microsoft's pages (the redirect URI is fixed, so ref cannot ride along). */
+/**
+ * Where a Microsoft login was going, kept in this tab while the player is on Microsoft's pages (the redirect URI is
+ * fixed, so ref cannot ride along).
+ */
 const MICROSOFT_REF_KEY = 'microsoft_login_ref';
 
 let sentBackReason: string | null | undefined;
 let refKeptOnReturn: { ref: string | undefined } | undefined;
 let exchangeStarted = false;
 
-/** The message of the login step that sent the player back here (`?error=<reason>`, ours or Microsoft's), read from the address the page opened with. */
+/**
+ * The message of the login step that sent the player back here (`?error=<reason>`, ours or Microsoft's), read from the
+ * address the page opened with.
+ */
 function sentBackMessage(): string | null {
   sentBackReason ??= new URLSearchParams(location.search).get('error');
   return loginErrorMessage(sentBackReason);
@@ -45,7 +52,10 @@ function takeKeptRef(): string | undefined {
   }
 }
 
-/** The ref kept for a Microsoft login that has come back to this page (with `code` or `error`), read once when the page opens. */
+/**
+ * The ref kept for a Microsoft login that has come back to this page (with `code` or `error`), read once when the page
+ * opens.
+ */
 function refKeptForReturn(): string | undefined {
   if (!refKeptOnReturn) {
     const query = new URLSearchParams(location.search);
@@ -54,7 +64,10 @@ function refKeptForReturn(): string | undefined {
   return refKeptOnReturn.ref;
 }
 
-/** Back on the login page without a login: the address loses what Microsoft sent and gets the kept ref again (for the warning and a retry). */
+/**
+ * Back on the login page without a login: the address loses what Microsoft sent and gets the kept ref again (for the
+ * warning and a retry).
+ */
 function cleanAddress(keptRef: string | undefined): void {
   dropQueryParams(...MICROSOFT_RESPONSE_PARAMS);
   if (keptRef && !currentRef()) setQueryParam('ref', keptRef);
@@ -63,7 +76,9 @@ function cleanAddress(keptRef: string | undefined): void {
 /** One message from the server reads like the page's own messages ("Error: …"); several stay a list. */
 function loginFailureDisplay(body: unknown): ErrorDisplayValue {
   const display = describeApiError(body, 'The Microsoft login failed. Please try again.');
-  return display.kind === 'fields' && display.messages.length === 1 ? { kind: 'message', message: display.messages[0]! } : display;
+  return display.kind === 'fields' && display.messages.length === 1
+    ? { kind: 'message', message: display.messages[0]! }
+    : display;
 }
 
 /** The login page's body. */
@@ -106,17 +121,25 @@ export default function LoginPage({ siteName }: { siteName: string }) {
       <h1 className="text-3xl font-extrabold">Login or Register</h1>
       <p className="mt-2 text-ink-300">Use your game account. There is no separate password.</p>
       {ref?.includes('gallery') && (
-        <div role="note" className="mt-4 rounded-lg border border-amber-500/50 bg-amber-500/10 px-4 py-3 text-sm text-amber-100">
+        <div
+          role="note"
+          className="mt-4 rounded-lg border border-amber-500/50 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
+        >
           Some mods steal images from our gallery. The gallery is for {siteName} users only, so please log in to see it.
         </div>
       )}
       {exchanging ? (
         <p className="mt-6 flex items-center gap-2 text-ink-300" role="status">
-          <span className="h-4 w-4 animate-spin rounded-full border-2 border-brand-400 border-t-transparent" /> Logging you in…
+          <span className="h-4 w-4 animate-spin rounded-full border-2 border-brand-400 border-t-transparent" /> Logging
+          you in…
         </p>
       ) : (
         <div className="mt-6 flex flex-col gap-3">
-          <a className="btn-primary py-3" href={`${apiUrl('microsoftLogin')}${refQuery}`} onClick={() => keepRefForMicrosoft(ref)}>
+          <a
+            className="btn-primary py-3"
+            href={`${apiUrl('microsoftLogin')}${refQuery}`}
+            onClick={() => keepRefForMicrosoft(ref)}
+          >
             Login with Microsoft
           </a>
           <a className="btn-secondary py-3" href={`/account/login/minecraft${refQuery}`}>
@@ -126,7 +149,8 @@ export default function LoginPage({ siteName }: { siteName: string }) {
       )}
       <ErrorDisplay error={error ?? (sentBack ? { kind: 'message', message: sentBack } : null)} />
       <p className="mt-6 text-xs text-ink-300">
-        By logging in you agree to our <a href="/legal/terms">Terms of Service</a> and <a href="/legal/privacy">Privacy Policy</a>.
+        By logging in you agree to our <a href="/legal/terms">Terms of Service</a> and{' '}
+        <a href="/legal/privacy">Privacy Policy</a>.
       </p>
     </div>
   );

@@ -1,6 +1,6 @@
-// The frame every admin list page shares: its title, what stands above the list, the error, a placeholder while the list
-// loads, a line when it is empty, the rows and the pager; and the table some lists show their rows in, which stacks each
-// row into label-and-value lines where the screen is too narrow for its columns.
+// The frame every admin list page shares: its title, what stands above the list, the error, a placeholder while the
+// list loads, a line when it is empty, the rows and the pager; and the table some lists show their rows in, which
+// stacks each row into label-and-value lines where the screen is too narrow for its columns.
 import type { ReactNode } from 'react';
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { PageLink } from '../../lib/types';
@@ -59,8 +59,8 @@ export interface AdminColumn<Row> {
 }
 
 /**
- * The two widths of admin table: `narrow` fits its columns from a 768 px wide screen, `wide` from 1024 px. Below that each
- * row stacks into lines, each cell after its column's header.
+ * The two widths of admin table: `narrow` fits its columns from a 768 px wide screen, `wide` from 1024 px. Below that
+ * each row stacks into lines, each cell after its column's header.
  */
 const TABLE_WIDTHS = {
   narrow: {
@@ -114,7 +114,11 @@ export function AdminTable<Row>({
         </thead>
         <tbody className={layout.body}>
           {rows.map((row) => (
-            <tr key={rowKey(row)} className={`border-b border-ink-800 last:border-0 ${layout.row}`} data-testid={rowTestId}>
+            <tr
+              key={rowKey(row)}
+              className={`border-b border-ink-800 last:border-0 ${layout.row}`}
+              data-testid={rowTestId}
+            >
               {columns.map((column) => (
                 <td
                   key={column.header}

@@ -20,7 +20,8 @@ export function aiLogLinks(pages: ApiAnswer<'aiCapeLogs'>['pages']): PageLink[] 
     active: label === String(current),
   });
   const numbers = [];
-  for (let target = Math.max(1, current - PAGE_WINDOW); target <= Math.min(last, current + PAGE_WINDOW); target++) numbers.push(link(String(target), target));
+  for (let target = Math.max(1, current - PAGE_WINDOW); target <= Math.min(last, current + PAGE_WINDOW); target++)
+    numbers.push(link(String(target), target));
   return [link('Previous', current - 1), ...numbers, link('Next', current + 1)];
 }
 
@@ -51,12 +52,15 @@ export default function AiCapeLogs() {
                   className="w-32 rounded bg-ink-950 [image-rendering:pixelated]"
                 />
               ) : (
-                <span className="flex h-16 w-32 items-center justify-center rounded bg-ink-950 text-xs text-ink-400">No image</span>
+                <span className="flex h-16 w-32 items-center justify-center rounded bg-ink-950 text-xs text-ink-400">
+                  No image
+                </span>
               )}
               <div className="min-w-0">
                 <p className="font-semibold break-words">“{log.request_head}”</p>
                 <p className="mt-1 text-sm text-ink-300">
-                  #{log.id} · {log.username ?? 'Deleted account'} · <time dateTime={machineDate(log.created_at)}>{formatDateTime(log.created_at)}</time>
+                  #{log.id} · {log.username ?? 'Deleted account'} ·{' '}
+                  <time dateTime={machineDate(log.created_at)}>{formatDateTime(log.created_at)}</time>
                 </p>
               </div>
             </li>

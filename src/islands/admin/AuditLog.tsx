@@ -1,5 +1,5 @@
-// /admin/audit: every admin action, newest first, fifteen a page, narrowed to a moderator and/or a player (name or uuid);
-// the filters live in the address so a view can be shared.
+// /admin/audit: every admin action, newest first, fifteen a page, narrowed to a moderator and/or a player (name or
+// uuid); the filters live in the address so a view can be shared.
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/api';
@@ -11,12 +11,24 @@ import { usernameCharacters } from '../../lib/ids';
 /** The page and filters in an address's query. */
 function readQuery(search: string): { page: number; admin: string; player: string } {
   const params = new URLSearchParams(search);
-  return { page: Number(params.get('page') ?? 1) || 1, admin: params.get('admin') ?? '', player: params.get('player') ?? '' };
+  return {
+    page: Number(params.get('page') ?? 1) || 1,
+    admin: params.get('admin') ?? '',
+    player: params.get('player') ?? '',
+  };
 }
 
 /** The query of a view: its page and the filters that are set. */
-function queryOf(view: { page: number; admin: string; player: string }): { page: number; admin?: string; player?: string } {
-  return { page: view.page, ...(view.admin ? { admin: view.admin } : {}), ...(view.player ? { player: view.player } : {}) };
+function queryOf(view: { page: number; admin: string; player: string }): {
+  page: number;
+  admin?: string;
+  player?: string;
+} {
+  return {
+    page: view.page,
+    ...(view.admin ? { admin: view.admin } : {}),
+    ...(view.player ? { player: view.player } : {}),
+  };
 }
 
 /** The audit log's columns. */
@@ -58,7 +70,13 @@ function NameFilter({ label, value, onChange }: { label: string; value: string; 
   return (
     <label className="flex flex-1 flex-col gap-1 text-sm">
       {label}
-      <input className={INPUT} value={value} maxLength={32} placeholder="Name or uuid" onChange={(event) => onChange(usernameCharacters(event.target.value))} />
+      <input
+        className={INPUT}
+        value={value}
+        maxLength={32}
+        placeholder="Name or uuid"
+        onChange={(event) => onChange(usernameCharacters(event.target.value))}
+      />
     </label>
   );
 }
@@ -72,11 +90,17 @@ export default function AuditLog() {
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
 
   useEffect(() => {
-    apiCall('auditLog', { query: queryOf(view) }).then(setList, (failure: unknown) => setError(describeApiError(errorBody(failure))));
+    apiCall('auditLog', { query: queryOf(view) }).then(setList, (failure: unknown) =>
+      setError(describeApiError(errorBody(failure))),
+    );
   }, [view]);
 
   const show = (next: { page: number; admin: string; player: string }) => {
-    history.pushState(null, '', `?${new URLSearchParams(Object.entries(queryOf(next)).map(([key, value]) => [key, String(value)]))}`);
+    history.pushState(
+      null,
+      '',
+      `?${new URLSearchParams(Object.entries(queryOf(next)).map(([key, value]) => [key, String(value)]))}`,
+    );
     setError(null);
     setView(next);
   };
@@ -102,9 +126,16 @@ export default function AuditLog() {
       loadingLabel="Loading the audit log"
       empty="No admin actions match."
       rows={list?.data}
-      pager={list && { links: list.links, onPage: (url) => show({ ...view, page: readQuery(new URL(url, location.origin).search).page }) }}
+      pager={
+        list && {
+          links: list.links,
+          onPage: (url) => show({ ...view, page: readQuery(new URL(url, location.origin).search).page }),
+        }
+      }
     >
-      {(rows) => <AdminTable width="wide" rows={rows} rowKey={(row) => row.id} rowTestId="audit-row" columns={COLUMNS} />}
+      {(rows) => (
+        <AdminTable width="wide" rows={rows} rowKey={(row) => row.id} rowTestId="audit-row" columns={COLUMNS} />
+      )}
     </AdminList>
   );
 }

@@ -5,7 +5,9 @@ import { usePagedList } from './paged-list';
 
 /** The ban list island. */
 export default function BanList() {
-  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList((page) => apiCall('userBans', { query: { page } }));
+  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList((page) =>
+    apiCall('userBans', { query: { page } }),
+  );
   const unban = (uuid: string) => act(() => apiCall('unbanUser', { body: { uuid } }));
 
   return (
@@ -40,10 +42,20 @@ export default function BanList() {
               cell: (row) =>
                 confirming === row.uuid ? (
                   <span className="inline-flex flex-wrap gap-2">
-                    <button type="button" className="btn-danger px-3 py-1" disabled={busy} onClick={() => unban(row.uuid)}>
+                    <button
+                      type="button"
+                      className="btn-danger px-3 py-1"
+                      disabled={busy}
+                      onClick={() => unban(row.uuid)}
+                    >
                       {busy ? 'Unbanning…' : `Confirm unban of ${row.username}`}
                     </button>
-                    <button type="button" className="btn-secondary px-3 py-1" disabled={busy} onClick={() => setConfirming(null)}>
+                    <button
+                      type="button"
+                      className="btn-secondary px-3 py-1"
+                      disabled={busy}
+                      onClick={() => setConfirming(null)}
+                    >
                       Cancel
                     </button>
                   </span>

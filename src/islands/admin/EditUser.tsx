@@ -112,7 +112,11 @@ export default function EditUser() {
         </button>
       </form>
       {banner && (
-        <p role="status" className="mt-4 rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-green-100" data-testid="admin-banner">
+        <p
+          role="status"
+          className="mt-4 rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-green-100"
+          data-testid="admin-banner"
+        >
           {banner}
         </p>
       )}
@@ -122,12 +126,16 @@ export default function EditUser() {
         </p>
       )}
       <ErrorDisplay error={error} />
-      {username && !record && !unknown && !error && <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the player" />}
+      {username && !record && !unknown && !error && (
+        <div className="card mt-6 h-48 animate-pulse" aria-busy="true" aria-label="Loading the player" />
+      )}
       {record && (
         <div className="card mt-6" data-testid="admin-user-record">
           <h2 className="text-2xl font-extrabold">
             <a href={`/user/${record.uuid}`}>{record.username}</a>
-            {record.banned && <span className="ml-3 rounded bg-red-600 px-2 py-0.5 align-middle text-sm font-bold">Banned</span>}
+            {record.banned && (
+              <span className="ml-3 rounded bg-red-600 px-2 py-0.5 align-middle text-sm font-bold">Banned</span>
+            )}
           </h2>
           <div className="mt-4 flex flex-wrap gap-4" data-testid="admin-user-pictures">
             {(['cape', 'ears'] as const).map((slot) => (
@@ -135,7 +143,9 @@ export default function EditUser() {
                 {record[slot] ? (
                   <TextureImage url={record[slot]} alt={`${record.username}'s ${slot}`} />
                 ) : (
-                  <div className="grid aspect-[2/1] w-44 place-items-center rounded-lg border border-dashed border-ink-600 text-ink-300">No {slot}</div>
+                  <div className="grid aspect-[2/1] w-44 place-items-center rounded-lg border border-dashed border-ink-600 text-ink-300">
+                    No {slot}
+                  </div>
                 )}
                 <figcaption className="text-ink-300">{slot === 'cape' ? 'Cape' : 'Ears'}</figcaption>
               </figure>
@@ -145,7 +155,13 @@ export default function EditUser() {
             <dt className="text-ink-300">UUID</dt>
             <dd className="font-mono break-all">{record.uuid}</dd>
             <dt className="text-ink-300">Created</dt>
-            <dd>{record.createdAt ? <time dateTime={machineDate(record.createdAt)}>{formatDate(record.createdAt)}</time> : 'Unknown'}</dd>
+            <dd>
+              {record.createdAt ? (
+                <time dateTime={machineDate(record.createdAt)}>{formatDate(record.createdAt)}</time>
+              ) : (
+                'Unknown'
+              )}
+            </dd>
             {FLAGS.map(([flag, label]) => (
               <div key={flag} className="contents">
                 <dt className="text-ink-300">{label}</dt>
@@ -158,11 +174,14 @@ export default function EditUser() {
                       aria-label={label}
                       disabled={busy}
                       className={`inline-flex items-center gap-2 rounded-full border px-3 py-0.5 font-semibold ${
-                        record.profile[flag] ? 'border-brand-400 bg-brand-500 text-white' : 'border-ink-600 text-ink-200 hover:bg-ink-800'
+                        record.profile[flag]
+                          ? 'border-brand-400 bg-brand-500 text-white'
+                          : 'border-ink-600 text-ink-200 hover:bg-ink-800'
                       }`}
                       onClick={() =>
                         act(
-                          () => apiCall('setUserCapeFlags', { body: { uuid: record.uuid, [flag]: !record.profile[flag] } }),
+                          () =>
+                            apiCall('setUserCapeFlags', { body: { uuid: record.uuid, [flag]: !record.profile[flag] } }),
                           `${label} is now ${record.profile[flag] ? 'off' : 'on'}.`,
                         )
                       }
@@ -181,7 +200,9 @@ export default function EditUser() {
               type="button"
               className="btn-secondary"
               disabled={busy}
-              onClick={() => act(() => apiCall('dropUserCache', { body: { uuid: record.uuid } }), 'The cached profile was dropped.')}
+              onClick={() =>
+                act(() => apiCall('dropUserCache', { body: { uuid: record.uuid } }), 'The cached profile was dropped.')
+              }
             >
               Refresh cache
             </button>
@@ -197,11 +218,13 @@ export default function EditUser() {
                 onConfirm={() =>
                   act(
                     () => apiCall(call, { body: { uuid: record.uuid } }),
-                    ({ players }) => `The ${noun} ${slot === 'ears' ? 'were' : 'was'} removed from ${countOf(players, 'player')}.`,
+                    ({ players }) =>
+                      `The ${noun} ${slot === 'ears' ? 'were' : 'was'} removed from ${countOf(players, 'player')}.`,
                   )
                 }
               >
-                The picture goes on the blocklist, so nobody can upload it again, and every player wearing it loses it at once. This can't be undone.
+                The picture goes on the blocklist, so nobody can upload it again, and every player wearing it loses it
+                at once. This can't be undone.
               </ConfirmButton>
             ))}
           </div>
@@ -209,7 +232,12 @@ export default function EditUser() {
             <legend className="px-1 text-sm font-bold text-red-200">Ban or delete</legend>
             <ReasonSelect reasons={reasons} value={reason} onChange={setReason} />
             <label className="mt-4 flex items-start gap-3 text-sm">
-              <input type="checkbox" className="mt-1 h-4 w-4 accent-red-600" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />
+              <input
+                type="checkbox"
+                className="mt-1 h-4 w-4 accent-red-600"
+                checked={confirmed}
+                onChange={(event) => setConfirmed(event.target.checked)}
+              />
               <span>I am sure: this acts on {record.username} at once.</span>
             </label>
             <div className="mt-4 flex flex-wrap gap-3">
@@ -217,7 +245,12 @@ export default function EditUser() {
                 type="button"
                 className="btn-danger"
                 disabled={busy || !confirmed || !reason || record.banned}
-                onClick={() => act(() => apiCall('banUser', { body: { uuid: record.uuid, confirm: true, reason } }), `${record.username} was banned.`)}
+                onClick={() =>
+                  act(
+                    () => apiCall('banUser', { body: { uuid: record.uuid, confirm: true, reason } }),
+                    `${record.username} was banned.`,
+                  )
+                }
               >
                 Ban
               </button>

@@ -10,7 +10,9 @@ import { reportAnswerer } from './ReportPanel';
 
 /** The gallery report queue island. */
 export default function GalleryReports() {
-  const { list, error, setError, reload, goTo } = usePagedList((page) => apiCall('galleryReports', { query: { page } }));
+  const { list, error, setError, reload, goTo } = usePagedList((page) =>
+    apiCall('galleryReports', { query: { page } }),
+  );
   const reasons = useBanReasons();
   const answer = reportAnswerer('answerGalleryReport', setError, reload);
 

@@ -12,11 +12,23 @@ export function useBanReasons(): Record<string, string> {
 }
 
 /** A labelled select of the reasons, with an empty "Choose a reason" first. */
-export function ReasonSelect({ reasons, value, onChange }: { reasons: Record<string, string>; value: string; onChange: (key: string) => void }) {
+export function ReasonSelect({
+  reasons,
+  value,
+  onChange,
+}: {
+  reasons: Record<string, string>;
+  value: string;
+  onChange: (key: string) => void;
+}) {
   return (
     <label className="flex flex-col gap-1 text-sm">
       Reason
-      <select className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2" value={value} onChange={(event) => onChange(event.target.value)}>
+      <select
+        className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
         <option value="">Choose a reason</option>
         {Object.entries(reasons).map(([key, text]) => (
           <option key={key} value={key}>

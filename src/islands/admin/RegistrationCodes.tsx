@@ -43,7 +43,8 @@ export default function RegistrationCodes() {
         Registration codes
       </h1>
       <p className="mt-2 text-ink-300">
-        A one-time code a player enters at <a href="/account/login/minecraft">Login using Minecraft</a>. The account is created if it does not exist yet.
+        A one-time code a player enters at <a href="/account/login/minecraft">Login using Minecraft</a>. The account is
+        created if it does not exist yet.
       </p>
       <form className="mt-6 flex flex-col gap-3 sm:flex-row" onSubmit={generate}>
         <label className="sr-only" htmlFor="registration-username">

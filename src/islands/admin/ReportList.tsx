@@ -7,9 +7,15 @@ import { ReportGrounds } from './ReportGrounds';
 import { ReportPanel, type ReportAction } from './ReportPanel';
 
 /** What both report queues know of a report. */
-type QueuedReport = Pick<ApiAnswer<'galleryReports'>['data'][number], 'id' | 'createdAt' | 'reason' | 'note' | 'reasonKey'>;
+type QueuedReport = Pick<
+  ApiAnswer<'galleryReports'>['data'][number],
+  'id' | 'createdAt' | 'reason' | 'note' | 'reasonKey'
+>;
 
-/** The reports as cards, each marked with `testId`: `media` beside the rest; `byline` is followed by " on " and when the report was made. */
+/**
+ * The reports as cards, each marked with `testId`: `media` beside the rest; `byline` is followed by " on " and when the
+ * report was made.
+ */
 export function ReportList<Report extends QueuedReport>({
   reports,
   testId,
@@ -40,7 +46,8 @@ export function ReportList<Report extends QueuedReport>({
           <div className="min-w-0">
             <p className="font-bold break-words">{title(report)}</p>
             <p className="text-sm text-ink-300">
-              {byline(report)} on <time dateTime={machineDate(report.createdAt)}>{formatDateTime(report.createdAt)}</time>
+              {byline(report)} on{' '}
+              <time dateTime={machineDate(report.createdAt)}>{formatDateTime(report.createdAt)}</time>
             </p>
             <ReportGrounds reason={report.reason} note={report.note} />
             <div className="mt-3">

@@ -14,7 +14,11 @@ const LABELS: Record<ReportAction, string> = { IGNORE: 'Ignore', REMOVE: 'Remove
  * A report queue's answer call: posts `{id, action, reason}` with `call`, shows a refusal through `setError`, and calls
  * `reload` either way (the report may have been answered by someone else meanwhile).
  */
-export function reportAnswerer(call: 'answerUserReport' | 'answerGalleryReport', setError: (error: ErrorDisplayValue | null) => void, reload: () => void) {
+export function reportAnswerer(
+  call: 'answerUserReport' | 'answerGalleryReport',
+  setError: (error: ErrorDisplayValue | null) => void,
+  reload: () => void,
+) {
   return async (id: number, action: ReportAction, reason: string | null): Promise<void> => {
     setError(null);
     try {
@@ -49,7 +53,8 @@ export function ReportPanel({
 
   const choose = (action: ReportAction | null) => {
     setChosen(action);
-    const startsFromReport = (action === 'REMOVE' || action === 'BAN') && reportedReason !== null && Object.hasOwn(reasons, reportedReason);
+    const startsFromReport =
+      (action === 'REMOVE' || action === 'BAN') && reportedReason !== null && Object.hasOwn(reasons, reportedReason);
     setReason(startsFromReport ? reportedReason : '');
   };
   const confirm = async () => {
@@ -66,7 +71,12 @@ export function ReportPanel({
     return (
       <div className="flex flex-wrap gap-2">
         {actions.map((action) => (
-          <button key={action} type="button" className={action === 'BAN' ? 'btn-danger px-3 py-1' : 'btn-secondary px-3 py-1'} onClick={() => choose(action)}>
+          <button
+            key={action}
+            type="button"
+            className={action === 'BAN' ? 'btn-danger px-3 py-1' : 'btn-secondary px-3 py-1'}
+            onClick={() => choose(action)}
+          >
             {LABELS[action]}
           </button>
         ))}
@@ -74,13 +84,22 @@ export function ReportPanel({
     );
   }
   return (
-    <div className="flex flex-col gap-3 rounded-lg border border-ink-700 p-3" role="group" aria-label={`${LABELS[chosen]} ${subject}`}>
+    <div
+      className="flex flex-col gap-3 rounded-lg border border-ink-700 p-3"
+      role="group"
+      aria-label={`${LABELS[chosen]} ${subject}`}
+    >
       <p className="text-sm">
         {LABELS[chosen]} {subject}?
       </p>
       {needsReason && <ReasonSelect reasons={reasons} value={reason} onChange={setReason} />}
       <div className="flex gap-2">
-        <button type="button" className="btn-danger px-3 py-1" disabled={busy || (needsReason && !reason)} onClick={confirm}>
+        <button
+          type="button"
+          className="btn-danger px-3 py-1"
+          disabled={busy || (needsReason && !reason)}
+          onClick={confirm}
+        >
           {busy ? 'Working…' : `Confirm ${LABELS[chosen].toLowerCase()}`}
         </button>
         <button type="button" className="btn-secondary px-3 py-1" disabled={busy} onClick={() => choose(null)}>

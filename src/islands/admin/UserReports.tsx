@@ -37,12 +37,20 @@ export default function UserReports() {
           media={(report) => (
             <div className="flex items-start gap-3">
               {report.cape ? (
-                <img src={report.cape} alt={`${report.username}'s reported cape`} className="w-32 rounded bg-ink-950 [image-rendering:pixelated]" />
+                <img
+                  src={report.cape}
+                  alt={`${report.username}'s reported cape`}
+                  className="w-32 rounded bg-ink-950 [image-rendering:pixelated]"
+                />
               ) : (
                 <span className="text-sm text-ink-400">No cape</span>
               )}
               {report.ears && (
-                <img src={report.ears} alt={`${report.username}'s reported ears`} className="w-14 rounded bg-ink-950 [image-rendering:pixelated]" />
+                <img
+                  src={report.ears}
+                  alt={`${report.username}'s reported ears`}
+                  className="w-14 rounded bg-ink-950 [image-rendering:pixelated]"
+                />
               )}
             </div>
           )}

@@ -7,14 +7,20 @@ import { usePagedList } from './paged-list';
 
 /** The gallery whitelist island. */
 export default function Whitelist() {
-  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList((page) => apiCall('whitelist', { query: { page } }));
+  const { list, error, goTo, confirming, setConfirming, busy, act } = usePagedList((page) =>
+    apiCall('whitelist', { query: { page } }),
+  );
   const remove = (hash: string) => act(() => apiCall('unwhitelist', { body: { hash } }));
 
   return (
     <AdminList
       titleId="whitelist-title"
       title="Gallery whitelist"
-      above={<p className="mt-2 text-ink-300">Textures marked safe by staff. Players cannot report them until the mark is removed.</p>}
+      above={
+        <p className="mt-2 text-ink-300">
+          Textures marked safe by staff. Players cannot report them until the mark is removed.
+        </p>
+      }
       error={error}
       loadingLabel="Loading the whitelist"
       empty="No texture is whitelisted."
@@ -44,15 +50,29 @@ export default function Whitelist() {
               </div>
               {confirming === row.hash ? (
                 <span className="flex flex-wrap gap-2">
-                  <button type="button" className="btn-danger px-3 py-1" disabled={busy} onClick={() => remove(row.hash)}>
+                  <button
+                    type="button"
+                    className="btn-danger px-3 py-1"
+                    disabled={busy}
+                    onClick={() => remove(row.hash)}
+                  >
                     {busy ? 'Removing…' : 'Confirm: remove from the whitelist'}
                   </button>
-                  <button type="button" className="btn-secondary px-3 py-1" disabled={busy} onClick={() => setConfirming(null)}>
+                  <button
+                    type="button"
+                    className="btn-secondary px-3 py-1"
+                    disabled={busy}
+                    onClick={() => setConfirming(null)}
+                  >
                     Cancel
                   </button>
                 </span>
               ) : (
-                <button type="button" className="btn-secondary self-start px-3 py-1" onClick={() => setConfirming(row.hash)}>
+                <button
+                  type="button"
+                  className="btn-secondary self-start px-3 py-1"
+                  onClick={() => setConfirming(row.hash)}
+                >
                   Remove from whitelist
                 </button>
               )}

@@ -27,7 +27,11 @@ export default function AiCapeCreator() {
   const [problem, setProblem] = useState<string | null>(null);
   const [maker, setMaker] = useState<ApiAnswer<'aiProvider'> | null>(null);
   const hintId = useId();
-  const state = useCreation(asked ? `${asked.count}:${asked.prompt}` : null, (signal) => requestPromptCape(asked!.prompt, signal), 'server-message');
+  const state = useCreation(
+    asked ? `${asked.count}:${asked.prompt}` : null,
+    (signal) => requestPromptCape(asked!.prompt, signal),
+    'server-message',
+  );
 
   useEffect(() => {
     apiCall('aiProvider')
@@ -46,7 +50,10 @@ export default function AiCapeCreator() {
       title="AI Cape Creator"
       intro={
         maker?.builtIn ? (
-          <>Describe a cape and our built-in pattern generator draws it from your words: colours, shapes and text in quotes.</>
+          <>
+            Describe a cape and our built-in pattern generator draws it from your words: colours, shapes and text in
+            quotes.
+          </>
         ) : (
           <>Describe a cape and an AI draws it for you.</>
         )
@@ -67,7 +74,8 @@ export default function AiCapeCreator() {
           htmlFor="ai-prompt"
           hint={
             <span id={hintId}>
-              {[...prompt].length}/{AI_PROMPT_MAX} characters. For example: gold star on navy, or red and white stripes text:GG
+              {[...prompt].length}/{AI_PROMPT_MAX} characters. For example: gold star on navy, or red and white stripes
+              text:GG
             </span>
           }
         >

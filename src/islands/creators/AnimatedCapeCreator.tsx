@@ -16,7 +16,10 @@ export default function AnimatedCapeCreator() {
   const [elytra, setElytra] = useState(false);
   const gifProblem = gif ? checkPicture(gif, ['image/gif'], creatorMessages.animatedType) : null;
   const backgroundProblem = background ? checkPicture(background, ['image/png'], creatorMessages.backgroundType) : null;
-  const key = gif && !gifProblem && !backgroundProblem ? [fileKey(gif), fileKey(background), scale, colour, elytra].join('|') : null;
+  const key =
+    gif && !gifProblem && !backgroundProblem
+      ? [fileKey(gif), fileKey(background), scale, colour, elytra].join('|')
+      : null;
   const state = useCreation(
     key,
     (signal, onProgress) =>
@@ -37,7 +40,13 @@ export default function AnimatedCapeCreator() {
       fileName="animated-cape"
       idleHint="Choose a GIF to see your animated cape."
     >
-      <PicturePicker label="Animation (GIF)" accept=".gif" hint="A GIF of up to 64 frames, 2 MB at most" problem={gifProblem} onFile={setGif} />
+      <PicturePicker
+        label="Animation (GIF)"
+        accept=".gif"
+        hint="A GIF of up to 64 frames, 2 MB at most"
+        problem={gifProblem}
+        onFile={setGif}
+      />
       <PicturePicker
         label="Background (PNG, optional)"
         accept=".png"

@@ -1,6 +1,6 @@
 // /gallery/banner-capes: a banner from the LivzMC or Planet Minecraft editor on a cape: the URL
-// box with the host rule and its message, top and bottom colours (red and green), alignment (scale, top, middle, bottom);
-// a failed request stops the loading silently.
+// box with the host rule and its message, top and bottom colours (red and green), alignment (scale, top, middle,
+// bottom); a failed request stops the loading silently.
 import { useId, useState } from 'react';
 import { bannerIdFromUrl, bannerServiceFromUrl, unsupportedBannerMessage } from '../../lib/banner-url';
 import { BANNER_ALIGNMENTS, type BannerAlignment } from '../../lib/creator-rules';
@@ -32,7 +32,13 @@ export default function BannerCapes() {
   const banner = readBannerUrl(url);
   const path =
     banner && 'id' in banner
-      ? apiPath('bannerCape', { service: banner.service, bannerId: banner.id, top: top.slice(1), bottom: bottom.slice(1), alignment })
+      ? apiPath('bannerCape', {
+          service: banner.service,
+          bannerId: banner.id,
+          top: top.slice(1),
+          bottom: bottom.slice(1),
+          alignment,
+        })
       : null;
   const state = useCreation(path, (signal) => requestCreation(path!, signal), 'silent', 300);
   const problem = banner && 'problem' in banner ? banner.problem : null;
@@ -46,7 +52,12 @@ export default function BannerCapes() {
             LivzMC
           </a>{' '}
           or{' '}
-          <a className="underline" href="https://www.planetminecraft.com/banner/" target="_blank" rel="noopener noreferrer">
+          <a
+            className="underline"
+            href="https://www.planetminecraft.com/banner/"
+            target="_blank"
+            rel="noopener noreferrer"
+          >
             Planet Minecraft
           </a>
           , then paste its link here.
@@ -56,7 +67,11 @@ export default function BannerCapes() {
       fileName="banner-cape"
       idleHint="Paste a banner link to see your cape."
     >
-      <Field label="Banner link" htmlFor="banner-url" hint={problem ? undefined : 'For example https://www.planetminecraft.com/banner/?b=g2v'}>
+      <Field
+        label="Banner link"
+        htmlFor="banner-url"
+        hint={problem ? undefined : 'For example https://www.planetminecraft.com/banner/?b=g2v'}
+      >
         <input
           id="banner-url"
           type="url"
@@ -84,7 +99,13 @@ export default function BannerCapes() {
         <div className="flex flex-wrap gap-4">
           {BANNER_ALIGNMENTS.map((value) => (
             <label key={value} className="flex cursor-pointer items-center gap-2 text-sm capitalize">
-              <input type="radio" name="banner-alignment" value={value} checked={alignment === value} onChange={() => setAlignment(value)} />
+              <input
+                type="radio"
+                name="banner-alignment"
+                value={value}
+                checked={alignment === value}
+                onChange={() => setAlignment(value)}
+              />
               {value}
             </label>
           ))}

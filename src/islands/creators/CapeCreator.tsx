@@ -18,7 +18,14 @@ export default function CapeCreator() {
   const key = file && !problem ? [fileKey(file), scale, color, elytra].join('|') : null;
   const state = useCreation(
     key,
-    (signal, onProgress) => uploadCreation('imageCape', { file: file! }, { scale: String(scale), color, elytra: String(elytra) }, signal, onProgress),
+    (signal, onProgress) =>
+      uploadCreation(
+        'imageCape',
+        { file: file! },
+        { scale: String(scale), color, elytra: String(elytra) },
+        signal,
+        onProgress,
+      ),
     'server-message',
   );
   return (
@@ -29,7 +36,13 @@ export default function CapeCreator() {
       fileName="cape"
       idleHint="Choose a picture to see your cape."
     >
-      <PicturePicker label="Picture" accept=".png,.jpg,.jpeg,.gif,.webp" hint="PNG, JPEG, GIF or WebP up to 2 MB" problem={problem} onFile={setFile} />
+      <PicturePicker
+        label="Picture"
+        accept=".png,.jpg,.jpeg,.gif,.webp"
+        hint="PNG, JPEG, GIF or WebP up to 2 MB"
+        problem={problem}
+        onFile={setFile}
+      />
       <ScaleSelect scale={scale} onScale={setScale} />
       <Switch label="Auto colour (the picture's average colour)" checked={auto} onChange={setAuto} />
       <ColourField label="Colour of the edges" colour={colour} onColour={setColour} disabled={auto} />

@@ -34,7 +34,10 @@ function capeTexture(creation: Creation | null): CapeTexture | null {
   return creation.frames > 1 ? { kind: 'strip', url: creation.cape } : { kind: 'image', url: creation.cape };
 }
 
-/** An object URL of the cape's bytes, so the download link saves the file whatever origin the textures come from (null until fetched). */
+/**
+ * An object URL of the cape's bytes, so the download link saves the file whatever origin the textures come from (null
+ * until fetched).
+ */
 function useDownloadUrl(creation: Creation | null): string | null {
   const [download, setDownload] = useState<{ cape: string; url: string } | null>(null);
   useEffect(() => {
@@ -95,7 +98,13 @@ function CreationActions({ creation }: { creation: Creation }) {
         <button type="button" className="btn-secondary" onClick={() => void wearIt()} disabled={wear === 'busy'}>
           {wear === 'busy' ? 'Saving…' : 'Use as my cape'}
         </button>
-        <button type="button" className="btn-secondary" aria-expanded={sharing} aria-controls={formId} onClick={() => setSharing((open) => !open)}>
+        <button
+          type="button"
+          className="btn-secondary"
+          aria-expanded={sharing}
+          aria-controls={formId}
+          onClick={() => setSharing((open) => !open)}
+        >
           Share to the gallery
         </button>
       </div>
@@ -113,7 +122,15 @@ function CreationActions({ creation }: { creation: Creation }) {
             void share();
           }}
         >
-          <TitleAndTagsFields title={title} onTitle={setTitle} tags={tags} selected={selected} onSelected={setSelected} busy={busy} autoFocus />
+          <TitleAndTagsFields
+            title={title}
+            onTitle={setTitle}
+            tags={tags}
+            selected={selected}
+            onSelected={setSelected}
+            busy={busy}
+            autoFocus
+          />
           <button type="submit" className="btn-primary self-start" disabled={busy}>
             {busy ? 'Sharing…' : 'Share'}
           </button>
@@ -124,7 +141,10 @@ function CreationActions({ creation }: { creation: Creation }) {
   );
 }
 
-/** What the empty preview says after a failed request: the error below it says why when there is one (an outside service that failed is not the settings' fault). */
+/**
+ * What the empty preview says after a failed request: the error below it says why when there is one (an outside service
+ * that failed is not the settings' fault).
+ */
 function invalidHint(state: CreationState): string {
   return state.error ? 'No cape was made.' : 'No cape could be made with these settings.';
 }
@@ -147,8 +167,16 @@ export function CreatorFrame({ title, intro, children, state, fileName, idleHint
         <section className="card flex min-w-0 flex-col gap-5" aria-label="Settings">
           {children}
         </section>
-        <section className="card flex min-w-0 flex-col gap-4" aria-label="Your cape" data-testid="creator-result" data-state={status}>
-          <div className="relative mx-auto aspect-[16/9] w-full max-w-[320px] overflow-hidden rounded-xl bg-ink-950" aria-busy={loading}>
+        <section
+          className="card flex min-w-0 flex-col gap-4"
+          aria-label="Your cape"
+          data-testid="creator-result"
+          data-state={status}
+        >
+          <div
+            className="relative mx-auto aspect-[16/9] w-full max-w-[320px] overflow-hidden rounded-xl bg-ink-950"
+            aria-busy={loading}
+          >
             {shown ? (
               <img
                 src={shown.preview}
@@ -164,8 +192,15 @@ export function CreatorFrame({ title, intro, children, state, fileName, idleHint
               </p>
             )}
             {loading && (
-              <div className="absolute inset-0 flex items-center justify-center bg-ink-950/70" role="status" data-testid="creator-loading">
-                <span className="h-8 w-8 animate-spin rounded-full border-4 border-ink-600 border-t-brand-400" aria-hidden="true" />
+              <div
+                className="absolute inset-0 flex items-center justify-center bg-ink-950/70"
+                role="status"
+                data-testid="creator-loading"
+              >
+                <span
+                  className="h-8 w-8 animate-spin rounded-full border-4 border-ink-600 border-t-brand-400"
+                  aria-hidden="true"
+                />
                 <span className="sr-only">Making your cape…</span>
               </div>
             )}

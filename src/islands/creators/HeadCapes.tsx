@@ -1,5 +1,5 @@
-// /gallery/head-capes: a player's face on a cape: username, helmet layer, red/green/blue/brightness sliders; a failure stops
-// the loading silently, except that a player service that cannot be reached is named.
+// /gallery/head-capes: a player's face on a cape: username, helmet layer, red/green/blue/brightness sliders; a failure
+// stops the loading silently, except that a player service that cannot be reached is named.
 import { useState } from 'react';
 import { cleanUsername } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';
@@ -19,7 +19,11 @@ export default function HeadCapes() {
   const path = apiPath('headCape', { username, ...sliders, helmetOverlay: helmet });
   const state = useCreation(username ? path : null, (signal) => requestCreation(path, signal), 'silent', SETTLE_MS);
   const slider = (name: keyof typeof sliders, label: string) => (
-    <Slider label={label} value={sliders[name]} onValue={(value) => setSliders((previous) => ({ ...previous, [name]: value }))} />
+    <Slider
+      label={label}
+      value={sliders[name]}
+      onValue={(value) => setSliders((previous) => ({ ...previous, [name]: value }))}
+    />
   );
   return (
     <CreatorFrame

@@ -43,7 +43,11 @@ export default function OptifineCapes() {
     choice === 'username' ? OPTIFINE_LOOKUP_DEBOUNCE_MS : 0,
   );
   const colour = (name: keyof typeof colours, label: string) => (
-    <ColourField label={label} colour={colours[name]} onColour={(value) => setColours((previous) => ({ ...previous, [name]: value }))} />
+    <ColourField
+      label={label}
+      colour={colours[name]}
+      onColour={(value) => setColours((previous) => ({ ...previous, [name]: value }))}
+    />
   );
   return (
     <CreatorFrame
@@ -54,7 +58,12 @@ export default function OptifineCapes() {
       idleHint="Type a username to look up their OptiFine cape."
     >
       <Field label="Design" htmlFor="optifine-design">
-        <select id="optifine-design" value={choice} onChange={(event) => setChoice(event.target.value as Choice)} className={INPUT_CLASS}>
+        <select
+          id="optifine-design"
+          value={choice}
+          onChange={(event) => setChoice(event.target.value as Choice)}
+          className={INPUT_CLASS}
+        >
           {[...OPTIFINE_DESIGNS, 'custom' as const, 'username' as const].map((value) => (
             <option key={value} value={value}>
               {choiceLabel(value)}

@@ -1,13 +1,30 @@
-// The creators' form controls: a labelled field, a picture picker, the scale choice, colour pickers, switches and sliders.
+// The creators' form controls: a labelled field, a picture picker, the scale choice, colour pickers, switches and
+// sliders.
 import { useId, type ReactNode } from 'react';
-import { capeWidthForScale, CREATOR_MAX_SCALE, CREATOR_MIN_SCALE, SLIDER_MAX, SLIDER_MIN } from '../../lib/creator-rules';
+import {
+  capeWidthForScale,
+  CREATOR_MAX_SCALE,
+  CREATOR_MIN_SCALE,
+  SLIDER_MAX,
+  SLIDER_MIN,
+} from '../../lib/creator-rules';
 
 /** The style of the creators' text boxes and selects. */
 export const INPUT_CLASS =
   'w-full rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 placeholder:text-ink-600 focus:border-brand-400 focus:outline-none disabled:opacity-60';
 
 /** A label above a control, with an optional hint below it. */
-export function Field({ label, hint, children, htmlFor }: { label: string; hint?: ReactNode; children: ReactNode; htmlFor: string }) {
+export function Field({
+  label,
+  hint,
+  children,
+  htmlFor,
+}: {
+  label: string;
+  hint?: ReactNode;
+  children: ReactNode;
+  htmlFor: string;
+}) {
   return (
     <div>
       <label htmlFor={htmlFor} className="mb-1.5 block text-sm font-semibold">
@@ -55,7 +72,10 @@ export function PicturePicker({
 /** The scale select: 1..6, each with the cape's size. */
 export function ScaleSelect({ scale, onScale }: { scale: number; onScale: (scale: number) => void }) {
   const id = useId();
-  const scales = Array.from({ length: CREATOR_MAX_SCALE - CREATOR_MIN_SCALE + 1 }, (_, index) => CREATOR_MIN_SCALE + index);
+  const scales = Array.from(
+    { length: CREATOR_MAX_SCALE - CREATOR_MIN_SCALE + 1 },
+    (_, index) => CREATOR_MIN_SCALE + index,
+  );
   return (
     <Field label="Scale" htmlFor={id}>
       <select id={id} value={scale} onChange={(event) => onScale(Number(event.target.value))} className={INPUT_CLASS}>
@@ -70,7 +90,17 @@ export function ScaleSelect({ scale, onScale }: { scale: number; onScale: (scale
 }
 
 /** A colour picker with its hex value shown. */
-export function ColourField({ label, colour, onColour, disabled }: { label: string; colour: string; onColour: (colour: string) => void; disabled?: boolean }) {
+export function ColourField({
+  label,
+  colour,
+  onColour,
+  disabled,
+}: {
+  label: string;
+  colour: string;
+  onColour: (colour: string) => void;
+  disabled?: boolean;
+}) {
   const id = useId();
   return (
     <Field label={label} htmlFor={id}>
@@ -90,10 +120,23 @@ export function ColourField({ label, colour, onColour, disabled }: { label: stri
 }
 
 /** A labelled checkbox. */
-export function Switch({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+export function Switch({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
   return (
     <label className="flex cursor-pointer items-center gap-2 text-sm">
-      <input type="checkbox" className="h-4 w-4" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+      <input
+        type="checkbox"
+        className="h-4 w-4"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
       {label}
     </label>
   );

@@ -36,7 +36,13 @@ export async function uploadCreation(
 ): Promise<Creation> {
   const [first, ...others] = Object.entries(files);
   if (!first) throw new CreationFailed(422, undefined);
-  const response = await uploadFile(call, first[1], { field: first[0], fields, extraFiles: Object.fromEntries(others), signal, onProgress });
+  const response = await uploadFile(call, first[1], {
+    field: first[0],
+    fields,
+    extraFiles: Object.fromEntries(others),
+    signal,
+    onProgress,
+  });
   if (response.ok) return response.body;
   throw new CreationFailed(response.status, response.body);
 }

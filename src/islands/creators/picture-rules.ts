@@ -5,7 +5,11 @@ import { CREATOR_INPUT_MAX_BYTES, creatorMessages } from '../../lib/creator-rule
 export const PICTURE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /** Checks a picked picture's size and type; returns the message, or null when it passes. */
-export function checkPicture(file: File, types: readonly string[], typeMessage: string = creatorMessages.inputType): string | null {
+export function checkPicture(
+  file: File,
+  types: readonly string[],
+  typeMessage: string = creatorMessages.inputType,
+): string | null {
   if (file.size > CREATOR_INPUT_MAX_BYTES) return creatorMessages.inputTooBig;
   if (!types.includes(file.type)) return typeMessage;
   return null;

@@ -9,7 +9,10 @@ import { CreationFailed, type Creation } from './creator-api';
 /** Makes a cape; the signal aborts it when the settings change again. */
 export type MakeCreation = (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<Creation>;
 
-/** What a failure shows: the server's message, nothing (the loading just stops), or a fixed message (an outside service's failure shows the server's message whatever the choice). */
+/**
+ * What a failure shows: the server's message, nothing (the loading just stops), or a fixed message (an outside
+ * service's failure shows the server's message whatever the choice).
+ */
 export type FailureDisplay = 'server-message' | 'silent' | { message: string };
 
 /** The creator's state: idle (nothing asked yet), loading, ready (a cape) or invalid (the last request failed). */
@@ -39,7 +42,12 @@ function failureMessage(error: unknown, display: FailureDisplay): ErrorDisplay |
 }
 
 /** Runs `make` whenever `key` changes (after `debounceMs`); a null key (settings incomplete) goes back to idle. */
-export function useCreation(key: string | null, make: MakeCreation, failure: FailureDisplay, debounceMs = 0): CreationState {
+export function useCreation(
+  key: string | null,
+  make: MakeCreation,
+  failure: FailureDisplay,
+  debounceMs = 0,
+): CreationState {
   const [state, setState] = useState<CreationState>({ status: 'idle', creation: null, error: null, progress: null });
   // The latest callbacks and settings, read when a request starts (only a new key starts one).
   const latest = useRef({ make, failure, debounceMs });
@@ -49,7 +57,12 @@ export function useCreation(key: string | null, make: MakeCreation, failure: Fai
 
   useEffect(() => {
     if (key === null) {
-      setState((previous) => ({ ...previous, status: previous.creation ? 'ready' : 'idle', error: null, progress: null }));
+      setState((previous) => ({
+        ...previous,
+        status: previous.creation ? 'ready' : 'idle',
+        error: null,
+        progress: null,
+      }));
       return;
     }
     const controller = new AbortController();
@@ -57,11 +70,22 @@ export function useCreation(key: string | null, make: MakeCreation, failure: Fai
     const { failure: display, debounceMs: delay } = latest.current;
     const timer = window.setTimeout(() => {
       latest.current
-        .make(controller.signal, (fraction) => !controller.signal.aborted && setState((previous) => ({ ...previous, progress: fraction })))
-        .then((creation) => !controller.signal.aborted && setState({ status: 'ready', creation, error: null, progress: null }))
+        .make(
+          controller.signal,
+          (fraction) => !controller.signal.aborted && setState((previous) => ({ ...previous, progress: fraction })),
+        )
+        .then(
+          (creation) =>
+            !controller.signal.aborted && setState({ status: 'ready', creation, error: null, progress: null }),
+        )
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
-          setState((previous) => ({ ...previous, status: 'invalid', error: failureMessage(error, display), progress: null }));
+          setState((previous) => ({
+            ...previous,
+            status: 'invalid',
+            error: failureMessage(error, display),
+            progress: null,
+          }));
         });
     }, delay);
     return () => {

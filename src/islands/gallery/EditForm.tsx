@@ -7,7 +7,15 @@ import { TitleAndTagsFields } from './TitleAndTagsFields';
 import { useGalleryFieldsSubmit } from './useGalleryFieldsSubmit';
 
 /** The edit form; `onSaved` runs after the server accepted the change. */
-export function EditForm({ item, onSaved, onCancel }: { item: GalleryItem; onSaved: () => void; onCancel: () => void }) {
+export function EditForm({
+  item,
+  onSaved,
+  onCancel,
+}: {
+  item: GalleryItem;
+  onSaved: () => void;
+  onCancel: () => void;
+}) {
   const tags = useTags();
   const [title, setTitle] = useState(item.title);
   const [selected, setSelected] = useState(item.tags.map((tag) => tag.tag_key));
@@ -29,7 +37,15 @@ export function EditForm({ item, onSaved, onCancel }: { item: GalleryItem; onSav
         if (event.key === 'Escape' && !busy) onCancel();
       }}
     >
-      <TitleAndTagsFields title={title} onTitle={setTitle} tags={tags} selected={selected} onSelected={setSelected} busy={busy} autoFocus />
+      <TitleAndTagsFields
+        title={title}
+        onTitle={setTitle}
+        tags={tags}
+        selected={selected}
+        onSelected={setSelected}
+        busy={busy}
+        autoFocus
+      />
       <ErrorDisplay error={error} />
       <div className="flex flex-wrap gap-3">
         <button type="submit" className="btn-primary min-w-28" disabled={busy}>

@@ -1,7 +1,15 @@
-// /gallery: the search sidebar (title, type, tags, sort) and the infinite-scroll listing; the filters live in the URL query.
+// /gallery: the search sidebar (title, type, tags, sort) and the infinite-scroll listing; the filters live in the URL
+// query.
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { cleanTitle, GALLERY_SEARCH_DEBOUNCE_MS, GALLERY_SORTS, GALLERY_TYPES, type GallerySort, type GalleryTypeName } from '../../lib/gallery-rules';
+import {
+  cleanTitle,
+  GALLERY_SEARCH_DEBOUNCE_MS,
+  GALLERY_SORTS,
+  GALLERY_TYPES,
+  type GallerySort,
+  type GalleryTypeName,
+} from '../../lib/gallery-rules';
 import { $user } from '../../lib/session';
 import { BackButton } from './BackButton';
 import { filtersFromSearch, searchFromFilters, type GalleryFilters } from '../../lib/gallery-query';
@@ -25,7 +33,10 @@ export default function GalleryBrowser() {
   // The title search waits until typing pauses.
   useEffect(() => {
     if (titleInput === filters.title) return;
-    const timer = window.setTimeout(() => setFilters((current) => ({ ...current, title: titleInput })), GALLERY_SEARCH_DEBOUNCE_MS);
+    const timer = window.setTimeout(
+      () => setFilters((current) => ({ ...current, title: titleInput })),
+      GALLERY_SEARCH_DEBOUNCE_MS,
+    );
     return () => window.clearTimeout(timer);
   }, [titleInput, filters.title]);
 
@@ -47,12 +58,19 @@ export default function GalleryBrowser() {
   }, []);
 
   const key = useMemo(() => JSON.stringify(filters), [filters]);
-  const fetchPage = useCallback((page: number, signal: AbortSignal) => fetchGalleryPage(filters, page, signal), [filters]);
+  const fetchPage = useCallback(
+    (page: number, signal: AbortSignal) => fetchGalleryPage(filters, page, signal),
+    [filters],
+  );
   const list = useInfiniteGallery(key, fetchPage);
 
   const update = (patch: Partial<GalleryFilters>) => setFilters((current) => ({ ...current, ...patch }));
   const toggleType = (name: GalleryTypeName, on: boolean) =>
-    update({ types: (Object.keys(GALLERY_TYPES) as GalleryTypeName[]).filter((type) => (type === name ? on : filters.types.includes(type))) });
+    update({
+      types: (Object.keys(GALLERY_TYPES) as GalleryTypeName[]).filter((type) =>
+        type === name ? on : filters.types.includes(type),
+      ),
+    });
   const clear = () => {
     setTitleInput('');
     setFilters(clearedFilters(filters));
@@ -87,7 +105,9 @@ export default function GalleryBrowser() {
       <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0 flex-[1_1_18rem]">
           <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Official Gallery</h1>
-          <p className="mt-1 text-ink-300">Capes and ears made by the community. Like them, download them, wear them.</p>
+          <p className="mt-1 text-ink-300">
+            Capes and ears made by the community. Like them, download them, wear them.
+          </p>
         </div>
         <a href="/gallery/new" className="btn-primary">
           <PlusIcon /> Upload a texture
@@ -134,7 +154,10 @@ export default function GalleryBrowser() {
               <legend className="mb-1.5 text-sm font-semibold">Type</legend>
               <div className="flex flex-col gap-1.5">
                 {(Object.keys(GALLERY_TYPES) as GalleryTypeName[]).map((name) => (
-                  <label key={name} className="flex cursor-pointer items-center gap-2 text-sm text-ink-300 hover:text-ink-100">
+                  <label
+                    key={name}
+                    className="flex cursor-pointer items-center gap-2 text-sm text-ink-300 hover:text-ink-100"
+                  >
                     <input
                       type="checkbox"
                       className="h-4 w-4 accent-brand-500"

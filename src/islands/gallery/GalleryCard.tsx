@@ -1,10 +1,20 @@
-// One gallery card: the preview, title and author links, Wear this, like and download counts, and the report and delete steps.
+// One gallery card: the preview, title and author links, Wear this, like and download counts, and the report and delete
+// steps.
 import { memo, useEffect, useRef, useState, type MouseEvent } from 'react';
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { deleteItem, itemHref, previewUrl, reportItem, userGalleryHref, type GalleryItem } from './gallery-api';
 import { FlagIcon, TrashIcon } from './icons';
-import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WearButton, WearStatus, WhitelistedNotice } from './ItemControls';
+import {
+  DeleteConfirm,
+  DownloadLink,
+  KindBadge,
+  LikeButton,
+  ReportConfirm,
+  WearButton,
+  WearStatus,
+  WhitelistedNotice,
+} from './ItemControls';
 import { useItemActions } from './useItemActions';
 
 /** What a card needs from its list. */
@@ -19,11 +29,17 @@ export interface GalleryCardProps {
 }
 
 /** A gallery card. */
-export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, removeError, eager = false }: GalleryCardProps) {
+export const GalleryCard = memo(function GalleryCard({
+  item: initial,
+  onRemove,
+  removeError,
+  eager = false,
+}: GalleryCardProps) {
   const actions = useItemActions(initial);
   const { item, state } = actions;
   const opener = useRef<HTMLButtonElement | null>(null);
-  // A preview that fails to load (the image service is down, the texture is gone) shows a placeholder, not a broken image.
+  // A preview that fails to load (the image service is down, the texture is gone) shows a placeholder, not a broken
+  // image.
   const [previewFailed, setPreviewFailed] = useState(false);
 
   // Back to waiting: the keyboard focus returns to the button that opened the step.
@@ -54,7 +70,10 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
         aria-hidden="true"
       >
         {previewFailed ? (
-          <span className="flex h-full w-full items-center justify-center text-sm text-ink-300" data-testid="card-preview-missing">
+          <span
+            className="flex h-full w-full items-center justify-center text-sm text-ink-300"
+            data-testid="card-preview-missing"
+          >
             No preview
           </span>
         ) : (
@@ -74,13 +93,22 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
         <KindBadge item={item} short />
       </div>
       {actions.likeNotice && (
-        <p role="status" className="absolute inset-x-2 top-2 rounded-lg bg-ink-950/95 px-3 py-2 text-xs text-ink-100 shadow-lg" data-testid="like-notice">
+        <p
+          role="status"
+          className="absolute inset-x-2 top-2 rounded-lg bg-ink-950/95 px-3 py-2 text-xs text-ink-100 shadow-lg"
+          data-testid="like-notice"
+        >
           {actions.likeNotice.kind === 'message' ? actions.likeNotice.message : actions.likeNotice.messages.join(' ')}
         </p>
       )}
       <div className="flex flex-1 flex-col gap-1 px-3 pt-2.5 pb-2">
         <h3 className="line-clamp-2 font-bold leading-snug break-words">
-          <a href={itemHref(item.hash)} className="text-ink-100 hover:text-brand-400" title={item.title} data-testid="card-title">
+          <a
+            href={itemHref(item.hash)}
+            className="text-ink-100 hover:text-brand-400"
+            title={item.title}
+            data-testid="card-title"
+          >
             {item.title}
           </a>
         </h3>
@@ -131,9 +159,19 @@ export const GalleryCard = memo(function GalleryCard({ item: initial, onRemove, 
       </div>
       {state !== 'waiting' && (
         <div className="absolute inset-0 flex flex-col justify-center-safe overflow-y-auto bg-ink-900/95 p-3 backdrop-blur-sm">
-          {state === 'delete' && <DeleteConfirm item={item} onConfirm={() => onRemove(item.hash, () => deleteItem(item.hash))} onCancel={actions.cancel} />}
+          {state === 'delete' && (
+            <DeleteConfirm
+              item={item}
+              onConfirm={() => onRemove(item.hash, () => deleteItem(item.hash))}
+              onCancel={actions.cancel}
+            />
+          )}
           {state === 'report' && (
-            <ReportConfirm item={item} onConfirm={(grounds) => onRemove(item.hash, () => reportItem(item.hash, grounds))} onCancel={actions.cancel} />
+            <ReportConfirm
+              item={item}
+              onConfirm={(grounds) => onRemove(item.hash, () => reportItem(item.hash, grounds))}
+              onCancel={actions.cancel}
+            />
           )}
           {state === 'report_whitelisted' && <WhitelistedNotice onBack={actions.cancel} />}
         </div>

@@ -1,4 +1,5 @@
-// The card grid of a listing: 4 cards a row (fewer on small screens), loading skeletons, the infinite-scroll sentinel with a Load more fallback, and the empty and error states.
+// The card grid of a listing: 4 cards a row (fewer on small screens), loading skeletons, the infinite-scroll sentinel
+// with a Load more fallback, and the empty and error states.
 import type { ReactNode } from 'react';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { GalleryCard } from './GalleryCard';
@@ -11,7 +12,11 @@ const GRID = 'grid grid-cols-1 gap-4 @sm:grid-cols-2 @2xl:grid-cols-3 @3xl:grid-
 /** A placeholder card while a page loads. */
 export function SkeletonCard() {
   return (
-    <div className="overflow-hidden rounded-xl border border-ink-700 bg-ink-900" aria-hidden="true" data-testid="skeleton-card">
+    <div
+      className="overflow-hidden rounded-xl border border-ink-700 bg-ink-900"
+      aria-hidden="true"
+      data-testid="skeleton-card"
+    >
       <div className="aspect-[16/9] animate-pulse bg-ink-800" />
       <div className="space-y-2 px-3 py-3">
         <div className="h-4 w-3/4 animate-pulse rounded bg-ink-700" />
@@ -70,11 +75,21 @@ export function GalleryGrid({ list, empty }: { list: InfiniteGallery; empty: Rea
     <div className="@container" aria-busy={status === 'loading'}>
       <div className={GRID} data-testid="gallery-grid">
         {items.map((item, index) => (
-          <GalleryCard key={item.hash} item={item} onRemove={removeItem} removeError={itemErrors[item.hash]} eager={index < 8} />
+          <GalleryCard
+            key={item.hash}
+            item={item}
+            onRemove={removeItem}
+            removeError={itemErrors[item.hash]}
+            eager={index < 8}
+          />
         ))}
         {status === 'loading' && Array.from({ length: 4 }, (_, index) => <SkeletonCard key={`skeleton-${index}`} />)}
       </div>
-      <div ref={sentinelRef} className="mt-8 flex flex-col items-center gap-3 text-sm text-ink-300" data-testid="gallery-sentinel">
+      <div
+        ref={sentinelRef}
+        className="mt-8 flex flex-col items-center gap-3 text-sm text-ink-300"
+        data-testid="gallery-sentinel"
+      >
         {status === 'error' && (
           <>
             <ErrorDisplay error={error} />
@@ -91,7 +106,9 @@ export function GalleryGrid({ list, empty }: { list: InfiniteGallery; empty: Rea
         {status === 'loading' && <span role="status">Loading more textures…</span>}
         {status === 'ready' && !hasMore && (
           <p role="status" data-testid="gallery-end">
-            {(total ?? items.length) === 1 ? "That's the only texture." : `That's all ${countOf(total ?? items.length, 'texture')}.`}
+            {(total ?? items.length) === 1
+              ? "That's the only texture."
+              : `That's all ${countOf(total ?? items.length, 'texture')}.`}
           </p>
         )}
       </div>

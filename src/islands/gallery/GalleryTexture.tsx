@@ -1,4 +1,5 @@
-// /gallery/{hash}: one texture in the 3D preview with its details, like, download, report, delete and (author or admin) edit; an unknown hash goes back to /gallery.
+// /gallery/{hash}: one texture in the 3D preview with its details, like, download, report, delete and (author or admin)
+// edit; an unknown hash goes back to /gallery.
 import { formatDate } from '../../lib/dates';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
@@ -11,9 +12,29 @@ import type { CapeTexture } from '../shared/texture-files';
 import { BackButton } from './BackButton';
 import { EditForm } from './EditForm';
 import type { ReportGrounds } from '../../lib/report-rules';
-import { deleteItem, fetchItem, isEars, mapUrl, reportItem, takeAlreadyShared, textureUrl, userGalleryHref, type GalleryItem } from './gallery-api';
+import {
+  deleteItem,
+  fetchItem,
+  isEars,
+  mapUrl,
+  reportItem,
+  takeAlreadyShared,
+  textureUrl,
+  userGalleryHref,
+  type GalleryItem,
+} from './gallery-api';
 import { FlagIcon, PencilIcon, TrashIcon } from './icons';
-import { DeleteConfirm, DownloadLink, KindBadge, LikeButton, ReportConfirm, WearButton, WearStatus, WhitelistedBadge, WhitelistedNotice } from './ItemControls';
+import {
+  DeleteConfirm,
+  DownloadLink,
+  KindBadge,
+  LikeButton,
+  ReportConfirm,
+  WearButton,
+  WearStatus,
+  WhitelistedBadge,
+  WhitelistedNotice,
+} from './ItemControls';
 import { useItemActions } from './useItemActions';
 import { TEXTURE_HASH_PATTERN } from '../../lib/ids';
 
@@ -93,7 +114,11 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
   };
 
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]" data-testid="texture-page" data-state={state}>
+    <div
+      className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"
+      data-testid="texture-page"
+      data-state={state}
+    >
       <section className="card min-w-0 p-4 sm:p-6" aria-label="3D preview">
         <PlayerPreview
           key={item.hash}
@@ -112,7 +137,11 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
             <KindBadge item={item} />
             {item.whitelisted && <WhitelistedBadge />}
           </div>
-          <h1 id="texture-title" className="mt-2 text-3xl font-extrabold tracking-tight break-words sm:text-4xl" data-testid="texture-title">
+          <h1
+            id="texture-title"
+            className="mt-2 text-3xl font-extrabold tracking-tight break-words sm:text-4xl"
+            data-testid="texture-title"
+          >
             {item.title}
           </h1>
           <p className="mt-1 text-ink-300">
@@ -126,7 +155,10 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
             </span>
           </p>
           {alreadyShared && (
-            <p role="status" className="mt-3 rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200">
+            <p
+              role="status"
+              className="mt-3 rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200"
+            >
               <strong>Already in the gallery!</strong> The picture you sent was shared before: here it is.
             </p>
           )}
@@ -164,7 +196,9 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
             <WearStatus notice={actions.wearNotice} />
             {actions.likeNotice && (
               <p role="status" className="-mt-2 text-sm text-amber-200" data-testid="like-notice">
-                {actions.likeNotice.kind === 'message' ? actions.likeNotice.message : actions.likeNotice.messages.join(' ')}
+                {actions.likeNotice.kind === 'message'
+                  ? actions.likeNotice.message
+                  : actions.likeNotice.messages.join(' ')}
               </p>
             )}
 
@@ -189,13 +223,21 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
             )}
             {state !== 'waiting' && (
               <div className="rounded-xl border border-ink-600 bg-ink-950/60 p-4">
-                {state === 'delete' && <DeleteConfirm item={item} busy={busy} onConfirm={confirmDelete} onCancel={actions.cancel} />}
-                {state === 'report' && <ReportConfirm item={item} busy={busy} onConfirm={confirmReport} onCancel={actions.cancel} />}
+                {state === 'delete' && (
+                  <DeleteConfirm item={item} busy={busy} onConfirm={confirmDelete} onCancel={actions.cancel} />
+                )}
+                {state === 'report' && (
+                  <ReportConfirm item={item} busy={busy} onConfirm={confirmReport} onCancel={actions.cancel} />
+                )}
                 {state === 'report_whitelisted' && <WhitelistedNotice onBack={actions.cancel} />}
               </div>
             )}
             {reported && (
-              <p role="status" className="rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200" data-testid="report-sent">
+              <p
+                role="status"
+                className="rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200"
+                data-testid="report-sent"
+              >
                 Thanks for the report. Staff will take a look at this texture.
               </p>
             )}
@@ -204,7 +246,9 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
         )}
 
         <details className="group border-t border-ink-700 pt-4">
-          <summary className="cursor-pointer text-sm font-semibold text-ink-300 hover:text-ink-100">Texture map</summary>
+          <summary className="cursor-pointer text-sm font-semibold text-ink-300 hover:text-ink-100">
+            Texture map
+          </summary>
           <img
             src={mapUrl(item.hash)}
             alt={`The texture map of ${item.title}`}
@@ -238,7 +282,9 @@ export default function GalleryTexture() {
           location.replace('/gallery');
           return;
         }
-        setError(describeApiError(errorBody(failure), "We couldn't load this texture. Check your connection and try again."));
+        setError(
+          describeApiError(errorBody(failure), "We couldn't load this texture. Check your connection and try again."),
+        );
       },
     );
   }, [hash]);

@@ -1,8 +1,15 @@
-// /gallery/new: share a texture: waiting → confirming (3D preview) → uploading (progress) → uploaded (opens the texture) | failed (back to waiting after 3 s).
+// /gallery/new: share a texture: waiting → confirming (3D preview) → uploading (progress) → uploaded (opens the
+// texture) | failed (back to waiting after 3 s).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError } from '../../lib/api-client';
-import { checkGalleryDimensions, checkGalleryFields, checkGalleryFile, galleryMessages, isEarsSize } from '../../lib/gallery-rules';
+import {
+  checkGalleryDimensions,
+  checkGalleryFields,
+  checkGalleryFile,
+  galleryMessages,
+  isEarsSize,
+} from '../../lib/gallery-rules';
 import { countOf } from '../../lib/plural';
 import { $user } from '../../lib/session';
 import { CAPE_SIZES } from '../../lib/texture-rules';
@@ -21,10 +28,17 @@ import { useTags } from './TagChips';
 import { TitleAndTagsFields } from './TitleAndTagsFields';
 
 /** The gallery's file rules: PNG or GIF up to 500 KB; 14 × 7 is ears, anything else follows the cape rules. */
-export const GALLERY_CHECKS: TextureChecks = { checkFile: checkGalleryFile, checkDimensions: checkGalleryDimensions, animated: true };
+export const GALLERY_CHECKS: TextureChecks = {
+  checkFile: checkGalleryFile,
+  checkDimensions: checkGalleryDimensions,
+  animated: true,
+};
 
 /** What the drop zone tells the player about files. */
-const GALLERY_FILES = { accept: '.png,.gif', typesLabel: `PNG or GIF up to 500 KB: a cape (${CAPE_SIZES}) or ears (14 × 7)` };
+const GALLERY_FILES = {
+  accept: '.png,.gif',
+  typesLabel: `PNG or GIF up to 500 KB: a cape (${CAPE_SIZES}) or ears (14 × 7)`,
+};
 
 /** How long failed lasts before the form returns to waiting. */
 export const GALLERY_FAILED_RESET_MS = 3000;
@@ -42,7 +56,8 @@ export default function GalleryUpload() {
   const titleInput = useRef<HTMLInputElement>(null);
   const errorBox = useRef<HTMLDivElement>(null);
 
-  // uploaded opens the texture's page, unless the server changed the texture to fit: then its note stays readable, with a link.
+  // uploaded opens the texture's page, unless the server changed the texture to fit: then its note stays readable, with
+  // a link.
   useEffect(() => {
     if (state.status !== 'uploaded' || !result || state.notice) return;
     if (result.existing) rememberAlreadyShared(result.hash);
@@ -63,7 +78,8 @@ export default function GalleryUpload() {
 
   usePreventWindowDrop();
 
-  // Checks the title, tags and file, then sends them; failed returns to waiting after 3 s, uploaded stays while the texture's page opens.
+  // Checks the title, tags and file, then sends them; failed returns to waiting after 3 s, uploaded stays while the
+  // texture's page opens.
   const upload = async () => {
     const { status, held } = stateRef.current;
     if (status !== 'waiting' && status !== 'confirming') return;
@@ -104,7 +120,9 @@ export default function GalleryUpload() {
       <header className="mb-6">
         <div className="min-w-0">
           <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Upload a texture</h1>
-          <p className="mt-1 text-ink-300">Share a cape or ears with everyone. Others can like it, download it and wear it.</p>
+          <p className="mt-1 text-ink-300">
+            Share a cape or ears with everyone. Others can like it, download it and wear it.
+          </p>
         </div>
       </header>
 
@@ -160,10 +178,15 @@ export default function GalleryUpload() {
           </div>
 
           <div aria-live="polite" className="empty:hidden">
-            {state.status === 'confirming' && <p className="text-sm text-ink-300">Looks good! Check the 3D preview, then upload it.</p>}
+            {state.status === 'confirming' && (
+              <p className="text-sm text-ink-300">Looks good! Check the 3D preview, then upload it.</p>
+            )}
             {state.status === 'uploading' && <ProgressBar value={state.progress} label="Uploading your texture…" />}
             {state.status === 'uploaded' && (
-              <p className="rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200" data-testid="upload-success">
+              <p
+                className="rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200"
+                data-testid="upload-success"
+              >
                 <strong>{result?.existing ? 'Already in the gallery!' : 'Uploaded!'}</strong>{' '}
                 {state.notice && result ? <a href={itemHref(result.hash)}>Open the texture</a> : 'Opening the texture…'}
               </p>
@@ -174,7 +197,8 @@ export default function GalleryUpload() {
             <ErrorDisplay error={state.error} />
           </div>
           <p className="text-xs text-ink-300">
-            Only share textures you made or may share, and follow the <a href="/legal/rules">rules</a>: breaking them gets the account banned.
+            Only share textures you made or may share, and follow the <a href="/legal/rules">rules</a>: breaking them
+            gets the account banned.
           </p>
         </section>
 

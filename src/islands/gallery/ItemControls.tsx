@@ -1,4 +1,5 @@
-// The controls a card and the texture page share: like, download, the report and delete confirmation steps and the marked-safe notice.
+// The controls a card and the texture page share: like, download, the report and delete confirmation steps and the
+// marked-safe notice.
 import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { downloadUrl, kindLabel, wearLabel, type GalleryItem } from './gallery-api';
 import { CapeIcon, DownloadIcon, HeartIcon, ShieldIcon } from './icons';
@@ -8,7 +9,15 @@ import type { WearNotice } from './useItemActions';
 import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';
 
 /** The like toggle with the like count (pressed when the viewer likes the item). */
-export function LikeButton({ item, onToggle, large = false }: { item: GalleryItem; onToggle: () => void; large?: boolean }) {
+export function LikeButton({
+  item,
+  onToggle,
+  large = false,
+}: {
+  item: GalleryItem;
+  onToggle: () => void;
+  large?: boolean;
+}) {
   const liked = item.user_liked;
   const colours = liked
     ? 'bg-pink-500/15 text-pink-300 hover:bg-pink-500/25 hover:text-pink-200'
@@ -29,7 +38,8 @@ export function LikeButton({ item, onToggle, large = false }: { item: GalleryIte
         <>
           {liked ? 'Liked' : 'Like'}{' '}
           <span className="font-normal opacity-80">
-            (<span data-testid="like-count">{formatCount(item.total_user_likes)}</span> {plural(item.total_user_likes, 'like')})
+            (<span data-testid="like-count">{formatCount(item.total_user_likes)}</span>{' '}
+            {plural(item.total_user_likes, 'like')})
           </span>
         </>
       ) : (
@@ -43,7 +53,15 @@ export function LikeButton({ item, onToggle, large = false }: { item: GalleryIte
 }
 
 /** The download link with the download count; a click counts one more at once. */
-export function DownloadLink({ item, onDownload, large = false }: { item: GalleryItem; onDownload: () => void; large?: boolean }) {
+export function DownloadLink({
+  item,
+  onDownload,
+  large = false,
+}: {
+  item: GalleryItem;
+  onDownload: () => void;
+  large?: boolean;
+}) {
   return (
     <a
       href={downloadUrl(item.hash)}
@@ -60,7 +78,8 @@ export function DownloadLink({ item, onDownload, large = false }: { item: Galler
         <>
           Download{' '}
           <span className="font-normal opacity-80">
-            (<span data-testid="download-count">{formatCount(item.downloads)}</span> {plural(item.downloads, 'download')})
+            (<span data-testid="download-count">{formatCount(item.downloads)}</span>{' '}
+            {plural(item.downloads, 'download')})
           </span>
         </>
       ) : (
@@ -73,8 +92,21 @@ export function DownloadLink({ item, onDownload, large = false }: { item: Galler
   );
 }
 
-/** "Wear this cape" or "Wear these ears": puts the item on the player; `large` (the texture page) also says how many wore it. */
-export function WearButton({ item, busy, onWear, large = false }: { item: GalleryItem; busy: boolean; onWear: () => void; large?: boolean }) {
+/**
+ * "Wear this cape" or "Wear these ears": puts the item on the player; `large` (the texture page) also says how many
+ * wore it.
+ */
+export function WearButton({
+  item,
+  busy,
+  onWear,
+  large = false,
+}: {
+  item: GalleryItem;
+  busy: boolean;
+  onWear: () => void;
+  large?: boolean;
+}) {
   return (
     <button
       type="button"
@@ -83,7 +115,9 @@ export function WearButton({ item, busy, onWear, large = false }: { item: Galler
       disabled={busy}
       aria-busy={busy}
       className={
-        large ? 'btn-primary inline-flex items-center gap-1.5' : 'btn-secondary inline-flex w-full items-center justify-center gap-1.5 px-2 py-1 text-sm'
+        large
+          ? 'btn-primary inline-flex items-center gap-1.5'
+          : 'btn-secondary inline-flex w-full items-center justify-center gap-1.5 px-2 py-1 text-sm'
       }
     >
       <CapeIcon className={large ? 'h-5 w-5' : 'h-4 w-4'} />
@@ -101,7 +135,11 @@ export function WearButton({ item, busy, onWear, large = false }: { item: Galler
 export function WearStatus({ notice }: { notice: WearNotice | null }) {
   if (!notice) return null;
   return (
-    <p role="status" className={`text-sm ${notice.ok ? 'text-emerald-300' : 'text-amber-200'}`} data-testid="wear-notice">
+    <p
+      role="status"
+      className={`text-sm ${notice.ok ? 'text-emerald-300' : 'text-amber-200'}`}
+      data-testid="wear-notice"
+    >
       {notice.text}
     </p>
   );
@@ -111,7 +149,10 @@ export function WearStatus({ notice }: { notice: WearNotice | null }) {
 export function KindBadge({ item, short = false }: { item: GalleryItem; short?: boolean }) {
   const label = kindLabel(item);
   return (
-    <span className="shrink-0 rounded-md bg-ink-700 px-1.5 py-0.5 text-[11px] font-semibold tracking-wide text-ink-300 uppercase" title={label}>
+    <span
+      className="shrink-0 rounded-md bg-ink-700 px-1.5 py-0.5 text-[11px] font-semibold tracking-wide text-ink-300 uppercase"
+      title={label}
+    >
       {short && label === 'Animated cape' ? 'Animated' : label}
     </span>
   );
@@ -139,10 +180,26 @@ function onEscape(cancel: () => void) {
 }
 
 /** A confirmation step's frame: a heading, text and the buttons. */
-function ConfirmPanel({ title, children, testId, onCancel }: { title: string; children: ReactNode; testId: string; onCancel: () => void }) {
+function ConfirmPanel({
+  title,
+  children,
+  testId,
+  onCancel,
+}: {
+  title: string;
+  children: ReactNode;
+  testId: string;
+  onCancel: () => void;
+}) {
   const titleId = useId();
   return (
-    <div role="group" aria-labelledby={titleId} data-testid={testId} onKeyDown={onEscape(onCancel)} className="flex flex-col gap-2.5">
+    <div
+      role="group"
+      aria-labelledby={titleId}
+      data-testid={testId}
+      onKeyDown={onEscape(onCancel)}
+      className="flex flex-col gap-2.5"
+    >
       <p id={titleId} className="font-bold break-words text-ink-100">
         {title}
       </p>
@@ -152,7 +209,17 @@ function ConfirmPanel({ title, children, testId, onCancel }: { title: string; ch
 }
 
 /** Delete confirm: the item goes for good. */
-export function DeleteConfirm({ item, busy = false, onConfirm, onCancel }: { item: GalleryItem; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function DeleteConfirm({
+  item,
+  busy = false,
+  onConfirm,
+  onCancel,
+}: {
+  item: GalleryItem;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   return (
     <ConfirmPanel title={`Delete “${item.title}”?`} testId="delete-confirm" onCancel={onCancel}>
       <p className="text-sm leading-snug text-ink-300">It leaves the gallery for everyone. This can't be undone.</p>
@@ -160,7 +227,13 @@ export function DeleteConfirm({ item, busy = false, onConfirm, onCancel }: { ite
         <button type="button" className="btn-danger flex-1 px-2 py-1.5 text-sm" onClick={onConfirm} disabled={busy}>
           {busy ? 'Deleting…' : 'Delete'}
         </button>
-        <button type="button" className="btn-secondary flex-1 px-2 py-1.5 text-sm" onClick={onCancel} disabled={busy} autoFocus>
+        <button
+          type="button"
+          className="btn-secondary flex-1 px-2 py-1.5 text-sm"
+          onClick={onCancel}
+          disabled={busy}
+          autoFocus
+        >
           Cancel
         </button>
       </div>
@@ -186,7 +259,13 @@ export function ReportConfirm({
     <ConfirmPanel title={`Report “${item.title}”?`} testId="report-confirm" onCancel={onCancel}>
       <ReportGroundsFields state={grounds} compact autoFocus />
       <label className="flex items-start gap-2 text-sm leading-snug text-ink-300">
-        <input type="checkbox" name="tac" className="mt-0.5 h-4 w-4 shrink-0 accent-red-600" checked={tac} onChange={(event) => setTac(event.target.checked)} />
+        <input
+          type="checkbox"
+          name="tac"
+          className="mt-0.5 h-4 w-4 shrink-0 accent-red-600"
+          checked={tac}
+          onChange={(event) => setTac(event.target.checked)}
+        />
         <span>
           It breaks the{' '}
           <a href="/legal/rules" target="_blank" rel="noopener">

@@ -1,4 +1,5 @@
-// /gallery/{uuid}: one player's uploads with the same cards and infinite scroll; an unknown player gets a message and a link back to /gallery.
+// /gallery/{uuid}: one player's uploads with the same cards and infinite scroll; an unknown player gets a message and a
+// link back to /gallery.
 import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { FetchError } from 'ofetch';
@@ -60,7 +61,9 @@ export default function PlayerGallery() {
 
   const empty = (
     <div className="card flex flex-col items-center gap-3 py-12 text-center" data-testid="gallery-empty">
-      <p className="text-lg font-bold">{own ? "You haven't shared any textures yet" : `${username ?? 'This player'} hasn't shared any textures yet`}</p>
+      <p className="text-lg font-bold">
+        {own ? "You haven't shared any textures yet" : `${username ?? 'This player'} hasn't shared any textures yet`}
+      </p>
       {own ? (
         <a href="/gallery/new" className="btn-primary mt-2">
           Upload a texture
@@ -84,7 +87,10 @@ export default function PlayerGallery() {
             {username ? (
               `${username}'s textures`
             ) : (
-              <span className="inline-block h-9 w-64 max-w-full animate-pulse rounded bg-ink-700 align-middle" aria-label="Loading" />
+              <span
+                className="inline-block h-9 w-64 max-w-full animate-pulse rounded bg-ink-700 align-middle"
+                aria-label="Loading"
+              />
             )}
           </h1>
           <p className="mt-1 min-h-6 text-ink-300" aria-live="polite">

@@ -1,4 +1,5 @@
-// Tag chips: the gallery's tags as toggle chips (checkboxes), for the search sidebar, the upload form and the edit form.
+// Tag chips: the gallery's tags as toggle chips (checkboxes), for the search sidebar, the upload form and the edit
+// form.
 import { useEffect, useState } from 'react';
 import { fetchTags, type Tag } from './gallery-api';
 
@@ -43,19 +44,35 @@ export function TagChips({
       </div>
     );
   }
-  if (tags === 'failed') return <p className="text-sm text-amber-200">The tags didn't load. Reload the page to try again.</p>;
+  if (tags === 'failed')
+    return <p className="text-sm text-amber-200">The tags didn't load. Reload the page to try again.</p>;
 
-  const toggle = (key: string, on: boolean) => onChange(on ? [...selected.filter((k) => k !== key), key] : selected.filter((k) => k !== key));
+  const toggle = (key: string, on: boolean) =>
+    onChange(on ? [...selected.filter((k) => k !== key), key] : selected.filter((k) => k !== key));
   return (
-    <div role="group" aria-label={label} aria-describedby={describedBy} className="flex flex-wrap gap-2" data-testid="tag-chips">
+    <div
+      role="group"
+      aria-label={label}
+      aria-describedby={describedBy}
+      className="flex flex-wrap gap-2"
+      data-testid="tag-chips"
+    >
       {tags.map((tag) => {
         const on = selected.includes(tag.tag_key);
         return (
           <label key={tag.tag_key} className={disabled ? 'cursor-not-allowed opacity-60' : 'cursor-pointer'}>
-            <input type="checkbox" className="peer sr-only" checked={on} disabled={disabled} onChange={(event) => toggle(tag.tag_key, event.target.checked)} />
+            <input
+              type="checkbox"
+              className="peer sr-only"
+              checked={on}
+              disabled={disabled}
+              onChange={(event) => toggle(tag.tag_key, event.target.checked)}
+            />
             <span
               className={`inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm font-medium transition-colors select-none peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-400 ${
-                on ? 'border-brand-400 bg-brand-500/20 text-ink-100' : 'border-ink-600 text-ink-300 hover:border-ink-300 hover:text-ink-100'
+                on
+                  ? 'border-brand-400 bg-brand-500/20 text-ink-100'
+                  : 'border-ink-600 text-ink-300 hover:border-ink-300 hover:text-ink-100'
               }`}
             >
               {on && (

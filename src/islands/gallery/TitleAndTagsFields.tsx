@@ -18,7 +18,17 @@ export interface TitleAndTagsProps {
 }
 
 /** Renders the title and tag fields of a gallery form. */
-export function TitleAndTagsFields({ title, onTitle, tags, selected, onSelected, busy, autoFocus, placeholder, titleRef }: TitleAndTagsProps) {
+export function TitleAndTagsFields({
+  title,
+  onTitle,
+  tags,
+  selected,
+  onSelected,
+  busy,
+  autoFocus,
+  placeholder,
+  titleRef,
+}: TitleAndTagsProps) {
   const titleId = useId();
   const hintId = useId();
   return (

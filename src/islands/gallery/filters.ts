@@ -1,4 +1,5 @@
-// The listing's filter labels and helpers (the filters themselves, and how the URL and the API write them, are in lib/gallery-query).
+// The listing's filter labels and helpers (the filters themselves, and how the URL and the API write them, are in
+// lib/gallery-query).
 import type { GallerySort, GalleryTypeName } from '../../lib/gallery-rules';
 import { EMPTY_FILTERS, type GalleryFilters } from '../../lib/gallery-query';
 

@@ -105,7 +105,9 @@ export function wearLabel(item: Pick<GalleryItem, 'type'>): string {
 
 /** What a player is told once an item is on: what players with the mod now see. */
 export function wornMessage(item: Pick<GalleryItem, 'type'>): string {
-  return isEars(item) ? "You're wearing these ears now: players with the mod see them." : "You're wearing this cape now: players with the mod see it.";
+  return isEars(item)
+    ? "You're wearing these ears now: players with the mod see them."
+    : "You're wearing this cape now: players with the mod see it.";
 }
 
 /** Deletes an item (its author or an admin). */

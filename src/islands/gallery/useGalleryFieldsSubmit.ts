@@ -1,9 +1,13 @@
-// Submitting a gallery title-and-tags form (edit, share a made cape): the title and tags check first, then the call, with a busy flag and the error display.
+// Submitting a gallery title-and-tags form (edit, share a made cape): the title and tags check first, then the call,
+// with a busy flag and the error display.
 import { useState } from 'react';
 import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
 import { checkGalleryFields } from '../../lib/gallery-rules';
 
-/** The form's busy flag and error, and `submit`, which checks the title and tags and then runs `send` with the trimmed title. */
+/**
+ * The form's busy flag and error, and `submit`, which checks the title and tags and then runs `send` with the trimmed
+ * title.
+ */
 export function useGalleryFieldsSubmit(send: (title: string, tags: string[]) => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorDisplay | null>(null);

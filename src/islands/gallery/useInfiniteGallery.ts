@@ -1,9 +1,13 @@
-// Infinite scroll over a paged gallery call: pages load as a sentinel near the bottom comes into view, until the total is reached.
+// Infinite scroll over a paged gallery call: pages load as a sentinel near the bottom comes into view, until the total
+// is reached.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
 import type { GalleryItem, GalleryPage } from './gallery-api';
 
-/** How near the viewport the sentinel starts the next page: below it while scrolling, and above it too after a jump to the end (End key). */
+/**
+ * How near the viewport the sentinel starts the next page: below it while scrolling, and above it too after a jump to
+ * the end (End key).
+ */
 const SENTINEL_MARGIN = '800px 0px 800px 0px';
 
 /** Where the listing stands. */
@@ -34,7 +38,10 @@ export interface InfiniteGallery {
 }
 
 /** Pages through `fetchPage`, starting over whenever `key` changes (new filters). */
-export function useInfiniteGallery(key: string, fetchPage: (page: number, signal: AbortSignal) => Promise<GalleryPage>): InfiniteGallery {
+export function useInfiniteGallery(
+  key: string,
+  fetchPage: (page: number, signal: AbortSignal) => Promise<GalleryPage>,
+): InfiniteGallery {
   // Every item received (removed ones too), the server's total at the last page and how many were hidden then.
   const [items, setItems] = useState<GalleryItem[]>([]);
   const [serverTotal, setServerTotal] = useState<{ total: number; capped: boolean; hiddenThen: number } | null>(null);
@@ -70,14 +77,17 @@ export function useInfiniteGallery(key: string, fetchPage: (page: number, signal
       itemsRef.current = [...itemsRef.current, ...fresh];
       setItems(itemsRef.current);
       const pageSize = result.per_page || result.data.length || 1;
-      // A short page is the last; a page with nothing new (the listing shifted under us) ends the scrolling rather than asking forever.
+      // A short page is the last; a page with nothing new (the listing shifted under us) ends the scrolling rather than
+      // asking forever.
       setExhausted(fresh.length === 0 || result.data.length < pageSize);
       setServerTotal({ total: result.total, capped: result.total_capped, hiddenThen: hiddenRef.current.size });
       setPerPage(pageSize);
       setStatus('ready');
     } catch (failure) {
       if (run !== generation.current || abort.signal.aborted) return;
-      setError(describeApiError(errorBody(failure), "We couldn't load the gallery. Check your connection and try again."));
+      setError(
+        describeApiError(errorBody(failure), "We couldn't load the gallery. Check your connection and try again."),
+      );
       setStatus('error');
     } finally {
       if (run === generation.current) loading.current = false;
@@ -102,7 +112,11 @@ export function useInfiniteGallery(key: string, fetchPage: (page: number, signal
   // A capped total is a lower bound until the last page arrives; then what was received is the count.
   const totalCapped = serverTotal !== null && serverTotal.capped && !exhausted;
   const total =
-    serverTotal === null ? null : serverTotal.capped && exhausted ? position : Math.max(position, serverTotal.total - (hidden.size - serverTotal.hiddenThen));
+    serverTotal === null
+      ? null
+      : serverTotal.capped && exhausted
+        ? position
+        : Math.max(position, serverTotal.total - (hidden.size - serverTotal.hiddenThen));
   const hasMore = total === null ? true : !exhausted && (totalCapped || position < total);
 
   const loadMore = useCallback(() => {

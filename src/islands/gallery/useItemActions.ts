@@ -1,4 +1,5 @@
-// The state of one gallery item as a card or the texture page shows it: waiting, delete confirm, report confirm, report_whitelisted, edit; optimistic likes; shown downloads; wearing it.
+// The state of one gallery item as a card or the texture page shows it: waiting, delete confirm, report confirm,
+// report_whitelisted, edit; optimistic likes; shown downloads; wearing it.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
@@ -78,7 +79,11 @@ export function useItemActions(initial: GalleryItem): ItemActions {
     liking.current = true;
     const current = itemRef.current;
     const before = { user_liked: current.user_liked, total_user_likes: current.total_user_likes };
-    setItem({ ...current, user_liked: !current.user_liked, total_user_likes: Math.max(0, current.total_user_likes + (current.user_liked ? -1 : 1)) });
+    setItem({
+      ...current,
+      user_liked: !current.user_liked,
+      total_user_likes: Math.max(0, current.total_user_likes + (current.user_liked ? -1 : 1)),
+    });
     setLikeNotice(null);
     try {
       const result = await likeItem(current.hash);

@@ -15,7 +15,10 @@ const POLL_MS = 1000;
 /** How long "Cosmetic updated" shows. */
 const UPDATED_MS = 3000;
 
-/** Polls a yes-or-no call every second while `active`, until it says yes (again after `version` moves); returns the last answer, false while inactive. */
+/**
+ * Polls a yes-or-no call every second while `active`, until it says yes (again after `version` moves); returns the last
+ * answer, false while inactive.
+ */
 function usePolledFlag(call: 'boostLinked' | 'boostBoosting', active: boolean, version: number): boolean {
   const [flag, setFlag] = useState(false);
   useEffect(() => {
@@ -38,7 +41,17 @@ function usePolledFlag(call: 'boostLinked' | 'boostBoosting', active: boolean, v
 }
 
 /** One numbered step with its state. */
-function Step({ number, title, done, children }: { number: number; title: string; done: boolean; children: React.ReactNode }) {
+function Step({
+  number,
+  title,
+  done,
+  children,
+}: {
+  number: number;
+  title: string;
+  done: boolean;
+  children: React.ReactNode;
+}) {
   return (
     <li className="card" data-testid={`boost-step-${number}`}>
       <h2 className="flex items-center gap-3 text-xl font-extrabold">
@@ -57,7 +70,14 @@ function Step({ number, title, done, children }: { number: number; title: string
 }
 
 /** A one-time code for the bot: a button that gets it, then the command to send with it. */
-function OneTimeCode(props: { code: string | null; command: string; label: string; disabled: boolean; onGet: () => void; children: React.ReactNode }) {
+function OneTimeCode(props: {
+  code: string | null;
+  command: string;
+  label: string;
+  disabled: boolean;
+  onGet: () => void;
+  children: React.ReactNode;
+}) {
   if (!props.code) {
     return (
       <button type="button" className="btn-primary" disabled={props.disabled} onClick={props.onGet}>
@@ -174,8 +194,8 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
               disabled={busy}
               onGet={() => run(async () => setLinkCode((await apiCall('boostLinkCode')).code))}
             >
-              to our bot in the {discordUrl ? <a href={discordUrl}>community chat</a> : 'community chat'} within 10 minutes. This page notices the link by
-              itself.
+              to our bot in the {discordUrl ? <a href={discordUrl}>community chat</a> : 'community chat'} within 10
+              minutes. This page notices the link by itself.
             </OneTimeCode>
           )}
         </Step>
@@ -221,7 +241,9 @@ export default function BoostPage({ discordUrl }: { discordUrl: string }) {
           <h2 id="premium-role" className="text-xl font-extrabold">
             The premium role
           </h2>
-          <p className="mt-2 text-ink-300">Thank you for buying premium: claim the premium role in the community chat.</p>
+          <p className="mt-2 text-ink-300">
+            Thank you for buying premium: claim the premium role in the community chat.
+          </p>
           <div className="mt-3">
             <OneTimeCode
               code={roleCode}

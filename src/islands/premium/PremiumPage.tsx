@@ -1,6 +1,7 @@
 // /premium: the premium features with their price and, for a logged-in player, their state (owned and on or off, or a
-// Buy button that posts the PayPal checkout form, or goes to the card checkout); visitors get a Login link. /premium/success: "Payment Successful",
-// a progress bar rising 5% a second, then the stored user is refreshed and the page returns to /premium.
+// Buy button that posts the PayPal checkout form, or goes to the card checkout); visitors get a Login link.
+// /premium/success: "Payment Successful", a progress bar rising 5% a second, then the stored user is refreshed and the
+// page returns to /premium.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/api';
@@ -77,7 +78,15 @@ function PaymentSuccess() {
 }
 
 /** The premium page island. */
-export default function PremiumPage({ siteName, supportEmail, discordUrl }: { siteName: string; supportEmail: string; discordUrl: string }) {
+export default function PremiumPage({
+  siteName,
+  supportEmail,
+  discordUrl,
+}: {
+  siteName: string;
+  supportEmail: string;
+  discordUrl: string;
+}) {
   const user = useStore($user);
   const [success] = useState(() => /\/premium\/success\/?$/.test(location.pathname));
   const [state, setState] = useState<ApiAnswer<'premiumState'> | null>(null);
@@ -100,7 +109,8 @@ export default function PremiumPage({ siteName, supportEmail, discordUrl }: { si
     }
   };
   const canBuy = Boolean(state && (state.providers.paypal || state.providers.card));
-  const buy = (item: PremiumItem) => checkout(item, async (uuid) => submitCheckout(await apiCall('premiumInit'), item, uuid, siteName));
+  const buy = (item: PremiumItem) =>
+    checkout(item, async (uuid) => submitCheckout(await apiCall('premiumInit'), item, uuid, siteName));
   const buyByCard = (item: PremiumItem) =>
     checkout(item, async (uuid) => {
       location.assign((await apiCall('paymentIntent', { body: { uuid, item } })).url);
@@ -112,7 +122,11 @@ export default function PremiumPage({ siteName, supportEmail, discordUrl }: { si
     try {
       const answer = await apiCall(TOGGLE_CALLS[item], { body: { enabled } });
       setState(
-        (current) => current && { ...current, items: current.items.map((entry) => (entry.key === item ? { ...entry, enabled: answer.enabled } : entry)) },
+        (current) =>
+          current && {
+            ...current,
+            items: current.items.map((entry) => (entry.key === item ? { ...entry, enabled: answer.enabled } : entry)),
+          },
       );
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));
@@ -138,7 +152,8 @@ export default function PremiumPage({ siteName, supportEmail, discordUrl }: { si
               <h2 className="text-xl font-extrabold">{feature.name}</h2>
               <p className="flex-1 text-ink-300">{feature.description}</p>
               <p className="text-2xl font-extrabold">
-                {formatPrice(entry.price, state!.currency)} <span className="text-sm font-normal text-ink-400">one-time</span>
+                {formatPrice(entry.price, state!.currency)}{' '}
+                <span className="text-sm font-normal text-ink-400">one-time</span>
               </p>
               {!user && canBuy && (
                 <a className="btn-primary text-center" href="/account/login?ref=/premium">
@@ -148,12 +163,22 @@ export default function PremiumPage({ siteName, supportEmail, discordUrl }: { si
               {user && !entry.owned && canBuy && (
                 <div className="flex flex-col gap-2">
                   {state!.providers.paypal && (
-                    <button type="button" className="btn-primary" disabled={busy !== null} onClick={() => buy(entry.key)}>
+                    <button
+                      type="button"
+                      className="btn-primary"
+                      disabled={busy !== null}
+                      onClick={() => buy(entry.key)}
+                    >
                       {busy === entry.key ? 'Opening checkout…' : `Buy ${feature.name} with PayPal`}
                     </button>
                   )}
                   {state!.providers.card && (
-                    <button type="button" className="btn-secondary" disabled={busy !== null} onClick={() => buyByCard(entry.key)}>
+                    <button
+                      type="button"
+                      className="btn-secondary"
+                      disabled={busy !== null}
+                      onClick={() => buyByCard(entry.key)}
+                    >
                       {`Buy ${feature.name} by card`}
                     </button>
                   )}
@@ -183,7 +208,9 @@ export default function PremiumPage({ siteName, supportEmail, discordUrl }: { si
             </li>
           );
         })}
-        {!state && !error && [0, 1, 2].map((index) => <li key={index} className="card h-64 animate-pulse" aria-hidden="true" />)}
+        {!state &&
+          !error &&
+          [0, 1, 2].map((index) => <li key={index} className="card h-64 animate-pulse" aria-hidden="true" />)}
       </ul>
       <p className="mt-6 text-sm text-ink-300">
         All purchases are final.
@@ -196,7 +223,8 @@ export default function PremiumPage({ siteName, supportEmail, discordUrl }: { si
       </p>
       {discordUrl && (
         <p className="mt-2 text-sm text-ink-300">
-          Boosting our community server gives you one feature free while you boost: <a href="/premium/boost">Premium Boost</a>.
+          Boosting our community server gives you one feature free while you boost:{' '}
+          <a href="/premium/boost">Premium Boost</a>.
         </p>
       )}
     </>

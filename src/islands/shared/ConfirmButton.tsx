@@ -18,7 +18,16 @@ interface ConfirmButtonProps {
 }
 
 /** A button that opens a confirmation dialog; `onConfirm` runs only when the confirming button is pressed. */
-export function ConfirmButton({ label, className, disabled = false, title, children, cancelLabel, confirmLabel, onConfirm }: ConfirmButtonProps) {
+export function ConfirmButton({
+  label,
+  className,
+  disabled = false,
+  title,
+  children,
+  cancelLabel,
+  confirmLabel,
+  onConfirm,
+}: ConfirmButtonProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();

@@ -1,4 +1,5 @@
-// The drop zone and file picker of the upload pages and the gallery upload, and the guard that keeps a stray drop from leaving the page.
+// The drop zone and file picker of the upload pages and the gallery upload, and the guard that keeps a stray drop from
+// leaving the page.
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { useHydrated } from './useClientValue';
 
@@ -18,7 +19,10 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The drop zone with its keyboard-accessible file picker; files are ignored while one is held (the upload pages and the gallery upload). */
+/**
+ * The drop zone with its keyboard-accessible file picker; files are ignored while one is held (the upload pages and the
+ * gallery upload).
+ */
 export function DropZone({
   kind,
   noun,
@@ -74,7 +78,9 @@ export function DropZone({
         <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
       </svg>
       <p className="text-lg font-semibold">
-        {holding ? `Upload or cancel ${noun.plural ? 'these' : 'this'} ${noun.singular} first` : `Drop your ${noun.singular} here`}
+        {holding
+          ? `Upload or cancel ${noun.plural ? 'these' : 'this'} ${noun.singular} first`
+          : `Drop your ${noun.singular} here`}
       </p>
       <button
         type="button"
@@ -85,7 +91,11 @@ export function DropZone({
       >
         {checking ? (
           <>
-            <span className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" aria-hidden="true" /> Checking…
+            <span
+              className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent"
+              aria-hidden="true"
+            />{' '}
+            Checking…
           </>
         ) : (
           'Choose a file'

@@ -1,4 +1,5 @@
-// The shared error display: one message after "Error:" (and its link), or the first message of each field; always text, never HTML.
+// The shared error display: one message after "Error:" (and its link), or the first message of each field; always text,
+// never HTML.
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 
 /** Shows an API error in a red box; renders nothing without an error. */

@@ -1,4 +1,5 @@
-// The live 3D player preview (skinview3d): the player's skin, the cape or elytra (animated capes at 10 fps) and ears; it renders only while something moves.
+// The live 3D player preview (skinview3d): the player's skin, the cape or elytra (animated capes at 10 fps) and ears;
+// it renders only while something moves.
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { CapeTexture } from './texture-files';
 import { PreviewControls } from './preview/PreviewControls';
@@ -15,7 +16,10 @@ export interface PlayerPreviewProps {
   ears: string | null;
   /** Which side of the player faces the viewer at first. */
   facing: 'back' | 'front';
-  /** Each time this becomes true (an upload finished), the player turns so that the `facing` side faces the camera again. */
+  /**
+   * Each time this becomes true (an upload finished), the player turns so that the `facing` side faces the camera
+   * again.
+   */
   turnToFacing?: boolean;
   /** Shows a loading veil while the saved textures load. */
   loading?: boolean;
@@ -44,7 +48,8 @@ export default function PlayerPreview({
   const { skinState, earsState } = useSkinAndEars(viewerRef, viewerState, uuid, ears, renderOnce);
   const capeState = useCapeAnimation(viewerRef, viewerState, cape, elytra, renderOnce, setAnimating);
 
-  // After an upload the player turns to show the side the page is about (the new cape on its back), wherever it was dragged or turned.
+  // After an upload the player turns to show the side the page is about (the new cape on its back), wherever it was
+  // dragged or turned.
   useEffect(() => {
     const viewer = viewerRef.current;
     if (!turnToFacing || viewerState !== 'ready' || !viewer || viewer.disposed) return;
@@ -67,7 +72,12 @@ export default function PlayerPreview({
     }
   };
 
-  const busy = loading || viewerState === 'starting' || skinState === 'loading' || capeState === 'loading' || earsState === 'loading';
+  const busy =
+    loading ||
+    viewerState === 'starting' ||
+    skinState === 'loading' ||
+    capeState === 'loading' ||
+    earsState === 'loading';
 
   return (
     <div className="flex flex-col gap-3">
@@ -96,12 +106,19 @@ export default function PlayerPreview({
           </p>
         )}
         {busy && viewerState !== 'unsupported' && (
-          <p className="pointer-events-none absolute inset-x-0 bottom-3 flex items-center justify-center gap-2 text-xs text-ink-300" role="status">
-            <span className="h-3 w-3 animate-spin rounded-full border-2 border-brand-400 border-t-transparent" /> Loading preview…
+          <p
+            className="pointer-events-none absolute inset-x-0 bottom-3 flex items-center justify-center gap-2 text-xs text-ink-300"
+            role="status"
+          >
+            <span className="h-3 w-3 animate-spin rounded-full border-2 border-brand-400 border-t-transparent" />{' '}
+            Loading preview…
           </p>
         )}
         {!busy && (capeState === 'error' || earsState === 'error') && (
-          <p className="pointer-events-none absolute inset-x-0 bottom-3 text-center text-xs text-amber-200" role="status">
+          <p
+            className="pointer-events-none absolute inset-x-0 bottom-3 text-center text-xs text-amber-200"
+            role="status"
+          >
             {capeState === 'error' ? 'The cape' : 'The ears'} could not be shown in the preview.
           </p>
         )}

@@ -17,7 +17,10 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
         aria-valuenow={percent}
         className="h-2 overflow-hidden rounded-full bg-ink-700"
       >
-        <div className="h-full rounded-full bg-brand-500 transition-[width] duration-150" style={{ width: `${percent}%` }} />
+        <div
+          className="h-full rounded-full bg-brand-500 transition-[width] duration-150"
+          style={{ width: `${percent}%` }}
+        />
       </div>
     </div>
   );

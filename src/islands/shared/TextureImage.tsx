@@ -1,4 +1,5 @@
-// 2D views of a texture: the checkerboard image, and the picked file with its name and details (upload pages and gallery upload).
+// 2D views of a texture: the checkerboard image, and the picked file with its name and details (upload pages and
+// gallery upload).
 import { Fragment } from 'react';
 import type { HeldTexture } from './texture-files';
 

@@ -1,7 +1,14 @@
-// Browser-side work on picked texture files for the upload pages and the gallery upload: the size, type and dimension checks, decoding GIF frames, messages with compress links.
+// Browser-side work on picked texture files for the upload pages and the gallery upload: the size, type and dimension
+// checks, decoding GIF frames, messages with compress links.
 import type { ErrorDisplay } from '../../lib/api-client';
 import { galleryMessages } from '../../lib/gallery-rules';
-import { checkCapeFrames, COMPRESS_URL, textureMessages, typeFromMime, type TextureType } from '../../lib/texture-rules';
+import {
+  checkCapeFrames,
+  COMPRESS_URL,
+  textureMessages,
+  typeFromMime,
+  type TextureType,
+} from '../../lib/texture-rules';
 
 /** A cape as the 3D preview shows it. */
 export type CapeTexture =
@@ -23,13 +30,22 @@ export interface HeldTexture {
   frames: HTMLCanvasElement[] | null;
 }
 
-/** Decoded GIF frames are scaled down to at most this width: enough for the preview, and 64 frames stay small in memory. */
+/**
+ * Decoded GIF frames are scaled down to at most this width: enough for the preview, and 64 frames stay small in memory.
+ */
 const PREVIEW_FRAME_MAX_WIDTH = 512;
 
 /** The "too big" messages, which come with a link to a compression site. */
-const TOO_BIG_MESSAGES: ReadonlySet<string> = new Set([textureMessages.capeTooBig, textureMessages.earsTooBig, galleryMessages.fileTooBig]);
+const TOO_BIG_MESSAGES: ReadonlySet<string> = new Set([
+  textureMessages.capeTooBig,
+  textureMessages.earsTooBig,
+  galleryMessages.fileTooBig,
+]);
 
-/** A message for the error display; the "too big" messages (or any, when `compressLink` says so) get a link to a compression site. */
+/**
+ * A message for the error display; the "too big" messages (or any, when `compressLink` says so) get a link to a
+ * compression site.
+ */
 export function textureMessageDisplay(message: string, compressLink?: boolean): ErrorDisplay {
   const tooBig = compressLink ?? TOO_BIG_MESSAGES.has(message);
   const label = message === textureMessages.earsTooBig ? 'Compress them here' : 'Compress it here';
@@ -47,7 +63,10 @@ export function loadImage(url: string, crossOrigin = false): Promise<HTMLImageEl
   });
 }
 
-/** Decodes every frame of a GIF with ImageDecoder (scaled to the preview size); null when the browser cannot, or it has one frame. Throws the frame-count message. */
+/**
+ * Decodes every frame of a GIF with ImageDecoder (scaled to the preview size); null when the browser cannot, or it has
+ * one frame. Throws the frame-count message.
+ */
 async function decodeGifFrames(file: File): Promise<HTMLCanvasElement[] | null> {
   if (typeof ImageDecoder === 'undefined') return null;
   let decoder: ImageDecoder | undefined;
@@ -96,7 +115,10 @@ export interface TextureChecks {
   animated: boolean;
 }
 
-/** Runs the file checks on a picked file in order: size and type, then that it loads as an image, then its dimensions (and a GIF's frame count). */
+/**
+ * Runs the file checks on a picked file in order: size and type, then that it loads as an image, then its dimensions
+ * (and a GIF's frame count).
+ */
 export async function checkTextureFile(file: File, kind: TextureChecks): Promise<CheckResult> {
   const type = typeFromMime(file.type);
   const fileProblem = kind.checkFile({ bytes: file.size, type });
@@ -129,7 +151,10 @@ export async function checkTextureFile(file: File, kind: TextureChecks): Promise
 
 const heldCapes = new WeakMap<HeldTexture, CapeTexture>();
 
-/** The cape the preview shows for a held file (its decoded frames when animated, else the image); the same object each time, so re-renders don't reload the preview. */
+/**
+ * The cape the preview shows for a held file (its decoded frames when animated, else the image); the same object each
+ * time, so re-renders don't reload the preview.
+ */
 export function heldCape(texture: HeldTexture): CapeTexture {
   let cape = heldCapes.get(texture);
   if (!cape) {

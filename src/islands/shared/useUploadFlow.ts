@@ -1,4 +1,5 @@
-// The upload state machine, one for the cape and ears pages and the gallery upload: waiting → confirming → uploading → uploaded | failed → waiting.
+// The upload state machine, one for the cape and ears pages and the gallery upload: waiting → confirming → uploading →
+// uploaded | failed → waiting.
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import type { ErrorDisplay } from '../../lib/api-client';
 import { uploadFile, type UploadCallName, type UploadResponse } from '../../lib/upload';
@@ -16,17 +17,27 @@ export interface UploadState {
   checking: boolean;
   /** Fraction of the upload sent (0…1) while uploading. */
   progress: number;
-  /** The message to show: a failed check, a server-reported failure, a request error, or one the page sets (a missing field, a failed removal). */
+  /**
+   * The message to show: a failed check, a server-reported failure, a request error, or one the page sets (a missing
+   * field, a failed removal).
+   */
   error: ErrorDisplay | null;
-  /** How long uploaded or failed lasts before the page returns to waiting; null after an upload the page moves on from (the file stays held). */
+  /**
+   * How long uploaded or failed lasts before the page returns to waiting; null after an upload the page moves on from
+   * (the file stays held).
+   */
   resetAfterMs: number | null;
-  /** What the server changed to make the last upload fit (an animation scaled down or cut), readable until the next upload or file. */
+  /**
+   * What the server changed to make the last upload fit (an animation scaled down or cut), readable until the next
+   * upload or file.
+   */
   notice: string | null;
 }
 
 /** How an upload ended: the action that takes uploading to uploaded or failed. */
 export type UploadEnd =
-  { type: 'upload-succeeded'; resetAfterMs: number | null; notice?: string | null } | { type: 'upload-failed'; error: ErrorDisplay; resetAfterMs: number };
+  | { type: 'upload-succeeded'; resetAfterMs: number | null; notice?: string | null }
+  | { type: 'upload-failed'; error: ErrorDisplay; resetAfterMs: number };
 
 /** What can happen to an upload. */
 export type UploadAction =
@@ -41,39 +52,72 @@ export type UploadAction =
   | { type: 'show-message'; error: ErrorDisplay | null };
 
 /** A page's upload before anything is picked. */
-export const initialUploadState: UploadState = { status: 'waiting', held: null, checking: false, progress: 0, error: null, resetAfterMs: null, notice: null };
+export const initialUploadState: UploadState = {
+  status: 'waiting',
+  held: null,
+  checking: false,
+  progress: 0,
+  error: null,
+  resetAfterMs: null,
+  notice: null,
+};
 
-/** Whether a file is held, so a newly dropped or picked one is ignored: while confirming or uploading, and once uploaded when the page moves on rather than resets. */
+/**
+ * Whether a file is held, so a newly dropped or picked one is ignored: while confirming or uploading, and once uploaded
+ * when the page moves on rather than resets.
+ */
 export function isHoldingFile(state: Pick<UploadState, 'status' | 'resetAfterMs'>): boolean {
-  return state.status === 'confirming' || state.status === 'uploading' || (state.status === 'uploaded' && state.resetAfterMs === null);
+  return (
+    state.status === 'confirming' ||
+    state.status === 'uploading' ||
+    (state.status === 'uploaded' && state.resetAfterMs === null)
+  );
 }
 
-/** The pure transition function of the upload state machine; actions that do not fit the current state change nothing. */
+/**
+ * The pure transition function of the upload state machine; actions that do not fit the current state change nothing.
+ */
 export function uploadReducer(state: UploadState, action: UploadAction): UploadState {
   switch (action.type) {
     case 'check-started':
       return isHoldingFile(state) ? state : { ...state, checking: true, error: null, notice: null };
     case 'check-failed':
       // Any check failure shows its message and stays in (or returns to) waiting.
-      return isHoldingFile(state) ? state : { ...state, status: 'waiting', held: null, checking: false, error: textureMessageDisplay(action.message) };
+      return isHoldingFile(state)
+        ? state
+        : { ...state, status: 'waiting', held: null, checking: false, error: textureMessageDisplay(action.message) };
     case 'check-passed':
-      return isHoldingFile(state) ? state : { ...state, status: 'confirming', held: action.texture, checking: false, error: null, progress: 0 };
+      return isHoldingFile(state)
+        ? state
+        : { ...state, status: 'confirming', held: action.texture, checking: false, error: null, progress: 0 };
     case 'cancel':
       // Back to waiting: the page shows what it showed before the file was picked.
       return state.status === 'confirming' ? { ...state, status: 'waiting', held: null, error: null } : state;
     case 'upload-started':
-      return state.status === 'confirming' ? { ...state, status: 'uploading', progress: 0, error: null, notice: null } : state;
+      return state.status === 'confirming'
+        ? { ...state, status: 'uploading', progress: 0, error: null, notice: null }
+        : state;
     case 'progress':
       return state.status === 'uploading' ? { ...state, progress: Math.max(state.progress, action.fraction) } : state;
     case 'upload-succeeded':
       return state.status === 'uploading'
-        ? { ...state, status: 'uploaded', progress: 1, resetAfterMs: action.resetAfterMs, notice: action.notice ?? null }
+        ? {
+            ...state,
+            status: 'uploaded',
+            progress: 1,
+            resetAfterMs: action.resetAfterMs,
+            notice: action.notice ?? null,
+          }
         : state;
     case 'upload-failed':
-      return state.status === 'uploading' ? { ...state, status: 'failed', error: action.error, resetAfterMs: action.resetAfterMs } : state;
+      return state.status === 'uploading'
+        ? { ...state, status: 'failed', error: action.error, resetAfterMs: action.resetAfterMs }
+        : state;
     case 'reset':
       // The message of a failure stays readable after the reset; the held file goes.
-      return state.status === 'uploaded' || state.status === 'failed' ? { ...state, status: 'waiting', held: null, progress: 0 } : state;
+      return state.status === 'uploaded' || state.status === 'failed'
+        ? { ...state, status: 'waiting', held: null, progress: 0 }
+        : state;
     case 'show-message':
       return { ...state, error: action.error };
     default:
@@ -93,7 +137,10 @@ export function useMounted(): RefObject<boolean> {
   return mounted;
 }
 
-/** Runs a page's upload: checks picked files against `checks`, sends the held file with progress, and returns to waiting when the outcome's timer runs out. */
+/**
+ * Runs a page's upload: checks picked files against `checks`, sends the held file with progress, and returns to waiting
+ * when the outcome's timer runs out.
+ */
 export function useUploadFlow(checks: TextureChecks) {
   const [state, dispatch] = useReducer(uploadReducer, initialUploadState);
   const stateRef = useRef(state);
@@ -131,7 +178,11 @@ export function useUploadFlow(checks: TextureChecks) {
         if (result.ok) URL.revokeObjectURL(result.texture.url);
         return;
       }
-      dispatch(result.ok ? { type: 'check-passed', texture: result.texture } : { type: 'check-failed', message: result.message });
+      dispatch(
+        result.ok
+          ? { type: 'check-passed', texture: result.texture }
+          : { type: 'check-failed', message: result.message },
+      );
     },
     [checks, mounted],
   );
@@ -139,9 +190,16 @@ export function useUploadFlow(checks: TextureChecks) {
   /** Returns to waiting from confirming. */
   const cancel = useCallback(() => dispatch({ type: 'cancel' }), []);
 
-  /** Sends the held file (with any text `fields`) with an upload call; `settle` reads the answer and says how the upload ended. */
+  /**
+   * Sends the held file (with any text `fields`) with an upload call; `settle` reads the answer and says how the upload
+   * ended.
+   */
   const upload = useCallback(
-    async <Name extends UploadCallName>(call: Name, settle: (response: UploadResponse<Name>) => UploadEnd, fields?: Record<string, string>) => {
+    async <Name extends UploadCallName>(
+      call: Name,
+      settle: (response: UploadResponse<Name>) => UploadEnd,
+      fields?: Record<string, string>,
+    ) => {
       const { status, held } = stateRef.current;
       if (status !== 'confirming' || !held) return;
       dispatch({ type: 'upload-started' });

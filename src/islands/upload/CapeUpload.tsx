@@ -15,7 +15,8 @@ export default function CapeUpload() {
   const notice =
     animatedFile && !ownsAnimated ? (
       <p role="note" className="rounded-lg border border-amber-500/50 bg-amber-500/10 px-4 py-3 text-sm text-amber-100">
-        Animated capes are a <a href="/premium">premium feature</a>. Without it, other players see the first frame of your GIF.
+        Animated capes are a <a href="/premium">premium feature</a>. Without it, other players see the first frame of
+        your GIF.
       </p>
     ) : null;
 

@@ -1,4 +1,5 @@
-// The upload page body shared by the cape and ears islands: drop zone and picker, 2D preview, Upload and Cancel, progress, messages, the remove link and the 3D preview slot.
+// The upload page body shared by the cape and ears islands: drop zone and picker, 2D preview, Upload and Cancel,
+// progress, messages, the remove link and the 3D preview slot.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { DropZone, usePreventWindowDrop, type Noun } from '../shared/DropZone';
@@ -50,7 +51,8 @@ function FilePreview({
         <TextureImage url={savedUrl} alt={`Your current ${noun.singular}`} strip={savedIsStrip} />
         <p className="min-w-0 flex-1 text-sm text-ink-300">
           Your current {noun.singular}
-          {savedIsStrip ? ' (animated)' : ''}. Upload {noun.plural ? 'new ones to replace them' : 'a new one to replace it'}.
+          {savedIsStrip ? ' (animated)' : ''}. Upload{' '}
+          {noun.plural ? 'new ones to replace them' : 'a new one to replace it'}.
         </p>
       </div>
     );
@@ -71,13 +73,21 @@ function StatusLine({ noun, state }: { noun: Noun; state: UploadState }) {
     case 'waiting':
       return null;
     case 'confirming':
-      return <p className="text-sm text-ink-300">Looks good! Check the 3D preview, then upload {noun.plural ? 'them' : 'it'}.</p>;
+      return (
+        <p className="text-sm text-ink-300">
+          Looks good! Check the 3D preview, then upload {noun.plural ? 'them' : 'it'}.
+        </p>
+      );
     case 'uploading':
       return <ProgressBar value={state.progress} label={`Uploading your ${noun.singular}…`} />;
     case 'uploaded':
       return (
-        <p className="rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200" data-testid="upload-success">
-          <strong>Done!</strong> Your {noun.singular} {is} uploaded. Everyone running the mod will see {noun.plural ? 'them' : 'it'}.
+        <p
+          className="rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3 text-sm text-green-200"
+          data-testid="upload-success"
+        >
+          <strong>Done!</strong> Your {noun.singular} {is} uploaded. Everyone running the mod will see{' '}
+          {noun.plural ? 'them' : 'it'}.
         </p>
       );
     case 'failed':
@@ -104,7 +114,8 @@ function RemoveLink({ noun, disabled, onConfirm }: { noun: Noun; disabled: boole
       confirmLabel="Remove"
       onConfirm={onConfirm}
     >
-      Everyone running the mod will see you without {them}. This can't be undone: to get {them} back you will have to upload the file again.
+      Everyone running the mod will see you without {them}. This can't be undone: to get {them} back you will have to
+      upload the file again.
     </ConfirmButton>
   );
 }
@@ -131,7 +142,8 @@ export function UploadPanel({
   const { state, savedState, removing, pickFile, upload: send, cancel, remove } = upload;
   const holding = isHoldingFile(state);
   const uploadButtonRef = useRef<HTMLButtonElement>(null);
-  const savedUrl = saved === null ? null : typeof saved === 'string' ? saved : saved.kind === 'frames' ? null : saved.url;
+  const savedUrl =
+    saved === null ? null : typeof saved === 'string' ? saved : saved.kind === 'frames' ? null : saved.url;
   const savedIsStrip = typeof saved === 'object' && saved?.kind === 'strip';
 
   // A file that passed the checks moves the keyboard focus to Upload.
@@ -145,7 +157,13 @@ export function UploadPanel({
     <div className="grid gap-6 lg:grid-cols-2" data-testid="upload-panel" data-state={state.status}>
       <section className="card flex min-w-0 flex-col gap-5" aria-label={`Upload your ${noun.singular}`}>
         <DropZone kind={kind} noun={noun} holding={holding} checking={state.checking} onFile={pickFile} />
-        <FilePreview noun={noun} state={state} savedState={savedState} savedUrl={savedUrl} savedIsStrip={savedIsStrip} />
+        <FilePreview
+          noun={noun}
+          state={state}
+          savedState={savedState}
+          savedUrl={savedUrl}
+          savedIsStrip={savedIsStrip}
+        />
         {holding && (
           <div className="flex flex-wrap gap-3">
             <button
@@ -157,7 +175,12 @@ export function UploadPanel({
             >
               {state.status === 'uploading' ? 'Uploading…' : 'Upload'}
             </button>
-            <button type="button" className="btn-secondary min-w-32 py-3" onClick={cancel} disabled={state.status !== 'confirming'}>
+            <button
+              type="button"
+              className="btn-secondary min-w-32 py-3"
+              onClick={cancel}
+              disabled={state.status !== 'confirming'}
+            >
               Cancel
             </button>
           </div>

@@ -9,7 +9,10 @@ export interface SavedTextures {
   ears: string | null;
 }
 
-/** The saved textures in a mod API profile, as other players see them: the animated strip when it plays (animatedCape), else the still cape. */
+/**
+ * The saved textures in a mod API profile, as other players see them: the animated strip when it plays (animatedCape),
+ * else the still cape.
+ */
 export function savedFromProfile(profile: ModProfile | null): SavedTextures {
   if (!profile) return { cape: null, ears: null };
   const cape: CapeTexture | null =

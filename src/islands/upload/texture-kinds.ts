@@ -1,12 +1,20 @@
 // What differs between the cape and the ears upload pages: API calls, accepted files, rules and reset timers.
-import { CAPE_SIZES, checkCapeDimensions, checkCapeFile, checkEarsDimensions, checkEarsFile } from '../../lib/texture-rules';
+import {
+  CAPE_SIZES,
+  checkCapeDimensions,
+  checkCapeFile,
+  checkEarsDimensions,
+  checkEarsFile,
+} from '../../lib/texture-rules';
 import type { FileTypes } from '../shared/DropZone';
 import type { TextureChecks } from '../shared/texture-files';
 
 /** Which texture an upload page handles. */
 export type TextureKindName = 'cape' | 'ears';
 
-/** One kind of texture and how its upload page behaves: the files its picker takes and the checks they pass, and more. */
+/**
+ * One kind of texture and how its upload page behaves: the files its picker takes and the checks they pass, and more.
+ */
 export interface TextureKind extends FileTypes, TextureChecks {
   name: TextureKindName;
   /** The API calls that upload the texture and remove it. */

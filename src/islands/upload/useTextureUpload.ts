@@ -1,4 +1,5 @@
-// The cape and ears pages' upload: the shared upload flow plus the player's saved texture, shown when no file is held, restored on Cancel and removable.
+// The cape and ears pages' upload: the shared upload flow plus the player's saved texture, shown when no file is held,
+// restored on Cancel and removable.
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { apiCall } from '../../lib/api';
@@ -13,7 +14,10 @@ import { fetchSavedTextures, type SavedTextures } from './saved-textures';
 /** Whether the saved textures are still loading, loaded, or could not be loaded. */
 export type SavedState = 'loading' | 'ready' | 'failed';
 
-/** Runs an upload page: loads the saved texture, checks picked files, uploads with progress, resets to waiting on the kind's timers, removes. */
+/**
+ * Runs an upload page: loads the saved texture, checks picked files, uploads with progress, resets to waiting on the
+ * kind's timers, removes.
+ */
 export function useTextureUpload(kind: TextureKind) {
   const user = useStore($user);
   const uuid = user?.uuid ?? null;
@@ -50,21 +54,31 @@ export function useTextureUpload(kind: TextureKind) {
     return () => controller.abort();
   }, [refreshSaved]);
 
-  /** Sends the held file; success, a server-reported failure and a request error each end in their state, with the kind's reset timer. */
+  /**
+   * Sends the held file; success, a server-reported failure and a request error each end in their state, with the
+   * kind's reset timer.
+   */
   const upload = useCallback(async () => {
     const settle = (response: UploadResponse<TextureKind['upload']>): UploadEnd => {
       if (response.ok && response.body.success === true) {
         const body = response.body;
         // The answer names the kind's slot: a cape upload answers `cape`, an ears upload `ears`.
         const url = 'cape' in body ? body.cape : body.ears;
-        if (typeof url === 'string') setSaved((current) => (kind.name === 'cape' ? { ...current, cape: { kind: 'image', url } } : { ...current, ears: url }));
+        if (typeof url === 'string')
+          setSaved((current) =>
+            kind.name === 'cape' ? { ...current, cape: { kind: 'image', url } } : { ...current, ears: url },
+          );
         // The stored texture may differ from the file (an animated cape becomes a strip): read it back.
         void refreshSaved();
         return { type: 'upload-succeeded', resetAfterMs: kind.resetMs.uploaded, notice: body.notice ?? null };
       }
       const refusal = response.body as Partial<UploadRefusal> | undefined;
       if (refusal && refusal.success === false)
-        return { type: 'upload-failed', error: textureMessageDisplay(refusal.msg || 'Something went wrong'), resetAfterMs: kind.resetMs.serverFailure };
+        return {
+          type: 'upload-failed',
+          error: textureMessageDisplay(refusal.msg || 'Something went wrong'),
+          resetAfterMs: kind.resetMs.serverFailure,
+        };
       return { type: 'upload-failed', error: describeApiError(refusal), resetAfterMs: kind.resetMs.requestError };
     };
     await flow.upload(kind.upload, settle);
@@ -91,5 +105,15 @@ export function useTextureUpload(kind: TextureKind) {
     }
   }, [kind, removing, saved, flow.stateRef, mounted, showMessage]);
 
-  return { state, saved, savedState, removing, user: hydrated ? user : null, pickFile: flow.pickFile, cancel: flow.cancel, upload, remove };
+  return {
+    state,
+    saved,
+    savedState,
+    removing,
+    user: hydrated ? user : null,
+    pickFile: flow.pickFile,
+    cancel: flow.cancel,
+    upload,
+    remove,
+  };
 }

@@ -1,4 +1,5 @@
-// A looked-up player: the 3D model wearing their cape (or its animation) and ears, and a table of username, uuid, group and premium.
+// A looked-up player: the 3D model wearing their cape (or its animation) and ears, and a table of username, uuid, group
+// and premium.
 import type { PlayerLookup } from '../../lib/types';
 import { savedFromProfile } from '../upload/saved-textures';
 import PlayerPreview from '../shared/PlayerPreview';
@@ -19,7 +20,11 @@ export function PlayerCard({ player, own }: { player: PlayerLookup; own: boolean
     ['Premium', premiumLabel(player.premium)],
   ];
   return (
-    <section className="card mt-6 grid gap-6 md:grid-cols-[minmax(0,18rem)_1fr]" aria-label={`${player.username}'s profile`} data-testid="player-card">
+    <section
+      className="card mt-6 grid gap-6 md:grid-cols-[minmax(0,18rem)_1fr]"
+      aria-label={`${player.username}'s profile`}
+      data-testid="player-card"
+    >
       <div className="min-w-0">
         <PlayerPreview
           uuid={player.uuid}
@@ -44,7 +49,9 @@ export function PlayerCard({ player, own }: { player: PlayerLookup; own: boolean
             ))}
           </tbody>
         </table>
-        <p className="mt-6 text-sm text-ink-400">{saved.cape || saved.ears ? 'Drag the model to turn it.' : `${player.username} has no cape or ears yet.`}</p>
+        <p className="mt-6 text-sm text-ink-400">
+          {saved.cape || saved.ears ? 'Drag the model to turn it.' : `${player.username} has no cape or ears yet.`}
+        </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <a className="btn-secondary" href={`/gallery/${player.uuid}`}>
             Gallery uploads

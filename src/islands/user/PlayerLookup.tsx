@@ -9,7 +9,11 @@ import { PlayerCard } from './PlayerCard';
 import { playerIdFromPath } from './player-path';
 import { isUsername, USERNAME_MAX, USERNAME_PATTERN, usernameCharacters } from '../../lib/ids';
 
-type LookupState = { kind: 'idle' } | { kind: 'loading'; id: string } | { kind: 'found'; player: PlayerLookupResult } | { kind: 'failed'; messages: string[] };
+type LookupState =
+  | { kind: 'idle' }
+  | { kind: 'loading'; id: string }
+  | { kind: 'found'; player: PlayerLookupResult }
+  | { kind: 'failed'; messages: string[] };
 
 /** The lookup island. */
 export default function PlayerLookup() {
@@ -86,12 +90,23 @@ export default function PlayerLookup() {
         </button>
       </form>
 
-      {state.kind === 'idle' && <p className="mt-6 text-ink-300">Type a player's name to see their cape, ears and group.</p>}
+      {state.kind === 'idle' && (
+        <p className="mt-6 text-ink-300">Type a player's name to see their cape, ears and group.</p>
+      )}
       {state.kind === 'loading' && (
-        <div className="card mt-6 h-80 animate-pulse" aria-busy="true" aria-label="Looking up the player" data-testid="player-loading" />
+        <div
+          className="card mt-6 h-80 animate-pulse"
+          aria-busy="true"
+          aria-label="Looking up the player"
+          data-testid="player-loading"
+        />
       )}
       {state.kind === 'failed' && (
-        <div role="alert" className="mt-6 rounded-lg border border-red-500/50 bg-red-500/10 px-4 py-3 text-red-200" data-testid="lookup-error">
+        <div
+          role="alert"
+          className="mt-6 rounded-lg border border-red-500/50 bg-red-500/10 px-4 py-3 text-red-200"
+          data-testid="lookup-error"
+        >
           <h2 className="font-bold">Error</h2>
           <ul className="mt-1 list-disc pl-5">
             {state.messages.map((message) => (

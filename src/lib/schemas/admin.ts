@@ -1,10 +1,13 @@
-// The admin schemas: the info page, bans, the edit user record and actions, reports, audit, whitelist, registration codes and AI logs.
+// The admin schemas: the info page, bans, the edit user record and actions, reports, audit, whitelist, registration
+// codes and AI logs.
 import { z } from 'zod';
 import { pageSchema } from './common';
 import { nameOrUuidFilterField, playerUuidSchema, usernameField } from './ids';
 
 /** A pager link of a paginated admin answer. */
-export const pageLinkSchema = z.object({ label: z.string(), url: z.string().nullable(), active: z.boolean() }).meta({ id: 'PageLink' });
+export const pageLinkSchema = z
+  .object({ label: z.string(), url: z.string().nullable(), active: z.boolean() })
+  .meta({ id: 'PageLink' });
 /** A paginated admin answer: one page of rows, the pager and the page shown. */
 export function paginatedSchema<T extends z.ZodType>(row: T) {
   return z.object({ data: z.array(row), links: z.array(pageLinkSchema), currentPage: z.number().int().min(1) });
@@ -23,7 +26,9 @@ export const adminInfoSchema = z
 /** GET /api/admin/banreasons: reason texts by key. */
 export const banReasonsSchema = z.record(z.string(), z.string()).meta({ id: 'BanReasons' });
 
-/** A row of GET /api/admin/bans/user (id, player, reporter, reason and moderator, plus the uuid the unban call takes). */
+/**
+ * A row of GET /api/admin/bans/user (id, player, reporter, reason and moderator, plus the uuid the unban call takes).
+ */
 export const userBanRowSchema = z
   .object({
     id: z.number().int(),
@@ -42,7 +47,9 @@ export const userBanPageSchema = paginatedSchema(userBanRowSchema);
 /** POST /api/admin/user/ban: the player, the ticked confirm box and the reason's key. */
 export const adminBanBodySchema = z.object({
   uuid: playerUuidSchema,
-  confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to ban this player.' }),
+  confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], {
+    message: 'Tick the confirm box to ban this player.',
+  }),
   reason: z.string().min(1, { message: 'Choose a reason.' }),
 });
 
@@ -58,29 +65,42 @@ export const adminUserRecordSchema = z
     banned: z.boolean(),
     hasCape: z.boolean(),
     hasEars: z.boolean(),
-    cape: z
-      .string()
-      .nullable()
-      .meta({ description: 'The still cape the player wears, as a PNG data URL (shown even when the public no longer sees it), or null' }),
-    ears: z.string().nullable().meta({ description: 'The ears the player wears, as a PNG data URL (shown even when the public no longer sees them), or null' }),
+    cape: z.string().nullable().meta({
+      description:
+        'The still cape the player wears, as a PNG data URL (shown even when the public no longer sees it), or null',
+    }),
+    ears: z.string().nullable().meta({
+      description:
+        'The ears the player wears, as a PNG data URL (shown even when the public no longer sees them), or null',
+    }),
     profile: z.object({ animatedCape: z.boolean(), capeGlint: z.boolean(), upsideDown: z.boolean() }),
   })
   .meta({ id: 'AdminUserRecord' });
 
-/** POST /api/admin/user/{cape,ears}/delete: done, and how many players lost the picture (the player and everyone wearing the same). */
-export const adminTextureRemovalSchema = z.object({ success: z.literal(true), players: z.number().int().min(0) }).meta({ id: 'AdminTextureRemoval' });
+/**
+ * POST /api/admin/user/{cape,ears}/delete: done, and how many players lost the picture (the player and everyone wearing
+ * the same).
+ */
+export const adminTextureRemovalSchema = z
+  .object({ success: z.literal(true), players: z.number().int().min(0) })
+  .meta({ id: 'AdminTextureRemoval' });
 
 /** POST /api/admin/user/delete: the player and the ticked confirm box. */
 export const adminDeleteBodySchema = z.object({
   uuid: playerUuidSchema,
-  confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'Tick the confirm box to delete this player.' }),
+  confirm: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], {
+    message: 'Tick the confirm box to delete this player.',
+  }),
 });
 
-/** A report's reason key (from GET /api/admin/banreasons), which a Remove or Ban of it starts from; null when it has none still listed. */
-const reasonKeySchema = z
-  .string()
-  .nullable()
-  .meta({ description: "The reporter's reason as a key of GET /api/admin/banreasons (what Remove and Ban start from); null when none is listed" });
+/**
+ * A report's reason key (from GET /api/admin/banreasons), which a Remove or Ban of it starts from; null when it has
+ * none still listed.
+ */
+const reasonKeySchema = z.string().nullable().meta({
+  description:
+    "The reporter's reason as a key of GET /api/admin/banreasons (what Remove and Ban start from); null when none is listed",
+});
 
 /** A row of GET /api/admin/reports/user: the reported textures as PNG data URLs, or null. */
 export const userReportRowSchema = z
@@ -91,7 +111,10 @@ export const userReportRowSchema = z
     reported_by_username: z.string(),
     cape: z.string().nullable(),
     ears: z.string().nullable(),
-    reason: z.string().nullable().meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
     reasonKey: reasonKeySchema,
     note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
     createdAt: z.number().int(),
@@ -116,7 +139,10 @@ export const galleryReportRowSchema = z
     username: z.string(),
     hash: z.string(),
     title: z.string(),
-    reason: z.string().nullable().meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
     reasonKey: reasonKeySchema,
     note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
     createdAt: z.number().int(),
@@ -137,11 +163,12 @@ export const auditRowSchema = z
     target_name: z.string().nullable(),
     target_hash: z.string().nullable(),
     reason: z.string().nullable(),
-    detail: z.string().nullable().meta({ description: 'What changed, as recorded (flags set, the report answered, how many players lost a picture)' }),
-    thumbnail: z
-      .string()
-      .nullable()
-      .meta({ description: 'A small picture of the texture the action was about (PNG data URL), kept after the texture is gone' }),
+    detail: z.string().nullable().meta({
+      description: 'What changed, as recorded (flags set, the report answered, how many players lost a picture)',
+    }),
+    thumbnail: z.string().nullable().meta({
+      description: 'A small picture of the texture the action was about (PNG data URL), kept after the texture is gone',
+    }),
   })
   .meta({ id: 'AuditRow' });
 /** GET /api/admin/audit: a page of the audit log. */
@@ -160,18 +187,34 @@ export const registrationBodySchema = z.object({
 });
 /** What POST /api/admin/registration/generate answers: the player's one-time login code. */
 export const registrationCodeSchema = z
-  .object({ success: z.literal(true), code: z.string(), username: z.string(), uuid: playerUuidSchema, expiresInMinutes: z.number().int() })
+  .object({
+    success: z.literal(true),
+    code: z.string(),
+    username: z.string(),
+    uuid: playerUuidSchema,
+    expiresInMinutes: z.number().int(),
+  })
   .meta({ id: 'RegistrationCode' });
 
 /** A row of GET /api/admin/ai-cape-logs: the image is at /api/admin/ai-cape-logs/{id}. */
 export const aiCapeLogRowSchema = z
-  .object({ id: z.number().int(), created_at: z.number().int(), request_head: z.string(), username: z.string().nullable(), hasImage: z.boolean() })
+  .object({
+    id: z.number().int(),
+    created_at: z.number().int(),
+    request_head: z.string(),
+    username: z.string().nullable(),
+    hasImage: z.boolean(),
+  })
   .meta({ id: 'AiCapeLogRow' });
 /** What GET /api/admin/ai-cape-logs answers: the page's logs and the counts the pager needs. */
 export const aiCapeLogPageSchema = z
   .object({
     logs: z.array(aiCapeLogRowSchema),
-    pages: z.object({ total_count: z.number().int().nonnegative(), per_page: z.number().int().positive(), current_page: z.number().int().min(1) }),
+    pages: z.object({
+      total_count: z.number().int().nonnegative(),
+      per_page: z.number().int().positive(),
+      current_page: z.number().int().min(1),
+    }),
   })
   .meta({ id: 'AiCapeLogPage' });
 

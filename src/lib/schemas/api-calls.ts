@@ -1,5 +1,6 @@
 // The schemas of the site's API calls (src/lib/api-calls.ts), by the same names: the JSON body, the query and the JSON
-// answer of each, the very schemas the routes check them with. A call without `answer` answers a file, a redirect or nothing.
+// answer of each, the very schemas the routes check them with. A call without `answer` answers a file, a redirect or
+// nothing.
 import type { z } from 'zod';
 import type { ApiCallName } from '../api-calls';
 import {
@@ -34,7 +35,13 @@ import {
   whitelistPageSchema,
 } from './admin';
 import { successSchema } from './common';
-import { aiPromptBodySchema, aiProviderSchema, creationSchema, creationShareBodySchema, creationUseBodySchema } from './creators';
+import {
+  aiPromptBodySchema,
+  aiProviderSchema,
+  creationSchema,
+  creationShareBodySchema,
+  creationUseBodySchema,
+} from './creators';
 import {
   editResultSchema,
   galleryEditBodySchema,

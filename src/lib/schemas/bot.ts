@@ -11,7 +11,9 @@ export const botBoostingBodySchema = z.object({ discordId: discordIdSchema, boos
 /** POST /api/bot/unlink: the member. */
 export const botMemberBodySchema = z.object({ discordId: discordIdSchema });
 /** What the bot's calls answer: the player the member is linked to. */
-export const botPlayerSchema = z.object({ success: z.literal(true), uuid: playerUuidSchema, username: z.string() }).meta({ id: 'BotPlayer' });
+export const botPlayerSchema = z
+  .object({ success: z.literal(true), uuid: playerUuidSchema, username: z.string() })
+  .meta({ id: 'BotPlayer' });
 /** GET /api/bot/links's query: the member id to continue after, and how many. */
 export const botLinksQuerySchema = z.object({
   after: z
@@ -23,7 +25,9 @@ export const botLinksQuerySchema = z.object({
 /** What GET /api/bot/links answers: linked members in id order, and the id to continue after (null at the end). */
 export const botLinksSchema = z
   .object({
-    data: z.array(z.object({ discordId: z.string(), uuid: playerUuidSchema, username: z.string(), boosting: z.boolean() })),
+    data: z.array(
+      z.object({ discordId: z.string(), uuid: playerUuidSchema, username: z.string(), boosting: z.boolean() }),
+    ),
     next: z.string().nullable(),
   })
   .meta({ id: 'BotLinks' });

@@ -4,11 +4,16 @@ import { isBanReason } from '../ban-reasons';
 import { REPORT_NOTE_MAX, reportMessages } from '../report-rules';
 
 /** A refusal with one message (`{error}`), the usual error body. */
-export const errorBodySchema = z.object({ error: z.string() }).meta({ id: 'Error', description: 'A refusal with one message' });
+export const errorBodySchema = z
+  .object({ error: z.string() })
+  .meta({ id: 'Error', description: 'A refusal with one message' });
 /** A Laravel-style validation refusal: the first message, and every message by field. */
 const validationErrorBodySchema = z
   .object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) })
-  .meta({ id: 'ValidationError', description: 'Field errors (422): the first message, and the messages of each field' });
+  .meta({
+    id: 'ValidationError',
+    description: 'Field errors (422): the first message, and the messages of each field',
+  });
 /** Any error body the API sends. */
 export const anyErrorBodySchema = z
   .union([errorBodySchema, validationErrorBodySchema])
@@ -21,7 +26,9 @@ export const pageSchema = z.coerce.number().int().min(1).max(100_000).default(1)
 
 /** A report's reason (a ban reason key) and optional note (trimmed; empty is none), as the report forms send them. */
 export const reportReasonFields = {
-  reason: z.string({ message: reportMessages.missingReason }).refine(isBanReason, { message: reportMessages.unknownReason }),
+  reason: z
+    .string({ message: reportMessages.missingReason })
+    .refine(isBanReason, { message: reportMessages.unknownReason }),
   note: z
     .string()
     .trim()

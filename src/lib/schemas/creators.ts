@@ -20,7 +20,11 @@ export const creationSchema = z
 /** POST /api/gallery/creations/use: the creation to wear as the cape. */
 export const creationUseBodySchema = z.object({ hash: textureHashSchema });
 /** POST /api/gallery/creations/share: the creation with the gallery item's title and tags. */
-export const creationShareBodySchema = z.object({ hash: textureHashSchema, title: z.string(), tags: galleryTagsFieldSchema });
+export const creationShareBodySchema = z.object({
+  hash: textureHashSchema,
+  title: z.string(),
+  tags: galleryTagsFieldSchema,
+});
 /** POST /api/gallery/ai-cape-creator: the prompt (at most 50 characters). */
 export const aiPromptBodySchema = z.object({ prompt: z.string().max(500) });
 /** GET /api/gallery/ai-cape-creator: which image maker makes the AI capes. */

@@ -29,8 +29,13 @@ export const galleryItemSchema = z
     author_name: z.string(),
     type: z.number().int().meta({ description: '0 cape, 1 ears, 2 animated cape' }),
     animated: z.boolean(),
-    texture: z.string().meta({ description: 'The texture PNG, relative to the API host: the still image, or for an animated cape its strip' }),
-    animated_texture: z.string().nullable().meta({ description: 'The animated strip (frames of width x width/2 stacked vertically, 100 ms each), or null' }),
+    texture: z.string().meta({
+      description: 'The texture PNG, relative to the API host: the still image, or for an animated cape its strip',
+    }),
+    animated_texture: z
+      .string()
+      .nullable()
+      .meta({ description: 'The animated strip (frames of width x width/2 stacked vertically, 100 ms each), or null' }),
     tags: z.array(tagSchema),
     whitelisted: z.boolean(),
     user_liked: z.boolean(),
@@ -40,7 +45,10 @@ export const galleryItemSchema = z
     createdAt: z.string(),
   })
   .meta({ id: 'GalleryItem' });
-/** What "Wear this" answers: the slot the item filled, its picture's URL as an upload answers it, and the item's wears since. */
+/**
+ * What "Wear this" answers: the slot the item filled, its picture's URL as an upload answers it, and the item's wears
+ * since.
+ */
 export const galleryWearResultSchema = z
   .object({ success: z.literal(true), slot: z.enum(['cape', 'ears']), url: z.string(), wears: z.number().int() })
   .meta({ id: 'GalleryWearResult' });
@@ -48,7 +56,9 @@ export const galleryWearResultSchema = z
 export const galleryPageSchema = z
   .object({
     data: z.array(galleryItemSchema),
-    total: z.number().int().meta({ description: 'How many items match; when total_capped, at least this many (a search counts up to 1,000)' }),
+    total: z.number().int().meta({
+      description: 'How many items match; when total_capped, at least this many (a search counts up to 1,000)',
+    }),
     total_capped: z.boolean(),
     per_page: z.number().int(),
     current_page: z.number().int(),
@@ -60,7 +70,13 @@ export const userGallerySchema = z
   .meta({ id: 'UserGallery' });
 
 /** A query parameter that carries a list as JSON text (`["cape","ears"]`); empty is no list. */
-function jsonListParam<T extends z.ZodType>(item: T, max: number, message: string, description: string, example: string) {
+function jsonListParam<T extends z.ZodType>(
+  item: T,
+  max: number,
+  message: string,
+  description: string,
+  example: string,
+) {
   return z
     .string({ message })
     .transform((text) => (text === '' ? [] : jsonList(text)))
@@ -69,7 +85,10 @@ function jsonListParam<T extends z.ZodType>(item: T, max: number, message: strin
     .meta({ description, example });
 }
 
-/** Reads a list sent as JSON text (query strings and form fields carry lists that way); anything unreadable fails the list check. */
+/**
+ * Reads a list sent as JSON text (query strings and form fields carry lists that way); anything unreadable fails the
+ * list check.
+ */
 function jsonList(value: unknown): unknown {
   if (Array.isArray(value)) return value;
   if (typeof value !== 'string' || value === '') return [];
@@ -81,13 +100,24 @@ function jsonList(value: unknown): unknown {
 }
 const typeNames = Object.keys(GALLERY_TYPES) as [GalleryTypeName, ...GalleryTypeName[]];
 
-/** GET /api/gallery/get's query (`type` and `tags` are JSON lists); it parses into the listing's canonical filters, deduplicated once here. */
+/**
+ * GET /api/gallery/get's query (`type` and `tags` are JSON lists); it parses into the listing's canonical filters,
+ * deduplicated once here.
+ */
 export const galleryListQuerySchema = z
   .object({
     page: pageSchema,
-    user: optionalPlayerUuidField('The user must be a player uuid.').optional().meta({ description: "Only this player's uploads (their uuid)" }),
-    title: z.string().max(GALLERY_TITLE_MAX).regex(GALLERY_TITLE_PATTERN, { message: galleryMessages.titleCharacters }).optional(),
-    sortBy: z.enum(GALLERY_SORTS, { message: `sortBy must be one of ${GALLERY_SORTS.join(', ')}` }).default(DEFAULT_GALLERY_SORT),
+    user: optionalPlayerUuidField('The user must be a player uuid.')
+      .optional()
+      .meta({ description: "Only this player's uploads (their uuid)" }),
+    title: z
+      .string()
+      .max(GALLERY_TITLE_MAX)
+      .regex(GALLERY_TITLE_PATTERN, { message: galleryMessages.titleCharacters })
+      .optional(),
+    sortBy: z
+      .enum(GALLERY_SORTS, { message: `sortBy must be one of ${GALLERY_SORTS.join(', ')}` })
+      .default(DEFAULT_GALLERY_SORT),
     type: jsonListParam(
       z.enum(typeNames),
       3,
@@ -95,7 +125,13 @@ export const galleryListQuerySchema = z
       'JSON list of texture types: cape, ears, animated',
       '["cape","animated"]',
     ),
-    tags: jsonListParam(tagKeySchema, 20, 'tags must be a JSON list of tag keys', 'JSON list of tag keys an item must all have', '["anime"]'),
+    tags: jsonListParam(
+      tagKeySchema,
+      20,
+      'tags must be a JSON list of tag keys',
+      'JSON list of tag keys an item must all have',
+      '["anime"]',
+    ),
   })
   .transform((query) => ({
     page: query.page,
@@ -118,7 +154,9 @@ export const galleryHashBodySchema = z.object({ hash: textureHashSchema });
 /** POST /api/gallery/report: the item, the ticked terms, the reason and the optional note. */
 export const galleryReportBodySchema = z.object({
   hash: textureHashSchema,
-  tac: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a texture.' }),
+  tac: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], {
+    message: 'You must accept the terms to report a texture.',
+  }),
   ...reportReasonFields,
 });
 /** POST /api/gallery/edit: the new title and tags (JSON list). */
@@ -138,4 +176,9 @@ export const likeResultSchema = z.object({ liked: z.boolean(), total_user_likes:
 /** What an edit answers: the reloaded item. */
 export const editResultSchema = z.object({ success: z.literal(true), item: galleryItemSchema });
 /** What a gallery upload answers: the item's hash, and whether that texture was already in the gallery. */
-export const galleryNewResultSchema = z.object({ success: z.literal(true), hash: z.string(), existing: z.boolean(), notice: uploadNoticeSchema });
+export const galleryNewResultSchema = z.object({
+  success: z.literal(true),
+  hash: z.string(),
+  existing: z.boolean(),
+  notice: uploadNoticeSchema,
+});

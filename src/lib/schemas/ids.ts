@@ -1,18 +1,28 @@
 // The zod schemas of the id patterns (player uuid, texture hash, player id, username), built from src/lib/ids.ts.
 import { z } from 'zod';
-import { NAME_OR_UUID_FILTER_PATTERN, PLAYER_UUID_PATTERN, TEXTURE_HASH_PATTERN, TYPED_UUID_PATTERN, USERNAME_PATTERN, wholePattern } from '../ids';
+import {
+  NAME_OR_UUID_FILTER_PATTERN,
+  PLAYER_UUID_PATTERN,
+  TEXTURE_HASH_PATTERN,
+  TYPED_UUID_PATTERN,
+  USERNAME_PATTERN,
+  wholePattern,
+} from '../ids';
 
 /** A player uuid: 32 lowercase hex digits, no dashes. */
-export const playerUuidSchema = z
-  .string()
-  .regex(wholePattern(PLAYER_UUID_PATTERN))
-  .meta({ description: 'Player uuid: 32 lowercase hex digits, no dashes', example: '069a79f444e94726a5befca90e38aaf5' });
+export const playerUuidSchema = z.string().regex(wholePattern(PLAYER_UUID_PATTERN)).meta({
+  description: 'Player uuid: 32 lowercase hex digits, no dashes',
+  example: '069a79f444e94726a5befca90e38aaf5',
+});
 /** A texture's SHA-256, the key of every stored texture. */
 export const textureHashSchema = z
   .string()
   .regex(wholePattern(TEXTURE_HASH_PATTERN), { message: 'That texture does not exist.' })
   .meta({ description: 'SHA-256 of the stored PNG (64 lowercase hex digits)' });
-/** A player's name or uuid in a lookup path: a uuid with or without dashes, or a username (1–16 letters, digits, underscores). */
+/**
+ * A player's name or uuid in a lookup path: a uuid with or without dashes, or a username (1–16 letters, digits,
+ * underscores).
+ */
 export const playerIdSchema = z
   .string()
   .regex(wholePattern(`${TYPED_UUID_PATTERN}|${USERNAME_PATTERN}`), {
@@ -30,9 +40,14 @@ export function optionalPlayerUuidField(message: string) {
   return z.string().regex(wholePattern(`(?:${PLAYER_UUID_PATTERN})?`), { message });
 }
 
-/** A game username field (1 to 16 letters, digits or underscores) that refuses anything else with `message` (and a missing one with `missingMessage`). */
+/**
+ * A game username field (1 to 16 letters, digits or underscores) that refuses anything else with `message` (and a
+ * missing one with `missingMessage`).
+ */
 export function usernameField(message: string, missingMessage?: string) {
-  return z.string(missingMessage === undefined ? undefined : { message: missingMessage }).regex(wholePattern(USERNAME_PATTERN), { message });
+  return z
+    .string(missingMessage === undefined ? undefined : { message: missingMessage })
+    .regex(wholePattern(USERNAME_PATTERN), { message });
 }
 
 /** A name or undashed uuid filter (the audit log's), refusing anything else with `message`. */

@@ -18,6 +18,8 @@ export const playerLookupSchema = z
 /** POST /api/user/report: the reported player, the ticked terms, the reason and the optional note. */
 export const userReportBodySchema = z.object({
   uuid: playerUuidField('That user does not exist.'),
-  terms: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], { message: 'You must accept the terms to report a user.' }),
+  terms: z.union([z.literal(true), z.literal('true'), z.literal(1), z.literal('1')], {
+    message: 'You must accept the terms to report a user.',
+  }),
   ...reportReasonFields,
 });

@@ -2,13 +2,17 @@
 import { z } from 'zod';
 import { playerUuidSchema } from './ids';
 
-export const premiumItemSchema = z.enum(['animated', 'glint', 'dinnerbone'], { message: 'Choose animated, glint or dinnerbone.' });
+export const premiumItemSchema = z.enum(['animated', 'glint', 'dinnerbone'], {
+  message: 'Choose animated, glint or dinnerbone.',
+});
 /** GET /api/premium: each feature's price and, for a logged-in player, whether they own it and have it on. */
 export const premiumStateSchema = z
   .object({
     currency: z.string(),
     items: z.array(z.object({ key: premiumItemSchema, price: z.string(), owned: z.boolean(), enabled: z.boolean() })),
-    providers: z.object({ paypal: z.boolean(), card: z.boolean() }).meta({ description: 'Which ways to pay are set up' }),
+    providers: z
+      .object({ paypal: z.boolean(), card: z.boolean() })
+      .meta({ description: 'Which ways to pay are set up' }),
   })
   .meta({ id: 'PremiumState' });
 /** GET /api/premium/init: where the checkout form goes, and the fields it carries. */
@@ -32,7 +36,9 @@ export const paymentIntentSchema = z.object({ url: z.string() }).meta({ id: 'Pay
 /** POST /api/premium/glint and /dinnerbone: the feature's new state (absent: the other state). */
 export const premiumToggleBodySchema = z.object({ enabled: z.boolean().optional() });
 /** What POST /api/premium/glint and /dinnerbone answer: the feature's new state. */
-export const premiumToggleSchema = z.object({ success: z.literal(true), enabled: z.boolean() }).meta({ id: 'PremiumToggle' });
+export const premiumToggleSchema = z
+  .object({ success: z.literal(true), enabled: z.boolean() })
+  .meta({ id: 'PremiumToggle' });
 
 // ---- Premium boost and the chat-community bot ----
 
@@ -41,7 +47,9 @@ export const successFlagSchema = z.object({ success: z.boolean() }).meta({ id: '
 /** A one-time code the player gives the bot (link code, premium role code). */
 export const codeSchema = z.object({ code: z.string() }).meta({ id: 'Code' });
 /** GET /api/premium/boost/discord/usable: the cosmetics a boost can give, by key. */
-export const usableCosmeticsSchema = z.object({ cosmetics: z.record(z.string(), z.string()) }).meta({ id: 'UsableCosmetics' });
+export const usableCosmeticsSchema = z
+  .object({ cosmetics: z.record(z.string(), z.string()) })
+  .meta({ id: 'UsableCosmetics' });
 /** GET /api/premium/boost/discord/cosmetic: the chosen cosmetic, or null. */
 export const cosmeticSchema = z.object({ cosmetic: z.string().nullable() }).meta({ id: 'Cosmetic' });
 /** POST /api/premium/boost/discord/cosmetic: the cosmetic to get while boosting. */

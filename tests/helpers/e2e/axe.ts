@@ -32,7 +32,11 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     id: violation.id,
     impact: violation.impact ?? null,
     help: violation.help,
-    nodes: violation.nodes.map((node) => ({ target: node.target.join(' '), html: node.html, summary: node.failureSummary ?? '' })),
+    nodes: violation.nodes.map((node) => ({
+      target: node.target.join(' '),
+      html: node.html,
+      summary: node.failureSummary ?? '',
+    })),
   }));
 }
 
@@ -42,7 +46,9 @@ export function describeViolations(violations: AxeViolation[]): string {
     .map((violation) =>
       [
         `${violation.id} (${violation.impact ?? 'no impact given'}): ${violation.help}`,
-        ...violation.nodes.map((node) => `  ${node.target}\n    ${node.html}\n    ${node.summary.replaceAll('\n', '\n    ')}`),
+        ...violation.nodes.map(
+          (node) => `  ${node.target}\n    ${node.html}\n    ${node.summary.replaceAll('\n', '\n    ')}`,
+        ),
       ].join('\n'),
     )
     .join('\n');

@@ -15,7 +15,8 @@ export async function watchGallerySentinel(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const watch: SentinelWatch = { checks: [], watchers: 0 };
     (window as unknown as { gallerySentinel: SentinelWatch }).gallerySentinel = watch;
-    const isSentinel = (target: Element) => target instanceof HTMLElement && target.dataset.testid === 'gallery-sentinel';
+    const isSentinel = (target: Element) =>
+      target instanceof HTMLElement && target.dataset.testid === 'gallery-sentinel';
     const NativeObserver = window.IntersectionObserver;
     window.IntersectionObserver = class extends NativeObserver {
       readonly watched = new Set<Element>();

@@ -1,10 +1,12 @@
-// A player's browser session in the e2e tests: login codes from the operator CLI, logging in through the page, a visitor
-// who saw today's advert, hydrated islands, and the XSRF header for API calls made with the page's cookies.
+// A player's browser session in the e2e tests: login codes from the operator CLI, logging in through the page, a
+// visitor who saw today's advert, hydrated islands, and the XSRF header for API calls made with the page's cookies.
 import { execFileSync } from 'node:child_process';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../../playwright.config';
 
-/** Issues a login code with `cloakroom code <username> [--admin]` against the database in `dataDir` (the e2e server's). */
+/**
+ * Issues a login code with `cloakroom code <username> [--admin]` against the database in `dataDir` (the e2e server's).
+ */
 export function issueCode(username: string, admin = false, dataDir = E2E_DATA_DIR): string {
   const output = execFileSync('node', ['bin/cloakroom.mjs', 'code', username, ...(admin ? ['--admin'] : [])], {
     env: { ...process.env, OFFLINE_MODE: 'true', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
@@ -37,7 +39,11 @@ export async function xsrf(page: Page): Promise<Record<string, string>> {
 }
 
 /** Logs in through the code login page and waits for the landing page. */
-export async function logIn(page: Page, username: string, options: { admin?: boolean; ref?: string; dataDir?: string } = {}): Promise<void> {
+export async function logIn(
+  page: Page,
+  username: string,
+  options: { admin?: boolean; ref?: string; dataDir?: string } = {},
+): Promise<void> {
   const code = issueCode(username, options.admin, options.dataDir);
   await page.goto(`/account/login/minecraft${options.ref ? `?ref=${encodeURIComponent(options.ref)}` : ''}`);
   // A code typed or a click made before the login island hydrates is lost (a busy machine hydrates late).

@@ -1,9 +1,9 @@
 // Runs the outside services' stand-ins for the e2e suite until stopped: PayPal (tests/helpers/paypal.ts) on
 // PAYPAL_STANDIN_PORT, Stripe Checkout (tests/helpers/stripe.ts) on STRIPE_STANDIN_PORT, whose events go to
 // STRIPE_WEBHOOK_URL, and the game's player services with an OptiFine cape server (tests/helpers/game-services.ts) on
-// GAME_SERVICES_PORT, knowing the players in E2E_GAME_PLAYERS, and the Microsoft login's services (tests/helpers/microsoft.ts)
-// on MICROSOFT_STANDIN_PORT for the app MICROSOFT_CLIENT_ID / MICROSOFT_CLIENT_SECRET, and the ad network's script
-// (tests/helpers/ad-network.ts) on AD_NETWORK_STANDIN_PORT.
+// GAME_SERVICES_PORT, knowing the players in E2E_GAME_PLAYERS, and the Microsoft login's services
+// (tests/helpers/microsoft.ts) on MICROSOFT_STANDIN_PORT for the app MICROSOFT_CLIENT_ID / MICROSOFT_CLIENT_SECRET, and
+// the ad network's script (tests/helpers/ad-network.ts) on AD_NETWORK_STANDIN_PORT.
 import { startPaypalStandIn } from '../paypal.ts';
 import { startStripeStandIn } from '../stripe.ts';
 import { startGameServicesStandIn } from '../game-services.ts';

@@ -1,4 +1,5 @@
-// Reads the banner codes of the two banner editors (LivzMC's, which uses OptiFine's format, and Planet Minecraft's) into banners.
+// Reads the banner codes of the two banner editors (LivzMC's, which uses OptiFine's format, and Planet Minecraft's)
+// into banners.
 import type { BannerService } from '../../../../src/lib/banner-url.ts';
 import type { DyeColour } from './colours.ts';
 import type { PatternId } from './patterns.ts';
@@ -33,9 +34,9 @@ const LIVZMC_COLOURS: Readonly<Record<string, DyeColour>> = {
  * LivzMC (OptiFine format) pattern letters: `a` is the base, then one letter per pattern in the order of the game's
  * old short pattern codes (bl, bo, br, bri, bs, …). From github.com/tritonmc/Triton
  * triton-spigot/src/main/java/com/rexcantor64/triton/spigot/banners/Patterns.java, checked against
- * github.com/LivzMC/website public/js/import-pmc.js LAYER_MAP (Planet Minecraft pattern → LivzMC letter) and against the
- * tiles public/js/banner.js draws for each letter. The old codes `rd` and `rud` are today's diagonal_up_right and diagonal_right.
- * This format has no letters for globe, piglin, flow and guster.
+ * github.com/LivzMC/website public/js/import-pmc.js LAYER_MAP (Planet Minecraft pattern → LivzMC letter) and against
+ * the tiles public/js/banner.js draws for each letter. The old codes `rd` and `rud` are today's diagonal_up_right and
+ * diagonal_right. This format has no letters for globe, piglin, flow and guster.
  */
 const LIVZMC_PATTERNS: Readonly<Record<string, PatternId>> = {
   a: 'base',
@@ -81,8 +82,9 @@ const LIVZMC_PATTERNS: Readonly<Record<string, PatternId>> = {
 
 /**
  * Planet Minecraft colour characters ('1' black … 'g' white).
- * From github.com/magicus/loom-assistant src/main/java/se/icus/mag/loomassistant/types/recipe/BannerParserPlanetMinecraft.java
- * (COLORS by index in its ALPHABET) and github.com/JackFred2/JacksServerSideTweaks src/main/java/red/jackf/jsst/util/sgui/banners/PMC.java.
+ * From github.com/magicus/loom-assistant
+ * src/main/java/se/icus/mag/loomassistant/types/recipe/BannerParserPlanetMinecraft.java (COLORS by index in its
+ * ALPHABET) and github.com/JackFred2/JacksServerSideTweaks src/main/java/red/jackf/jsst/util/sgui/banners/PMC.java.
  */
 const PLANET_MINECRAFT_COLOURS: Readonly<Record<string, DyeColour>> = {
   '1': 'black',
@@ -104,9 +106,9 @@ const PLANET_MINECRAFT_COLOURS: Readonly<Record<string, DyeColour>> = {
 };
 
 /**
- * Planet Minecraft pattern characters. From the same two files (loom-assistant's PATTERNS by ALPHABET index, JSST's PMC.PATTERNS,
- * where DIAGONAL_RIGHT_MIRROR / DIAGONAL_RIGHT / DIAGONAL_LEFT_MIRROR are today's diagonal_right / diagonal_up_right / diagonal_up_left);
- * 'H' flow and 'I' guster come from loom-assistant only.
+ * Planet Minecraft pattern characters. From the same two files (loom-assistant's PATTERNS by ALPHABET index, JSST's
+ * PMC.PATTERNS, where DIAGONAL_RIGHT_MIRROR / DIAGONAL_RIGHT / DIAGONAL_LEFT_MIRROR are today's diagonal_right /
+ * diagonal_up_right / diagonal_up_left); 'H' flow and 'I' guster come from loom-assistant only.
  */
 const PLANET_MINECRAFT_PATTERNS: Readonly<Record<string, PatternId>> = {
   '3': 'border',
@@ -158,7 +160,10 @@ function lookUp<T>(table: Readonly<Record<string, T>>, key: string | undefined):
   return key !== undefined && Object.hasOwn(table, key) ? (table[key] ?? null) : null;
 }
 
-/** Reads layer pairs (colour character, pattern character) from `start` to the end of the code; null at the first unknown character. */
+/**
+ * Reads layer pairs (colour character, pattern character) from `start` to the end of the code; null at the first
+ * unknown character.
+ */
 function readLayers(
   code: string,
   start: number,
@@ -176,9 +181,10 @@ function readLayers(
 }
 
 /**
- * Reads a LivzMC banner code (the text after `?=` in `https://www.livzmc.net/banner/?=…`, OptiFine's `format`): two letters per layer,
- * colour then pattern; the first pair is the base colour with the base pattern `a` (e.g. `pa` a plain white banner, `pabE` white with
- * a red top stripe). Null when the code is empty, of odd length, has more than 16 layers over the base, or has an unknown letter.
+ * Reads a LivzMC banner code (the text after `?=` in `https://www.livzmc.net/banner/?=…`, OptiFine's `format`): two
+ * letters per layer, colour then pattern; the first pair is the base colour with the base pattern `a` (e.g. `pa` a
+ * plain white banner, `pabE` white with a red top stripe). Null when the code is empty, of odd length, has more than 16
+ * layers over the base, or has an unknown letter.
  */
 export function decodeLivzmc(code: string): Banner | null {
   if (code.length < 2 || code.length % 2 !== 0 || code.length > 2 * (1 + MAX_BANNER_LAYERS)) return null;
@@ -189,9 +195,10 @@ export function decodeLivzmc(code: string): Banner | null {
 }
 
 /**
- * Reads a Planet Minecraft banner code (the text after `?b=` or `?e=` in `https://www.planetminecraft.com/banner/?b=…`): one character
- * for the base colour, then two per layer, colour then pattern (e.g. `g` a plain white banner, `g2v` white with a red top stripe).
- * Null when the code is empty, of even length, has more than 16 layers, or has an unknown character.
+ * Reads a Planet Minecraft banner code (the text after `?b=` or `?e=` in
+ * `https://www.planetminecraft.com/banner/?b=…`): one character for the base colour, then two per layer, colour then
+ * pattern (e.g. `g` a plain white banner, `g2v` white with a red top stripe). Null when the code is empty, of even
+ * length, has more than 16 layers, or has an unknown character.
  */
 export function decodePlanetMinecraft(code: string): Banner | null {
   if (code.length < 1 || code.length % 2 !== 1 || code.length > 1 + 2 * MAX_BANNER_LAYERS) return null;

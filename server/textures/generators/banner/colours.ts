@@ -32,7 +32,8 @@ function opaque(value: number): Rgba {
 /**
  * The colour each dye tints a banner with: the game's "texture diffuse colour" of the dye.
  * Values as the game's DyeColor enum gives them, repeated for the vanilla dyes in github.com/JDKDigital/Dyenamics
- * src/main/java/cy/jdkdigital/dyenamics/core/util/DyenamicDyeColor.java (WHITE 16383998 = 0xF9FFFE, ORANGE 16351261 = 0xF9801D, …).
+ * src/main/java/cy/jdkdigital/dyenamics/core/util/DyenamicDyeColor.java (WHITE 16383998 = 0xF9FFFE, ORANGE 16351261 =
+ * 0xF9801D, …).
  */
 export const DYE_RGB: Readonly<Record<DyeColour, Rgba>> = {
   white: opaque(0xf9fffe),

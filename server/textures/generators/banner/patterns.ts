@@ -2,11 +2,13 @@
 //
 // Each mask is drawn here, not taken from the game's textures: geometric patterns are shapes tested at 4 x 4 points
 // inside each pixel (so slanted and round edges come out soft), the gradients are direct alpha ramps, and the emblems
-// (creeper, skull, snout) are small hand-made pictures and the others (flower, thing, globe, flow, guster) small shapes, in the spirit of the game's.
-// Which part of the face each pattern covers follows the game's old 3 x 3 crafting shapes, listed with each pattern's id in
-// github.com/Attano/Spigot-1.8 net/minecraft/server/v1_8_R1/E/EnumBannerPatternType.java (e.g. diagonal_left "## / #  /   " covers
-// the top left half, diagonal_up_right the bottom right half), with sizes compared by eye with the pattern tiles the LivzMC banner
-// editor shows (github.com/LivzMC/website public/js/banner.js); heraldic names: https://pgm.dev/docs/reference/misc/banners.
+// (creeper, skull, snout) are small hand-made pictures and the others (flower, thing, globe, flow, guster) small
+// shapes, in the spirit of the game's. Which part of the face each pattern covers follows the game's old 3 x 3 crafting
+// shapes, listed with each pattern's id in github.com/Attano/Spigot-1.8
+// net/minecraft/server/v1_8_R1/E/EnumBannerPatternType.java (e.g. diagonal_left "## / #  /   " covers the top left
+// half, diagonal_up_right the bottom right half), with sizes compared by eye with the pattern tiles the LivzMC banner
+// editor shows (github.com/LivzMC/website public/js/banner.js); heraldic names:
+// https://pgm.dev/docs/reference/misc/banners.
 
 /** Width of the banner face, in pixels. */
 export const BANNER_WIDTH = 20;
@@ -71,7 +73,10 @@ export function isPatternId(name: string): name is PatternId {
 /** A point test over the face: x across 0..20, y down 0..40 (continuous, pixel (i, j) spans i..i+1, j..j+1). */
 type Shape = (x: number, y: number) => boolean;
 
-/** How a mask is drawn: a shape (sampled 4 x 4 a pixel), a per-pixel alpha, or a picture of '#' (covered) and '.' rows placed at a corner. */
+/**
+ * How a mask is drawn: a shape (sampled 4 x 4 a pixel), a per-pixel alpha, or a picture of '#' (covered) and '.' rows
+ * placed at a corner.
+ */
 type MaskDrawing =
   | { kind: 'shape'; shape: Shape }
   | { kind: 'alpha'; alpha: (column: number, row: number) => number }
@@ -165,14 +170,17 @@ function inGlobe(x: number, y: number): boolean {
   if (radius > 7.5) return false;
   if (radius >= 6) return true;
   if (radius > 4.8) return false;
-  const inLand = (centreX: number, centreY: number, radiusX: number, radiusY: number) => Math.hypot((dx - centreX) / radiusX, (dy - centreY) / radiusY) <= 1;
+  const inLand = (centreX: number, centreY: number, radiusX: number, radiusY: number) =>
+    Math.hypot((dx - centreX) / radiusX, (dy - centreY) / radiusY) <= 1;
   return inLand(-1.8, -1.6, 2.4, 3) || inLand(2.6, 2.4, 1.8, 2.4) || inLand(2.8, -3, 1.2, 1);
 }
 
 /** The guster: three gusts of wind, waving across the middle of the face. */
 function inGusts(x: number, y: number): boolean {
   if (x < 2 || x > BANNER_WIDTH - 2) return false;
-  return [14, 20, 26].some((row, index) => Math.abs(y - (row + 1.2 * Math.sin((2 * Math.PI * (x + index * 3)) / 9))) < 1.2);
+  return [14, 20, 26].some(
+    (row, index) => Math.abs(y - (row + 1.2 * Math.sin((2 * Math.PI * (x + index * 3)) / 9))) < 1.2,
+  );
 }
 
 /** Flow: a spiral band turning 1.75 times out from the middle. */
@@ -269,7 +277,10 @@ const DRAWINGS: Readonly<Record<PatternId, MaskDrawing>> = {
   stripe_downright: { kind: 'shape', shape: (x, y) => onFallingDiagonal(x, y, BEND_HALF_WIDTH) },
   stripe_downleft: { kind: 'shape', shape: (x, y) => onRisingDiagonal(x, y, BEND_HALF_WIDTH) },
   small_stripes: { kind: 'shape', shape: (x) => x >= 1 && x < 19 && (x - 1) % 5 < 3 },
-  cross: { kind: 'shape', shape: (x, y) => onFallingDiagonal(x, y, SALTIRE_HALF_WIDTH) || onRisingDiagonal(x, y, SALTIRE_HALF_WIDTH) },
+  cross: {
+    kind: 'shape',
+    shape: (x, y) => onFallingDiagonal(x, y, SALTIRE_HALF_WIDTH) || onRisingDiagonal(x, y, SALTIRE_HALF_WIDTH),
+  },
   straight_cross: { kind: 'shape', shape: (x, y) => (x >= 8 && x < 12) || (y >= 18 && y < 22) },
   diagonal_left: { kind: 'shape', shape: (x, y) => x < BANNER_WIDTH - y / 2 },
   diagonal_right: { kind: 'shape', shape: (x, y) => x > y / 2 },

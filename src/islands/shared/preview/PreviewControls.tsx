@@ -14,7 +14,14 @@ interface PreviewControlsProps {
 }
 
 /** The Elytra switch and the Turn around button. */
-export function PreviewControls({ elytraToggle, elytra, onElytraChange, capeReady, viewerReady, onTurnAround }: PreviewControlsProps) {
+export function PreviewControls({
+  elytraToggle,
+  elytra,
+  onElytraChange,
+  capeReady,
+  viewerReady,
+  onTurnAround,
+}: PreviewControlsProps) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-2">
       {elytraToggle ? (
@@ -36,7 +43,12 @@ export function PreviewControls({ elytraToggle, elytra, onElytraChange, capeRead
       ) : (
         <span />
       )}
-      <button type="button" className="btn-secondary px-3 py-1.5 text-sm" onClick={onTurnAround} disabled={!viewerReady}>
+      <button
+        type="button"
+        className="btn-secondary px-3 py-1.5 text-sm"
+        onClick={onTurnAround}
+        disabled={!viewerReady}
+      >
         ↻ Turn around
       </button>
     </div>

@@ -22,7 +22,12 @@ async function frameSourceOf(cape: CapeTexture): Promise<FrameSource | null> {
   if (cape.kind === 'frames') {
     const first = cape.frames[0];
     if (!first) return null;
-    return { count: cape.frames.length, width: first.width, height: first.height, draw: (context, index) => context.drawImage(cape.frames[index]!, 0, 0) };
+    return {
+      count: cape.frames.length,
+      width: first.width,
+      height: first.height,
+      draw: (context, index) => context.drawImage(cape.frames[index]!, 0, 0),
+    };
   }
   const image = await loadImage(cape.url, true);
   if (image && cape.kind === 'strip') {
@@ -35,11 +40,20 @@ async function frameSourceOf(cape: CapeTexture): Promise<FrameSource | null> {
       draw: (context, index) => context.drawImage(image, 0, index * height, width, height, 0, 0, width, height),
     };
   }
-  if (image) return { count: 1, width: image.naturalWidth, height: image.naturalHeight, draw: (context) => context.drawImage(image, 0, 0) };
+  if (image)
+    return {
+      count: 1,
+      width: image.naturalWidth,
+      height: image.naturalHeight,
+      draw: (context) => context.drawImage(image, 0, 0),
+    };
   return null;
 }
 
-/** Shows `cape` on the viewer (animated capes frame by frame, each drawn into a canvas and loaded every tick), as an elytra when `elytra`; returns its load state. */
+/**
+ * Shows `cape` on the viewer (animated capes frame by frame, each drawn into a canvas and loaded every tick), as an
+ * elytra when `elytra`; returns its load state.
+ */
 export function useCapeAnimation(
   viewerRef: RefObject<SkinViewer | null>,
   viewerState: ViewerState,

@@ -1,4 +1,5 @@
-// The preview's skin (the player's own from the skin service, else the default skin) and ears (a standalone 14 × 7 texture).
+// The preview's skin (the player's own from the skin service, else the default skin) and ears (a standalone 14 × 7
+// texture).
 import { useEffect, useState, type RefObject } from 'react';
 import type { SkinViewer } from 'skinview3d';
 import { DEFAULT_SKIN_URL, skinUrlFor } from '../../../lib/skin';
@@ -13,7 +14,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T
   return Promise.race([promise, new Promise<T>((resolve) => window.setTimeout(() => resolve(fallback), ms))]);
 }
 
-/** Loads the skin of `uuid` (or the default skin) and the `ears` texture onto the viewer; returns each one's load state. */
+/**
+ * Loads the skin of `uuid` (or the default skin) and the `ears` texture onto the viewer; returns each one's load state.
+ */
 export function useSkinAndEars(
   viewerRef: RefObject<SkinViewer | null>,
   viewerState: ViewerState,

@@ -1,12 +1,18 @@
-// The 3D viewer's life (skinview3d): created once its box is a quarter on screen, sized to the box, and rendering only while something moves.
+// The 3D viewer's life (skinview3d): created once its box is a quarter on screen, sized to the box, and rendering only
+// while something moves.
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { SkinViewer } from 'skinview3d';
 
-/** How much of the preview must be on screen before it starts (a sliver at the bottom of a phone's first screen is not enough). */
+/**
+ * How much of the preview must be on screen before it starts (a sliver at the bottom of a phone's first screen is not
+ * enough).
+ */
 const PREVIEW_START_VISIBLE = 0.25;
 /** How long after the last wheel turn rendering pauses again. */
 const WHEEL_IDLE_MS = 300;
-/** The player's turn that shows a side, seen from a camera straight ahead (a little off square, so the model looks 3D). */
+/**
+ * The player's turn that shows a side, seen from a camera straight ahead (a little off square, so the model looks 3D).
+ */
 export const SIDE_TURN = { back: Math.PI - 0.4, front: 0.4 } as const;
 
 /** Whether the viewer is starting, drawing, or cannot run here (no WebGL). */
@@ -27,11 +33,17 @@ export interface SkinViewerHandle {
 /** Which side of the player the camera sees: the camera's angle around the player against the player's own turn. */
 function sideFacingCamera(viewer: SkinViewer): 'back' | 'front' {
   const camera = Math.atan2(viewer.camera.position.x, viewer.camera.position.z);
-  const relative = Math.atan2(Math.sin(camera - viewer.playerWrapper.rotation.y), Math.cos(camera - viewer.playerWrapper.rotation.y));
+  const relative = Math.atan2(
+    Math.sin(camera - viewer.playerWrapper.rotation.y),
+    Math.cos(camera - viewer.playerWrapper.rotation.y),
+  );
   return Math.abs(relative) < Math.PI / 2 ? 'front' : 'back';
 }
 
-/** Creates the 3D viewer in the returned box and canvas, first showing the `facing` side at `zoom`, and runs its render loop only while needed. */
+/**
+ * Creates the 3D viewer in the returned box and canvas, first showing the `facing` side at `zoom`, and runs its render
+ * loop only while needed.
+ */
 export function useSkinViewer(facing: 'back' | 'front', zoom: number): SkinViewerHandle {
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -39,13 +51,18 @@ export function useSkinViewer(facing: 'back' | 'front', zoom: number): SkinViewe
   const activity = useRef({ dragging: false, wheelTimer: undefined as number | undefined, animating: false });
   const [viewerState, setViewerState] = useState<ViewerState>('starting');
 
-  /** Writes which side of the player faces the camera onto the canvas (data-facing), after every pose or camera change. */
+  /**
+   * Writes which side of the player faces the camera onto the canvas (data-facing), after every pose or camera change.
+   */
   const markFacing = useCallback(() => {
     const viewer = viewerRef.current;
     if (viewer && !viewer.disposed && canvasRef.current) canvasRef.current.dataset.facing = sideFacingCamera(viewer);
   }, []);
 
-  /** Runs the render loop only while the player is dragged, zoomed or an animated cape plays; otherwise draws once and pauses. */
+  /**
+   * Runs the render loop only while the player is dragged, zoomed or an animated cape plays; otherwise draws once and
+   * pauses.
+   */
   const updatePaused = useCallback(() => {
     const viewer = viewerRef.current;
     if (!viewer || viewer.disposed) return;
@@ -75,8 +92,8 @@ export function useSkinViewer(facing: 'back' | 'front', zoom: number): SkinViewe
     [updatePaused],
   );
 
-  // Create the viewer once a quarter of its box is on screen (skinview3d is loaded then: drawing a scene nobody sees yet would take the
-  // page's first seconds on a phone), size it to its box, and dispose of it on unmount.
+  // Create the viewer once a quarter of its box is on screen (skinview3d is loaded then: drawing a scene nobody sees
+  // yet would take the page's first seconds on a phone), size it to its box, and dispose of it on unmount.
   useEffect(() => {
     const state = activity.current;
     let disposed = false;
