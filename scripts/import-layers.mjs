@@ -2,7 +2,18 @@
 // it, never one above. Read by eslint.config.js (its rule `layers/imports-run-one-way`) and scripts/import-graph.ts.
 
 /** The feature folders under server/: each a unit, importing another feature only where FEATURE_USES lists it. */
-const FEATURES = ['admin', 'accounts', 'creators', 'gallery', 'users', 'mod', 'premium', 'integrations', 'auth'];
+const FEATURES = [
+  'admin',
+  'accounts',
+  'creators',
+  'gallery',
+  'users',
+  'mod',
+  'premium',
+  'integrations',
+  'auth',
+  'wardrobe',
+];
 
 /**
  * The features that build on other features (and so come before them): the admin tools on accounts, the gallery, the

@@ -14,6 +14,7 @@ import { botRoutes } from './routes/bot.ts';
 import { creatorRoutes } from './routes/creators/index.ts';
 import { galleryRoutes } from './routes/gallery.ts';
 import { galleryWearRoutes } from './routes/gallery-wear.ts';
+import { wardrobeRoutes } from './routes/wardrobe.ts';
 import { generalRoutes } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { modRoutes } from './routes/mod.ts';
@@ -39,6 +40,7 @@ const SITE_ROUTE_GROUPS = [
   uploadRoutes,
   galleryRoutes,
   galleryWearRoutes,
+  wardrobeRoutes,
   creatorRoutes,
   premiumRoutes,
   boostRoutes,

@@ -1,5 +1,5 @@
-// Removing an account with everything it owns: gallery items, likes, capes and ears (textures released when unshared,
-// and withheld when only a moderator's evidence still refers to them).
+// Removing an account with everything it owns: gallery items, likes, capes, ears and the wardrobe (textures released
+// when unshared, and withheld when only a moderator's evidence still refers to them).
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -8,6 +8,7 @@ import { deleteGalleryItems, itemsByAuthor, removeUserLikes } from '../gallery/i
 import type { InvalidationBus } from '../events/invalidation.ts';
 import { clearPlayerTextures } from '../textures/library/assign.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
+import { wardrobeHashes } from '../textures/library/wardrobe-items.ts';
 
 /**
  * Deletes an account, its gallery items and likes, and tells the profile caches; its textures are removed, or withheld
@@ -24,11 +25,12 @@ export async function deleteAccount(
   const galleryTextures = await deleteGalleryItems(db, await itemsByAuthor(db, uuid));
   await removeUserLikes(db, uuid);
   const worn = (await clearPlayerTextures({ db, library, bus }, uuid)) ?? [];
+  const kept = await wardrobeHashes(db, uuid);
   await db.transaction().execute(async (trx) => {
     await deleteUser(trx, uuid);
     await alsoInTransaction?.(trx);
   });
   // The reports of the player went with the account: what they alone kept is released now, not at the next sweep.
-  await library.retire([...galleryTextures, ...worn]);
+  await library.retire([...galleryTextures, ...worn, ...kept]);
   await bus.publish(uuid);
 }

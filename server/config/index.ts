@@ -76,6 +76,8 @@ export interface Config {
   galleryDownloadsPerMinute: number;
   /** Cape and ears uploads per user per 10 minutes. */
   textureUploadsPerTenMinutes: number;
+  /** Items a player's wardrobe keeps; past it, the oldest unworn item goes. */
+  wardrobeItems: number;
   /**
    * How image jobs (texture processing, creators, previews, GIF builds) are shared: slots, caps, timeout, each player's
    * share.
@@ -261,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warnings: e.TRUST_PROXY.warning ? [e.TRUST_PROXY.warning] : [],
     galleryDownloadsPerMinute: e.GALLERY_DOWNLOADS_PER_MINUTE,
     textureUploadsPerTenMinutes: e.TEXTURE_UPLOADS_PER_10_MINUTES,
+    wardrobeItems: e.WARDROBE_ITEMS,
     imageJobs: {
       concurrency: e.IMAGE_JOB_CONCURRENCY ?? defaultImageJobConcurrency(),
       smallSlots: e.IMAGE_SMALL_JOB_SLOTS,

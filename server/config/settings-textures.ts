@@ -57,6 +57,11 @@ export const TEXTURE_SETTINGS = {
       schema: z.coerce.number().int().positive().default(20),
       description: 'cape uploads, and separately ears uploads, per user per 10 minutes (then 429)',
     },
+    WARDROBE_ITEMS: {
+      schema: z.coerce.number().int().positive().default(30),
+      description:
+        "items a player's wardrobe keeps (capes and ears together); a new one past it lets the oldest unworn item go",
+    },
     IMAGE_JOB_CONCURRENCY: {
       schema: z.coerce.number().int().positive().optional(),
       default: 'cores − 1, at least 1',

@@ -271,6 +271,36 @@ export interface CreationMakersTable {
 }
 
 /** The whole database, as Kysely sees it. */
+/** What a wardrobe item came from: an upload, a creator's creation, or a gallery item. */
+export type WardrobeSource = 'upload' | 'creator' | 'gallery';
+
+/** A picture a player has had, to wear again: one row per player, kind and picture. */
+export interface WardrobeItemsTable {
+  /** Opaque: random, not derived from anything. */
+  id: string;
+  user_uuid: string;
+  kind: 'cape' | 'ears';
+  /** The picture: an animation's strip, else the still. */
+  hash: string;
+  /** An animation's first frame (null for a still picture). */
+  still_hash: string | null;
+  source: WardrobeSource;
+  /** The gallery item's hash, or the creator's name. */
+  source_ref: string | null;
+  /** The gallery item's title when it came from the gallery; else the page shows the date. */
+  title: string | null;
+  added_at: number;
+}
+
+/** The last item a full wardrobe let go, one row per player, shown on the wardrobe page. */
+export interface WardrobeDropsTable {
+  user_uuid: string;
+  kind: 'cape' | 'ears';
+  title: string | null;
+  added_at: number;
+  dropped_at: number;
+}
+
 export interface Database {
   groups: GroupsTable;
   users: UsersTable;
@@ -298,4 +328,6 @@ export interface Database {
   discord_role_codes: DiscordRoleCodesTable;
   creation_makers: CreationMakersTable;
   mod_changes: ModChangesTable;
+  wardrobe_items: WardrobeItemsTable;
+  wardrobe_drops: WardrobeDropsTable;
 }

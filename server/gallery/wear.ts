@@ -5,7 +5,7 @@ import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import { GALLERY_TYPES } from '../../src/lib/gallery-rules.ts';
 import type { Refusal } from '../../src/lib/refusals.ts';
 import { TextureRejected } from '../textures/pipeline/process.ts';
-import { assignPlayerTextures, type AssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
+import { assignPlayerTextures, type PlayerAssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
 import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
 import { listedItem } from './visibility.ts';
 
@@ -13,7 +13,7 @@ import { listedItem } from './visibility.ts';
  * What wearing an item needs: the database, the stored textures, the change bus and the image jobs (charged to the
  * player).
  */
-export interface WearContext extends AssignmentContext {
+export interface WearContext extends PlayerAssignmentContext {
   imageJobs: ImageJobs;
 }
 
@@ -37,7 +37,7 @@ export async function wearGalleryItem(
   const { db, library, imageJobs } = context;
   const item = await db
     .selectFrom('gallery_items')
-    .select(['strip_hash', 'type'])
+    .select(['strip_hash', 'type', 'title'])
     .where('hash', '=', hash)
     .where(listedItem('gallery_items'))
     .executeTakeFirst();
@@ -60,7 +60,8 @@ export async function wearGalleryItem(
   }
   const slot: PlayerSlot = item.type === GALLERY_TYPES.ears ? 'ears' : 'cape';
   const still = item.strip_hash ? await imageJobs.run('stripStill', bytes, playerUuid) : texture;
-  await assignPlayerTextures(context, playerUuid, slot, { still, strip: item.strip_hash ? texture : null });
+  const origin = { source: 'gallery' as const, ref: hash, title: item.title };
+  await assignPlayerTextures(context, playerUuid, slot, { still, strip: item.strip_hash ? texture : null }, origin);
   const counted = await db
     .updateTable('gallery_items')
     .set((eb) => ({ wears: eb('wears', '+', 1) }))

@@ -110,7 +110,7 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
           count(uploadRejectionReason(error));
           return refuse(reply, error.message);
         }
-        await assignPlayerTextures(options, user.uuid, slot.name, texture);
+        await assignPlayerTextures(options, user.uuid, slot.name, texture, { source: 'upload' });
         count('ok');
         return {
           success: true as const,

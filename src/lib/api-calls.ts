@@ -72,6 +72,11 @@ export const API_CALLS = {
   galleryDownload: { method: 'GET', path: '/api/gallery/:hash/download' },
   likeItem: { method: 'POST', path: '/api/gallery/like' },
   wearItem: { method: 'POST', path: '/api/gallery/wear' },
+  // The wardrobe.
+  wardrobe: { method: 'GET', path: '/api/wardrobe' },
+  wardrobeWear: { method: 'POST', path: '/api/wardrobe/wear' },
+  wardrobeTakeOff: { method: 'POST', path: '/api/wardrobe/take-off' },
+  wardrobeRemove: { method: 'POST', path: '/api/wardrobe/remove' },
   deleteItem: { method: 'POST', path: '/api/gallery/delete' },
   reportItem: { method: 'POST', path: '/api/gallery/report' },
   editItem: { method: 'POST', path: '/api/gallery/edit' },

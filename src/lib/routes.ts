@@ -45,6 +45,7 @@ export const routes: readonly Route[] = [
   route('home', '/', 'Home', false),
   route('upload-cape', '/upload-cape', 'Upload Cape', true),
   route('upload-ears', '/upload-ears', 'Upload Ears', true),
+  route('wardrobe', '/wardrobe', 'My Wardrobe', true),
   route('upload-cape-template', '/upload-cape/template', 'Cape Template', false),
   route('upload-ears-template', '/upload-ears/template', 'Ears Template', false),
   route('premium-boost', '/premium/boost', 'Premium Boost', true),

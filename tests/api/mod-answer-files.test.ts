@@ -14,6 +14,7 @@ import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { waitFor } from '../../support/wait.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
+import { emptyWardrobe } from '../helpers/wardrobe.ts';
 import { runCli } from '../helpers/cli.ts';
 import { loginNewUser, randomUsername, serverForSuite } from '../helpers/server.ts';
 import { offlineUuid } from '../../server/auth/player-ids.ts';
@@ -73,6 +74,8 @@ describe.each(backends)('answer directory on $name', (backend) => {
     expect((await player.jar.request('DELETE', '/api/upload-cape')).status).toBe(200);
     for (const urlPath of capePaths(player.uuid, player.username))
       expect(fs.existsSync(file(urlPath)), urlPath).toBe(false);
+    expect(fs.existsSync(file(`/textures/${hash}`)), 'kept in the wardrobe').toBe(true);
+    await emptyWardrobe(player.jar);
     // Nothing else refers to the cape: released, and its files with it.
     expect(fs.existsSync(file(`/textures/${hash}`))).toBe(false);
     expect(fs.readdirSync(answersDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);

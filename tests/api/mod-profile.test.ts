@@ -9,6 +9,7 @@ import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite, startServer, type TestServer } from '../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../../support/textures.ts';
 import { modProfile } from '../helpers/mod-profile.ts';
+import { emptyWardrobe } from '../helpers/wardrobe.ts';
 import { ensureRedis, REDIS_URL } from '../helpers/redis.ts';
 
 const PROFILE_KEYS = ['animatedCape', 'animated_cape_url', 'capeGlint', 'cape_url', 'ear_url', 'upsideDown'];
@@ -226,6 +227,7 @@ describe.each(backends)('mod API on $name', (backend) => {
       const url = await upload(jar, 'cape', capes[7]!);
       for (let i = 0; i < 2; i++) expect((await get(new URL(url).pathname)).status).toBe(200);
       await jar.request('DELETE', '/api/upload-cape');
+      await emptyWardrobe(jar);
       const response = await get(new URL(url).pathname);
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: 'Not found' });

@@ -5,6 +5,7 @@ import { backends } from '../../support/backends.ts';
 import { loginNewUser, startServer } from '../helpers/server.ts';
 import { animatedGif, frameColour, PNG_SIGNATURE, rgbaPixels, sha256Hex, solidPng } from '../../support/textures.ts';
 import { uploadImagesForFile, uploadSuite } from '../helpers/upload.ts';
+import { emptyWardrobe } from '../helpers/wardrobe.ts';
 import { TEXTURE_URL } from '../helpers/gallery.ts';
 
 const { images, capes, ears } = uploadImagesForFile();
@@ -50,7 +51,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
   });
 
   describe('storage', () => {
-    it('stores an image two players upload once, and keeps it while either still uses it', async () => {
+    it('stores an image two players upload once, and keeps it while either still wears it or keeps it', async () => {
       const first = await loginNewUser(suite.server);
       const second = await loginNewUser(suite.server);
       const url = await uploadOk(first.jar, 'cape', capes[6]!);
@@ -68,32 +69,40 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       expect(await textureRows(hash)).toBe(1);
 
       await second.jar.request('DELETE', '/api/upload-cape');
+      await emptyWardrobe(first.jar);
+      expect((await fetchTexture(url)).status, 'still in the second player’s wardrobe').toBe(200);
+      await emptyWardrobe(second.jar);
       expect((await fetchTexture(url)).status).toBe(404);
       expect(await textureRows(hash)).toBe(0);
     });
 
-    it('removes the old cape when a new one replaces it and no one else uses it', async () => {
+    it('keeps the old cape in the wardrobe when a new one replaces it, and removes it with the wardrobe', async () => {
       const { jar, uuid } = await loginNewUser(suite.server);
       const oldUrl = await uploadOk(jar, 'cape', capes[7]!);
       expect(await uploadOk(jar, 'cape', capes[7]!), 'the same image again keeps its texture').toBe(oldUrl);
       expect((await fetchTexture(oldUrl)).status).toBe(200);
       const newUrl = await uploadOk(jar, 'cape', capes[8]!);
       expect(newUrl).not.toBe(oldUrl);
-      expect((await fetchTexture(oldUrl)).status).toBe(404);
-      expect((await fetchTexture(newUrl)).status).toBe(200);
-      expect(await textureRows(TEXTURE_URL.exec(oldUrl)![1])).toBe(0);
+      expect((await fetchTexture(oldUrl)).status, 'kept in the wardrobe').toBe(200);
       expect((await profile(uuid)).cape_url).toBe(newUrl);
+      await emptyWardrobe(jar);
+      expect((await fetchTexture(oldUrl)).status).toBe(404);
+      expect((await fetchTexture(newUrl)).status, 'the worn one came off with it').toBe(404);
+      expect(await textureRows(TEXTURE_URL.exec(oldUrl)![1])).toBe(0);
+      expect((await profile(uuid)).cape_url).toBeNull();
     });
 
-    it('removes replaced ears when no one else uses them', async () => {
+    it('keeps replaced ears in the wardrobe, and removes them with it', async () => {
       const { jar, uuid } = await loginNewUser(suite.server);
       const oldUrl = await uploadOk(jar, 'ears', ears[4]!);
       const newUrl = await uploadOk(jar, 'ears', ears[5]!);
-      expect((await fetchTexture(oldUrl)).status).toBe(404);
+      expect((await fetchTexture(oldUrl)).status).toBe(200);
       expect((await profile(uuid)).ear_url).toBe(newUrl);
+      await emptyWardrobe(jar);
+      expect((await fetchTexture(oldUrl)).status).toBe(404);
     });
 
-    it('DELETE removes the cape and the ears from the profile and their unshared textures', async () => {
+    it('DELETE takes the cape and the ears off the profile; the wardrobe keeps their textures until emptied', async () => {
       const { jar, uuid } = await loginNewUser(suite.server);
       const capeUrl = await uploadOk(jar, 'cape', capes[9]!);
       const earsUrl = await uploadOk(jar, 'ears', ears[6]!);
@@ -103,14 +112,16 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
       expect(deleted.status).toBe(200);
       expect(await deleted.json()).toEqual({ success: true, cape: null });
       expect(await profile(uuid)).toMatchObject({ cape_url: null, animated_cape_url: null, ear_url: earsUrl });
-      expect((await fetchTexture(capeUrl)).status).toBe(404);
+      expect((await fetchTexture(capeUrl)).status).toBe(200);
 
       const deletedEars = await jar.request('DELETE', '/api/upload-ears');
       expect(deletedEars.status).toBe(200);
       expect(await deletedEars.json()).toEqual({ success: true, ears: null });
       expect((await profile(uuid)).ear_url).toBeNull();
-      expect((await fetchTexture(earsUrl)).status).toBe(404);
       expect((await jar.request('DELETE', '/api/upload-cape')).status, 'deleting again is harmless').toBe(200);
+      await emptyWardrobe(jar);
+      expect((await fetchTexture(capeUrl)).status).toBe(404);
+      expect((await fetchTexture(earsUrl)).status).toBe(404);
     });
 
     it('an animated GIF gives a strip of its frames; animatedCape needs the animated premium feature', async () => {
@@ -145,6 +156,8 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
         animated_cape_url: null,
         animatedCape: false,
       });
+      expect((await fetchTexture(withoutPremium.animated_cape_url as string)).status, 'in the wardrobe').toBe(200);
+      await emptyWardrobe(jar);
       expect((await fetchTexture(withoutPremium.animated_cape_url as string)).status).toBe(404);
       expect((await fetchTexture(url)).status).toBe(404);
     });
@@ -192,7 +205,7 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
 
       expect(await uploadOk(jar, 'cape', still)).toBe(stillUrl);
       expect(await profile(uuid)).toMatchObject({ cape_url: stillUrl, animated_cape_url: null });
-      expect((await fetchTexture(stripUrl)).status, 'the strip no one uses is released').toBe(404);
+      expect((await fetchTexture(stripUrl)).status, 'the strip stays in the wardrobe').toBe(200);
       expect((await fetchTexture(stillUrl)).status).toBe(200);
 
       expect(await uploadOk(jar, 'cape', gif, 'image/gif')).toBe(stillUrl);

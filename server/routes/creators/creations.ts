@@ -69,7 +69,13 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
       const texture = await usableCreation(options, request.body.hash, user);
       const animated = texture.height > capeFrameHeight(texture.width);
       const still = animated ? await imageJobs.run('stripStill', texture.bytes, user.uuid) : texture;
-      await assignPlayerTextures(options, user.uuid, 'cape', { still, strip: animated ? texture : null });
+      await assignPlayerTextures(
+        options,
+        user.uuid,
+        'cape',
+        { still, strip: animated ? texture : null },
+        { source: 'creator' },
+      );
       return { success: true as const, cape: textureUrl(options.config.publicBaseUrl, still.hash) };
     },
   );

@@ -9,6 +9,7 @@ import type { InvalidationBus } from '../../events/invalidation.ts';
 import type { TextureKind, TextureLibrary } from './texture-library.ts';
 import type { EncodedTexture } from '../pipeline/process.ts';
 import { PLAYER_TEXTURE_COLUMNS, type PlayerTextureColumn } from './player-columns.ts';
+import { keepInWardrobe, removeFromEveryWardrobe, type WardrobeOrigin } from './wardrobe-items.ts';
 
 /** A player's texture slots and the user columns each fills: the still image and, for the cape, the animated strip. */
 export const PLAYER_SLOTS = {
@@ -101,12 +102,14 @@ function slotValues(
 
 /**
  * Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent
- * changes take turns); null when the player is gone.
+ * changes take turns), with the hashes `then` (run in the same transaction, after the change) gives to release; null
+ * when the player is gone.
  */
 async function swapColumns(
   db: Db,
   uuid: string,
   values: Partial<Record<PlayerTextureColumn, string | null>>,
+  then?: (trx: Transaction<Database>) => Promise<string[]>,
 ): Promise<string[] | null> {
   const columns = Object.keys(values) as PlayerTextureColumn[];
   return db.transaction().execute(async (trx) => {
@@ -118,7 +121,8 @@ async function swapColumns(
       .executeTakeFirst();
     if (!before) return null;
     await trx.updateTable('users').set(values).where('uuid', '=', uuid).execute();
-    return Object.values(before as Record<string, string | null>).filter((hash): hash is string => Boolean(hash));
+    const held = Object.values(before as Record<string, string | null>).filter((hash): hash is string => Boolean(hash));
+    return [...held, ...((await then?.(trx)) ?? [])];
   });
 }
 
@@ -141,17 +145,25 @@ export interface CapeGifWork {
   run(name: 'stripGif', picture: Buffer, owner: string): Promise<Buffer>;
 }
 
+/** What putting textures on a player needs beyond assignment: the image work of a cape's GIF and the wardrobe's size. */
+export interface PlayerAssignmentContext extends AssignmentContext {
+  imageJobs: CapeGifWork;
+  config: { wardrobeItems: number };
+}
+
 /**
- * Points a player's slot at new textures (stored first), releases the ones it replaced and publishes the change. A
- * cape's GIF is made first, as the player's own image work (their queue share and budget; refused with the queue's
- * message when it does not fit, and then nothing changes), and stored beside it, so that no reader ever causes that
- * work.
+ * Points a player's slot at new textures (stored first), keeps them in the player's wardrobe (with `origin`; null when
+ * they are worn from the wardrobe, where they already are), releases the ones it replaced that nothing keeps and
+ * publishes the change. A cape's GIF is made first, as the player's own image work (their queue share and budget;
+ * refused with the queue's message when it does not fit, and then nothing changes), and stored beside it, so that no
+ * reader ever causes that work.
  */
 export async function assignPlayerTextures(
-  context: AssignmentContext & { imageJobs: CapeGifWork },
+  context: PlayerAssignmentContext,
   uuid: string,
   slot: PlayerSlot,
   textures: SlotTextures,
+  origin: WardrobeOrigin | null,
 ): Promise<void> {
   const kind: TextureKind = slot;
   const toStore: TextureToStore[] = [{ texture: textures.still, kind }];
@@ -161,7 +173,14 @@ export async function assignPlayerTextures(
   const gif = gifSource ? await context.imageJobs.run('stripGif', gifSource.bytes, uuid) : null;
   const previous = await storeAndPoint(context.library, toStore, async () => {
     if (gifSource && gif) await context.library.putDerived(gifSource.hash, 'gif', gif);
-    return swapColumns(context.db, uuid, values);
+    const picture = {
+      kind: slot,
+      hash: (textures.strip ?? textures.still).hash,
+      stillHash: textures.strip ? textures.still.hash : null,
+    };
+    return swapColumns(context.db, uuid, values, async (trx) =>
+      origin ? keepInWardrobe(trx, uuid, picture, origin, context.config.wardrobeItems) : [],
+    );
   });
   const assigned = toStore.map(({ texture }) => texture.hash);
   // A player deleted meanwhile keeps nothing: the new textures go again unless someone else uses them.
@@ -202,7 +221,7 @@ interface TakenOff {
 
 /**
  * Empties every player slot that holds one of `hashes` exactly (a cape's still or strip, or the ears: the whole slot
- * goes), inside the removal's transaction, the rows locked on PostgreSQL.
+ * goes) and takes them out of every wardrobe, inside the removal's transaction, the rows locked on PostgreSQL.
  */
 async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]): Promise<TakenOff> {
   if (hashes.length === 0) return { players: [], hashes: [] };
@@ -223,6 +242,7 @@ async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]):
     >;
     await trx.updateTable('users').set(values).where('uuid', '=', wearer.uuid).execute();
   }
+  held.push(...(await removeFromEveryWardrobe(trx, hashes)));
   return { players: wearers.map((wearer) => wearer.uuid), hashes: held };
 }
 

@@ -8,6 +8,7 @@ import type { BlobStore } from '../../storage/blob-store.ts';
 import type { EncodedTexture } from '../pipeline/process.ts';
 import type { TextureCache } from './cache.ts';
 import { countPlayerReferences, countPublicPlayerReferences } from './player-columns.ts';
+import { countWardrobeReferences } from './wardrobe-items.ts';
 
 /**
  * Images rendered from a texture and kept beside it in the blob store: gallery previews, maps and the GIF of a strip.
@@ -33,7 +34,7 @@ export type ReferenceCounter = (db: Db, hash: string) => Promise<number>;
 
 /** The texture library: the blob store plus the `textures` rows. */
 export class TextureLibrary {
-  private readonly counters: ReferenceCounter[] = [countPlayerReferences];
+  private readonly counters: ReferenceCounter[] = [countPlayerReferences, countWardrobeReferences];
   /**
    * The references that make a texture public (players who are not banned, visible gallery items); evidence is not one.
    */

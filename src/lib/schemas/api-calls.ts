@@ -72,6 +72,7 @@ import {
   usableCosmeticsSchema,
 } from './premium';
 import { slotResultSchemas, uploadResultSchema } from './uploads';
+import { wardrobeItemBodySchema, wardrobeSchema } from './wardrobe';
 
 /** What one call sends and answers: its JSON body, its query and its JSON answer (200), each when it has one. */
 export interface ApiCallSchemas {
@@ -140,6 +141,10 @@ export const API_CALL_SCHEMAS = {
   galleryDownload: {},
   likeItem: { body: galleryHashBodySchema, answer: likeResultSchema },
   wearItem: { body: galleryHashBodySchema, answer: galleryWearResultSchema },
+  wardrobe: { answer: wardrobeSchema },
+  wardrobeWear: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
+  wardrobeTakeOff: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
+  wardrobeRemove: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
   deleteItem: { body: galleryHashBodySchema, answer: successSchema },
   reportItem: { body: galleryReportBodySchema, answer: successSchema },
   editItem: { body: galleryEditBodySchema, answer: editResultSchema },

@@ -1,0 +1,107 @@
+// The wardrobe calls: GET /api/wardrobe lists the player's capes and ears, and POST /api/wardrobe/wear, /take-off and
+// /remove change one item; each change answers the wardrobe as it is after it.
+import type { FastifyInstance } from 'fastify';
+import { galleryMessages } from '../../src/lib/gallery-rules.ts';
+import { wardrobeItemBodySchema, wardrobeSchema } from '../../src/lib/schemas/wardrobe.ts';
+import { wardrobeMessages } from '../../src/lib/wardrobe-rules.ts';
+import type { z } from 'zod';
+import { requireUser } from '../auth/plugin.ts';
+import { HttpError, refusalError } from '../http/errors.ts';
+import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { textureUrl } from '../http/texture-url.ts';
+import { perUserRateLimit } from '../http/user-rate-limit.ts';
+import type { AppContext } from '../operations/app-context.ts';
+import {
+  listWardrobe,
+  removeWardrobeItem,
+  takeOffWardrobeItem,
+  wearWardrobeItem,
+  type WardrobeListing,
+} from '../wardrobe/wardrobe.ts';
+
+/** The wardrobe as the API answers it: texture URLs on the API host. */
+function wardrobeAnswer(listing: WardrobeListing, baseUrl: string, limit: number): z.infer<typeof wardrobeSchema> {
+  return {
+    items: listing.items.map((item) => ({
+      id: item.id,
+      kind: item.kind,
+      texture: textureUrl(baseUrl, item.stillHash),
+      animated_texture: item.stripHash ? textureUrl(baseUrl, item.stripHash) : null,
+      source: item.source,
+      gallery_hash: item.galleryHash,
+      title: item.title,
+      added_at: item.addedAt,
+      worn: item.worn,
+    })),
+    limit,
+    dropped: listing.dropped,
+  };
+}
+
+/**
+ * Registers the wardrobe calls; wearing is limited per player to TEXTURE_UPLOADS_PER_10_MINUTES per 10 minutes, with
+ * "Wear this" (it changes the cape as an upload does).
+ */
+export async function wardrobeRoutes(instance: FastifyInstance, options: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db, config } = options;
+  const answer = async (uuid: string) =>
+    wardrobeAnswer(await listWardrobe(db, uuid), config.publicBaseUrl, config.wardrobeItems);
+
+  app.get(
+    '/api/wardrobe',
+    {
+      config: { auth: 'session' },
+      schema: {
+        summary: "The player's wardrobe: every cape and ears they uploaded, made or wore, newest first",
+        response: { 200: wardrobeSchema, ...errorResponses },
+      },
+    },
+    async (request) => answer((await requireUser(request)).uuid),
+  );
+
+  app.post(
+    '/api/wardrobe/wear',
+    {
+      config: {
+        auth: 'session',
+        rateLimit: perUserRateLimit(
+          'wardrobe-wear',
+          config.textureUploadsPerTenMinutes,
+          10 * 60_000,
+          galleryMessages.tooManyWears,
+        ),
+      },
+      schema: {
+        summary: 'Wear an item of the wardrobe: the mod API shows it at once',
+        body: wardrobeItemBodySchema,
+        response: { 200: wardrobeSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      const worn = await wearWardrobeItem(options, user.uuid, request.body.id);
+      if (worn === false) throw new HttpError(404, wardrobeMessages.notFound);
+      if (worn !== true) throw refusalError(422, worn.refusal);
+      return answer(user.uuid);
+    },
+  );
+
+  for (const [path, change, summary] of [
+    ['take-off', takeOffWardrobeItem, 'Take an item of the wardrobe off (it stays in the wardrobe)'],
+    ['remove', removeWardrobeItem, 'Remove an item from the wardrobe, taking it off first when it is worn'],
+  ] as const) {
+    app.post(
+      `/api/wardrobe/${path}`,
+      {
+        config: { auth: 'session' },
+        schema: { summary, body: wardrobeItemBodySchema, response: { 200: wardrobeSchema, ...errorResponses } },
+      },
+      async (request) => {
+        const user = await requireUser(request);
+        if (!(await change(options, user.uuid, request.body.id))) throw new HttpError(404, wardrobeMessages.notFound);
+        return answer(user.uuid);
+      },
+    );
+  }
+}

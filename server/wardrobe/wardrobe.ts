@@ -1,0 +1,142 @@
+// A player's wardrobe: the capes and ears they have had (kept by the texture library's wardrobe rows), listed with
+// which is worn, and worn again, taken off or removed in one call.
+import type { Refusal } from '../../src/lib/refusals.ts';
+import type { Db } from '../db/database.ts';
+import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
+import { assignPlayerTextures, clearPlayerTextures, type PlayerAssignmentContext } from '../textures/library/assign.ts';
+import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
+import { wornPictures } from '../textures/library/wardrobe-items.ts';
+import { TextureRejected, type EncodedTexture } from '../textures/pipeline/process.ts';
+
+/** How long the page tells of an item a full wardrobe let go. */
+const DROP_SHOWN_MS = 7 * 24 * 60 * 60_000;
+
+/** What the wardrobe calls need: assignment (with the image jobs, charged to the player) and the wardrobe's size. */
+export interface WardrobeContext extends PlayerAssignmentContext {
+  imageJobs: ImageJobs;
+}
+
+/** One wardrobe item as the listing gives it. */
+export interface WardrobeEntry {
+  id: string;
+  kind: 'cape' | 'ears';
+  /** The still picture: an animation's first frame. */
+  stillHash: string;
+  /** An animated cape's strip, or null. */
+  stripHash: string | null;
+  source: 'upload' | 'creator' | 'gallery';
+  galleryHash: string | null;
+  title: string | null;
+  addedAt: number;
+  worn: boolean;
+}
+
+/** A player's wardrobe: the items, newest first, and the last item a full wardrobe let go, if recent. */
+export interface WardrobeListing {
+  items: WardrobeEntry[];
+  dropped: { kind: 'cape' | 'ears'; title: string | null; added_at: number; dropped_at: number } | null;
+}
+
+/** Lists a player's wardrobe, newest first, with which items they wear now. */
+export async function listWardrobe(db: Db, uuid: string, now = Date.now()): Promise<WardrobeListing> {
+  const rows = await db
+    .selectFrom('wardrobe_items')
+    .selectAll()
+    .where('user_uuid', '=', uuid)
+    .orderBy('added_at', 'desc')
+    .orderBy('id')
+    .execute();
+  const worn = await wornPictures(db, uuid);
+  const drop = await db
+    .selectFrom('wardrobe_drops')
+    .select(['kind', 'title', 'added_at', 'dropped_at'])
+    .where('user_uuid', '=', uuid)
+    .where('dropped_at', '>', now - DROP_SHOWN_MS)
+    .executeTakeFirst();
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      stillHash: row.still_hash ?? row.hash,
+      stripHash: row.still_hash ? row.hash : null,
+      source: row.source,
+      galleryHash: row.source === 'gallery' ? row.source_ref : null,
+      title: row.title,
+      addedAt: Number(row.added_at),
+      worn: worn.includes(row.hash),
+    })),
+    dropped: drop ? { ...drop, added_at: Number(drop.added_at), dropped_at: Number(drop.dropped_at) } : null,
+  };
+}
+
+/** One of the player's own items, or undefined. */
+async function ownItem(db: Db, uuid: string, id: string) {
+  return db
+    .selectFrom('wardrobe_items')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_uuid', '=', uuid)
+    .executeTakeFirst();
+}
+
+/** A stored texture that is still served, with its bytes; null when it is gone or withheld. */
+async function readStoredTexture(db: Db, library: TextureLibrary, hash: string): Promise<EncodedTexture | null> {
+  const row = await db
+    .selectFrom('textures')
+    .select(['width', 'height', 'frames'])
+    .where('hash', '=', hash)
+    .where('withheld_at', 'is', null)
+    .executeTakeFirst();
+  const bytes = row ? await library.read(hash) : null;
+  return row && bytes ? { hash, bytes, width: row.width, height: row.height, frames: row.frames } : null;
+}
+
+/**
+ * Puts one of the player's items on (the slot its kind fills), checked against the blocklist as an upload is: true
+ * when worn, false when the item is not theirs (or its picture is gone), or the blocklist's refusal.
+ */
+export async function wearWardrobeItem(
+  context: WardrobeContext,
+  uuid: string,
+  id: string,
+): Promise<boolean | { refusal: Refusal }> {
+  const { db, library, imageJobs } = context;
+  const item = await ownItem(db, uuid, id);
+  if (!item) return false;
+  const picture = await readStoredTexture(db, library, item.hash);
+  const still = item.still_hash ? await readStoredTexture(db, library, item.still_hash) : picture;
+  if (!picture || !still) return false;
+  try {
+    await refuseBlocklistedTexture(db, imageJobs, picture, uuid);
+  } catch (error) {
+    if (error instanceof TextureRejected) return { refusal: { reason: error.reason, message: error.message } };
+    throw error;
+  }
+  await assignPlayerTextures(context, uuid, item.kind, { still, strip: item.still_hash ? picture : null }, null);
+  return true;
+}
+
+/** Takes one of the player's items off when they wear it; false when the item is not theirs. */
+export async function takeOffWardrobeItem(context: WardrobeContext, uuid: string, id: string): Promise<boolean> {
+  const item = await ownItem(context.db, uuid, id);
+  if (!item) return false;
+  if ((await wornPictures(context.db, uuid)).includes(item.hash)) await clearPlayerTextures(context, uuid, [item.kind]);
+  return true;
+}
+
+/**
+ * Removes one of the player's items from their wardrobe, taking it off first when they wear it, and releases its
+ * pictures unless something else keeps them; false when the item is not theirs.
+ */
+export async function removeWardrobeItem(context: WardrobeContext, uuid: string, id: string): Promise<boolean> {
+  if (!(await takeOffWardrobeItem(context, uuid, id))) return false;
+  const removed = await context.db
+    .deleteFrom('wardrobe_items')
+    .where('id', '=', id)
+    .where('user_uuid', '=', uuid)
+    .returning(['hash', 'still_hash'])
+    .executeTakeFirst();
+  if (removed) await context.library.release([removed.hash, removed.still_hash]);
+  return true;
+}
