@@ -1,7 +1,8 @@
 // Upgrading a database that holds data: a database migrated to 0014_creation_makers gets players (one with a session,
 // one without), textures, a gallery item, both kinds of report and an audit row as that schema had them; migrating to
 // the latest keeps every row and fills what the newer migrations add as they intend (0015 report reasons and notes and
-// the audit thumbnail, 0016 last_login_at, 0017 answers_at and the mod_changes log, 0018 withheld_at, 0019 wears).
+// the audit thumbnail, 0016 last_login_at, 0017 answers_at and the mod_changes log, 0018 withheld_at, 0019 wears, 0020
+// the wardrobe).
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
@@ -32,7 +33,7 @@ describe.each(backends)('upgrading a database with data on $name', (backend) => 
     await database?.drop();
   });
 
-  it(`keeps the rows written at ${OLD_SCHEMA} and fills what 0015–0019 add`, async () => {
+  it(`keeps the rows written at ${OLD_SCHEMA} and fills what 0015–0020 add`, async () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const upToOld = await migrator.migrateTo(OLD_SCHEMA);
     expect(upToOld.error).toBeUndefined();
@@ -172,5 +173,14 @@ describe.each(backends)('upgrading a database with data on $name', (backend) => 
     expect(items).toEqual([{ hash: GALLERY, title: 'Old Cape', author_uuid: RETURNING.uuid, hidden: 0, wears: 0 }]);
     const sessions = await db.selectFrom('sessions').select(['id', 'user_uuid']).execute();
     expect(sessions).toEqual([{ id: 'session-token', user_uuid: RETURNING.uuid }]);
+
+    // 0020: what a player wore is in their wardrobe, as an upload.
+    const wardrobe = await db
+      .selectFrom('wardrobe_items')
+      .select(['user_uuid', 'kind', 'hash', 'still_hash', 'source'])
+      .execute();
+    expect(wardrobe).toEqual([
+      { user_uuid: RETURNING.uuid, kind: 'cape', hash: CAPE, still_hash: null, source: 'upload' },
+    ]);
   });
 });

@@ -1,11 +1,67 @@
 // Migration 0020_wardrobe (the name the migrator records): every cape and ears a player has had, to wear again.
+import { randomBytes } from 'node:crypto';
 import type { Migration } from 'kysely/migration';
 import type { MigrationDb } from './helpers.ts';
+
+/** Players read at a time when their current capes and ears are put in their wardrobes. */
+const BATCH = 1000;
+
+/** Puts every player's current cape and ears in their wardrobe, as uploads of the moment the migration runs. */
+async function keepWhatPlayersWear(db: MigrationDb, now: number): Promise<void> {
+  let after = '';
+  for (;;) {
+    const players: Array<{
+      uuid: string;
+      cape_hash: string | null;
+      cape_strip_hash: string | null;
+      ears_hash: string | null;
+    }> = await db
+      .selectFrom('users')
+      .select(['uuid', 'cape_hash', 'cape_strip_hash', 'ears_hash'])
+      .where('uuid', '>', after)
+      .where((eb) => eb.or([eb('cape_hash', 'is not', null), eb('ears_hash', 'is not', null)]))
+      .orderBy('uuid')
+      .limit(BATCH)
+      .execute();
+    if (players.length === 0) return;
+    const rows = players.flatMap((player) => [
+      ...(player.cape_hash
+        ? [
+            {
+              kind: 'cape',
+              hash: player.cape_strip_hash ?? player.cape_hash,
+              still_hash: player.cape_strip_hash ? player.cape_hash : null,
+              uuid: player.uuid,
+            },
+          ]
+        : []),
+      ...(player.ears_hash ? [{ kind: 'ears', hash: player.ears_hash, still_hash: null, uuid: player.uuid }] : []),
+    ]);
+    await db
+      .insertInto('wardrobe_items')
+      .values(
+        rows.map((row) => ({
+          id: randomBytes(12).toString('base64url'),
+          user_uuid: row.uuid,
+          kind: row.kind,
+          hash: row.hash,
+          still_hash: row.still_hash,
+          source: 'upload',
+          source_ref: null,
+          title: null,
+          added_at: now,
+        })),
+      )
+      .execute();
+    after = players[players.length - 1]!.uuid;
+  }
+}
 
 /**
  * `wardrobe_items` keeps each picture a player uploaded, made and used, or wore from the gallery, once per picture
  * (`hash`: an animation's strip, else the still; `still_hash`: an animation's first frame), with where it came from, its
- * title and when it came in. `wardrobe_drops` remembers the last item a full wardrobe let go, so the page can say so.
+ * title and when it came in; what players wear when it runs comes in as their uploads. `wardrobe_drops` remembers the
+ * last item a full wardrobe let go, so the page can say so.
  */
 export const wardrobe: Migration = {
   async up(db: MigrationDb) {
@@ -37,6 +93,7 @@ export const wardrobe: Migration = {
       .addColumn('added_at', 'bigint', (c) => c.notNull())
       .addColumn('dropped_at', 'bigint', (c) => c.notNull())
       .execute();
+    await keepWhatPlayersWear(db, Date.now());
   },
   async down(db: MigrationDb) {
     await db.schema.dropTable('wardrobe_drops').execute();
