@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { animatedGif, sha256Hex } from '../../support/textures.ts';
 import { gallerySuite, TEXTURE_URL, UNKNOWN_HASH, type Item } from '../helpers/gallery.ts';
+import { emptyWardrobe } from '../helpers/wardrobe.ts';
 import { loginNewUser, newBrowser } from '../helpers/server.ts';
 
 describe.each(backends)('gallery on $name', (backend) => {
@@ -101,7 +102,7 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect((await fetchTexture(`/textures/${hash}`)).status).toBe(404);
     });
 
-    it('keeps the texture while someone wears the same image as their cape', async () => {
+    it('keeps the texture while someone wears the same image as their cape, or keeps it in their wardrobe', async () => {
       const author = await loginNewUser(suite.server);
       const file = await freshCape();
       const capeResponse = await author.jar.upload('/api/upload-cape', file);
@@ -112,6 +113,8 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect((await fetchTexture(`/textures/${hash}`)).status).toBe(200);
       expect(await rows('textures', hash)).toBe(1);
       await author.jar.request('DELETE', '/api/upload-cape');
+      expect((await fetchTexture(`/textures/${hash}`)).status, 'kept in the wardrobe').toBe(200);
+      await emptyWardrobe(author.jar);
       expect((await fetchTexture(`/textures/${hash}`)).status).toBe(404);
     });
 
