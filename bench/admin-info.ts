@@ -13,8 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest, openDatabase, type Db } from '../server/db/database.ts';
-import { ADMIN_GROUP_ID } from '../server/db/migrations/seed-rows.ts';
+import { openDatabase, type Db } from '../server/db/database.ts';
+import { migrateToLatest } from '../server/db/migrations/migrate.ts';
+import { ADMIN_GROUP_ID } from '../server/db/users.ts';
 
 const USERS = Number(process.env.USERS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 40);

@@ -4,7 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
-import { migrateToLatest, openDatabase } from '../server/db/database.ts';
+import { openDatabase } from '../server/db/database.ts';
+import { migrateToLatest } from '../server/db/migrations/migrate.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
 import { TextureLibrary } from '../server/textures/library/texture-library.ts';
 

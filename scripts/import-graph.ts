@@ -16,7 +16,6 @@ const MODULE_FILE = /\.(ts|tsx|mts|js|mjs|astro)$/;
  * components and layouts: left as they are for now, and no other may appear. Each is the sorted list of its folders.
  */
 export const ACCEPTED_FOLDER_CYCLES = [
-  ['server/db', 'server/db/migrations'],
   ['src/lib', 'src/lib/schemas'],
   ['src/components', 'src/layouts'],
   ['src/islands/shared', 'src/islands/shared/preview'],

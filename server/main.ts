@@ -3,7 +3,8 @@
 import './operations/v8-flags.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config/index.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrations/migrate.ts';
 import { closeOnSignals } from './operations/shutdown.ts';
 import { ensureSiteBuilt, PROJECT_ROOT } from './site/build.ts';
 import { leftoverSweeps } from './setup/leftover-sweeps.ts';

@@ -2,7 +2,8 @@
 // gallery's indexes are built after the load.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { migrateToLatest, openDatabase } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrations/migrate.ts';
 import { GALLERY_TABLES, ITEMS, SESSION_TOKEN, USERS, VIEWER } from './settings.ts';
 import { isBanned, sha256, tagsOf, type Dataset } from './dataset.ts';
 

@@ -1,14 +1,8 @@
 // Opens the running site's database for an operator command: it says which database it uses, and never creates one.
 import path from 'node:path';
 import type { Config } from '../config/index.ts';
-import {
-  databaseExists,
-  describeDatabase,
-  migrateToLatest,
-  openDatabase,
-  sqliteFileOf,
-  type Db,
-} from '../db/database.ts';
+import { databaseExists, describeDatabase, openDatabase, sqliteFileOf, type Db } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrations/migrate.ts';
 
 /** What an operator who ran a command without the server's settings is told to do. */
 export const SERVER_SETTINGS_HINT =

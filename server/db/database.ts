@@ -1,13 +1,11 @@
-// Opens the database (SQLite file or PostgreSQL) with Kysely and applies the migrations.
+// Opens the database (SQLite file or PostgreSQL) with Kysely; migrations/migrate.ts applies the migrations.
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver } from 'kysely';
-import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './schema.ts';
 import { isPostgresUrl } from './dialect.ts';
-import { migrations } from './migrations/index.ts';
 
 /** The app's database handle. */
 export type Db = Kysely<Database>;
@@ -74,16 +72,4 @@ export function databaseExists(url: string): boolean {
   if (isPostgresUrl(url)) return true;
   const file = sqliteFileOf(url);
   return file === ':memory:' || fs.existsSync(file);
-}
-
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-/** Applies every pending migration; throws if one fails. */
-export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  }
 }

@@ -3,8 +3,10 @@ import type { Premium, User } from '../../src/lib/types.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
-import { ADMIN_GROUP_ID } from './migrations/seed-rows.ts';
 import { readSiteCounts } from './site-counts.ts';
+
+/** The group `cloakroom code --admin` puts an account in (a row the migrations seed). */
+export const ADMIN_GROUP_ID = 2;
 
 /** A stored account with its group and premium features. */
 export interface UserRow {

@@ -5,7 +5,8 @@
 // the wardrobe).
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
+import { openDatabase, type Db } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrations/migrate.ts';
 import type { MigrationDb } from '../../server/db/migrations/helpers.ts';
 import { migrations } from '../../server/db/migrations/index.ts';
 import { backends, type TestDatabase } from '../../support/backends.ts';

@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config/index.ts';
-import { migrateToLatest, openDatabase } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrations/migrate.ts';
 import { precompressSite } from '../../server/site/precompress.ts';
 import { solidPng } from '../../support/textures.ts';
 

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
+import { openDatabase, type Db } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrations/migrate.ts';
 import { upsertUser } from '../../server/db/users.ts';
 import { LocalBlobStore } from '../../server/storage/local-store.ts';
 import {

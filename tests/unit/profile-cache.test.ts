@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type Db } from '../../server/db/database.ts';
+import { openDatabase, type Db } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrations/migrate.ts';
 import { upsertUser } from '../../server/db/users.ts';
 import { parsePlayerId, ProfileCache } from '../../server/mod/profiles.ts';
 

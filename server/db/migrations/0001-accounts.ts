@@ -2,7 +2,8 @@
 // admin groups seeded.
 import type { Migration } from 'kysely/migration';
 import type { MigrationDb } from './helpers.ts';
-import { ADMIN_GROUP_ID, PLAYER_GROUP_ID } from './seed-rows.ts';
+import { ADMIN_GROUP_ID } from '../users.ts';
+import { PLAYER_GROUP_ID } from './seed-rows.ts';
 
 /** The migration 0001_accounts: groups, users, sessions and login codes; the player and admin groups seeded. */
 export const accounts: Migration = {

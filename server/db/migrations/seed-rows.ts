@@ -1,9 +1,8 @@
-// The rows the migrations seed that the code refers to: the two groups' ids and the gallery's starting tags.
+// The rows the migrations seed: the players' group id and the gallery's starting tags (the admin group's id is in
+// users.ts, which the code uses).
 
 /** The group every new account joins. */
 export const PLAYER_GROUP_ID = 1;
-/** The group `cloakroom code --admin` puts an account in. */
-export const ADMIN_GROUP_ID = 2;
 
 /** The gallery's starting tags. */
 export const DEFAULT_TAGS: Array<{ tag_key: string; name: string }> = [
