@@ -1,5 +1,5 @@
 // User queries: create or update accounts, read them in the API's shape, delete them.
-import type { Premium, User } from '../../src/lib/types.ts';
+import type { Premium, User } from '../../src/lib/schemas/types.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';

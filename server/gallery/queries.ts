@@ -5,7 +5,7 @@ import { GALLERY_COUNT_CAP, GALLERY_PER_PAGE, type GallerySort } from '../../src
 import type { Db } from '../db/database.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
-import type { GalleryItem, GalleryPage } from '../../src/lib/types.ts';
+import type { GalleryItem, GalleryPage } from '../../src/lib/schemas/types.ts';
 import { sumCounters, typeCounterKeys } from './counts.ts';
 import { listedItem } from './visibility.ts';
 import { texturePath } from '../http/texture-url.ts';

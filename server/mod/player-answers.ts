@@ -3,7 +3,7 @@
 // the answer files all take a player's answers from here.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
-import type { ModProfile } from '../../src/lib/types.ts';
+import type { ModProfile } from '../../src/lib/schemas/types.ts';
 import { PLAYER_TEXTURE_SELECTION, playerTextureHashes, showsCapeStrip } from '../textures/library/assign.ts';
 import { playerAnswer, PROFILE_CONTENT_TYPE, type ModAnswer } from './answers.ts';
 

@@ -6,7 +6,7 @@ import { playerIdSchema } from '../../src/lib/schemas/ids.ts';
 import { playerLookupSchema, userReportBodySchema } from '../../src/lib/schemas/players.ts';
 import { playerMessages } from '../../src/lib/player-messages.ts';
 import { reportMessages } from '../../src/lib/report-rules.ts';
-import type { ModProfile } from '../../src/lib/types.ts';
+import type { ModProfile } from '../../src/lib/schemas/types.ts';
 import { requireUser } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import { findUser } from '../db/users.ts';

@@ -1,8 +1,8 @@
 // Runs on every page: refreshes the stored user, shows the previous page's flash message, and starts the menu, overlays
 // and ad slots.
-import { apiCall } from '../lib/api';
+import { apiCall } from '../lib/client/api';
 import { showFlash, takeFlash } from '../lib/flash';
-import { $user, storeUser } from '../lib/session';
+import { $user, storeUser } from '../lib/client/session';
 import { startAdSlots } from './ads';
 import { startContributors } from './contributors';
 import { startMenu } from './menu';

@@ -1,6 +1,6 @@
 // The footer's contributors, from GET /api/contributors: each links to their profile; the column stays hidden while
 // there are none.
-import { apiCall } from '../lib/api';
+import { apiCall } from '../lib/client/api';
 
 /** Fills the footer's contributors column from the API, and shows it when the site lists any. */
 export function startContributors(): void {

@@ -1,9 +1,9 @@
 // The menu's user variant (avatar, name, profile link, admin entry), its dropdowns, the menu button of narrow screens
 // and log out.
-import { apiCall } from '../lib/api';
-import { $user, forgetUser } from '../lib/session';
+import { apiCall } from '../lib/client/api';
+import { $user, forgetUser } from '../lib/client/session';
 import { avatarUrl } from '../lib/site';
-import type { User } from '../lib/types';
+import type { User } from '../lib/schemas/types';
 
 function renderUser(user: User | null): void {
   const root = document.documentElement;

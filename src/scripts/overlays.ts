@@ -1,6 +1,6 @@
 // The app-level overlays: maintenance screen, API-offline modal, the daily server advert, copy-on-click.
 import { getCookie, setCookie } from '../lib/cookies';
-import { $apiOffline, $maintenance } from '../lib/session';
+import { $apiOffline, $maintenance } from '../lib/client/session';
 
 /** How long the maintenance screen waits before reloading. */
 export const MAINTENANCE_RELOAD_MS = 10_000;

@@ -5,7 +5,7 @@
 // throughout.
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { GalleryItem } from '../../src/lib/types.ts';
+import type { GalleryItem } from '../../src/lib/schemas/types.ts';
 import { isPostgres } from '../../server/db/dialect.ts';
 import { deleteGalleryItems, itemsByAuthor } from '../../server/gallery/items.ts';
 import { backends } from '../../support/backends.ts';

@@ -2,7 +2,7 @@
 // item and row helpers.
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import type { GalleryItem } from '../../src/lib/types.ts';
+import type { GalleryItem } from '../../src/lib/schemas/types.ts';
 import type { Backend } from '../../support/backends.ts';
 import { animatedGif, frameColour, padPng, solidGif, solidPng, type Rgba } from '../../support/textures.ts';
 import type { CookieJar } from './cookie-jar.ts';

@@ -2,7 +2,7 @@
 // anyone else (the mod API answers 404: no cape, no ears, no premium feature, or no such player) what the mod then
 // shows: nothing.
 import { expect } from 'vitest';
-import type { ModProfile } from '../../src/lib/types.ts';
+import type { ModProfile } from '../../src/lib/schemas/types.ts';
 import { NOTHING_SHOWN } from '../../server/mod/player-answers.ts';
 
 /** GET /profile/{id} on `baseUrl`: the profile (200), or NOTHING_SHOWN (404); any other status fails the test. */

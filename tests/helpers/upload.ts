@@ -6,7 +6,7 @@ import { animatedGif, frameColour, padPng, pngHeaderOnly, solidGif, solidPng } f
 import { TEXTURE_URL } from './gallery.ts';
 import { serverForSuite, type loginNewUser } from './server.ts';
 import { modProfile } from './mod-profile.ts';
-import type { ModProfile } from '../../src/lib/types.ts';
+import type { ModProfile } from '../../src/lib/schemas/types.ts';
 
 /**
  * Every image the upload tests use, made in a beforeAll of the calling file: named images, distinct valid capes (64 x

@@ -1,9 +1,9 @@
 // /account/delete: the warning, the confirmation box and the Delete button.
 import { useState } from 'react';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { leaveFlash } from '../../lib/flash';
-import { forgetUser } from '../../lib/session';
+import { forgetUser } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
 /** What the home page says after the account is deleted. */

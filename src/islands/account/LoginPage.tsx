@@ -1,11 +1,11 @@
 // /account/login: the Microsoft and game-code login choices, the gallery warning, the Microsoft callback exchange and
 // the message of a login step that sent the player back.
 import { useEffect, useState } from 'react';
-import { apiCall, apiUrl } from '../../lib/api';
+import { apiCall, apiUrl } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { loginErrorMessage } from '../../lib/login-errors';
 import { isSafeRef } from '../../lib/routes';
-import { storeLogin } from '../../lib/session';
+import { storeLogin } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef, dropQueryParams, setQueryParam } from '../shared/query';
 import { useClientValue } from '../shared/useClientValue';

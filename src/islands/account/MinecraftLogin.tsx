@@ -1,8 +1,8 @@
 // /account/login/minecraft: the 6-digit game code login.
 import { useState, type FormEvent } from 'react';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import { storeLogin } from '../../lib/session';
+import { storeLogin } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { currentRef } from '../shared/query';
 import { useClientValue, useHydrated } from '../shared/useClientValue';

@@ -1,6 +1,6 @@
 // /admin: the dashboard's totals (GET /api/admin/info).
 import { useEffect, useState } from 'react';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 

@@ -3,7 +3,7 @@
 // stacks each row into label-and-value lines where the screen is too narrow for its columns.
 import type { ReactNode } from 'react';
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import type { PageLink } from '../../lib/types';
+import type { PageLink } from '../../lib/schemas/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';
 

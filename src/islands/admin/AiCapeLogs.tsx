@@ -2,9 +2,9 @@
 // made; the pager names five pages either side of the current one.
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { AdminList } from './AdminList';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { apiPath } from '../../lib/api-calls';
-import type { PageLink } from '../../lib/types';
+import type { PageLink } from '../../lib/schemas/types';
 import { usePagedList } from './paged-list';
 
 /** How many pages the pager names either side of the current one. */

@@ -2,7 +2,7 @@
 // uuid); the filters live in the address so a view can be shared.
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
 import { AdminList, AdminTable, type AdminColumn } from './AdminList';

@@ -1,6 +1,6 @@
 // /admin/bans/user: banned players, fifteen a page, each with an Unban button and its confirm step.
 import { AdminList, AdminTable } from './AdminList';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { usePagedList } from './paged-list';
 
 /** The ban list island. */

@@ -4,7 +4,7 @@
 // /admin/edit-user.
 import { formatDate, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { CAPE_FLAG_LABELS, type CapeFlag } from '../../lib/audit-labels';
 import { countOf } from '../../lib/plural';

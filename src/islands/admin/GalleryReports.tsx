@@ -1,7 +1,7 @@
 // /admin/reports/gallery: reports of gallery textures, fifteen a page, each with the texture's preview and the report
 // panel (Ignore, Remove, Ban the author, Whitelist); the list reloads after every answer.
 import { AdminList } from './AdminList';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { apiPath } from '../../lib/api-calls';
 import { usePagedList } from './paged-list';
 import { useBanReasons } from './ReasonSelect';

@@ -1,5 +1,5 @@
 // The pager of a paginated admin list: Previous, the page numbers (gaps as "…") and Next, from the answer's links.
-import type { PageLink } from '../../lib/types';
+import type { PageLink } from '../../lib/schemas/types';
 
 /** The pager; calls `onPage` with the link's URL. Renders nothing for a single page. */
 export function Pager({ links, onPage }: { links: PageLink[]; onPage: (url: string) => void }) {

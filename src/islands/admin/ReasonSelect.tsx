@@ -1,6 +1,6 @@
 // The reason picker of the admin actions that need one (ban, remove), listing GET /api/admin/banreasons.
 import { useEffect, useState } from 'react';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 
 /** Loads the ban and removal reasons once (an empty list when they cannot be read). */
 export function useBanReasons(): Record<string, string> {

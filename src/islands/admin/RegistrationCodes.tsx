@@ -1,7 +1,7 @@
 // /admin/registration/generate: a player's one-time login code (what `cloakroom code` prints), for a player who cannot
 // reach the game auth server. The username keeps only letters, digits and underscores (at most 16).
 import { useState, type FormEvent } from 'react';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { USERNAME_MAX, usernameCharacters } from '../../lib/ids';

@@ -2,7 +2,7 @@
 // reporter's grounds and the report panel.
 import type { ReactNode } from 'react';
 import { formatDateTime, machineDate } from '../../lib/dates';
-import type { ApiAnswer } from '../../lib/api';
+import type { ApiAnswer } from '../../lib/client/api';
 import { ReportGrounds } from './ReportGrounds';
 import { ReportPanel, type ReportAction } from './ReportPanel';
 

@@ -1,7 +1,7 @@
 // The admin report panel: waiting, then one of the answers with its confirm step and Cancel back to waiting;
 // REMOVE and BAN need a reason and start from the reporter's, and changing the answer resets the chosen reason.
 import { useState } from 'react';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ReasonSelect } from './ReasonSelect';
 

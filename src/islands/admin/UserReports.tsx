@@ -1,7 +1,7 @@
 // /admin/reports/user: the open player reports, oldest first, each with the reported cape and ears as they were and the
 // report panel (Ignore, Remove, Ban); the list reloads after every answer.
 import { useEffect, useState } from 'react';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { AdminList } from './AdminList';
 import { useBanReasons } from './ReasonSelect';

@@ -1,7 +1,7 @@
 // /admin/gallery/whitelist: gallery textures marked safe by staff, fifteen a page, each with its preview, author and a
 // Remove button with its confirm step (the texture can then be reported again).
 import { AdminList } from './AdminList';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { apiPath } from '../../lib/api-calls';
 import { usePagedList } from './paged-list';
 

@@ -1,7 +1,7 @@
 // /gallery/ai-cape-creator: a prompt of at most 50 characters becomes a cape; the page names the
 // image maker (an AI images service, or the built-in pattern generator) and shows the server's message on failure.
 import { useEffect, useId, useState } from 'react';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { AI_PROMPT_MAX, checkAiPrompt, cleanPrompt } from '../../lib/creator-rules';
 import { CreatorFrame } from './CreatorFrame';
 import { Field, INPUT_CLASS } from './controls';

@@ -2,12 +2,12 @@
 // for the logged-in player "Use as my cape" and "Share to the gallery".
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { $user } from '../../lib/session';
+import { $user } from '../../lib/client/session';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import PlayerPreview from '../shared/PlayerPreview';
 import { ProgressBar } from '../shared/ProgressBar';
-import type { CapeTexture } from '../shared/texture-files';
+import type { CapeTexture } from '../shared/preview/images';
 import { useTags } from '../gallery/TagChips';
 import { TitleAndTagsFields } from '../gallery/TitleAndTagsFields';
 import { itemHref } from '../gallery/gallery-api';

@@ -1,6 +1,6 @@
 // The creators' calls from the browser: make a cape (JSON answer with its URLs), wear it, share it to the gallery.
-import { api, apiCall, type ApiAnswer } from '../../lib/api';
-import { uploadFile } from '../../lib/upload';
+import { api, apiCall, type ApiAnswer } from '../../lib/client/api';
+import { uploadFile } from '../../lib/client/upload';
 
 /** A cape the server made: its texture hash, cape and preview URLs, size, frame count and an optional note. */
 export type Creation = ApiAnswer<'headCape'>;

@@ -10,7 +10,7 @@ import {
   type GallerySort,
   type GalleryTypeName,
 } from '../../lib/gallery-rules';
-import { $user } from '../../lib/session';
+import { $user } from '../../lib/client/session';
 import { BackButton } from './BackButton';
 import { filtersFromSearch, searchFromFilters, type GalleryFilters } from '../../lib/gallery-query';
 import { clearedFilters, hasNarrowingFilters, SORT_LABELS, TYPE_LABELS } from './filters';

@@ -11,9 +11,9 @@ import {
   isEarsSize,
 } from '../../lib/gallery-rules';
 import { countOf } from '../../lib/plural';
-import { $user } from '../../lib/session';
+import { $user } from '../../lib/client/session';
 import { CAPE_SIZES } from '../../lib/texture-rules';
-import type { UploadResponse } from '../../lib/upload';
+import type { UploadResponse } from '../../lib/client/upload';
 import { DropZone, usePreventWindowDrop } from '../shared/DropZone';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import PlayerPreview from '../shared/PlayerPreview';

@@ -3,7 +3,7 @@
 import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { FetchError } from 'ofetch';
-import { $user } from '../../lib/session';
+import { $user } from '../../lib/client/session';
 import { BackButton } from './BackButton';
 import { fetchUserGallery, type GalleryPage } from './gallery-api';
 import { GalleryGrid } from './GalleryGrid';

@@ -1,7 +1,7 @@
 // The title box (character filter, at most 20, with a counter) and tag chips, shared by the upload and edit forms.
 import { useId, type Ref } from 'react';
 import { cleanTitle, GALLERY_TITLE_MAX } from '../../lib/gallery-rules';
-import type { Tag } from '../../lib/types';
+import type { Tag } from '../../lib/schemas/types';
 import { TagChips } from './TagChips';
 
 /** What the fields show and where their changes go. */

@@ -1,6 +1,6 @@
 // The gallery's shapes and its calls: listing, one item, tags, like, delete, report, edit, and image URLs.
-import { apiCall, apiUrl, API_URL, type ApiAnswer } from '../../lib/api';
-import type { GalleryItem, GalleryPage, Tag } from '../../lib/types';
+import { apiCall, apiUrl, API_URL, type ApiAnswer } from '../../lib/client/api';
+import type { GalleryItem, GalleryPage, Tag } from '../../lib/schemas/types';
 import type { ReportGrounds } from '../../lib/report-rules';
 import { galleryListParams, type GalleryFilters } from '../../lib/gallery-query';
 

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
 import { galleryMessages } from '../../lib/gallery-rules';
-import { $user } from '../../lib/session';
+import { $user } from '../../lib/client/session';
 import { likeItem, wearItem, wornMessage, type GalleryItem } from './gallery-api';
 
 /** What the last wear did: put the item on (ok), or why not, in words. */

@@ -4,10 +4,10 @@
 // also get the community's premium role code.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import type { PremiumItem } from '../../lib/premium';
-import { $user } from '../../lib/session';
+import { $user } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
 /** How often the page asks whether the account is linked and boosting. */

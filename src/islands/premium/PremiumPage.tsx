@@ -4,10 +4,10 @@
 // page returns to /premium.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { formatPrice, PREMIUM_FEATURES, PURCHASES_UNAVAILABLE, type PremiumItem } from '../../lib/premium';
-import { $user, storeUser } from '../../lib/session';
+import { $user, storeUser } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
 /** The features that switch on and off, and the call that switches each. */

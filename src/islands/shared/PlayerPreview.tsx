@@ -1,7 +1,7 @@
 // The live 3D player preview (skinview3d): the player's skin, the cape or elytra (animated capes at 10 fps) and ears;
 // it renders only while something moves.
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import type { CapeTexture } from './texture-files';
+import type { CapeTexture } from './preview/images';
 import { PreviewControls } from './preview/PreviewControls';
 import { useCapeAnimation } from './preview/useCapeAnimation';
 import { useSkinAndEars } from './preview/useSkinAndEars';

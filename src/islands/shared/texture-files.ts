@@ -9,15 +9,7 @@ import {
   typeFromMime,
   type TextureType,
 } from '../../lib/texture-rules';
-
-/** A cape as the 3D preview shows it. */
-export type CapeTexture =
-  /** A still image (PNG, or the first frame of a GIF). */
-  | { kind: 'image'; url: string }
-  /** A vertical strip of frames, each width × width/2 (the mod API's animated_cape_url). */
-  | { kind: 'strip'; url: string }
-  /** Frames decoded from a GIF in the browser, all the same size. */
-  | { kind: 'frames'; frames: readonly HTMLCanvasElement[] };
+import { loadImage, type CapeTexture } from './preview/images';
 
 /** A file that passed the client checks and is held until Upload or Cancel. */
 export interface HeldTexture {
@@ -50,17 +42,6 @@ export function textureMessageDisplay(message: string, compressLink?: boolean): 
   const tooBig = compressLink ?? TOO_BIG_MESSAGES.has(message);
   const label = message === textureMessages.earsTooBig ? 'Compress them here' : 'Compress it here';
   return tooBig ? { kind: 'message', message, link: { href: COMPRESS_URL, label } } : { kind: 'message', message };
-}
-
-/** Loads an image URL into an Image element; resolves null when it is not a valid image. */
-export function loadImage(url: string, crossOrigin = false): Promise<HTMLImageElement | null> {
-  return new Promise((resolve) => {
-    const image = new Image();
-    if (crossOrigin) image.crossOrigin = 'anonymous';
-    image.onload = () => resolve(image.naturalWidth > 0 && image.naturalHeight > 0 ? image : null);
-    image.onerror = () => resolve(null);
-    image.src = url;
-  });
 }
 
 /**

@@ -2,7 +2,7 @@
 // uploaded | failed → waiting.
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import type { ErrorDisplay } from '../../lib/api-client';
-import { uploadFile, type UploadCallName, type UploadResponse } from '../../lib/upload';
+import { uploadFile, type UploadCallName, type UploadResponse } from '../../lib/client/upload';
 import { checkTextureFile, textureMessageDisplay, type HeldTexture, type TextureChecks } from './texture-files';
 
 /** The upload states: waiting, confirming, uploading, uploaded and failed. */

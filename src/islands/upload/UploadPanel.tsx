@@ -6,7 +6,7 @@ import { DropZone, usePreventWindowDrop, type Noun } from '../shared/DropZone';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ProgressBar } from '../shared/ProgressBar';
 import { countOf } from '../../lib/plural';
-import type { CapeTexture } from '../shared/texture-files';
+import type { CapeTexture } from '../shared/preview/images';
 import { PickedFile, TextureImage } from '../shared/TextureImage';
 import { UploadNotice } from '../shared/UploadNotice';
 import { isHoldingFile, type UploadState } from '../shared/useUploadFlow';

@@ -1,7 +1,7 @@
 // The player's saved cape and ears, read from the mod API: what the upload pages show and what Cancel restores.
-import { API_URL } from '../../lib/api';
-import type { ModProfile } from '../../lib/types';
-import type { CapeTexture } from '../shared/texture-files';
+import { API_URL } from '../../lib/client/api';
+import type { ModProfile } from '../../lib/schemas/types';
+import type { CapeTexture } from '../shared/preview/images';
 
 /** The player's saved textures, as the mod API serves them. */
 export interface SavedTextures {

@@ -2,10 +2,10 @@
 // restored on Cancel and removable.
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { describeApiError, errorBody } from '../../lib/api-client';
-import { $user } from '../../lib/session';
-import type { UploadRefusal, UploadResponse } from '../../lib/upload';
+import { $user } from '../../lib/client/session';
+import type { UploadRefusal, UploadResponse } from '../../lib/client/upload';
 import { textureMessageDisplay } from '../shared/texture-files';
 import { useUploadFlow, type UploadEnd } from '../shared/useUploadFlow';
 import type { TextureKind } from './texture-kinds';

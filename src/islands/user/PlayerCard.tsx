@@ -1,6 +1,6 @@
 // A looked-up player: the 3D model wearing their cape (or its animation) and ears, and a table of username, uuid, group
 // and premium.
-import type { PlayerLookup } from '../../lib/types';
+import type { PlayerLookup } from '../../lib/schemas/types';
 import { savedFromProfile } from '../upload/saved-textures';
 import PlayerPreview from '../shared/PlayerPreview';
 

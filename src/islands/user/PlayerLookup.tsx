@@ -1,10 +1,10 @@
 // /user ("Grab a user") and /user/{name or uuid} ("My Profile" on one's own): the search box and the player's card.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { describeApiError, errorBody } from '../../lib/api-client';
-import { $user } from '../../lib/session';
-import type { PlayerLookup as PlayerLookupResult } from '../../lib/types';
+import { $user } from '../../lib/client/session';
+import type { PlayerLookup as PlayerLookupResult } from '../../lib/schemas/types';
 import { PlayerCard } from './PlayerCard';
 import { playerIdFromPath } from './player-path';
 import { isUsername, USERNAME_MAX, USERNAME_PATTERN, usernameCharacters } from '../../lib/ids';

@@ -1,8 +1,8 @@
 // /user/{uuid}/report: who is reported, the terms checkbox and the Report button; then the thank-you state.
 import { useEffect, useState } from 'react';
-import { apiCall } from '../../lib/api';
+import { apiCall } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import type { PlayerLookup } from '../../lib/types';
+import type { PlayerLookup } from '../../lib/schemas/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';
 import { playerIdFromPath } from './player-path';

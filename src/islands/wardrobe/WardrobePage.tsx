@@ -3,12 +3,12 @@
 import { useMemo } from 'react';
 import { useStore } from '@nanostores/react';
 import { formatDate } from '../../lib/dates';
-import { $user } from '../../lib/session';
+import { $user } from '../../lib/client/session';
 import { WARDROBE_SOURCE_LABELS } from '../../lib/wardrobe-rules';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import PlayerPreview from '../shared/PlayerPreview';
-import type { CapeTexture } from '../shared/texture-files';
+import type { CapeTexture } from '../shared/preview/images';
 import { TextureImage } from '../shared/TextureImage';
 import { useWardrobe, type Wardrobe, type WardrobeItem, type WardrobeState } from './useWardrobe';
 

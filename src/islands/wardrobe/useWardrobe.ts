@@ -1,7 +1,7 @@
 // The wardrobe's state on its page: loading, the items, the one shown in the 3D preview, and the wear, take-off and
 // remove calls (one at a time), each answering the wardrobe as it is after it.
 import { useCallback, useEffect, useState } from 'react';
-import { apiCall, type ApiAnswer } from '../../lib/api';
+import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
 
 /** The wardrobe as the API answers it. */

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { SkinViewer } from 'skinview3d';
 import { capeFrameHeight } from '../../../lib/texture-layout';
 import { CAPE_FRAME_MS } from '../../../lib/texture-rules';
-import { loadImage, type CapeTexture } from '../texture-files';
+import { loadImage, type CapeTexture } from './images';
 import type { ViewerState } from './useSkinViewer';
 
 /** How far a texture has loaded: loading, shown, none to show, or failed. */

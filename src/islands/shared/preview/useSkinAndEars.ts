@@ -3,7 +3,7 @@
 import { useEffect, useState, type RefObject } from 'react';
 import type { SkinViewer } from 'skinview3d';
 import { DEFAULT_SKIN_URL, skinUrlFor } from '../../../lib/skin';
-import { loadImage } from '../texture-files';
+import { loadImage } from './images';
 import type { LoadState } from './useCapeAnimation';
 import type { ViewerState } from './useSkinViewer';
 

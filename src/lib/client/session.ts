@@ -1,6 +1,6 @@
 // The browser session: the stored user (local storage key `user`) and the app-level overlay flags.
 import { atom } from 'nanostores';
-import type { User } from './types';
+import type { User } from '../schemas/types';
 
 /** The local storage key that holds the current user. */
 export const USER_STORAGE_KEY = 'user';

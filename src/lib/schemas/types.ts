@@ -2,11 +2,11 @@
 // src/lib/api.ts), inferred from the API's schemas in src/lib/schemas/. Type-only imports: the islands get the types
 // without shipping zod.
 import type { z } from 'zod';
-import type { premiumSchema, userSchema } from './schemas/account';
-import type { pageLinkSchema } from './schemas/admin';
-import type { galleryItemSchema, galleryPageSchema, tagSchema } from './schemas/gallery';
-import type { modProfileSchema } from './schemas/mod';
-import type { playerLookupSchema } from './schemas/players';
+import type { premiumSchema, userSchema } from './account';
+import type { pageLinkSchema } from './admin';
+import type { galleryItemSchema, galleryPageSchema, tagSchema } from './gallery';
+import type { modProfileSchema } from './mod';
+import type { playerLookupSchema } from './players';
 
 /** The premium features a user owns, or null when none. */
 export type Premium = z.output<typeof premiumSchema>;

@@ -1,12 +1,12 @@
 // The browser's API client, wired to the session store and the overlays.
 import type { z } from 'zod';
-import { apiPath, API_CALLS, type ApiCallName, type ApiParams, type ParamsArgument } from './api-calls';
-import { createApiClient, type ApiClientOptions } from './api-client';
-import { getCookie } from './cookies';
-import { loginUrlFor } from './routes';
-import { leaveFlash, showFlash } from './flash';
+import { apiPath, API_CALLS, type ApiCallName, type ApiParams, type ParamsArgument } from '../api-calls';
+import { createApiClient, type ApiClientOptions } from '../api-client';
+import { getCookie } from '../cookies';
+import { loginUrlFor } from '../routes';
+import { leaveFlash, showFlash } from '../flash';
 import { $apiOffline, $maintenance, forgetAdminRights, forgetUser } from './session';
-import type { API_CALL_SCHEMAS } from './schemas/api-calls';
+import type { API_CALL_SCHEMAS } from '../schemas/api-calls';
 
 /** The API host; empty means the same origin as the site. */
 export const API_URL: string = (import.meta.env.PUBLIC_API_URL as string | undefined) ?? '';

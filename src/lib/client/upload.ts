@@ -2,9 +2,9 @@
 // XSRF header and app-wide status handling (401, 503, 408).
 import type { z } from 'zod';
 import { API_OPTIONS, API_URL, type ApiAnswer } from './api';
-import { API_CALLS } from './api-calls';
-import { ensureXsrfToken, handleAppStatus } from './api-client';
-import type { uploadRefusalSchema } from './schemas/uploads';
+import { API_CALLS } from '../api-calls';
+import { ensureXsrfToken, handleAppStatus } from '../api-client';
+import type { uploadRefusalSchema } from '../schemas/uploads';
 
 /** The calls that send a file: the cape and ears uploads, the gallery upload and the creators that take a picture. */
 export type UploadCallName = 'uploadCape' | 'uploadEars' | 'galleryUpload' | 'imageCape' | 'animatedCape';
