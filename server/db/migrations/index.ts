@@ -20,6 +20,7 @@ import { lastLogin } from './0016-last-login.ts';
 import { modAnswerChanges } from './0017-mod-answer-changes.ts';
 import { withheldTextures } from './0018-withheld-textures.ts';
 import { galleryWears } from './0019-gallery-wears.ts';
+import { oauthDeviceFlow } from './0021-oauth-device-flow.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0017_mod_answer_changes': modAnswerChanges,
   '0018_withheld_textures': withheldTextures,
   '0019_gallery_wears': galleryWears,
+  '0021_oauth_device_flow': oauthDeviceFlow,
 };
