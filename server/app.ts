@@ -9,6 +9,7 @@ import { createAppContext, type AppContext } from './operations/app-context.ts';
 import type { Metrics } from './operations/metrics.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin/index.ts';
+import { appRoutes } from './routes/apps.ts';
 import { boostRoutes } from './routes/boost.ts';
 import { botRoutes } from './routes/bot.ts';
 import { creatorRoutes } from './routes/creators/index.ts';
@@ -17,6 +18,7 @@ import { galleryWearRoutes } from './routes/gallery-wear.ts';
 import { generalRoutes } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { modRoutes } from './routes/mod.ts';
+import { oauthRoutes } from './routes/oauth.ts';
 import { METRICS_PATH, operationsRoutes } from './routes/operations.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { premiumRoutes } from './routes/premium.ts';
@@ -39,6 +41,8 @@ const SITE_ROUTE_GROUPS = [
   uploadRoutes,
   galleryRoutes,
   galleryWearRoutes,
+  oauthRoutes,
+  appRoutes,
   creatorRoutes,
   premiumRoutes,
   boostRoutes,

@@ -1,7 +1,7 @@
 // Sign-ins under way with the device flow (RFC 8628): an app asks for a device code and a user code; the player enters
 // the user code on /device and approves or denies (audited); the app polls with the device code, no faster than its
 // interval (each early poll adds 5 seconds to it), and takes its tokens once. Both codes are kept only as hashes and
-// live OAUTH_DEVICE_CODE_SECONDS.
+// live OAUTH_DEVICE_CODE_SECONDS; a used or expired code stays until then, so that the page and the app are told so.
 import { randomInt } from 'node:crypto';
 import { parseAppScopes, type AppScope } from '../../src/lib/app-scopes.ts';
 import { formatUserCode, USER_CODE_ALPHABET, USER_CODE_LENGTH } from '../../src/lib/device-codes.ts';
@@ -67,6 +67,7 @@ export async function startDeviceRequest(
         polled_at: null,
         decision: null,
         user_uuid: null,
+        taken_at: null,
       })
       .onConflict((oc) => oc.column('user_code_hash').doNothing())
       .executeTakeFirst();
@@ -172,11 +173,11 @@ export async function pollDeviceRequest(
       .executeTakeFirst();
     if (!request || request.client_id !== client.clientId)
       return new OAuthError('invalid_grant', 'The device code is wrong, or was issued to another app.');
-    const thisRequest = 'device_code_hash' as const;
-    if (request.expires_at <= now) {
-      await trx.deleteFrom('oauth_device_requests').where(thisRequest, '=', request.device_code_hash).execute();
+    if (request.taken_at !== null)
+      return new OAuthError('invalid_grant', 'The device code was exchanged for tokens already.');
+    if (request.expires_at <= now)
       return new OAuthError('expired_token', 'The code expired before the player approved it: start signing in again.');
-    }
+    const thisRequest = 'device_code_hash' as const;
     if (request.polled_at !== null && now - request.polled_at < request.interval_seconds * 1000) {
       const interval = request.interval_seconds + SLOW_DOWN_SECONDS;
       await trx
@@ -194,7 +195,14 @@ export async function pollDeviceRequest(
     if (request.decision === null)
       return new OAuthError('authorization_pending', 'The player has not approved the sign-in yet.');
     if (request.decision === 'denied') return new OAuthError('access_denied', 'The player denied the sign-in.');
-    await trx.deleteFrom('oauth_device_requests').where(thisRequest, '=', request.device_code_hash).execute();
+    const taken = await trx
+      .updateTable('oauth_device_requests')
+      .set({ taken_at: now })
+      .where(thisRequest, '=', request.device_code_hash)
+      .where('taken_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1)
+      return new OAuthError('invalid_grant', 'The device code was exchanged for tokens already.');
     return connectApp(
       trx,
       { clientId: client.clientId, userUuid: request.user_uuid!, scope: request.scope },

@@ -294,6 +294,8 @@ export interface OAuthDeviceRequestsTable {
   decision: 'approved' | 'denied' | null;
   /** The player who decided. */
   user_uuid: string | null;
+  /** When the app took its tokens (null until then): the code is used up. */
+  taken_at: number | null;
 }
 
 /** An app a player connected, with the scopes they approved (0021). */

@@ -13,7 +13,7 @@ export const APP_SCOPES = {
 export type AppScope = keyof typeof APP_SCOPES;
 
 /** Every scope, in the table's order. */
-export const APP_SCOPE_NAMES = Object.keys(APP_SCOPES) as AppScope[];
+export const APP_SCOPE_NAMES = Object.keys(APP_SCOPES) as [AppScope, ...AppScope[]];
 
 /** Whether a text is one of the scopes. */
 export function isAppScope(value: string): value is AppScope {

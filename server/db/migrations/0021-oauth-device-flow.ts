@@ -31,6 +31,8 @@ export const oauthDeviceFlow: Migration = {
       // Null until the player decides: 'approved' or 'denied', by the player in user_uuid.
       .addColumn('decision', 'text')
       .addColumn('user_uuid', 'text', (c) => c.references('users.uuid').onDelete('cascade'))
+      // When the app took its tokens: the code is used up, and kept until it expires to say so.
+      .addColumn('taken_at', 'bigint')
       .execute();
     await db.schema
       .createIndex('oauth_device_requests_expires')
