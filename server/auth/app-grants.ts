@@ -52,6 +52,19 @@ const LAST_USED_STEP_MS = 60_000;
 /** The refusal of a refresh token that is wrong, expired, used or of an ended connection. */
 const REFRESH_TOKEN_REFUSED = 'The refresh token is wrong, expired or revoked: sign in again.';
 
+/** A token of a kind with its connection, found by the token as the app holds it. */
+function tokenWithConnection(db: Db, token: string, kind: 'access' | 'refresh') {
+  return db
+    .selectFrom('oauth_tokens')
+    .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
+    .select(['oauth_tokens.scope as token_scope', 'oauth_tokens.expires_at', 'oauth_tokens.used_at'])
+    .select(['oauth_grants.id', 'oauth_grants.client_id', 'oauth_grants.user_uuid', 'oauth_grants.scope'])
+    .select('oauth_grants.last_used_at')
+    .where('oauth_tokens.token_hash', '=', hashSecret(token))
+    .where('oauth_tokens.kind', '=', kind)
+    .executeTakeFirst();
+}
+
 /** The actor of an app's own calls in the audit log. */
 function appActor(client: AppClient): Moderator {
   return { uuid: `app:${client.clientId}`, username: client.name };
@@ -167,14 +180,7 @@ export async function refreshAppTokens(
   now = Date.now(),
 ): Promise<TokenAnswer> {
   const outcome = await db.transaction().execute(async (trx) => {
-    const token = await trx
-      .selectFrom('oauth_tokens')
-      .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
-      .select(['oauth_tokens.expires_at', 'oauth_tokens.used_at', 'oauth_grants.id', 'oauth_grants.client_id'])
-      .select('oauth_grants.scope')
-      .where('oauth_tokens.token_hash', '=', hashSecret(refreshToken))
-      .where('oauth_tokens.kind', '=', 'refresh')
-      .executeTakeFirst();
+    const token = await tokenWithConnection(trx, refreshToken, 'refresh');
     if (!token || token.expires_at <= now) return new OAuthError('invalid_grant', REFRESH_TOKEN_REFUSED);
     if (token.client_id !== client.clientId)
       return new OAuthError('invalid_grant', 'The refresh token was issued to another app.');
@@ -206,18 +212,11 @@ export async function refreshAppTokens(
  * the use on the connection (to the minute).
  */
 export async function appAccessOf(db: Db, accessToken: string, now = Date.now()): Promise<AppAccess | null> {
-  const token = await db
-    .selectFrom('oauth_tokens')
-    .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
-    .select(['oauth_tokens.scope', 'oauth_tokens.expires_at', 'oauth_grants.id', 'oauth_grants.user_uuid'])
-    .select('oauth_grants.last_used_at')
-    .where('oauth_tokens.token_hash', '=', hashSecret(accessToken))
-    .where('oauth_tokens.kind', '=', 'access')
-    .executeTakeFirst();
+  const token = await tokenWithConnection(db, accessToken, 'access');
   if (!token || token.expires_at <= now) return null;
   if (now - token.last_used_at >= LAST_USED_STEP_MS)
     await db.updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', token.id).execute();
-  return { grantId: token.id, userUuid: token.user_uuid, scopes: parseAppScopes(token.scope) ?? [] };
+  return { grantId: token.id, userUuid: token.user_uuid, scopes: parseAppScopes(token.token_scope) ?? [] };
 }
 
 /**

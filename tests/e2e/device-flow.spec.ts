@@ -1,7 +1,8 @@
-// Signing in to a launcher or mod with a code on /device, and the connected apps under the account: a player opens the
-// app's link (or types its code), sees the app and what it asks to do, approves or denies with the keyboard, and the app
-// gets its tokens or is told no; a logged-out player logs in first and comes back; a wrong or expired code is told in
-// words; the connected apps list revokes an app after asking. At 1280 and 390 px, each state checked with axe-core.
+// Signing in to a launcher or mod with a code on /device, and the connected apps under the account: a player opens
+// the app's link (or types its code), sees the app and what it asks to do, approves or denies with the keyboard, and
+// the app gets its tokens or is told no; a logged-out player logs in first and comes back; a wrong or expired code is
+// told in words; the connected apps list revokes an app after asking, and an admin removes an app. At 1280 and 390 px,
+// each state checked with axe-core.
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config';
@@ -35,6 +36,22 @@ async function expectAccessible(page: Page): Promise<void> {
 function localPath(url: string): string {
   const parsed = new URL(url);
   return parsed.pathname + parsed.search;
+}
+
+/**
+ * The logged-in player approves an app through the /device page's call, and the app takes its tokens: its access
+ * token.
+ */
+async function connectApp(page: Page, clientId: string, scope: string): Promise<string> {
+  const signIn = await startSignIn(page.request, clientId, scope);
+  const approved = await page.request.post('/api/device/approve', {
+    headers: await xsrf(page),
+    data: { code: signIn.user_code },
+  });
+  expect(approved.status()).toBe(200);
+  const tokens = await pollTokens(page.request, clientId, signIn.device_code);
+  expect(tokens.status).toBe(200);
+  return tokens.body.access_token!;
 }
 
 /** Whether an access token still uploads a cape for its player. */
@@ -158,14 +175,7 @@ for (const size of WIDTHS) {
       const app = `Revocable ${size.name}`;
       const clientId = registerApp(app);
       await logInAt(page, 'Owner');
-      const signIn = await startSignIn(page.request, clientId, 'textures:upload');
-      const approved = await page.request.post('/api/device/approve', {
-        headers: await xsrf(page),
-        data: { code: signIn.user_code },
-      });
-      expect(approved.status()).toBe(200);
-      const tokens = await pollTokens(page.request, clientId, signIn.device_code);
-      expect(tokens.status).toBe(200);
+      const accessToken = await connectApp(page, clientId, 'textures:upload');
 
       await page.goto('/account/apps');
       await waitForIslands(page);
@@ -185,14 +195,14 @@ for (const size of WIDTHS) {
       await expectAccessible(page);
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
-      expect(await tokenUploads(page, tokens.body.access_token!)).toBe(200);
+      expect(await tokenUploads(page, accessToken)).toBe(200);
 
       await card.getByRole('button', { name: 'Revoke' }).click();
       await dialog.getByRole('button', { name: 'Revoke access' }).click();
       await expect(page.getByRole('status')).toHaveText(`${app} can no longer use your account.`);
       await expect(page.getByTestId('no-connected-apps')).toBeVisible();
       await expectAccessible(page);
-      expect(await tokenUploads(page, tokens.body.access_token!)).toBe(401);
+      expect(await tokenUploads(page, accessToken)).toBe(401);
     });
 
     test('an admin sees the registered apps and removes one after asking: its players are signed out', async ({
@@ -201,13 +211,7 @@ for (const size of WIDTHS) {
       const app = `Retired ${size.name}`;
       const clientId = registerApp(app);
       await logInAt(page, 'Keeper', true);
-      const signIn = await startSignIn(page.request, clientId, 'wardrobe:read textures:upload');
-      const approved = await page.request.post('/api/device/approve', {
-        headers: await xsrf(page),
-        data: { code: signIn.user_code },
-      });
-      expect(approved.status()).toBe(200);
-      const tokens = await pollTokens(page.request, clientId, signIn.device_code);
+      const accessToken = await connectApp(page, clientId, 'wardrobe:read textures:upload');
 
       await page.goto('/admin/oauth-clients');
       await waitForIslands(page);
@@ -223,7 +227,7 @@ for (const size of WIDTHS) {
       await expectAccessible(page);
       await dialog.getByRole('button', { name: 'Remove the app' }).click();
       await expect(page.getByTestId('app-client-row').filter({ hasText: clientId })).toHaveCount(0);
-      expect(await tokenUploads(page, tokens.body.access_token!)).toBe(401);
+      expect(await tokenUploads(page, accessToken)).toBe(401);
     });
   });
 }

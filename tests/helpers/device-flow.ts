@@ -58,7 +58,10 @@ export function pollOnce(server: TestServer, clientId: string, deviceCode: strin
   });
 }
 
-/** The OAuth error code a call of openid-client was refused with (it throws the endpoint's error as a ResponseBodyError). */
+/**
+ * The OAuth error code a call of openid-client was refused with (it throws the endpoint's error as a
+ * ResponseBodyError).
+ */
 export async function refusalOf(call: Promise<unknown>): Promise<string> {
   const error: unknown = await call.then(
     () => undefined,

@@ -18,6 +18,12 @@ type Step =
   | { kind: 'decide'; signIn: SignIn }
   | { kind: 'done'; appName: string; decision: 'approved' | 'denied' };
 
+/** The player's two choices, in the order the page offers them. */
+const DECISIONS = [
+  { decision: 'approved', label: 'Approve', className: 'btn-primary' },
+  { decision: 'denied', label: 'Deny', className: 'btn-secondary' },
+] as const;
+
 /** The code the address brings (?user_code=), as the field shows it; empty when there is none. */
 function codeFromAddress(): string {
   return userCodeInput(new URLSearchParams(location.search).get('user_code') ?? '');
@@ -147,22 +153,17 @@ export default function DeviceSignIn() {
         <ScopeList signIn={signIn} />
         <p className="mt-4 text-sm text-ink-300">It never sees your password or your game account.</p>
         <div className="mt-6 flex flex-wrap gap-3">
-          <button
-            type="button"
-            className="btn-primary flex-1 py-3"
-            disabled={busy}
-            onClick={() => decide(signIn, 'approved')}
-          >
-            Approve
-          </button>
-          <button
-            type="button"
-            className="btn-secondary flex-1 py-3"
-            disabled={busy}
-            onClick={() => decide(signIn, 'denied')}
-          >
-            Deny
-          </button>
+          {DECISIONS.map(({ decision, label, className }) => (
+            <button
+              key={decision}
+              type="button"
+              className={`${className} flex-1 py-3`}
+              disabled={busy}
+              onClick={() => decide(signIn, decision)}
+            >
+              {label}
+            </button>
+          ))}
         </div>
         <ErrorDisplay error={error} />
       </section>
