@@ -2,6 +2,7 @@
 // secret), each a random client_id and the name players see when they approve it. Adding and removing one is audited;
 // removing one ends every connection players made with it.
 import { randomBytes } from 'node:crypto';
+import { isAppClientId } from '../../src/lib/ids.ts';
 import { countOf } from '../../src/lib/plural.ts';
 import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import type { Db } from '../db/database.ts';
@@ -41,8 +42,9 @@ export async function addAppClient(db: Db, name: string, by: Moderator, now = Da
   return client;
 }
 
-/** A registered app by its client_id, or undefined. */
+/** A registered app by its client_id, or undefined (also for text that is no client_id, unread). */
 export async function findAppClient(db: Db, clientId: string): Promise<AppClient | undefined> {
+  if (!isAppClientId(clientId)) return undefined;
   const row = await db
     .selectFrom('oauth_clients')
     .select(['client_id', 'name', 'created_at'])
@@ -83,7 +85,7 @@ export async function appClientPage(db: Db, page: number, perPage: number): Prom
 
 /**
  * Removes an app and every connection players made with it (audited with how many there were); null for an unknown
- * client_id.
+ * client_id (or text that is none).
  */
 export async function removeAppClient(
   db: Db,
@@ -91,6 +93,7 @@ export async function removeAppClient(
   by: Moderator,
   now = Date.now(),
 ): Promise<{ name: string; connections: number } | null> {
+  if (!isAppClientId(clientId)) return null;
   return db.transaction().execute(async (trx) => {
     const client = await trx
       .selectFrom('oauth_clients')

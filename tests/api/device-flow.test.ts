@@ -230,6 +230,13 @@ describe.each(backends)('the device flow on $name', (backend) => {
       status: 401,
       error: 'invalid_client',
     });
+    // Text no client_id could be (a NUL byte, which PostgreSQL cannot even compare) is an unknown app too.
+    expect(
+      await refused(form({ grant_type: DEVICE_CODE_GRANT, client_id: `${clientId}\u0000`, device_code: 'x' })),
+    ).toEqual({
+      status: 401,
+      error: 'invalid_client',
+    });
     expect(await refused(form({ grant_type: DEVICE_CODE_GRANT, client_id: clientId, device_code: 'x' }))).toEqual({
       status: 400,
       error: 'invalid_grant',
