@@ -9,6 +9,7 @@ import { createAppContext, type AppContext } from './operations/app-context.ts';
 import type { Metrics } from './operations/metrics.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin/index.ts';
+import { appRoutes } from './routes/apps.ts';
 import { boostRoutes } from './routes/boost.ts';
 import { botRoutes } from './routes/bot.ts';
 import { creatorRoutes } from './routes/creators/index.ts';
@@ -18,6 +19,7 @@ import { wardrobeRoutes } from './routes/wardrobe.ts';
 import { generalRoutes } from './routes/general.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { modRoutes } from './routes/mod.ts';
+import { oauthRoutes } from './routes/oauth.ts';
 import { METRICS_PATH, operationsRoutes } from './routes/operations.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { premiumRoutes } from './routes/premium.ts';
@@ -41,6 +43,8 @@ const SITE_ROUTE_GROUPS = [
   galleryRoutes,
   galleryWearRoutes,
   wardrobeRoutes,
+  oauthRoutes,
+  appRoutes,
   creatorRoutes,
   premiumRoutes,
   boostRoutes,

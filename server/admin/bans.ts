@@ -3,8 +3,10 @@
 // their cape and ears (the profile cache hears of it through the change notice), their gallery items are hidden from
 // every gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN.
 // Their textures stop being served by every URL unless someone else shows the same picture (the moderators still see
-// them), and are served again at the unban. Each ban and unban is audited.
+// them), and are served again at the unban. Every app they connected is disconnected for good (the unban does not
+// bring it back). Each ban and unban is audited.
 import type { Transaction } from 'kysely';
+import { disconnectEveryApp } from '../auth/app-grants.ts';
 import type { Db } from '../db/database.ts';
 import { rowsPage } from '../db/rows-page.ts';
 import type { Database } from '../db/schema.ts';
@@ -69,6 +71,7 @@ export async function banPlayer(
       })
       .execute();
     await trx.deleteFrom('login_codes').where('user_uuid', '=', player.uuid).execute();
+    await disconnectEveryApp(trx, player.uuid, moderator, 'the player was banned', now);
     await setAuthorItemsHidden(trx, player.uuid, true);
     await trx
       .updateTable('user_reports')

@@ -161,7 +161,7 @@ export async function refreshPlayerCache(
 export async function deletePlayer(context: AssignmentContext, moderator: Moderator, uuid: string): Promise<boolean> {
   const player = await playerOf(context.db, uuid);
   if (!player) return false;
-  await deleteAccount(context.db, context.library, context.bus, uuid, (trx) =>
+  await deleteAccount(context.db, context.library, context.bus, uuid, moderator, (trx) =>
     recordAdminAction(trx, moderator, { action: 'DELETE', target: player }),
   );
   return true;

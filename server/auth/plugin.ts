@@ -1,15 +1,19 @@
-// Request authentication: the session cookie, the XSRF-TOKEN cookie and its header check (419 on mismatch), and the
-// bearer keys of the bot's and the game auth server's APIs (calls without a valid key limited per address).
+// Request authentication: the session cookie, the XSRF-TOKEN cookie and its header check (419 on mismatch), the
+// bearer keys of the bot's and the game auth server's APIs (calls without a valid key limited per address), and the
+// access tokens of apps a player connected, on the routes that declare the scope they need (`config.oauthScope`).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { NOT_ADMIN_MESSAGE } from '../../src/lib/admin-access.ts';
+import type { AppScope } from '../../src/lib/app-scopes.ts';
 import { bannedLogoutMessage, UNAUTHENTICATED_MESSAGE } from '../../src/lib/login-errors.ts';
 import type { Db } from '../db/database.ts';
 import { banReason, findUser, type UserRow } from '../db/users.ts';
 import { HttpError } from '../http/errors.ts';
 import { isApiRequest } from '../http/request-path.ts';
 import type { WindowCounter } from '../redis/window-counter.ts';
+import { appAccessOf } from './app-grants.ts';
+import { bearerChallenge, bearerTokenOf, INVALID_TOKEN_MESSAGE, insufficientScopeMessage } from './bearer.ts';
 import { SESSION_COOKIE, sessionUser } from './sessions.ts';
 
 /** The anti-forgery cookie the page reads and echoes in `x-xsrf-token`. */
@@ -32,6 +36,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; checked before the input is validated, and written into the OpenAPI description. */
     auth?: RouteAuth;
+    /**
+     * With `auth: 'session'`: the route also takes an app's access token with this scope (`Authorization: Bearer`),
+     * instead of the session cookie and without the XSRF header; a call with a token ignores the cookies.
+     */
+    oauthScope?: AppScope;
   }
 }
 
@@ -114,14 +123,28 @@ async function checkBearer(
   throw new HttpError(401, 'A valid API key is required.');
 }
 
-/** The OpenAPI security requirement of a route: its auth, plus the XSRF header for state-changing site calls. */
-function securityOf(auth: RouteAuth | undefined, stateChanging: boolean): Array<Record<string, string[]>> | undefined {
+/**
+ * The OpenAPI security requirement of a route: its auth, plus the XSRF header for state-changing site calls, or an
+ * app's access token with the route's scope.
+ */
+function securityOf(
+  auth: RouteAuth | undefined,
+  stateChanging: boolean,
+  scope: AppScope | undefined,
+): Array<Record<string, string[]>> | undefined {
   if (auth === 'bearer') return [{ bearer: [] }];
   if (auth === 'bot') return [{ botKey: [] }];
   const requirement: Record<string, string[]> = {};
   if (auth) requirement.session = [];
   if (stateChanging) requirement.xsrf = [];
-  return Object.keys(requirement).length > 0 ? [requirement] : undefined;
+  if (Object.keys(requirement).length === 0) return undefined;
+  return scope ? [requirement, { appToken: [scope] }] : [requirement];
+}
+
+/** What an app's access token gives a call: the player it acts for and the scopes they approved. */
+interface AppCall {
+  user: UserRow;
+  scopes: AppScope[];
 }
 
 async function authPlugin(
@@ -139,27 +162,70 @@ async function authPlugin(
 ) {
   const { db, counter, keyRefusalsPerMinute } = options;
 
+  /**
+   * The app call a request makes, read once: undefined when the route takes no access token or the request brings
+   * none (the session cookie counts then), null when its token is wrong, expired, revoked or its player banned.
+   */
+  const appCallOf = (request: FastifyRequest) => {
+    const cache = request as FastifyRequest & { appCallPromise?: Promise<AppCall | null | undefined> };
+    cache.appCallPromise ??= (async () => {
+      const token = request.routeOptions.config.oauthScope ? bearerTokenOf(request) : undefined;
+      if (token === undefined) return undefined;
+      const access = await appAccessOf(db, token);
+      const user = access ? await findUser(db, access.userUuid) : undefined;
+      return access && user && !user.banned ? { user, scopes: access.scopes } : null;
+    })();
+    return cache.appCallPromise;
+  };
+
+  /** The XSRF check of a route that takes access tokens: a call with a token needs none (it sends no cookies). */
+  const checkXsrfUnlessToken = async (request: FastifyRequest) => {
+    if (bearerTokenOf(request) === undefined) await checkXsrf(request);
+  };
+
+  /**
+   * The check of a route that takes access tokens: a call with a token needs a live one (401) with the route's scope
+   * (403), each refusal with its challenge; a call without one needs a session, as on any other route.
+   */
+  const checkAppOrSession = async (request: FastifyRequest, reply: FastifyReply, scope: AppScope) => {
+    const call = await appCallOf(request);
+    if (call === null) {
+      reply.header('www-authenticate', bearerChallenge(scope, 'invalid_token'));
+      throw new HttpError(401, INVALID_TOKEN_MESSAGE);
+    }
+    if (call && !call.scopes.includes(scope)) {
+      reply.header('www-authenticate', bearerChallenge(scope, 'insufficient_scope'));
+      throw new HttpError(403, insufficientScopeMessage(scope));
+    }
+    if (!call && !(await request.currentUser())) reply.header('www-authenticate', bearerChallenge(scope));
+    await requireUser(request);
+  };
+
   // Each route's `config.auth` becomes a check that runs before its input is validated (a visitor gets 401, not 422),
   // and its OpenAPI security. It runs first in preValidation, so a key holder's rate limit counted there
   // (`keyHolderRateLimit`) counts only calls with the key.
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
+    const scope = route.config?.oauthScope;
+    if (scope && auth !== 'session') throw new Error(`Route ${route.url}: an oauthScope goes with auth 'session'`);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const stateChanging =
       route.url.startsWith('/api/') &&
       !options.xsrfExempt(route.url) &&
       methods.some((method) => !SAFE_METHODS.has(method));
-    const security = securityOf(auth, stateChanging);
+    const security = securityOf(auth, stateChanging, scope);
     if (security && route.schema) route.schema = { ...route.schema, security } as typeof route.schema;
     // The XSRF check belongs to the route, so it holds however the path was spelled (`/%61pi/...` is routed here too).
-    if (stateChanging) route.onRequest = [checkXsrf, ...hookList(route.onRequest)];
+    if (stateChanging) route.onRequest = [scope ? checkXsrfUnlessToken : checkXsrf, ...hookList(route.onRequest)];
     if (!auth) return;
     const check =
       auth === 'bearer' || auth === 'bot'
         ? async (request: FastifyRequest) =>
             checkBearer(request, auth === 'bot' ? options.botApiKey : options.authApiKey, counter, keyRefusalsPerMinute)
-        : async (request: FastifyRequest) =>
-            void (auth === 'admin' ? await requireAdmin(request) : await requireUser(request));
+        : scope
+          ? async (request: FastifyRequest, reply: FastifyReply) => checkAppOrSession(request, reply, scope)
+          : async (request: FastifyRequest) =>
+              void (auth === 'admin' ? await requireAdmin(request) : await requireUser(request));
     route.preValidation = [check, ...hookList(route.preValidation)];
   });
 
@@ -174,12 +240,16 @@ async function authPlugin(
     return cache.sessionPromise;
   };
 
+  // A call with an app's access token is the token's player's, within the route's scope; its cookies are not read.
   app.decorateRequest('currentUser', async function (this: FastifyRequest) {
+    const call = await appCallOf(this);
+    if (call !== undefined) return call?.scopes.includes(this.routeOptions.config.oauthScope!) ? call.user : null;
     const user = await sessionOf(this);
     return user && !user.banned ? user : null;
   });
 
   app.decorateRequest('sessionEndedMessage', async function (this: FastifyRequest) {
+    if ((await appCallOf(this)) !== undefined) return null;
     const user = await sessionOf(this);
     return user?.banned ? bannedLogoutMessage(await banReason(db, user.uuid)) : null;
   });

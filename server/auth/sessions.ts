@@ -1,20 +1,16 @@
 // Server-side sessions: a random token in the `session` cookie, its SHA-256 stored in the database.
-import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.ts';
+import { hashSecret, newSecret } from './secrets.ts';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'session';
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
 /** Starts a session for a user; returns the token for the cookie. */
 export async function createSession(db: Db, userUuid: string, lifetimeMs: number, now = Date.now()): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecret();
   await db
     .insertInto('sessions')
-    .values({ id: hashToken(token), user_uuid: userUuid, created_at: now, expires_at: now + lifetimeMs })
+    .values({ id: hashSecret(token), user_uuid: userUuid, created_at: now, expires_at: now + lifetimeMs })
     .execute();
   return token;
 }
@@ -24,7 +20,7 @@ export async function sessionUser(db: Db, token: string, now = Date.now()): Prom
   const row = await db
     .selectFrom('sessions')
     .select(['user_uuid', 'expires_at'])
-    .where('id', '=', hashToken(token))
+    .where('id', '=', hashSecret(token))
     .executeTakeFirst();
   if (!row) return null;
   if (row.expires_at <= now) {
@@ -36,5 +32,5 @@ export async function sessionUser(db: Db, token: string, now = Date.now()): Prom
 
 /** Ends one session. */
 export async function endSession(db: Db, token: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+  await db.deleteFrom('sessions').where('id', '=', hashSecret(token)).execute();
 }

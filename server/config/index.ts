@@ -43,6 +43,8 @@ export interface Config {
    * The Microsoft login (MICROSOFT_CLIENT_ID and the services it goes through); undefined while no client id is set.
    */
   microsoft: MicrosoftLoginConfig | undefined;
+  /** Apps (launchers, mods) signing in with the OAuth 2.0 device flow: addresses, lifetimes and limits. */
+  deviceFlow: DeviceFlowConfig;
   logLevel: string;
   /** The public origin of this server, for absolute texture URLs in the mod API. */
   publicBaseUrl: string;
@@ -148,6 +150,29 @@ export interface MicrosoftLoginConfig {
   minecraftServicesUrl: string;
 }
 
+/** The OAuth 2.0 device flow's addresses, lifetimes and limits. */
+export interface DeviceFlowConfig {
+  /**
+   * The authorization server's issuer and the base of its endpoints: the API's public address (PUBLIC_API_URL, else
+   * PUBLIC_BASE_URL).
+   */
+  issuer: string;
+  /** Where the player enters the code: the site's `/device` page. */
+  verificationUri: string;
+  /** How long a device code and its user code stay valid, in seconds. */
+  deviceCodeSeconds: number;
+  /** The least time between two polls of one code, in seconds. */
+  pollIntervalSeconds: number;
+  /** An access token's lifetime, in seconds. */
+  accessTokenSeconds: number;
+  /** A refresh token's lifetime, in ms (each use hands out a new one). */
+  refreshTokenMs: number;
+  /** Device codes one client address may ask for a minute. */
+  deviceRequestsPerMinute: number;
+  /** Codes one player may look up, approve or deny a minute (each call counted apart). */
+  codeEntriesPerMinute: number;
+}
+
 /** The cape creators' outside services and limits. */
 export interface CreatorsConfig {
   mojangSessionUrl: string;
@@ -203,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     `http://localhost:${e.PORT}`
   ).replace(/\/+$/, '');
   const trimmed = (url: string) => url.replace(/\/+$/, '');
+  const baseUrl = publicBaseUrl(e.PUBLIC_BASE_URL, e.PORT);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -233,8 +259,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           minecraftServicesUrl: trimmed(e.MINECRAFT_SERVICES_URL),
         }
       : undefined,
+    deviceFlow: {
+      issuer: e.PUBLIC_API_URL ? trimmed(e.PUBLIC_API_URL) : baseUrl,
+      verificationUri: `${siteUrl}/device`,
+      deviceCodeSeconds: e.OAUTH_DEVICE_CODE_SECONDS,
+      pollIntervalSeconds: e.OAUTH_POLL_INTERVAL_SECONDS,
+      accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_SECONDS,
+      refreshTokenMs: e.OAUTH_REFRESH_TOKEN_DAYS * 24 * 60 * 60_000,
+      deviceRequestsPerMinute: e.OAUTH_DEVICE_REQUESTS_PER_MINUTE,
+      codeEntriesPerMinute: e.OAUTH_CODE_ENTRIES_PER_MINUTE,
+    },
     logLevel: e.LOG_LEVEL,
-    publicBaseUrl: publicBaseUrl(e.PUBLIC_BASE_URL, e.PORT),
+    publicBaseUrl: baseUrl,
     redisUrl: e.REDIS_URL || undefined,
     redisPrefix: e.REDIS_PREFIX,
     s3: e.S3_BUCKET

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 export const VARIABLE_GROUPS = [
   'Server and storage',
   'Logins and accounts',
+  'Apps signed in with a code (device flow)',
   'Mod API and caches',
   'Uploads and image work',
   'Cape creators',

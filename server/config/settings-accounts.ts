@@ -1,9 +1,10 @@
-// The settings of logins, accounts and the bearer-key APIs: each one's parser, default and description.
+// The settings of logins, accounts, apps signed in with a code and the bearer-key APIs: each one's parser, default and
+// description.
 import { z } from 'zod';
 import { flag, uuidList } from './parsers.ts';
 import { settingsOf } from './setting.ts';
 
-/** The settings of logins, accounts and the bearer-key APIs. */
+/** The settings of logins, accounts, apps signed in with a code and the bearer-key APIs. */
 export const ACCOUNT_SETTINGS = {
   ...settingsOf('Logins and accounts', {
     CONTRIBUTORS: {
@@ -61,6 +62,37 @@ export const ACCOUNT_SETTINGS = {
     MINECRAFT_SERVICES_URL: {
       schema: z.string().url().default('https://api.minecraftservices.com'),
       description: 'game services base URL (`POST /authentication/login_with_xbox`, `GET /minecraft/profile`)',
+    },
+  }),
+  ...settingsOf('Apps signed in with a code (device flow)', {
+    OAUTH_DEVICE_CODE_SECONDS: {
+      schema: z.coerce.number().int().min(1).default(600),
+      description:
+        "how long an app's sign-in code stays valid: the player enters it on `/device` and the app polls for its tokens within this time (`expires_in`)",
+    },
+    OAUTH_POLL_INTERVAL_SECONDS: {
+      schema: z.coerce.number().int().min(1).default(5),
+      description:
+        'the least time between two polls of one code (`interval`); a faster poll is answered `slow_down` and adds 5 seconds to it',
+    },
+    OAUTH_ACCESS_TOKEN_SECONDS: {
+      schema: z.coerce.number().int().min(1).default(3600),
+      description: "an app's access token lifetime (`expires_in`); the app gets a new one with its refresh token",
+    },
+    OAUTH_REFRESH_TOKEN_DAYS: {
+      schema: z.coerce.number().positive().default(90),
+      description:
+        'how long a refresh token stays usable; each use hands out a new one for as long again, so an app used within this time stays connected',
+    },
+    OAUTH_DEVICE_REQUESTS_PER_MINUTE: {
+      schema: z.coerce.number().int().positive().default(10),
+      description:
+        'sign-in codes one client address may ask for a minute (`POST /oauth/device_authorization`; then 429)',
+    },
+    OAUTH_CODE_ENTRIES_PER_MINUTE: {
+      schema: z.coerce.number().int().positive().default(10),
+      description:
+        'codes one player may look up, approve or deny a minute on `/device`, each call counted apart (then 429), so codes cannot be guessed',
     },
   }),
   ...settingsOf('Bot and game auth server keys', {

@@ -45,7 +45,7 @@ export const SITE_SETTINGS = {
       schema: z.string().url().optional(),
       default: 'the first `PUBLIC_SITE_ORIGINS`, else `PUBLIC_BASE_URL`, else `http://localhost:$PORT`',
       description:
-        "the site's address, where PayPal and Stripe send the buyer back (`/premium/success`) and Microsoft sends the player after a login",
+        "the site's address, where PayPal and Stripe send the buyer back (`/premium/success`), Microsoft sends the player after a login, and apps send the player to enter their sign-in code (`/device`)",
     },
     STRIPE_API_URL: {
       schema: z.string().url().default('https://api.stripe.com'),
@@ -87,7 +87,7 @@ export const SITE_SETTINGS = {
       schema: z.union([z.literal(''), z.string().url()]).optional(),
       default: 'empty (same origin)',
       description:
-        "API host, when the static site is served from elsewhere (the pages' Content-Security-Policy allows it)",
+        "API host, when the static site is served from elsewhere (the pages' Content-Security-Policy allows it); also the address apps sign in at (the device flow's issuer and endpoints), else `PUBLIC_BASE_URL`",
     },
     PUBLIC_AD_CLIENT: {
       schema: z.string().optional(),

@@ -29,7 +29,18 @@ const TAGS = [
       'Calls from the chat-community bot, with `Authorization: Bearer $DISCORD_BOT_KEY`: account links, boosting, the premium role.',
     prefixes: ['/api/bot/'],
   },
-  { name: 'Account', description: 'Logins, logout and account deletion.', prefixes: ['/api/account/'] },
+  {
+    name: 'Apps (device flow)',
+    description:
+      'The authorization server launchers and mods sign players in with (OAuth 2.0 device flow, RFC 8628; metadata per RFC 8414; ' +
+      'revocation per RFC 7009). Form-encoded bodies, JSON answers, errors as `{error, error_description}`.',
+    prefixes: ['/oauth/', '/.well-known/'],
+  },
+  {
+    name: 'Account',
+    description: "Logins, logout, account deletion, approving an app's sign-in code and the apps connected.",
+    prefixes: ['/api/account/', '/api/device'],
+  },
   { name: 'Upload', description: "A player's cape and ears.", prefixes: ['/api/upload-'] },
   { name: 'Gallery', description: 'The community gallery of textures.', prefixes: ['/api/gallery/'] },
   {
@@ -103,6 +114,12 @@ export async function registerOpenApi(
           },
           bearer: { type: 'http', scheme: 'bearer', description: 'AUTH_API_KEY of the game auth server.' },
           botKey: { type: 'http', scheme: 'bearer', description: 'DISCORD_BOT_KEY of the chat-community bot.' },
+          appToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "An app's access token from the device flow (`/oauth/token`), with the scope the call lists; no XSRF header, and cookies are not read.",
+          },
         },
       },
     },

@@ -1,6 +1,9 @@
 // The leftover sweep: removes what a server killed mid-upload leaves behind (partial writes, textures nothing refers
 // to, blobs no texture owns), once it is older than a grace period, so an upload still in flight is never touched;
-// payment notifications older than their retention period; and the mod API's change log past what it keeps.
+// payment notifications older than their retention period; the mod API's change log past what it keeps; and expired
+// app sign-in codes, app tokens and the app connections that lapsed with them.
+import { forgetExpiredTokens } from '../auth/app-grants.ts';
+import { forgetExpiredDeviceRequests } from '../auth/device-requests.ts';
 import type { Db } from '../db/database.ts';
 import { pruneChanges } from '../events/change-log.ts';
 import { removeOldNotifications } from '../premium/payments.ts';
@@ -19,6 +22,10 @@ export interface SweepReport {
   notifications: number;
   /** How many mod API changes had passed what the change log keeps. */
   changes: number;
+  /** How many app sign-in codes had expired. */
+  signInCodes: number;
+  /** How many app connections lapsed (their refresh token expired unused). */
+  lapsedConnections: number;
 }
 
 /**
@@ -71,7 +78,9 @@ export async function sweepLeftovers(db: Db, library: TextureLibrary, options: S
     blobs.push(blob.key);
   }
   const changes = await pruneChanges(db, now);
-  return { partialWrites, textures, blobs, notifications, changes };
+  const signInCodes = await forgetExpiredDeviceRequests(db, now);
+  const lapsedConnections = await forgetExpiredTokens(db, now);
+  return { partialWrites, textures, blobs, notifications, changes, signInCodes, lapsedConnections };
 }
 
 /** One line per removed thing, for the CLI and the server log. */
@@ -84,5 +93,7 @@ export function describeSweep(report: SweepReport): string[] {
       ? [`${report.notifications} payment notification(s) past their retention period`]
       : []),
     ...(report.changes > 0 ? [`${report.changes} mod API change(s) past what the change log keeps`] : []),
+    ...(report.signInCodes > 0 ? [`${report.signInCodes} expired app sign-in code(s)`] : []),
+    ...(report.lapsedConnections > 0 ? [`${report.lapsedConnections} app connection(s) whose tokens expired`] : []),
   ];
 }

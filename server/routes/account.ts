@@ -179,7 +179,7 @@ export async function accountRoutes(instance: FastifyInstance, options: AppConte
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      await deleteAccount(db, library, bus, user.uuid);
+      await deleteAccount(db, library, bus, user.uuid, user);
       clearSessionCookie(request, reply);
       return { success: true as const };
     },

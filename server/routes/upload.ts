@@ -70,6 +70,7 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
       {
         config: {
           auth: 'session',
+          oauthScope: 'textures:upload',
           rateLimit: perUserRateLimit(
             `upload-${slot.name}`,
             options.config.textureUploadsPerTenMinutes,

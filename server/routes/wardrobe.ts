@@ -51,7 +51,7 @@ export async function wardrobeRoutes(instance: FastifyInstance, options: AppCont
   app.get(
     '/api/wardrobe',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', oauthScope: 'wardrobe:read' },
       schema: {
         summary: "The player's wardrobe: every cape and ears they uploaded, made or wore, newest first",
         response: { 200: wardrobeSchema, ...errorResponses },
@@ -65,6 +65,7 @@ export async function wardrobeRoutes(instance: FastifyInstance, options: AppCont
     {
       config: {
         auth: 'session',
+        oauthScope: 'wardrobe:write',
         rateLimit: perUserRateLimit(
           'wardrobe-wear',
           config.textureUploadsPerTenMinutes,
@@ -94,7 +95,7 @@ export async function wardrobeRoutes(instance: FastifyInstance, options: AppCont
     app.post(
       `/api/wardrobe/${path}`,
       {
-        config: { auth: 'session' },
+        config: { auth: 'session', oauthScope: 'wardrobe:write' },
         schema: { summary, body: wardrobeItemBodySchema, response: { 200: wardrobeSchema, ...errorResponses } },
       },
       async (request) => {

@@ -18,6 +18,12 @@ export const API_CALLS = {
   deleteAccount: { method: 'POST', path: '/api/account/delete' },
   microsoftLogin: { method: 'GET', path: '/api/account/oauth/redirect' },
   microsoftCallback: { method: 'POST', path: '/api/account/oauth/callback' },
+  // Apps (launchers, mods): their sign-in codes on /device, and the apps connected to the account.
+  deviceSignIn: { method: 'GET', path: '/api/device' },
+  approveDevice: { method: 'POST', path: '/api/device/approve' },
+  denyDevice: { method: 'POST', path: '/api/device/deny' },
+  connectedApps: { method: 'GET', path: '/api/account/apps' },
+  revokeApp: { method: 'POST', path: '/api/account/apps/revoke' },
   // Players.
   playerLookup: { method: 'GET', path: '/api/user/search/:id' },
   reportPlayer: { method: 'POST', path: '/api/user/report' },
@@ -43,6 +49,8 @@ export const API_CALLS = {
   unwhitelist: { method: 'POST', path: '/api/admin/gallery/whitelist/delete' },
   aiCapeLogs: { method: 'GET', path: '/api/admin/ai-cape-logs' },
   aiCapeLogImage: { method: 'GET', path: '/api/admin/ai-cape-logs/:id' },
+  appClients: { method: 'GET', path: '/api/admin/oauth-clients' },
+  removeAppClient: { method: 'POST', path: '/api/admin/oauth-clients/delete' },
   // Premium and boost.
   premiumState: { method: 'GET', path: '/api/premium' },
   premiumInit: { method: 'GET', path: '/api/premium/init' },

@@ -23,6 +23,11 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   BOT_UNLINK: 'Unlinked a chat account (bot)',
   BOT_BOOSTING: 'Boosting changed (bot)',
   BOT_ROLE: 'Gave the booster role (bot)',
+  APP_APPROVE: 'Connected an app to their account',
+  APP_DENY: 'Refused to connect an app',
+  APP_REVOKE: "Ended an app's connection",
+  APP_CLIENT_ADD: 'Registered an app',
+  APP_CLIENT_REMOVE: 'Removed an app',
 };
 
 /** The label of an action code (the code itself for one the table does not know). */

@@ -1,5 +1,5 @@
-// The id patterns, defined once: a game username, a player uuid and a texture hash (no zod here, so islands can use
-// them).
+// The id patterns, defined once: a game username, a player uuid, a texture hash and an app's client_id (no zod here, so
+// islands can use them).
 
 /** The longest game username. */
 export const USERNAME_MAX = 16;
@@ -29,6 +29,9 @@ export const PLAYER_PATH_ID_PATTERN = '[A-Za-z0-9_-]{1,36}';
 /** A name or an undashed uuid, as the audit log's filters take them (letters, digits, underscores; 1 to 32). */
 export const NAME_OR_UUID_FILTER_PATTERN = '[A-Za-z0-9_]{1,32}';
 
+/** An app's client_id, as the operator CLI makes them: 22 base64url characters (16 random bytes). */
+export const APP_CLIENT_ID_PATTERN = '[A-Za-z0-9_-]{22}';
+
 /** A regular expression matching a whole string against a pattern source (its alternatives grouped). */
 export function wholePattern(pattern: string): RegExp {
   return new RegExp(`^(?:${pattern})$`);
@@ -37,6 +40,7 @@ export function wholePattern(pattern: string): RegExp {
 const USERNAME = wholePattern(USERNAME_PATTERN);
 const PLAYER_UUID = wholePattern(PLAYER_UUID_PATTERN);
 const TEXTURE_HASH = wholePattern(TEXTURE_HASH_PATTERN);
+const APP_CLIENT_ID = wholePattern(APP_CLIENT_ID_PATTERN);
 
 /** Whether a string is a valid game username (letters, digits, underscore; 1 to 16). */
 export function isUsername(value: string): boolean {
@@ -51,6 +55,11 @@ export function isPlayerUuid(value: string): boolean {
 /** Whether a string is a texture hash (64 lowercase hex digits). */
 export function isTextureHash(value: string): boolean {
   return TEXTURE_HASH.test(value);
+}
+
+/** Whether a string has the shape of an app's client_id (22 base64url characters). */
+export function isAppClientId(value: string): boolean {
+  return APP_CLIENT_ID.test(value);
 }
 
 /** Returns the uuid as 32 lowercase hex characters (dashes removed), or null when it is not a uuid. */

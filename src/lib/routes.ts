@@ -79,6 +79,8 @@ export const routes: readonly Route[] = [
   route('login', '/account/login', 'Login and Register', false),
   route('login-minecraft', '/account/login/minecraft', 'Login using Minecraft', false),
   route('account-delete', '/account/delete', 'Delete Account', true),
+  route('account-apps', '/account/apps', 'Connected Apps', true),
+  route('device', '/device', 'Connect an App', true),
   route('legal', '/legal', 'Legal', false),
   route('legal-terms', '/legal/terms', 'Terms of Service', false),
   route('legal-privacy', '/legal/privacy', 'Privacy Policy', false),
@@ -100,6 +102,7 @@ export const routes: readonly Route[] = [
   ),
   route('admin-ai-cape-logs', '/admin/ai-cape-logs', 'AI Cape Logs', true),
   route('admin-audit', '/admin/audit', 'Audit Log', true),
+  route('admin-apps', '/admin/oauth-clients', 'Registered Apps', true),
 ];
 
 /** The 404 page's title. */

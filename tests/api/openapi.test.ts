@@ -1,5 +1,5 @@
-// API tests for the API description: /api/openapi.json is valid OpenAPI 3.1 and lists every call with its auth;
-// /api/docs shows it.
+// API tests for the API description: /api/openapi.json is valid OpenAPI 3.1 and lists every call with its auth (the
+// device flow's endpoints among them); /api/docs shows it.
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { oneBackend } from '../../support/backends.ts';
@@ -107,6 +107,17 @@ const EVERY_CALL = [
   'GET /download',
   'GET /download/{platform}',
   'GET /download/{platform}/{version}',
+  'GET /.well-known/oauth-authorization-server',
+  'POST /oauth/device_authorization',
+  'POST /oauth/token',
+  'POST /oauth/revoke',
+  'GET /api/device',
+  'POST /api/device/approve',
+  'POST /api/device/deny',
+  'GET /api/account/apps',
+  'POST /api/account/apps/revoke',
+  'GET /api/admin/oauth-clients',
+  'POST /api/admin/oauth-clients/delete',
 ];
 
 interface Operation {
@@ -151,7 +162,7 @@ describe.each([oneBackend])('API description on $name', (backend) => {
 
   it('says who may call what: the mod API is open, internal and bot calls take their bearer keys, site calls the session and XSRF header', async () => {
     const { paths, components } = await spec();
-    expect(Object.keys(components.securitySchemes).sort()).toEqual(['bearer', 'botKey', 'session', 'xsrf']);
+    expect(Object.keys(components.securitySchemes).sort()).toEqual(['appToken', 'bearer', 'botKey', 'session', 'xsrf']);
     expect(paths['/api/bot/link']!.post!.security).toEqual([{ botKey: [] }]);
     expect(paths['/api/premium/payment']!.post!.security).toBeUndefined();
     expect(paths['/api/premium/stripe/webhook']!.post!.security).toBeUndefined();
@@ -173,6 +184,16 @@ describe.each([oneBackend])('API description on $name', (backend) => {
     expect(paths['/api/gallery/like']!.post!.security).toEqual([{ session: [], xsrf: [] }]);
     expect(paths['/api/account/checkauth']!.post!.security).toEqual([{ xsrf: [] }]);
     expect(paths['/api/home']!.get!.security).toBeUndefined();
+    // The cape and ears uploads also take an app's access token with its scope, instead of the session and XSRF header.
+    expect(paths['/api/upload-cape']!.post!.security).toEqual([
+      { session: [], xsrf: [] },
+      { appToken: ['textures:upload'] },
+    ]);
+    expect(paths['/api/upload-cape']!.delete!.security).toEqual([{ session: [], xsrf: [] }]);
+    expect(paths['/oauth/token']!.post!.security).toBeUndefined();
+    expect(Object.keys(paths['/oauth/token']!.post!.requestBody!.content)).toEqual([
+      'application/x-www-form-urlencoded',
+    ]);
     expect(paths['/healthz']!.get!.security).toBeUndefined();
     expect(paths['/readyz']!.get!.security).toBeUndefined();
   });

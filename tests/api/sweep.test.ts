@@ -337,6 +337,8 @@ describe('sweepLeftovers on an S3 bucket', () => {
       blobs: [old.blob],
       notifications: 0,
       changes: 0,
+      signInCodes: 0,
+      lapsedConnections: 0,
     });
     const gone = [old.blob, old.texture, derivedKey(old.texture, 'preview')];
     expect(await keys(library.store)).toEqual(before.filter((key) => !gone.includes(key)));
@@ -349,6 +351,8 @@ describe('sweepLeftovers on an S3 bucket', () => {
       blobs: [],
       notifications: 0,
       changes: 0,
+      signInCodes: 0,
+      lapsedConnections: 0,
     });
   });
 });

@@ -24,7 +24,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the app on a database URL with extra environment settings (LOG_LEVEL silent, no built site by default). */
+/**
+ * Starts the app on a database URL with extra environment settings (LOG_LEVEL silent, no built site by default), on
+ * the port PORT names, else on any free one.
+ */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<TestServer> {
   const scratch = path.join(os.tmpdir(), `cloakroom-nosite-${randomBytes(4).toString('hex')}`);
   const config = loadConfig({
@@ -37,7 +40,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
   const app = await buildApp(config, db);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: env.PORT ? config.port : 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('The server has no TCP address');
   return {

@@ -21,6 +21,7 @@ import { modAnswerChanges } from './0017-mod-answer-changes.ts';
 import { withheldTextures } from './0018-withheld-textures.ts';
 import { galleryWears } from './0019-gallery-wears.ts';
 import { wardrobe } from './0020-wardrobe.ts';
+import { oauthDeviceFlow } from './0021-oauth-device-flow.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0018_withheld_textures': withheldTextures,
   '0019_gallery_wears': galleryWears,
   '0020_wardrobe': wardrobe,
+  '0021_oauth_device_flow': oauthDeviceFlow,
 };

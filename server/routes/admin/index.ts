@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../operations/app-context.ts';
 import { adminAiCapeLogRoutes } from './ai-cape-logs.ts';
+import { adminAppClientRoutes } from './app-clients.ts';
 import { adminAuditRoutes } from './audit.ts';
 import { adminBanRoutes } from './bans.ts';
 import { adminDashboardRoutes } from './dashboard.ts';
@@ -22,6 +23,7 @@ const ADMIN_ROUTES = [
   adminUserReportRoutes,
   adminGalleryReportRoutes,
   adminAuditRoutes,
+  adminAppClientRoutes,
 ];
 
 /** Registers every admin call. */

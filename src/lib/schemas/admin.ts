@@ -232,3 +232,21 @@ export const auditQuerySchema = z.object({
   admin: nameOrUuidFilterField('A moderator is a name or a uuid.').optional(),
   player: nameOrUuidFilterField('A player is a name or a uuid.').optional(),
 });
+
+/** A row of GET /api/admin/oauth-clients: a registered app and how many players' connections it has. */
+export const appClientRowSchema = z
+  .object({
+    clientId: z.string(),
+    name: z.string(),
+    createdAt: z.number().int(),
+    connections: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'AppClientRow' });
+/** GET /api/admin/oauth-clients: a page of the registered apps. */
+export const appClientPageSchema = paginatedSchema(appClientRowSchema);
+/** POST /api/admin/oauth-clients/delete: the app to remove. */
+export const appClientBodySchema = z.object({ clientId: z.string().min(1, { message: 'Choose the app to remove.' }) });
+/** What removing an app answers: done, and how many connections ended with it. */
+export const appClientRemovalSchema = z
+  .object({ success: z.literal(true), connections: z.number().int().nonnegative() })
+  .meta({ id: 'AppClientRemoval' });

@@ -15,6 +15,9 @@ import {
   userSchema,
 } from './account';
 import {
+  appClientBodySchema,
+  appClientPageSchema,
+  appClientRemovalSchema,
   adminBanBodySchema,
   adminDeleteBodySchema,
   adminInfoSchema,
@@ -34,6 +37,14 @@ import {
   userReportRowsSchema,
   whitelistPageSchema,
 } from './admin';
+import {
+  connectedAppsSchema,
+  deviceCodeBodySchema,
+  deviceCodeQuerySchema,
+  deviceDecisionSchema,
+  deviceSignInSchema,
+  revokeAppBodySchema,
+} from './apps';
 import { successSchema } from './common';
 import {
   aiPromptBodySchema,
@@ -92,6 +103,11 @@ export const API_CALL_SCHEMAS = {
   deleteAccount: { body: deleteAccountBodySchema, answer: successSchema },
   microsoftLogin: { query: oauthRedirectQuerySchema },
   microsoftCallback: { body: oauthCallbackBodySchema, answer: oauthCallbackResultSchema },
+  deviceSignIn: { query: deviceCodeQuerySchema, answer: deviceSignInSchema },
+  approveDevice: { body: deviceCodeBodySchema, answer: deviceDecisionSchema },
+  denyDevice: { body: deviceCodeBodySchema, answer: deviceDecisionSchema },
+  connectedApps: { answer: connectedAppsSchema },
+  revokeApp: { body: revokeAppBodySchema, answer: successSchema },
   playerLookup: { answer: playerLookupSchema },
   reportPlayer: { body: userReportBodySchema, answer: successSchema },
   adminInfo: { answer: adminInfoSchema },
@@ -115,6 +131,8 @@ export const API_CALL_SCHEMAS = {
   unwhitelist: { body: galleryHashBodySchema, answer: successSchema },
   aiCapeLogs: { query: pageQuerySchema, answer: aiCapeLogPageSchema },
   aiCapeLogImage: {},
+  appClients: { query: pageQuerySchema, answer: appClientPageSchema },
+  removeAppClient: { body: appClientBodySchema, answer: appClientRemovalSchema },
   premiumState: { answer: premiumStateSchema },
   premiumInit: { answer: premiumInitSchema },
   paymentIntent: { body: paymentIntentBodySchema, answer: paymentIntentSchema },

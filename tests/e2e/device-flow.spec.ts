@@ -1,0 +1,256 @@
+// Signing in to a launcher or mod with a code on /device, and the connected apps under the account: a player opens
+// the app's link (or types its code), sees the app and what it asks to do, approves or denies with the keyboard, and
+// the app gets its tokens or is told no; a logged-out player logs in first and comes back; a wrong or expired code is
+// told in words; the connected apps list revokes an app after asking, and an admin removes an app. At 1280 and 390 px,
+// each state checked with axe-core.
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_DATA_DIR } from '../../playwright.config';
+import { hashSecret } from '../../server/auth/secrets';
+import { openDatabase } from '../../server/db/database';
+import { normalizeUserCode } from '../../src/lib/device-codes';
+import { noisePng } from '../../support/textures';
+import { pollTokens, registerApp, startSignIn } from '../helpers/e2e/apps';
+import { axeViolations, describeViolations } from '../helpers/e2e/axe';
+import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands, xsrf } from '../helpers/e2e/session';
+
+// Each test logs in through the CLI and registers its app with it (a few seconds each).
+test.describe.configure({ timeout: 90_000 });
+
+test.beforeEach(async ({ context, baseURL }) => skipServerAdvert(context, baseURL!));
+// axe-core is injected as a script of the test's own, which the site's Content Security Policy would refuse.
+test.use({ bypassCSP: true });
+
+/** The two widths every state is checked at. */
+const WIDTHS = [
+  { name: '1280', width: 1280, height: 800 },
+  { name: '390', width: 390, height: 844 },
+] as const;
+
+/** Checks the page as it is now with axe-core. */
+async function expectAccessible(page: Page): Promise<void> {
+  expect(describeViolations(await axeViolations(page))).toBe('');
+}
+
+/** The path and query of the app's link to /device (the site's address is the e2e server's own). */
+function localPath(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+}
+
+/**
+ * The logged-in player approves an app through the /device page's call, and the app takes its tokens: its access
+ * token.
+ */
+async function connectApp(page: Page, clientId: string, scope: string): Promise<string> {
+  const signIn = await startSignIn(page.request, clientId, scope);
+  const approved = await page.request.post('/api/device/approve', {
+    headers: await xsrf(page),
+    data: { code: signIn.user_code },
+  });
+  expect(approved.status()).toBe(200);
+  const tokens = await pollTokens(page.request, clientId, signIn.device_code);
+  expect(tokens.status).toBe(200);
+  return tokens.body.access_token!;
+}
+
+/** Whether an access token still uploads a cape for its player. */
+async function tokenUploads(page: Page, accessToken: string): Promise<number> {
+  const answer = await page.request.fetch('/api/upload-cape', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}` },
+    multipart: { file: { name: 'cape.png', mimeType: 'image/png', buffer: await noisePng(64, 32) } },
+  });
+  return answer.status();
+}
+
+for (const size of WIDTHS) {
+  test.describe(`at ${size.name} px`, () => {
+    /** Logs a new player in (at the default width, where the header shows the user menu), then sets the width. */
+    async function logInAt(page: Page, prefix: string, admin = false): Promise<void> {
+      await logIn(page, uniqueName(prefix), { admin });
+      await page.setViewportSize({ width: size.width, height: size.height });
+    }
+
+    test("a player approves from the app's link: the app is named, its code and scopes shown, and it gets its tokens", async ({
+      page,
+    }) => {
+      const app = `Launcher ${size.name}`;
+      const clientId = registerApp(app);
+      await logInAt(page, 'Approver');
+      const signIn = await startSignIn(page.request, clientId, 'wardrobe:read textures:upload');
+      expect(signIn.verification_uri).toMatch(/\/device$/);
+
+      await page.goto(localPath(signIn.verification_uri_complete));
+      await waitForIslands(page);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Connect ${app}?`);
+      await expect(page.getByTestId('device-code')).toHaveText(signIn.user_code);
+      await expect(page.getByTestId('device-scopes').getByRole('listitem')).toHaveText([
+        'See your wardrobe: the capes and ears in it and what you wear',
+        'Upload capes and ears into your wardrobe',
+      ]);
+      await page.screenshot({ path: `test-results/device-approve-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${app} is connected`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+      await expect(page.getByRole('status')).toContainText(`Go back to ${app}`);
+      await page.screenshot({ path: `test-results/device-approved-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+
+      const tokens = await pollTokens(page.request, clientId, signIn.device_code);
+      expect(tokens.status).toBe(200);
+      expect(await tokenUploads(page, tokens.body.access_token!)).toBe(200);
+    });
+
+    test('a player types the code and denies with the keyboard: the app is told access_denied', async ({ page }) => {
+      const app = `Mod ${size.name}`;
+      const clientId = registerApp(app);
+      await logInAt(page, 'Denier');
+      const signIn = await startSignIn(page.request, clientId, 'wardrobe:write');
+
+      await page.goto('/device');
+      await waitForIslands(page);
+      const field = page.getByLabel('Code');
+      await expect(field).toBeFocused();
+      // Typed in small letters without the dash: the field writes it as the app shows it.
+      await page.keyboard.type(signIn.user_code.replace('-', '').toLowerCase());
+      await expect(field).toHaveValue(signIn.user_code);
+      await expectAccessible(page);
+      await page.keyboard.press('Enter');
+
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Connect ${app}?`);
+      await expect(page.getByTestId('device-scopes')).toContainText(
+        'Choose what you wear: wear, take off and remove capes and ears in your wardrobe',
+      );
+      // From the heading, Tab reaches Approve, then Deny.
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('button', { name: 'Approve' })).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('button', { name: 'Deny' })).toBeFocused();
+      await page.keyboard.press('Enter');
+
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${app} was not connected`);
+      await page.screenshot({ path: `test-results/device-denied-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+      const refused = await pollTokens(page.request, clientId, signIn.device_code);
+      expect(refused).toEqual({ status: 400, body: expect.objectContaining({ error: 'access_denied' }) });
+    });
+
+    test('a wrong code and an expired code are told in words', async ({ page }) => {
+      const clientId = registerApp(`Old Launcher ${size.name}`);
+      await logInAt(page, 'Typist');
+      await page.goto('/device');
+      await waitForIslands(page);
+      await page.getByLabel('Code').fill('BCDF-GHJK');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByRole('alert')).toHaveText(
+        'Error: That code is not right. Check the code your app shows and type it again.',
+      );
+      await expectAccessible(page);
+
+      const signIn = await startSignIn(page.request, clientId, 'wardrobe:read');
+      // The code's time runs out: its row says it expired a moment ago.
+      const db = openDatabase(`sqlite:${path.join(E2E_DATA_DIR, 'cloakroom.db')}`);
+      try {
+        await db
+          .updateTable('oauth_device_requests')
+          .set({ expires_at: Date.now() - 1000 })
+          .where('user_code_hash', '=', hashSecret(normalizeUserCode(signIn.user_code)))
+          .execute();
+      } finally {
+        await db.destroy();
+      }
+      await page.getByLabel('Code').fill(signIn.user_code);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByRole('alert')).toHaveText(
+        'Error: That code has expired. Start signing in again in your app to get a new code.',
+      );
+      await page.screenshot({ path: `test-results/device-expired-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+    });
+
+    test('the connected apps list shows what each app may do, and revokes one after asking', async ({ page }) => {
+      const app = `Revocable ${size.name}`;
+      const clientId = registerApp(app);
+      await logInAt(page, 'Owner');
+      const accessToken = await connectApp(page, clientId, 'textures:upload');
+
+      await page.goto('/account/apps');
+      await waitForIslands(page);
+      const card = page.getByTestId('connected-app');
+      await expect(card).toHaveCount(1);
+      await expect(card.getByRole('heading')).toHaveText(app);
+      await expect(card.getByRole('listitem')).toHaveText(['Upload capes and ears into your wardrobe']);
+      await page.screenshot({ path: `test-results/connected-apps-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+
+      await card.getByRole('button', { name: 'Revoke' }).click();
+      const dialog = page.getByRole('dialog', { name: `Revoke ${app}?` });
+      await expect(dialog).toBeVisible();
+      // The safe choice has the focus; Escape keeps the app.
+      await expect(dialog.getByRole('button', { name: 'Keep it' })).toBeFocused();
+      await page.screenshot({ path: `test-results/connected-apps-revoke-${size.name}.png` });
+      await expectAccessible(page);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      expect(await tokenUploads(page, accessToken)).toBe(200);
+
+      await card.getByRole('button', { name: 'Revoke' }).click();
+      await dialog.getByRole('button', { name: 'Revoke access' }).click();
+      await expect(page.getByRole('status')).toHaveText(`${app} can no longer use your account.`);
+      await expect(page.getByTestId('no-connected-apps')).toBeVisible();
+      await expectAccessible(page);
+      expect(await tokenUploads(page, accessToken)).toBe(401);
+    });
+
+    test('an admin sees the registered apps and removes one after asking: its players are signed out', async ({
+      page,
+    }) => {
+      const app = `Retired ${size.name}`;
+      const clientId = registerApp(app);
+      await logInAt(page, 'Keeper', true);
+      const accessToken = await connectApp(page, clientId, 'wardrobe:read textures:upload');
+
+      await page.goto('/admin/oauth-clients');
+      await waitForIslands(page);
+      const row = page.getByTestId('app-client-row').filter({ hasText: clientId });
+      await expect(row).toContainText(app);
+      await expect(row).toContainText('1');
+      await page.screenshot({ path: `test-results/admin-apps-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+
+      await row.getByRole('button', { name: 'Remove' }).click();
+      const dialog = page.getByRole('dialog', { name: `Remove ${app}?` });
+      await expect(dialog).toContainText('(1 connection)');
+      await expectAccessible(page);
+      await dialog.getByRole('button', { name: 'Remove the app' }).click();
+      await expect(page.getByTestId('app-client-row').filter({ hasText: clientId })).toHaveCount(0);
+      expect(await tokenUploads(page, accessToken)).toBe(401);
+    });
+  });
+}
+
+test('a logged-out player who opens the app’s link logs in and comes back to it, the code still filled in', async ({
+  page,
+}) => {
+  const app = 'Returning Launcher';
+  const clientId = registerApp(app);
+  const signIn = await startSignIn(page.request, clientId, 'wardrobe:read');
+  const link = localPath(signIn.verification_uri_complete);
+  await page.goto(link);
+  await page.waitForURL((url) => url.pathname === '/account/login');
+  expect(new URL(page.url()).searchParams.get('ref')).toBe(link);
+
+  const code = issueCode(uniqueName('Returner'));
+  await waitForIslands(page);
+  await page.getByRole('link', { name: 'Login using Minecraft' }).click();
+  await page.waitForURL((url) => url.pathname === '/account/login/minecraft');
+  await waitForIslands(page);
+  await page.getByLabel('Code').fill(code);
+  await page.getByRole('button', { name: 'Confirm identity' }).click();
+  await page.waitForURL((url) => url.pathname === '/device');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Connect ${app}?`);
+  await expect(page.getByTestId('device-code')).toHaveText(signIn.user_code);
+});
