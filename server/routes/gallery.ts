@@ -45,7 +45,7 @@ import { renderItemImages } from '../gallery/item-images.ts';
 import { storeAndPoint } from '../textures/library/assign.ts';
 import { refuseBlocklisted } from '../textures/library/blocklist.ts';
 import type { DerivedVariant } from '../textures/library/texture-library.ts';
-import { TextureRejected } from '../textures/pipeline/process.ts';
+import { readUpload, TextureRejected } from '../textures/pipeline/process.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
 const HASH_PARAM = `^${TEXTURE_HASH_PATTERN}$`;
@@ -368,7 +368,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       let storeImages;
       try {
         await checkTitleAndTags(db, fields.title, tags.data);
-        texture = await imageJobs.run('galleryTexture', file, user.uuid);
+        texture = await imageJobs.run('galleryTexture', readUpload(file), user.uuid);
         await refuseBlocklisted(db, texture);
         // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches
         // a still item, or another GIF with the same first frame, is an item of its own.

@@ -19,7 +19,7 @@ import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { uploadRejectionReason } from '../operations/metrics.ts';
 import { assignPlayerTextures, clearPlayerTextures, type PlayerSlot } from '../textures/library/assign.ts';
 import { refuseBlocklisted } from '../textures/library/blocklist.ts';
-import { TextureRejected } from '../textures/pipeline/process.ts';
+import { readUpload, TextureRejected } from '../textures/pipeline/process.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
 function refuse(reply: FastifyReply, msg: string, status = 422) {
@@ -102,7 +102,7 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
         }
         let texture;
         try {
-          texture = await imageJobs.run(slot.work, upload, user.uuid);
+          texture = await imageJobs.run(slot.work, readUpload(upload), user.uuid);
           await refuseBlocklisted(options.db, texture);
         } catch (error) {
           if (error instanceof HttpError) count(uploadRejectionReason(error)); // the image queue's refusals

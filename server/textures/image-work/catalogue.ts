@@ -11,6 +11,7 @@ import {
   stripToGif,
   TextureRejected,
   type EncodedTexture,
+  type UploadInput,
 } from '../pipeline/process.ts';
 import { renderCapePreview, renderEarsPreview, renderTextureMap } from '../pipeline/render.ts';
 
@@ -25,11 +26,11 @@ async function withProbes<T extends { still: EncodedTexture }>(processed: T): Pr
 /** Every kind of image work, by name. */
 export const imageWork = {
   /** A cape upload checked and re-encoded (still, optional strip and notice), with its blocklist probes. */
-  cape: async (upload: Buffer) => withProbes(await processCape(upload)),
+  cape: async (upload: UploadInput) => withProbes(await processCape(upload)),
   /** Ears checked and re-encoded, in the shape of a cape's result. */
-  ears: async (upload: Buffer) => withProbes({ still: await processEars(upload), strip: null, notice: null }),
+  ears: async (upload: UploadInput) => withProbes({ still: await processEars(upload), strip: null, notice: null }),
   /** A gallery upload checked and re-encoded, with its blocklist probes. */
-  galleryTexture: async (upload: Buffer) => withProbes(await processGalleryTexture(upload)),
+  galleryTexture: async (upload: UploadInput) => withProbes(await processGalleryTexture(upload)),
   /** A stored strip turned back into a looping GIF. */
   stripGif: stripToGif,
   /** The 320x180 preview of a cape. */
