@@ -37,7 +37,7 @@ export async function galleryWearRoutes(instance: FastifyInstance, options: AppC
     async (request) => {
       const user = await requireUser(request);
       const worn = await wearGalleryItem(options, request.body.hash, user.uuid);
-      if (!worn) throw new HttpError(404, 'That texture does not exist.');
+      if (!worn) throw new HttpError(404, galleryMessages.noSuchTexture);
       if ('refusal' in worn) throw refusalError(422, worn.refusal);
       return {
         success: true as const,

@@ -61,6 +61,8 @@ function mayManage(user: UserRow, authorUuid: string): boolean {
 export async function galleryRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, library, imageJobs, metrics } = options;
+  /** The 404 of an unknown, hidden or gone item. */
+  const noSuchTexture = () => new HttpError(404, galleryMessages.noSuchTexture);
   /** Counts a refused gallery upload under its reason code and returns the error to throw. */
   const refuseUpload = (error: HttpError) => {
     metrics.countUpload('gallery', uploadRejectionReason(error));
@@ -72,7 +74,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
    */
   const itemOr404 = async (hash: string, includeHidden = false) => {
     const item = await galleryItemOwner(db, hash, includeHidden);
-    if (!item) throw new HttpError(404, 'That texture does not exist.');
+    if (!item) throw noSuchTexture();
     return item;
   };
 
@@ -87,7 +89,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     render: 'capePreview' | 'earsPreview' | 'textureMap',
   ) => {
     const image = await library.derived(hash, variant, (png) => imageJobs.run(render, png, null));
-    if (!image) throw new HttpError(404, 'That texture does not exist.');
+    if (!image) throw noSuchTexture();
     return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', image);
   };
 
@@ -162,7 +164,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     async (request) => {
       const user = await requireUser(request);
       const item = await findGalleryItem(db, request.params.hash, user.uuid);
-      if (!item) throw new HttpError(404, 'That texture does not exist.');
+      if (!item) throw noSuchTexture();
       return item;
     },
   );
@@ -237,7 +239,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       const file = item.strip_hash
         ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip, user.uuid))
         : await library.read(item.hash);
-      if (!file) throw new HttpError(404, 'That texture does not exist.');
+      if (!file) throw noSuchTexture();
       await recordDownload(db, item.hash);
       const name = item.title.replace(/[^A-Za-z0-9_ ]/g, '').trim() || 'texture';
       const type = item.strip_hash ? 'gif' : 'png';
@@ -263,7 +265,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       const user = await requireUser(request);
       await itemOr404(request.body.hash);
       const liked = await toggleLike(db, request.body.hash, user.uuid);
-      if (!liked) throw new HttpError(404, 'That texture does not exist.');
+      if (!liked) throw noSuchTexture();
       return liked;
     },
   );
