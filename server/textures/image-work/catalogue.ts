@@ -1,6 +1,6 @@
 // The catalogue of the textures' image work the worker processes do: each takes the bytes of one image and resolves
 // with its result. A worker process loads this module (server/images/worker-process.ts).
-import type { RefusalReason } from '../../../src/lib/refusals.ts';
+import type { Refusal } from '../../../src/lib/refusals.ts';
 import { makeCreation } from '../generators/index.ts';
 import { perceptualHash, perceptualProbes } from '../pipeline/perceptual-hash.ts';
 import {
@@ -56,7 +56,7 @@ export type ImageWorkInput<N extends ImageWorkName> = Parameters<(typeof imageWo
 /** What a kind of image work resolves with. */
 export type ImageWorkResult<N extends ImageWorkName> = Awaited<ReturnType<(typeof imageWork)[N]>>;
 
-/** The reason code of a texture the work refused, or null for any other error. */
-export function refusalReason(error: unknown): RefusalReason | null {
-  return error instanceof TextureRejected ? error.reason : null;
+/** The refusal of a texture the work refused, as the plain value sent back to the API, or null for any other error. */
+export function refusalOf(error: unknown): Refusal | null {
+  return error instanceof TextureRejected ? error.refusal : null;
 }

@@ -64,13 +64,21 @@ export function readUpload(input: UploadInput): ReadUpload {
 /** A size-and-type check that runs before anything is decoded. */
 type FileCheck = (file: { bytes: number; type: 'png' | 'gif' | 'other' }) => Refusal | null;
 
-/** A rule failure, carrying the rule's message for the user and its reason code. */
+/**
+ * A rule failure inside the image work, carrying the rule's message for the user and its reason code; it leaves the
+ * worker as its refusal, a plain value.
+ */
 export class TextureRejected extends Error {
   readonly reason: RefusalReason;
 
   constructor(refusal: Refusal) {
     super(refusal.message);
     this.reason = refusal.reason;
+  }
+
+  /** The refusal this failure stands for. */
+  get refusal(): Refusal {
+    return { reason: this.reason, message: this.message };
   }
 }
 
