@@ -71,8 +71,8 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
   };
 
   /**
-   * Serves a rendered image, made when the item was added (server/gallery/item-images.ts); one of an item added before
-   * that was the rule is rendered once here, as the site's own work, and kept in the blob store.
+   * Serves a rendered image, made when the item was added (server/textures/intake/point-item.ts); one of an item added
+   * before that was the rule is rendered once here, as the site's own work, and kept in the blob store.
    */
   const sendRendered = async (
     reply: FastifyReply,
