@@ -11,11 +11,13 @@ import { upsertUser } from '../server/db/users.ts';
 import { LocalBlobStore } from '../server/storage/local-store.ts';
 import { decodeBannerCode } from '../server/textures/generators/banner/codes.ts';
 import { renderBanner } from '../server/textures/generators/banner/render.ts';
-import { Creations } from '../server/creators/creations.ts';
+import { Creations, type Made } from '../server/creators/creations.ts';
+import type { Refused } from '../src/lib/refusals.ts';
 import { capeGenerators, makeCreation, type CreationRequest } from '../server/textures/generators/index.ts';
 import { designColours } from '../server/textures/generators/optifine-cape.ts';
 import { drawPromptPattern } from '../server/textures/generators/prompt-pattern.ts';
 import { ImageJobs } from '../server/textures/image-work/image-jobs.ts';
+import { TextureIntake } from '../server/textures/intake/intake.ts';
 import { TextureLibrary } from '../server/textures/library/texture-library.ts';
 import { animatedGif } from './gif-fixture.ts';
 
@@ -37,6 +39,13 @@ async function sample(step: () => Promise<unknown>): Promise<number[]> {
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   return samples;
+}
+
+/** A creation the bench made; a refusal of it ends the bench. */
+async function madeOrThrow(making: Promise<Made | Refused>): Promise<Made> {
+  const made = await making;
+  if ('refusal' in made) throw new Error(`The bench creation was refused: ${made.refusal.message}`);
+  return made;
 }
 
 /** A photo-like 600 x 900 picture: gradients and detail, so resizing has work to do. */
@@ -130,12 +139,17 @@ const db = openDatabase(`sqlite:${path.join(dir, 'bench.db')}`);
 await migrateToLatest(db);
 const jobs = new ImageJobs({ concurrency: 1 });
 try {
-  const creations = new Creations(
+  const library = new TextureLibrary(db, new LocalBlobStore(path.join(dir, 'textures')));
+  // Nothing is worn here: no change to publish, no upload to count.
+  const intake = new TextureIntake({
     db,
-    new TextureLibrary(db, new LocalBlobStore(path.join(dir, 'textures'))),
-    jobs,
-    60 * 60_000,
-  );
+    library,
+    imageJobs: jobs,
+    bus: { publish: async () => {}, close: async () => {} },
+    config: { wardrobeItems: 30 },
+    uploads: { countUpload: () => {} },
+  });
+  const creations = new Creations({ db, library, imageJobs: jobs, intake }, 60 * 60_000);
   const maker = 'b'.repeat(32);
   await upsertUser(db, maker, 'BenchMaker');
   const request: CreationRequest = {
@@ -143,10 +157,10 @@ try {
     input: { image: picture, scale: 6, colour: 'auto', elytra: true },
   };
   const started = process.hrtime.bigint();
-  const first = await creations.make(request, maker);
+  const first = await madeOrThrow(creations.make(request, maker));
   const firstMs = Number(process.hrtime.bigint() - started) / 1e6;
   const repeats = await sample(() => creations.make(request, maker));
-  const again = await creations.make(request, maker);
+  const again = await madeOrThrow(creations.make(request, maker));
   if (first.cached || !again.cached) throw new Error('The cache did not answer the repeat');
   console.log(
     `cache, image scale 6: first request ${firstMs.toFixed(1)} ms (worker start included); repeat ${quantile(repeats, 0.5).toFixed(2)} / ${quantile(repeats, 0.95).toFixed(2)} ms`,

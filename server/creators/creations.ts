@@ -1,6 +1,7 @@
-// The creators' outputs: each made once per set of settings (a repeated request is answered from the cache), checked
-// against the blocklist, and stored as a texture that nothing refers to yet, so the leftover sweep removes it unless
-// the player uses it as their cape or shares it to the gallery first. Its preview is stored beside it. A creation
+// The creators' outputs: each made once per set of settings (a repeated request is answered from the cache) and taken
+// in by the texture intake (checked against the blocklist, and stored as a texture that nothing refers to yet, so the
+// leftover sweep removes it unless the player uses it as their cape or shares it to the gallery first; its preview is
+// stored beside it). A creation
 // belongs to the players who made it (asked for it, the cache answering or not), for its lifetime: only they may wear,
 // share or preview it, besides anyone who may see it as a gallery item.
 import { createHash } from 'node:crypto';
@@ -8,11 +9,11 @@ import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/users.ts';
 import { galleryItemOwner } from '../gallery/items.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
-import { refuseBlocklisted } from '../textures/library/blocklist.ts';
+import type { Refused } from '../../src/lib/refusals.ts';
 import type { CreationRequest } from '../textures/generators/index.ts';
-import type { ImageJobOwner } from '../images/job-queue.ts';
 import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
-import { derivedKey, type TextureLibrary } from '../textures/library/texture-library.ts';
+import type { TextureIntake } from '../textures/intake/intake.ts';
+import type { TextureLibrary } from '../textures/library/texture-library.ts';
 
 /** A stored creation: its texture (an animation's strip, else the still), the still, and the note for the player. */
 export interface StoredCreation {
@@ -43,6 +44,20 @@ export function creationKey(request: CreationRequest): string {
   return createHash('sha256').update(json).digest('hex');
 }
 
+/** A creation and whether the cache had it. */
+export interface Made {
+  creation: StoredCreation;
+  cached: boolean;
+}
+
+/** What the creations use: the rows, the stored textures, the image jobs of a lost preview, and the intake. */
+export interface CreationsContext {
+  db: Db;
+  library: TextureLibrary;
+  imageJobs: ImageJobs;
+  intake: TextureIntake;
+}
+
 /** What a player may do with a texture named as a creation: nothing, wear or share it, or only see its preview. */
 export type CreationAccess = 'none' | 'use' | 'preview';
 
@@ -54,7 +69,7 @@ export async function forgetOldMakers(db: Db, before: number): Promise<void> {
 /** Makes, stores and remembers creations. */
 export class Creations {
   private readonly cache = new Map<string, { creation: StoredCreation; expires: number }>();
-  private readonly making = new Map<string, Promise<StoredCreation>>();
+  private readonly making = new Map<string, Promise<StoredCreation | Refused>>();
   /** How many requests the cache answered, and how many it did not. */
   readonly stats = { hits: 0, misses: 0 };
 
@@ -62,37 +77,32 @@ export class Creations {
    * `lifetimeMs`: how long after making it a player may wear, share or preview a creation (the leftover sweep's grace).
    */
   constructor(
-    private readonly db: Db,
-    private readonly library: TextureLibrary,
-    private readonly imageJobs: ImageJobs,
+    private readonly context: CreationsContext,
     private readonly lifetimeMs: number,
   ) {}
 
   /**
    * The creation for a generator's settings, made by `maker` (its image work counted to them), and whether the cache
-   * had it (see makeByKey).
+   * had it (see makeByKey); or the refusal of what it drew.
    */
-  make(
-    request: CreationRequest,
-    maker: string,
-    now = Date.now(),
-  ): Promise<{ creation: StoredCreation; cached: boolean }> {
+  make(request: CreationRequest, maker: string, now = Date.now()): Promise<Made | Refused> {
     return this.makeByKey(creationKey(request), async () => request, maker, now);
   }
 
   /**
    * The creation cached under `key` while its texture is still stored, otherwise made now from the request `build`
    * resolves (which may call an outside service) as image work of `maker`; concurrent equal keys share one making.
-   * Either way `maker` made it.
+   * Either way `maker` made it. A refusal of what was drawn is answered, and nobody made anything.
    */
   async makeByKey(
     key: string,
     build: () => Promise<CreationRequest>,
     maker: string,
     now = Date.now(),
-  ): Promise<{ creation: StoredCreation; cached: boolean }> {
+  ): Promise<Made | Refused> {
     const made = await this.lookUpOrProduce(key, build, maker, now);
-    await this.db
+    if ('refusal' in made) return made;
+    await this.context.db
       .insertInto('creation_makers')
       .values({ hash: made.creation.hash, user_uuid: maker, made_at: now })
       .onConflict((oc) => oc.columns(['hash', 'user_uuid']).doUpdateSet({ made_at: now }))
@@ -106,24 +116,24 @@ export class Creations {
    * answer never tells a hidden item or another player's texture from an unknown hash.
    */
   async access(hash: string, viewer: UserRow, now = Date.now()): Promise<CreationAccess> {
-    const own = await this.db
+    const own = await this.context.db
       .selectFrom('creation_makers')
       .select('made_at')
       .where('hash', '=', hash)
       .where('user_uuid', '=', viewer.uuid)
       .where('made_at', '>=', now - this.lifetimeMs)
       .executeTakeFirst();
-    if (own || (await galleryItemOwner(this.db, hash))) return 'use';
-    if (seesHiddenItems(viewer) && (await galleryItemOwner(this.db, hash, true))) return 'preview';
+    if (own || (await galleryItemOwner(this.context.db, hash))) return 'use';
+    if (seesHiddenItems(viewer) && (await galleryItemOwner(this.context.db, hash, true))) return 'preview';
     return 'none';
   }
 
   private async lookUpOrProduce(
     key: string,
     build: () => Promise<CreationRequest>,
-    owner: ImageJobOwner,
+    maker: string,
     now: number,
-  ): Promise<{ creation: StoredCreation; cached: boolean }> {
+  ): Promise<Made | Refused> {
     const cached = this.cache.get(key);
     if (cached && cached.expires > now && (await this.isStored(cached.creation.hash))) {
       this.stats.hits += 1;
@@ -135,11 +145,12 @@ export class Creations {
     let pending = this.making.get(key);
     if (!pending) {
       pending = build()
-        .then((request) => this.produce(request, owner))
+        .then((request) => this.produce(request, maker))
         .finally(() => this.making.delete(key));
       this.making.set(key, pending);
     }
     const creation = await pending;
+    if ('refusal' in creation) return creation;
     this.remember(key, creation, now);
     return { creation, cached: false };
   }
@@ -149,11 +160,15 @@ export class Creations {
    * player asking), or null when the creation is gone.
    */
   preview(hash: string, viewer: string): Promise<Buffer | null> {
-    return this.library.derived(hash, 'preview', (bytes) => this.imageJobs.run('capePreview', bytes, viewer));
+    return this.context.library.derived(hash, 'preview', (bytes) =>
+      this.context.imageJobs.run('capePreview', bytes, viewer),
+    );
   }
 
   private async isStored(hash: string): Promise<boolean> {
-    return Boolean(await this.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst());
+    return Boolean(
+      await this.context.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst(),
+    );
   }
 
   private remember(key: string, creation: StoredCreation, now: number): void {
@@ -162,20 +177,18 @@ export class Creations {
     while (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
   }
 
-  private async produce(request: CreationRequest, owner: ImageJobOwner): Promise<StoredCreation> {
-    const made = await this.imageJobs.run('creation', request, owner);
-    await refuseBlocklisted(this.db, made);
-    await this.library.put(made.still, 'creation');
-    if (made.strip) await this.library.put(made.strip, 'creation');
-    const main = made.strip ?? made.still;
-    await this.library.store.put(derivedKey(main.hash, 'preview'), made.preview);
+  /** A creation drawn and taken in by the intake, as the cache keeps it. */
+  private async produce(request: CreationRequest, maker: string): Promise<StoredCreation | Refused> {
+    const made = await this.context.intake.make(request, maker);
+    if ('refusal' in made) return made;
+    const { texture, stillHash, notice } = made;
     return {
-      hash: main.hash,
-      stillHash: made.still.hash,
-      frames: main.frames,
-      width: main.width,
-      height: main.height,
-      notice: made.notice,
+      hash: texture.hash,
+      stillHash,
+      frames: texture.frames,
+      width: texture.width,
+      height: texture.height,
+      notice,
     };
   }
 }

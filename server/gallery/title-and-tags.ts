@@ -1,23 +1,30 @@
 // The check of a gallery item's title and tags, shared by a gallery upload, an edit and sharing a made cape.
 import { galleryRefusal, galleryTitleRefusal } from '../../src/lib/gallery-rules.ts';
+import type { Refusal } from '../../src/lib/refusals.ts';
 import type { Db } from '../db/database.ts';
-import { refusalError } from '../http/errors.ts';
+import { refusalError } from '../http/refusal-answer.ts';
 import { existingTags } from './items.ts';
 
 /**
- * Checks a title and a (deduplicated) tag list against the gallery's rules; throws a 422 with the message and its
- * reason code.
+ * The refusal of a title and a (deduplicated) tag list by the gallery's rules, with the message as the field's, or null
+ * when they pass.
  */
-export async function checkTitleAndTags(db: Db, title: string, tags: string[]): Promise<void> {
+export async function titleAndTagsRefusal(db: Db, title: string, tags: string[]): Promise<Refusal | null> {
   const titleProblem = galleryTitleRefusal(title);
-  if (titleProblem) throw refusalError(422, titleProblem, { title: [titleProblem.message] });
-  if (tags.length === 0) throw tagsRefused('missingFields');
+  if (titleProblem) return { ...titleProblem, fields: { title: [titleProblem.message] } };
+  if (tags.length === 0) return tagsRefusal('missingFields');
   const known = await existingTags(db, tags);
-  if (known.length !== tags.length) throw tagsRefused('unknownTag');
+  return known.length === tags.length ? null : tagsRefusal('unknownTag');
 }
 
-/** The 422 refusing the tags, with the message as the tags' field error. */
-function tagsRefused(key: 'missingFields' | 'unknownTag') {
+/** Checks a title and tag list (see titleAndTagsRefusal); throws the error that answers a refusal. */
+export async function checkTitleAndTags(db: Db, title: string, tags: string[]): Promise<void> {
+  const refusal = await titleAndTagsRefusal(db, title, tags);
+  if (refusal) throw refusalError(refusal);
+}
+
+/** The refusal of the tags, with the message as the tags' field message. */
+export function tagsRefusal(key: 'missingFields' | 'unknownTag'): Refusal {
   const refusal = galleryRefusal(key);
-  return refusalError(422, refusal, { tags: [refusal.message] });
+  return { ...refusal, fields: { tags: [refusal.message] } };
 }

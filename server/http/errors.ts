@@ -1,7 +1,7 @@
 // HTTP errors with Laravel-style bodies (`{error}` or `{message, errors}`), and the app's error handler.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Refusal, RefusalReason } from '../../src/lib/refusals.ts';
+import type { RefusalReason } from '../../src/lib/refusals.ts';
 import { OUTSIDE_SERVICE_FAILED_STATUS } from '../../src/lib/outside-service.ts';
 import { OutsideServiceError } from './outside-fetch.ts';
 
@@ -26,14 +26,6 @@ export class HttpError extends Error {
   body(): Record<string, unknown> {
     return this.fieldErrors ? { message: this.message, errors: this.fieldErrors } : { error: this.message };
   }
-}
-
-/**
- * The error answering a refusal with `statusCode`: the refusal's message (and field errors, if any), carrying its
- * reason code.
- */
-export function refusalError(statusCode: number, refusal: Refusal, fieldErrors?: Record<string, string[]>): HttpError {
-  return new HttpError(statusCode, refusal.message, fieldErrors, { reason: refusal.reason });
 }
 
 /** The 422 for input a zod schema refused: every message by field, the first one as the message. */

@@ -6,18 +6,23 @@
 // - a free slot goes to the waiting job of the player who has had the least image work in the last minute (seconds
 //   charged plus the running time of their jobs), then to the job that came first;
 // - a player may have `perPlayer` jobs queued or running and cause `workSecondsPerMinute` seconds of image work a
-//   minute (the time a worker spends on their jobs); beyond either, 429;
-// - at most `queueMax` jobs wait; beyond it, 503: the site is busy, which is no single caller's fault;
-// - a job that runs longer than `timeoutMs` fails with a 503 and its worker is killed (the pool starts another).
+//   minute (the time a worker spends on their jobs); beyond either, a refusal (rate_limited, answered 429);
+// - at most `queueMax` jobs wait; beyond it, a refusal (busy, 503): the site is busy, which is no single caller's
+//   fault;
+// - a job that runs longer than `timeoutMs` is refused (timed_out, 503) and its worker is killed (the pool starts
+//   another).
+// `attempt` answers every refusal (the queue's, or a worker's refusal of the input) as a plain value; `run` throws it
+// as the error that answers it.
 // The site's own work (the moderators' blocklisting and audit thumbnails, the first render of an item added before
 // renders were made at upload) has no player: no cap and no budget. Work a player's request causes, a render or a GIF
 // included, is that player's.
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from '../config/image-job-limits.ts';
 import type { Refusal } from '../../src/lib/refusals.ts';
-import { refusalError } from '../http/errors.ts';
+import { refusalError } from '../http/refusal-answer.ts';
 import {
   WorkerPool,
   type ImageJobControl,
+  type JobOutcome,
   type WorkCatalogue,
   type WorkerCatalogue,
   type WorkInput,
@@ -75,6 +80,13 @@ export interface QueueCatalogue<C extends WorkCatalogue> {
   pixels: <N extends WorkName<C>>(name: N, input: WorkInput<C, N>) => number;
 }
 
+/** Does one piece of work as the queue starts it, answering a refusal of its input as a value. */
+type OutcomeRunner<C extends WorkCatalogue> = <N extends WorkName<C>>(
+  name: N,
+  input: WorkInput<C, N>,
+  control: Required<ImageJobControl>,
+) => Promise<JobOutcome<WorkResult<C, N>>>;
+
 /** A job in the queue. */
 interface Job {
   owner: ImageJobOwner;
@@ -99,7 +111,7 @@ export class ImageJobQueue<C extends WorkCatalogue> {
   private readonly charges = new Map<string, Array<{ at: number; seconds: number }>>();
   private arrivals = 0;
   private readonly pool: WorkerPool<C> | null;
-  private readonly runner: WorkRunner<C>;
+  private readonly runner: OutcomeRunner<C>;
   private readonly clock: () => number;
 
   constructor(
@@ -115,7 +127,10 @@ export class ImageJobQueue<C extends WorkCatalogue> {
       throw new Error(`Small image job slots must be a whole number of at least 0, got ${smallSlots}`);
     const pool = options.runner ? null : new WorkerPool<C>(concurrency + smallSlots, catalogue.workers);
     this.pool = pool;
-    this.runner = options.runner ?? ((name, input, control) => pool!.run(name, input, control));
+    const runner = options.runner;
+    this.runner = runner
+      ? async (name, input, control) => ({ value: await runner(name, input, control) })
+      : (name, input, control) => pool!.attempt(name, input, control);
     this.clock = options.clock ?? Date.now;
   }
 
@@ -125,15 +140,20 @@ export class ImageJobQueue<C extends WorkCatalogue> {
   }
 
   /**
-   * Runs a piece of image work for `owner` when a slot is free (see the top of this file) and resolves or rejects with
-   * its result; rejects at once with a 429 or 503 HttpError when the owner or the queue is over its limit.
+   * Runs a piece of image work for `owner` when a slot is free (see the top of this file) and resolves with its result
+   * or a refusal: at once when the owner or the queue is over its limit, at the timeout, or the worker's refusal of the
+   * input; rejects with any other error of the work.
    */
-  run<N extends WorkName<C>>(name: N, input: WorkInput<C, N>, owner: ImageJobOwner): Promise<WorkResult<C, N>> {
-    return new Promise<WorkResult<C, N>>((resolve, reject) => {
+  attempt<N extends WorkName<C>>(
+    name: N,
+    input: WorkInput<C, N>,
+    owner: ImageJobOwner,
+  ): Promise<JobOutcome<WorkResult<C, N>>> {
+    return new Promise<JobOutcome<WorkResult<C, N>>>((resolve, reject) => {
       if (owner !== null) {
-        if (this.jobsOf(owner) >= this.limits.perPlayer) return reject(refusalError(429, imageQueueRefusals.perPlayer));
+        if (this.jobsOf(owner) >= this.limits.perPlayer) return resolve({ refusal: imageQueueRefusals.perPlayer });
         if (this.chargedSeconds(owner) >= this.limits.workSecondsPerMinute)
-          return reject(refusalError(429, imageQueueRefusals.workBudget));
+          return resolve({ refusal: imageQueueRefusals.workBudget });
       }
       const job: Job = {
         owner,
@@ -145,9 +165,19 @@ export class ImageJobQueue<C extends WorkCatalogue> {
       this.dispatch();
       if (this.waiting.length > this.limits.queueMax && this.waiting.includes(job)) {
         this.waiting.splice(this.waiting.indexOf(job), 1);
-        reject(refusalError(503, imageQueueRefusals.queueFull));
+        resolve({ refusal: imageQueueRefusals.queueFull });
       }
     });
+  }
+
+  /**
+   * Runs a piece of image work as `attempt` does and resolves with its result; a refusal rejects as the error that
+   * answers it (429 or 503 for the queue's own).
+   */
+  async run<N extends WorkName<C>>(name: N, input: WorkInput<C, N>, owner: ImageJobOwner): Promise<WorkResult<C, N>> {
+    const outcome = await this.attempt(name, input, owner);
+    if ('refusal' in outcome) throw refusalError(outcome.refusal);
+    return outcome.value;
   }
 
   /** The jobs waiting for a slot and the jobs running, for metrics. */
@@ -193,7 +223,7 @@ export class ImageJobQueue<C extends WorkCatalogue> {
     job: Job,
     name: N,
     input: WorkInput<C, N>,
-    resolve: (value: WorkResult<C, N>) => void,
+    resolve: (outcome: JobOutcome<WorkResult<C, N>>) => void,
     reject: (error: unknown) => void,
   ): void {
     job.startedAt = this.clock();
@@ -210,9 +240,8 @@ export class ImageJobQueue<C extends WorkCatalogue> {
       this.dispatch();
     };
     const timeOut = () => {
-      const error = refusalError(503, imageQueueRefusals.timedOut);
-      controller.abort(error);
-      finish(() => reject(error));
+      controller.abort(refusalError(imageQueueRefusals.timedOut));
+      finish(() => resolve({ refusal: imageQueueRefusals.timedOut }));
     };
     let timer = setTimeout(timeOut, this.limits.timeoutMs);
     // A worker that had to be started first: its start is neither the job's time nor the player's work.
@@ -225,7 +254,7 @@ export class ImageJobQueue<C extends WorkCatalogue> {
     Promise.resolve()
       .then(() => this.runner(name, input, { signal: controller.signal, onStart }))
       .then(
-        (value) => finish(() => resolve(value)),
+        (outcome) => finish(() => resolve(outcome)),
         (error: unknown) => finish(() => reject(error)),
       );
   }

@@ -4,7 +4,7 @@
 // caller gives up on it (its timeout) is ended by killing its worker, and a new worker is started in its place at once.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Refusal, RefusalReason } from '../../src/lib/refusals.ts';
+import type { Refusal, Refused } from '../../src/lib/refusals.ts';
 
 /** A catalogue of work: each kind by name, taking one input and resolving with its result. */
 export type WorkCatalogue = Record<string, (input: never) => Promise<unknown>>;
@@ -15,10 +15,13 @@ export type WorkInput<C extends WorkCatalogue, N extends WorkName<C>> = Paramete
 /** What a kind of work resolves with. */
 export type WorkResult<C extends WorkCatalogue, N extends WorkName<C>> = Awaited<ReturnType<C[N]>>;
 
+/** What a piece of work came to: its result, or the refusal of its input (a plain value, as the worker sent it). */
+export type JobOutcome<R> = { value: R } | Refused;
+
 /**
  * Where the workers find a catalogue and how a refusal comes back: `module` is the URL of a module that exports
- * `imageWork` (the catalogue) and `refusalReason` (an error's refusal reason code, or null for any other error);
- * `rejected` makes the error a refused job rejects with in the API's process.
+ * `imageWork` (the catalogue) and `refusalOf` (the refusal an error of its work stands for, or null for any other
+ * error); `rejected` makes the error `run` rejects with for a refusal.
  */
 export interface WorkerCatalogue {
   module: URL;
@@ -28,7 +31,7 @@ export interface WorkerCatalogue {
 /** What a worker process loads: the catalogue and how it tells a refusal. */
 export interface WorkerCatalogueModule {
   imageWork: WorkCatalogue;
-  refusalReason: (error: unknown) => RefusalReason | null;
+  refusalOf: (error: unknown) => Refusal | null;
 }
 
 /** A job sent to a worker. */
@@ -38,14 +41,12 @@ export interface ImageWorkerRequest {
   input: unknown;
 }
 
-/**
- * A worker's answer: ready to work, a result, or the job's error (with a refusal's reason code, null for any other
- * error).
- */
+/** A worker's answer: ready to work, a result, the refusal of the job's input, or the job's error. */
 export type ImageWorkerReply =
   | { id: 0; ready: true }
   | { id: number; result: unknown }
-  | { id: number; error: { message: string; reason: RefusalReason | null } };
+  | { id: number; refusal: Refusal }
+  | { id: number; error: string };
 
 const WORKER_FILE = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 /**
@@ -63,7 +64,7 @@ export interface ImageJobControl {
 interface Worker {
   child: ChildProcess;
   ready: Promise<void>;
-  job: { id: number; resolve: (value: unknown) => void; reject: (error: Error) => void } | null;
+  job: { id: number; resolve: (outcome: JobOutcome<unknown>) => void; reject: (error: Error) => void } | null;
 }
 
 /**
@@ -81,21 +82,21 @@ export class WorkerPool<C extends WorkCatalogue> {
   ) {}
 
   /**
-   * Runs one piece of image work in an idle worker (started on first use) and resolves with its result; `onStart` is
-   * called when the job goes to the (started) worker. When `signal` aborts, the job fails with its reason and the
-   * worker is killed and replaced.
+   * Runs one piece of image work in an idle worker (started on first use) and resolves with its result, or the refusal
+   * of its input as a value; `onStart` is called when the job goes to the (started) worker. When `signal` aborts, the
+   * job fails with its reason and the worker is killed and replaced.
    */
-  async run<N extends WorkName<C>>(
+  async attempt<N extends WorkName<C>>(
     name: N,
     input: WorkInput<C, N>,
     control: ImageJobControl = {},
-  ): Promise<WorkResult<C, N>> {
+  ): Promise<JobOutcome<WorkResult<C, N>>> {
     if (this.closed) throw new Error('Image workers are closed');
     const { signal, onStart } = control;
     signal?.throwIfAborted();
     const worker = this.workers.find((candidate) => candidate.job === null) ?? this.start();
     const id = this.nextId++;
-    const result = new Promise<unknown>((resolve, reject) => (worker.job = { id, resolve, reject }));
+    const outcome = new Promise<JobOutcome<unknown>>((resolve, reject) => (worker.job = { id, resolve, reject }));
     signal?.addEventListener(
       'abort',
       () =>
@@ -110,7 +111,18 @@ export class WorkerPool<C extends WorkCatalogue> {
     worker.child.send({ id, name, input } satisfies ImageWorkerRequest, (error) => {
       if (error) this.failJob(worker, id, new Error(`The image worker stopped (${error.message})`));
     });
-    return result as Promise<WorkResult<C, N>>;
+    return outcome as Promise<JobOutcome<WorkResult<C, N>>>;
+  }
+
+  /** Runs one piece of image work as `attempt` does, and rejects with the catalogue's error for a refusal. */
+  async run<N extends WorkName<C>>(
+    name: N,
+    input: WorkInput<C, N>,
+    control: ImageJobControl = {},
+  ): Promise<WorkResult<C, N>> {
+    const outcome = await this.attempt(name, input, control);
+    if ('refusal' in outcome) throw this.catalogue.rejected(outcome.refusal);
+    return outcome.value;
   }
 
   /** Stops every worker; jobs in flight fail. */
@@ -155,10 +167,8 @@ export class WorkerPool<C extends WorkCatalogue> {
       const job = worker.job;
       if (!job || job.id !== reply.id) return;
       worker.job = null;
-      if ('error' in reply) {
-        const { message, reason } = reply.error;
-        job.reject(reason ? this.catalogue.rejected({ reason, message }) : new Error(message));
-      } else job.resolve(reply.result);
+      if ('error' in reply) job.reject(new Error(reply.error));
+      else job.resolve('refusal' in reply ? { refusal: reply.refusal } : { value: reply.result });
     });
     // Errors of the IPC channel (a send to a dying worker) must not become the server's uncaught exceptions.
     child.on('error', (error) => {

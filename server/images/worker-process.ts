@@ -9,16 +9,18 @@ const IMAGE_WORKER_NICE = 10;
 
 // Before sharp loads: on Linux the priority is per thread, and the threads made later (libuv's, libvips') inherit it.
 os.setPriority(IMAGE_WORKER_NICE);
-const { imageWork, refusalReason } = (await import(process.argv[2]!)) as WorkerCatalogueModule;
+const { imageWork, refusalOf } = (await import(process.argv[2]!)) as WorkerCatalogueModule;
+
+/** The answer to a job that failed: the refusal of its input as a plain value, or the error's message. */
+function failure(id: number, error: unknown): ImageWorkerReply {
+  const refusal = refusalOf(error);
+  return refusal ? { id, refusal } : { id, error: error instanceof Error ? error.message : String(error) };
+}
 
 process.on('message', (request: ImageWorkerRequest) => {
   (imageWork[request.name] as (input: unknown) => Promise<unknown>)(request.input).then(
     (result) => process.send!({ id: request.id, result } satisfies ImageWorkerReply),
-    (error: unknown) =>
-      process.send!({
-        id: request.id,
-        error: { message: error instanceof Error ? error.message : String(error), reason: refusalReason(error) },
-      } satisfies ImageWorkerReply),
+    (error: unknown) => process.send!(failure(request.id, error)),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -5,6 +5,7 @@ import { Creations } from '../creators/creations.ts';
 import type { Db } from '../db/database.ts';
 import { createInvalidationBus, type InvalidationBus } from '../events/invalidation.ts';
 import { ImageJobs } from '../textures/image-work/image-jobs.ts';
+import { TextureIntake } from '../textures/intake/intake.ts';
 import { AnswerDirectory } from '../mod/answer-directory.ts';
 import { AnswerSync } from '../mod/answer-sync.ts';
 import { modFastPath, type FastPath } from '../mod/fast-path.ts';
@@ -37,6 +38,8 @@ export interface AppContext {
   redis: RedisLink | undefined;
   counter: WindowCounter;
   bus: InvalidationBus;
+  /** Takes every texture in that becomes a player's, a gallery item or a made cape. */
+  intake: TextureIntake;
   /** The creations made, stored and remembered (one for every creator, so they share the cache). */
   creations: Creations;
   /** Keeps the mod API's answers (memory and files) in step with the database. */
@@ -85,6 +88,7 @@ export function createAppContext(config: Config, db: Db, log: FastifyBaseLogger)
     (notice) => answerSync.handle(notice),
     (error) => log.error({ err: error }, 'a change notice could not be handled'),
   );
+  const intake = new TextureIntake({ db, library, bus, imageJobs, config, uploads: metrics });
   return {
     config,
     db,
@@ -96,7 +100,8 @@ export function createAppContext(config: Config, db: Db, log: FastifyBaseLogger)
     redis,
     counter: sharedWindowCounter(redis, config.redisPrefix),
     bus,
-    creations: new Creations(db, library, imageJobs, config.sweepGraceMs),
+    intake,
+    creations: new Creations({ db, library, imageJobs, intake }, config.sweepGraceMs),
     answerSync,
     fastPath: modFastPath(profiles, showing, library, metrics.requests),
   };

@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
 import type { ImageJobCounts } from '../images/job-queue.ts';
+import type { Refusal } from '../../src/lib/refusals.ts';
+import type { UploadCounter, UploadKind } from '../textures/intake/intake.ts';
 import { RequestDurations, type Sample } from '../http/request-durations.ts';
 
 /**
@@ -31,8 +33,6 @@ class ScrapedMetric {
   reset(): void {}
 }
 
-/** What an upload is for. */
-export type UploadKind = 'cape' | 'ears' | 'gallery';
 /** How a player logged in. */
 export type LoginMethod = 'code' | 'microsoft';
 /** How a login ended: a code login's results, or why a Microsoft login was refused. */
@@ -57,7 +57,7 @@ export interface MetricSources {
 /**
  * One app's metrics: its registry, the request histogram, the counters its routes move, and the port that serves them.
  */
-export class Metrics {
+export class Metrics implements UploadCounter {
   readonly registry = new Registry();
   readonly requests = new RequestDurations();
   private readonly uploads: Counter<'kind' | 'result'>;
@@ -131,9 +131,9 @@ export class Metrics {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Counts an upload: `ok`, or the short label of why it was refused. */
-  countUpload(kind: UploadKind, result: string): void {
-    this.uploads.inc({ kind, result });
+  /** Counts an upload: `ok`, or under the short label of why it was refused. */
+  countUpload(kind: UploadKind, result: 'ok' | Refusal): void {
+    this.uploads.inc({ kind, result: result === 'ok' ? 'ok' : uploadRejectionReason(result) });
   }
 
   /** Counts a login attempt's result. */

@@ -4,7 +4,8 @@ import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { galleryHashBodySchema, galleryWearResultSchema } from '../../src/lib/schemas/gallery.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { wearGalleryItem } from '../gallery/wear.ts';
-import { HttpError, refusalError } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { sendRefusal } from '../http/refusal-answer.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { textureUrl } from '../http/texture-url.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
@@ -34,11 +35,11 @@ export async function galleryWearRoutes(instance: FastifyInstance, options: AppC
         response: { 200: galleryWearResultSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await requireUser(request);
       const worn = await wearGalleryItem(options, request.body.hash, user.uuid);
-      if (!worn) throw new HttpError(404, 'That texture does not exist.');
-      if ('refusal' in worn) throw refusalError(422, worn.refusal);
+      if (!worn) throw new HttpError(404, galleryMessages.noSuchTexture);
+      if ('refusal' in worn) return sendRefusal(reply, worn.refusal);
       return {
         success: true as const,
         slot: worn.slot,

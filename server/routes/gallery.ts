@@ -20,6 +20,7 @@ import {
 } from '../../src/lib/schemas/gallery.ts';
 import { textureHashSchema } from '../../src/lib/schemas/ids.ts';
 import { GALLERY_TYPES, galleryMessages, galleryRefusal } from '../../src/lib/gallery-rules.ts';
+import type { Refusal } from '../../src/lib/refusals.ts';
 import { CAPE_MAX_BYTES } from '../../src/lib/texture-rules.ts';
 import { normalizeUuid, TEXTURE_HASH_PATTERN } from '../../src/lib/ids.ts';
 import { requireUser } from '../auth/plugin.ts';
@@ -34,18 +35,14 @@ import {
   toggleLike,
 } from '../gallery/items.ts';
 import { findGalleryItem, listGallery } from '../gallery/queries.ts';
-import { checkTitleAndTags } from '../gallery/title-and-tags.ts';
+import { checkTitleAndTags, tagsRefusal, titleAndTagsRefusal } from '../gallery/title-and-tags.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
-import { HttpError, refusalError } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { sendRefusal } from '../http/refusal-answer.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
-import { uploadRejectionReason } from '../operations/metrics.ts';
-import { renderItemImages } from '../gallery/item-images.ts';
-import { storeAndPoint } from '../textures/library/assign.ts';
-import { refuseBlocklisted } from '../textures/library/blocklist.ts';
 import type { DerivedVariant } from '../textures/library/texture-library.ts';
-import { TextureRejected } from '../textures/pipeline/process.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
 const HASH_PARAM = `^${TEXTURE_HASH_PATTERN}$`;
@@ -60,25 +57,22 @@ function mayManage(user: UserRow, authorUuid: string): boolean {
 /** Registers every /api/gallery call. */
 export async function galleryRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, library, imageJobs, metrics } = options;
-  /** Counts a refused gallery upload under its reason code and returns the error to throw. */
-  const refuseUpload = (error: HttpError) => {
-    metrics.countUpload('gallery', uploadRejectionReason(error));
-    return error;
-  };
+  const { db, library, imageJobs, intake } = options;
+  /** The 404 of an unknown, hidden or gone item. */
+  const noSuchTexture = () => new HttpError(404, galleryMessages.noSuchTexture);
 
   /**
    * A listed item, or a 404 as for an unknown hash; `includeHidden` (for moderators) also finds a banned author's item.
    */
   const itemOr404 = async (hash: string, includeHidden = false) => {
     const item = await galleryItemOwner(db, hash, includeHidden);
-    if (!item) throw new HttpError(404, 'That texture does not exist.');
+    if (!item) throw noSuchTexture();
     return item;
   };
 
   /**
-   * Serves a rendered image, made when the item was added (server/gallery/item-images.ts); one of an item added before
-   * that was the rule is rendered once here, as the site's own work, and kept in the blob store.
+   * Serves a rendered image, made when the item was added (server/textures/intake/point-item.ts); one of an item added
+   * before that was the rule is rendered once here, as the site's own work, and kept in the blob store.
    */
   const sendRendered = async (
     reply: FastifyReply,
@@ -87,7 +81,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     render: 'capePreview' | 'earsPreview' | 'textureMap',
   ) => {
     const image = await library.derived(hash, variant, (png) => imageJobs.run(render, png, null));
-    if (!image) throw new HttpError(404, 'That texture does not exist.');
+    if (!image) throw noSuchTexture();
     return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', image);
   };
 
@@ -162,7 +156,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     async (request) => {
       const user = await requireUser(request);
       const item = await findGalleryItem(db, request.params.hash, user.uuid);
-      if (!item) throw new HttpError(404, 'That texture does not exist.');
+      if (!item) throw noSuchTexture();
       return item;
     },
   );
@@ -237,7 +231,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       const file = item.strip_hash
         ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip, user.uuid))
         : await library.read(item.hash);
-      if (!file) throw new HttpError(404, 'That texture does not exist.');
+      if (!file) throw noSuchTexture();
       await recordDownload(db, item.hash);
       const name = item.title.replace(/[^A-Za-z0-9_ ]/g, '').trim() || 'texture';
       const type = item.strip_hash ? 'gif' : 'png';
@@ -263,7 +257,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       const user = await requireUser(request);
       await itemOr404(request.body.hash);
       const liked = await toggleLike(db, request.body.hash, user.uuid);
-      if (!liked) throw new HttpError(404, 'That texture does not exist.');
+      if (!liked) throw noSuchTexture();
       return liked;
     },
   );
@@ -345,7 +339,7 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
           options.config.galleryUploadsPerTenMinutes,
           10 * 60_000,
           galleryMessages.tooManyUploads,
-          () => metrics.countUpload('gallery', 'rate_limited'),
+          () => intake.refuse('gallery', galleryRefusal('tooManyUploads')),
         ),
       },
       schema: {
@@ -357,48 +351,23 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     async (request, reply) => {
       const user = await requireUser(request);
       const { fields, file } = await readMultipart(request, reply, CAPE_MAX_BYTES);
-      if (file === 'too-big') throw refuseUpload(refusalError(413, galleryRefusal('fileTooBig')));
-      if (!file || !fields.title || !fields.tags)
-        throw refuseUpload(refusalError(422, galleryRefusal('missingFields')));
+      const refuse = (refusal: Refusal) => sendRefusal(reply, intake.refuse('gallery', refusal));
+      if (file === 'too-big') return refuse(galleryRefusal('fileTooBig'));
+      if (!file || !fields.title || !fields.tags) return refuse(galleryRefusal('missingFields'));
+      const title = fields.title;
       const tags = galleryTagsFieldSchema.safeParse(fields.tags);
-      if (!tags.success)
-        throw refuseUpload(refusalError(422, galleryRefusal('unknownTag'), { tags: [galleryMessages.unknownTag] }));
-      let texture;
-      let stored;
-      let storeImages;
-      try {
-        await checkTitleAndTags(db, fields.title, tags.data);
-        texture = await imageJobs.run('galleryTexture', file, user.uuid);
-        await refuseBlocklisted(db, texture);
-        // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches
-        // a still item, or another GIF with the same first frame, is an item of its own.
-        stored = texture.strip ?? texture.still;
-        storeImages = await renderItemImages(imageJobs, stored, texture.kind === 'ears', user.uuid);
-      } catch (error) {
-        if (error instanceof TextureRejected) throw refuseUpload(refusalError(422, error));
-        if (error instanceof HttpError) throw refuseUpload(error);
-        throw error;
-      }
-      const type =
-        texture.kind === 'ears' ? GALLERY_TYPES.ears : texture.strip ? GALLERY_TYPES.animated : GALLERY_TYPES.cape;
-      const item = {
-        hash: stored.hash,
-        stripHash: texture.strip?.hash ?? null,
-        title: fields.title,
-        authorUuid: user.uuid,
-        type,
-        tags: tags.data,
-      };
-      const created = await storeAndPoint(library, [{ texture: stored, kind: 'gallery' }], async () => {
-        await storeImages(library);
-        return createGalleryItem(db, item);
-      });
-      metrics.countUpload('gallery', 'ok');
-      return reply.status(created ? 201 : 200).send({
+      if (!tags.success) return refuse(tagsRefusal('unknownTag'));
+      const problem = await titleAndTagsRefusal(db, title, tags.data);
+      if (problem) return refuse(problem);
+      const shared = await intake.galleryUpload(file, user.uuid, (picture) =>
+        createGalleryItem(db, { ...picture, title, authorUuid: user.uuid, tags: tags.data }),
+      );
+      if ('refusal' in shared) return sendRefusal(reply, shared.refusal);
+      return reply.status(shared.created ? 201 : 200).send({
         success: true as const,
-        hash: stored.hash,
-        existing: !created,
-        ...(texture.notice ? { notice: texture.notice } : {}),
+        hash: shared.hash,
+        existing: !shared.created,
+        ...(shared.notice ? { notice: shared.notice } : {}),
       });
     },
   );

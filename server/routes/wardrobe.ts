@@ -6,7 +6,8 @@ import { wardrobeItemBodySchema, wardrobeSchema } from '../../src/lib/schemas/wa
 import { wardrobeMessages } from '../../src/lib/wardrobe-rules.ts';
 import type { z } from 'zod';
 import { requireUser } from '../auth/plugin.ts';
-import { HttpError, refusalError } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { sendRefusal } from '../http/refusal-answer.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { textureUrl } from '../http/texture-url.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
@@ -79,11 +80,11 @@ export async function wardrobeRoutes(instance: FastifyInstance, options: AppCont
         response: { 200: wardrobeSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await requireUser(request);
       const worn = await wearWardrobeItem(options, user.uuid, request.body.id);
       if (worn === false) throw new HttpError(404, wardrobeMessages.notFound);
-      if (worn !== true) throw refusalError(422, worn.refusal);
+      if (worn !== true) return sendRefusal(reply, worn.refusal);
       return answer(user.uuid);
     },
   );

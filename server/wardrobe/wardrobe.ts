@@ -1,20 +1,19 @@
 // A player's wardrobe: the capes and ears they have had (kept by the texture library's wardrobe rows), listed with
 // which is worn, and worn again, taken off or removed in one call.
-import type { Refusal } from '../../src/lib/refusals.ts';
+import type { Refused } from '../../src/lib/refusals.ts';
 import type { Db } from '../db/database.ts';
-import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
-import { assignPlayerTextures, clearPlayerTextures, type PlayerAssignmentContext } from '../textures/library/assign.ts';
-import { refuseBlocklistedTexture } from '../textures/library/blocklist.ts';
+import type { TextureIntake } from '../textures/intake/intake.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { wornPictures } from '../textures/library/wardrobe-items.ts';
-import { TextureRejected, type EncodedTexture } from '../textures/pipeline/process.ts';
 
 /** How long the page tells of an item a full wardrobe let go. */
 const DROP_SHOWN_MS = 7 * 24 * 60 * 60_000;
 
-/** What the wardrobe calls need: assignment (with the image jobs, charged to the player) and the wardrobe's size. */
-export interface WardrobeContext extends PlayerAssignmentContext {
-  imageJobs: ImageJobs;
+/** What the wardrobe calls need: the database, the stored textures and the texture intake. */
+export interface WardrobeContext {
+  db: Db;
+  library: TextureLibrary;
+  intake: TextureIntake;
 }
 
 /** One wardrobe item as the listing gives it. */
@@ -80,48 +79,27 @@ async function ownItem(db: Db, uuid: string, id: string) {
     .executeTakeFirst();
 }
 
-/** A stored texture that is still served, with its bytes; null when it is gone or withheld. */
-async function readStoredTexture(db: Db, library: TextureLibrary, hash: string): Promise<EncodedTexture | null> {
-  const row = await db
-    .selectFrom('textures')
-    .select(['width', 'height', 'frames'])
-    .where('hash', '=', hash)
-    .where('withheld_at', 'is', null)
-    .executeTakeFirst();
-  const bytes = row ? await library.read(hash) : null;
-  return row && bytes ? { hash, bytes, width: row.width, height: row.height, frames: row.frames } : null;
-}
-
 /**
- * Puts one of the player's items on (the slot its kind fills), checked against the blocklist as an upload is: true
- * when worn, false when the item is not theirs (or its picture is gone), or the blocklist's refusal.
+ * Puts one of the player's items on (the slot its kind fills) through the texture intake, checked against the
+ * blocklist as an upload is: true when worn, false when the item is not theirs (or its picture is gone or withheld), or
+ * the intake's refusal.
  */
-export async function wearWardrobeItem(
-  context: WardrobeContext,
-  uuid: string,
-  id: string,
-): Promise<boolean | { refusal: Refusal }> {
-  const { db, library, imageJobs } = context;
+export async function wearWardrobeItem(context: WardrobeContext, uuid: string, id: string): Promise<boolean | Refused> {
+  const { db, library, intake } = context;
   const item = await ownItem(db, uuid, id);
   if (!item) return false;
-  const picture = await readStoredTexture(db, library, item.hash);
-  const still = item.still_hash ? await readStoredTexture(db, library, item.still_hash) : picture;
+  const picture = await library.readTexture(item.hash, { withheld: false });
+  const still = item.still_hash ? await library.readTexture(item.still_hash, { withheld: false }) : picture;
   if (!picture || !still) return false;
-  try {
-    await refuseBlocklistedTexture(db, imageJobs, picture, uuid);
-  } catch (error) {
-    if (error instanceof TextureRejected) return { refusal: { reason: error.reason, message: error.message } };
-    throw error;
-  }
-  await assignPlayerTextures(context, uuid, item.kind, { still, strip: item.still_hash ? picture : null }, null);
-  return true;
+  const worn = await intake.wear({ picture, still, origin: null }, item.kind, uuid);
+  return 'refusal' in worn ? worn : true;
 }
 
 /** Takes one of the player's items off when they wear it; false when the item is not theirs. */
 export async function takeOffWardrobeItem(context: WardrobeContext, uuid: string, id: string): Promise<boolean> {
   const item = await ownItem(context.db, uuid, id);
   if (!item) return false;
-  if ((await wornPictures(context.db, uuid)).includes(item.hash)) await clearPlayerTextures(context, uuid, [item.kind]);
+  if ((await wornPictures(context.db, uuid)).includes(item.hash)) await context.intake.takeOff(item.kind, uuid);
   return true;
 }
 

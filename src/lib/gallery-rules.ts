@@ -26,15 +26,16 @@ export const galleryMessages = {
   unknownTag: 'Choose tags from the list',
   loginToLike: 'Login to be able to like items',
   tooManyWears: 'You have put on too many capes and ears. Try again in 10 minutes.',
+  noSuchTexture: 'That texture does not exist.',
 } as const;
 
 /**
- * The name of one of the gallery's messages an upload can be refused with (the download and wear limits and the like
- * message are not).
+ * The name of one of the gallery's messages an upload can be refused with (the download and wear limits, the like
+ * message and an unknown item's are not).
  */
 export type GalleryUploadMessageKey = Exclude<
   keyof typeof galleryMessages,
-  'tooManyDownloads' | 'loginToLike' | 'tooManyWears'
+  'tooManyDownloads' | 'loginToLike' | 'tooManyWears' | 'noSuchTexture'
 >;
 
 /** Why each gallery upload rule refuses, by message. */

@@ -1,8 +1,10 @@
 // Why an upload or a made texture was refused: the short, stable reason codes (the metrics count refusals by them) and
-// a refusal, which carries its code beside the message the user sees.
+// a refusal, a plain value that carries its code beside the message the user sees, from where it was decided (an image
+// worker, the blocklist, the image job queue, a form's check) to the route that answers it.
 
 /** Every reason a texture can be refused for. */
 export type RefusalReason =
+  | 'no_file'
   | 'too_big'
   | 'wrong_type'
   | 'invalid_image'
@@ -16,10 +18,16 @@ export type RefusalReason =
   | 'unknown_tag'
   | 'invalid_title';
 
-/** A refusal: why (its reason code) and what the user is told. */
+/** A refusal: why (its reason code), what the user is told and, for a form, the messages by field. */
 export interface Refusal {
   reason: RefusalReason;
   message: string;
+  fields?: Record<string, string[]>;
+}
+
+/** What a step that may refuse answers instead of its result. */
+export interface Refused {
+  refusal: Refusal;
 }
 
 /** The message of a refusal, or null when nothing was refused. */

@@ -220,6 +220,11 @@ export function capeFrameHeight(width: number): number {
   return width / 2;
 }
 
+/** Whether a cape texture is an animation's strip: taller than one frame. */
+export function isCapeStrip(texture: { width: number; height: number }): boolean {
+  return texture.height > capeFrameHeight(texture.width);
+}
+
 /** How many width × width/2 frames a strip of width × height holds (a whole number only for a valid strip). */
 export function stripFrameCount(width: number, height: number): number {
   return height / capeFrameHeight(width);

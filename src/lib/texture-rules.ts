@@ -76,6 +76,8 @@ export function wrongSizeRefusal(kind: 'cape' | 'ears', image: { width: number; 
 
 /** The message when an upload carries no file. */
 export const NO_FILE_MESSAGE = 'Choose a file to upload';
+/** The refusal of an upload that carries no file. */
+export const NO_FILE_REFUSAL: Refusal = { reason: 'no_file', message: NO_FILE_MESSAGE };
 
 /** The message when a player uploads (or wears) a cape, or uploads ears, too often. */
 export function tooManyUploadsMessage(slot: 'cape' | 'ears'): string {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EDIT_USER_REMOVAL_REASON } from '../../server/admin/players.ts';
 import { BLOCKLISTED_MESSAGE } from '../../server/textures/library/blocklist.ts';
-import { NO_PERCEPTUAL_HASH } from '../../server/textures/pipeline/perceptual-hash.ts';
+import { NO_PERCEPTUAL_HASH, perceptualHash } from '../../server/textures/pipeline/perceptual-hash.ts';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
@@ -114,6 +114,27 @@ describe.each(backends)('texture blocklist on $name', (backend) => {
     const unrelated = await designPng(64, 32, blobsDesign(7), 'cape-and-elytra');
     expect((await capeUpload(uploader, unrelated)).status).toBe(200);
     expect((await galleryUpload(uploader, unrelated)).status).toBe(201);
+  });
+
+  it('refuses a copy of a picture that a moderator on another host blocklisted after this host last checked', async () => {
+    const picture = await designPng(64, 32, blobsDesign(10), 'cape-and-elytra');
+    // A first upload: this host has read the blocklist since.
+    expect((await capeUpload(uploader, await designPng(64, 32, blobsDesign(12), 'cape-and-elytra'))).status).toBe(200);
+    // Another host's removal writes its row: this host hears nothing of it.
+    await suite.server.db
+      .insertInto('texture_blocklist')
+      .values({
+        hash: 'b'.repeat(64),
+        phash: await perceptualHash(picture),
+        reason: 'nsfw',
+        admin_uuid: admin.uuid,
+        created_at: Date.now(),
+      })
+      .execute();
+    const before = await stored();
+    await expectCapeRefused(await capeUpload(uploader, await shiftedPng(picture, 1, 0)));
+    await expectGalleryRefused(await galleryUpload(reporter, await withChangedPixels(picture, 3, 8)));
+    expect(await stored()).toEqual(before);
   });
 
   it('after a gallery report BAN refuses the animation by its strip and by its first frame', async () => {

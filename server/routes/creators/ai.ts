@@ -66,7 +66,7 @@ export async function aiCreatorRoutes(instance: FastifyInstance, options: AppCon
             async () => ({ generator: 'prompt' as const, input: await aiProvider.generate(prompt) }),
             user.uuid,
           );
-          await log(made.creation.hash);
+          await log('refusal' in made ? null : made.creation.hash);
           return made;
         } catch (error) {
           await log(null);

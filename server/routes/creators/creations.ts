@@ -1,5 +1,4 @@
 // What a player does with a made cape: see its preview, wear it, or share it to the gallery.
-import { capeFrameHeight } from '../../../src/lib/texture-layout.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { creationShareBodySchema, creationUseBodySchema } from '../../../src/lib/schemas/creators.ts';
@@ -7,24 +6,23 @@ import { galleryNewResultSchema } from '../../../src/lib/schemas/gallery.ts';
 import { textureHashSchema } from '../../../src/lib/schemas/ids.ts';
 import { uploadResultSchema } from '../../../src/lib/schemas/uploads.ts';
 import { creatorMessages } from '../../../src/lib/creator-rules.ts';
-import { GALLERY_TYPES, galleryMessages } from '../../../src/lib/gallery-rules.ts';
+import { galleryMessages } from '../../../src/lib/gallery-rules.ts';
 import { tooManyUploadsMessage } from '../../../src/lib/texture-rules.ts';
 import { requireUser } from '../../auth/plugin.ts';
 import { usableCreation } from '../../creators/usable-creation.ts';
 import { createGalleryItem, galleryItemOwner } from '../../gallery/items.ts';
 import { checkTitleAndTags } from '../../gallery/title-and-tags.ts';
 import { HttpError } from '../../http/errors.ts';
+import { sendRefusal } from '../../http/refusal-answer.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { textureUrl } from '../../http/texture-url.ts';
 import { perUserRateLimit } from '../../http/user-rate-limit.ts';
-import { renderItemImages } from '../../gallery/item-images.ts';
-import { assignPlayerTextures, storeAndPoint } from '../../textures/library/assign.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers the preview of a made cape, and wearing and sharing it. */
 export async function creationRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db, library, imageJobs, creations } = options;
+  const { db, intake, creations } = options;
 
   app.get(
     '/api/gallery/creations/:hash/preview',
@@ -64,19 +62,12 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
         response: { 200: uploadResultSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await requireUser(request);
       const texture = await usableCreation(options, request.body.hash, user);
-      const animated = texture.height > capeFrameHeight(texture.width);
-      const still = animated ? await imageJobs.run('stripStill', texture.bytes, user.uuid) : texture;
-      await assignPlayerTextures(
-        options,
-        user.uuid,
-        'cape',
-        { still, strip: animated ? texture : null },
-        { source: 'creator' },
-      );
-      return { success: true as const, cape: textureUrl(options.config.publicBaseUrl, still.hash) };
+      const worn = await intake.wear({ picture: texture, origin: { source: 'creator' } }, 'cape', user.uuid);
+      if ('refusal' in worn) return sendRefusal(reply, worn.refusal);
+      return { success: true as const, cape: textureUrl(options.config.publicBaseUrl, worn.stillHash) };
     },
   );
 
@@ -103,23 +94,13 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
       const { hash, title, tags } = request.body;
       await checkTitleAndTags(db, title, tags);
       const texture = await usableCreation(options, hash, user);
-      const animated = texture.height > capeFrameHeight(texture.width);
-      const item = {
-        hash,
-        stripHash: animated ? hash : null,
-        title,
-        authorUuid: user.uuid,
-        type: animated ? GALLERY_TYPES.animated : GALLERY_TYPES.cape,
-        tags,
-      };
-      const storeImages = await renderItemImages(imageJobs, texture, false, user.uuid);
-      const created = await storeAndPoint(library, [{ texture, kind: 'gallery' }], async () => {
-        await storeImages(library);
-        return createGalleryItem(db, item);
-      });
+      const shared = await intake.share(texture, user.uuid, (picture) =>
+        createGalleryItem(db, { ...picture, title, authorUuid: user.uuid, tags }),
+      );
+      if ('refusal' in shared) return sendRefusal(reply, shared.refusal);
       // The same picture may be a hidden item already (the caller made it too): that is answered as if it were gone.
-      if (!created && !(await galleryItemOwner(db, hash))) throw new HttpError(410, creatorMessages.expired);
-      return reply.status(created ? 201 : 200).send({ success: true as const, hash, existing: !created });
+      if (!shared.created && !(await galleryItemOwner(db, hash))) throw new HttpError(410, creatorMessages.expired);
+      return reply.status(shared.created ? 201 : 200).send({ success: true as const, hash, existing: !shared.created });
     },
   );
 }

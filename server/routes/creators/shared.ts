@@ -15,9 +15,10 @@ import { BOOLEAN_TEXTS, isTrueText } from '../../../src/lib/boolean-text.ts';
 import { playerMessages } from '../../../src/lib/player-messages.ts';
 import { usernameField } from '../../../src/lib/schemas/ids.ts';
 import type { Config, CreatorsConfig } from '../../config/index.ts';
-import type { StoredCreation } from '../../creators/creations.ts';
-import { refusedAs422 } from '../../creators/refused-as-422.ts';
+import type { Made, StoredCreation } from '../../creators/creations.ts';
+import type { Refused } from '../../../src/lib/refusals.ts';
 import { HttpError } from '../../http/errors.ts';
+import { sendRefusal } from '../../http/refusal-answer.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile } from '../../http/route-schemas.ts';
 import { textureUrl } from '../../http/texture-url.ts';
@@ -25,9 +26,6 @@ import { perUserRateLimit } from '../../http/user-rate-limit.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 import type { CreationRequest } from '../../textures/generators/index.ts';
 import { parseHexColour, type Rgba } from '../../textures/pipeline/raw-image.ts';
-
-/** A creation and whether the cache had it. */
-export type Made = { creation: StoredCreation; cached: boolean };
 
 /** The route config of a generator's call: a session, and the creators' shared per-player limit. */
 export function creatorCallConfig(settings: CreatorsConfig) {
@@ -70,15 +68,16 @@ export function describeCreation(config: Config, creation: StoredCreation) {
   };
 }
 
-/** Makes a creation with `make` (a refused picture is a 422 with its message) and answers it as JSON or as the PNG. */
+/** Makes a creation with `make` and answers it as JSON or as the PNG, or answers its refusal. */
 export async function answerMade(
   options: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  make: () => Promise<Made>,
+  make: () => Promise<Made | Refused>,
   json = wantsJson(request),
 ) {
-  const made = await refusedAs422(make);
+  const made = await make();
+  if ('refusal' in made) return sendRefusal(reply, made.refusal);
   const { creation } = made;
   reply.header('x-creation-cache', made.cached ? 'hit' : 'miss');
   if (json) return reply.header('cache-control', 'no-store').send(describeCreation(options.config, creation));

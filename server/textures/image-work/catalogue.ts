@@ -1,6 +1,6 @@
 // The catalogue of the textures' image work the worker processes do: each takes the bytes of one image and resolves
 // with its result. A worker process loads this module (server/images/worker-process.ts).
-import type { RefusalReason } from '../../../src/lib/refusals.ts';
+import type { Refusal } from '../../../src/lib/refusals.ts';
 import { makeCreation } from '../generators/index.ts';
 import { perceptualHash, perceptualProbes } from '../pipeline/perceptual-hash.ts';
 import {
@@ -11,6 +11,7 @@ import {
   stripToGif,
   TextureRejected,
   type EncodedTexture,
+  type UploadInput,
 } from '../pipeline/process.ts';
 import { renderCapePreview, renderEarsPreview, renderTextureMap } from '../pipeline/render.ts';
 
@@ -25,11 +26,11 @@ async function withProbes<T extends { still: EncodedTexture }>(processed: T): Pr
 /** Every kind of image work, by name. */
 export const imageWork = {
   /** A cape upload checked and re-encoded (still, optional strip and notice), with its blocklist probes. */
-  cape: async (upload: Buffer) => withProbes(await processCape(upload)),
+  cape: async (upload: UploadInput) => withProbes(await processCape(upload)),
   /** Ears checked and re-encoded, in the shape of a cape's result. */
-  ears: async (upload: Buffer) => withProbes({ still: await processEars(upload), strip: null, notice: null }),
+  ears: async (upload: UploadInput) => withProbes({ still: await processEars(upload), strip: null, notice: null }),
   /** A gallery upload checked and re-encoded, with its blocklist probes. */
-  galleryTexture: async (upload: Buffer) => withProbes(await processGalleryTexture(upload)),
+  galleryTexture: async (upload: UploadInput) => withProbes(await processGalleryTexture(upload)),
   /** A stored strip turned back into a looping GIF. */
   stripGif: stripToGif,
   /** The 320x180 preview of a cape. */
@@ -55,7 +56,7 @@ export type ImageWorkInput<N extends ImageWorkName> = Parameters<(typeof imageWo
 /** What a kind of image work resolves with. */
 export type ImageWorkResult<N extends ImageWorkName> = Awaited<ReturnType<(typeof imageWork)[N]>>;
 
-/** The reason code of a texture the work refused, or null for any other error. */
-export function refusalReason(error: unknown): RefusalReason | null {
-  return error instanceof TextureRejected ? error.reason : null;
+/** The refusal of a texture the work refused, as the plain value sent back to the API, or null for any other error. */
+export function refusalOf(error: unknown): Refusal | null {
+  return error instanceof TextureRejected ? error.refusal : null;
 }

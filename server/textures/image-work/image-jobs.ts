@@ -1,5 +1,6 @@
 // The image job queue and worker pool as the textures use them: bound to the textures' catalogue of image work, a job's
-// size judged by its pixels, and a refused texture coming back from a worker as a TextureRejected.
+// size judged by its pixels, and a texture a worker refused coming back as its refusal (a TextureRejected where the
+// pool's `run` throws it).
 import type { ImageJobLimits } from '../../config/image-job-limits.ts';
 import { ImageJobQueue, type QueueCatalogue, type WorkRunner } from '../../images/job-queue.ts';
 import { WorkerPool, type WorkerCatalogue } from '../../images/worker-pool.ts';

@@ -1,14 +1,14 @@
 // The blocklist of pictures moderators removed for breaking the rules, by content hash and by perceptual hash: the same
 // picture re-saved, touched up or nudged is refused at upload. Removals hash their textures in the image jobs before
-// their transaction and add the rows inside it; uploads are checked after processing, before anything is stored.
+// their transaction and add the rows inside it; the texture intake checks what comes in after processing, before
+// anything is stored.
 import type { Transaction } from 'kysely';
 import type { Refusal } from '../../../src/lib/refusals.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ImageJobs } from '../image-work/image-jobs.ts';
 import type { TextureLibrary } from './texture-library.ts';
-import { isPerceptualMatch, NO_PERCEPTUAL_HASH } from '../pipeline/perceptual-hash.ts';
-import { TextureRejected } from '../pipeline/process.ts';
+import { NO_PERCEPTUAL_HASH, PerceptualHashSet } from '../pipeline/perceptual-hash.ts';
 
 /** The answer to an upload of a blocklisted picture. */
 export const BLOCKLISTED_MESSAGE =
@@ -80,26 +80,44 @@ export async function prepareBlocklisting(
 }
 
 /**
- * Throws TextureRejected with BLOCKLISTED_MESSAGE when an upload's still or strip is blocklisted by content, or its
- * still is near a blocklisted picture.
+ * The blocklist as what comes in is checked against it: by content, one look-up by primary key a check; by look,
+ * against an in-memory set of the blocked perceptual hashes. The set is kept in step with the table by its row count
+ * and newest row, read with every check: rows are only ever added (a moderator's removal adds them; nothing takes them
+ * off), so the hashes are read again only after a removal, here or in another process.
  */
-export async function refuseBlocklisted(db: Db, upload: UploadToCheck): Promise<void> {
-  const hashes = [upload.still.hash, upload.strip?.hash];
-  const blocked = await db.selectFrom('texture_blocklist').select(['hash', 'phash']).execute();
-  if (blocked.some((row) => hashes.includes(row.hash) || isPerceptualMatch(upload.probes, row.phash)))
-    throw new TextureRejected(BLOCKLISTED_REFUSAL);
-}
+export class Blocklist {
+  private looks = new PerceptualHashSet([]);
+  private version: string | null = null;
 
-/**
- * Throws TextureRejected with BLOCKLISTED_MESSAGE when a stored texture (a made cape) is blocklisted, checked as an
- * upload is: by content and by the look of its first frame.
- */
-export async function refuseBlocklistedTexture(
-  db: Db,
-  imageJobs: ImageJobs,
-  texture: { hash: string; bytes: Buffer },
-  owner: string,
-): Promise<void> {
-  const probes = await imageJobs.run('perceptualProbes', texture.bytes, owner);
-  await refuseBlocklisted(db, { still: texture, strip: null, probes });
+  constructor(private readonly db: Db) {}
+
+  /**
+   * BLOCKLISTED_REFUSAL when an upload's still or strip is blocklisted by content, or its still is near a blocklisted
+   * picture; null otherwise.
+   */
+  async refusal(upload: UploadToCheck): Promise<Refusal | null> {
+    const hashes = upload.strip ? [upload.still.hash, upload.strip.hash] : [upload.still.hash];
+    const listed = await this.db
+      .selectFrom('texture_blocklist')
+      .select('hash')
+      .where('hash', 'in', hashes)
+      .executeTakeFirst();
+    if (listed || (await this.perceptualHashes()).matches(upload.probes)) return BLOCKLISTED_REFUSAL;
+    return null;
+  }
+
+  /** The blocked perceptual hashes, read again when rows were added since they were last read. */
+  private async perceptualHashes(): Promise<PerceptualHashSet> {
+    const state = await this.db
+      .selectFrom('texture_blocklist')
+      .select((eb) => [eb.fn.countAll().as('rows'), eb.fn.max('created_at').as('newest')])
+      .executeTakeFirstOrThrow();
+    const version = `${state.rows}:${state.newest}`;
+    if (version === this.version) return this.looks;
+    // Read after the version: a row added in between is in the set, and the next check reads the set once more.
+    const rows = await this.db.selectFrom('texture_blocklist').select('phash').distinct().execute();
+    this.looks = new PerceptualHashSet(rows.map((row) => row.phash));
+    this.version = version;
+    return this.looks;
+  }
 }

@@ -273,6 +273,21 @@ export class TextureLibrary {
   }
 
   /**
+   * A stored texture as the pipeline made it (its bytes, size and frames), or null when its row or bytes are gone; a
+   * withheld one only with `withheld` set.
+   */
+  async readTexture(hash: string, options: { withheld: boolean }): Promise<EncodedTexture | null> {
+    const row = await this.db
+      .selectFrom('textures')
+      .select(['width', 'height', 'frames'])
+      .where('hash', '=', hash)
+      .$if(!options.withheld, (query) => query.where('withheld_at', 'is', null))
+      .executeTakeFirst();
+    const bytes = row ? await this.read(hash) : null;
+    return row && bytes ? { hash, bytes, width: row.width, height: row.height, frames: row.frames } : null;
+  }
+
+  /**
    * The bytes of a registered texture when the cache holds them and they need no check against the database; otherwise
    * undefined.
    */

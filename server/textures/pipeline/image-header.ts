@@ -86,6 +86,17 @@ export function readGifLayout(bytes: Buffer, stopAfter = Number.POSITIVE_INFINIT
   return null;
 }
 
+/** A picture's header and, for a GIF, its layout (null when its blocks cannot be walked), read without decoding. */
+export interface PictureHeader extends ImageHeader {
+  gif: GifLayout | null;
+}
+
+/** Reads a picture's header and, for a GIF, its layout, walking at most `stopAfter` frames past the first. */
+export function readPictureHeader(bytes: Buffer, stopAfter = Number.POSITIVE_INFINITY): PictureHeader {
+  const header = readImageHeader(bytes);
+  return { ...header, gif: header.type === 'gif' ? readGifLayout(bytes, stopAfter) : null };
+}
+
 /**
  * Counts a GIF's frames by walking its blocks (no decoding); stops early past `stopAfter`; null for a malformed file.
  */

@@ -19,7 +19,7 @@ import {
 } from '../../../src/lib/texture-rules.ts';
 import { galleryFileRefusal, isEarsSize } from '../../../src/lib/gallery-rules.ts';
 import type { Refusal, RefusalReason } from '../../../src/lib/refusals.ts';
-import { countGifFrames, readImageHeader } from './image-header.ts';
+import { readPictureHeader, type PictureHeader } from './image-header.ts';
 import type { RawImage } from './raw-image.ts';
 import { capeFrameHeight, stripFrameCount } from '../../../src/lib/texture-layout.ts';
 
@@ -44,16 +44,41 @@ export interface ProcessedCape {
   notice: string | null;
 }
 
+/**
+ * An upload with its header, read once: by the API, for the cost of its image job, then handed to the worker with the
+ * bytes so that the pipeline does not read it again.
+ */
+export interface ReadUpload {
+  bytes: Buffer;
+  header: PictureHeader;
+}
+
+/** An upload as the image work takes it: read already, or bare bytes (read where they are processed). */
+export type UploadInput = Buffer | ReadUpload;
+
+/** An upload with its header: as it came, or read now from bare bytes (a GIF walked up to one frame past the most). */
+export function readUpload(input: UploadInput): ReadUpload {
+  return Buffer.isBuffer(input) ? { bytes: input, header: readPictureHeader(input, MAX_CAPE_FRAMES) } : input;
+}
+
 /** A size-and-type check that runs before anything is decoded. */
 type FileCheck = (file: { bytes: number; type: 'png' | 'gif' | 'other' }) => Refusal | null;
 
-/** A rule failure, carrying the rule's message for the user and its reason code. */
+/**
+ * A rule failure inside the image work, carrying the rule's message for the user and its reason code; it leaves the
+ * worker as its refusal, a plain value.
+ */
 export class TextureRejected extends Error {
   readonly reason: RefusalReason;
 
   constructor(refusal: Refusal) {
     super(refusal.message);
     this.reason = refusal.reason;
+  }
+
+  /** The refusal this failure stands for. */
+  get refusal(): Refusal {
+    return { reason: this.reason, message: this.message };
   }
 }
 
@@ -258,22 +283,22 @@ async function buildStrip(
 }
 
 /** Checks and re-encodes a cape upload (PNG or GIF); throws TextureRejected with the failed rule's message. */
-export async function processCape(upload: Buffer, checkFile: FileCheck = capeFileRefusal): Promise<ProcessedCape> {
-  const header = readImageHeader(upload);
-  reject(checkFile({ bytes: upload.length, type: header.type }));
+export async function processCape(upload: UploadInput, checkFile: FileCheck = capeFileRefusal): Promise<ProcessedCape> {
+  const { bytes, header } = readUpload(upload);
+  reject(checkFile({ bytes: bytes.length, type: header.type }));
   if (header.width === 0 || header.height === 0) reject(textureRefusal('invalidImage'));
   reject(capeDimensionsRefusal(header));
   let frames = 1;
   if (header.type === 'gif') {
-    const counted = countGifFrames(upload, MAX_CAPE_FRAMES);
+    const counted = header.gif?.frames ?? null;
     if (counted === null || counted === 0) reject(textureRefusal('invalidImage'));
     reject(capeFramesRefusal(counted!));
     frames = counted!;
   }
   return decodeChecked(async () => {
-    const still = await encodeStill(upload, header);
+    const still = await encodeStill(bytes, header);
     if (frames === 1) return { still, strip: null, notice: null };
-    return { still, ...(await buildStrip(upload, header, frames)) };
+    return { still, ...(await buildStrip(bytes, header, frames)) };
   });
 }
 
@@ -281,13 +306,16 @@ export async function processCape(upload: Buffer, checkFile: FileCheck = capeFil
  * Checks and re-encodes ears (PNG, exactly 14 x 7; the first frame of a GIF where `checkFile` allows one); throws
  * TextureRejected with the failed rule's message.
  */
-export async function processEars(upload: Buffer, checkFile: FileCheck = earsFileRefusal): Promise<EncodedTexture> {
-  const header = readImageHeader(upload);
-  reject(checkFile({ bytes: upload.length, type: header.type }));
+export async function processEars(
+  upload: UploadInput,
+  checkFile: FileCheck = earsFileRefusal,
+): Promise<EncodedTexture> {
+  const { bytes, header } = readUpload(upload);
+  reject(checkFile({ bytes: bytes.length, type: header.type }));
   if (header.width === 0 || header.height === 0) reject(textureRefusal('invalidImage'));
   reject(earsDimensionsRefusal(header));
   const ears = await decodeChecked(() =>
-    encode(sharp(upload, { limitInputPixels: 14 * 7, failOn: 'error', page: 0, pages: 1 }), 1),
+    encode(sharp(bytes, { limitInputPixels: 14 * 7, failOn: 'error', page: 0, pages: 1 }), 1),
   );
   reject(earsDimensionsRefusal(ears));
   return ears;
@@ -301,10 +329,10 @@ export type ProcessedGalleryTexture =
  * Checks and re-encodes a gallery upload: 14 x 7 is ears, anything else a cape (size and type checked with the
  * gallery's messages).
  */
-export async function processGalleryTexture(upload: Buffer): Promise<ProcessedGalleryTexture> {
-  const header = readImageHeader(upload);
-  if (!isEarsSize(header)) return { kind: 'cape', ...(await processCape(upload, galleryFileRefusal)) };
-  return { kind: 'ears', still: await processEars(upload, galleryFileRefusal), strip: null, notice: null };
+export async function processGalleryTexture(upload: UploadInput): Promise<ProcessedGalleryTexture> {
+  const read = readUpload(upload);
+  if (!isEarsSize(read.header)) return { kind: 'cape', ...(await processCape(read, galleryFileRefusal)) };
+  return { kind: 'ears', still: await processEars(read, galleryFileRefusal), strip: null, notice: null };
 }
 
 /** Turns a stored strip (frames stacked vertically, each width x width/2) back into a looping GIF at 100 ms a frame. */

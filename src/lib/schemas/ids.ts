@@ -8,6 +8,7 @@ import {
   USERNAME_PATTERN,
   wholePattern,
 } from '../ids';
+import { galleryMessages } from '../gallery-rules';
 
 /** A player uuid: 32 lowercase hex digits, no dashes. */
 export const playerUuidSchema = z.string().regex(wholePattern(PLAYER_UUID_PATTERN)).meta({
@@ -17,7 +18,7 @@ export const playerUuidSchema = z.string().regex(wholePattern(PLAYER_UUID_PATTER
 /** A texture's SHA-256, the key of every stored texture. */
 export const textureHashSchema = z
   .string()
-  .regex(wholePattern(TEXTURE_HASH_PATTERN), { message: 'That texture does not exist.' })
+  .regex(wholePattern(TEXTURE_HASH_PATTERN), { message: galleryMessages.noSuchTexture })
   .meta({ description: 'SHA-256 of the stored PNG (64 lowercase hex digits)' });
 /**
  * A player's name or uuid in a lookup path: a uuid with or without dashes, or a username (1–16 letters, digits,
