@@ -55,6 +55,8 @@ export interface ModAnswer {
   headers: readonly string[];
   type: string;
   body: string | Buffer;
+  /** The headers of its 200, when made once for every request of an answer that is kept (a texture's). */
+  okHeaders?: string[];
 }
 
 /** The headers of every answer found by a player (profiles, CustomSkinAPI, pictures, current textures). */
@@ -77,14 +79,41 @@ export const NOT_FOUND_HEADER_LIST: readonly string[] = headerList({
   'content-length': String(NOT_FOUND_BODY.length),
 });
 
-/** A content-addressed texture's answer. */
+/** Each cached texture's answer, made once while its bytes are held. */
+const textureAnswers = new WeakMap<Buffer, { hash: string; answer: ModAnswer }>();
+
+/** A content-addressed texture's answer, with its 200 headers made once per cached copy of its bytes. */
 export function textureAnswer(hash: string, bytes: Buffer): ModAnswer {
-  return { etag: `"${hash}"`, modifiedAt: null, headers: TEXTURE_HEADER_LIST, type: 'image/png', body: bytes };
+  const kept = textureAnswers.get(bytes);
+  if (kept?.hash === hash) return kept.answer;
+  const answer: ModAnswer = {
+    etag: `"${hash}"`,
+    modifiedAt: null,
+    headers: TEXTURE_HEADER_LIST,
+    type: 'image/png',
+    body: bytes,
+  };
+  answer.okHeaders = okHeaders(answer, validatorHeaders(answer));
+  textureAnswers.set(bytes, { hash, answer });
+  return answer;
 }
 
 /** An answer found by a player, changed when they last changed (`modifiedAt`). */
 export function playerAnswer(etag: string, modifiedAt: number, type: string, body: string | Buffer): ModAnswer {
   return { etag, modifiedAt, headers: PROFILE_HEADER_LIST, type, body };
+}
+
+/** An answer's shared headers with its validators (ETag, and Last-Modified when it has one). */
+function validatorHeaders(answer: ModAnswer): string[] {
+  return answer.modifiedAt === null
+    ? [...answer.headers, 'etag', answer.etag]
+    : [...answer.headers, 'etag', answer.etag, 'last-modified', httpDate(answer.modifiedAt)];
+}
+
+/** The headers of an answer's 200: its validators, type and length. */
+function okHeaders(answer: ModAnswer, validators: string[]): string[] {
+  const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+  return [...validators, 'content-type', answer.type, 'content-length', String(length)];
 }
 
 /**
@@ -95,15 +124,7 @@ export function answerToSend(
   request: IncomingHttpHeaders,
   answer: ModAnswer,
 ): { status: 200 | 304; headers: string[]; body: string | Buffer | null } {
-  const validators =
-    answer.modifiedAt === null
-      ? [...answer.headers, 'etag', answer.etag]
-      : [...answer.headers, 'etag', answer.etag, 'last-modified', httpDate(answer.modifiedAt)];
-  if (isNotModified(request, answer.etag, answer.modifiedAt)) return { status: 304, headers: validators, body: null };
-  const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
-  return {
-    status: 200,
-    headers: [...validators, 'content-type', answer.type, 'content-length', String(length)],
-    body: answer.body,
-  };
+  if (isNotModified(request, answer.etag, answer.modifiedAt))
+    return { status: 304, headers: validatorHeaders(answer), body: null };
+  return { status: 200, headers: answer.okHeaders ?? okHeaders(answer, validatorHeaders(answer)), body: answer.body };
 }
