@@ -141,6 +141,44 @@ async function playerOfMember(trx: Transaction<Database>, discordId: string): Pr
     .executeTakeFirst();
 }
 
+/** What a bot action did: the player it acted on and the detail of its audit row. */
+interface BotOutcome {
+  player: LinkedPlayer;
+  detail: string;
+}
+
+/**
+ * Runs a bot action in one transaction with its audit row: `act` changes a player and says what it did, or answers null
+ * when there is nothing to act on. The player, or null.
+ */
+async function botAction(
+  db: Db,
+  action: string,
+  now: number,
+  act: (trx: Transaction<Database>) => Promise<BotOutcome | null>,
+): Promise<LinkedPlayer | null> {
+  return db.transaction().execute(async (trx) => {
+    const outcome = await act(trx);
+    if (!outcome) return null;
+    await recordAdminAction(trx, BOT_ACTOR, { action, target: outcome.player, detail: outcome.detail }, now);
+    return outcome.player;
+  });
+}
+
+/** A bot action on the player linked to a member: `change` changes them and answers the audit detail. */
+async function memberAction(
+  db: Db,
+  discordId: string,
+  action: string,
+  now: number,
+  change: (trx: Transaction<Database>, player: LinkedPlayer) => Promise<string>,
+): Promise<LinkedPlayer | null> {
+  return botAction(db, action, now, async (trx) => {
+    const player = await playerOfMember(trx, discordId);
+    return player ? { player, detail: await change(trx, player) } : null;
+  });
+}
+
 /**
  * The bot binds a link code to a member (a member linked to another player moves over); null for a wrong or expired
  * code.
@@ -151,24 +189,23 @@ export async function bindLinkCode(
   discordId: string,
   now = Date.now(),
 ): Promise<LinkedPlayer | null> {
-  return db.transaction().execute(async (trx) => {
-    const player = await trx
+  return botAction(db, 'BOT_LINK', now, async (trx) => {
+    const found = await trx
       .selectFrom('discord_links')
       .innerJoin('users', 'users.uuid', 'discord_links.user_uuid')
       .select(['users.uuid', 'users.username', 'discord_links.link_code_expires_at'])
       .where('discord_links.link_code', '=', code)
       .executeTakeFirst();
-    if (!player || Number(player.link_code_expires_at) <= now) return null;
+    if (!found || Number(found.link_code_expires_at) <= now) return null;
     const previous = await playerOfMember(trx, discordId);
-    if (previous && previous.uuid !== player.uuid) await removeLink(trx, previous.uuid);
+    if (previous && previous.uuid !== found.uuid) await removeLink(trx, previous.uuid);
     await trx
       .updateTable('discord_links')
       .set({ discord_id: discordId, link_code: null, link_code_expires_at: null, updated_at: now })
-      .where('user_uuid', '=', player.uuid)
+      .where('user_uuid', '=', found.uuid)
       .execute();
-    await applyBoost(trx, player.uuid);
-    await recordAdminAction(trx, BOT_ACTOR, { action: 'BOT_LINK', target: player, detail: `member ${discordId}` }, now);
-    return { uuid: player.uuid, username: player.username };
+    await applyBoost(trx, found.uuid);
+    return { player: { uuid: found.uuid, username: found.username }, detail: `member ${discordId}` };
   });
 }
 
@@ -179,38 +216,22 @@ export async function setBoosting(
   boosting: boolean,
   now = Date.now(),
 ): Promise<LinkedPlayer | null> {
-  return db.transaction().execute(async (trx) => {
-    const player = await playerOfMember(trx, discordId);
-    if (!player) return null;
+  return memberAction(db, discordId, 'BOT_BOOSTING', now, async (trx, player) => {
     await trx
       .updateTable('discord_links')
       .set({ boosting: boosting ? 1 : 0, updated_at: now })
       .where('user_uuid', '=', player.uuid)
       .execute();
     await applyBoost(trx, player.uuid);
-    await recordAdminAction(
-      trx,
-      BOT_ACTOR,
-      { action: 'BOT_BOOSTING', target: player, detail: boosting ? 'boosting' : 'not boosting' },
-      now,
-    );
-    return player;
+    return boosting ? 'boosting' : 'not boosting';
   });
 }
 
 /** The bot unlinks a member; null for a member nobody linked. */
 export async function unlinkMember(db: Db, discordId: string, now = Date.now()): Promise<LinkedPlayer | null> {
-  return db.transaction().execute(async (trx) => {
-    const player = await playerOfMember(trx, discordId);
-    if (!player) return null;
+  return memberAction(db, discordId, 'BOT_UNLINK', now, async (trx, player) => {
     await removeLink(trx, player.uuid);
-    await recordAdminAction(
-      trx,
-      BOT_ACTOR,
-      { action: 'BOT_UNLINK', target: player, detail: `member ${discordId}` },
-      now,
-    );
-    return player;
+    return `member ${discordId}`;
   });
 }
 
@@ -269,7 +290,7 @@ export async function claimRoleCode(
   discordId: string,
   now = Date.now(),
 ): Promise<LinkedPlayer | null> {
-  return db.transaction().execute(async (trx) => {
+  return botAction(db, 'BOT_ROLE', now, async (trx) => {
     const row = await trx
       .selectFrom('discord_role_codes')
       .innerJoin('users', 'users.uuid', 'discord_role_codes.user_uuid')
@@ -278,8 +299,6 @@ export async function claimRoleCode(
       .executeTakeFirst();
     if (!row || row.claimed_by !== null || Number(row.expires_at) <= now) return null;
     await trx.updateTable('discord_role_codes').set({ claimed_by: discordId }).where('code', '=', code).execute();
-    const player = { uuid: row.uuid, username: row.username };
-    await recordAdminAction(trx, BOT_ACTOR, { action: 'BOT_ROLE', target: player, detail: `member ${discordId}` }, now);
-    return player;
+    return { player: { uuid: row.uuid, username: row.username }, detail: `member ${discordId}` };
   });
 }

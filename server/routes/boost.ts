@@ -1,6 +1,6 @@
 // The boost page's calls (/api/premium/boost/discord/...) and the premium role code
 // (/api/premium/discord/generate), for logged-in players.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { successSchema } from '../../src/lib/schemas/common.ts';
 import {
   codeSchema,
@@ -23,6 +23,8 @@ const session = { auth: 'session' } as const;
 export async function boostRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus } = options;
+  /** The logged-in player's community link. */
+  const linkOf = async (request: FastifyRequest) => linkState(db, (await requireUser(request)).uuid);
 
   app.post(
     `${BOOST}/generate`,
@@ -45,7 +47,7 @@ export async function boostRoutes(instance: FastifyInstance, options: AppContext
         response: { 200: successFlagSchema, ...errorResponses },
       },
     },
-    async (request) => ({ success: (await linkState(db, (await requireUser(request)).uuid)).linked }),
+    async (request) => ({ success: (await linkOf(request)).linked }),
   );
 
   app.get(
@@ -57,7 +59,7 @@ export async function boostRoutes(instance: FastifyInstance, options: AppContext
         response: { 200: successFlagSchema, ...errorResponses },
       },
     },
-    async (request) => ({ success: (await linkState(db, (await requireUser(request)).uuid)).boosting }),
+    async (request) => ({ success: (await linkOf(request)).boosting }),
   );
 
   app.get(
@@ -81,7 +83,7 @@ export async function boostRoutes(instance: FastifyInstance, options: AppContext
         response: { 200: cosmeticSchema, ...errorResponses },
       },
     },
-    async (request) => ({ cosmetic: (await linkState(db, (await requireUser(request)).uuid)).cosmetic }),
+    async (request) => ({ cosmetic: (await linkOf(request)).cosmetic }),
   );
 
   app.post(

@@ -1,6 +1,6 @@
 // The gallery's shared rules: file and title checks, sort options and texture types.
 import { messageOf, type Refusal, type RefusalReason } from './refusals';
-import { CAPE_MAX_BYTES, checkCapeDimensions, EARS_HEIGHT, EARS_WIDTH, type TextureType } from './texture-rules';
+import { capeFileFault, checkCapeDimensions, EARS_HEIGHT, EARS_WIDTH, type TextureType } from './texture-rules';
 
 /** Items per gallery page (4 cards per row). */
 export const GALLERY_PER_PAGE = 24;
@@ -112,9 +112,8 @@ export function checkGalleryFields(title: string, tags: readonly string[]): stri
 
 /** Checks a gallery file's size and type before it is loaded; returns the refusal, or null. */
 export function galleryFileRefusal(file: { bytes: number; type: TextureType }): Refusal | null {
-  if (file.bytes > CAPE_MAX_BYTES) return galleryRefusal('fileTooBig');
-  if (file.type !== 'png' && file.type !== 'gif') return galleryRefusal('fileType');
-  return null;
+  const fault = capeFileFault(file);
+  return fault && galleryRefusal(fault === 'tooBig' ? 'fileTooBig' : 'fileType');
 }
 
 /** Checks a gallery file's size and type before it is loaded; returns the message, or null. */

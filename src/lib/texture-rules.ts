@@ -94,11 +94,20 @@ export function typeFromMime(mime: string): TextureType {
   return 'other';
 }
 
+/**
+ * What is wrong with a cape file (a cape upload's or a gallery upload's) before its image is loaded: it is too big, or
+ * it is not a PNG or GIF; null when neither.
+ */
+export function capeFileFault(file: { bytes: number; type: TextureType }): 'tooBig' | 'type' | null {
+  if (file.bytes > CAPE_MAX_BYTES) return 'tooBig';
+  if (file.type !== 'png' && file.type !== 'gif') return 'type';
+  return null;
+}
+
 /** Checks a cape's size and type (before the image is loaded); returns the refusal, or null when it passes. */
 export function capeFileRefusal(file: { bytes: number; type: TextureType }): Refusal | null {
-  if (file.bytes > CAPE_MAX_BYTES) return textureRefusal('capeTooBig');
-  if (file.type !== 'png' && file.type !== 'gif') return textureRefusal('capeType');
-  return null;
+  const fault = capeFileFault(file);
+  return fault && textureRefusal(fault === 'tooBig' ? 'capeTooBig' : 'capeType');
 }
 
 /** Checks a cape's size and type (before the image is loaded); returns the message, or null when it passes. */

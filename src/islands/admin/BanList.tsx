@@ -2,6 +2,7 @@
 import { AdminList, AdminTable } from './AdminList';
 import { apiCall } from '../../lib/client/api';
 import { usePagedList } from './paged-list';
+import { RowConfirm } from './RowConfirm';
 
 /** The ban list island. */
 export default function BanList() {
@@ -39,31 +40,18 @@ export default function BanList() {
               header: 'Actions',
               hiddenHeader: true,
               className: 'text-right whitespace-nowrap max-md:text-left max-md:whitespace-normal',
-              cell: (row) =>
-                confirming === row.uuid ? (
-                  <span className="inline-flex flex-wrap gap-2">
-                    <button
-                      type="button"
-                      className="btn-danger px-3 py-1"
-                      disabled={busy}
-                      onClick={() => unban(row.uuid)}
-                    >
-                      {busy ? 'Unbanning…' : `Confirm unban of ${row.username}`}
-                    </button>
-                    <button
-                      type="button"
-                      className="btn-secondary px-3 py-1"
-                      disabled={busy}
-                      onClick={() => setConfirming(null)}
-                    >
-                      Cancel
-                    </button>
-                  </span>
-                ) : (
-                  <button type="button" className="btn-secondary px-3 py-1" onClick={() => setConfirming(row.uuid)}>
-                    Unban
-                  </button>
-                ),
+              cell: (row) => (
+                <RowConfirm
+                  asking={confirming === row.uuid}
+                  busy={busy}
+                  label="Unban"
+                  confirmLabel={`Confirm unban of ${row.username}`}
+                  busyLabel="Unbanning…"
+                  onAsk={() => setConfirming(row.uuid)}
+                  onConfirm={() => unban(row.uuid)}
+                  onCancel={() => setConfirming(null)}
+                />
+              ),
             },
           ]}
         />

@@ -4,6 +4,7 @@ import { AdminList } from './AdminList';
 import { apiCall } from '../../lib/client/api';
 import { apiPath } from '../../lib/api-calls';
 import { usePagedList } from './paged-list';
+import { RowConfirm } from './RowConfirm';
 
 /** The gallery whitelist island. */
 export default function Whitelist() {
@@ -48,34 +49,17 @@ export default function Whitelist() {
                   by <a href={`/user/${row.author_uuid}`}>{row.author_name}</a>
                 </p>
               </div>
-              {confirming === row.hash ? (
-                <span className="flex flex-wrap gap-2">
-                  <button
-                    type="button"
-                    className="btn-danger px-3 py-1"
-                    disabled={busy}
-                    onClick={() => remove(row.hash)}
-                  >
-                    {busy ? 'Removing…' : 'Confirm: remove from the whitelist'}
-                  </button>
-                  <button
-                    type="button"
-                    className="btn-secondary px-3 py-1"
-                    disabled={busy}
-                    onClick={() => setConfirming(null)}
-                  >
-                    Cancel
-                  </button>
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  className="btn-secondary self-start px-3 py-1"
-                  onClick={() => setConfirming(row.hash)}
-                >
-                  Remove from whitelist
-                </button>
-              )}
+              <RowConfirm
+                asking={confirming === row.hash}
+                busy={busy}
+                label="Remove from whitelist"
+                confirmLabel="Confirm: remove from the whitelist"
+                busyLabel="Removing…"
+                inColumn
+                onAsk={() => setConfirming(row.hash)}
+                onConfirm={() => remove(row.hash)}
+                onCancel={() => setConfirming(null)}
+              />
             </li>
           ))}
         </ul>

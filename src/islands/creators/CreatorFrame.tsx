@@ -8,8 +8,7 @@ import { ErrorDisplay } from '../shared/ErrorDisplay';
 import PlayerPreview from '../shared/PlayerPreview';
 import { ProgressBar } from '../shared/ProgressBar';
 import type { CapeTexture } from '../shared/preview/images';
-import { useTags } from '../gallery/TagChips';
-import { TitleAndTagsFields } from '../gallery/TitleAndTagsFields';
+import { TitleAndTagsFields, useTitleAndTags } from '../gallery/TitleAndTagsFields';
 import { itemHref } from '../gallery/gallery-api';
 import { useGalleryFieldsSubmit } from '../gallery/useGalleryFieldsSubmit';
 import { shareCreation, wearCreation, type Creation } from './creator-api';
@@ -62,11 +61,9 @@ function useDownloadUrl(creation: Creation | null): string | null {
 
 /** "Use as my cape" and "Share to the gallery" for a made cape (a new cape remounts it, clearing its state). */
 function CreationActions({ creation }: { creation: Creation }) {
-  const tags = useTags();
   const [wear, setWear] = useState<'idle' | 'busy' | 'done'>('idle');
   const [sharing, setSharing] = useState(false);
-  const [title, setTitle] = useState('');
-  const [selected, setSelected] = useState<string[]>([]);
+  const { title, selected, fields } = useTitleAndTags();
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const formId = useId();
 
@@ -122,15 +119,7 @@ function CreationActions({ creation }: { creation: Creation }) {
             void share();
           }}
         >
-          <TitleAndTagsFields
-            title={title}
-            onTitle={setTitle}
-            tags={tags}
-            selected={selected}
-            onSelected={setSelected}
-            busy={busy}
-            autoFocus
-          />
+          <TitleAndTagsFields {...fields} busy={busy} autoFocus />
           <button type="submit" className="btn-primary self-start" disabled={busy}>
             {busy ? 'Sharing…' : 'Share'}
           </button>

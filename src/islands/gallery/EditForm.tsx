@@ -1,9 +1,7 @@
 // The texture page's edit state: title (same character filter, at most 20) and tag chips, with Save and Cancel.
-import { useState } from 'react';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { editItem, type GalleryItem } from './gallery-api';
-import { useTags } from './TagChips';
-import { TitleAndTagsFields } from './TitleAndTagsFields';
+import { TitleAndTagsFields, useTitleAndTags } from './TitleAndTagsFields';
 import { useGalleryFieldsSubmit } from './useGalleryFieldsSubmit';
 
 /** The edit form; `onSaved` runs after the server accepted the change. */
@@ -16,9 +14,10 @@ export function EditForm({
   onSaved: () => void;
   onCancel: () => void;
 }) {
-  const tags = useTags();
-  const [title, setTitle] = useState(item.title);
-  const [selected, setSelected] = useState(item.tags.map((tag) => tag.tag_key));
+  const { title, selected, fields } = useTitleAndTags(
+    item.title,
+    item.tags.map((tag) => tag.tag_key),
+  );
   const { busy, error, submit } = useGalleryFieldsSubmit(async (trimmed, keys) => {
     await editItem(item.hash, trimmed, keys);
     onSaved();
@@ -37,15 +36,7 @@ export function EditForm({
         if (event.key === 'Escape' && !busy) onCancel();
       }}
     >
-      <TitleAndTagsFields
-        title={title}
-        onTitle={setTitle}
-        tags={tags}
-        selected={selected}
-        onSelected={setSelected}
-        busy={busy}
-        autoFocus
-      />
+      <TitleAndTagsFields {...fields} busy={busy} autoFocus />
       <ErrorDisplay error={error} />
       <div className="flex flex-wrap gap-3">
         <button type="submit" className="btn-primary min-w-28" disabled={busy}>

@@ -1,6 +1,6 @@
 // One gallery card: the preview, title and author links, Wear this, like and download counts, and the report and delete
 // steps.
-import { memo, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { memo, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { deleteItem, itemHref, previewUrl, reportItem, userGalleryHref, type GalleryItem } from './gallery-api';
@@ -28,6 +28,34 @@ export interface GalleryCardProps {
   eager?: boolean;
 }
 
+/** A card's icon button that opens a step (Report, Delete), named by its label and the item's title. */
+function StepButton({
+  label,
+  item,
+  hover,
+  icon,
+  onClick,
+}: {
+  label: string;
+  item: GalleryItem;
+  /** The icon's colour under the pointer. */
+  hover: string;
+  icon: ReactNode;
+  onClick: (event: MouseEvent<HTMLButtonElement>) => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 ${hover}`}
+      title={label}
+      aria-label={`${label} ${item.title}`}
+      onClick={onClick}
+    >
+      {icon}
+    </button>
+  );
+}
+
 /** A gallery card. */
 export const GalleryCard = memo(function GalleryCard({
   item: initial,
@@ -50,7 +78,7 @@ export const GalleryCard = memo(function GalleryCard({
     }
   }, [state]);
 
-  const open = (next: () => void) => (event: MouseEvent<HTMLButtonElement>) => {
+  const open = (event: MouseEvent<HTMLButtonElement>, next: () => void) => {
     opener.current = event.currentTarget;
     next();
   };
@@ -134,26 +162,22 @@ export const GalleryCard = memo(function GalleryCard({
           <DownloadLink item={item} onDownload={actions.countDownload} />
           <span className="flex-1" />
           {actions.canReport && (
-            <button
-              type="button"
-              className="rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 hover:text-amber-300"
-              title="Report"
-              aria-label={`Report ${item.title}`}
-              onClick={open(actions.openReport)}
-            >
-              <FlagIcon />
-            </button>
+            <StepButton
+              label="Report"
+              item={item}
+              hover="hover:text-amber-300"
+              icon={<FlagIcon />}
+              onClick={(event) => open(event, actions.openReport)}
+            />
           )}
           {actions.canManage && (
-            <button
-              type="button"
-              className="rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 hover:text-red-300"
-              title="Delete"
-              aria-label={`Delete ${item.title}`}
-              onClick={open(actions.openDelete)}
-            >
-              <TrashIcon />
-            </button>
+            <StepButton
+              label="Delete"
+              item={item}
+              hover="hover:text-red-300"
+              icon={<TrashIcon />}
+              onClick={(event) => open(event, actions.openDelete)}
+            />
           )}
         </div>
       </div>

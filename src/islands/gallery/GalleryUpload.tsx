@@ -24,8 +24,7 @@ import { UploadNotice } from '../shared/UploadNotice';
 import { isHoldingFile, useUploadFlow, type UploadEnd } from '../shared/useUploadFlow';
 import { BackButton } from './BackButton';
 import { itemHref, rememberAlreadyShared } from './gallery-api';
-import { useTags } from './TagChips';
-import { TitleAndTagsFields } from './TitleAndTagsFields';
+import { TitleAndTagsFields, useTitleAndTags } from './TitleAndTagsFields';
 
 /** The gallery's file rules: PNG or GIF up to 500 KB; 14 × 7 is ears, anything else follows the cape rules. */
 export const GALLERY_CHECKS: TextureChecks = {
@@ -46,12 +45,10 @@ export const GALLERY_FAILED_RESET_MS = 3000;
 /** The gallery upload island. */
 export default function GalleryUpload() {
   const user = useStore($user);
-  const tags = useTags();
   const { state, stateRef, pickFile, cancel, upload: send, showMessage } = useUploadFlow(GALLERY_CHECKS);
   // The new (or already existing) texture after uploaded.
   const [result, setResult] = useState<{ hash: string; existing: boolean } | null>(null);
-  const [title, setTitle] = useState('');
-  const [selected, setSelected] = useState<string[]>([]);
+  const { title, selected, fields } = useTitleAndTags();
   const uploadButton = useRef<HTMLButtonElement>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const errorBox = useRef<HTMLDivElement>(null);
@@ -149,16 +146,7 @@ export default function GalleryUpload() {
             />
           )}
 
-          <TitleAndTagsFields
-            title={title}
-            onTitle={setTitle}
-            tags={tags}
-            selected={selected}
-            onSelected={setSelected}
-            busy={busy}
-            placeholder="e.g. Starry night"
-            titleRef={titleInput}
-          />
+          <TitleAndTagsFields {...fields} busy={busy} placeholder="e.g. Starry night" titleRef={titleInput} />
 
           <div className="flex flex-wrap gap-3">
             <button

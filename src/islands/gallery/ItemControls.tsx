@@ -8,6 +8,38 @@ import type { ReportGrounds } from '../../lib/report-rules';
 import type { WearNotice } from './useItemActions';
 import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';
 
+/**
+ * What an action says with its count: on the texture page (`large`) its label and "(3 likes)", on a card only the
+ * number, with its noun for screen readers.
+ */
+function ActionCount({
+  label,
+  count,
+  noun,
+  testId,
+  large,
+}: {
+  label: string;
+  count: number;
+  noun: string;
+  testId: string;
+  large: boolean;
+}) {
+  return large ? (
+    <>
+      {label}{' '}
+      <span className="font-normal opacity-80">
+        (<span data-testid={testId}>{formatCount(count)}</span> {plural(count, noun)})
+      </span>
+    </>
+  ) : (
+    <>
+      <span data-testid={testId}>{formatCount(count)}</span>
+      <span className="sr-only">{plural(count, noun)}</span>
+    </>
+  );
+}
+
 /** The like toggle with the like count (pressed when the viewer likes the item). */
 export function LikeButton({
   item,
@@ -34,20 +66,13 @@ export function LikeButton({
       className={`inline-flex items-center gap-1.5 rounded-lg font-semibold transition-colors ${large ? 'px-4 py-2' : 'px-2 py-1 text-sm'} ${colours}`}
     >
       <HeartIcon filled={liked} className={large ? 'h-5 w-5' : 'h-4 w-4'} />
-      {large ? (
-        <>
-          {liked ? 'Liked' : 'Like'}{' '}
-          <span className="font-normal opacity-80">
-            (<span data-testid="like-count">{formatCount(item.total_user_likes)}</span>{' '}
-            {plural(item.total_user_likes, 'like')})
-          </span>
-        </>
-      ) : (
-        <>
-          <span data-testid="like-count">{formatCount(item.total_user_likes)}</span>
-          <span className="sr-only">{plural(item.total_user_likes, 'like')}</span>
-        </>
-      )}
+      <ActionCount
+        label={liked ? 'Liked' : 'Like'}
+        count={item.total_user_likes}
+        noun="like"
+        testId="like-count"
+        large={large}
+      />
     </button>
   );
 }
@@ -74,20 +99,7 @@ export function DownloadLink({
       }`}
     >
       <DownloadIcon className={large ? 'h-5 w-5' : 'h-4 w-4'} />
-      {large ? (
-        <>
-          Download{' '}
-          <span className="font-normal opacity-80">
-            (<span data-testid="download-count">{formatCount(item.downloads)}</span>{' '}
-            {plural(item.downloads, 'download')})
-          </span>
-        </>
-      ) : (
-        <>
-          <span data-testid="download-count">{formatCount(item.downloads)}</span>
-          <span className="sr-only">{plural(item.downloads, 'download')}</span>
-        </>
-      )}
+      <ActionCount label="Download" count={item.downloads} noun="download" testId="download-count" large={large} />
     </a>
   );
 }

@@ -1,8 +1,8 @@
 // The title box (character filter, at most 20, with a counter) and tag chips, shared by the upload and edit forms.
-import { useId, type Ref } from 'react';
+import { useId, useState, type Ref } from 'react';
 import { cleanTitle, GALLERY_TITLE_MAX } from '../../lib/gallery-rules';
 import type { Tag } from '../../lib/schemas/types';
-import { TagChips } from './TagChips';
+import { TagChips, useTags } from './TagChips';
 
 /** What the fields show and where their changes go. */
 export interface TitleAndTagsProps {
@@ -15,6 +15,17 @@ export interface TitleAndTagsProps {
   autoFocus?: boolean;
   placeholder?: string;
   titleRef?: Ref<HTMLInputElement>;
+}
+
+/**
+ * The fields' state: the gallery's tags, the title and the chosen tag keys, starting from `initialTitle` and
+ * `initialKeys`; `fields` is what TitleAndTagsFields shows and changes.
+ */
+export function useTitleAndTags(initialTitle = '', initialKeys: string[] = []) {
+  const tags = useTags();
+  const [title, setTitle] = useState(initialTitle);
+  const [selected, setSelected] = useState(initialKeys);
+  return { title, selected, fields: { title, onTitle: setTitle, tags, selected, onSelected: setSelected } };
 }
 
 /** Renders the title and tag fields of a gallery form. */

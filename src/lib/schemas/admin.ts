@@ -102,6 +102,17 @@ const reasonKeySchema = z.string().nullable().meta({
     "The reporter's reason as a key of GET /api/admin/banreasons (what Remove and Ban start from); null when none is listed",
 });
 
+/** What a queued report of either kind says of itself: the reporter's reason and note, and when it was filed. */
+const reportGroundsFields = {
+  reason: z
+    .string()
+    .nullable()
+    .meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
+  reasonKey: reasonKeySchema,
+  note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
+  createdAt: z.number().int(),
+};
+
 /** A row of GET /api/admin/reports/user: the reported textures as PNG data URLs, or null. */
 export const userReportRowSchema = z
   .object({
@@ -111,13 +122,7 @@ export const userReportRowSchema = z
     reported_by_username: z.string(),
     cape: z.string().nullable(),
     ears: z.string().nullable(),
-    reason: z
-      .string()
-      .nullable()
-      .meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
-    reasonKey: reasonKeySchema,
-    note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
-    createdAt: z.number().int(),
+    ...reportGroundsFields,
   })
   .meta({ id: 'UserReportRow' });
 
@@ -139,13 +144,7 @@ export const galleryReportRowSchema = z
     username: z.string(),
     hash: z.string(),
     title: z.string(),
-    reason: z
-      .string()
-      .nullable()
-      .meta({ description: "The reporter's reason; null on reports filed before reasons existed" }),
-    reasonKey: reasonKeySchema,
-    note: z.string().nullable().meta({ description: "The reporter's note, if any" }),
-    createdAt: z.number().int(),
+    ...reportGroundsFields,
   })
   .meta({ id: 'GalleryReportRow' });
 /** GET /api/admin/reports/gallery: a page of the gallery reports. */
