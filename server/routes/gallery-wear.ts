@@ -22,6 +22,7 @@ export async function galleryWearRoutes(instance: FastifyInstance, options: AppC
     {
       config: {
         auth: 'session',
+        oauthScope: 'wardrobe:write',
         rateLimit: perUserRateLimit(
           'gallery-wear',
           options.config.textureUploadsPerTenMinutes,

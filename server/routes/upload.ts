@@ -93,7 +93,7 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
     app.delete(
       `/api/upload-${slot.name}`,
       {
-        config: { auth: 'session' },
+        config: { auth: 'session', oauthScope: 'wardrobe:write' },
         schema: { summary: `Remove the player's ${slot.name}`, response: { 200: uploaded, ...errorResponses } },
       },
       async (request) => {

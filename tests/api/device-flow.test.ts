@@ -139,6 +139,47 @@ describe.each(backends)('the device flow on $name', (backend) => {
     expect(refused.headers.get('www-authenticate')).toContain('insufficient_scope');
   });
 
+  it('takes the cape off and wears a gallery item with a wardrobe:write token; a token for uploads only may do neither', async () => {
+    const author = await loginNewUser(suite.server);
+    const form = new FormData();
+    form.append('title', 'Launcher pick');
+    form.append('tags', JSON.stringify(['cute']));
+    const picture = await solidPng(64, 32, frameColour(970 + colour++));
+    form.append('file', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'texture.png');
+    const shared = await author.jar.sendForm('POST', '/api/gallery/new', form);
+    expect(shared.status, await shared.clone().text()).toBe(201);
+    const item = ((await shared.json()) as { hash: string }).hash;
+
+    const player = await loginNewUser(suite.server);
+    const { tokens: uploadOnly } = await signedIn('textures:upload', player);
+    const { tokens } = await signedIn('wardrobe:write', player);
+    const call = (access: string, method: string, path: string, body?: unknown) =>
+      fetch(`${suite.server.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${access}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+
+    const notAllowed = await call(uploadOnly.access_token, 'POST', '/api/gallery/wear', { hash: item });
+    expect(notAllowed.status).toBe(403);
+    expect(notAllowed.headers.get('www-authenticate')).toContain('scope="wardrobe:write"');
+    expect((await modProfile(suite.server.url, player.uuid)).cape_url).toBeNull();
+
+    const worn = await call(tokens.access_token, 'POST', '/api/gallery/wear', { hash: item });
+    expect(worn.status, await worn.clone().text()).toBe(200);
+    expect(hashOf((await modProfile(suite.server.url, player.uuid)).cape_url)).toBe(item);
+
+    expect((await call(uploadOnly.access_token, 'DELETE', '/api/upload-cape')).status).toBe(403);
+    expect(hashOf((await modProfile(suite.server.url, player.uuid)).cape_url)).toBe(item);
+    const takenOff = await call(tokens.access_token, 'DELETE', '/api/upload-cape');
+    expect(takenOff.status, await takenOff.clone().text()).toBe(200);
+    expect(await takenOff.json()).toEqual({ success: true, cape: null });
+    expect((await modProfile(suite.server.url, player.uuid)).cape_url).toBeNull();
+  });
+
   it('acts for the token’s player only, within its scopes, and never on the cookies sent beside it', async () => {
     const { player, tokens } = await signedIn('textures:upload');
     const other = await loginNewUser(suite.server);
@@ -154,14 +195,20 @@ describe.each(backends)('the device flow on $name', (backend) => {
     expect(hashOf((await modProfile(suite.server.url, player.uuid)).cape_url)).toBe(hash);
     expect((await modProfile(suite.server.url, other.uuid)).cape_url).toBeNull();
 
-    // A route that declares no scope takes no token: removing the cape needs the player's session (and the XSRF
-    // header of a site call, which a call without the site's cookies cannot have: 419).
-    const removal = await fetch(`${suite.server.url}/api/upload-cape`, {
-      method: 'DELETE',
+    // A route that declares no scope takes no token: sharing the cape to the gallery needs the player's session (and
+    // the XSRF header of a site call, which a call without the site's cookies cannot have: 419).
+    const sharing = new FormData();
+    sharing.append('title', 'Not with a token');
+    sharing.append('tags', JSON.stringify(['cute']));
+    sharing.append('file', new Blob([new Uint8Array(cape)], { type: 'image/png' }), 'cape.png');
+    const shared = await fetch(`${suite.server.url}/api/gallery/new`, {
+      method: 'POST',
       headers: { authorization: `Bearer ${tokens.access_token}` },
+      body: sharing,
     });
-    expect(removal.status).toBe(419);
-    expect(hashOf((await modProfile(suite.server.url, player.uuid)).cape_url)).toBe(hash);
+    expect(shared.status).toBe(419);
+    const listed = await other.jar.get(`/api/gallery/${hash}`);
+    expect(listed.status).toBe(404);
   });
 
   it('answers a wrong token 401 invalid_token, a token without the scope 403 insufficient_scope, and no credentials with the challenge', async () => {

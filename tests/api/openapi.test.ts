@@ -189,7 +189,16 @@ describe.each([oneBackend])('API description on $name', (backend) => {
       { session: [], xsrf: [] },
       { appToken: ['textures:upload'] },
     ]);
-    expect(paths['/api/upload-cape']!.delete!.security).toEqual([{ session: [], xsrf: [] }]);
+    // Taking the cape off and wearing a gallery item choose what the player wears: the wardrobe:write scope.
+    for (const [path, method] of [
+      ['/api/upload-cape', 'delete'],
+      ['/api/upload-ears', 'delete'],
+      ['/api/gallery/wear', 'post'],
+    ] as const)
+      expect(paths[path]![method]!.security, `${method} ${path}`).toEqual([
+        { session: [], xsrf: [] },
+        { appToken: ['wardrobe:write'] },
+      ]);
     expect(paths['/oauth/token']!.post!.security).toBeUndefined();
     expect(Object.keys(paths['/oauth/token']!.post!.requestBody!.content)).toEqual([
       'application/x-www-form-urlencoded',
