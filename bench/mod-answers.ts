@@ -38,9 +38,14 @@ import {
   WARMUP_S,
   ZIPF,
 } from './mod-answers/settings.ts';
-import { writePathLists, writePaths } from './mod-answers/paths.ts';
+import { writePathLists, writePaths, type PathLists } from './mod-answers/paths.ts';
 import { appRequestCount, runAll, type BenchCase, type Target } from './mod-answers/load.ts';
-import { fetchBytes, staticNginxConfig, writeStaticFiles } from './mod-answers/static-baseline.ts';
+import {
+  fetchBytes,
+  sameFilesNginxConfig,
+  staticNginxConfig,
+  writeStaticFiles,
+} from './mod-answers/static-baseline.ts';
 import { compareAnswers, printResults } from './mod-answers/report.ts';
 
 /** Runs a command with its output in a log file; resolves with its exit code. */
@@ -63,11 +68,13 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-mod-answers-bench-'
 const started: ChildProcess[] = [];
 let shipped: RunningNginx | undefined;
 let staticNginx: BenchNginx | undefined;
+let sameFilesNginx: BenchNginx | undefined;
 
 /** Stops everything this run started and removes what it made. */
 async function cleanUp(): Promise<void> {
   await shipped?.stop();
   staticNginx?.stop();
+  sameFilesNginx?.stop();
   await Promise.all(started.map(stopProcess));
   fs.rmSync(dir, { recursive: true, force: true });
 }
@@ -173,6 +180,14 @@ try {
   await writeStaticFiles(www, wearers, hashes);
   const staticDir = path.join(dir, 'static');
   staticNginx = await startBenchNginx(staticDir, staticNginxConfig(staticDir, www, PORTS.static), PORTS.static);
+  // nginx serving the answer directory itself from plain locations, with the shipped open-file cache.
+  const sameFilesDir = path.join(dir, 'same-files');
+  fs.mkdirSync(sameFilesDir, { recursive: true });
+  sameFilesNginx = await startBenchNginx(
+    sameFilesDir,
+    sameFilesNginxConfig(sameFilesDir, answersDir, PORTS.sameFiles),
+    PORTS.sameFiles,
+  );
 
   // The node:http and Fastify baselines: a known player's profile as the app answers it (every profile has its length),
   // the mod API's 404 for any other id, and the textures.
@@ -209,7 +224,11 @@ try {
 
   // The paths: known players uniformly, unknown players each new or again and again, each layout, textures, and the
   // mix.
-  const { profiles, unknown, unknownSeen, textures, mix, layoutLists } = writePathLists(dir, wearers, hashes);
+  const { profiles, profilesZipf, unknown, unknownSeen, textures, mix, layoutLists } = writePathLists(
+    dir,
+    wearers,
+    hashes,
+  );
 
   // The app's caches hold every known player and texture, as on a busy server (the straight rounds measure cache hits).
   const warmStart = Date.now();
@@ -243,28 +262,31 @@ try {
       errorLog: () => shipped!.errorLog(),
     },
     static: { name: 'static', port: PORTS.static, parts: [{ label: 'nginx', pids: () => [staticNginx!.pid] }] },
+    sameFiles: {
+      name: 'same files',
+      port: PORTS.sameFiles,
+      parts: [{ label: 'nginx', pids: () => [sameFilesNginx!.pid] }],
+    },
     app: { name: 'app', port: PORTS.app, parts: [{ label: 'app', pids: appPids }] },
     node: { name: 'node', port: PORTS.node, parts: [{ label: 'node', pids: () => [node.child.pid!] }] },
     fastify: { name: 'fastify', port: PORTS.fastify, parts: [{ label: 'fastify', pids: () => [fastify.child.pid!] }] },
   } satisfies Record<string, Target>;
-  const throughNginx = (
-    name: string,
-    title: string,
-    paths: { target: string; baseline: string; notFound: number },
-    max: number,
-  ): BenchCase => ({
+  const throughNginx = (name: string, title: string, paths: PathLists, max: number): BenchCase => ({
     name,
     title,
     runs: [
       { target: targets.shipped, pathsFile: paths.target },
       { target: targets.static, pathsFile: paths.baseline },
+      { target: targets.sameFiles, pathsFile: paths.sameFiles ?? paths.target },
     ],
     goal: { max },
     notFoundShare: paths.notFound,
+    also: targets.sameFiles.name,
   });
   const mixDescription = `${Math.round(UNKNOWN_SHARE * 100)}% unknown (uuids Zipf(${ZIPF}) over ${UNKNOWN_POOL}, names: ${MIX_NAMES}), Zipf(${ZIPF}) over known, ${MIX}`;
   const allCases: BenchCase[] = [
     throughNginx('profile', 'nginx: known /profile/{uuid}', profiles, 1.15),
+    throughNginx('profile-zipf', 'nginx: known /profile/{uuid}, Zipf over the known', profilesZipf, 1.15),
     throughNginx('unknown', 'nginx: unknown /profile/{uuid}, a new one each time', unknown, 1.1),
     throughNginx('unknown-seen', 'nginx: unknown /profile/{uuid}, Zipf over UNKNOWN_POOL', unknownSeen, 1.1),
     throughNginx('still', 'nginx: /capes/{name}.png', layoutLists('still'), 1.15),
@@ -318,7 +340,7 @@ try {
   );
   if (PIN)
     pinTreeToCore(
-      [shipped.child.pid!, staticNginx.pid, app.child.pid!, node.child.pid!, fastify.child.pid!],
+      [shipped.child.pid!, staticNginx.pid, sameFilesNginx.pid, app.child.pid!, node.child.pid!, fastify.child.pid!],
       SERVER_CORE,
     );
   const { rounds: results, appRequests: appRequestsByCase } = await runAll(cases);

@@ -21,7 +21,7 @@ const DURATION_S = Number(process.env.DURATION ?? 4);
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 /** Instructions per request under valgrind's callgrind instead of CPU time (one run per target). */
 const CALLGRIND = process.env.CALLGRIND === '1';
-/** Unless PIN=0, both nginx run on core 1 and wrk on core 0 (as in bench/scale-out.ts). */
+/** Unless PIN=0, both nginx run on core 1 and wrk on core 0 (as in bench/mod-answers.ts). */
 const PIN = process.env.PIN !== '0';
 /**
  * The file baseline listens here, the shipped configuration on the next port (and under callgrind on the one after).

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 /** The nginx binary (Debian package nginx-light); NGINX overrides it. */
 export const NGINX_BINARY = process.env.NGINX ?? '/usr/sbin/nginx';
 
-/** The deploy configuration the tests and the scale-out benchmark run. */
+/** The deploy configuration the tests and the mod answers benchmark run. */
 export const DEPLOY_NGINX_CONFIG = fileURLToPath(new URL('../deploy/nginx/cloakroom.conf', import.meta.url));
 /** What every mod API location includes (the answer directory and the answers' headers). */
 export const DEPLOY_MOD_ANSWER_CONFIG = fileURLToPath(

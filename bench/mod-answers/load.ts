@@ -46,6 +46,8 @@ export interface BenchCase {
   notFoundShare: number;
   /** A second goal: the first target's req/s at least this times the named target's. */
   rpsGoal?: { against: string; min: number };
+  /** Another target the first is compared with, without a goal (a row of its own in the table). */
+  also?: string;
 }
 
 /** The mod API's request count of the app process (every answer, fast path and routes), read from its metrics port. */

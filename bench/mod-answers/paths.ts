@@ -86,11 +86,13 @@ export interface PathLists {
   target: string;
   baseline: string;
   notFound: number;
+  /** The same-files baseline's paths when they may not be the target's (new ids each, for the flood of new ids). */
+  sameFiles?: string;
 }
 
 /**
- * Writes the paths files of every case: known players uniformly, unknown players each new or again and again, each
- * layout, textures, and the mix.
+ * Writes the paths files of every case: known players uniformly and with Zipf popularity, unknown players each new or
+ * again and again, each layout, textures, and the mix.
  */
 export function writePathLists(dir: string, wearers: SeededWearer[], hashes: string[]) {
   const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
@@ -113,10 +115,18 @@ export function writePathLists(dir: string, wearers: SeededWearer[], hashes: str
       const wearer = pick(wearers);
       return [PLAYER_LAYOUTS[layout].path(wearer[PLAYER_LAYOUTS[layout].by]), PLAYER_LAYOUTS[layout].file(wearer.hash)];
     });
-  const unknown = lists('unknown', () => {
-    const urlPath = `/profile/${freshUuid()}`;
-    return [urlPath, `${MISSING_PREFIX}${urlPath}`];
-  });
+  const unknown: PathLists = {
+    ...lists('unknown', () => {
+      const urlPath = `/profile/${freshUuid()}`;
+      return [urlPath, `${MISSING_PREFIX}${urlPath}`];
+    }),
+    // Ids of its own: the target's, once looked up, would be cheaper to look up again.
+    sameFiles: writePaths(
+      dir,
+      'unknown-same-files',
+      Array.from({ length: LIST }, () => `/profile/${freshUuid()}`),
+    ),
+  };
   const unknownPool = Array.from({ length: UNKNOWN_POOL }, () => freshUuid());
   const unknownNames = Array.from({ length: UNKNOWN_POOL }, () => randomName(MIX_NAMES));
   const unknownZipf = zipfSampler(unknownPool.length, ZIPF);
@@ -148,5 +158,9 @@ export function writePathLists(dir: string, wearers: SeededWearer[], hashes: str
     return [layout.path(wearer[layout.by]), layout.file(wearer.hash)];
   });
   const profiles = layoutLists('profile');
-  return { profiles, unknown, unknownSeen, textures, mix, layoutLists };
+  const profilesZipf = lists('profile-zipf', () => {
+    const wearer = wearers[zipf()]!;
+    return [PLAYER_LAYOUTS.profile.path(wearer.uuid), PLAYER_LAYOUTS.profile.file(wearer.hash)];
+  });
+  return { profiles, profilesZipf, unknown, unknownSeen, textures, mix, layoutLists };
 }

@@ -91,24 +91,30 @@ export function printResults(
       `${medianOf(first, (r) => r.p99).toFixed(2)} / ${medianOf(second, (r) => r.p99).toFixed(2)}`,
       shippedCase ? (appRequests === 0 ? '0' : `${thousands(appRequests)} !!`) : '–',
     ]);
-    if (benchCase.rpsGoal) {
-      const other = results.get(benchCase.name)!.get(benchCase.rpsGoal.against)!;
-      const rpsRatio = ratio(first, other, (result) => result.rps);
-      const rpsPass = rpsRatio >= benchCase.rpsGoal.min;
-      allPass &&= rpsPass;
+    // A row of the first target against another of the case's targets.
+    const againstRow = (against: string, title: string, goal: string, ok: string, nginxAlone: boolean) => {
+      const other = results.get(benchCase.name)!.get(against)!;
       rows.push([
-        `${benchCase.title} (req/s)`,
-        `${a} / ${benchCase.rpsGoal.against}`,
+        `${benchCase.title} ${title}`,
+        `${a} / ${against}`,
         `${medianOf(first, (r) => r.cpuUs).toFixed(1)} / ${medianOf(other, (r) => r.cpuUs).toFixed(1)}`,
         `${ratio(first, other, (r) => r.cpuUs).toFixed(2)}×`,
-        `req/s ≥ ${benchCase.rpsGoal.min}×`,
-        rpsPass ? 'yes' : 'NO',
-        '–',
+        goal,
+        ok,
+        nginxAlone ? `${ratio(first, other, (r) => r.cpuPartsUs[0]!).toFixed(2)}×` : '–',
         `${thousands(medianOf(first, (r) => r.rps))} / ${thousands(medianOf(other, (r) => r.rps))}`,
-        `${rpsRatio.toFixed(2)}×`,
+        `${ratio(first, other, (r) => r.rps).toFixed(2)}×`,
         `${medianOf(first, (r) => r.p99).toFixed(2)} / ${medianOf(other, (r) => r.p99).toFixed(2)}`,
         '–',
       ]);
+    };
+    if (benchCase.also) againstRow(benchCase.also, '(same paths)', '–', '–', true);
+    if (benchCase.rpsGoal) {
+      const against = benchCase.rpsGoal.against;
+      const rpsRatio = ratio(first, results.get(benchCase.name)!.get(against)!, (r) => r.rps);
+      const rpsPass = rpsRatio >= benchCase.rpsGoal.min;
+      allPass &&= rpsPass;
+      againstRow(against, '(req/s)', `req/s ≥ ${benchCase.rpsGoal.min}×`, rpsPass ? 'yes' : 'NO', false);
     }
   }
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));

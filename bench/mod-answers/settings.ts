@@ -38,7 +38,7 @@ export const NGINX_WORKERS = Number(process.env.NGINX_WORKERS ?? 1);
  * memory figures alone.
  */
 export const ONLY_CASES = process.env.CASES?.split(',').filter(Boolean);
-/** Unless PIN=0, every server runs on core 1 and wrk on core 0 (as bench/scale-out.ts). */
+/** Unless PIN=0, every server runs on core 1 and wrk on core 0. */
 export const PIN = process.env.PIN !== '0';
 export const SERVER_CORE = 1;
 export const LOAD_CORE = 0;
@@ -50,6 +50,7 @@ export const PORTS = {
   static: BASE_PORT + 3,
   node: BASE_PORT + 4,
   fastify: BASE_PORT + 5,
+  sameFiles: BASE_PORT + 6,
 };
 /** Node with the TypeScript loader, as `npm start` runs the server, without tsx's extra parent process. */
 export const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
