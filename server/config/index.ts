@@ -81,7 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     microsoft: e.MICROSOFT_CLIENT_ID
       ? {
           clientId: e.MICROSOFT_CLIENT_ID,
-          /** The app's client secret (a "Web" app); unset makes it a public client that proves itself with PKCE alone. */
+          /**
+           * The app's client secret (a "Web" app); unset makes it a public client that proves itself with PKCE alone.
+           */
           clientSecret: e.MICROSOFT_CLIENT_SECRET || undefined,
           /** The Microsoft identity platform authority: `<authority>/oauth2/v2.0/authorize` and `/token`. */
           authorityUrl: trimmed(e.MICROSOFT_AUTHORITY_URL),
@@ -149,8 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** How often the server sweeps leftovers (first at start); 0 leaves sweeping to `cloakroom sweep`. */
     sweepIntervalMs: e.SWEEP_INTERVAL_MINUTES * 60_000,
     /**
-     * HTTP server timeouts: for a request's headers, for a whole request, and for an idle kept-alive connection (0 turns
-     * one off).
+     * HTTP server timeouts: for a request's headers, for a whole request, and for an idle kept-alive connection (0
+     * turns one off).
      */
     timeouts: {
       headersMs: e.HEADERS_TIMEOUT_MS,
@@ -166,8 +168,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Items a player's wardrobe keeps; past it, the oldest unworn item goes. */
     wardrobeItems: e.WARDROBE_ITEMS,
     /**
-     * How image jobs (texture processing, creators, previews, GIF builds) are shared: slots, caps, timeout, each player's
-     * share.
+     * How image jobs (texture processing, creators, previews, GIF builds) are shared: slots, caps, timeout, each
+     * player's share.
      */
     imageJobs: {
       concurrency: e.IMAGE_JOB_CONCURRENCY ?? defaultImageJobConcurrency(),
@@ -236,8 +238,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       aiPromptsPerHour: e.AI_PROMPTS_PER_HOUR,
     },
     /**
-     * Where Prometheus reads the metrics: a port of their own (off when unset) and/or /metrics on the main port behind a
-     * bearer key.
+     * Where Prometheus reads the metrics: a port of their own (off when unset) and/or /metrics on the main port behind
+     * a bearer key.
      */
     metrics: {
       /** A port of their own (METRICS_PORT; 0 picks a free one); undefined serves none. */
@@ -250,8 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** How long a SIGTERM waits for requests in flight before it cuts their connections, in ms. */
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     /**
-     * The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin, else
-     * PUBLIC_BASE_URL).
+     * The site's own origin, where the browser returns after a payment (PUBLIC_SITE_URL, else the first site origin,
+     * else PUBLIC_BASE_URL).
      */
     siteUrl,
   };
