@@ -11,7 +11,8 @@ import type { Db } from '../db/database.ts';
 import { rowsPage } from '../db/rows-page.ts';
 import type { Database } from '../db/schema.ts';
 import { setAuthorItemsHidden } from '../gallery/visibility.ts';
-import { PLAYER_TEXTURE_SELECTION, playerTextureHashes, type AssignmentContext } from '../textures/library/assign.ts';
+import type { AssignmentContext } from '../textures/library/assign.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/player-columns.ts';
 import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 

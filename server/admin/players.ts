@@ -5,13 +5,12 @@ import { deleteAccount } from '../accounts/deletion.ts';
 import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
 import {
-  PLAYER_TEXTURE_SELECTION,
-  playerTextureHashes,
   removeFromEveryWearer,
   slotTextures,
   type AssignmentContext,
   type PlayerSlot,
 } from '../textures/library/assign.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/player-columns.ts';
 import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
 import { capeFlagsDetail } from '../../src/lib/audit-labels.ts';
 import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';

@@ -2,7 +2,7 @@
 // were (the hashes are references, so a later change of cape or ears cannot remove the evidence).
 import type { ReportGrounds } from '../../src/lib/report-rules.ts';
 import type { Db } from '../db/database.ts';
-import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/assign.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/player-columns.ts';
 import type { ReferenceCounter } from '../textures/library/texture-library.ts';
 
 /** Why a report was not filed. */

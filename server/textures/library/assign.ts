@@ -8,7 +8,12 @@ import { isPostgres } from '../../db/dialect.ts';
 import type { InvalidationBus } from '../../events/invalidation.ts';
 import type { TextureKind, TextureLibrary } from './texture-library.ts';
 import type { EncodedTexture } from '../pipeline/process.ts';
-import { PLAYER_TEXTURE_COLUMNS, type PlayerTextureColumn } from './player-columns.ts';
+import {
+  PLAYER_TEXTURE_COLUMNS,
+  PLAYER_TEXTURE_SELECTION,
+  playerTextureHashes,
+  type PlayerTextureColumn,
+} from './player-columns.ts';
 import { keepInWardrobe, removeFromEveryWardrobe, type WardrobeOrigin } from './wardrobe-items.ts';
 
 /** A player's texture slots and the user columns each fills: the still image and, for the cape, the animated strip. */
@@ -19,21 +24,6 @@ export const PLAYER_SLOTS = {
 
 /** A player's texture slot. */
 export type PlayerSlot = keyof typeof PLAYER_SLOTS;
-
-/** The texture columns as a query on `users` selects them. */
-export const PLAYER_TEXTURE_SELECTION = PLAYER_TEXTURE_COLUMNS.map((column) => `users.${column}` as const);
-
-/** A player's current texture hashes. */
-export interface PlayerTextureHashes {
-  cape: string | null;
-  capeStrip: string | null;
-  ears: string | null;
-}
-
-/** A player's texture hashes from a users row read with PLAYER_TEXTURE_SELECTION. */
-export function playerTextureHashes(row: Record<PlayerTextureColumn, string | null>): PlayerTextureHashes {
-  return { cape: row.cape_hash, capeStrip: row.cape_strip_hash, ears: row.ears_hash };
-}
 
 /**
  * The hashes a player's slot holds now: its still and, for an animated cape, its strip; null when it is empty or the

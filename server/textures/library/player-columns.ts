@@ -1,5 +1,5 @@
-// The users' columns that refer to textures, and how many players wear a texture: assign.ts writes the columns, and the
-// texture library counts them as references so it never removes a texture a player wears.
+// The users' columns that refer to textures, how a query reads them, and how many players wear a texture: assign.ts
+// writes the columns, and the texture library counts them as references so it never removes a texture a player wears.
 import type { Db } from '../../db/database.ts';
 
 /** Every user column that refers to a texture. */
@@ -7,6 +7,21 @@ export const PLAYER_TEXTURE_COLUMNS = ['cape_hash', 'cape_strip_hash', 'ears_has
 
 /** A user column that refers to a texture. */
 export type PlayerTextureColumn = (typeof PLAYER_TEXTURE_COLUMNS)[number];
+
+/** The texture columns as a query on `users` selects them. */
+export const PLAYER_TEXTURE_SELECTION = PLAYER_TEXTURE_COLUMNS.map((column) => `users.${column}` as const);
+
+/** A player's current texture hashes. */
+export interface PlayerTextureHashes {
+  cape: string | null;
+  capeStrip: string | null;
+  ears: string | null;
+}
+
+/** A player's texture hashes from a users row read with PLAYER_TEXTURE_SELECTION. */
+export function playerTextureHashes(row: Record<PlayerTextureColumn, string | null>): PlayerTextureHashes {
+  return { cape: row.cape_hash, capeStrip: row.cape_strip_hash, ears: row.ears_hash };
+}
 
 /** Counts references to a hash from players' current capes and ears. */
 export async function countPlayerReferences(db: Db, hash: string): Promise<number> {

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, WardrobeSource } from '../../db/schema.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from './player-columns.ts';
 
 /** Where a picture that goes into the wardrobe came from, and its title (a gallery item's; else none). */
 export interface WardrobeOrigin {
@@ -76,7 +77,7 @@ async function dropPastLimit(trx: Transaction<Database>, uuid: string, limit: nu
     .selectFrom('wardrobe_items')
     .select(['id', 'kind', 'hash', 'still_hash', 'title', 'added_at'])
     .where('user_uuid', '=', uuid)
-    .where('hash', 'not in', worn.length > 0 ? worn : [''])
+    .$if(worn.length > 0, (query) => query.where('hash', 'not in', worn))
     .orderBy('added_at')
     .orderBy('id')
     .limit(over)
@@ -104,11 +105,12 @@ async function dropPastLimit(trx: Transaction<Database>, uuid: string, limit: nu
 export async function wornPictures(db: Db | Transaction<Database>, uuid: string): Promise<string[]> {
   const row = await db
     .selectFrom('users')
-    .select(['cape_hash', 'cape_strip_hash', 'ears_hash'])
-    .where('uuid', '=', uuid)
+    .select(PLAYER_TEXTURE_SELECTION)
+    .where('users.uuid', '=', uuid)
     .executeTakeFirst();
   if (!row) return [];
-  return [row.cape_strip_hash ?? row.cape_hash, row.ears_hash].filter((hash): hash is string => Boolean(hash));
+  const worn = playerTextureHashes(row);
+  return [worn.capeStrip ?? worn.cape, worn.ears].filter((hash): hash is string => hash !== null);
 }
 
 /**
