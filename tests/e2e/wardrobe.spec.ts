@@ -43,6 +43,39 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(describeViolations(await axeViolations(page))).toBe('');
 }
 
+test('a full wardrobe says which item made room for a new one; one that fails to load says why and loads on Try again', async ({
+  page,
+}) => {
+  await logIn(page, uniqueName('Full'));
+  const cape = await uploadCape(page);
+  // The first answer fails; the next is the real wardrobe, with what a full wardrobe let go (the server side of
+  // letting go is an API test).
+  let failed = false;
+  await page.route('**/api/wardrobe', async (route) => {
+    if (!failed) {
+      failed = true;
+      return route.fulfill({ status: 500, json: { error: 'The wardrobe could not be read: try again.' } });
+    }
+    const answer = await route.fetch();
+    const dropped = {
+      kind: 'cape',
+      title: 'Old Faithful',
+      added_at: Date.UTC(2026, 0, 2, 12),
+      dropped_at: Date.UTC(2026, 10, 20, 12),
+    };
+    return route.fulfill({ response: answer, json: { ...(await answer.json()), dropped } });
+  });
+  await page.goto('/wardrobe');
+  await expect(page.getByRole('alert')).toHaveText('Error: The wardrobe could not be read: try again.');
+  await expect(page.getByTestId('wardrobe-item')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(cardOf(page, cape)).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Your wardrobe was full' })).toHaveText(
+    'Your wardrobe was full, so Old Faithful made room for a new item on 20 Nov 2026.',
+  );
+  await expectAccessible(page);
+});
+
 for (const width of [1280, 390]) {
   test(`at ${width} px: wear, take off and remove in one click each, the mod API following`, async ({ page }) => {
     await logIn(page, uniqueName('Closet'));

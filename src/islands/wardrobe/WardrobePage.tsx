@@ -151,7 +151,7 @@ export default function WardrobePage() {
 
   if (loadError) {
     return (
-      <div className="card" role="alert">
+      <div className="card">
         <ErrorDisplay error={loadError} />
         <button type="button" className="btn-secondary mt-4" onClick={state.reload}>
           Try again
