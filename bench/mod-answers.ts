@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dataDirServerEnv } from '../support/app-process.ts';
-import { requireNginx, startNginx, type RunningNginx } from '../support/nginx.ts';
+import { requireNginx, startNginx, WITH_OPEN_FILES, type RunningNginx } from '../support/nginx.ts';
 import { startBenchNginx, type BenchNginx } from './baseline-nginx.ts';
 import { makeCapes, seed } from './mod-seed.ts';
 import { pinTreeToCore, ROOT, rssMb, startProcess, stopProcess } from './processes.ts';
@@ -187,6 +187,7 @@ try {
     sameFilesDir,
     sameFilesNginxConfig(sameFilesDir, answersDir, PORTS.sameFiles),
     PORTS.sameFiles,
+    WITH_OPEN_FILES,
   );
 
   // The node:http and Fastify baselines: a known player's profile as the app answers it (every profile has its length),

@@ -139,6 +139,9 @@ ${deployServerBlock(setup)}
  */
 const RAISE_OPEN_FILES = 'ulimit -n 65536 2> /dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"';
 
+/** The command words that run what follows them with the open files the install note asks for (RAISE_OPEN_FILES). */
+export const WITH_OPEN_FILES = ['sh', '-c', RAISE_OPEN_FILES];
+
 /** A running nginx: its address, the process, and how to stop it. */
 export interface RunningNginx {
   url: string;
@@ -172,7 +175,9 @@ export async function startNginx(setup: NginxSetup): Promise<RunningNginx> {
   });
   if (check.code !== 0) throw new Error(`nginx -t refused the generated configuration ${config}:\n${check.output}`);
 
-  const child = spawn('sh', ['-c', RAISE_OPEN_FILES, NGINX_BINARY, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(WITH_OPEN_FILES[0]!, [...WITH_OPEN_FILES.slice(1), NGINX_BINARY, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = `http://127.0.0.1:${setup.port}`;
