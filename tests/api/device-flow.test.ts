@@ -17,7 +17,7 @@ import {
   serverAtItsAddress,
   uploadCapeWithToken,
 } from '../helpers/device-flow.ts';
-import { TEXTURE_URL } from '../helpers/gallery.ts';
+import { galleryForm, TEXTURE_URL } from '../helpers/gallery.ts';
 import { modProfile } from '../helpers/mod-profile.ts';
 import { loginNewUser, newBrowser, type LoggedIn } from '../helpers/server.ts';
 
@@ -141,11 +141,8 @@ describe.each(backends)('the device flow on $name', (backend) => {
 
   it('takes the cape off and wears a gallery item with a wardrobe:write token; a token for uploads only may do neither', async () => {
     const author = await loginNewUser(suite.server);
-    const form = new FormData();
-    form.append('title', 'Launcher pick');
-    form.append('tags', JSON.stringify(['cute']));
     const picture = await solidPng(64, 32, frameColour(970 + colour++));
-    form.append('file', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'texture.png');
+    const form = galleryForm({ title: 'Launcher pick', tags: ['cute'], file: picture });
     const shared = await author.jar.sendForm('POST', '/api/gallery/new', form);
     expect(shared.status, await shared.clone().text()).toBe(201);
     const item = ((await shared.json()) as { hash: string }).hash;
@@ -197,14 +194,10 @@ describe.each(backends)('the device flow on $name', (backend) => {
 
     // A route that declares no scope takes no token: sharing the cape to the gallery needs the player's session (and
     // the XSRF header of a site call, which a call without the site's cookies cannot have: 419).
-    const sharing = new FormData();
-    sharing.append('title', 'Not with a token');
-    sharing.append('tags', JSON.stringify(['cute']));
-    sharing.append('file', new Blob([new Uint8Array(cape)], { type: 'image/png' }), 'cape.png');
     const shared = await fetch(`${suite.server.url}/api/gallery/new`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.access_token}` },
-      body: sharing,
+      body: galleryForm({ title: 'Not with a token', tags: ['cute'], file: cape }),
     });
     expect(shared.status).toBe(419);
     const listed = await other.jar.get(`/api/gallery/${hash}`);

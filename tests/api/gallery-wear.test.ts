@@ -5,7 +5,7 @@ import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { backends } from '../../support/backends.ts';
 import { animatedGif, frameColour, solidPng } from '../../support/textures.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { TEXTURE_URL } from '../helpers/gallery.ts';
+import { galleryForm, TEXTURE_URL } from '../helpers/gallery.ts';
 import { modProfile } from '../helpers/mod-profile.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 
@@ -26,14 +26,7 @@ describe.each(backends)('wearing a gallery item on $name', (backend) => {
 
   /** Shares a picture to the gallery (as the author unless `by` is given); returns the item's hash. */
   async function share(file: Buffer, type = 'image/png', by = author): Promise<string> {
-    const form = new FormData();
-    form.append('title', 'Wear me');
-    form.append('tags', JSON.stringify(['cute']));
-    form.append(
-      'file',
-      new Blob([new Uint8Array(file)], { type }),
-      type === 'image/gif' ? 'texture.gif' : 'texture.png',
-    );
+    const form = galleryForm({ title: 'Wear me', tags: ['cute'], file, type });
     const response = await by.jar.sendForm('POST', '/api/gallery/new', form);
     expect(response.status, await response.clone().text()).toBe(201);
     return ((await response.json()) as { hash: string }).hash;

@@ -6,7 +6,7 @@ import { wardrobeMessages } from '../../src/lib/wardrobe-rules.ts';
 import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { TEXTURE_URL } from '../helpers/gallery.ts';
+import { galleryForm, TEXTURE_URL } from '../helpers/gallery.ts';
 import { modProfile } from '../helpers/mod-profile.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../helpers/server.ts';
 
@@ -70,13 +70,7 @@ describe.each(backends)('the wardrobe on $name', (backend) => {
     const shared = await admin.jar.sendForm(
       'POST',
       '/api/gallery/new',
-      (() => {
-        const form = new FormData();
-        form.append('title', 'Fox ears');
-        form.append('tags', JSON.stringify(['cute']));
-        form.append('file', new Blob([new Uint8Array(earsPicture)], { type: 'image/png' }), 'ears.png');
-        return form;
-      })(),
+      galleryForm({ title: 'Fox ears', tags: ['cute'], file: earsPicture }),
     );
     expect(shared.status, await shared.clone().text()).toBe(201);
     const ears = ((await shared.json()) as { hash: string }).hash;

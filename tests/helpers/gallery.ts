@@ -49,6 +49,33 @@ export function errorText(body: Record<string, unknown>): unknown {
  * Gives a gallery describe block its server on a backend (generous login and upload limits) and the helpers that work
  * on it.
  */
+/** The fields of the gallery upload form (POST /api/gallery/new). */
+export interface GalleryFormFields {
+  title?: string;
+  /** Sent as JSON unless a string. */
+  tags?: string[] | string;
+  file?: Buffer;
+  /** The file's type, image/png unless given. */
+  type?: string;
+}
+
+/** The gallery upload form; any of title, tags and file may be left out. */
+export function galleryForm(fields: GalleryFormFields): FormData {
+  const form = new FormData();
+  if (fields.title !== undefined) form.append('title', fields.title);
+  if (fields.tags !== undefined)
+    form.append('tags', typeof fields.tags === 'string' ? fields.tags : JSON.stringify(fields.tags));
+  if (fields.file) {
+    const type = fields.type ?? 'image/png';
+    form.append(
+      'file',
+      new Blob([new Uint8Array(fields.file)], { type }),
+      type === 'image/gif' ? 'texture.gif' : 'texture.png',
+    );
+  }
+  return form;
+}
+
 export function gallerySuite(backend: Backend) {
   const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000', GALLERY_UPLOADS_PER_10_MINUTES: '1000' });
   let colour = 0;
@@ -69,24 +96,8 @@ export function gallerySuite(backend: Backend) {
   }
 
   /** Sends the gallery upload form; any of title, tags (sent as JSON unless a string) and file may be left out. */
-  function sendNew(
-    jar: CookieJar,
-    fields: { title?: string; tags?: string[] | string; file?: Buffer; type?: string },
-    options: { xsrf?: boolean } = {},
-  ) {
-    const form = new FormData();
-    if (fields.title !== undefined) form.append('title', fields.title);
-    if (fields.tags !== undefined)
-      form.append('tags', typeof fields.tags === 'string' ? fields.tags : JSON.stringify(fields.tags));
-    if (fields.file) {
-      const type = fields.type ?? 'image/png';
-      form.append(
-        'file',
-        new Blob([new Uint8Array(fields.file)], { type }),
-        type === 'image/gif' ? 'texture.gif' : 'texture.png',
-      );
-    }
-    return jar.sendForm('POST', '/api/gallery/new', form, options);
+  function sendNew(jar: CookieJar, fields: GalleryFormFields, options: { xsrf?: boolean } = {}) {
+    return jar.sendForm('POST', '/api/gallery/new', galleryForm(fields), options);
   }
 
   /** Uploads a texture that must be accepted as new (201); returns its hash. */
