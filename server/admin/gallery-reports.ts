@@ -4,10 +4,9 @@
 import type { Transaction } from 'kysely';
 import { rowsPage } from '../db/rows-page.ts';
 import type { Database } from '../db/schema.ts';
-import { deleteGalleryItems } from '../gallery/items.ts';
-import { removeFromEveryWearer, type AssignmentContext } from '../textures/library/assign.ts';
-import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
-import { recordAdminAction, removalDetail, type AdminAction, type Moderator } from '../audit/record.ts';
+import type { AssignmentContext } from '../textures/library/assign.ts';
+import { recordAdminAction, type AdminAction, type Moderator } from '../audit/record.ts';
+import { removePictures, type RemovalContext } from './picture-removal.ts';
 import { auditThumbnail } from './audit-thumbnail.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
 import { listedReasonKey, reportReasonText } from '../../src/lib/report-rules.ts';
@@ -73,12 +72,12 @@ export async function galleryReportPage(
  * when done.
  */
 export async function answerGalleryReport(
-  context: AssignmentContext & BlocklistContext,
+  context: RemovalContext,
   moderator: Moderator,
   answer: { id: number; action: GalleryReportAction; reasonKey: string | null },
   now = Date.now(),
 ): Promise<UserReportRefusal | null> {
-  const { db, library } = context;
+  const { db } = context;
   const report = await db
     .selectFrom('gallery_reports')
     .innerJoin('gallery_items', 'gallery_items.hash', 'gallery_reports.hash')
@@ -99,9 +98,11 @@ export async function answerGalleryReport(
     targetHash: report.hash,
     reason: answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null,
     detail: `report ${answer.id}`,
-    thumbnail: await auditThumbnail(context, report.hash),
   };
-  const audit = (trx: Transaction<Database>) => recordAdminAction(trx, moderator, action, now);
+  // IGNORE and WHITELIST write their audit row here (a removal writes its own), with the picture's thumbnail.
+  const thumbnail =
+    answer.action === 'IGNORE' || answer.action === 'WHITELIST' ? await auditThumbnail(context, report.hash) : null;
+  const audit = (trx: Transaction<Database>) => recordAdminAction(trx, moderator, { ...action, thumbnail }, now);
   if (answer.action === 'IGNORE') {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('gallery_reports').where('id', '=', answer.id).execute();
@@ -114,13 +115,6 @@ export async function answerGalleryReport(
       await audit(trx);
     });
   } else {
-    // Hashed for the blocklist first: image work that fails leaves the author unbanned and the texture in place.
-    const block = await prepareBlocklisting(
-      context,
-      [{ hash: report.hash, stripHash: report.strip_hash }],
-      { reason: action.reason!, adminUuid: moderator.uuid },
-      now,
-    );
     if (answer.action === 'BAN') {
       const refusal = await banPlayer(
         context,
@@ -132,21 +126,16 @@ export async function answerGalleryReport(
     }
     // The reported texture goes (with its reports) whether the author is banned too or not, and off every player
     // wearing it.
-    const released = await removeFromEveryWearer(
+    await removePictures(
       context,
-      [report.hash, report.strip_hash],
-      async (trx, playersWhoLostIt) => {
-        await recordAdminAction(
-          trx,
-          moderator,
-          { ...action, detail: removalDetail(playersWhoLostIt, action.detail!) },
-          now,
-        );
-        await block(trx);
+      moderator,
+      {
+        pictures: [{ hash: report.hash, stripHash: report.strip_hash }],
+        audit: { action: action.action, target: action.target, detail: action.detail },
+        reason: action.reason!,
       },
-      (step) => deleteGalleryItems(db, [report.hash], step),
+      now,
     );
-    await library.release(released);
   }
   return null;
 }

@@ -4,18 +4,12 @@
 import { deleteAccount } from '../accounts/deletion.ts';
 import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import {
-  removeFromEveryWearer,
-  slotTextures,
-  type AssignmentContext,
-  type PlayerSlot,
-} from '../textures/library/assign.ts';
+import { slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
 import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/player-columns.ts';
-import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
 import { capeFlagsDetail } from '../../src/lib/audit-labels.ts';
-import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
-import { auditThumbnail } from './audit-thumbnail.ts';
+import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import { evidenceDataUrl } from './evidence.ts';
+import { removePictures, type RemovalContext } from './picture-removal.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import type { PremiumItem } from '../../src/lib/premium.ts';
 import {
@@ -109,7 +103,7 @@ export type TextureRemovalRefusal = 'unknown' | 'nothing';
  * blocklist, audited with how many players lost it; answers that count, or why nothing was done (then no audit row).
  */
 export async function removePlayerTexture(
-  context: AssignmentContext & BlocklistContext,
+  context: RemovalContext,
   moderator: Moderator,
   uuid: string,
   slot: PlayerSlot,
@@ -118,25 +112,11 @@ export async function removePlayerTexture(
   if (!player) return 'unknown';
   const worn = await slotTextures(context.db, uuid, slot);
   if (!worn) return 'nothing';
-  const block = await prepareBlocklisting(context, [worn], {
+  return removePictures(context, moderator, {
+    pictures: [worn],
+    audit: { action: slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE', target: player },
     reason: EDIT_USER_REMOVAL_REASON,
-    adminUuid: moderator.uuid,
   });
-  const thumbnail = await auditThumbnail(context, worn.hash);
-  let players = 0;
-  await removeFromEveryWearer(context, [worn.hash, worn.stripHash], async (trx, playersWhoLostIt) => {
-    players = playersWhoLostIt;
-    const action = slot === 'cape' ? 'CAPE_DELETE' : 'EARS_DELETE';
-    await recordAdminAction(trx, moderator, {
-      action,
-      target: player,
-      targetHash: worn.hash,
-      thumbnail,
-      detail: removalDetail(playersWhoLostIt),
-    });
-    await block(trx);
-  });
-  return { players };
 }
 
 /** Drops every process's cached profile of a player (audited); false for an unknown player. */

@@ -3,9 +3,9 @@
 // puts the reported textures on the blocklist in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { removeFromEveryWearer, type AssignmentContext } from '../textures/library/assign.ts';
-import { prepareBlocklisting, type BlocklistContext } from '../textures/library/blocklist.ts';
-import { recordAdminAction, removalDetail, type Moderator } from '../audit/record.ts';
+import type { AssignmentContext } from '../textures/library/assign.ts';
+import { recordAdminAction, type Moderator } from '../audit/record.ts';
+import { removePictures, type RemovalContext } from './picture-removal.ts';
 import { auditThumbnail } from './audit-thumbnail.ts';
 import { evidenceDataUrl } from './evidence.ts';
 import { BAN_REASONS } from '../../src/lib/ban-reasons.ts';
@@ -77,7 +77,7 @@ export async function openUserReports(context: AssignmentContext): Promise<Queue
  * when done.
  */
 export async function answerUserReport(
-  context: AssignmentContext & BlocklistContext,
+  context: RemovalContext,
   moderator: Moderator,
   answer: { id: number; action: UserReportAction; reasonKey: string | null },
   now = Date.now(),
@@ -108,19 +108,9 @@ export async function answerUserReport(
   }
   const reason = answer.reasonKey ? BAN_REASONS[answer.reasonKey]! : null;
   const target = { uuid: report.user_uuid, username: report.username };
-  // REMOVE judges the reported textures: they go on the blocklist even when the player has changed them since.
-  const reported = [
-    ...(report.cape_hash ? [{ hash: report.cape_hash, stripHash: report.cape_strip_hash }] : []),
-    ...(report.ears_hash ? [{ hash: report.ears_hash }] : []),
-  ];
-  const block =
-    answer.action === 'REMOVE'
-      ? await prepareBlocklisting(context, reported, { reason: reason!, adminUuid: moderator.uuid }, now)
-      : null;
-  // The audit row shows the reported cape (or the ears, when no cape was reported).
-  const targetHash = report.cape_hash ?? report.ears_hash;
-  const thumbnail = await auditThumbnail(context, targetHash);
-  const close = async (trx: Transaction<Database>, playersWhoLostIt: number) => {
+  const action = `USER_REPORT_${answer.action}`;
+  const detail = `report ${answer.id}`;
+  const close = async (trx: Transaction<Database>) => {
     const closed = await trx
       .updateTable('user_reports')
       .set({ resolved_at: now, resolved_by: moderator.uuid, resolution: answer.action })
@@ -129,21 +119,30 @@ export async function answerUserReport(
       .executeTakeFirst();
     // Another moderator answered it meanwhile: undo this answer's changes.
     if (Number(closed.numUpdatedRows) === 0) throw new ReportAnsweredMeanwhile();
-    const detail =
-      answer.action === 'REMOVE' ? removalDetail(playersWhoLostIt, `report ${answer.id}`) : `report ${answer.id}`;
-    await recordAdminAction(
-      trx,
-      moderator,
-      { action: `USER_REPORT_${answer.action}`, target, targetHash, thumbnail, reason, detail },
-      now,
-    );
-    await block?.(trx);
   };
-  // REMOVE takes what was reported off every player wearing it, the reported player too if they still do.
   try {
-    if (answer.action === 'REMOVE')
-      await removeFromEveryWearer(context, [report.cape_hash, report.cape_strip_hash, report.ears_hash], close);
-    else await db.transaction().execute((trx) => close(trx, 0));
+    if (answer.action === 'REMOVE') {
+      // REMOVE judges the reported textures: they go on the blocklist, and off every player wearing them (the reported
+      // player too if they still do), even when the player has changed them since. The audit row shows the reported
+      // cape (or the ears, when no cape was reported).
+      const pictures = [
+        ...(report.cape_hash ? [{ hash: report.cape_hash, stripHash: report.cape_strip_hash }] : []),
+        ...(report.ears_hash ? [{ hash: report.ears_hash }] : []),
+      ];
+      await removePictures(
+        context,
+        moderator,
+        { pictures, audit: { action, target, detail }, reason: reason!, alsoInTransaction: close },
+        now,
+      );
+    } else {
+      const thumbnail = await auditThumbnail(context, report.cape_hash ?? report.ears_hash);
+      const targetHash = report.cape_hash ?? report.ears_hash;
+      await db.transaction().execute(async (trx) => {
+        await close(trx);
+        await recordAdminAction(trx, moderator, { action, target, targetHash, thumbnail, reason, detail }, now);
+      });
+    }
   } catch (error) {
     if (error instanceof ReportAnsweredMeanwhile) return 'gone';
     throw error;

@@ -55,7 +55,8 @@ export const TEXTURE_SETTINGS = {
     },
     TEXTURE_UPLOADS_PER_10_MINUTES: {
       schema: z.coerce.number().int().positive().default(20),
-      description: 'cape uploads, and separately ears uploads, per user per 10 minutes (then 429)',
+      description:
+        "texture changes per player per 10 minutes, all together (then 429): cape and ears uploads, take-offs, the wardrobe's wear, take-off and remove, Wear this and wearing a made cape",
     },
     WARDROBE_ITEMS: {
       schema: z.coerce.number().int().positive().default(30),

@@ -135,7 +135,9 @@ export class Creations {
     now: number,
   ): Promise<Made | Refused> {
     const cached = this.cache.get(key);
-    if (cached && cached.expires > now && (await this.isStored(cached.creation.hash))) {
+    // A kept creation is answered again only while it may be served: one a moderator removed is made again, and the
+    // blocklist then refuses it.
+    if (cached && cached.expires > now && (await this.context.library.servable(cached.creation.hash))) {
       this.stats.hits += 1;
       this.cache.delete(key);
       this.cache.set(key, cached);
@@ -157,18 +159,13 @@ export class Creations {
 
   /**
    * The stored 320 x 180 preview of a creation (rendered again if it was lost, as the image work of `viewer`, the
-   * player asking), or null when the creation is gone.
+   * player asking), or null when the creation is gone or may not be served (a moderator removed the picture); with
+   * `evidence` (a moderator's view of a hidden gallery item), whether it may be served or not.
    */
-  preview(hash: string, viewer: string): Promise<Buffer | null> {
-    return this.context.library.derived(hash, 'preview', (bytes) =>
-      this.context.imageJobs.run('capePreview', bytes, viewer),
-    );
-  }
-
-  private async isStored(hash: string): Promise<boolean> {
-    return Boolean(
-      await this.context.db.selectFrom('textures').select('hash').where('hash', '=', hash).executeTakeFirst(),
-    );
+  preview(hash: string, viewer: string, evidence: boolean): Promise<Buffer | null> {
+    const build = (bytes: Buffer) => this.context.imageJobs.run('capePreview', bytes, viewer);
+    const { library } = this.context;
+    return evidence ? library.derived(hash, 'preview', build) : library.readDerived(hash, 'preview', build);
   }
 
   private remember(key: string, creation: StoredCreation, now: number): void {

@@ -24,7 +24,8 @@ export interface UsersTable {
   /** When the player last logged in (null before their first login). */
   last_login_at: number | null;
   /**
-   * The second the player's mod API answers last changed (strictly increasing per player): their answer files' time.
+   * The second the player's mod API answers last changed (strictly increasing per player, never past the clock): their
+   * answer files' time.
    */
   answers_at: number | null;
 }

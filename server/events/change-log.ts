@@ -1,7 +1,8 @@
 // The mod API's change log: every change to a player's or a texture's answers gets a number, so a process that missed
 // change notices (a Redis outage, a restart, a host that was down) catches up from the database. A player's change also
-// moves their answers' version second (users.answers_at) on, strictly: the time every host gives their answer files.
-import { sql } from 'kysely';
+// moves their answers' version second (users.answers_at) on, strictly and never past the clock: the time every host
+// gives their answer files.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/database.ts';
 import { isPlayerUuid } from '../../src/lib/ids.ts';
 
@@ -19,23 +20,45 @@ export interface LoggedChange {
 export const CHANGE_LOG_KEEP_MS = 7 * 24 * 60 * 60_000;
 
 /** Logs a change to a subject's answers (a player's: their version second moves on) and resolves to its number. */
-export async function recordChange(db: Db, subject: string, now = Date.now()): Promise<number> {
-  if (isPlayerUuid(subject)) {
-    const second = Math.floor(now / 1000);
-    await db
-      .updateTable('users')
-      .set({
-        answers_at: sql<number>`CASE WHEN answers_at IS NULL OR answers_at < ${second} THEN ${second} ELSE answers_at + 1 END`,
-      })
-      .where('uuid', '=', subject)
-      .execute();
-  }
+export async function recordChange(db: Db, subject: string): Promise<number> {
+  if (isPlayerUuid(subject)) await moveAnswersSecond(db, subject);
   const row = await db
     .insertInto('mod_changes')
-    .values({ subject, created_at: now })
+    .values({ subject, created_at: Date.now() })
     .returning('seq')
     .executeTakeFirstOrThrow();
   return Number(row.seq);
+}
+
+/**
+ * Moves a player's answers second on to the clock's second. It moves strictly (nginx's ETag of an answer file is its
+ * time and size, so two versions must never share a second) and never past the clock (an answer's Last-Modified is
+ * never later than the moment it was made): a second change within one second waits for the next second. A second
+ * further ahead than that (written by a host whose clock runs fast) moves on by one, so no file goes back in time.
+ */
+async function moveAnswersSecond(db: Db, uuid: string): Promise<void> {
+  for (;;) {
+    const now = Date.now();
+    const second = Math.floor(now / 1000);
+    const moved = await db
+      .updateTable('users')
+      .set({ answers_at: second })
+      .where('uuid', '=', uuid)
+      .where((eb) => eb.or([eb('answers_at', 'is', null), eb('answers_at', '<', second)]))
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) > 0) return;
+    const player = await db.selectFrom('users').select('answers_at').where('uuid', '=', uuid).executeTakeFirst();
+    if (!player || player.answers_at === null) return;
+    if (player.answers_at > second + 1) {
+      await db
+        .updateTable('users')
+        .set((eb) => ({ answers_at: eb('answers_at', '+', 1) }))
+        .where('uuid', '=', uuid)
+        .execute();
+      return;
+    }
+    await sleep(Math.max(0, (player.answers_at + 1) * 1000 - now));
+  }
 }
 
 /** The changes after `seq`, oldest first, at most `limit`. */

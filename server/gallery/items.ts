@@ -1,5 +1,5 @@
 // Gallery writes: new items, edits, deletion, likes, downloads and reports; counters move in the same transaction.
-import type { Transaction } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool, Transaction } from 'kysely';
 import type { ReportGrounds } from '../../src/lib/report-rules.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -137,46 +137,64 @@ export async function deleteGalleryItems(
   if (hashes.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     await alsoInTransaction?.(trx);
-    const items = await trx
-      .selectFrom('gallery_items')
-      .select(['hash', 'strip_hash', 'type', 'hidden'])
-      .where('hash', 'in', hashes)
-      .$if(isPostgres(db), (query) => query.forUpdate())
-      .execute();
-    if (items.length === 0) return [];
-    const tags = await trx
-      .selectFrom('gallery_tags')
-      .select(['hash', 'tag_key'])
-      .where(
-        'hash',
-        'in',
-        items.map((item) => item.hash),
-      )
-      .execute();
-    const removed = await trx
-      .deleteFrom('gallery_items')
-      .where(
-        'hash',
-        'in',
-        items.map((item) => item.hash),
-      )
-      .returning('hash')
-      .execute();
-    const removedHashes = new Set(removed.map((row) => row.hash));
-    // A hidden item (banned author) left the counters when it was hidden.
-    for (const item of items.filter((candidate) => removedHashes.has(candidate.hash) && candidate.hidden === 0)) {
-      await adjustCounters(
-        trx,
-        item.type,
-        tags.filter((tag) => tag.hash === item.hash).map((tag) => tag.tag_key),
-        -1,
-      );
-    }
-    return items
-      .filter((item) => removedHashes.has(item.hash))
-      .flatMap((item) => [item.hash, item.strip_hash])
-      .filter((hash): hash is string => Boolean(hash));
+    return deleteItemsWhere(trx, (eb) => eb('hash', 'in', hashes));
   });
+}
+
+/**
+ * Removes every item that shows one of `pictures` (as its picture or its strip) inside the caller's transaction (a
+ * moderator's removal of those pictures), with its tags, likes and reports, moving the counters of the listed ones;
+ * returns the texture hashes of the items it removed.
+ */
+export async function deleteItemsShowing(trx: Transaction<Database>, pictures: string[]): Promise<string[]> {
+  if (pictures.length === 0) return [];
+  return deleteItemsWhere(trx, (eb) => eb.or([eb('hash', 'in', pictures), eb('strip_hash', 'in', pictures)]));
+}
+
+/** Removes the items `which` selects (rows locked on PostgreSQL) and moves the counters; their texture hashes. */
+async function deleteItemsWhere(
+  trx: Transaction<Database>,
+  which: (eb: ExpressionBuilder<Database, 'gallery_items'>) => Expression<SqlBool>,
+): Promise<string[]> {
+  const items = await trx
+    .selectFrom('gallery_items')
+    .select(['hash', 'strip_hash', 'type', 'hidden'])
+    .where(which)
+    .$if(isPostgres(trx), (query) => query.forUpdate())
+    .execute();
+  if (items.length === 0) return [];
+  const tags = await trx
+    .selectFrom('gallery_tags')
+    .select(['hash', 'tag_key'])
+    .where(
+      'hash',
+      'in',
+      items.map((item) => item.hash),
+    )
+    .execute();
+  const removed = await trx
+    .deleteFrom('gallery_items')
+    .where(
+      'hash',
+      'in',
+      items.map((item) => item.hash),
+    )
+    .returning('hash')
+    .execute();
+  const removedHashes = new Set(removed.map((row) => row.hash));
+  // A hidden item (banned author) left the counters when it was hidden.
+  for (const item of items.filter((candidate) => removedHashes.has(candidate.hash) && candidate.hidden === 0)) {
+    await adjustCounters(
+      trx,
+      item.type,
+      tags.filter((tag) => tag.hash === item.hash).map((tag) => tag.tag_key),
+      -1,
+    );
+  }
+  return items
+    .filter((item) => removedHashes.has(item.hash))
+    .flatMap((item) => [item.hash, item.strip_hash])
+    .filter((hash): hash is string => Boolean(hash));
 }
 
 /** The hashes of every item an author uploaded. */

@@ -6,7 +6,8 @@ import { HttpError } from './errors.ts';
 
 /**
  * The status of each reason: a file over the size limit is 413, the site's limits on image work 429 (the player's
- * share) or 503 (the site is busy, or the picture took too long), anything else about the picture or the form 422.
+ * share) or 503 (the site is busy, or the picture took too long), what is worn gone meanwhile 404, anything else about
+ * the picture or the form 422.
  */
 const REFUSAL_STATUS: Record<RefusalReason, number> = {
   no_file: 422,
@@ -22,6 +23,7 @@ const REFUSAL_STATUS: Record<RefusalReason, number> = {
   rate_limited: 429,
   busy: 503,
   timed_out: 503,
+  gone: 404,
 };
 
 /**

@@ -25,6 +25,21 @@ export function perUserRateLimit(
   };
 }
 
+/** How long the budget of a player's texture changes runs. */
+const TEXTURE_CHANGE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * A route's `config.rateLimit` on the one budget of a player's texture changes: every call that changes what a player
+ * wears (an upload, a take-off, wearing a wardrobe item, a gallery item or a made cape, a wardrobe change) counts
+ * against the same `max` per 10 minutes; past it, 429 with the route's `message` (and `onLimited` is told).
+ */
+export function textureChangeRateLimit(max: number, message: string, onLimited?: () => void) {
+  return {
+    ...perUserRateLimit('texture-change', max, TEXTURE_CHANGE_WINDOW_MS, message, onLimited),
+    groupId: 'texture-change',
+  };
+}
+
 /**
  * A route's `config.rateLimit` allowing `max` calls per `timeWindowMs` from each client address (callers with no
  * session, such as payment providers), counted under `name`; past it, 429 with `message`.

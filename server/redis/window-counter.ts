@@ -104,10 +104,14 @@ export function rateLimitStore(counter: WindowCounter) {
       );
     }
 
-    // The plugin passes the route's merged rate-limit settings, which name the route in `routeInfo`.
+    // The plugin passes the route's merged rate-limit settings, which name the route in `routeInfo`. Routes that name
+    // one `groupId` share one count (one budget over several calls); every other route counts on its own.
     child(routeOptions: object) {
-      const { method, url } = (routeOptions as { routeInfo: { method: string; url: string } }).routeInfo;
-      return new WindowCounterStore(undefined, `rate-limit:${method}${url}:`);
+      const { groupId, routeInfo } = routeOptions as { groupId?: string; routeInfo: { method: string; url: string } };
+      return new WindowCounterStore(
+        undefined,
+        groupId ? `rate-limit:group:${groupId}:` : `rate-limit:${routeInfo.method}${routeInfo.url}:`,
+      );
     }
   };
 }

@@ -8,12 +8,12 @@ import { HttpError } from '../http/errors.ts';
 import { sendRefusal } from '../http/refusal-answer.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { textureUrl } from '../http/texture-url.ts';
-import { perUserRateLimit } from '../http/user-rate-limit.ts';
+import { textureChangeRateLimit } from '../http/user-rate-limit.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
 /**
- * Registers POST /api/gallery/wear, limited per player to TEXTURE_UPLOADS_PER_10_MINUTES wears per 10 minutes (a wear
- * changes the cape as an upload does).
+ * Registers POST /api/gallery/wear, counted against the player's one budget of texture changes
+ * (TEXTURE_UPLOADS_PER_10_MINUTES per 10 minutes, shared with uploads: a wear changes the cape as an upload does).
  */
 export async function galleryWearRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -23,12 +23,7 @@ export async function galleryWearRoutes(instance: FastifyInstance, options: AppC
       config: {
         auth: 'session',
         oauthScope: 'wardrobe:write',
-        rateLimit: perUserRateLimit(
-          'gallery-wear',
-          options.config.textureUploadsPerTenMinutes,
-          10 * 60_000,
-          galleryMessages.tooManyWears,
-        ),
+        rateLimit: textureChangeRateLimit(options.config.textureUploadsPerTenMinutes, galleryMessages.tooManyWears),
       },
       schema: {
         summary: 'Wear a gallery item: its cape or ears become the player’s, as an upload of the same picture would',

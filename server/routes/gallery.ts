@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { successSchema } from '../../src/lib/schemas/common.ts';
 import {
   editResultSchema,
+  galleryDeleteBodySchema,
   galleryEditBodySchema,
   galleryHashBodySchema,
   galleryItemSchema,
@@ -44,6 +45,10 @@ import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { DerivedVariant } from '../textures/library/texture-library.ts';
 import type { AppContext } from '../operations/app-context.ts';
+import { removeGalleryItem } from '../admin/picture-removal.ts';
+import { countPlayersWearing } from '../textures/library/player-columns.ts';
+import { adminMessages } from '../../src/lib/admin-rules.ts';
+import { BAN_REASONS, isBanReason } from '../../src/lib/ban-reasons.ts';
 
 const HASH_PARAM = `^${TEXTURE_HASH_PATTERN}$`;
 const hashParams = z.object({ hash: textureHashSchema });
@@ -72,15 +77,20 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
 
   /**
    * Serves a rendered image, made when the item was added (server/textures/intake/point-item.ts); one of an item added
-   * before that was the rule is rendered once here, as the site's own work, and kept in the blob store.
+   * before that was the rule is rendered once here, as the site's own work, and kept in the blob store. Only a picture
+   * that may be served is, unless the viewer is a moderator looking at the evidence (a banned author's item).
    */
   const sendRendered = async (
     reply: FastifyReply,
     hash: string,
     variant: DerivedVariant,
     render: 'capePreview' | 'earsPreview' | 'textureMap',
+    evidence: boolean,
   ) => {
-    const image = await library.derived(hash, variant, (png) => imageJobs.run(render, png, null));
+    const build = (png: Buffer) => imageJobs.run(render, png, null);
+    const image = evidence
+      ? await library.derived(hash, variant, build)
+      : await library.readDerived(hash, variant, build);
     if (!image) throw noSuchTexture();
     return sendFile(reply.header('cache-control', 'private, max-age=86400'), 'image/png', image);
   };
@@ -157,7 +167,8 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       const user = await requireUser(request);
       const item = await findGalleryItem(db, request.params.hash, user.uuid);
       if (!item) throw noSuchTexture();
-      return item;
+      // Moderators are told how many players a Delete would take the picture off.
+      return user.group.admin ? { ...item, wearers: await countPlayersWearing(db, [item.hash]) } : item;
     },
   );
 
@@ -173,13 +184,10 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     },
     async (request, reply) => {
       // Moderators still see a banned author's item in the gallery report queue.
-      const item = await itemOr404(request.params.hash, seesHiddenItems(await requireUser(request)));
-      return sendRendered(
-        reply,
-        item.hash,
-        'preview',
-        item.type === GALLERY_TYPES.ears ? 'earsPreview' : 'capePreview',
-      );
+      const evidence = seesHiddenItems(await requireUser(request));
+      const item = await itemOr404(request.params.hash, evidence);
+      const render = item.type === GALLERY_TYPES.ears ? 'earsPreview' : 'capePreview';
+      return sendRendered(reply, item.hash, 'preview', render, evidence);
     },
   );
 
@@ -194,8 +202,9 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       },
     },
     async (request, reply) => {
-      const item = await itemOr404(request.params.hash, seesHiddenItems(await requireUser(request)));
-      return sendRendered(reply, item.hash, 'map', 'textureMap');
+      const evidence = seesHiddenItems(await requireUser(request));
+      const item = await itemOr404(request.params.hash, evidence);
+      return sendRendered(reply, item.hash, 'map', 'textureMap', evidence);
     },
   );
 
@@ -229,8 +238,8 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       // An animated item downloads as a GIF, built once per strip (as the first downloader's image work, in their queue
       // share and budget, never the site's) and kept beside it in the blob store.
       const file = item.strip_hash
-        ? await library.derived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip, user.uuid))
-        : await library.read(item.hash);
+        ? await library.readDerived(item.strip_hash, 'gif', (strip) => imageJobs.run('stripGif', strip, user.uuid))
+        : await library.readRegistered(item.hash);
       if (!file) throw noSuchTexture();
       await recordDownload(db, item.hash);
       const name = item.title.replace(/[^A-Za-z0-9_ ]/g, '').trim() || 'texture';
@@ -267,8 +276,9 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
     {
       config: sessionOnly,
       schema: {
-        summary: 'Delete an item (its author or an admin)',
-        body: galleryHashBodySchema,
+        summary:
+          'Delete an item: its author, or a moderator with a reason (which removes the picture from every player wearing it and puts it on the blocklist)',
+        body: galleryDeleteBodySchema,
         response: { 200: successSchema, ...errorResponses },
       },
     },
@@ -276,7 +286,15 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
       const user = await requireUser(request);
       const item = await itemOr404(request.body.hash);
       if (!mayManage(user, item.author_uuid)) throw new HttpError(403, 'You can only delete your own textures.');
-      await library.release(await deleteGalleryItems(db, [item.hash]));
+      if (item.author_uuid === user.uuid) {
+        await library.release(await deleteGalleryItems(db, [item.hash]));
+        return { success: true as const };
+      }
+      // A moderator's Delete of someone else's item is a removal of its picture, for a reason.
+      const reason = request.body.reason;
+      if (!reason || !isBanReason(reason))
+        throw new HttpError(422, adminMessages.chooseReason, { reason: [adminMessages.chooseReason] });
+      await removeGalleryItem(options, user, item, BAN_REASONS[reason]!);
       return { success: true as const };
     },
   );

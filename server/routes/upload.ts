@@ -14,7 +14,7 @@ import {
 import { requireUser } from '../auth/plugin.ts';
 import { sendRefusal } from '../http/refusal-answer.ts';
 import { textureUrl } from '../http/texture-url.ts';
-import { perUserRateLimit } from '../http/user-rate-limit.ts';
+import { textureChangeRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { PlayerSlot } from '../textures/library/assign.ts';
@@ -56,12 +56,8 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
         config: {
           auth: 'session',
           oauthScope: 'textures:upload',
-          rateLimit: perUserRateLimit(
-            `upload-${slot.name}`,
-            options.config.textureUploadsPerTenMinutes,
-            10 * 60_000,
-            rateLimited.message,
-            () => intake.refuse(slot.name, rateLimited),
+          rateLimit: textureChangeRateLimit(options.config.textureUploadsPerTenMinutes, rateLimited.message, () =>
+            intake.refuse(slot.name, rateLimited),
           ),
         },
         schema: {
@@ -93,7 +89,11 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
     app.delete(
       `/api/upload-${slot.name}`,
       {
-        config: { auth: 'session', oauthScope: 'wardrobe:write' },
+        config: {
+          auth: 'session',
+          oauthScope: 'wardrobe:write',
+          rateLimit: textureChangeRateLimit(options.config.textureUploadsPerTenMinutes, rateLimited.message),
+        },
         schema: { summary: `Remove the player's ${slot.name}`, response: { 200: uploaded, ...errorResponses } },
       },
       async (request) => {

@@ -10,7 +10,7 @@ import { HttpError } from '../http/errors.ts';
 import { sendRefusal } from '../http/refusal-answer.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { textureUrl } from '../http/texture-url.ts';
-import { perUserRateLimit } from '../http/user-rate-limit.ts';
+import { textureChangeRateLimit } from '../http/user-rate-limit.ts';
 import type { AppContext } from '../operations/app-context.ts';
 import {
   listWardrobe,
@@ -40,8 +40,8 @@ function wardrobeAnswer(listing: WardrobeListing, baseUrl: string, limit: number
 }
 
 /**
- * Registers the wardrobe calls; wearing is limited per player to TEXTURE_UPLOADS_PER_10_MINUTES per 10 minutes, with
- * "Wear this" (it changes the cape as an upload does).
+ * Registers the wardrobe calls; each change counts against the player's one budget of texture changes
+ * (TEXTURE_UPLOADS_PER_10_MINUTES per 10 minutes, shared with uploads, take-offs, "Wear this" and made capes).
  */
 export async function wardrobeRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -67,12 +67,7 @@ export async function wardrobeRoutes(instance: FastifyInstance, options: AppCont
       config: {
         auth: 'session',
         oauthScope: 'wardrobe:write',
-        rateLimit: perUserRateLimit(
-          'wardrobe-wear',
-          config.textureUploadsPerTenMinutes,
-          10 * 60_000,
-          galleryMessages.tooManyWears,
-        ),
+        rateLimit: textureChangeRateLimit(config.textureUploadsPerTenMinutes, galleryMessages.tooManyWears),
       },
       schema: {
         summary: 'Wear an item of the wardrobe: the mod API shows it at once',
@@ -96,7 +91,11 @@ export async function wardrobeRoutes(instance: FastifyInstance, options: AppCont
     app.post(
       `/api/wardrobe/${path}`,
       {
-        config: { auth: 'session', oauthScope: 'wardrobe:write' },
+        config: {
+          auth: 'session',
+          oauthScope: 'wardrobe:write',
+          rateLimit: textureChangeRateLimit(config.textureUploadsPerTenMinutes, galleryMessages.tooManyWears),
+        },
         schema: { summary, body: wardrobeItemBodySchema, response: { 200: wardrobeSchema, ...errorResponses } },
       },
       async (request) => {

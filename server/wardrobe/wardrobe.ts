@@ -5,12 +5,13 @@ import type { Db } from '../db/database.ts';
 import type { TextureIntake } from '../textures/intake/intake.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { wornPictures } from '../textures/library/wardrobe-items.ts';
+import { removeWardrobeItem as removeFromWardrobe, type AssignmentContext } from '../textures/library/assign.ts';
 
 /** How long the page tells of an item a full wardrobe let go. */
 const DROP_SHOWN_MS = 7 * 24 * 60 * 60_000;
 
 /** What the wardrobe calls need: the database, the stored textures and the texture intake. */
-export interface WardrobeContext {
+export interface WardrobeContext extends AssignmentContext {
   db: Db;
   library: TextureLibrary;
   intake: TextureIntake;
@@ -104,17 +105,9 @@ export async function takeOffWardrobeItem(context: WardrobeContext, uuid: string
 }
 
 /**
- * Removes one of the player's items from their wardrobe, taking it off first when they wear it, and releases its
- * pictures unless something else keeps them; false when the item is not theirs.
+ * Removes one of the player's items from their wardrobe, taking it off first when they wear it, in one transaction, and
+ * releases its pictures unless something else keeps them; false when the item is not theirs.
  */
 export async function removeWardrobeItem(context: WardrobeContext, uuid: string, id: string): Promise<boolean> {
-  if (!(await takeOffWardrobeItem(context, uuid, id))) return false;
-  const removed = await context.db
-    .deleteFrom('wardrobe_items')
-    .where('id', '=', id)
-    .where('user_uuid', '=', uuid)
-    .returning(['hash', 'still_hash'])
-    .executeTakeFirst();
-  if (removed) await context.library.release([removed.hash, removed.still_hash]);
-  return true;
+  return removeFromWardrobe(context, uuid, id);
 }

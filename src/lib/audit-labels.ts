@@ -19,6 +19,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   GALLERY_REPORT_REMOVE: 'Removed a reported gallery texture',
   GALLERY_REPORT_BAN: 'Banned the author of a reported gallery texture',
   GALLERY_REPORT_WHITELIST: 'Marked a reported gallery texture safe',
+  GALLERY_DELETE: 'Removed a gallery texture',
   BOT_LINK: 'Linked a chat account (bot)',
   BOT_UNLINK: 'Unlinked a chat account (bot)',
   BOT_BOOSTING: 'Boosting changed (bot)',

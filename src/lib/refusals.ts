@@ -16,7 +16,8 @@ export type RefusalReason =
   | 'timed_out'
   | 'missing_fields'
   | 'unknown_tag'
-  | 'invalid_title';
+  | 'invalid_title'
+  | 'gone';
 
 /** A refusal: why (its reason code), what the user is told and, for a form, the messages by field. */
 export interface Refusal {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { animatedGif, sha256Hex } from '../../support/textures.ts';
-import { gallerySuite, TEXTURE_URL, UNKNOWN_HASH, type Item } from '../helpers/gallery.ts';
+import { galleryForm, gallerySuite, TEXTURE_URL, UNKNOWN_HASH, type Item } from '../helpers/gallery.ts';
 import { emptyWardrobe } from '../helpers/wardrobe.ts';
 import { loginNewUser, newBrowser } from '../helpers/server.ts';
 
@@ -85,11 +85,12 @@ describe.each(backends)('gallery on $name', (backend) => {
       expect((await fetchTexture(strip)).status).toBe(404);
     });
 
-    it('refuses another user with 403 and lets an admin delete', async () => {
+    it('refuses another user with 403 and lets a moderator delete for a reason, removing the picture', async () => {
       const author = await loginNewUser(suite.server);
       const other = await loginNewUser(suite.server);
       const admin = await loginNewUser(suite.server, undefined, { admin: true });
-      const hash = await upload(author.jar, await freshCape(), 'Keep me', ['cute']);
+      const file = await freshCape();
+      const hash = await upload(author.jar, file, 'Keep me', ['cute']);
       await expectRefused(
         await other.jar.post('/api/gallery/delete', { hash }),
         403,
@@ -97,9 +98,31 @@ describe.each(backends)('gallery on $name', (backend) => {
       );
       expect((await getItem(author.jar, hash)).title).toBe('Keep me');
       expect((await fetchTexture(`/textures/${hash}`)).status).toBe(200);
-      expect((await admin.jar.post('/api/gallery/delete', { hash })).status).toBe(200);
+      // A moderator's Delete of someone else's item asks why, as a report's Remove does.
+      await expectRefused(await admin.jar.post('/api/gallery/delete', { hash }), 422, 'Choose a reason.');
+      await expectRefused(
+        await admin.jar.post('/api/gallery/delete', { hash, reason: 'no-such-reason' }),
+        422,
+        'Choose a reason.',
+      );
+      expect((await getItem(author.jar, hash)).title, 'nothing changed').toBe('Keep me');
+      expect((await admin.jar.post('/api/gallery/delete', { hash, reason: 'nsfw' })).status).toBe(200);
       expect((await author.jar.get(`/api/gallery/${hash}`)).status).toBe(404);
       expect((await fetchTexture(`/textures/${hash}`)).status).toBe(404);
+      const again = await author.jar.sendForm(
+        'POST',
+        '/api/gallery/new',
+        galleryForm({ title: 'Again', tags: ['cute'], file }),
+      );
+      expect(again.status, 'the picture is on the blocklist').toBe(422);
+      const audit = (await (await admin.jar.get('/api/admin/audit')).json()) as {
+        data: Array<{ action: string; target_hash: string | null; reason: string | null; detail: string | null }>;
+      };
+      expect(audit.data.find((row) => row.target_hash === hash)).toMatchObject({
+        action: 'GALLERY_DELETE',
+        reason: 'NSFW or NSFL image',
+        detail: '0 players lost it',
+      });
     });
 
     it('keeps the texture while someone wears the same image as their cape, or keeps it in their wardrobe', async () => {

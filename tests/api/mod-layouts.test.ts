@@ -154,6 +154,9 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     );
     for (const answer of answers) expect(answer.equals(made!)).toBe(true);
     expect((await capeProviderGif(made!)).delays).toEqual([100]);
+    // The GIF, held in memory since it was served, is never a texture: its blob key is not a texture URL.
+    for (const layout of ['/textures', '/csl/textures'])
+      expect((await get(`${layout}/${derivedKey(hash, 'gif')}`)).status, layout).toBe(404);
   });
 
   it('answers 404 with a body, never a redirect or an empty 2xx, to a player without a cape, an unknown, a banned player or a bad id', async () => {

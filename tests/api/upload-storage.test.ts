@@ -231,7 +231,9 @@ describe.each(backends)('cape and ears upload on $name', (backend) => {
           .where('uuid', '=', uuid)
           .executeTakeFirstOrThrow();
         expect(row.cape_hash, 'the refused upload changed nothing').toBe(TEXTURE_URL.exec(kept.cape)![1]);
-        expect((await send(ears[1]!, 'ears')).status, 'ears have a limit of their own').toBe(200);
+        const earsToo = await send(ears[1]!, 'ears');
+        expect(earsToo.status, 'ears share the budget of every texture change').toBe(429);
+        expect(await earsToo.json()).toEqual({ error: 'Too many ears uploads. Try again in 10 minutes.' });
         const other = await loginNewUser(limited);
         expect(
           (await other.jar.upload('/api/upload-cape', capes[1]!, { type: 'image/png', filename: 'cape.png' })).status,

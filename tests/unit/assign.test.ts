@@ -11,7 +11,7 @@ import { LocalBlobStore } from '../../server/storage/local-store.ts';
 import {
   assignPlayerTextures,
   clearPlayerTextures,
-  removeFromEveryWearer,
+  takeOffEveryWearer,
   type PlayerAssignmentContext,
   type CapeGifWork,
 } from '../../server/textures/library/assign.ts';
@@ -212,7 +212,7 @@ describe('the wardrobe', () => {
     expect(drop).toMatchObject({ kind: 'cape', title: null, added_at: 2 });
   });
 
-  it('a moderator’s removal takes the picture out of every wardrobe and off every player in one transaction', async () => {
+  it('a moderator’s removal takes the picture out of every wardrobe and off every player inside its transaction', async () => {
     const other = 'f'.repeat(32);
     await upsertUser(db, other, 'Other');
     const cape = { still: texture('removed still'), strip: texture('removed strip', 2) };
@@ -221,11 +221,14 @@ describe('the wardrobe', () => {
     await assignPlayerTextures(context, other, 'cape', { still: texture('other cape'), strip: null }, UPLOAD);
 
     let wardrobesDuringRemoval = -1;
-    await removeFromEveryWearer(context, [cape.strip.hash], async (trx) => {
+    const takenOff = await db.transaction().execute(async (trx) => {
+      const taken = await takeOffEveryWearer(trx, [cape.strip.hash]);
       const left = await trx.selectFrom('wardrobe_items').select('id').where('hash', '=', cape.strip.hash).execute();
       wardrobesDuringRemoval = left.length;
+      return taken;
     });
     expect(wardrobesDuringRemoval, 'gone inside the removal’s transaction').toBe(0);
+    expect(takenOff.players, 'the one player still wearing it').toEqual([UUID]);
     expect(await columns()).toEqual({ cape_hash: null, cape_strip_hash: null, ears_hash: null });
     const left = await db.selectFrom('wardrobe_items').select(['user_uuid', 'hash']).execute();
     expect(left).toEqual([{ user_uuid: other, hash: texture('other cape').hash }]);

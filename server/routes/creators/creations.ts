@@ -16,7 +16,7 @@ import { HttpError } from '../../http/errors.ts';
 import { sendRefusal } from '../../http/refusal-answer.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { textureUrl } from '../../http/texture-url.ts';
-import { perUserRateLimit } from '../../http/user-rate-limit.ts';
+import { perUserRateLimit, textureChangeRateLimit } from '../../http/user-rate-limit.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers the preview of a made cape, and wearing and sharing it. */
@@ -37,7 +37,8 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
     async (request, reply) => {
       const user = await requireUser(request);
       const access = await creations.access(request.params.hash, user);
-      const preview = access === 'none' ? null : await creations.preview(request.params.hash, user.uuid);
+      const preview =
+        access === 'none' ? null : await creations.preview(request.params.hash, user.uuid, access === 'preview');
       if (!preview) throw new HttpError(404, creatorMessages.expired);
       reply.header('cache-control', 'private, max-age=3600');
       return sendFile(reply, 'image/png', preview);
@@ -49,12 +50,7 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
     {
       config: {
         auth: 'session',
-        rateLimit: perUserRateLimit(
-          'creation-use',
-          options.config.textureUploadsPerTenMinutes,
-          10 * 60_000,
-          tooManyUploadsMessage('cape'),
-        ),
+        rateLimit: textureChangeRateLimit(options.config.textureUploadsPerTenMinutes, tooManyUploadsMessage('cape')),
       },
       schema: {
         summary: 'Wear a made cape',

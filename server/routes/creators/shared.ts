@@ -81,7 +81,7 @@ export async function answerMade(
   const { creation } = made;
   reply.header('x-creation-cache', made.cached ? 'hit' : 'miss');
   if (json) return reply.header('cache-control', 'no-store').send(describeCreation(options.config, creation));
-  const bytes = await options.library.read(creation.hash);
+  const bytes = await options.library.readRegistered(creation.hash);
   if (!bytes) throw new HttpError(410, creatorMessages.expired);
   reply.header('cache-control', 'no-store').header('x-texture-hash', creation.hash);
   return sendFile(reply, 'image/png', bytes);

@@ -1,6 +1,7 @@
 // Texture assignment, in one place: store the blobs, point a player (or a gallery item) at them in one transaction,
-// release what they pointed at before and tell the profile caches; and a moderator's removal, which takes a picture off
-// every player wearing it. The only module that writes the users' texture columns (named in player-columns.ts).
+// release what they pointed at before and tell the profile caches; and the step of a moderator's removal that takes a
+// picture off every player wearing it. The only module that writes the users' texture columns (named in
+// player-columns.ts).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
@@ -14,7 +15,14 @@ import {
   playerTextureHashes,
   type PlayerTextureColumn,
 } from './player-columns.ts';
-import { keepInWardrobe, removeFromEveryWardrobe, type WardrobeOrigin } from './wardrobe-items.ts';
+import { refuseRemovedPictures } from './picture-locks.ts';
+import {
+  deleteWardrobeItem,
+  keepInWardrobe,
+  removeFromEveryWardrobe,
+  requireInWardrobe,
+  type WardrobeOrigin,
+} from './wardrobe-items.ts';
 
 /** A player's texture slots and the user columns each fills: the still image and, for the cape, the animated strip. */
 export const PLAYER_SLOTS = {
@@ -90,19 +98,29 @@ function slotValues(
   return values;
 }
 
+/** What a swap of a player's columns did: the hashes to release, and whether the columns changed at all. */
+interface Swapped {
+  held: string[];
+  changed: boolean;
+}
+
 /**
- * Sets user columns in one transaction and returns the hashes they held before (row-locked on PostgreSQL so concurrent
- * changes take turns), with the hashes `then` (run in the same transaction, after the change) gives to release; null
- * when the player is gone.
+ * Sets user columns in one transaction (row-locked on PostgreSQL so concurrent changes take turns; columns that already
+ * hold the values are not written) and returns the hashes they held before, with the hashes `then` (run in the same
+ * transaction, after the change) gives to release; null when the player is gone. The pictures the columns are set to
+ * are checked first, in the same transaction: one a moderator removed is refused (refuseRemovedPictures).
  */
 async function swapColumns(
   db: Db,
   uuid: string,
   values: Partial<Record<PlayerTextureColumn, string | null>>,
   then?: (trx: Transaction<Database>) => Promise<string[]>,
-): Promise<string[] | null> {
+): Promise<Swapped | null> {
   const columns = Object.keys(values) as PlayerTextureColumn[];
+  const pictures = Object.values(values).filter((hash): hash is string => Boolean(hash));
   return db.transaction().execute(async (trx) => {
+    // Before the player's row: a removal holds its pictures first and then its wearers' rows, in that order too.
+    await refuseRemovedPictures(trx, pictures);
     const before = await trx
       .selectFrom('users')
       .select(columns)
@@ -110,9 +128,11 @@ async function swapColumns(
       .$if(isPostgres(db), (query) => query.forUpdate())
       .executeTakeFirst();
     if (!before) return null;
-    await trx.updateTable('users').set(values).where('uuid', '=', uuid).execute();
-    const held = Object.values(before as Record<string, string | null>).filter((hash): hash is string => Boolean(hash));
-    return [...held, ...((await then?.(trx)) ?? [])];
+    const held = before as Record<PlayerTextureColumn, string | null>;
+    const changed = columns.some((column) => held[column] !== values[column]);
+    if (changed) await trx.updateTable('users').set(values).where('uuid', '=', uuid).execute();
+    const released = Object.values(held).filter((hash): hash is string => Boolean(hash));
+    return { held: [...released, ...((await then?.(trx)) ?? [])], changed };
   });
 }
 
@@ -161,6 +181,7 @@ export async function assignPlayerTextures(
   const values = slotValues(slot, textures);
   const gifSource = slot === 'cape' ? await gifPicture(context.db, uuid, textures) : null;
   const gif = gifSource ? await context.imageJobs.run('stripGif', gifSource.bytes, uuid) : null;
+  const assigned = toStore.map(({ texture }) => texture.hash);
   const previous = await storeAndPoint(context.library, toStore, async () => {
     if (gifSource && gif) await context.library.putDerived(gifSource.hash, 'gif', gif);
     const picture = {
@@ -168,20 +189,29 @@ export async function assignPlayerTextures(
       hash: (textures.strip ?? textures.still).hash,
       stillHash: textures.strip ? textures.still.hash : null,
     };
-    return swapColumns(context.db, uuid, values, async (trx) =>
-      origin ? keepInWardrobe(trx, uuid, picture, origin, context.config.wardrobeItems) : [],
-    );
+    return swapColumns(context.db, uuid, values, async (trx) => {
+      if (origin) return keepInWardrobe(trx, uuid, picture, origin, context.config.wardrobeItems);
+      await requireInWardrobe(trx, uuid, picture);
+      return [];
+    });
+  }).catch(async (error: unknown) => {
+    // Refused inside the transaction (a removed picture, an item gone from the wardrobe): nothing keeps what was stored.
+    await context.library.release(assigned);
+    throw error;
   });
-  const assigned = toStore.map(({ texture }) => texture.hash);
   // A player deleted meanwhile keeps nothing: the new textures go again unless someone else uses them.
-  await context.library.release(previous === null ? assigned : previous.filter((hash) => !assigned.includes(hash)));
+  await context.library.release(
+    previous === null ? assigned : previous.held.filter((hash) => !assigned.includes(hash)),
+  );
+  // Published even when the slot held these textures already: putting a cape on again refreshes what the mod API shows
+  // (the animation follows the player's premium feature).
   await context.bus.publish(uuid);
 }
 
 /**
- * Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change
- * (a moderator's removal uses removeFromEveryWearer instead). Returns the hashes removed, or null for an unknown
- * player.
+ * Empties a player's slots (all of them when none is named), releases the textures they held and publishes the change;
+ * slots that are empty already write nothing and publish nothing (a moderator's removal uses removeFromEveryWearer
+ * instead). Returns the hashes removed, or null for an unknown player.
  */
 export async function clearPlayerTextures(
   context: AssignmentContext,
@@ -191,10 +221,41 @@ export async function clearPlayerTextures(
   const values = Object.assign({}, ...slots.map((slot) => slotValues(slot, null))) as Partial<
     Record<PlayerTextureColumn, null>
   >;
-  const removed = await swapColumns(context.db, uuid, values);
-  await context.library.release(removed ?? []);
-  await context.bus.publish(uuid);
-  return removed;
+  const swapped = await swapColumns(context.db, uuid, values);
+  if (!swapped) return null;
+  await context.library.release(swapped.held);
+  if (swapped.changed) await context.bus.publish(uuid);
+  return swapped.held;
+}
+
+/**
+ * Removes one of a player's wardrobe items, taking it off first when they wear it, in one transaction with the player's
+ * row locked (a wear of the same item takes turns with it: the end state is one order of the two); releases its
+ * pictures unless something else keeps them and publishes a change of what they wear. False when the item is not
+ * theirs.
+ */
+export async function removeWardrobeItem(context: AssignmentContext, uuid: string, id: string): Promise<boolean> {
+  const swapped = await context.db.transaction().execute(async (trx) => {
+    const player = await trx
+      .selectFrom('users')
+      .select(PLAYER_TEXTURE_COLUMNS)
+      .where('uuid', '=', uuid)
+      .$if(isPostgres(trx), (query) => query.forUpdate())
+      .executeTakeFirst();
+    const item = player ? await deleteWardrobeItem(trx, uuid, id) : undefined;
+    if (!player || !item) return null;
+    const wears = playerTextureHashes(player);
+    const worn = (item.kind === 'cape' ? (wears.capeStrip ?? wears.cape) : wears.ears) === item.hash;
+    const held = [item.hash, item.still_hash].filter((hash): hash is string => Boolean(hash));
+    if (!worn) return { held, changed: false };
+    await trx.updateTable('users').set(slotValues(item.kind, null)).where('uuid', '=', uuid).execute();
+    held.push(...slotColumns(item.kind).flatMap((column) => player[column] ?? []));
+    return { held, changed: true };
+  });
+  if (!swapped) return false;
+  await context.library.release(swapped.held);
+  if (swapped.changed) await context.bus.publish(uuid);
+  return true;
 }
 
 /** The user columns of a slot: its still and, for the cape, its strip. */
@@ -203,17 +264,18 @@ function slotColumns(slot: PlayerSlot): PlayerTextureColumn[] {
   return strip ? [still, strip] : [still];
 }
 
-/** The players a removal took a picture off, and the hashes their emptied slots held. */
-interface TakenOff {
+/** The players a removal took a picture off, and the hashes their emptied slots and wardrobe rows held. */
+export interface TakenOff {
   players: string[];
   hashes: string[];
 }
 
 /**
  * Empties every player slot that holds one of `hashes` exactly (a cape's still or strip, or the ears: the whole slot
- * goes) and takes them out of every wardrobe, inside the removal's transaction, the rows locked on PostgreSQL.
+ * goes) and takes them out of every wardrobe, inside a moderator's removal's transaction (which holds the pictures
+ * alone: lockPictures), the rows locked on PostgreSQL. Release the hashes and publish each player after the commit.
  */
-async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]): Promise<TakenOff> {
+export async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]): Promise<TakenOff> {
   if (hashes.length === 0) return { players: [], hashes: [] };
   const wearers = await trx
     .selectFrom('users')
@@ -234,35 +296,4 @@ async function takeOffEveryWearer(trx: Transaction<Database>, hashes: string[]):
   }
   held.push(...(await removeFromEveryWardrobe(trx, hashes)));
   return { players: wearers.map((wearer) => wearer.uuid), hashes: held };
-}
-
-/** Runs a step in a transaction and answers what the transaction answers: by default a transaction of its own. */
-type TransactionRunner<T> = (step: (trx: Transaction<Database>) => Promise<void>) => Promise<T>;
-
-/**
- * A moderator's removal of pictures (a still, an animation's strip, ears): in one transaction, withholds them (no
- * public URL serves them again; reports and the audit log keep them for the moderators), takes them off every player
- * wearing one exactly and runs `removal` with how many players lost one (the removal's audit row and blocklist rows);
- * once that commits, tells every process and the answer files, releases what the players wore and tells the mod API
- * about each. `transaction` runs the step inside a transaction of the caller's (deleting the gallery item too) and its
- * answer is returned.
- */
-export async function removeFromEveryWearer<T = void>(
-  context: AssignmentContext,
-  hashes: Array<string | null | undefined>,
-  removal: (trx: Transaction<Database>, playersWhoLostIt: number) => Promise<void>,
-  transaction: TransactionRunner<T> = (step) => context.db.transaction().execute(step) as Promise<T>,
-): Promise<T> {
-  const removed = [...new Set(hashes.filter((hash): hash is string => Boolean(hash)))];
-  let takenOff: TakenOff = { players: [], hashes: [] };
-  let withheld: string[] = [];
-  const result = await transaction(async (trx) => {
-    withheld = await context.library.withhold(trx, removed);
-    takenOff = await takeOffEveryWearer(trx, removed);
-    await removal(trx, takenOff.players.length);
-  });
-  await context.library.announceWithheld(withheld);
-  await context.library.release(takenOff.hashes);
-  for (const uuid of takenOff.players) await context.bus.publish(uuid);
-  return result;
 }

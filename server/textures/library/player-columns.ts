@@ -25,19 +25,24 @@ export function playerTextureHashes(row: Record<PlayerTextureColumn, string | nu
 
 /** Counts references to a hash from players' current capes and ears. */
 export async function countPlayerReferences(db: Db, hash: string): Promise<number> {
-  return countWearers(db, hash, false);
+  return countWearers(db, [hash], false);
 }
 
 /** Counts the players who show a hash publicly: those wearing it who are not banned. */
 export async function countPublicPlayerReferences(db: Db, hash: string): Promise<number> {
-  return countWearers(db, hash, true);
+  return countWearers(db, [hash], true);
 }
 
-async function countWearers(db: Db, hash: string, unbannedOnly: boolean): Promise<number> {
+/** Counts the players wearing one of `hashes` (a picture's still or strip): those a moderator's removal takes it off. */
+export async function countPlayersWearing(db: Db, hashes: string[]): Promise<number> {
+  return hashes.length === 0 ? 0 : countWearers(db, hashes, false);
+}
+
+async function countWearers(db: Db, hashes: string[], unbannedOnly: boolean): Promise<number> {
   const row = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where((eb) => eb.or(PLAYER_TEXTURE_COLUMNS.map((column) => eb(column, '=', hash))))
+    .where((eb) => eb.or(PLAYER_TEXTURE_COLUMNS.map((column) => eb(column, 'in', hashes))))
     .$if(unbannedOnly, (query) => query.where('banned', '=', 0))
     .executeTakeFirstOrThrow();
   return Number(row.count);

@@ -1,7 +1,7 @@
 // Stored textures: put once by hash (blob first, then its row), removed when nothing refers to them any more, and
 // withheld (kept for the moderators, served to nobody) when a moderator removed them or no one shows them publicly.
 import { createHash } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
@@ -19,6 +19,14 @@ const DERIVED_VARIANTS: DerivedVariant[] = ['preview', 'map', 'gif'];
 /** The blob key of an image rendered from a texture; removed with the texture. */
 export function derivedKey(hash: string, variant: DerivedVariant): string {
   return createHash('sha256').update(`${variant}:v1:${hash}`).digest('hex');
+}
+
+/**
+ * The byte cache's key of an image rendered from a texture: never a texture's hash, so an image kept for one route is
+ * never answered as a texture by another (`/textures/{key}`).
+ */
+function derivedCacheKey(hash: string, variant: DerivedVariant): string {
+  return `${variant}:${hash}`;
 }
 
 /** Every blob key a texture owns: its own bytes and each image rendered from it. */
@@ -79,10 +87,14 @@ export class TextureLibrary {
 
   /** Drops a texture's bytes and its derived images from this process's memory (it was released, here or elsewhere). */
   forget(hash: string): void {
-    for (const key of textureBlobKeys(hash)) this.cache?.delete(key);
+    this.cache?.delete(hash);
+    for (const variant of DERIVED_VARIANTS) this.cache?.delete(derivedCacheKey(hash, variant));
   }
 
-  /** Stores a texture once: the blob first, then its row. Storing the same bytes again does nothing new. */
+  /**
+   * Stores a texture once: the blob first, then its row. Storing the same bytes again does nothing new. A new row of a
+   * picture a moderator removed (on the blocklist) is withheld from the start: storing never makes it public.
+   */
   async put(texture: EncodedTexture, kind: TextureKind, now = Date.now()): Promise<string> {
     const known = await this.db
       .selectFrom('textures')
@@ -100,6 +112,9 @@ export class TextureLibrary {
         frames: texture.frames,
         bytes: texture.bytes.length,
         created_at: now,
+        withheld_at: sql<
+          number | null
+        >`(SELECT CAST(${now} AS bigint) FROM texture_blocklist WHERE texture_blocklist.hash = ${texture.hash})`,
       })
       .onConflict((oc) => oc.column('hash').doNothing())
       .executeTakeFirst();
@@ -251,7 +266,8 @@ export class TextureLibrary {
    * otherwise undefined.
    */
   cachedDerived(hash: string, variant: DerivedVariant, now = Date.now()): Buffer | undefined {
-    return this.cachedRegistered(derivedKey(hash, variant), now);
+    const cached = this.cache?.get(derivedCacheKey(hash, variant), now);
+    return cached?.fresh ? cached.bytes : undefined;
   }
 
   /**
@@ -264,10 +280,27 @@ export class TextureLibrary {
     build: (texture: Buffer) => Promise<Buffer>,
     now = Date.now(),
   ): Promise<Buffer | null> {
-    return this.readChecked(hash, derivedKey(hash, variant), now, false, () => this.derived(hash, variant, build));
+    return this.readChecked(hash, derivedCacheKey(hash, variant), now, false, () => this.derived(hash, variant, build));
   }
 
-  /** The stored bytes of a texture, or null. */
+  /**
+   * Whether a picture may be served to the public, as its bytes or as an image made from them (a preview, a map, a
+   * GIF): it is stored and not withheld (a moderator removed it, or only a banned or deleted player showed it). The one
+   * rule: every route that answers picture bytes to the public reads them through readRegistered or readDerived (or
+   * their cached forms, which hold only what this admitted and drop what is withheld since); moderators' evidence views
+   * read them with read and derived.
+   */
+  async servable(hash: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('textures')
+      .select('hash')
+      .where('hash', '=', hash)
+      .where('withheld_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The stored bytes of a texture, or null, whether it may be served or not (the moderators' evidence). */
   async read(hash: string): Promise<Buffer | null> {
     return this.store.get(hash);
   }
@@ -305,10 +338,10 @@ export class TextureLibrary {
   }
 
   /**
-   * The bytes under a blob key that belongs to a texture, or null when the texture is not registered or is withheld:
-   * fresh cached bytes are answered without the database unless `recheck`; otherwise the texture's row is checked (no
-   * row drops the key from the cache), the bytes are the cached ones or loaded, and they are cached unless a release
-   * ran meanwhile.
+   * The bytes cached under `key` (the texture's hash, or derivedCacheKey for an image made from it), or null when the
+   * texture may not be served: fresh cached bytes are answered without the database unless `recheck`; otherwise the
+   * texture is checked with `servable` (one that may not be served drops the key from the cache), the bytes are the
+   * cached ones or loaded, and they are cached unless a release ran meanwhile.
    */
   private async readChecked(
     hash: string,
@@ -320,13 +353,7 @@ export class TextureLibrary {
     const cached = this.cache?.get(key, now);
     if (cached?.fresh && !recheck) return cached.bytes;
     const releases = this.releases;
-    const row = await this.db
-      .selectFrom('textures')
-      .select('hash')
-      .where('hash', '=', hash)
-      .where('withheld_at', 'is', null)
-      .executeTakeFirst();
-    if (!row) {
+    if (!(await this.servable(hash))) {
       this.cache?.delete(key);
       return null;
     }

@@ -5,6 +5,10 @@ import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, WardrobeSource } from '../../db/schema.ts';
+import { isPostgres } from '../../db/dialect.ts';
+import { refusalError } from '../../http/refusal-answer.ts';
+import type { Refusal } from '../../../src/lib/refusals.ts';
+import { wardrobeMessages } from '../../../src/lib/wardrobe-rules.ts';
 import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from './player-columns.ts';
 
 /** Where a picture that goes into the wardrobe came from, and its title (a gallery item's; else none). */
@@ -99,6 +103,42 @@ async function dropPastLimit(trx: Transaction<Database>, uuid: string, limit: nu
     .onConflict((conflict) => conflict.column('user_uuid').doUpdateSet(drop))
     .execute();
   return oldest.flatMap(rowHashes);
+}
+
+/** The refusal of wearing a wardrobe item that left the wardrobe meanwhile. */
+const NOT_IN_WARDROBE: Refusal = { reason: 'gone', message: wardrobeMessages.notFound };
+
+/**
+ * Inside the transaction that puts a wardrobe picture on: its row, locked on PostgreSQL so a removal of it waits, or
+ * the refusal that it is not in the wardrobe any more (removed meanwhile), thrown.
+ */
+export async function requireInWardrobe(
+  trx: Transaction<Database>,
+  uuid: string,
+  picture: WardrobePicture,
+): Promise<void> {
+  const row = await trx
+    .selectFrom('wardrobe_items')
+    .select('id')
+    .where('user_uuid', '=', uuid)
+    .where('kind', '=', picture.kind)
+    .where('hash', '=', picture.hash)
+    .$if(isPostgres(trx), (query) => query.forUpdate())
+    .executeTakeFirst();
+  if (!row) throw refusalError(NOT_IN_WARDROBE);
+}
+
+/**
+ * Takes one of a player's items out of their wardrobe inside the caller's transaction (which holds the player's row);
+ * the row's kind and hashes, or undefined when it is not theirs.
+ */
+export async function deleteWardrobeItem(trx: Transaction<Database>, uuid: string, id: string) {
+  return trx
+    .deleteFrom('wardrobe_items')
+    .where('id', '=', id)
+    .where('user_uuid', '=', uuid)
+    .returning(['kind', 'hash', 'still_hash'])
+    .executeTakeFirst();
 }
 
 /** The wardrobe pictures a player wears now: the cape's strip or still, and the ears. */

@@ -56,6 +56,7 @@ import {
 import {
   editResultSchema,
   galleryEditBodySchema,
+  galleryDeleteBodySchema,
   galleryHashBodySchema,
   galleryItemSchema,
   galleryListQuerySchema,
@@ -163,7 +164,7 @@ export const API_CALL_SCHEMAS = {
   wardrobeWear: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
   wardrobeTakeOff: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
   wardrobeRemove: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
-  deleteItem: { body: galleryHashBodySchema, answer: successSchema },
+  deleteItem: { body: galleryDeleteBodySchema, answer: successSchema },
   reportItem: { body: galleryReportBodySchema, answer: successSchema },
   editItem: { body: galleryEditBodySchema, answer: editResultSchema },
   galleryUpload: { answer: galleryNewResultSchema },

@@ -42,6 +42,10 @@ export const galleryItemSchema = z
     total_user_likes: z.number().int(),
     downloads: z.number().int(),
     wears: z.number().int().meta({ description: 'How many times players put the item on with "Wear this"' }),
+    wearers: z.number().int().optional().meta({
+      description:
+        'How many players wear the picture now (those a moderator’s Delete takes it off); only GET /api/gallery/{hash}, and only to moderators',
+    }),
     createdAt: z.string(),
   })
   .meta({ id: 'GalleryItem' });
@@ -151,6 +155,16 @@ export const galleryTagsFieldSchema = z
   .meta({ description: 'Tag keys: a JSON list as text (`["anime"]`), or a list' });
 /** A call that names one gallery item. */
 export const galleryHashBodySchema = z.object({ hash: textureHashSchema });
+/**
+ * POST /api/gallery/delete: the item and, when a moderator deletes someone else's item, the reason's key (from GET
+ * /api/admin/banreasons).
+ */
+export const galleryDeleteBodySchema = z.object({
+  hash: textureHashSchema,
+  reason: z.string().optional().meta({
+    description: "A moderator deleting someone else's item: the reason's key (the item's author may leave it out)",
+  }),
+});
 /** POST /api/gallery/report: the item, the ticked terms, the reason and the optional note. */
 export const galleryReportBodySchema = z.object({
   hash: textureHashSchema,
