@@ -1,7 +1,9 @@
-// A gallery texture's page: the author edits and deletes, another player downloads, a player reports.
+// A gallery texture's page: the author edits and deletes, another player downloads, a player reports, a moderator
+// deletes another player's texture for a reason and it leaves the players wearing it.
 import { expect, test } from '@playwright/test';
+import { adminMessages } from '../../src/lib/admin-rules';
 import { galleryMessages } from '../../src/lib/gallery-rules';
-import { logIn, skipServerAdvert, uniqueName } from '../helpers/e2e/session';
+import { logIn, skipServerAdvert, uniqueName, xsrf } from '../helpers/e2e/session';
 import { card, chip, seedTexture, uniqueWord } from '../helpers/e2e/gallery';
 
 // Each test logs in through the CLI (a few seconds) and some render the 3D preview in software WebGL: allow more than
@@ -75,6 +77,10 @@ test('delete asks first, then removes the card at once', async ({ page }) => {
   const doomed = card(page, `${word} drop`);
   await doomed.getByRole('button', { name: `Delete ${word} drop` }).click();
   await expect(doomed).toHaveAttribute('data-state', 'delete');
+  await expect(doomed.getByTestId('delete-confirm')).toContainText(
+    "It leaves the gallery for everyone. This can't be undone.",
+  );
+  await expect(doomed.getByLabel('Reason')).toHaveCount(0);
   await doomed.getByRole('button', { name: 'Cancel' }).click();
   await expect(doomed).toHaveAttribute('data-state', 'waiting');
 
@@ -130,4 +136,86 @@ test('report needs a reason and the terms box and removes the card; a texture ma
   await expect(reporter.getByTestId('gallery-card')).toHaveCount(1);
   await expect(card(reporter, `${word} safe`)).toBeVisible();
   await context.close();
+});
+
+test("a moderator deletes another player's worn texture for a reason: it leaves the gallery and the player wearing it", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const word = uniqueWord();
+  const context = await browser.newContext();
+  await skipServerAdvert(context, baseURL!);
+  const player = await context.newPage();
+  await logIn(player, uniqueName('Wearer'));
+  const hash = await seedTexture(player, `${word} worn`);
+  const wear = await player.request.post('/api/gallery/wear', { headers: await xsrf(player), data: { hash } });
+  expect(wear.status(), await wear.text()).toBe(200);
+  const wearer = ((await (await player.request.get('/api/user')).json()) as { uuid: string }).uuid;
+  await context.close();
+  expect((await page.request.get(`/profile/${wearer}`)).status()).toBe(200);
+
+  await logIn(page, uniqueName('Mod'), { admin: true });
+  await page.goto(`/gallery?title=${word}`);
+  const worn = card(page, `${word} worn`);
+  const open = worn.getByRole('button', { name: `Delete ${word} worn` });
+  await open.click();
+  const step = worn.getByTestId('delete-confirm');
+  await expect(step.getByTestId('wearer-count')).toHaveText('1 player wears it now and will lose it.');
+  const reason = step.getByLabel('Reason');
+  await expect(reason).toBeFocused();
+  const remove = step.getByRole('button', { name: 'Delete', exact: true });
+  await expect(remove).toBeDisabled();
+  // Escape leaves the step, and the focus goes back to the card's Delete button.
+  await page.keyboard.press('Escape');
+  await expect(worn).toHaveAttribute('data-state', 'waiting');
+  await expect(open).toBeFocused();
+
+  // The keyboard alone: open the step, choose a reason, reach Delete.
+  await page.keyboard.press('Enter');
+  await expect(reason).toBeFocused();
+  await reason.selectOption({ label: 'Promotes drugs' });
+  await expect(remove).toBeEnabled();
+  // A refusal of the reason is said by the field, and the step stays open with the reason kept.
+  await page.route(
+    '**/api/gallery/delete',
+    (route) =>
+      route.fulfill({
+        status: 422,
+        json: { message: adminMessages.chooseReason, errors: { reason: [adminMessages.chooseReason] } },
+      }),
+    { times: 1 },
+  );
+  await page.keyboard.press('Tab');
+  await expect(remove).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(step.getByTestId('reason-error')).toHaveText(adminMessages.chooseReason);
+  await expect(reason).toHaveAttribute('aria-invalid', 'true');
+  await expect(reason).toBeFocused();
+  await expect(reason.locator('option:checked')).toHaveText('Promotes drugs');
+
+  await remove.click();
+  await expect(page.getByTestId('gallery-card')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('gallery-empty')).toBeVisible();
+  await expect(page.getByTestId('gallery-card')).toHaveCount(0);
+  await expect.poll(async () => (await page.request.get(`/profile/${wearer}`)).status()).toBe(404);
+});
+
+test("a moderator's Delete of their own texture asks as an author's does: no reason, no wearer count", async ({
+  page,
+}) => {
+  await logIn(page, uniqueName('ModAuthor'), { admin: true });
+  const hash = await seedTexture(page, `${uniqueWord()} mine`);
+  await page.goto(`/gallery/${hash}`);
+  const open = page.getByRole('button', { name: 'Delete' });
+  await open.click();
+  const step = page.getByTestId('delete-confirm');
+  await expect(step).toContainText("It leaves the gallery for everyone. This can't be undone.");
+  await expect(step.getByLabel('Reason')).toHaveCount(0);
+  await expect(step.getByTestId('wearer-count')).toHaveCount(0);
+  await expect(step.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await step.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('texture-page')).toHaveAttribute('data-state', 'waiting');
+  await expect(open).toBeFocused();
 });

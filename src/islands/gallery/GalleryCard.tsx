@@ -1,6 +1,6 @@
 // One gallery card: the preview, title and author links, Wear this, like and download counts, and the report and delete
 // steps.
-import { memo, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { memo, useState, type ReactNode, type Ref } from 'react';
 import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { deleteItem, itemHref, previewUrl, reportItem, userGalleryHref, type GalleryItem } from './gallery-api';
@@ -16,6 +16,7 @@ import {
   WhitelistedNotice,
 } from './ItemControls';
 import { useItemActions } from './useItemActions';
+import { useStepFocus } from './useStepFocus';
 
 /** What a card needs from its list. */
 export interface GalleryCardProps {
@@ -30,21 +31,24 @@ export interface GalleryCardProps {
 
 /** A card's icon button that opens a step (Report, Delete), named by its label and the item's title. */
 function StepButton({
+  ref,
   label,
   item,
   hover,
   icon,
   onClick,
 }: {
+  ref: Ref<HTMLButtonElement>;
   label: string;
   item: GalleryItem;
   /** The icon's colour under the pointer. */
   hover: string;
   icon: ReactNode;
-  onClick: (event: MouseEvent<HTMLButtonElement>) => void;
+  onClick: () => void;
 }) {
   return (
     <button
+      ref={ref}
       type="button"
       className={`rounded-lg p-1.5 text-ink-300 hover:bg-ink-700 ${hover}`}
       title={label}
@@ -65,22 +69,20 @@ export const GalleryCard = memo(function GalleryCard({
 }: GalleryCardProps) {
   const actions = useItemActions(initial);
   const { item, state } = actions;
-  const opener = useRef<HTMLButtonElement | null>(null);
+  const steps = useStepFocus(state);
   // A preview that fails to load (the image service is down, the texture is gone) shows a placeholder, not a broken
   // image.
   const [previewFailed, setPreviewFailed] = useState(false);
 
-  // Back to waiting: the keyboard focus returns to the button that opened the step.
-  useEffect(() => {
-    if (state === 'waiting' && opener.current) {
-      opener.current.focus();
-      opener.current = null;
+  // The author's own item goes at once (the list brings it back if the call fails); a moderator's removal waits for the
+  // server in the step, so that a refusal is said there with the chosen reason kept.
+  const confirmDelete = async (reason: string | null) => {
+    if (reason === null) {
+      onRemove(item.hash, () => deleteItem(item.hash));
+      return;
     }
-  }, [state]);
-
-  const open = (event: MouseEvent<HTMLButtonElement>, next: () => void) => {
-    opener.current = event.currentTarget;
-    next();
+    await deleteItem(item.hash, reason);
+    onRemove(item.hash, () => Promise.resolve());
   };
 
   return (
@@ -163,20 +165,22 @@ export const GalleryCard = memo(function GalleryCard({
           <span className="flex-1" />
           {actions.canReport && (
             <StepButton
+              ref={steps.buttonRef('report')}
               label="Report"
               item={item}
               hover="hover:text-amber-300"
               icon={<FlagIcon />}
-              onClick={(event) => open(event, actions.openReport)}
+              onClick={() => steps.open('report', actions.openReport)}
             />
           )}
           {actions.canManage && (
             <StepButton
+              ref={steps.buttonRef('delete')}
               label="Delete"
               item={item}
               hover="hover:text-red-300"
               icon={<TrashIcon />}
-              onClick={(event) => open(event, actions.openDelete)}
+              onClick={() => steps.open('delete', actions.openDelete)}
             />
           )}
         </div>
@@ -186,7 +190,8 @@ export const GalleryCard = memo(function GalleryCard({
           {state === 'delete' && (
             <DeleteConfirm
               item={item}
-              onConfirm={() => onRemove(item.hash, () => deleteItem(item.hash))}
+              forReason={actions.deletesForReason}
+              onConfirm={confirmDelete}
               onCancel={actions.cancel}
             />
           )}

@@ -36,6 +36,7 @@ import {
   WhitelistedNotice,
 } from './ItemControls';
 import { useItemActions } from './useItemActions';
+import { useStepFocus } from './useStepFocus';
 import { TEXTURE_HASH_PATTERN } from '../../lib/ids';
 
 const TEXTURE_PAGE_PATH = new RegExp(`^/gallery/(${TEXTURE_HASH_PATTERN})/?$`);
@@ -74,6 +75,7 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
   const user = useStore($user);
   const actions = useItemActions(initial);
   const { item, state } = actions;
+  const steps = useStepFocus(state);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const [reported, setReported] = useState(false);
@@ -82,7 +84,13 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
   const cape = useMemo(() => capeOf(item), [item.type, item.texture, item.animated_texture]); // eslint-disable-line react-hooks/exhaustive-deps
   const earsUrl = ears ? textureUrl(item.texture) : null;
 
-  const confirmDelete = async () => {
+  const confirmDelete = async (reason: string | null) => {
+    if (reason !== null) {
+      // A moderator's removal: DeleteConfirm says a refusal in the step, with the chosen reason kept.
+      await deleteItem(item.hash, reason);
+      location.assign('/gallery');
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -205,17 +213,32 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
             {state === 'waiting' && (actions.canManage || actions.canReport) && (
               <div className="flex flex-wrap gap-2 border-t border-ink-700 pt-4">
                 {actions.canManage && (
-                  <button type="button" className="btn-secondary text-sm" onClick={actions.openEdit}>
+                  <button
+                    ref={steps.buttonRef('edit')}
+                    type="button"
+                    className="btn-secondary text-sm"
+                    onClick={() => steps.open('edit', actions.openEdit)}
+                  >
                     <PencilIcon /> Edit
                   </button>
                 )}
                 {actions.canReport && !reported && (
-                  <button type="button" className="btn-secondary text-sm" onClick={actions.openReport}>
+                  <button
+                    ref={steps.buttonRef('report')}
+                    type="button"
+                    className="btn-secondary text-sm"
+                    onClick={() => steps.open('report', actions.openReport)}
+                  >
                     <FlagIcon /> Report
                   </button>
                 )}
                 {actions.canManage && (
-                  <button type="button" className="btn-secondary text-sm hover:bg-red-600" onClick={actions.openDelete}>
+                  <button
+                    ref={steps.buttonRef('delete')}
+                    type="button"
+                    className="btn-secondary text-sm hover:bg-red-600"
+                    onClick={() => steps.open('delete', actions.openDelete)}
+                  >
                     <TrashIcon /> Delete
                   </button>
                 )}
@@ -224,7 +247,13 @@ function TextureDetails({ initial, reload }: { initial: GalleryItem; reload: () 
             {state !== 'waiting' && (
               <div className="rounded-xl border border-ink-600 bg-ink-950/60 p-4">
                 {state === 'delete' && (
-                  <DeleteConfirm item={item} busy={busy} onConfirm={confirmDelete} onCancel={actions.cancel} />
+                  <DeleteConfirm
+                    item={item}
+                    forReason={actions.deletesForReason}
+                    busy={busy}
+                    onConfirm={confirmDelete}
+                    onCancel={actions.cancel}
+                  />
                 )}
                 {state === 'report' && (
                   <ReportConfirm item={item} busy={busy} onConfirm={confirmReport} onCancel={actions.cancel} />

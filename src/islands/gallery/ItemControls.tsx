@@ -1,11 +1,16 @@
-// The controls a card and the texture page share: like, download, the report and delete confirmation steps and the
-// marked-safe notice.
-import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { downloadUrl, kindLabel, wearLabel, type GalleryItem } from './gallery-api';
+// The controls a card and the texture page share: like, download, the report and delete confirmation steps (a
+// moderator's Delete of someone else's item with its reason and how many players lose it) and the marked-safe notice.
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { FetchError } from 'ofetch';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { BAN_REASONS } from '../../lib/ban-reasons';
+import { downloadUrl, fetchWearerCount, kindLabel, wearLabel, type GalleryItem } from './gallery-api';
 import { CapeIcon, DownloadIcon, HeartIcon, ShieldIcon } from './icons';
-import { formatCount, plural } from '../../lib/plural';
+import { countOf, formatCount, plural } from '../../lib/plural';
 import type { ReportGrounds } from '../../lib/report-rules';
 import type { WearNotice } from './useItemActions';
+import { ReasonSelect } from '../admin/ReasonSelect';
+import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';
 
 /**
@@ -220,23 +225,36 @@ function ConfirmPanel({
   );
 }
 
-/** Delete confirm: the item goes for good. */
+/**
+ * Delete confirm: the item goes for good. The author's own item goes without a reason; a moderator deleting someone
+ * else's item (`forReason`) chooses a reason and is told how many players wear it.
+ */
 export function DeleteConfirm({
   item,
+  forReason = false,
   busy = false,
   onConfirm,
   onCancel,
 }: {
   item: GalleryItem;
+  /** A moderator deletes someone else's item: a reason is needed, and the picture leaves every player wearing it. */
+  forReason?: boolean;
   busy?: boolean;
-  onConfirm: () => void;
+  /** Deletes with the moderator's reason key (null for the author); a rejection is shown in the step. */
+  onConfirm: (reason: string | null) => void | Promise<void>;
   onCancel: () => void;
 }) {
+  if (forReason) return <RemovalConfirm item={item} busy={busy} onConfirm={onConfirm} onCancel={onCancel} />;
   return (
     <ConfirmPanel title={`Delete “${item.title}”?`} testId="delete-confirm" onCancel={onCancel}>
       <p className="text-sm leading-snug text-ink-300">It leaves the gallery for everyone. This can't be undone.</p>
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-danger flex-1 px-2 py-1.5 text-sm" onClick={onConfirm} disabled={busy}>
+        <button
+          type="button"
+          className="btn-danger flex-1 px-2 py-1.5 text-sm"
+          onClick={() => void onConfirm(null)}
+          disabled={busy}
+        >
           {busy ? 'Deleting…' : 'Delete'}
         </button>
         <button
@@ -245,6 +263,148 @@ export function DeleteConfirm({
           onClick={onCancel}
           disabled={busy}
           autoFocus
+        >
+          Cancel
+        </button>
+      </div>
+    </ConfirmPanel>
+  );
+}
+
+/** How many players wear an item's picture now: on its way, counted, or not counted (the call failed). */
+type WearerCount = { status: 'loading' } | { status: 'ready'; count: number } | { status: 'failed' };
+
+/** Fetches how many players wear the item's picture now, once when called and again on `retry`. */
+function useWearerCount(hash: string): { wearers: WearerCount; retry: () => void } {
+  const [attempt, setAttempt] = useState(0);
+  const [wearers, setWearers] = useState<WearerCount>({ status: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchWearerCount(hash, controller.signal).then(
+      (count) => setWearers({ status: 'ready', count }),
+      () => {
+        if (!controller.signal.aborted) setWearers({ status: 'failed' });
+      },
+    );
+    return () => controller.abort();
+  }, [hash, attempt]);
+  const retry = () => {
+    setWearers({ status: 'loading' });
+    setAttempt((previous) => previous + 1);
+  };
+  return { wearers, retry };
+}
+
+/** What the step says of the players wearing the picture: "No player wears it now.", "3 players wear it now and …". */
+function wearersSentence(count: number): string {
+  if (count === 0) return 'No player wears it now.';
+  return `${countOf(count, 'player')} ${plural(count, 'wears', 'wear')} it now and will lose it.`;
+}
+
+/** The server's message for the reason field when it refused the call with 422 (no reason, or not one of the list). */
+function reasonRefusal(failure: unknown): string | null {
+  if (!(failure instanceof FetchError) || failure.response?.status !== 422) return null;
+  const errors = (errorBody(failure) as { errors?: { reason?: unknown } } | undefined)?.errors;
+  const messages = errors?.reason;
+  return Array.isArray(messages) && typeof messages[0] === 'string' ? messages[0] : null;
+}
+
+/**
+ * A moderator's Delete of someone else's item, as Remove in the report queue: a reason from the list, how many
+ * players wear the picture (fetched as the step opens), then Delete; a 422 is said by the reason, other refusals below.
+ */
+function RemovalConfirm({
+  item,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  item: GalleryItem;
+  busy: boolean;
+  onConfirm: (reason: string) => void | Promise<void>;
+  onCancel: () => void;
+}) {
+  const { wearers, retry } = useWearerCount(item.hash);
+  const [reason, setReason] = useState('');
+  const [sending, setSending] = useState(false);
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorDisplayValue | null>(null);
+  const reasonField = useRef<HTMLSelectElement>(null);
+  const working = busy || sending;
+
+  const choose = (key: string) => {
+    setReason(key);
+    setReasonError(null);
+  };
+  const countAgain = () => {
+    retry();
+    // Try again goes away while the count loads: the focus stays in the step, on the reason.
+    reasonField.current?.focus();
+  };
+  const confirm = async () => {
+    if (working) return;
+    setSending(true);
+    setReasonError(null);
+    setError(null);
+    try {
+      await onConfirm(reason);
+    } catch (failure) {
+      const refusal = reasonRefusal(failure);
+      if (refusal) {
+        setReasonError(refusal);
+        reasonField.current?.focus();
+      } else setError(describeApiError(errorBody(failure)));
+      setSending(false);
+    }
+  };
+
+  return (
+    <ConfirmPanel title={`Delete “${item.title}”?`} testId="delete-confirm" onCancel={onCancel}>
+      <p className="text-sm leading-snug text-ink-300">
+        It leaves the gallery and every wardrobe, and can't be uploaded again.
+      </p>
+      {wearers.status === 'failed' ? (
+        <p className="text-sm leading-snug text-amber-200" data-testid="wearer-count-error">
+          We couldn't count the players who wear it.{' '}
+          <button type="button" className="font-semibold underline" onClick={countAgain}>
+            Try again
+          </button>
+        </p>
+      ) : (
+        <p role="status" className="text-sm leading-snug font-semibold text-ink-100" data-testid="wearer-count">
+          {wearers.status === 'loading' ? 'Counting the players who wear it…' : wearersSentence(wearers.count)}
+        </p>
+      )}
+      <ReasonSelect
+        ref={reasonField}
+        reasons={BAN_REASONS}
+        value={reason}
+        onChange={choose}
+        error={reasonError}
+        compact
+        autoFocus
+      />
+      {error && (
+        <div className="[&>div]:mt-0 [&>div]:px-2 [&>div]:py-1.5">
+          <ErrorDisplay error={error} />
+        </div>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          className="btn-danger flex-1 px-2 py-1.5 text-sm"
+          onClick={() => void confirm()}
+          // Not disabled while it sends, which would drop the focus out of the step.
+          aria-disabled={working}
+          disabled={!reason || wearers.status !== 'ready'}
+        >
+          {working ? 'Deleting…' : 'Delete'}
+        </button>
+        <button
+          type="button"
+          className="btn-secondary flex-1 px-2 py-1.5 text-sm"
+          onClick={onCancel}
+          disabled={working}
         >
           Cancel
         </button>

@@ -110,9 +110,19 @@ export function wornMessage(item: Pick<GalleryItem, 'type'>): string {
     : "You're wearing this cape now: players with the mod see it.";
 }
 
-/** Deletes an item (its author or an admin). */
-export function deleteItem(hash: string): Promise<ApiAnswer<'deleteItem'>> {
-  return apiCall('deleteItem', { body: { hash } });
+/**
+ * Deletes an item: its author without a reason, or a moderator someone else's item with a reason's key (which takes the
+ * picture off every player wearing it).
+ */
+export function deleteItem(hash: string, reason?: string): Promise<ApiAnswer<'deleteItem'>> {
+  return apiCall('deleteItem', { body: reason === undefined ? { hash } : { hash, reason } });
+}
+
+/** How many players wear an item's picture now (a moderator's Delete takes it off them); told to moderators only. */
+export async function fetchWearerCount(hash: string, signal?: AbortSignal): Promise<number> {
+  const { wearers } = await fetchItem(hash, signal);
+  if (wearers === undefined) throw new Error('The answer has no wearer count: only moderators are told it.');
+  return wearers;
 }
 
 /** Reports an item with its reason and note; the terms box must be ticked. */

@@ -24,6 +24,11 @@ export interface ItemActions {
   likeNotice: ErrorDisplay | null;
   /** Whether the viewer may edit and delete (author or admin). */
   canManage: boolean;
+  /**
+   * Whether the viewer's Delete is a moderator's removal of someone else's item: it needs a reason and takes the picture
+   * off every player wearing it.
+   */
+  deletesForReason: boolean;
   /** Whether the viewer may report (anyone logged in but the author). */
   canReport: boolean;
   /** Whether the viewer may wear it (anyone logged in). */
@@ -120,6 +125,7 @@ export function useItemActions(initial: GalleryItem): ItemActions {
     state,
     likeNotice,
     canManage: !!user && (isAuthor || user.group?.admin === true),
+    deletesForReason: !!user && !isAuthor && user.group?.admin === true,
     canReport: !!user && !isAuthor,
     canWear: !!user,
     wearing,
