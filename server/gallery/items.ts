@@ -5,6 +5,7 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { ReferenceCounter } from '../textures/library/texture-library.ts';
+import { refuseRemovedPictures } from '../textures/library/picture-locks.ts';
 import { adjustCounters } from './counts.ts';
 import { listedItem } from './visibility.ts';
 
@@ -54,9 +55,17 @@ export async function galleryItemOwner(db: Db, hash: string, includeHidden = fal
     .executeTakeFirst();
 }
 
-/** Adds an item unless one with that hash exists (hidden if its author is banned); returns whether it was added. */
+/**
+ * Adds an item unless one with that hash exists (hidden if its author is banned); returns whether it was added. A
+ * picture a moderator removed meanwhile is refused inside the transaction (refuseRemovedPictures), as pointing a player
+ * at it is.
+ */
 export async function createGalleryItem(db: Db, item: NewGalleryItem, now = Date.now()): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    await refuseRemovedPictures(
+      trx,
+      [item.hash, item.stripHash].filter((hash): hash is string => Boolean(hash)),
+    );
     // The share lock waits for a ban of the author under way, so the item is hidden by it or created hidden.
     const author = await trx
       .selectFrom('users')

@@ -98,6 +98,19 @@ function slotValues(
   return values;
 }
 
+/**
+ * A player's texture columns, read inside a transaction that changes them, the row locked on PostgreSQL so that the
+ * player's changes take turns (SQLite runs one write at a time); undefined for an unknown player.
+ */
+async function lockedPlayerColumns(trx: Transaction<Database>, uuid: string) {
+  return trx
+    .selectFrom('users')
+    .select(PLAYER_TEXTURE_COLUMNS)
+    .where('uuid', '=', uuid)
+    .$if(isPostgres(trx), (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
 /** What a swap of a player's columns did: the hashes to release, and whether the columns changed at all. */
 interface Swapped {
   held: string[];
@@ -121,17 +134,11 @@ async function swapColumns(
   return db.transaction().execute(async (trx) => {
     // Before the player's row: a removal holds its pictures first and then its wearers' rows, in that order too.
     await refuseRemovedPictures(trx, pictures);
-    const before = await trx
-      .selectFrom('users')
-      .select(columns)
-      .where('uuid', '=', uuid)
-      .$if(isPostgres(db), (query) => query.forUpdate())
-      .executeTakeFirst();
-    if (!before) return null;
-    const held = before as Record<PlayerTextureColumn, string | null>;
+    const held = await lockedPlayerColumns(trx, uuid);
+    if (!held) return null;
     const changed = columns.some((column) => held[column] !== values[column]);
     if (changed) await trx.updateTable('users').set(values).where('uuid', '=', uuid).execute();
-    const released = Object.values(held).filter((hash): hash is string => Boolean(hash));
+    const released = columns.map((column) => held[column]).filter((hash): hash is string => Boolean(hash));
     return { held: [...released, ...((await then?.(trx)) ?? [])], changed };
   });
 }
@@ -236,12 +243,7 @@ export async function clearPlayerTextures(
  */
 export async function removeWardrobeItem(context: AssignmentContext, uuid: string, id: string): Promise<boolean> {
   const swapped = await context.db.transaction().execute(async (trx) => {
-    const player = await trx
-      .selectFrom('users')
-      .select(PLAYER_TEXTURE_COLUMNS)
-      .where('uuid', '=', uuid)
-      .$if(isPostgres(trx), (query) => query.forUpdate())
-      .executeTakeFirst();
+    const player = await lockedPlayerColumns(trx, uuid);
     const item = player ? await deleteWardrobeItem(trx, uuid, id) : undefined;
     if (!player || !item) return null;
     const wears = playerTextureHashes(player);
