@@ -44,7 +44,7 @@ async function codeCommand(args: string[]): Promise<number> {
     }
     const { user } = outcome;
     // The running processes learn of a new name from the change log (this process has no change bus).
-    if (outcome.renamed) await recordChange(db, user.uuid);
+    if (outcome.renamed) await recordChange(db, user.uuid, { distinctSeconds: config.answerFilesDir !== undefined });
     if (outcome.kind === 'banned') {
       console.error(`${user.username} is banned.`);
       return 1;
@@ -69,7 +69,7 @@ async function sweepCommand(args: string[]): Promise<number> {
   try {
     const library = createTextureLibrary(config, db);
     // The running processes learn of each release from the change log (within a catch-up).
-    library.onRemoved(async (hash) => void (await recordChange(db, hash)));
+    library.onRemoved(async (hash) => void (await recordChange(db, hash, { distinctSeconds: true })));
     const report = await sweepLeftovers(db, library, {
       graceMs: config.sweepGraceMs,
       notificationRetentionMs: config.paymentNotificationRetentionMs,

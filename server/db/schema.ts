@@ -24,8 +24,8 @@ export interface UsersTable {
   /** When the player last logged in (null before their first login). */
   last_login_at: number | null;
   /**
-   * The second the player's mod API answers last changed (strictly increasing per player, never past the clock): their
-   * answer files' time.
+   * The second the player's mod API answers last changed (never past the clock; strictly increasing per player where
+   * answer files are written): their answer files' time and their answers' Last-Modified.
    */
   answers_at: number | null;
 }

@@ -1,7 +1,7 @@
 // The mod API's change log: every change to a player's or a texture's answers gets a number, so a process that missed
 // change notices (a Redis outage, a restart, a host that was down) catches up from the database. A player's change also
-// moves their answers' version second (users.answers_at) on, strictly and never past the clock: the time every host
-// gives their answer files.
+// moves their answers' version second (users.answers_at) on, never past the clock: the time every host gives their
+// answer files and every answer's Last-Modified.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/database.ts';
 import { isPlayerUuid } from '../../src/lib/ids.ts';
@@ -19,9 +19,14 @@ export interface LoggedChange {
  */
 export const CHANGE_LOG_KEEP_MS = 7 * 24 * 60 * 60_000;
 
+/** How a player's answers second moves: `distinctSeconds` where answer files are written (see moveAnswersSecond). */
+export interface ChangeLogOptions {
+  distinctSeconds: boolean;
+}
+
 /** Logs a change to a subject's answers (a player's: their version second moves on) and resolves to its number. */
-export async function recordChange(db: Db, subject: string): Promise<number> {
-  if (isPlayerUuid(subject)) await moveAnswersSecond(db, subject);
+export async function recordChange(db: Db, subject: string, options: ChangeLogOptions): Promise<number> {
+  if (isPlayerUuid(subject)) await moveAnswersSecond(db, subject, options.distinctSeconds);
   const row = await db
     .insertInto('mod_changes')
     .values({ subject, created_at: Date.now() })
@@ -31,12 +36,14 @@ export async function recordChange(db: Db, subject: string): Promise<number> {
 }
 
 /**
- * Moves a player's answers second on to the clock's second. It moves strictly (nginx's ETag of an answer file is its
- * time and size, so two versions must never share a second) and never past the clock (an answer's Last-Modified is
- * never later than the moment it was made): a second change within one second waits for the next second. A second
- * further ahead than that (written by a host whose clock runs fast) moves on by one, so no file goes back in time.
+ * Moves a player's answers second on to the clock's second, never past it (an answer's Last-Modified is never later
+ * than the moment it was made) and never back. Where answer files are written (`distinct`), it moves strictly: nginx's
+ * ETag of a file is its time and size, so two versions must never share a second, and a second change within one
+ * second waits for the next second. Without them, two changes in one second share it: the app's ETag is the answer's
+ * content hash, which tells them apart. A second further ahead than the next (written by a host whose clock runs fast)
+ * moves on by one, so no file goes back in time.
  */
-async function moveAnswersSecond(db: Db, uuid: string): Promise<void> {
+async function moveAnswersSecond(db: Db, uuid: string, distinct: boolean): Promise<void> {
   for (;;) {
     const now = Date.now();
     const second = Math.floor(now / 1000);
@@ -46,7 +53,8 @@ async function moveAnswersSecond(db: Db, uuid: string): Promise<void> {
       .where('uuid', '=', uuid)
       .where((eb) => eb.or([eb('answers_at', 'is', null), eb('answers_at', '<', second)]))
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) > 0) return;
+    // Without answer files, a second already reached (or run ahead of this host's clock) stays as it is.
+    if (Number(moved.numUpdatedRows) > 0 || !distinct) return;
     const player = await db.selectFrom('users').select('answers_at').where('uuid', '=', uuid).executeTakeFirst();
     if (!player || player.answers_at === null) return;
     if (player.answers_at > second + 1) {

@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/database.ts';
 import type { RedisLink } from '../redis/link.ts';
-import { recordChange } from './change-log.ts';
+import { recordChange, type ChangeLogOptions } from './change-log.ts';
 
 /** What a notice says: the change's number in the log and what changed (a player's uuid or a texture's hash). */
 export interface ChangeNotice {
@@ -39,6 +39,7 @@ export function createInvalidationBus(
   channel: string,
   onChange: (notice: ChangeNotice) => Promise<void>,
   onError: (error: unknown) => void,
+  changeLog: ChangeLogOptions,
 ): InvalidationBus {
   let subscriber: Redis | undefined;
   if (link) {
@@ -52,7 +53,7 @@ export function createInvalidationBus(
   }
   return {
     async publish(subject) {
-      const notice = { seq: await recordChange(db, subject), subject };
+      const notice = { seq: await recordChange(db, subject, changeLog), subject };
       await onChange(notice);
       if (!link?.ready()) return;
       try {

@@ -7,8 +7,8 @@
 // - every registered texture: `textures/{hash}`, `textures/{hash}.png`, `csl/textures/{hash}` and `.png` (hard links).
 // A path that has no file is a player or texture with nothing to show: nginx answers it 404 itself.
 //
-// A player's files carry the second their answers last changed (users.answers_at, strictly increasing per player, never
-// past the clock) as their time, the same on every host: nginx's ETag (time and size) and Last-Modified change with
+// A player's files carry the second their answers last changed (users.answers_at, strictly increasing per player where
+// answer files are written, never past the clock) as their time, the same on every host: nginx's ETag (time and size) and Last-Modified change with
 // every change, and a file is never replaced by an older version of itself (a slower process's late write). Every file
 // is written whole under a temporary name and renamed into place: nginx sees the old file, no file or the new one,
 // never part of one.

@@ -87,6 +87,7 @@ export function createAppContext(config: Config, db: Db, log: FastifyBaseLogger)
     `${config.redisPrefix}mod-changes`,
     (notice) => answerSync.handle(notice),
     (error) => log.error({ err: error }, 'a change notice could not be handled'),
+    { distinctSeconds: config.answerFilesDir !== undefined },
   );
   const intake = new TextureIntake({ db, library, bus, imageJobs, config, uploads: metrics });
   return {

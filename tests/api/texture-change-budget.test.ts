@@ -1,13 +1,16 @@
 // A player's texture changes on both databases: uploads, take-offs, wardrobe changes, "Wear this" and a made cape's use
 // share one budget; a take-off with nothing worn writes nothing; and no profile's Last-Modified is ever later than the
-// moment it was answered, however fast the changes come.
-import { describe, expect, it } from 'vitest';
+// moment it was answered, however fast the changes come (with answer files, it still moves on with every change).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { tooManyUploadsMessage } from '../../src/lib/texture-rules.ts';
 import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
-import { loginNewUser, serverForSuite } from '../helpers/server.ts';
+import { loginNewUser, serverForSuite, type TestServer } from '../helpers/server.ts';
 
 /** The budget of texture changes in this suite. */
 const BUDGET = 5;
@@ -66,24 +69,41 @@ describe.each(backends)('texture changes on $name', (backend) => {
     expect((await fetch(`${suite.server.url}/profile/${player.uuid}`)).status).toBe(404);
   });
 
-  it("a profile's Last-Modified moves on with every change and is never later than its answer", async () => {
-    const player = await loginNewUser(suite.server);
-    expect((await uploadCape(player.jar)).status).toBe(200);
+  /** Four quick changes of one player (off, on, off, on): the Last-Modified of each profile answered, and when. */
+  async function lastModifiedOfQuickChanges(server: TestServer) {
+    const player = await loginNewUser(server);
+    const upload = await player.jar.upload('/api/upload-cape', await solidPng(64, 32, frameColour(colour++)));
+    expect(upload.status).toBe(200);
     const [id] = await wardrobeIds(player.jar);
-    const seen: number[] = [];
+    const seen: Array<{ lastModified: number; answeredAt: number }> = [];
     for (const change of ['take-off', 'wear', 'take-off', 'wear']) {
       expect((await player.jar.post(`/api/wardrobe/${change}`, { id })).status, change).toBe(200);
-      const profile = await fetch(`${suite.server.url}/profile/${player.uuid}`);
-      const answeredAt = Date.now();
-      const lastModified = profile.headers.get('last-modified');
-      if (change === 'take-off') {
-        expect(profile.status).toBe(404);
-        continue;
-      }
-      expect(profile.status).toBe(200);
-      expect(Date.parse(lastModified!)).toBeLessThanOrEqual(answeredAt);
-      seen.push(Date.parse(lastModified!));
+      const profile = await fetch(`${server.url}/profile/${player.uuid}`);
+      expect(profile.status).toBe(change === 'wear' ? 200 : 404);
+      if (change === 'wear')
+        seen.push({ lastModified: Date.parse(profile.headers.get('last-modified')!), answeredAt: Date.now() });
     }
-    expect(seen[1]!, 'a later change has a later Last-Modified').toBeGreaterThan(seen[0]!);
+    return seen;
+  }
+
+  it("a profile's Last-Modified is never later than its answer, however fast the changes come", async () => {
+    for (const { lastModified, answeredAt } of await lastModifiedOfQuickChanges(suite.server))
+      expect(lastModified).toBeLessThanOrEqual(answeredAt);
+  });
+
+  describe('with answer files', () => {
+    const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-budget-'));
+    const withFiles = serverForSuite(backend, {
+      LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+      TEXTURE_UPLOADS_PER_10_MINUTES: String(BUDGET),
+      ANSWER_FILES_DIR: answersDir,
+    });
+    afterAll(() => fs.rmSync(answersDir, { recursive: true, force: true }));
+
+    it("moves a profile's Last-Modified on with every change (nginx's ETag is the file's time and size), never past its answer", async () => {
+      const seen = await lastModifiedOfQuickChanges(withFiles.server);
+      for (const { lastModified, answeredAt } of seen) expect(lastModified).toBeLessThanOrEqual(answeredAt);
+      expect(seen[1]!.lastModified, 'a later change has a later Last-Modified').toBeGreaterThan(seen[0]!.lastModified);
+    });
   });
 });
