@@ -1,8 +1,12 @@
-// Astro builds the static site into dist/; the API process serves it (see server/routes/pages.ts).
+// Astro builds the static site into dist/, each page with its Content-Security-Policy in a meta tag
+// (server/site/page-policy.ts); any static host serves it by the rules the build writes beside it
+// (server/site/host-rules.ts).
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import mdx from '@astrojs/mdx';
 import tailwindcss from '@tailwindcss/vite';
+import { loadConfig } from './server/config/index.ts';
+import { astroCspSetting } from './server/site/page-policy.ts';
 
 export default defineConfig({
   output: 'static',
@@ -11,6 +15,7 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'auto' },
   trailingSlash: 'never',
   integrations: [react(), mdx()],
+  security: { csp: astroCspSetting(loadConfig()) },
   vite: {
     plugins: [tailwindcss()],
     build: {

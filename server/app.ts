@@ -28,6 +28,7 @@ import { userRoutes } from './routes/users.ts';
 import { followChanges } from './setup/change-events.ts';
 import { closeIdleConnectionsOnClose } from './setup/idle-connections.ts';
 import { serveMetrics } from './setup/request-metrics.ts';
+import { pageFastPath } from './setup/page-fast-path.ts';
 import { serverOptions } from './setup/server-options.ts';
 import { registerSitePlugins } from './setup/site-plugins.ts';
 import type { TextureLibrary } from './textures/library/texture-library.ts';
@@ -70,12 +71,17 @@ declare module 'fastify' {
  */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
   // The fast path is one of the services, made once the app's logger exists; the server only calls it once it listens.
-  const app = Fastify(serverOptions(config, (request, response) => context.fastPath(request, response)));
+  const app = Fastify(
+    serverOptions(config, (request, response) => context.fastPath(request, response) || pages(request, response)),
+  );
   const context: AppContext = createAppContext(config, db, app.log);
+  const pages = pageFastPath(context.site, context.metrics.requests);
+  if (!context.site.built)
+    app.log.warn({ siteDir: config.siteDir }, 'the site has not been built; pages will answer 404');
   app.decorate('modFastPath', context.fastPath);
   app.decorate('metrics', context.metrics);
   app.decorate('textureLibrary', context.library);
-  closeIdleConnectionsOnClose(app, context.fastPath);
+  closeIdleConnectionsOnClose(app, [context.fastPath, pages]);
   serveMetrics(app, context.metrics, config.metrics);
   for (const warning of config.warnings) app.log.warn(warning);
 

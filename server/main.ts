@@ -11,8 +11,7 @@ import { leftoverSweeps } from './setup/leftover-sweeps.ts';
 
 const config = loadConfig();
 
-if (process.env.SKIP_SITE_BUILD !== 'true')
-  ensureSiteBuilt(PROJECT_ROOT, config.siteDir, (message) => console.log(message));
+if (process.env.SKIP_SITE_BUILD !== 'true') ensureSiteBuilt(PROJECT_ROOT, config, (message) => console.log(message));
 
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);

@@ -68,6 +68,11 @@ export function deployServerBlock(setup: NginxSetup): string {
   text = replaceDirective(text, /^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${setup.port};`);
   text = replaceDirective(text, /^\s*listen \[::\]:80;\n/m, '');
   text = replaceDirective(text, /^(\s*)root \/srv\/cloakroom\/dist;$/m, `$1root ${setup.siteDir};`);
+  text = replaceDirective(
+    text,
+    /^(\s*)include \/srv\/cloakroom\/dist\/_nginx\/pages\.conf;$/m,
+    `$1include ${setup.siteDir}/_nginx/pages.conf;`,
+  );
   // The mod API's locations read the answer files, through the shared part they include.
   const modAnswer = replaceDirective(
     fs.readFileSync(DEPLOY_MOD_ANSWER_CONFIG, 'utf8'),

@@ -32,6 +32,11 @@ declare module 'fastify' {
     currentUser(): Promise<UserRow | null>;
     /** Why the session cookie logs no one in when a ban ended it (the message says why), else null. */
     sessionEndedMessage(): Promise<string | null>;
+    /**
+     * The XSRF token of an API request: its XSRF-TOKEN cookie, or the one this answer sets (a page on another host
+     * cannot read the API's cookie, so GET /api/csrf-cookie also hands it out in its body).
+     */
+    xsrfToken: string | undefined;
   }
   interface FastifyContextConfig {
     /** Who may call the route; checked before the input is validated, and written into the OpenAPI description. */
@@ -255,13 +260,13 @@ async function authPlugin(
   });
 
   // Every API answer hands out the XSRF-TOKEN cookie when the browser has none yet.
+  app.decorateRequest('xsrfToken', undefined);
   app.addHook('onRequest', async (request, reply) => {
-    if (!isApiRequest(request) || request.cookies[XSRF_COOKIE]) return;
-    reply.setCookie(
-      XSRF_COOKIE,
-      randomBytes(32).toString('base64url'),
-      cookieOptions(request, false, 60 * 60 * 24 * 7),
-    );
+    if (!isApiRequest(request)) return;
+    request.xsrfToken = request.cookies[XSRF_COOKIE];
+    if (request.xsrfToken) return;
+    request.xsrfToken = randomBytes(32).toString('base64url');
+    reply.setCookie(XSRF_COOKIE, request.xsrfToken, cookieOptions(request, false, 60 * 60 * 24 * 7));
   });
 }
 

@@ -4,9 +4,9 @@ import { loadConfig } from '../config/index.ts';
 import { buildSite, PROJECT_ROOT } from '../site/build.ts';
 
 try {
-  const siteDir = loadConfig().siteDir;
-  buildSite(PROJECT_ROOT, siteDir, (message) => console.log(message));
-  console.log(`Built the site into ${siteDir}.`);
+  const config = loadConfig();
+  buildSite(PROJECT_ROOT, config, (message) => console.log(message));
+  console.log(`Built the site into ${config.siteDir}.`);
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

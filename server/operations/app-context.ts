@@ -17,6 +17,7 @@ import { TextureCache } from '../textures/library/cache.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { createTextureLibrary } from './create-library.ts';
 import { Metrics } from './metrics.ts';
+import { openStaticSite, type StaticSite } from '../site/static-site.ts';
 
 /** An answer file error is logged at most this often (the first one at once). */
 const ANSWER_FILE_ERROR_LOG_MS = 60_000;
@@ -46,6 +47,8 @@ export interface AppContext {
   answerSync: AnswerSync;
   /** The mod API's fast path in front of the app's routes. */
   fastPath: FastPath;
+  /** The built site, served as its host rules say. */
+  site: StaticSite;
 }
 
 /** A logger of an answer file error that logs the first one, then at most one a minute. */
@@ -105,5 +108,6 @@ export function createAppContext(config: Config, db: Db, log: FastifyBaseLogger)
     creations: new Creations({ db, library, imageJobs, intake }, config.sweepGraceMs),
     answerSync,
     fastPath: modFastPath(profiles, showing, library, metrics.requests),
+    site: openStaticSite(config.siteDir),
   };
 }

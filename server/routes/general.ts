@@ -1,10 +1,10 @@
 // General calls: the current user, home statistics and contributors.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { contributorSchema, homeStatsSchema, userSchema } from '../../src/lib/schemas/account.ts';
+import { contributorSchema, homeStatsSchema, userSchema, xsrfTokenSchema } from '../../src/lib/schemas/account.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { countUsers, registeredPlayers, toApiUser } from '../db/users.ts';
-import { emptyResponse, errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
 /** How long a browser keeps the contributors list, in seconds. */
@@ -25,16 +25,17 @@ export async function generalRoutes(instance: FastifyInstance, options: AppConte
     async (request) => toApiUser(await requireUser(request)),
   );
 
-  // The auth plugin sets XSRF-TOKEN on every API response; this call exists only to receive it.
+  // The auth plugin sets XSRF-TOKEN on every API response; this call exists to receive it, and answers its value for a
+  // page on another host, which cannot read the API's cookies.
   app.get(
     '/api/csrf-cookie',
     {
       schema: {
-        summary: 'Sets the XSRF-TOKEN cookie',
-        response: { 204: emptyResponse('The cookie is set'), ...errorResponses },
+        summary: 'Sets the XSRF-TOKEN cookie and answers its value',
+        response: { 200: xsrfTokenSchema, ...errorResponses },
       },
     },
-    async (_request, reply) => reply.status(204).send(null),
+    async (request) => ({ token: request.xsrfToken! }),
   );
 
   app.get(

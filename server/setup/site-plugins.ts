@@ -10,7 +10,7 @@ import { auth } from '../auth/plugin.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/database.ts';
 import { isApiRequest } from '../http/request-path.ts';
-import { pageSecurityHeaders, SECURITY_HEADERS, siteInlineScriptHashes } from '../http/security-headers.ts';
+import { SECURITY_HEADERS } from '../http/security-headers.ts';
 import { rateLimitStore, type WindowCounter } from '../redis/window-counter.ts';
 import { PAYMENT_NOTIFICATION_PATHS } from '../routes/premium.ts';
 
@@ -21,17 +21,10 @@ export async function registerSitePlugins(
   db: Db,
   counter: WindowCounter,
 ): Promise<void> {
-  const pageHeaders = pageSecurityHeaders({
-    inlineScriptHashes: siteInlineScriptHashes(config.siteDir),
-    apiOrigin: config.apiOrigin,
-    textureOrigin: new URL(config.publicBaseUrl).origin,
-    adScriptOrigin: config.adScriptOrigin,
-    checkoutOrigin: new URL(config.premium.paypal.url).origin,
-  });
+  // The site's pages carry their own policy and headers (server/site/static-site.ts); every answer here is data.
   site.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-    reply.headers(isPage ? pageHeaders : SECURITY_HEADERS);
+    reply.headers(SECURITY_HEADERS);
   });
   // It leaves answers that already have a Content-Encoding alone: the site's files and pages sent as the build's
   // copies.

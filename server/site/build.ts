@@ -6,13 +6,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publicBaseUrl } from '../../src/lib/public-base-url.ts';
+import type { Config } from '../config/index.ts';
+import { renderHeaders, renderNginxPages, renderRedirects, siteHostRules } from './host-rules.ts';
+import { scriptsOutsidePolicy } from './page-policy.ts';
 import { describePrecompress, precompressSite } from './precompress.ts';
+import { HEADERS_FILE, NGINX_PAGES_FILE, REDIRECTS_FILE } from './static-site.ts';
 
 /** The checkout: where src/, public/ and node_modules/ are. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** What the built site depends on; the compression step is one of them, so a change to it rebuilds. */
-const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'server/site/precompress.ts'];
+const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'server/site'];
+/** Settings built into the pages besides the PUBLIC_* ones: the checkout the pages' policy lets forms post to. */
+const BUILT_IN_SETTINGS = ['PAYPAL_URL'];
 const STAMP = '.build-stamp';
 
 function newestMtime(entry: string): number {
@@ -30,7 +36,7 @@ function newestMtime(entry: string): number {
  */
 export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const publicSettings = Object.keys(env)
-    .filter((key) => key.startsWith('PUBLIC_'))
+    .filter((key) => key.startsWith('PUBLIC_') || BUILT_IN_SETTINGS.includes(key))
     .sort()
     .map((key) => `${key}=${env[key]}`);
   publicSettings.push(`mod API address=${publicBaseUrl(env.PUBLIC_BASE_URL, env.PORT)}`);
@@ -44,26 +50,68 @@ export function siteFingerprint(root: string, env: NodeJS.ProcessEnv = process.e
  * At start: builds the site into `siteDir` unless it already holds a build of the current sources, or the checkout has
  * no sources (a deployment of the built site alone); returns whether it built.
  */
-export function ensureSiteBuilt(root: string, siteDir: string, log: (message: string) => void): boolean {
+export function ensureSiteBuilt(root: string, config: SiteBuildConfig, log: (message: string) => void): boolean {
   if (!fs.existsSync(path.join(root, 'src'))) return false;
+  const { siteDir } = config;
   const stampFile = path.join(siteDir, STAMP);
   const fingerprint = siteFingerprint(root);
   if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === fingerprint) return false;
   log('Building the site (first start or changed sources)…');
-  buildSite(root, siteDir, log, fingerprint);
+  buildSite(root, config, log, fingerprint);
   return true;
 }
 
+/** What the build needs of the configuration: where the site goes and where `/download` sends players. */
+export type SiteBuildConfig = Pick<Config, 'siteDir' | 'downloadUrl'>;
+
+/** The names at the top of a folder that the host rules treat as files (folders end in `/`), dot files left out. */
+export function topEntries(dir: string, skip: (name: string) => boolean = () => false): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !entry.name.startsWith('.') && !skip(entry.name))
+    .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
+    .sort();
+}
+
 /**
- * Runs `astro build` on the project's own Node and writes the compressed copies (server/site/precompress.ts) and the
- * stamp (the sources' fingerprint, taken before the build); throws when there is nothing to build or the build fails.
+ * Writes the host rules of the site (`_redirects`, `_headers` and the nginx include) into `siteDir`, from the route
+ * table and the public files' names.
+ */
+export function writeHostRules(siteDir: string, downloadUrl: string, publicEntries: readonly string[]): void {
+  const rules = siteHostRules({ downloadUrl, publicEntries });
+  fs.writeFileSync(path.join(siteDir, REDIRECTS_FILE), renderRedirects(rules));
+  fs.writeFileSync(path.join(siteDir, HEADERS_FILE), renderHeaders(rules));
+  fs.mkdirSync(path.dirname(path.join(siteDir, NGINX_PAGES_FILE)), { recursive: true });
+  fs.writeFileSync(path.join(siteDir, NGINX_PAGES_FILE), renderNginxPages(rules));
+}
+
+/** Throws when a built page has an inline script its own Content-Security-Policy does not allow (it would not run). */
+export function checkPagePolicies(siteDir: string): void {
+  for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const outside = scriptsOutsidePolicy(fs.readFileSync(file, 'utf8'));
+    if (outside.length > 0)
+      throw new Error(
+        `${path.relative(siteDir, file)} has inline scripts its policy does not allow (${outside.join(', ')}): ` +
+          'give an inline script its hash in server/site/page-policy.ts, or make it a bundled script.',
+      );
+  }
+}
+
+/**
+ * Runs `astro build` on the project's own Node, checks every page's policy, writes the host rules, the compressed
+ * copies (server/site/precompress.ts) and the stamp (the sources' fingerprint, taken before the build); throws when
+ * there is nothing to build or the build fails.
  */
 export function buildSite(
   root: string,
-  siteDir: string,
+  config: SiteBuildConfig,
   log: (message: string) => void,
   fingerprint = siteFingerprint(root),
 ): void {
+  const { siteDir } = config;
   if (!fs.existsSync(path.join(root, 'src')))
     throw new Error(`Nothing to build: ${path.join(root, 'src')} does not exist.`);
   const astro = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
@@ -73,6 +121,8 @@ export function buildSite(
     env: process.env,
   });
   if (result.status !== 0) throw new Error('The site build failed');
+  checkPagePolicies(siteDir);
+  writeHostRules(siteDir, config.downloadUrl, topEntries(path.join(root, 'public')));
   log(describePrecompress(precompressSite(siteDir)));
   fs.writeFileSync(path.join(siteDir, STAMP), fingerprint);
 }

@@ -18,8 +18,13 @@ export interface StatusHandlers {
 export interface XsrfSource {
   /** The API host, '' for the same origin. */
   baseURL: string;
-  /** Reads the XSRF-TOKEN cookie; undefined when there is none. */
+  /** Reads the XSRF token: the XSRF-TOKEN cookie, or the one the API handed out; undefined when there is none. */
   readXsrfToken: () => string | undefined;
+  /**
+   * Keeps the token the API answered (a page on another host than the API cannot read its cookie); undefined forgets
+   * it (after the API refused it).
+   */
+  keepXsrfToken?: (token: string | undefined) => void;
 }
 
 /** What the client needs: the API host, the XSRF token and the app-wide status handlers. */
@@ -38,14 +43,22 @@ function isApiUrl(request: unknown): boolean {
   return url.includes('/api/');
 }
 
-/** Returns the XSRF token, first asking the API for the cookie (GET /api/csrf-cookie) when there is none yet. */
+/**
+ * Returns the XSRF token, first asking the API for it (GET /api/csrf-cookie sets the cookie and answers its value) when
+ * there is none yet.
+ */
 export async function ensureXsrfToken(source: XsrfSource): Promise<string | undefined> {
   if (!source.readXsrfToken()) {
-    // A first visit has no XSRF-TOKEN cookie yet: any API response sets one.
-    await fetch(`${source.baseURL}${XSRF_COOKIE_PATH}`, { credentials: 'include' }).catch(() => undefined);
+    const answer = await fetch(`${source.baseURL}${XSRF_COOKIE_PATH}`, { credentials: 'include' })
+      .then((response) => (response.ok ? (response.json() as Promise<{ token?: unknown }>) : null))
+      .catch(() => null);
+    if (typeof answer?.token === 'string') source.keepXsrfToken?.(answer.token);
   }
   return source.readXsrfToken();
 }
+
+/** The status the API refuses a state-changing call with when its XSRF token is missing or wrong. */
+export const XSRF_REFUSED_STATUS = 419;
 
 /** Why a 401 logged the player out, when its body says (any message but the plain "Unauthenticated."), else null. */
 export function logoutReason(body: unknown): string | null {
@@ -69,7 +82,11 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
     baseURL: options.baseURL || undefined,
     credentials: 'include',
     timeout: options.timeout ?? 15000,
-    retry: 0,
+    // Only a call refused for its XSRF token is sent again, once, with a fresh token (the API's cookie expired or
+    // changed since the page read it).
+    retry: 1,
+    retryDelay: 0,
+    retryStatusCodes: [XSRF_REFUSED_STATUS],
     headers: { accept: 'application/json' },
     async onRequest({ options: request }) {
       const method = (request.method ?? 'GET').toUpperCase();
@@ -91,6 +108,7 @@ export function createApiClient(options: ApiClientOptions): $Fetch {
       }
     },
     onResponseError({ request, response }) {
+      if (response.status === XSRF_REFUSED_STATUS) options.keepXsrfToken?.(undefined);
       handleAppStatus(response.status, options, isApiUrl(request), response._data);
       if (isNotAdminAnswer(response.status, response._data)) options.onNotAdmin?.();
     },

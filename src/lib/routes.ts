@@ -17,22 +17,34 @@ export interface Route {
   page: string;
   /** Whether the path has parameters, so the server serves it from the page's static shell. */
   dynamic: boolean;
+  /**
+   * The paths served by the page's shell besides the page itself, in the placeholder syntax static hosts read
+   * (`:name` is one path segment): the host rules rewrite them to `page`.
+   */
+  shellPaths: readonly string[];
 }
 
 const HASH = TEXTURE_HASH_PATTERN;
 const UUID = PLAYER_UUID_PATTERN;
 const NAME_OR_UUID = PLAYER_PATH_ID_PATTERN;
 
-function route(name: string, path: string, title: string, auth: boolean, pattern?: string, page?: string): Route {
-  const dynamic = pattern !== undefined;
+/** A route; a dynamic one has the pattern it matches, its shell page and the shell paths the host rules rewrite. */
+function route(
+  name: string,
+  path: string,
+  title: string,
+  auth: boolean,
+  dynamic?: { pattern: string; page: string; shellPaths: string[] },
+): Route {
   return {
     name,
     path,
     title,
     auth,
-    match: new RegExp(`^${pattern ?? escapeRegExp(path)}$`),
-    page: page ?? path,
-    dynamic,
+    match: new RegExp(`^${dynamic?.pattern ?? escapeRegExp(path)}$`),
+    page: dynamic?.page ?? path,
+    dynamic: dynamic !== undefined,
+    shellPaths: dynamic?.shellPaths ?? [],
   };
 }
 
@@ -49,17 +61,26 @@ export const routes: readonly Route[] = [
   route('upload-cape-template', '/upload-cape/template', 'Cape Template', false),
   route('upload-ears-template', '/upload-ears/template', 'Ears Template', false),
   route('premium-boost', '/premium/boost', 'Premium Boost', true),
-  route('premium', '/premium/:success?', 'Premium Features', false, '/premium(?:/success)?', '/premium'),
-  route(
-    'download',
-    '/download/:platform?/:version?',
-    'Download',
-    false,
-    '/download(?:/[A-Za-z0-9_.-]+){0,2}',
-    '/download',
-  ),
-  route('user-report', '/user/:uuid?/report', 'Report User', true, `/user(?:/${NAME_OR_UUID})?/report`, '/user/report'),
-  route('user', '/user/:uuid?', 'Grab a user', false, `/user(?:/${NAME_OR_UUID})?`, '/user'),
+  route('premium', '/premium/:success?', 'Premium Features', false, {
+    pattern: '/premium(?:/success)?',
+    page: '/premium',
+    shellPaths: ['/premium/success'],
+  }),
+  route('download', '/download/:platform?/:version?', 'Download', false, {
+    pattern: '/download(?:/[A-Za-z0-9_.-]+){0,2}',
+    page: '/download',
+    shellPaths: [],
+  }),
+  route('user-report', '/user/:uuid?/report', 'Report User', true, {
+    pattern: `/user(?:/${NAME_OR_UUID})?/report`,
+    page: '/user/report',
+    shellPaths: ['/user/:id/report'],
+  }),
+  route('user', '/user/:uuid?', 'Grab a user', false, {
+    pattern: `/user(?:/${NAME_OR_UUID})?`,
+    page: '/user',
+    shellPaths: ['/user/:id'],
+  }),
   route('gallery', '/gallery', 'Official Gallery', true),
   route('gallery-new', '/gallery/new', 'Upload Texture', true),
   route('ai-cape-creator', '/gallery/ai-cape-creator', 'AI Cape Creator', true),
@@ -71,8 +92,18 @@ export const routes: readonly Route[] = [
   route('banner-capes', '/gallery/banner-capes', 'Banner Capes', true),
   route('head-capes', '/gallery/head-capes', 'Head Capes', true),
   route('optifine-capes', '/gallery/optifine-capes', 'OptiFine Capes', true),
-  route('gallery-item', '/gallery/{hash}', 'Gallery Texture', true, `/gallery/${HASH}`, '/gallery/texture'),
-  route('gallery-user', '/gallery/{uuid}', 'User Gallery', true, `/gallery/${UUID}`, '/gallery/player'),
+  // A texture's page and a player's gallery are one path segment under /gallery to a static host: one shell for both,
+  // whose island chooses by the path.
+  route('gallery-item', '/gallery/{hash}', 'Gallery Texture', true, {
+    pattern: `/gallery/${HASH}`,
+    page: '/gallery/item',
+    shellPaths: ['/gallery/:id'],
+  }),
+  route('gallery-user', '/gallery/{uuid}', 'User Gallery', true, {
+    pattern: `/gallery/${UUID}`,
+    page: '/gallery/item',
+    shellPaths: ['/gallery/:id'],
+  }),
   route('help', '/help', 'Help', false),
   route('help-mods', '/help/mods', 'See capes in your game', false),
   route('auth', '/auth', 'Authentication Server', false),
@@ -92,14 +123,11 @@ export const routes: readonly Route[] = [
   route('admin-whitelist', '/admin/gallery/whitelist', 'Gallery Whitelist', true),
   route('admin-user-reports', '/admin/reports/user', 'User Reports', true),
   route('admin-gallery-reports', '/admin/reports/gallery', 'Gallery Reports', true),
-  route(
-    'admin-edit-user',
-    '/admin/edit-user/:username?',
-    'Edit User',
-    true,
-    `/admin/edit-user(?:/${USERNAME_PATTERN})?`,
-    '/admin/edit-user',
-  ),
+  route('admin-edit-user', '/admin/edit-user/:username?', 'Edit User', true, {
+    pattern: `/admin/edit-user(?:/${USERNAME_PATTERN})?`,
+    page: '/admin/edit-user',
+    shellPaths: ['/admin/edit-user/:username'],
+  }),
   route('admin-ai-cape-logs', '/admin/ai-cape-logs', 'AI Cape Logs', true),
   route('admin-audit', '/admin/audit', 'Audit Log', true),
   route('admin-apps', '/admin/oauth-clients', 'Registered Apps', true),

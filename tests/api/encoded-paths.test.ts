@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { loginNewUser, serverForSuite } from '../helpers/server.ts';
+import { siteFixtureFrom } from '../../support/site-fixture.ts';
 
-const FIXTURE_SITE = fileURLToPath(new URL('../fixtures/site', import.meta.url));
+// The fixture pages with the host rules the build writes beside them.
+const FIXTURE_SITE = siteFixtureFrom(fileURLToPath(new URL('../fixtures/site', import.meta.url)));
 
 describe.each(backends)('XSRF check on encoded paths on $name', (backend) => {
   const suite = serverForSuite(backend);

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { AppProcess } from '../../support/app-process.ts';
 import { runsOnPostgres } from '../../support/backends.ts';
 import type { RunningNginx } from '../../support/nginx.ts';
+import { FIXTURE_DOWNLOAD_URL } from '../../support/site-fixture.ts';
+import { ASSET_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '../../server/site/host-rules.ts';
 import {
   SITE_FILES,
   sameBrowserAt,
@@ -29,14 +31,14 @@ useScaleOutCluster((cluster) => ({ nginx, processA, processB, siteDir, answersDi
 
 // Real processes start, migrate and fork image workers: slow on a busy machine, so each test gets time.
 describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redis and S3', { timeout: 45_000 }, () => {
-  it('nginx serves the build files itself (pre-compressed, hashed ones cached for a year) and the pages through a process', async () => {
+  it('nginx serves every page, shell, redirect and build file itself by the generated rules, and the 404 page', async () => {
     const asset = await fetch(`${nginx.url}/_astro/app.abc123.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-encoding')).toBe('gzip');
     expect(asset.headers.get('content-length'), 'the .gz file as it is').toBe(
       String(fs.statSync(path.join(siteDir, '_astro/app.abc123.js.gz')).size),
     );
-    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('cache-control')).toBe(ASSET_CACHE_CONTROL);
     expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
     expect(asset.headers.get('x-request-id'), 'no process saw it').toBeNull();
     expect(await asset.text()).toBe(SITE_FILES['_astro/app.abc123.js']);
@@ -45,18 +47,80 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     expect(icon.headers.get('x-request-id')).toBeNull();
     expect(icon.headers.get('content-security-policy')).toContain("default-src 'none'");
 
-    // Pages, dynamic routes and the 404 page come from a process, with its page headers.
-    const help = await fetch(`${nginx.url}/help`);
-    expect(help.status).toBe(200);
-    expect(await help.text()).toBe(SITE_FILES['help.html']);
-    expect(help.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
-    expect(help.headers.get('content-security-policy')).toContain('script-src');
-    const user = await fetch(`${nginx.url}/user/069a79f444e94726a5befca90e38aaf5`);
-    expect(await user.text()).toBe(SITE_FILES['user.html']);
-    for (const missing of ['/no-such-page', '/_astro/old.js', '/images/none.png']) {
-      const response = await fetch(`${nginx.url}${missing}`);
+    const pages: Array<[string, string]> = [
+      ['/', 'index.html'],
+      ['/help', 'help.html'],
+      ['/user/069a79f444e94726a5befca90e38aaf5', 'user.html'],
+      [`/gallery/${'a'.repeat(64)}`, 'gallery/item.html'],
+    ];
+    for (const [url, file] of pages) {
+      const page = await fetch(`${nginx.url}${url}`);
+      expect(page.status, url).toBe(200);
+      expect(await page.text(), url).toBe(SITE_FILES[file]);
+      expect(page.headers.get('x-request-id'), `${url}: no process saw it`).toBeNull();
+      expect(page.headers.get('cache-control'), url).toBe(PAGE_CACHE_CONTROL);
+      expect(page.headers.get('content-security-policy'), url).toBe("frame-ancestors 'none'");
+      expect(page.headers.get('x-frame-options'), url).toBe('DENY');
+      const etag = page.headers.get('etag')!;
+      expect((await fetch(`${nginx.url}${url}`, { headers: { 'if-none-match': etag } })).status, url).toBe(304);
+    }
+    const slash = await fetch(`${nginx.url}/help/?x=1`, { redirect: 'manual' });
+    expect(slash.status).toBe(301);
+    expect(
+      new URL(slash.headers.get('location')!, nginx.url).pathname +
+        new URL(slash.headers.get('location')!, nginx.url).search,
+    ).toBe('/help?x=1');
+    const download = await fetch(`${nginx.url}/download/fabric/1.21.4`, { redirect: 'manual' });
+    expect(download.status).toBe(302);
+    expect(download.headers.get('location')).toBe(`${FIXTURE_DOWNLOAD_URL}?platform=fabric&version=1.21.4`);
+    for (const missing of [
+      '/no-such-page',
+      '/no-such-page/',
+      '/_astro/old.js',
+      '/images/none.png',
+      '/help.html',
+      '/_redirects',
+    ]) {
+      const response = await fetch(`${nginx.url}${missing}`, { redirect: 'manual' });
       expect(response.status, missing).toBe(404);
       expect(await response.text(), missing).toBe(SITE_FILES['404.html']);
+      expect(response.headers.get('x-request-id'), `${missing}: no process saw it`).toBeNull();
+    }
+  });
+
+  it('nginx passes every route of the app to a process, and serves the same site as a process does', async () => {
+    const description = (await (await fetch(`${processA.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = Object.entries(description.paths).map(
+      ([route, methods]) => [route.replace(/\{[^}]+\}/g, 'x'), Object.keys(methods)[0]!.toUpperCase()] as const,
+    );
+    expect(routes.length).toBeGreaterThan(50);
+    for (const [route, method] of [...routes, ['/healthz', 'GET'], ['/readyz', 'GET'], ['/metrics', 'GET']] as const) {
+      const body = method === 'GET' || method === 'HEAD' ? undefined : '{}';
+      const response = await fetch(`${nginx.url}${route}`, {
+        method,
+        body,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        redirect: 'manual',
+      });
+      const sitePage = response.status === 404 && (await response.text()) === SITE_FILES['404.html'];
+      expect(sitePage, `${method} ${route} reaches a process (or the answer files), not the site's 404 page`).toBe(
+        false,
+      );
+    }
+    for (const url of ['/help', '/user/Notch', `/gallery/${'b'.repeat(64)}`, '/nope', '/download']) {
+      const [throughNginx, fromProcess] = await Promise.all(
+        [nginx.url, processB.url].map((origin) => fetch(`${origin}${url}`, { redirect: 'manual' })),
+      );
+      expect(throughNginx.status, url).toBe(fromProcess.status);
+      // A redirect's body is nginx's own small page or none: only what the browser follows is compared.
+      if (fromProcess.status < 300 || fromProcess.status >= 400)
+        expect(await throughNginx.text(), url).toBe(await fromProcess.text());
+      const headers = ['cache-control', 'content-security-policy', 'location'];
+      if (fromProcess.status < 300 || fromProcess.status >= 400) headers.push('content-type');
+      for (const header of headers)
+        expect(throughNginx.headers.get(header), `${url} ${header}`).toBe(fromProcess.headers.get(header));
     }
   });
 

@@ -1,5 +1,6 @@
-// The server's page serving: route-table pages, dynamic routes from their static shells, 404 page, /download and
-// assets; the build's compressed copies (server/site/precompress.ts) and how they are sent for each Accept-Encoding.
+// The server's page serving by the host rules the build writes: route-table pages, dynamic routes from their static
+// shells, 404 page, /download and assets, validators and caching; the build's compressed copies
+// (server/site/precompress.ts) and how they are sent for each Accept-Encoding.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -11,7 +12,9 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config/index.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrations/migrate.ts';
+import { PAGE_CACHE_CONTROL } from '../../server/site/host-rules.ts';
 import { precompressSite } from '../../server/site/precompress.ts';
+import { FIXTURE_DOWNLOAD_URL, writeSiteFixture } from '../../support/site-fixture.ts';
 import { solidPng } from '../../support/textures.ts';
 
 const siteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-site-'));
@@ -19,7 +22,9 @@ const files: Record<string, string> = {
   'index.html': '<h1>home page</h1>',
   'help.html': '<h1>help page</h1>',
   'user.html': '<h1>user lookup shell</h1>',
-  'gallery/texture.html': '<h1>texture shell</h1>',
+  'user/report.html': '<h1>user report shell</h1>',
+  'gallery/item.html': '<h1>gallery entry shell</h1>',
+  'gallery/new.html': '<h1>gallery upload page</h1>',
   '404.html': '<h1>not found page</h1>',
   '_astro/app.abc123.js': 'console.log(1)',
 };
@@ -28,16 +33,8 @@ let app: FastifyInstance;
 let base: string;
 
 beforeAll(async () => {
-  for (const [name, body] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(siteDir, name)), { recursive: true });
-    fs.writeFileSync(path.join(siteDir, name), body);
-  }
-  const config = loadConfig({
-    SITE_DIR: siteDir,
-    DATA_DIR: siteDir,
-    LOG_LEVEL: 'silent',
-    PUBLIC_DOWNLOAD_URL: 'https://downloads.example/mod',
-  });
+  writeSiteFixture(siteDir, files);
+  const config = loadConfig({ SITE_DIR: siteDir, DATA_DIR: siteDir, LOG_LEVEL: 'silent' });
   const db = openDatabase(`sqlite:${path.join(siteDir, 'test.db')}`);
   await migrateToLatest(db);
   app = await buildApp(config, db);
@@ -62,17 +59,22 @@ describe('page serving', () => {
     expect(help.headers.get('content-type')).toContain('text/html');
   });
 
-  it('serves dynamic routes from their static shell', async () => {
+  it('serves dynamic routes from their static shell, the fixed pages beside them still winning', async () => {
     expect(await get('/user/069a79f444e94726a5befca90e38aaf5')).toMatchObject({
       status: 200,
       body: files['user.html'],
     });
     expect(await get('/user')).toMatchObject({ status: 200, body: files['user.html'] });
-    expect(await get(`/gallery/${'a'.repeat(64)}`)).toMatchObject({ status: 200, body: files['gallery/texture.html'] });
+    expect(await get('/user/report')).toMatchObject({ status: 200, body: files['user/report.html'] });
+    expect(await get('/user/Notch/report')).toMatchObject({ status: 200, body: files['user/report.html'] });
+    const shell = files['gallery/item.html'];
+    expect(await get(`/gallery/${'a'.repeat(64)}`)).toMatchObject({ status: 200, body: shell });
+    expect(await get('/gallery/069a79f4-44e9-4726-a5be-fca90e38aaf5')).toMatchObject({ status: 200, body: shell });
+    expect(await get('/gallery/new')).toMatchObject({ status: 200, body: files['gallery/new.html'] });
   });
 
-  it('answers unknown paths, malformed dynamic paths and routes without a built page with the 404 page', async () => {
-    for (const url of ['/nope', `/gallery/${'A'.repeat(64)}`, `/gallery/${'a'.repeat(63)}`, '/premium']) {
+  it('answers unknown paths, paths a level too deep and routes without a built page with the 404 page', async () => {
+    for (const url of ['/nope', `/gallery/${'a'.repeat(64)}/more`, '/premium', '/help.html', '/_redirects']) {
       expect(await get(url), url).toMatchObject({ status: 404, body: files['404.html'] });
     }
   });
@@ -81,13 +83,34 @@ describe('page serving', () => {
     const response = await get('/help/?x=1');
     expect(response.status).toBe(301);
     expect(response.headers.get('location')).toBe('/help?x=1');
+    expect((await get('/nope/')).status, 'a path the site does not have is not redirected').toBe(404);
   });
 
   it('sends /download to the external download page, with platform and version', async () => {
-    expect((await get('/download')).headers.get('location')).toBe('https://downloads.example/mod');
+    expect((await get('/download')).headers.get('location')).toBe(FIXTURE_DOWNLOAD_URL);
     expect((await get('/download/fabric/1.21.4')).headers.get('location')).toBe(
-      'https://downloads.example/mod?platform=fabric&version=1.21.4',
+      `${FIXTURE_DOWNLOAD_URL}?platform=fabric&version=1.21.4`,
     );
+  });
+
+  it('lets a shared cache keep a page and revalidate it by its ETag or its time', async () => {
+    const page = await get('/help');
+    expect(page.headers.get('cache-control')).toBe(PAGE_CACHE_CONTROL);
+    expect(page.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const etag = page.headers.get('etag')!;
+    const lastModified = page.headers.get('last-modified')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const validatorSets: Array<Record<string, string>> = [
+      { 'if-none-match': etag },
+      { 'if-modified-since': lastModified },
+    ];
+    for (const validators of validatorSets) {
+      const again = await fetch(`${base}/help`, { headers: validators });
+      expect(again.status, JSON.stringify(validators)).toBe(304);
+      expect(await again.text()).toBe('');
+    }
+    expect((await fetch(`${base}/help`, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
   });
 
   it('serves hashed assets with year-long immutable caching', async () => {
@@ -269,7 +292,7 @@ describe('serving the compressed copies', () => {
 
   beforeAll(async () => {
     files = await builtSiteFiles();
-    writeFiles(root, files);
+    writeSiteFixture(root, files, ['favicon.svg', 'images/', 'robots.txt']);
     precompressSite(root);
     for (const suffix of ['.br', '.gz']) fs.rmSync(path.join(root, `legal.html${suffix}`));
     const config = loadConfig({ SITE_DIR: root, DATA_DIR: root, LOG_LEVEL: 'silent' });
@@ -334,16 +357,16 @@ describe('serving the compressed copies', () => {
     },
   );
 
-  it('keeps the page security headers on pages and the year-long caching on hashed assets', async () => {
+  it('gives pages their caching and headers and hashed assets year-long caching', async () => {
     const page = await rawRequest(`${origin}/`, { 'accept-encoding': 'br' });
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['cache-control']).toBe('no-cache');
-    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(page.headers.vary, 'what CORS varies on stays').toMatch(/origin.*accept-encoding|accept-encoding.*origin/i);
+    expect(page.headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
+    expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none'");
     const asset = await rawRequest(`${origin}/_astro/template.abc123.css`, { 'accept-encoding': 'br' });
     expect(asset.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    expect(asset.headers['content-security-policy']).toContain("default-src 'none'");
   });
 
   it('sends images as they are', async () => {
@@ -352,12 +375,11 @@ describe('serving the compressed copies', () => {
     expect(png.body.equals(files['images/cape.png'] as Buffer)).toBe(true);
   });
 
-  it('compresses a page that has no copies per request, as before (a site built without the step)', async () => {
+  it('sends a page without copies as it is, as a static host does (a site built without the step)', async () => {
     const answer = await rawRequest(`${origin}/legal`, { 'accept-encoding': 'br' });
     expect(answer.status).toBe(200);
-    expect(answer.headers['content-encoding']).toBe('br');
-    expect(zlib.brotliDecompressSync(answer.body).toString()).toBe(files['legal.html']);
-    expect(answer.headers.vary).toMatch(/accept-encoding/i);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body.toString()).toBe(files['legal.html']);
   });
 
   it('still compresses JSON API answers per request', async () => {

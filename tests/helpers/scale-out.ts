@@ -17,6 +17,7 @@ import { freePort, startAppProcess, type AppProcess } from '../../support/app-pr
 import { postgresBackend, type TestDatabase } from '../../support/backends.ts';
 import { requireNginx, startNginx, type RunningNginx } from '../../support/nginx.ts';
 import { startS3rver, type RunningS3rver } from '../../support/s3rver.ts';
+import { writeSiteFixture } from '../../support/site-fixture.ts';
 import { CookieJar } from './cookie-jar.ts';
 import { createUserWithCode, randomUsername } from './server.ts';
 import { modProfile } from './mod-profile.ts';
@@ -32,11 +33,12 @@ export const TEXTURE_UPLOADS_PER_10_MINUTES = 4;
 /** The requirement: a change made on one process is in every process's mod API answer within this. */
 export const CHANGE_VISIBLE_WITHIN_MS = 1000;
 
-/** The fixture site nginx serves files from (and the processes serve pages from). */
+/** The fixture site nginx serves (the processes serve it too, by the same host rules). */
 export const SITE_FILES: Record<string, string> = {
   'index.html': '<h1>home page</h1>',
   'help.html': '<h1>help page</h1>',
   'user.html': '<h1>user lookup shell</h1>',
+  'gallery/item.html': '<h1>gallery entry shell</h1>',
   '404.html': '<h1>not found page</h1>',
   'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"></svg>',
   '_astro/app.abc123.js': `console.log(${JSON.stringify('x'.repeat(2000))});`,
@@ -314,10 +316,7 @@ export function useScaleOutCluster(onReady: (cluster: ScaleOutCluster) => void):
     cluster.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-scale-out-'));
     cluster.siteDir = path.join(cluster.dir, 'site');
     cluster.answersDir = path.join(cluster.dir, 'answers');
-    for (const [name, body] of Object.entries(SITE_FILES)) {
-      fs.mkdirSync(path.dirname(path.join(cluster.siteDir, name)), { recursive: true });
-      fs.writeFileSync(path.join(cluster.siteDir, name), body);
-    }
+    writeSiteFixture(cluster.siteDir, SITE_FILES);
     // A pre-compressed copy, as the build writes them: nginx sends it as it is (gzip_static).
     fs.writeFileSync(
       path.join(cluster.siteDir, '_astro/app.abc123.js.gz'),

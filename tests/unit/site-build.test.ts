@@ -28,9 +28,9 @@ describe('siteFingerprint', () => {
 describe('buildSite', () => {
   it('fails, naming the missing sources, when the directory it is given holds none', () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-no-sources-'));
-    expect(() => buildSite(empty, path.join(empty, 'dist'), () => {})).toThrow(
-      `Nothing to build: ${path.join(empty, 'src')} does not exist.`,
-    );
+    expect(() =>
+      buildSite(empty, { siteDir: path.join(empty, 'dist'), downloadUrl: 'https://downloads.example/mod' }, () => {}),
+    ).toThrow(`Nothing to build: ${path.join(empty, 'src')} does not exist.`);
     expect(fs.existsSync(path.join(empty, 'dist'))).toBe(false);
   });
 

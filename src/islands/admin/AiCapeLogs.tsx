@@ -2,8 +2,7 @@
 // made; the pager names five pages either side of the current one.
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { AdminList } from './AdminList';
-import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { apiPath } from '../../lib/api-calls';
+import { apiCall, apiUrl, type ApiAnswer } from '../../lib/client/api';
 import type { PageLink } from '../../lib/schemas/types';
 import { usePagedList } from './paged-list';
 
@@ -45,7 +44,7 @@ export default function AiCapeLogs() {
             <li key={log.id} className="card grid min-w-0 gap-3 sm:grid-cols-[8rem_minmax(0,1fr)]" data-testid="ai-log">
               {log.hasImage ? (
                 <img
-                  src={apiPath('aiCapeLogImage', { id: log.id })}
+                  src={apiUrl('aiCapeLogImage', { id: log.id })}
                   alt={`The cape made for request ${log.id}`}
                   width={128}
                   height={64}

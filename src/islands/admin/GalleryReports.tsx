@@ -1,8 +1,7 @@
 // /admin/reports/gallery: reports of gallery textures, fifteen a page, each with the texture's preview and the report
 // panel (Ignore, Remove, Ban the author, Whitelist); the list reloads after every answer.
 import { AdminList } from './AdminList';
-import { apiCall } from '../../lib/client/api';
-import { apiPath } from '../../lib/api-calls';
+import { apiCall, apiUrl } from '../../lib/client/api';
 import { usePagedList } from './paged-list';
 import { useBanReasons } from './ReasonSelect';
 import { ReportList } from './ReportList';
@@ -33,7 +32,7 @@ export default function GalleryReports() {
           media={(report) => (
             <a href={`/gallery/${report.hash}`}>
               <img
-                src={apiPath('galleryPreview', { hash: report.hash })}
+                src={apiUrl('galleryPreview', { hash: report.hash })}
                 alt={`Preview of ${report.title}`}
                 className="w-full rounded bg-ink-950"
                 loading="lazy"

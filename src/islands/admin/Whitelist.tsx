@@ -1,8 +1,7 @@
 // /admin/gallery/whitelist: gallery textures marked safe by staff, fifteen a page, each with its preview, author and a
 // Remove button with its confirm step (the texture can then be reported again).
 import { AdminList } from './AdminList';
-import { apiCall } from '../../lib/client/api';
-import { apiPath } from '../../lib/api-calls';
+import { apiCall, apiUrl } from '../../lib/client/api';
 import { usePagedList } from './paged-list';
 import { RowConfirm } from './RowConfirm';
 
@@ -34,7 +33,7 @@ export default function Whitelist() {
             <li key={row.hash} className="card flex min-w-0 flex-col gap-3" data-testid="whitelist-row">
               <a href={`/gallery/${row.hash}`}>
                 <img
-                  src={apiPath('galleryPreview', { hash: row.hash })}
+                  src={apiUrl('galleryPreview', { hash: row.hash })}
                   alt={`Preview of ${row.title}`}
                   width={320}
                   height={180}

@@ -25,13 +25,17 @@ function logOutLocally(reason: string | null): void {
   if (leaving) location.replace(loginUrlFor(location.pathname + location.search));
 }
 
+/** The XSRF token the API handed out, kept while the page cannot read the API's cookie (the API on another host). */
+let handedXsrfToken: string | undefined;
+
 /**
  * The browser's API host, XSRF cookie and app-wide session effects (401 logs out, 503 maintenance, 408 or no answer
  * offline), shared by the client and file uploads.
  */
 export const API_OPTIONS: ApiClientOptions = {
   baseURL: API_URL,
-  readXsrfToken: () => getCookie('XSRF-TOKEN'),
+  readXsrfToken: () => getCookie('XSRF-TOKEN') ?? handedXsrfToken,
+  keepXsrfToken: (token) => void (handedXsrfToken = token),
   onUnauthorized: logOutLocally,
   onMaintenance: () => $maintenance.set(true),
   onOffline: () => $apiOffline.set(true),

@@ -18,6 +18,9 @@ export const contributorSchema = z
   .meta({ id: 'Contributor' });
 /** GET /api/contributors: the footer's contributors. */
 export const contributorsSchema = z.array(contributorSchema);
+/** The XSRF token the API set or found in its cookie, for a page that cannot read the API's cookies. */
+export const xsrfTokenSchema = z.object({ token: z.string() }).meta({ id: 'XsrfToken' });
+
 /** The home page's statistics. */
 export const homeStatsSchema = z.object({ users: z.number().int().nonnegative() }).meta({ id: 'HomeStats' });
 

@@ -9,6 +9,7 @@ import {
   contributorsSchema,
   deleteAccountBodySchema,
   homeStatsSchema,
+  xsrfTokenSchema,
   oauthCallbackBodySchema,
   oauthCallbackResultSchema,
   oauthRedirectQuerySchema,
@@ -96,7 +97,7 @@ export interface ApiCallSchemas {
 /** The schemas of every call in API_CALLS, by its name. */
 export const API_CALL_SCHEMAS = {
   currentUser: { answer: userSchema },
-  xsrfCookie: {},
+  xsrfCookie: { answer: xsrfTokenSchema },
   homeStats: { answer: homeStatsSchema },
   contributors: { answer: contributorsSchema },
   checkAuth: { body: checkAuthBodySchema, answer: checkAuthResultSchema },

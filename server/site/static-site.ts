@@ -1,0 +1,238 @@
+// Serves a built site as a static host does, by its own `_redirects` and `_headers` files: pages by their clean path
+// (`/help` is help.html), the rules' rewrites to the shells and redirects, files as they are (the build's brotli or
+// gzip copy when the browser takes one), validators and 304s, and the 404 page. The app serves its pages with it, and
+// so does any test that plays a static host: one implementation of the rules the build writes for every host.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { chooseEncoding, type PrecompressedEncoding } from '../http/accept-encoding.ts';
+import { hostRuleSet, parseHeaders, parseRedirects, type HostRuleSet } from './host-rule-files.ts';
+import { COPY_SUFFIXES } from './precompress.ts';
+
+/** The rule files the build writes beside the pages, and the nginx include's folder; none of them is served. */
+export const REDIRECTS_FILE = '_redirects';
+export const HEADERS_FILE = '_headers';
+export const NGINX_FOLDER = '_nginx';
+export const NGINX_PAGES_FILE = `${NGINX_FOLDER}/pages.conf`;
+
+/** Content types by extension; anything else goes as bytes. */
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** One representation of a file: its bytes (pages are kept in memory) or its path, and its validators. */
+interface Representation {
+  file: string;
+  bytes: Buffer | null;
+  size: number;
+  etag: string;
+  lastModified: string;
+  modifiedSeconds: number;
+}
+
+/** A file of the site with its compressed copies, best coding first. */
+interface SiteFile {
+  type: string;
+  plain: Representation;
+  copies: Map<PrecompressedEncoding, Representation>;
+}
+
+/** The built site as one process serves it. */
+export interface StaticSite {
+  /** Whether the folder holds a built site (its 404 page at least). */
+  readonly built: boolean;
+  /**
+   * Answers a GET or HEAD the site has a page, rule or file for (or a trailing slash of one) and returns what answered
+   * it as a label of few values (the page's path, the rule's source, the file's folder); null to hand it on.
+   */
+  answer(request: IncomingMessage, response: ServerResponse): string | null;
+  /** Answers the 404 page (a plain 404 when the site is not built). */
+  notFound(request: IncomingMessage, response: ServerResponse): void;
+}
+
+/** A representation read from disk; pages keep their bytes, with a content ETag (the same on every host). */
+function represent(file: string, keepBytes: boolean): Representation {
+  const stat = fs.statSync(file);
+  const bytes = keepBytes ? fs.readFileSync(file) : null;
+  const etag = bytes
+    ? `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`
+    : `"${Math.floor(stat.mtimeMs / 1000).toString(16)}-${stat.size.toString(16)}"`;
+  return {
+    file,
+    bytes,
+    size: stat.size,
+    etag,
+    lastModified: stat.mtime.toUTCString(),
+    modifiedSeconds: Math.floor(stat.mtimeMs / 1000),
+  };
+}
+
+/** Whether a site path is never served as a file: the rule files, dot files, the copies' own names and pages. */
+function hidden(sitePath: string): boolean {
+  return (
+    sitePath === `/${REDIRECTS_FILE}` ||
+    sitePath === `/${HEADERS_FILE}` ||
+    sitePath.startsWith(`/${NGINX_FOLDER}/`) ||
+    sitePath.split('/').some((segment) => segment.startsWith('.'))
+  );
+}
+
+/** Every file of the site by site path, and the pages by their clean path. */
+function indexSite(siteDir: string): { files: Map<string, SiteFile>; pages: Map<string, SiteFile> } {
+  const files = new Map<string, SiteFile>();
+  const pages = new Map<string, SiteFile>();
+  for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    const sitePath = `/${path.relative(siteDir, full).split(path.sep).join('/')}`;
+    if (hidden(sitePath) || Object.values(COPY_SUFFIXES).some((suffix) => sitePath.endsWith(suffix))) continue;
+    const isPage = sitePath.endsWith('.html');
+    const copies = new Map<PrecompressedEncoding, Representation>();
+    for (const [encoding, suffix] of Object.entries(COPY_SUFFIXES) as Array<[PrecompressedEncoding, string]>)
+      if (fs.existsSync(full + suffix)) copies.set(encoding, represent(full + suffix, isPage));
+    const file: SiteFile = {
+      type: CONTENT_TYPES[path.extname(full).toLowerCase()] ?? 'application/octet-stream',
+      plain: represent(full, isPage),
+      copies,
+    };
+    if (!isPage) files.set(sitePath, file);
+    else pages.set(sitePath === '/index.html' ? '/' : sitePath.slice(0, -'.html'.length), file);
+  }
+  return { files, pages };
+}
+
+/** Whether the client's validators say it holds this representation (If-None-Match first, as RFC 9110 orders). */
+function isFresh(request: IncomingMessage, representation: Representation): boolean {
+  const tags = request.headers['if-none-match'];
+  if (tags !== undefined)
+    return tags === '*' || tags.split(',').some((tag) => tag.trim().replace(/^W\//, '') === representation.etag);
+  const since = request.headers['if-modified-since'];
+  if (since === undefined) return false;
+  const time = Date.parse(since);
+  return Number.isFinite(time) && representation.modifiedSeconds <= Math.floor(time / 1000);
+}
+
+/** Opens the built site in `siteDir` (its pages are read into memory now: restart to serve a new build). */
+export function openStaticSite(siteDir: string): StaticSite {
+  const exists = fs.existsSync(siteDir);
+  const readRules = (name: string) =>
+    exists && fs.existsSync(path.join(siteDir, name)) ? fs.readFileSync(path.join(siteDir, name), 'utf8') : '';
+  const rules: HostRuleSet = hostRuleSet(
+    parseRedirects(readRules(REDIRECTS_FILE)),
+    parseHeaders(readRules(HEADERS_FILE)),
+  );
+  const { files, pages } = exists ? indexSite(siteDir) : { files: new Map(), pages: new Map() };
+  // The 404 page answers what the site does not have; it is not a page of its own (nginx keeps it internal).
+  const notFoundPage = pages.get('/404');
+  pages.delete('/404');
+
+  /**
+   * What a clean path resolves to, with its label: a page or file to send, or a redirect; null when the site has
+   * nothing for it.
+   */
+  const resolve = (
+    sitePath: string,
+  ): (({ file: SiteFile } | { redirect: number; location: string }) & { label: string }) | null => {
+    const rule = rules.redirect(sitePath);
+    if (rule && rule.status !== 200) return { redirect: rule.status, location: rule.to, label: rule.from };
+    if (rule) {
+      const page = pages.get(rule.to);
+      return page ? { file: page, label: rule.from } : null;
+    }
+    const page = pages.get(sitePath);
+    if (page) return { file: page, label: sitePath };
+    const file = files.get(sitePath);
+    const folder = sitePath.indexOf('/', 1);
+    return file ? { file, label: folder === -1 ? sitePath : `${sitePath.slice(0, folder + 1)}*` } : null;
+  };
+
+  const send = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    file: SiteFile,
+    headers: OutgoingHttpHeaders,
+  ) => {
+    const encoding = chooseEncoding(request.headers['accept-encoding'], [...file.copies.keys()]);
+    const representation = encoding ? file.copies.get(encoding)! : file.plain;
+    const all: OutgoingHttpHeaders = { ...headers, 'content-type': file.type };
+    if (file.copies.size > 0) all.vary = 'Accept-Encoding';
+    if (encoding) all['content-encoding'] = encoding;
+    if (status === 200) {
+      all.etag = representation.etag;
+      all['last-modified'] = representation.lastModified;
+      if (isFresh(request, representation)) {
+        response.writeHead(304, all);
+        response.end();
+        return;
+      }
+    }
+    all['content-length'] = representation.size;
+    response.writeHead(status, all);
+    if (request.method === 'HEAD') response.end();
+    else if (representation.bytes) response.end(representation.bytes);
+    else
+      fs.createReadStream(representation.file)
+        .on('error', () => response.destroy())
+        .pipe(response);
+  };
+
+  return {
+    built: notFoundPage !== undefined,
+    answer(request, response) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+      const url = request.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+      let sitePath: string;
+      try {
+        sitePath = decodeURIComponent(rawPath);
+      } catch {
+        return null;
+      }
+      if (!sitePath.startsWith('/') || sitePath.includes('\0')) return null;
+      const canonical = sitePath.length > 1 ? sitePath.replace(/\/+$/, '') || '/' : sitePath;
+      const found = resolve(canonical);
+      if (!found) return null;
+      if (canonical !== sitePath) {
+        const query = queryAt === -1 ? '' : url.slice(queryAt);
+        response.writeHead(301, { ...rules.headers(canonical), location: rawPath.replace(/\/+$/, '') + query });
+        response.end();
+        return found.label;
+      }
+      if ('redirect' in found) {
+        response.writeHead(found.redirect, { ...rules.headers(sitePath), location: found.location });
+        response.end();
+        return found.label;
+      }
+      send(request, response, 200, found.file, rules.headers(sitePath));
+      return found.label;
+    },
+    notFound(request, response) {
+      if (!notFoundPage) {
+        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+        response.end('404 Page Not Found');
+        return;
+      }
+      const headers = rules.headers('/404.html');
+      delete headers['Cache-Control'];
+      send(request, response, 404, notFoundPage, headers);
+    },
+  };
+}
