@@ -33,6 +33,17 @@ export const E2E_CUT_OFF_PORT = E2E_PORT + 8;
 export const E2E_CUT_OFF_DATA_DIR = `${E2E_DATA_DIR}-cut-off`;
 /** A port nothing listens on: the cut-off server's outside services point there. */
 const E2E_CLOSED_PORT = E2E_PORT + 9;
+/** The split deploy: the API on its own host name and port (the site calls it there; PUBLIC_API_URL). */
+export const E2E_SPLIT_API_PORT = E2E_PORT + 10;
+/** The split deploy's static host, serving only the built files by their generated rules (tests/helpers/e2e/static-host.ts). */
+export const E2E_SPLIT_SITE_PORT = E2E_PORT + 11;
+/** Two host names of one site, which the split deploy's browser resolves to this machine. */
+export const E2E_SPLIT_SITE = `http://site.cloakroom.test:${E2E_SPLIT_SITE_PORT}`;
+export const E2E_SPLIT_API = `http://api.cloakroom.test:${E2E_SPLIT_API_PORT}`;
+/** Where the split deploy's API keeps its data, and the site it builds for the static host; recreated by each run. */
+export const E2E_SPLIT_DATA_DIR = `${E2E_DATA_DIR}-split`;
+const E2E_SPLIT_SITE_DIR = path.resolve('test-results/e2e-split-site');
+
 /** The e2e site, built at the start of each run with the ad settings below (dist/ stays the plain build). */
 const E2E_SITE_DIR = path.resolve('test-results/e2e-site');
 /** The app registration the e2e server uses with the Microsoft stand-in. */
@@ -163,6 +174,33 @@ export default defineConfig({
       },
       reuseExistingServer: false,
       timeout: 60_000,
+    },
+    {
+      // The API of the split deploy builds the site for the static host (its PUBLIC_* settings name the two hosts).
+      command: `rm -rf ${E2E_SPLIT_DATA_DIR} && npx tsx server/main.ts`,
+      url: `http://127.0.0.1:${E2E_SPLIT_API_PORT}/api/home`,
+      env: {
+        OFFLINE_MODE: 'true',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(E2E_SPLIT_API_PORT),
+        DATA_DIR: E2E_SPLIT_DATA_DIR,
+        SITE_DIR: E2E_SPLIT_SITE_DIR,
+        LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+        PUBLIC_API_URL: E2E_SPLIT_API,
+        PUBLIC_BASE_URL: E2E_SPLIT_API,
+        PUBLIC_SITE_URL: E2E_SPLIT_SITE,
+        PUBLIC_SITE_ORIGINS: E2E_SPLIT_SITE,
+      },
+      reuseExistingServer: false,
+      timeout: 240_000,
+    },
+    {
+      // A static host that serves the split deploy's built site by its generated rules alone, once the API has built it.
+      command: `npx tsx tests/helpers/e2e/static-host.ts ${E2E_SPLIT_SITE_DIR} ${E2E_SPLIT_SITE_PORT} http://127.0.0.1:${E2E_SPLIT_API_PORT}/api/home`,
+      url: `http://127.0.0.1:${E2E_SPLIT_SITE_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 300_000,
     },
     {
       // The plain site (built at start when missing or stale, as `npm start` does) with only what a fresh install sets.

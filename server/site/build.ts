@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publicBaseUrl } from '../../src/lib/public-base-url.ts';
 import type { Config } from '../config/index.ts';
-import { renderHeaders, renderNginxPages, renderRedirects, siteHostRules } from './host-rules.ts';
+import { ASSETS_PREFIX, renderHeaders, renderNginxPages, renderRedirects, siteHostRules } from './host-rules.ts';
 import { scriptsOutsidePolicy } from './page-policy.ts';
 import { describePrecompress, precompressSite } from './precompress.ts';
 import { HEADERS_FILE, NGINX_PAGES_FILE, REDIRECTS_FILE } from './static-site.ts';
@@ -20,6 +20,8 @@ const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'serv
 /** Settings built into the pages besides the PUBLIC_* ones: the checkout the pages' policy lets forms post to. */
 const BUILT_IN_SETTINGS = ['PAYPAL_URL'];
 const STAMP = '.build-stamp';
+/** The folder of the build's content-hashed assets. */
+const ASSETS_FOLDER = ASSETS_PREFIX.slice(1, -1);
 
 function newestMtime(entry: string): number {
   if (!fs.existsSync(entry)) return 0;
@@ -59,6 +61,36 @@ export function ensureSiteBuilt(root: string, config: SiteBuildConfig, log: (mes
   log('Building the site (first start or changed sources)…');
   buildSite(root, config, log, fingerprint);
   return true;
+}
+
+/**
+ * How long the build keeps an earlier build's assets: longer than a shared cache may serve an older page
+ * (`stale-while-revalidate`, a day), so such a page still finds its scripts and styles.
+ */
+export const PREVIOUS_ASSETS_KEPT_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** Moves the built assets aside before a build empties the site folder; returns where they went, or null. */
+export function setAssetsAside(siteDir: string): string | null {
+  const assets = path.join(siteDir, ASSETS_FOLDER);
+  if (!fs.existsSync(assets)) return null;
+  const aside = fs.mkdtempSync(path.join(path.dirname(siteDir), '.previous-assets-'));
+  fs.renameSync(assets, path.join(aside, ASSETS_FOLDER));
+  return aside;
+}
+
+/** Puts back the earlier assets younger than PREVIOUS_ASSETS_KEPT_MS that the new build does not have (names are hashes). */
+export function keepRecentAssets(siteDir: string, aside: string | null, now = Date.now()): void {
+  if (aside === null) return;
+  const previous = path.join(aside, ASSETS_FOLDER);
+  const assets = path.join(siteDir, ASSETS_FOLDER);
+  fs.mkdirSync(assets, { recursive: true });
+  for (const name of fs.readdirSync(previous)) {
+    const file = path.join(previous, name);
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || now - stat.mtimeMs > PREVIOUS_ASSETS_KEPT_MS) continue;
+    if (!fs.existsSync(path.join(assets, name))) fs.renameSync(file, path.join(assets, name));
+  }
+  fs.rmSync(aside, { recursive: true, force: true });
 }
 
 /** What the build needs of the configuration: where the site goes and where `/download` sends players. */
@@ -115,11 +147,13 @@ export function buildSite(
   if (!fs.existsSync(path.join(root, 'src')))
     throw new Error(`Nothing to build: ${path.join(root, 'src')} does not exist.`);
   const astro = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const aside = setAssetsAside(siteDir);
   const result = spawnSync(process.execPath, [astro, 'build', '--outDir', siteDir], {
     cwd: root,
     stdio: 'inherit',
     env: process.env,
   });
+  keepRecentAssets(siteDir, aside);
   if (result.status !== 0) throw new Error('The site build failed');
   checkPagePolicies(siteDir);
   writeHostRules(siteDir, config.downloadUrl, topEntries(path.join(root, 'public')));

@@ -67,13 +67,19 @@ export function logoutReason(body: unknown): string | null {
 }
 
 /**
- * Reacts to a response status and body: 401 logs out (with the reason it gives), 503 maintenance, 408 from an /api/ URL
- * offline; other statuses do nothing.
+ * The statuses of an /api/ URL that mean the API cannot be reached: its own request timeout (408), and a proxy in front
+ * that finds no process answering (502) or none in time (504).
+ */
+const OFFLINE_STATUSES: ReadonlySet<number> = new Set([408, 502, 504]);
+
+/**
+ * Reacts to a response status and body: 401 logs out (with the reason it gives), 503 maintenance, 408, 502 or 504 from
+ * an /api/ URL offline; other statuses do nothing.
  */
 export function handleAppStatus(status: number, handlers: StatusHandlers, apiUrl = true, body?: unknown): void {
   if (status === 401) handlers.onUnauthorized(logoutReason(body));
   else if (status === 503) handlers.onMaintenance();
-  else if (status === 408 && apiUrl) handlers.onOffline();
+  else if (OFFLINE_STATUSES.has(status) && apiUrl) handlers.onOffline();
 }
 
 /** Creates an ofetch instance that sends cookies and the XSRF header and reacts to 401, 503, 408 and timeouts. */

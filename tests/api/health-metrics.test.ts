@@ -1,13 +1,18 @@
 // API tests for /healthz and /readyz and the Prometheus metrics: on their own port, past the upload limit, behind
 // METRICS_KEY and off by default.
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../../support/backends.ts';
 import { createUserWithCode, loginNewUser, newBrowser, serverForSuite, unusedCode } from '../helpers/server.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { getJson, metricsUrl, parseMetrics, scrape, valueOf } from '../helpers/operations.ts';
+import { siteFixtureFrom } from '../../support/site-fixture.ts';
+
+/** The fixture pages with their host rules. */
+const SITE_DIR = siteFixtureFrom(fileURLToPath(new URL('../fixtures/site', import.meta.url)));
 
 describe.each(backends)('health checks and metrics on $name', (backend) => {
-  const suite = serverForSuite(backend, { METRICS_PORT: '0', LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
+  const suite = serverForSuite(backend, { METRICS_PORT: '0', LOGIN_ATTEMPTS_PER_MINUTE: '1000', SITE_DIR });
 
   it('answers /healthz with 200 {status: ok}, uncached and without cookies', async () => {
     const { status, body, response } = await getJson(suite.server, '/healthz');
@@ -84,6 +89,20 @@ describe.each(backends)('health checks and metrics on $name', (backend) => {
       valueOf(samples, 'cloakroom_http_request_duration_seconds_count', { route: '/api/gallery/:hash', status: '404' }),
     ).toBeGreaterThanOrEqual(1);
     expect(samples.some((sample) => sample.labels.route?.includes('aaaa'))).toBe(false);
+  });
+
+  it('labels a page of the site by its path, a host rule by its source, and the 404 page as unmatched', async () => {
+    const status = async (path: string) => (await fetch(`${suite.server.url}${path}`, { redirect: 'manual' })).status;
+    expect(await status('/help')).toBe(200);
+    expect(await status('/download/fabric')).toBe(302);
+    expect(await status('/no-such-page')).toBe(404);
+    const samples = await scrape(suite.server);
+    const count = (route: string, code: string) =>
+      valueOf(samples, 'cloakroom_http_request_duration_seconds_count', { method: 'GET', route, status: code });
+    expect(count('/help', '200')).toBeGreaterThanOrEqual(1);
+    expect(count('/download/:platform', '302')).toBeGreaterThanOrEqual(1);
+    expect(count('unmatched', '404')).toBeGreaterThanOrEqual(1);
+    expect(samples.some((sample) => sample.labels.route === '/*')).toBe(false);
   });
 
   it('counts logins by method and result', async () => {

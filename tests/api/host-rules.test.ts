@@ -122,6 +122,14 @@ describe('the host rules, against the route table', () => {
     },
   );
 
+  it('with no process behind nginx, an API call answers 502 (the pages show the API-offline dialog on it) and the mod API still answers', async () => {
+    const api = await fetch(`${nginx.url}/api/home`);
+    expect(api.status).toBe(502);
+    const profile = await fetch(`${nginx.url}/profile/${UUID}`);
+    expect(profile.status).toBe(404);
+    expect(await profile.json()).toEqual({ error: 'Not found' });
+  });
+
   it('answers the 404 page, not a shell, for a path a level deeper than a route and for the rule files', async () => {
     for (const url of [`/gallery/${HASH}/x`, '/user/Notch/report/x', '/nope', '/_redirects', '/_headers', '/404']) {
       for (const origin of [appUrl, nginx.url]) {

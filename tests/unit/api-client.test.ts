@@ -27,6 +27,8 @@ describe('createApiClient', () => {
   let notAdminCalls: number;
   let xsrf: string | undefined;
   let cookieCallSetsToken: string | undefined;
+  /** The token the API's cookie holds, which the XSRF call also answers in its body (undefined: it answers none). */
+  let apiToken: string | undefined;
 
   beforeAll(async () => {
     server = http.createServer((request, response) => {
@@ -35,7 +37,14 @@ describe('createApiClient', () => {
       if (request.url?.endsWith('/hang')) return; // never answers
       if (request.url === XSRF_COOKIE_PATH) {
         xsrf = cookieCallSetsToken; // as if the browser stored the Set-Cookie of this answer
-        response.writeHead(204).end();
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token: apiToken }));
+        return;
+      }
+      if (request.url?.endsWith('/checks-token')) {
+        const right = request.headers['x-xsrf-token'] === apiToken;
+        response
+          .writeHead(right ? 200 : 419, { 'content-type': 'application/json' })
+          .end(JSON.stringify(right ? { ok: true } : { error: 'CSRF token mismatch.' }));
         return;
       }
       if (request.url?.endsWith('/logged-out')) {
@@ -79,6 +88,7 @@ describe('createApiClient', () => {
     notAdminCalls = 0;
     xsrf = undefined;
     cookieCallSetsToken = undefined;
+    apiToken = undefined;
   });
 
   function client(timeout?: number) {
@@ -143,6 +153,54 @@ describe('createApiClient', () => {
     expect(await ensureXsrfToken(source)).toBe('fresh-token');
     expect(await ensureXsrfToken(source)).toBe('fresh-token');
     expect(seen.map((request) => request.url)).toEqual([XSRF_COOKIE_PATH]);
+  });
+
+  it("keeps the token the API answers when the page cannot read the API's cookie (the API on another host)", async () => {
+    apiToken = 'handed-out';
+    let kept: string | undefined;
+    const api = createApiClient({
+      baseURL,
+      readXsrfToken: () => xsrf ?? kept,
+      keepXsrfToken: (token) => (kept = token),
+      onUnauthorized: () => {},
+      onMaintenance: () => {},
+      onOffline: () => {},
+    });
+    expect(await api('/api/checks-token', { method: 'POST', body: {} })).toEqual({ ok: true });
+    expect(await api('/api/checks-token', { method: 'POST', body: {} })).toEqual({ ok: true });
+    expect(seen.map((request) => request.url)).toEqual([XSRF_COOKIE_PATH, '/api/checks-token', '/api/checks-token']);
+    expect(kept).toBe('handed-out');
+  });
+
+  it('sends a call refused with 419 once more with a fresh token, and only once', async () => {
+    apiToken = 'first';
+    let kept: string | undefined;
+    const api = createApiClient({
+      baseURL,
+      readXsrfToken: () => kept,
+      keepXsrfToken: (token) => (kept = token),
+      onUnauthorized: () => {},
+      onMaintenance: () => {},
+      onOffline: () => {},
+    });
+    await api('/api/checks-token', { method: 'POST', body: {} });
+    apiToken = 'rotated'; // the API's cookie expired and a new one was set
+    expect(await api('/api/checks-token', { method: 'POST', body: {} })).toEqual({ ok: true });
+    expect(seen.map((request) => request.url).slice(2)).toEqual([
+      '/api/checks-token',
+      XSRF_COOKIE_PATH,
+      '/api/checks-token',
+    ]);
+    expect(seen.at(-1)!.headers['x-xsrf-token']).toBe('rotated');
+    apiToken = undefined; // a token the API never accepts: refused once more, then the error
+    seen = [];
+    await expect(api('/api/checks-token', { method: 'POST', body: {} })).rejects.toThrow();
+    expect(seen.filter((request) => request.url === '/api/checks-token')).toHaveLength(2);
+  });
+
+  it('calls onOffline when a proxy in front finds the API down (502, 504)', async () => {
+    for (const status of [502, 504]) await expect(client()(`/api/status/${status}`)).rejects.toThrow();
+    expect(calls).toEqual({ unauthorized: 0, maintenance: 0, offline: 2 });
   });
 
   it('calls onUnauthorized on 401', async () => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSite, PROJECT_ROOT, siteFingerprint } from '../../server/site/build.ts';
+import { buildSite, keepRecentAssets, PROJECT_ROOT, setAssetsAside, siteFingerprint } from '../../server/site/build.ts';
 
 const root = process.cwd();
 
@@ -36,5 +36,27 @@ describe('buildSite', () => {
 
   it('is given the checkout: the directory with the site’s sources', () => {
     expect(fs.existsSync(path.join(PROJECT_ROOT, 'src', 'pages'))).toBe(true);
+  });
+});
+
+describe('the assets of earlier builds', () => {
+  it('are kept for two days beside the new build, never over a new file of the same name', () => {
+    const siteDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-assets-')), 'dist');
+    const assets = path.join(siteDir, '_astro');
+    fs.mkdirSync(assets, { recursive: true });
+    for (const name of ['recent.abc.js', 'ancient.def.js', 'both.123.js'])
+      fs.writeFileSync(path.join(assets, name), 'old');
+    const threeDaysAgo = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
+    fs.utimesSync(path.join(assets, 'ancient.def.js'), threeDaysAgo, threeDaysAgo);
+
+    const aside = setAssetsAside(siteDir);
+    expect(fs.existsSync(assets), 'the build starts from an empty folder').toBe(false);
+    fs.mkdirSync(assets, { recursive: true });
+    for (const name of ['new.456.js', 'both.123.js']) fs.writeFileSync(path.join(assets, name), 'new');
+    keepRecentAssets(siteDir, aside);
+
+    expect(fs.readdirSync(assets).sort()).toEqual(['both.123.js', 'new.456.js', 'recent.abc.js']);
+    expect(fs.readFileSync(path.join(assets, 'both.123.js'), 'utf8')).toBe('new');
+    expect(fs.existsSync(aside!), 'nothing is left aside').toBe(false);
   });
 });

@@ -15,10 +15,10 @@ export interface SignInStart {
   verification_uri_complete: string;
 }
 
-/** Registers an app with `cloakroom oauth-client add NAME` on the e2e server's database; its client_id. */
-export function registerApp(name: string): string {
+/** Registers an app with `cloakroom oauth-client add NAME` on an e2e server's database (the main one's); its client_id. */
+export function registerApp(name: string, dataDir = E2E_DATA_DIR): string {
   const output = execFileSync('node', ['bin/cloakroom.mjs', 'oauth-client', 'add', name], {
-    env: { ...process.env, OFFLINE_MODE: 'true', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'silent' },
+    env: { ...process.env, OFFLINE_MODE: 'true', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     encoding: 'utf8',
   });
   const match = /client_id: (\S+)$/m.exec(output);
