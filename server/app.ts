@@ -6,6 +6,7 @@ import { handleError } from './http/errors.ts';
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
 import { createAppContext, type AppContext } from './operations/app-context.ts';
+import type { LogOutput } from './operations/log-output.ts';
 import type { Metrics } from './operations/metrics.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin/index.ts';
@@ -66,15 +67,15 @@ declare module 'fastify' {
 }
 
 /**
- * Creates the app (not yet listening; the metrics port opens when it is ready); closing it closes the database, Redis
- * and the image workers.
+ * Creates the app (not yet listening; the metrics port opens when it is ready), logging to `log` when given (else to
+ * stdout as pino writes it); closing it closes the database, Redis and the image workers.
  */
-export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
+export async function buildApp(config: Config, db: Db, log?: LogOutput): Promise<FastifyInstance> {
   // The fast path is one of the services, made once the app's logger exists; the server only calls it once it listens.
   const app = Fastify(
-    serverOptions(config, (request, response) => context.fastPath(request, response) || pages(request, response)),
+    serverOptions(config, (request, response) => context.fastPath(request, response) || pages(request, response), log),
   );
-  const context: AppContext = createAppContext(config, db, app.log);
+  const context: AppContext = createAppContext(config, db, app.log, log);
   const pages = pageFastPath(context.site, context.metrics.requests);
   if (!context.site.built)
     app.log.warn({ siteDir: config.siteDir }, 'the site has not been built; pages will answer 404');

@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config/index.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/migrate.ts';
+import { stdoutLogOutput } from './operations/log-output.ts';
 import { closeOnSignals } from './operations/shutdown.ts';
 import { ensureSiteBuilt, PROJECT_ROOT } from './site/build.ts';
 import { leftoverSweeps } from './setup/leftover-sweeps.ts';
@@ -13,12 +14,17 @@ const config = loadConfig();
 
 if (process.env.SKIP_SITE_BUILD !== 'true') ensureSiteBuilt(PROJECT_ROOT, config, (message) => console.log(message));
 
+const log = stdoutLogOutput(config.logBufferBytes);
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);
-const app = await buildApp(config, db);
+const app = await buildApp(config, db, log);
 
 const sweeps = leftoverSweeps(app, db, config);
-closeOnSignals(app, { graceMs: config.shutdownGraceMs, beforeClose: () => sweeps.stop() });
+closeOnSignals(app, {
+  graceMs: config.shutdownGraceMs,
+  beforeClose: () => sweeps.stop(),
+  drainLog: (timeoutMs) => log.drain(timeoutMs),
+});
 
 await app.listen({ port: config.port, host: config.host });
 

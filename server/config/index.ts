@@ -120,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       codeEntriesPerMinute: e.OAUTH_CODE_ENTRIES_PER_MINUTE,
     },
     logLevel: e.LOG_LEVEL,
+    /** How many bytes of log lines wait for a slow reader of stdout before further lines are dropped. */
+    logBufferBytes: e.LOG_BUFFER_KB * 1024,
     /** The public origin of this server, for absolute texture URLs in the mod API. */
     publicBaseUrl: baseUrl,
     redisUrl: e.REDIS_URL || undefined,

@@ -93,6 +93,12 @@ export const SERVER_SETTINGS = {
       schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       description: 'pino level (`silent` to mute)',
     },
+    LOG_BUFFER_KB: {
+      schema: z.coerce.number().int().min(16).default(4096),
+      description:
+        'KB (at least 16) of log lines held while the reader of stdout falls behind (a stalled log shipper, a paused terminal); ' +
+        'lines beyond it, and lines a closed reader cannot take, are dropped and counted (see [operations](operations.md#logs))',
+    },
     METRICS_PORT: {
       schema: z.union([z.literal(''), z.coerce.number().int().min(0).max(65535)]).optional(),
       description:

@@ -8,10 +8,12 @@
 // A path that has no file is a player or texture with nothing to show: nginx answers it 404 itself.
 //
 // A player's files carry the second their answers last changed (users.answers_at, strictly increasing per player where
-// answer files are written, never past the clock) as their time, the same on every host: nginx's ETag (time and size) and Last-Modified change with
-// every change, and a file is never replaced by an older version of itself (a slower process's late write). Every file
-// is written whole under a temporary name and renamed into place: nginx sees the old file, no file or the new one,
-// never part of one.
+// answer files are written, never past the clock) as their time, the same on every host: nginx's ETag (time and size)
+// and Last-Modified change with every change, and a file is never replaced by an older version of itself (a slower
+// process's late write). A texture's files carry the second the texture was registered (textures.created_at), whichever
+// way they were written (a change notice, a catch-up, a rebuild), so every host answers one texture with one ETag and
+// Last-Modified. Every file is written whole under a temporary name and renamed into place: nginx sees the old file, no
+// file or the new one, never part of one.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PictureLayout } from '../../src/lib/mod-setup.ts';
@@ -130,19 +132,21 @@ export class AnswerDirectory {
     }
   }
 
-  /** Writes a texture's files unless they are there (a texture's bytes never change). */
-  writeTexture(hash: string, bytes: Buffer, createdAt = Date.now()): void {
+  /**
+   * Writes a texture's files, with the second it was registered (`createdAt`, in ms) as their time, unless they are
+   * there with its size and that time (a texture's bytes never change).
+   */
+  writeTexture(hash: string, bytes: Buffer, createdAt: number): void {
     if (!isTextureHash(hash)) return;
-    // Content-addressed: a file of the right size is this texture already.
-    const files = texturePaths(hash).filter(
-      (file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size !== bytes.length,
-    );
-    this.place(files, bytes, Math.floor(createdAt / 1000));
+    const seconds = Math.floor(createdAt / 1000);
+    const files = texturePaths(hash).filter((file) => !this.holdsTexture(file, bytes.length, seconds));
+    this.place(files, bytes, seconds);
   }
 
-  /** Whether a texture's files are all there with its size. */
-  hasTexture(hash: string, size: number): boolean {
-    return texturePaths(hash).every((file) => fs.statSync(this.full(file), { throwIfNoEntry: false })?.size === size);
+  /** Whether a texture's files are all there with its size and the second it was registered (`createdAt`, in ms). */
+  hasTexture(hash: string, size: number, createdAt: number): boolean {
+    const seconds = Math.floor(createdAt / 1000);
+    return texturePaths(hash).every((file) => this.holdsTexture(file, size, seconds));
   }
 
   /** Removes a texture's files (it was released, or a moderator removed it). */
@@ -212,6 +216,15 @@ export class AnswerDirectory {
 
   private full(file: string): string {
     return path.join(this.dir, file);
+  }
+
+  /**
+   * Whether a texture's file is there with its size and time (content-addressed: a file of the right size is the
+   * texture).
+   */
+  private holdsTexture(file: string, size: number, seconds: number): boolean {
+    const stat = fs.statSync(this.full(file), { throwIfNoEntry: false });
+    return stat !== undefined && stat.size === size && Math.floor(stat.mtimeMs / 1000) === seconds;
   }
 
   private inode(file: string): number | null {

@@ -111,7 +111,7 @@ export async function rebuildAnswerDirectory(
       .limit(TEXTURE_PAGE)
       .execute();
     for (const row of rows) {
-      if (!directory.hasTexture(row.hash, Number(row.bytes))) {
+      if (!directory.hasTexture(row.hash, Number(row.bytes), Number(row.created_at))) {
         const bytes = await parts.library.read(row.hash);
         if (bytes) directory.writeTexture(row.hash, bytes, Number(row.created_at));
       }

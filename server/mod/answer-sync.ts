@@ -188,7 +188,9 @@ export class AnswerSync {
     const bytes = await library.readRegistered(hash, Date.now(), { recheck: true });
     if (!bytes) library.forget(hash);
     if (!directory) return;
-    if (bytes) directory.writeTexture(hash, bytes);
+    // Timed by the texture's registration, as a rebuild writes it: every host's file has one time.
+    const registeredAt = bytes ? await library.registeredAt(hash) : null;
+    if (bytes && registeredAt !== null) directory.writeTexture(hash, bytes, registeredAt);
     else directory.removeTexture(hash);
   }
 }

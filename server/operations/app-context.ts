@@ -16,6 +16,7 @@ import { sharedWindowCounter, type WindowCounter } from '../redis/window-counter
 import { TextureCache } from '../textures/library/cache.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { createTextureLibrary } from './create-library.ts';
+import type { LogOutput } from './log-output.ts';
 import { Metrics } from './metrics.ts';
 import { openStaticSite, type StaticSite } from '../site/static-site.ts';
 
@@ -61,14 +62,17 @@ function answerFileErrorLog(log: FastifyBaseLogger): (error: unknown) => void {
   };
 }
 
-/** Builds the app's shared services on a configuration and database, logging to `log`. */
-export function createAppContext(config: Config, db: Db, log: FastifyBaseLogger): AppContext {
+/**
+ * Builds the app's shared services on a configuration and database, logging to `log`; the metrics count the lines
+ * `output` dropped.
+ */
+export function createAppContext(config: Config, db: Db, log: FastifyBaseLogger, output?: LogOutput): AppContext {
   const texturesBaseUrl = `${config.publicBaseUrl}/textures`;
   const library = createTextureLibrary(config, db, new TextureCache(config.textureCacheBytes));
   const profiles = new ProfileCache(db, texturesBaseUrl, config.profileCacheSize, config.profileCacheTtlMs);
   const imageJobs = new ImageJobs(config.imageJobs);
   const metricsServed = config.metrics.port !== undefined || config.metrics.key !== undefined;
-  const metrics = new Metrics({ profiles, imageJobs }, { processMetrics: metricsServed });
+  const metrics = new Metrics({ profiles, imageJobs, log: output }, { processMetrics: metricsServed });
   const showing = new ShowingPlayers();
   const answerSync = new AnswerSync({
     db,

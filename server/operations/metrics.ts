@@ -1,6 +1,7 @@
 // Prometheus metrics: one registry per app (tests run several apps in one process), HTTP requests by route pattern and
 // status with their durations (recorded without allocating, so the mod API's fast path can count every answer), the
-// profile cache, image jobs, uploads and logins, Node's process metrics, and the port Prometheus scrapes.
+// profile cache, image jobs, uploads and logins, dropped log lines, Node's process metrics, and the port Prometheus
+// scrapes.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
@@ -52,6 +53,8 @@ export function uploadRejectionReason(refusal: unknown): string {
 export interface MetricSources {
   profiles: { readonly hits: number; readonly misses: number; readonly size: number };
   imageJobs: { counts(): ImageJobCounts };
+  /** The log's output, when the app writes through one that drops lines (none counts zero). */
+  log?: { readonly droppedLines: number };
 }
 
 /**
@@ -113,6 +116,14 @@ export class Metrics implements UploadCounter {
         this.set(sources.imageJobs.counts().running);
       },
     });
+    this.register(
+      new ScrapedMetric(
+        'cloakroom_log_lines_dropped_total',
+        'Log lines dropped because the reader of stdout was gone or too far behind',
+        'counter',
+        () => [{ labels: {}, value: sources.log?.droppedLines ?? 0 }],
+      ),
+    );
     this.uploads = new Counter({
       name: 'cloakroom_uploads_total',
       help: 'Cape, ears and gallery uploads by result: ok, or why it was refused (too_big, wrong_type, invalid_image, dimensions, …)',

@@ -1,5 +1,6 @@
 // Graceful shutdown on SIGTERM (and SIGINT): stop taking connections, let the requests in flight finish within a grace
-// period, then close the image workers, the database, Redis and the metrics port, and exit.
+// period, then close the image workers, the database, Redis and the metrics port, give the log what is left of the
+// grace period to be written, and exit.
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -11,14 +12,24 @@ const CLOSE_DEADLINE_MS = 5000;
 /**
  * On SIGTERM or SIGINT: runs `beforeClose` (stopping background work), then closes the app. The listening socket closes
  * at once (new connections are refused), requests in flight finish (requests that reach a kept-alive connection
- * meanwhile get Fastify's 503 with `Connection: close`), and after `graceMs` the connections still open are cut. Exits
- * 0 once everything closed, 1 when closing failed or hung.
+ * meanwhile get Fastify's 503 with `Connection: close`), and after `graceMs` the connections still open are cut. Then
+ * `drainLog` may write the log's backlog until the grace period ends, never longer. Exits 0 once everything closed, 1
+ * when closing failed or hung.
  */
-export function closeOnSignals(app: FastifyInstance, options: { graceMs: number; beforeClose?: () => unknown }): void {
+export function closeOnSignals(
+  app: FastifyInstance,
+  options: { graceMs: number; beforeClose?: () => unknown; drainLog?: (timeoutMs: number) => Promise<unknown> },
+): void {
   let closing = false;
   const shutDown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
+    const graceEnds = Date.now() + options.graceMs;
+    // The log is never waited for beyond the grace period: a reader that stalled or left must not keep the process.
+    const exit = (code: number) => {
+      const drained = options.drainLog?.(Math.max(0, graceEnds - Date.now())) ?? Promise.resolve();
+      void drained.finally(() => process.exit(code));
+    };
     app.log.info(
       { signal, graceMs: options.graceMs },
       'shutting down: refusing new connections, finishing the requests in flight',
@@ -39,11 +50,11 @@ export function closeOnSignals(app: FastifyInstance, options: { graceMs: number;
       .then(
         () => {
           app.log.info('shut down');
-          process.exit(0);
+          exit(0);
         },
         (error: unknown) => {
           app.log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
+          exit(1);
         },
       );
   };

@@ -5,21 +5,27 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyHttpOptions } from 'fastify';
 import { trustProxyOption, type Config } from '../config/index.ts';
 import { RequestLog } from '../http/request-log.ts';
+import type { LogOutput } from '../operations/log-output.ts';
 import { isModApiPath } from '../routes/mod.ts';
 import { isHealthCheckPath } from '../routes/operations.ts';
 
 /** A mod API answer (or health check) slower than this is logged (they log nothing else but failures). */
 const MOD_API_SLOW_MS = 500;
 
-/** The Fastify options for `config`; `answeredFirst` answers a request before Fastify does and says whether it did. */
+/**
+ * The Fastify options for `config`; `answeredFirst` answers a request before Fastify does and says whether it did; the
+ * log goes to `log` when given (else to stdout as pino writes it).
+ */
 export function serverOptions(
   config: Config,
   answeredFirst: (request: IncomingMessage, response: ServerResponse) => boolean,
+  log?: LogOutput,
 ): FastifyHttpOptions<http.Server> {
   return {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
+      ...(log ? { stream: log } : {}),
     },
     logController: new RequestLog((url) => isModApiPath(url) || isHealthCheckPath(url), MOD_API_SLOW_MS),
     genReqId: (request) => {

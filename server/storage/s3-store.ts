@@ -16,6 +16,8 @@ import { isBlobKey, type BlobStore, type StoredBlob } from './blob-store.ts';
 export interface S3BlobStoreOptions extends S3Config {
   /** Prepended to every object key; 'textures/' unless given. */
   prefix?: string | undefined;
+  /** Keys one listing request asks for; unset asks for the bucket's page, 1,000 on S3. */
+  listPageSize?: number | undefined;
 }
 
 /** Cache-Control stored on every object: the key is the content hash, so it never changes. */
@@ -33,10 +35,12 @@ export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
+  private readonly listPageSize: number | undefined;
 
   constructor(options: S3BlobStoreOptions) {
     this.bucket = options.bucket;
     this.prefix = options.prefix ?? 'textures/';
+    this.listPageSize = options.listPageSize;
     const credentials =
       options.accessKeyId && options.secretAccessKey
         ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
@@ -97,7 +101,7 @@ export class S3BlobStore implements BlobStore {
   /** Lists the bucket's objects under the prefix page by page; objects whose names are not `<key>.png` are left out. */
   async *list(): AsyncGenerator<StoredBlob> {
     for await (const page of paginateListObjectsV2(
-      { client: this.client },
+      { client: this.client, ...(this.listPageSize ? { pageSize: this.listPageSize } : {}) },
       { Bucket: this.bucket, Prefix: this.prefix },
     )) {
       for (const object of page.Contents ?? []) {

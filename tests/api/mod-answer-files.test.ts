@@ -1,14 +1,18 @@
 // The answer directory a process keeps for nginx (ANSWER_FILES_DIR): complete and authoritative. Every player who has
 // something to show has every layout's file under every id before the change's answer leaves; a player with nothing to
 // show has none; a texture's files come with it and go when it is released; a player's files change time with every
-// change (nginx's ETag is time and size); a change made without a notice is caught up from the change log; and a
-// rebuild from the database puts back what is missing and removes what is not the database's.
+// change (nginx's ETag is time and size); a change made without a notice is caught up from the change log; a rebuild
+// from the database puts back what is missing and removes what is not the database's; and the files are the same bytes
+// with the same times whichever way a host wrote them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AnswerDirectory, dashedUuid } from '../../server/mod/answer-directory.ts';
 import { rebuildAnswerDirectory } from '../../server/mod/answer-rebuild.ts';
+import { AnswerSync } from '../../server/mod/answer-sync.ts';
+import { ProfileCache } from '../../server/mod/profiles.ts';
+import { ShowingPlayers } from '../../server/mod/showing.ts';
 import { ImageJobs } from '../../server/textures/image-work/image-jobs.ts';
 import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
@@ -151,6 +155,49 @@ describe.each(backends)('answer directory on $name', (backend) => {
       expect(progress.at(-1)![0]).toBe(progress.at(-1)![1]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives a player's and a texture's files the same bytes and times whether a change notice or a rebuild wrote them", async () => {
+    const player = await loginNewUser(suite.server, `Same_${backend.name}`.slice(0, 16));
+    const hash = await uploadCape(player.jar);
+    // A texture registered an hour before a host writes its files (a host that catches up, or is rebuilt, later on).
+    const { db } = suite.server;
+    const row = await db.selectFrom('textures').select('created_at').where('hash', '=', hash).executeTakeFirstOrThrow();
+    const registeredAt = Number(row.created_at) - 3_600_000;
+    await db.updateTable('textures').set({ created_at: registeredAt }).where('hash', '=', hash).execute();
+    const noticed = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-noticed-'));
+    const rebuilt = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-rebuilt-'));
+    const fail = (error: unknown) => {
+      throw error;
+    };
+    const imageJobs = new ImageJobs({});
+    try {
+      const texturesBaseUrl = `${suite.server.config.publicBaseUrl}/textures`;
+      const parts = { db, library: suite.server.app.textureLibrary, imageJobs, texturesBaseUrl, onError: fail };
+      // One host writes them on the change notices (what a catch-up also does), the other by a rebuild.
+      const sync = new AnswerSync({
+        ...parts,
+        profiles: new ProfileCache(db, texturesBaseUrl, 100),
+        showing: new ShowingPlayers(),
+        directory: new AnswerDirectory(noticed, fail),
+        catchUpMs: 60_000,
+        onInfo: () => {},
+      });
+      await sync.handle({ seq: 1, subject: hash });
+      await sync.handle({ seq: 2, subject: player.uuid });
+      await rebuildAnswerDirectory(parts, new AnswerDirectory(rebuilt, fail), { force: false });
+      const texturePaths = [`/textures/${hash}`, `/textures/${hash}.png`, `/csl/textures/${hash}`];
+      for (const urlPath of [...capePaths(player.uuid, player.username), ...texturePaths, `${texturePaths[2]}.png`]) {
+        const [one, other] = [noticed, rebuilt].map((dir) => path.join(dir, urlPath));
+        expect(fs.readFileSync(one), urlPath).toEqual(fs.readFileSync(other));
+        expect(fs.statSync(one).mtimeMs, urlPath).toBe(fs.statSync(other).mtimeMs);
+      }
+      // nginx's Last-Modified of a texture is the second it was registered.
+      expect(fs.statSync(path.join(noticed, texturePaths[0]!)).mtimeMs).toBe(Math.floor(registeredAt / 1000) * 1000);
+    } finally {
+      await imageJobs.close();
+      for (const dir of [noticed, rebuilt]) fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,6 @@
 // API tests for readiness: /readyz when the database, the blob store or Redis fails, and /healthz and /readyz in
 // maintenance mode.
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,7 +51,7 @@ describe.each(backends)('readiness when a dependency fails on $name', (backend) 
     }
   });
 
-  it('probes an S3 bucket: 200 while it answers, 503 with the blob store failed once it is gone', async () => {
+  it('probes an S3 bucket, empty or holding textures: 200 while it answers, 503 with the blob store failed once it is gone', async () => {
     const s3 = await startS3rver();
     const database = await backend.createDatabase();
     const server = await startServer(database.url, {
@@ -60,6 +61,12 @@ describe.each(backends)('readiness when a dependency fails on $name', (backend) 
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     });
     try {
+      expect(await getJson(server, '/readyz')).toMatchObject({ status: 200, body: { checks: { blobStore: 'ok' } } });
+      // The probe lists one object: with more in the bucket, the listing is one page of several.
+      for (let texture = 0; texture < 3; texture++) {
+        const bytes = randomBytes(16);
+        await server.app.textureLibrary.store.put(createHash('sha256').update(bytes).digest('hex'), bytes);
+      }
       expect(await getJson(server, '/readyz')).toMatchObject({ status: 200, body: { checks: { blobStore: 'ok' } } });
       await s3.close();
       const { status, body } = await getJson(server, '/readyz');

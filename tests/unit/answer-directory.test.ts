@@ -1,6 +1,6 @@
 // The answer directory's files for one player: every layout under every id, never replaced by an older version of
 // themselves (a slower process's late write), a rename that leaves another player's files alone, and a GIF that could
-// not be made leaving only its own layout without a file.
+// not be made leaving only its own layout without a file; a texture's files timed by its registration.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,5 +102,20 @@ describe('answer directory', () => {
     expect(exists('capes/Bob.gif') || exists(`capes/${UUID}.gif`)).toBe(false);
     expect(read('capes/Bob.png')).toBe('still');
     expect(exists(`profile/${UUID}`)).toBe(true);
+  });
+
+  it('times a texture’s files by its registration, and puts right a file of another time (written before that rule)', () => {
+    const bytes = Buffer.from('texture');
+    const registeredAt = 1_800_000_000_500;
+    const files = [`textures/${CAPE}`, `textures/${CAPE}.png`, `csl/textures/${CAPE}`, `csl/textures/${CAPE}.png`];
+    directory.writeTexture(CAPE, bytes, registeredAt);
+    for (const file of files) expect(fs.statSync(path.join(dir, file)).mtimeMs, file).toBe(1_800_000_000_000);
+    expect(directory.hasTexture(CAPE, bytes.length, registeredAt)).toBe(true);
+    fs.utimesSync(path.join(dir, files[1]!), 1_800_000_100, 1_800_000_100);
+    expect(directory.hasTexture(CAPE, bytes.length, registeredAt)).toBe(false);
+    directory.writeTexture(CAPE, bytes, registeredAt);
+    expect(fs.statSync(path.join(dir, files[1]!)).mtimeMs).toBe(1_800_000_000_000);
+    expect(read(files[1]!)).toBe('texture');
+    expect(errors).toEqual([]);
   });
 });

@@ -188,6 +188,33 @@ describe('S3BlobStore', () => {
   });
 });
 
+describe('S3BlobStore with more keys than one listing page holds', () => {
+  it('lists every key, following the continuation tokens from page to page', async () => {
+    // Pages of 10 keys (S3's are 1,000): 25 keys take three listing requests, two of them with a continuation token.
+    const many = new S3BlobStore({ ...s3.config, prefix: 'many/', listPageSize: 10 });
+    const pages: Array<string | undefined> = [];
+    many.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'ListObjectsV2Command')
+          pages.push((args.input as { ContinuationToken?: string }).ContinuationToken);
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
+    try {
+      const keys = Array.from({ length: 25 }, (_, index) => sha256(Buffer.from(`blob ${index}`)));
+      await Promise.all(keys.map((key) => many.put(key, Buffer.from(key))));
+      const listed: string[] = [];
+      for await (const blob of many.list()) listed.push(blob.key);
+      expect(listed.sort()).toEqual(keys.sort());
+      expect(pages).toHaveLength(3);
+      expect(pages.filter(Boolean)).toHaveLength(2);
+    } finally {
+      many.client.destroy();
+    }
+  });
+});
+
 describe('createBlobStore', () => {
   it('picks the S3 store when s3 is configured, and it talks to the bucket', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-store-'));

@@ -300,6 +300,12 @@ export class TextureLibrary {
     return row !== undefined;
   }
 
+  /** When a texture was registered (ms since the epoch), or null when it is not registered. */
+  async registeredAt(hash: string): Promise<number | null> {
+    const row = await this.db.selectFrom('textures').select('created_at').where('hash', '=', hash).executeTakeFirst();
+    return row ? Number(row.created_at) : null;
+  }
+
   /** The stored bytes of a texture, or null, whether it may be served or not (the moderators' evidence). */
   async read(hash: string): Promise<Buffer | null> {
     return this.store.get(hash);
