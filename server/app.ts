@@ -29,7 +29,7 @@ import { userRoutes } from './routes/users.ts';
 import { followChanges } from './setup/change-events.ts';
 import { closeIdleConnectionsOnClose } from './setup/idle-connections.ts';
 import { serveMetrics } from './setup/request-metrics.ts';
-import { pageFastPath } from './setup/page-fast-path.ts';
+import { appRoutePaths, pageFastPath } from './setup/page-fast-path.ts';
 import { serverOptions } from './setup/server-options.ts';
 import { registerSitePlugins } from './setup/site-plugins.ts';
 import type { TextureLibrary } from './textures/library/texture-library.ts';
@@ -76,7 +76,7 @@ export async function buildApp(config: Config, db: Db, log?: LogOutput): Promise
     serverOptions(config, (request, response) => context.fastPath(request, response) || pages(request, response), log),
   );
   const context: AppContext = createAppContext(config, db, app.log, log);
-  const pages = pageFastPath(context.site, context.metrics.requests);
+  const pages = pageFastPath(context.site, context.metrics.requests, appRoutePaths(app));
   if (!context.site.built)
     app.log.warn({ siteDir: config.siteDir }, 'the site has not been built; pages will answer 404');
   app.decorate('modFastPath', context.fastPath);

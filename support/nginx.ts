@@ -90,8 +90,8 @@ export function deployServerBlock(setup: NginxSetup): string {
   );
   text = replaceDirective(
     text,
-    /^(\s*)access_log \/var\/log\/nginx\/[^;]+;$/m,
-    `$1access_log ${setup.dir}/access.log;`,
+    /^(\s*)access_log \/var\/log\/nginx\/\S+(.*);$/m,
+    `$1access_log ${setup.dir}/access.log$2;`,
   );
   text = replaceDirective(
     text,

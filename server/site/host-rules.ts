@@ -227,6 +227,12 @@ export function renderNginxPages(rules: HostRules): string {
   );
   block(`location ~ "^(${[...new Set(served)].join('|')})/+$"`, [...notFound, '    return 301 $1$is_args$args;']);
   block('location /', [...notFound, '    error_page 404 /404.html;', '    return 404;']);
-  block('location = /404.html', ['    internal;', '    charset utf-8;', ...notFound]);
+  block('location = /404.html', [
+    '    internal;',
+    '    charset utf-8;',
+    '    gzip_static on;',
+    '    gzip_vary on;',
+    ...notFound,
+  ]);
   return [...blocks, ''].join('\n');
 }

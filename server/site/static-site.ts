@@ -66,7 +66,10 @@ export interface StaticSite {
   notFound(request: IncomingMessage, response: ServerResponse): void;
 }
 
-/** A representation read from disk; pages keep their bytes, with a content ETag (the same on every host). */
+/**
+ * A representation read from disk; pages keep their bytes, with a content ETag (the same from every process that serves
+ * the build; nginx's is the file's time and size).
+ */
 function represent(file: string, keepBytes: boolean): Representation {
   const stat = fs.statSync(file);
   const bytes = keepBytes ? fs.readFileSync(file) : null;
@@ -128,15 +131,31 @@ function isFresh(request: IncomingMessage, representation: Representation): bool
   return Number.isFinite(time) && representation.modifiedSeconds <= Math.floor(time / 1000);
 }
 
+/** Remembers a function's answers by its argument, up to `max` of them (then it starts again): a path's rules. */
+function remembered<T>(answer: (key: string) => T, max = 4096): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    let found = known.get(key);
+    if (found === undefined && !known.has(key)) {
+      if (known.size >= max) known.clear();
+      found = answer(key);
+      known.set(key, found);
+    }
+    return found as T;
+  };
+}
+
 /** Opens the built site in `siteDir` (its pages are read into memory now: restart to serve a new build). */
 export function openStaticSite(siteDir: string): StaticSite {
   const exists = fs.existsSync(siteDir);
   const readRules = (name: string) =>
     exists && fs.existsSync(path.join(siteDir, name)) ? fs.readFileSync(path.join(siteDir, name), 'utf8') : '';
-  const rules: HostRuleSet = hostRuleSet(
+  const parsed: HostRuleSet = hostRuleSet(
     parseRedirects(readRules(REDIRECTS_FILE)),
     parseHeaders(readRules(HEADERS_FILE)),
   );
+  // Every request of a path looks its rules up once: the answers are the same each time (callers copy the headers).
+  const rules: HostRuleSet = { redirect: remembered(parsed.redirect), headers: remembered(parsed.headers) };
   const { files, pages } = exists ? indexSite(siteDir) : { files: new Map(), pages: new Map() };
   // The 404 page answers what the site does not have; it is not a page of its own (nginx keeps it internal).
   const notFoundPage = pages.get('/404');
@@ -230,8 +249,7 @@ export function openStaticSite(siteDir: string): StaticSite {
         response.end('404 Page Not Found');
         return;
       }
-      const headers = rules.headers('/404.html');
-      delete headers['Cache-Control'];
+      const { 'Cache-Control': _caching, ...headers } = rules.headers('/404.html');
       send(request, response, 404, notFoundPage, headers);
     },
   };
