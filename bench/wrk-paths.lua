@@ -1,4 +1,4 @@
--- wrk script for bench/mod-api.ts, bench/static-files.ts and bench/mod-answers.ts: GETs paths read from a file (one a line),
+-- wrk script for bench/mod-api.ts, bench/static-files.ts, bench/mod-answers.ts and bench/pages.ts: GETs paths read from a file (one a line),
 -- at random, once each in order, or round and round in order from a random line (cycle: a long list of unknown ids then asks
 -- a new one every time), with wrk's -H headers, and prints the result as one JSON line. Arguments after `--`: <paths file>
 -- [random|once|cycle]. Run wrk with one thread.
