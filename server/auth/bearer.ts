@@ -6,9 +6,12 @@ import type { AppScope } from '../../src/lib/app-scopes.ts';
 /** What a call with a wrong, expired or revoked access token is told (401). */
 export const INVALID_TOKEN_MESSAGE = 'The access token is wrong, expired or revoked: sign in again.';
 
-/** What a call whose access token lacks the route's scope is told (403). */
+/**
+ * What a call whose access token lacks the route's scope is told (403): the token does not carry it (it may have been
+ * asked for, or refreshed for, fewer scopes than the player approved).
+ */
 export function insufficientScopeMessage(scope: AppScope): string {
-  return `This call needs the ${scope} scope, which the player did not approve for this app.`;
+  return `This call needs the ${scope} scope, which this access token does not carry: ask for a code with that scope.`;
 }
 
 /** The access token a request carries in `Authorization: Bearer <token>` (the scheme in any case), or undefined. */

@@ -216,8 +216,9 @@ describe.each(backends)('the device flow on $name', (backend) => {
     expect(narrow.headers.get('www-authenticate')).toMatch(
       /^Bearer error="insufficient_scope", .*scope="textures:upload"$/,
     );
+    // The player approved the app; this token just does not carry the scope (a narrower code or refresh).
     expect(((await narrow.json()) as { error: string }).error).toBe(
-      'This call needs the textures:upload scope, which the player did not approve for this app.',
+      'This call needs the textures:upload scope, which this access token does not carry: ask for a code with that scope.',
     );
 
     const form = new FormData();

@@ -10,9 +10,7 @@ export const wardrobeItemSchema = z
   .object({
     id: z.string().meta({ description: 'Opaque; use it to wear, take off or remove the item' }),
     kind: wardrobeKindSchema,
-    texture: z
-      .string()
-      .meta({ description: 'The still picture (an animation’s first frame), relative to the API host' }),
+    texture: z.string().meta({ description: 'The still picture’s address (an animation’s first frame)' }),
     animated_texture: z
       .string()
       .nullable()
