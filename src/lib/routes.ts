@@ -130,7 +130,7 @@ export const routes: readonly Route[] = [
   }),
   route('admin-ai-cape-logs', '/admin/ai-cape-logs', 'AI Cape Logs', true),
   route('admin-audit', '/admin/audit', 'Audit Log', true),
-  route('admin-apps', '/admin/oauth-clients', 'Registered Apps', true),
+  route('admin-apps', '/admin/oauth-clients', 'Launcher Apps', true),
 ];
 
 /** The 404 page's title. */

@@ -256,3 +256,33 @@ test('the audit log shows a ban with its moderator and reason, and narrows to on
   await expect(rows.first()).toContainText('NSFW or NSFL image');
   await expect(rows.first().locator('time')).toHaveText(todayWithTime());
 });
+
+test("the admin area's pages fit in groups: a side bar at 1280 px, one button that opens them at 390 px", async ({
+  page,
+}) => {
+  await logIn(page, uniqueName('Nav'), { admin: true });
+  await page.goto('/admin/audit');
+  const sideBar = page.getByRole('navigation', { name: 'Admin' });
+  const groups = ['Overview', 'Players', 'Gallery', 'Apps'];
+  for (const group of groups) await expect(sideBar.getByText(group, { exact: true })).toBeVisible();
+  await expect(sideBar.getByRole('link')).toHaveCount(10);
+  await expect(sideBar.getByRole('link', { name: 'Audit log' })).toHaveAttribute('aria-current', 'page');
+  const box = (await sideBar.boundingBox())!;
+  expect(box.x + box.width, 'the side bar is within the page').toBeLessThanOrEqual(1280);
+  await page.screenshot({ path: 'test-results/admin-nav-1280.png', fullPage: true });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeInViewport();
+  const opener = page.getByText('Admin pages: Audit log');
+  await opener.click();
+  const menu = page.getByRole('navigation', { name: 'Admin' });
+  await expect(menu.getByRole('link')).toHaveCount(10);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth),
+    'nothing wider than the screen',
+  ).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: 'test-results/admin-nav-390.png', fullPage: true });
+  await menu.getByRole('link', { name: 'Launcher apps' }).click();
+  await expect(page).toHaveURL('/admin/oauth-clients');
+  await expect(page.getByRole('heading', { name: 'Launcher apps', level: 1 })).toBeVisible();
+});

@@ -16,7 +16,7 @@ export default function AppClients() {
   return (
     <AdminList
       titleId="apps-title"
-      title="Registered apps"
+      title="Launcher apps"
       above={
         <p className="mt-2 text-ink-300">
           Launchers and mods that sign players in with a code. Register one on the server with{' '}
