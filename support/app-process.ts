@@ -38,6 +38,16 @@ const PORT_SLICES_FIRST = 20000;
 const PORT_SLICE_COUNT = 6;
 const handedOut = new Set<number>();
 
+/** Whether any process of a process group (a child started with `detached`) is still alive. */
+export function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A TCP port on 127.0.0.1 below 32768 that was free a moment ago, and not handed out before by this process. */
 export async function freePort(): Promise<number> {
   const worker = Number(process.env.VITEST_POOL_ID ?? process.pid);

@@ -11,8 +11,7 @@ import type { StaticSite } from '../site/static-site.ts';
 
 /** The first segment of a path as the router reads it (decoded), or null when it cannot be decoded. */
 function firstSegment(path: string): string | null {
-  const end = path.indexOf('/', 1);
-  const segment = path.slice(1, end === -1 ? (path.indexOf('?') === -1 ? path.length : path.indexOf('?')) : end);
+  const segment = path.split(/[/?]/, 2)[1] ?? '';
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -9,7 +9,7 @@ import { publicBaseUrl } from '../../src/lib/public-base-url.ts';
 import type { Config } from '../config/index.ts';
 import { ASSETS_PREFIX, renderHeaders, renderNginxPages, renderRedirects, siteHostRules } from './host-rules.ts';
 import { scriptsOutsidePolicy } from './page-policy.ts';
-import { describePrecompress, precompressSite } from './precompress.ts';
+import { describePrecompress, filesUnder, precompressSite } from './precompress.ts';
 import { HEADERS_FILE, NGINX_PAGES_FILE, REDIRECTS_FILE } from './static-site.ts';
 
 /** The checkout: where src/, public/ and node_modules/ are. */
@@ -97,11 +97,11 @@ export function keepRecentAssets(siteDir: string, aside: string | null, now = Da
 export type SiteBuildConfig = Pick<Config, 'siteDir' | 'downloadUrl'>;
 
 /** The names at the top of a folder that the host rules treat as files (folders end in `/`), dot files left out. */
-export function topEntries(dir: string, skip: (name: string) => boolean = () => false): string[] {
+function topEntries(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => !entry.name.startsWith('.') && !skip(entry.name))
+    .filter((entry) => !entry.name.startsWith('.'))
     .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
     .sort();
 }
@@ -120,9 +120,7 @@ export function writeHostRules(siteDir: string, downloadUrl: string, publicEntri
 
 /** Throws when a built page has an inline script its own Content-Security-Policy does not allow (it would not run). */
 export function checkPagePolicies(siteDir: string): void {
-  for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
-    const file = path.join(entry.parentPath, entry.name);
+  for (const file of filesUnder(siteDir).filter((name) => name.endsWith('.html'))) {
     const outside = scriptsOutsidePolicy(fs.readFileSync(file, 'utf8'));
     if (outside.length > 0)
       throw new Error(

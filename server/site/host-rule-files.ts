@@ -1,11 +1,10 @@
 // Reads the `_redirects` and `_headers` files of a built site and applies them to a request path, as a static host
 // does: the first redirect rule whose source matches wins, and every headers block that matches adds its headers.
-import { sourcePattern, type HeaderRule, type RedirectRule } from './host-rules.ts';
+import { fillDestination, sourcePattern, type HeaderRule, type RedirectRule } from './host-rules.ts';
 
 /** A redirect rule with its source compiled. */
 interface CompiledRedirect extends RedirectRule {
   pattern: RegExp;
-  names: string[];
 }
 
 /** Where a path goes by the redirect rules: a page to serve (200) or a location to send the client to. */
@@ -52,20 +51,11 @@ export function parseHeaders(text: string): HeaderRule[] {
   return rules;
 }
 
-/** The placeholders of a source in order (`*` is `splat`). */
-function placeholderNames(source: string): string[] {
-  return source
-    .split('/')
-    .filter((segment) => segment === '*' || segment.startsWith(':'))
-    .map((segment) => (segment === '*' ? 'splat' : segment.slice(1)));
-}
-
 /** Compiles parsed rules into the two lookups a server needs. */
 export function hostRuleSet(redirects: readonly RedirectRule[], headerRules: readonly HeaderRule[]): HostRuleSet {
   const compiled: CompiledRedirect[] = redirects.map((rule) => ({
     ...rule,
     pattern: sourcePattern(rule.from),
-    names: placeholderNames(rule.from),
   }));
   const headerPatterns = headerRules.map((rule) => ({ pattern: sourcePattern(rule.path), headers: rule.headers }));
   return {
@@ -73,11 +63,7 @@ export function hostRuleSet(redirects: readonly RedirectRule[], headerRules: rea
       for (const rule of compiled) {
         const found = rule.pattern.exec(path);
         if (!found) continue;
-        let to = rule.to;
-        // Longer names first, so `:platform` is not read as `:p` followed by text.
-        const values = rule.names.map((name, index) => [name, found[index + 1] ?? ''] as const);
-        for (const [name, value] of values.sort((a, b) => b[0].length - a[0].length))
-          to = to.replaceAll(`:${name}`, value);
+        const to = fillDestination(rule, found.slice(1));
         return { status: rule.status, to, from: rule.from };
       }
       return null;

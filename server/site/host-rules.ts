@@ -57,6 +57,25 @@ export function sourcePattern(source: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
+/** The placeholders of a rule source in order (`*` is `splat`). */
+function placeholderNames(source: string): string[] {
+  return source
+    .split('/')
+    .filter((segment) => segment === '*' || segment.startsWith(':'))
+    .map((segment) => (segment === '*' ? 'splat' : segment.slice(1)));
+}
+
+/**
+ * A rule's destination with each placeholder of its source replaced by the value in the same place (longer names first,
+ * so `:platform` is never read as `:p` followed by text).
+ */
+export function fillDestination(rule: RedirectRule, values: readonly string[]): string {
+  const names = placeholderNames(rule.from).map((name, index) => [name, values[index] ?? ''] as const);
+  let to = rule.to;
+  for (const [name, value] of names.sort((a, b) => b[0].length - a[0].length)) to = to.replaceAll(`:${name}`, value);
+  return to;
+}
+
 /** Every built page's site path: the static routes and the dynamic routes' shells, each once. */
 function builtPages(routes: readonly Route[], offSite: Route): string[] {
   return [...new Set(routes.filter((route) => route !== offSite).map((route) => route.page))];
@@ -172,11 +191,10 @@ function nginxLocation(source: string): string {
 
 /** A destination with its placeholders as the regular expression's captures (`$1`, `$2`) in the source's order. */
 function nginxDestination(rule: RedirectRule): string {
-  const names = rule.from
-    .split('/')
-    .filter((segment) => segment === '*' || segment.startsWith(':'))
-    .map((segment) => (segment === '*' ? ':splat' : segment));
-  return names.reduce((to, name, index) => to.replaceAll(name, `$${index + 1}`), rule.to);
+  return fillDestination(
+    rule,
+    placeholderNames(rule.from).map((_, index) => `$${index + 1}`),
+  );
 }
 
 /** The built file of a page (`/` is index.html). */

@@ -54,7 +54,7 @@ export function gzipCopy(bytes: Buffer): Buffer {
 }
 
 /** Every file under a directory, as sorted absolute paths. */
-function filesUnder(directory: string): string[] {
+export function filesUnder(directory: string): string[] {
   return fs
     .readdirSync(directory, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())

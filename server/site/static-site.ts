@@ -8,7 +8,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import path from 'node:path';
 import { chooseEncoding, type PrecompressedEncoding } from '../http/accept-encoding.ts';
 import { hostRuleSet, parseHeaders, parseRedirects, type HostRuleSet } from './host-rule-files.ts';
-import { COPY_SUFFIXES } from './precompress.ts';
+import { COPY_SUFFIXES, filesUnder } from './precompress.ts';
 
 /** The rule files the build writes beside the pages, and the nginx include's folder; none of them is served. */
 export const REDIRECTS_FILE = '_redirects';
@@ -100,9 +100,7 @@ function hidden(sitePath: string): boolean {
 function indexSite(siteDir: string): { files: Map<string, SiteFile>; pages: Map<string, SiteFile> } {
   const files = new Map<string, SiteFile>();
   const pages = new Map<string, SiteFile>();
-  for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
+  for (const full of filesUnder(siteDir)) {
     const sitePath = `/${path.relative(siteDir, full).split(path.sep).join('/')}`;
     if (hidden(sitePath) || Object.values(COPY_SUFFIXES).some((suffix) => sitePath.endsWith(suffix))) continue;
     const isPage = sitePath.endsWith('.html');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataDirServerEnv, freePort } from '../../support/app-process.ts';
+import { dataDirServerEnv, freePort, groupAlive } from '../../support/app-process.ts';
 import { waitFor } from '../../support/wait.ts';
 import { SYSTEMD_PATH } from '../helpers/systemd-unit.ts';
 
@@ -16,16 +16,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const GRACE_MS = 2000;
 /** Page requests made before the signal: each logs two lines, about 0.6 MB in all, more than a pipe holds. */
 const PAGE_REQUESTS = 1200;
-
-/** Whether any process of the process group is still alive. */
-function groupAlive(group: number): boolean {
-  try {
-    process.kill(-group, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** How long after `since` the process group was gone, or Infinity when it is still there after `limitMs`. */
 async function goneAfter(group: number, since: number, limitMs: number): Promise<number> {

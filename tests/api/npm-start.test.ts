@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dataDirServerEnv, freePort } from '../../support/app-process.ts';
+import { dataDirServerEnv, freePort, groupAlive } from '../../support/app-process.ts';
 import { SYSTEMD_PATH } from '../helpers/systemd-unit.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -17,16 +17,6 @@ function accepts(port: number): Promise<boolean> {
     const socket = net.connect(port, '127.0.0.1', () => resolve(socket.end() !== undefined));
     socket.once('error', () => resolve(false));
   });
-}
-
-/** Whether any process of the process group is still alive. */
-function groupAlive(group: number): boolean {
-  try {
-    process.kill(-group, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('npm start', { timeout: 60_000 }, () => {
