@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { remembered } from '../http/remembered.ts';
 import { UNMATCHED_ROUTE, type RequestDurations } from '../http/request-durations.ts';
 import type { FastPath } from '../mod/fast-path.ts';
 import type { StaticSite } from '../site/static-site.ts';
@@ -33,11 +34,12 @@ export function appRoutePaths(app: FastifyInstance): (path: string) => boolean {
     if (segment.startsWith(':') || segment.includes('*')) everyPath = true;
     else segments.add(segment);
   });
-  return (path) => {
-    if (everyPath) return true;
+  // Answered once per path (requests come once every route is registered).
+  const mayAnswer = remembered((path: string) => {
     const segment = firstSegment(path);
     return segment === null || segments.has(segment);
-  };
+  });
+  return (path) => everyPath || mayAnswer(path);
 }
 
 /**

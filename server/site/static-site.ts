@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { chooseEncoding, type PrecompressedEncoding } from '../http/accept-encoding.ts';
+import { remembered } from '../http/remembered.ts';
 import { hostRuleSet, parseHeaders, parseRedirects, type HostRuleSet } from './host-rule-files.ts';
 import { COPY_SUFFIXES, filesUnder } from './precompress.ts';
 
@@ -129,18 +130,97 @@ function isFresh(request: IncomingMessage, representation: Representation): bool
   return Number.isFinite(time) && representation.modifiedSeconds <= Math.floor(time / 1000);
 }
 
-/** Remembers a function's answers by its argument, up to `max` of them (then it starts again): a path's rules. */
-function remembered<T>(answer: (key: string) => T, max = 4096): (key: string) => T {
-  const known = new Map<string, T>();
-  return (key) => {
-    let found = known.get(key);
-    if (found === undefined && !known.has(key)) {
-      if (known.size >= max) known.clear();
-      found = answer(key);
-      known.set(key, found);
+/** A redirect's status and header list, built once. */
+interface ReadyRedirect {
+  status: number;
+  headers: string[];
+}
+
+/** One representation's answer, built once: its status, its header lists (whole, and for a 304) and what it sends. */
+interface ReadyAnswer {
+  status: number;
+  representation: Representation;
+  headers: string[];
+  /** The 304's headers: the same without the length (none for a 404, which has no validators). */
+  notModified: string[] | null;
+}
+
+/** The answers of one file by the coding they are sent in ('' for the plain bytes), and the codings it has. */
+interface ReadyAnswers {
+  codings: PrecompressedEncoding[];
+  byCoding: Map<PrecompressedEncoding | '', ReadyAnswer>;
+}
+
+/** What one request URL comes to: a redirect, or a file's ready answers; with its label. */
+interface UrlAnswer {
+  label: string;
+  redirect?: ReadyRedirect;
+  file?: SiteFile;
+  ready?: ReadyAnswers;
+}
+
+/** Headers as the flat name, value list `writeHead` takes at least cost. */
+function headerList(headers: OutgoingHttpHeaders): string[] {
+  const list: string[] = [];
+  for (const [name, value] of Object.entries(headers))
+    for (const one of [value ?? []].flat()) list.push(name, String(one));
+  return list;
+}
+
+/** A path's rule headers without its Cache-Control (the 404 page is not cached as a page is). */
+function withoutCaching(headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'cache-control'));
+}
+
+/**
+ * A file's answers under `status` with the rule headers of its path: every representation's header lists, built now;
+ * a 200 carries validators and may be answered 304.
+ */
+function readyAnswers(file: SiteFile, ruleHeaders: OutgoingHttpHeaders, status: number): ReadyAnswers {
+  const byCoding = new Map<PrecompressedEncoding | '', ReadyAnswer>();
+  const representations: Array<[PrecompressedEncoding | '', Representation]> = [['', file.plain], ...file.copies];
+  for (const [coding, representation] of representations) {
+    const headers: OutgoingHttpHeaders = { ...ruleHeaders, 'content-type': file.type };
+    if (file.copies.size > 0) headers.vary = 'Accept-Encoding';
+    if (coding) headers['content-encoding'] = coding;
+    if (status === 200) {
+      headers.etag = representation.etag;
+      headers['last-modified'] = representation.lastModified;
     }
-    return found as T;
-  };
+    const notModified = status === 200 ? headerList(headers) : null;
+    headers['content-length'] = representation.size;
+    byCoding.set(coding, { status, representation, headers: headerList(headers), notModified });
+  }
+  return { codings: [...file.copies.keys()], byCoding };
+}
+
+/** Remembers the coding chosen for each Accept-Encoding header seen, by the codings on offer. */
+const chosenCodings = remembered((key: string): PrecompressedEncoding | null => {
+  const [available, header] = key.split('\n', 2) as [string, string];
+  return chooseEncoding(header, available ? (available.split(',') as PrecompressedEncoding[]) : []);
+}, 256);
+
+/** Sends a file's answer in the coding the request takes best (or its 304), as the request's method asks. */
+function send(request: IncomingMessage, response: ServerResponse, ready: ReadyAnswers): void {
+  const accepted = request.headers['accept-encoding'];
+  const coding =
+    accepted === undefined || ready.codings.length === 0
+      ? null
+      : chosenCodings(`${ready.codings.join(',')}\n${accepted}`);
+  const answer = ready.byCoding.get(coding ?? '')!;
+  if (answer.notModified && isFresh(request, answer.representation)) {
+    response.writeHead(304, answer.notModified);
+    response.end();
+    return;
+  }
+  response.writeHead(answer.status, answer.headers);
+  const { representation } = answer;
+  if (request.method === 'HEAD') response.end();
+  else if (representation.bytes) response.end(representation.bytes);
+  else
+    fs.createReadStream(representation.file)
+      .on('error', () => response.destroy())
+      .pipe(response);
 }
 
 /** Opens the built site in `siteDir` (its pages are read into memory now: restart to serve a new build). */
@@ -179,76 +259,61 @@ export function openStaticSite(siteDir: string): StaticSite {
     return file ? { file, label: folder === -1 ? sitePath : `${sitePath.slice(0, folder + 1)}*` } : null;
   };
 
-  const send = (
-    request: IncomingMessage,
-    response: ServerResponse,
-    status: number,
-    file: SiteFile,
-    headers: OutgoingHttpHeaders,
-  ) => {
-    const encoding = chooseEncoding(request.headers['accept-encoding'], [...file.copies.keys()]);
-    const representation = encoding ? file.copies.get(encoding)! : file.plain;
-    const all: OutgoingHttpHeaders = { ...headers, 'content-type': file.type };
-    if (file.copies.size > 0) all.vary = 'Accept-Encoding';
-    if (encoding) all['content-encoding'] = encoding;
-    if (status === 200) {
-      all.etag = representation.etag;
-      all['last-modified'] = representation.lastModified;
-      if (isFresh(request, representation)) {
-        response.writeHead(304, all);
-        response.end();
-        return;
-      }
+  /**
+   * What a request URL comes to, worked out once per URL (the answer's header lists are built on first use and kept):
+   * null to hand it on.
+   */
+  const routeUrl = remembered((url: string): UrlAnswer | null => {
+    const queryAt = url.indexOf('?');
+    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+    let sitePath: string;
+    try {
+      sitePath = decodeURIComponent(rawPath);
+    } catch {
+      return null;
     }
-    all['content-length'] = representation.size;
-    response.writeHead(status, all);
-    if (request.method === 'HEAD') response.end();
-    else if (representation.bytes) response.end(representation.bytes);
-    else
-      fs.createReadStream(representation.file)
-        .on('error', () => response.destroy())
-        .pipe(response);
-  };
+    if (!sitePath.startsWith('/') || sitePath.includes('\0')) return null;
+    const canonical = sitePath.length > 1 ? sitePath.replace(/\/+$/, '') || '/' : sitePath;
+    const found = resolve(canonical);
+    if (!found) return null;
+    if (canonical !== sitePath) {
+      const query = queryAt === -1 ? '' : url.slice(queryAt);
+      const location = rawPath.replace(/\/+$/, '') + query;
+      return {
+        label: found.label,
+        redirect: { status: 301, headers: headerList({ ...rules.headers(canonical), location }) },
+      };
+    }
+    if ('redirect' in found) {
+      const headers = headerList({ ...rules.headers(sitePath), location: found.location });
+      return { label: found.label, redirect: { status: found.redirect, headers } };
+    }
+    return { label: found.label, file: found.file, ready: readyAnswers(found.file, rules.headers(sitePath), 200) };
+  });
+
+  const notFoundAnswers = notFoundPage
+    ? readyAnswers(notFoundPage, withoutCaching(rules.headers('/404.html')), 404)
+    : null;
 
   return {
     built: notFoundPage !== undefined,
     answer(request, response) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-      const url = request.url ?? '/';
-      const queryAt = url.indexOf('?');
-      const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
-      let sitePath: string;
-      try {
-        sitePath = decodeURIComponent(rawPath);
-      } catch {
-        return null;
-      }
-      if (!sitePath.startsWith('/') || sitePath.includes('\0')) return null;
-      const canonical = sitePath.length > 1 ? sitePath.replace(/\/+$/, '') || '/' : sitePath;
-      const found = resolve(canonical);
+      const found = routeUrl(request.url ?? '/');
       if (!found) return null;
-      if (canonical !== sitePath) {
-        const query = queryAt === -1 ? '' : url.slice(queryAt);
-        response.writeHead(301, { ...rules.headers(canonical), location: rawPath.replace(/\/+$/, '') + query });
+      if (found.redirect) {
+        response.writeHead(found.redirect.status, found.redirect.headers);
         response.end();
-        return found.label;
-      }
-      if ('redirect' in found) {
-        response.writeHead(found.redirect, { ...rules.headers(sitePath), location: found.location });
-        response.end();
-        return found.label;
-      }
-      send(request, response, 200, found.file, rules.headers(sitePath));
+      } else send(request, response, found.ready!);
       return found.label;
     },
     notFound(request, response) {
-      if (!notFoundPage) {
+      if (!notFoundAnswers) {
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
         response.end('404 Page Not Found');
         return;
       }
-      const { 'Cache-Control': _caching, ...headers } = rules.headers('/404.html');
-      send(request, response, 404, notFoundPage, headers);
+      send(request, response, notFoundAnswers);
     },
   };
 }
