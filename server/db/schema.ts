@@ -124,6 +124,12 @@ export interface GalleryLikesTable {
   user_uuid: string;
 }
 
+/** Each player who wore a gallery item, once: `gallery_items.wears` counts them. */
+export interface GalleryWearersTable {
+  hash: string;
+  user_uuid: string;
+}
+
 export interface GalleryReportsTable {
   id: Generated<number>;
   hash: string;
@@ -343,6 +349,8 @@ export interface WardrobeItemsTable {
   source_ref: string | null;
   /** The gallery item's title when it came from the gallery; else the page shows the date. */
   title: string | null;
+  /** The player's name for the item, or the uploaded file's name; null: named by its title, or its kind and time. */
+  name: string | null;
   added_at: number;
 }
 
@@ -350,6 +358,7 @@ export interface WardrobeItemsTable {
 export interface WardrobeDropsTable {
   user_uuid: string;
   kind: 'cape' | 'ears';
+  /** The item's name when it had one, else its gallery title. */
   title: string | null;
   added_at: number;
   dropped_at: number;
@@ -367,6 +376,7 @@ export interface Database {
   gallery_items: GalleryItemsTable;
   gallery_tags: GalleryTagsTable;
   gallery_likes: GalleryLikesTable;
+  gallery_wearers: GalleryWearersTable;
   gallery_reports: GalleryReportsTable;
   gallery_counts: GalleryCountsTable;
   user_reports: UserReportsTable;

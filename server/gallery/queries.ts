@@ -9,6 +9,7 @@ import type { GalleryItem, GalleryPage } from '../../src/lib/schemas/types.ts';
 import { sumCounters, typeCounterKeys } from './counts.ts';
 import { listedItem } from './visibility.ts';
 import { texturePath } from '../http/texture-url.ts';
+import { wornPictures } from '../textures/library/wardrobe-items.ts';
 
 /** What the listing asks for (already validated). */
 export interface GalleryQuery {
@@ -267,10 +268,14 @@ type ItemRow = {
   created_at: number;
 };
 
-/** Turns rows into API items with their tags and the viewer's likes. */
+/** Turns rows into API items with their tags, the viewer's likes and whether the viewer wears each. */
 async function toItems(db: Db, rows: ItemRow[], viewer: string | null): Promise<GalleryItem[]> {
   const hashes = rows.map((row) => row.hash);
-  const [tags, liked] = await Promise.all([tagsOf(db, hashes), likedBy(db, viewer, hashes)]);
+  const [tags, liked, worn] = await Promise.all([
+    tagsOf(db, hashes),
+    likedBy(db, viewer, hashes),
+    viewer && rows.length > 0 ? wornPictures(db, viewer) : ([] as string[]),
+  ]);
   return rows.map((row) => ({
     hash: row.hash,
     title: row.title,
@@ -283,6 +288,7 @@ async function toItems(db: Db, rows: ItemRow[], viewer: string | null): Promise<
     tags: tags.get(row.hash) ?? [],
     whitelisted: row.whitelisted === 1,
     user_liked: liked.has(row.hash),
+    user_wears: worn.includes(row.hash),
     total_user_likes: row.likes,
     downloads: row.downloads,
     wears: row.wears,

@@ -1,7 +1,7 @@
 // "Wear this": a player puts a listed gallery item on as an upload of the same picture would: a cape (an animated
 // item's strip, with its first frame as the still, which plays with the animated feature as an upload does) or ears,
-// taken in by the texture intake (checked against the blocklist by content and look), and counted as one of the item's
-// wears.
+// taken in by the texture intake (checked against the blocklist by content and look), and its wearer counted once
+// among the item's wears.
 import { GALLERY_TYPES } from '../../src/lib/gallery-rules.ts';
 import type { Refused } from '../../src/lib/refusals.ts';
 import type { Db } from '../db/database.ts';
@@ -17,11 +17,32 @@ export interface WearContext {
   intake: TextureIntake;
 }
 
-/** What a wear put on: the slot, the still's hash and the item's wears since. */
+/** What a wear put on: the slot, the still's hash and the item's wears (players who wore it) since. */
 export interface WornItem {
   slot: PlayerSlot;
   stillHash: string;
   wears: number;
+}
+
+/**
+ * Counts a player among an item's wearers, once however often they wear it, and returns the item's wears (players) since.
+ */
+async function countWearer(db: Db, hash: string, playerUuid: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const added = await trx
+      .insertInto('gallery_wearers')
+      .values({ hash, user_uuid: playerUuid })
+      .onConflict((conflict) => conflict.columns(['hash', 'user_uuid']).doNothing())
+      .executeTakeFirst();
+    if (Number(added.numInsertedOrUpdatedRows ?? 0) === 1)
+      await trx
+        .updateTable('gallery_items')
+        .set((eb) => ({ wears: eb('wears', '+', 1) }))
+        .where('hash', '=', hash)
+        .execute();
+    const counted = await trx.selectFrom('gallery_items').select('wears').where('hash', '=', hash).executeTakeFirst();
+    return counted?.wears ?? 0;
+  });
 }
 
 /**
@@ -47,11 +68,6 @@ export async function wearGalleryItem(
   const origin = { source: 'gallery' as const, ref: hash, title: item.title };
   const worn = await intake.wear({ picture: texture, origin }, slot, playerUuid);
   if ('refusal' in worn) return worn;
-  const counted = await db
-    .updateTable('gallery_items')
-    .set((eb) => ({ wears: eb('wears', '+', 1) }))
-    .where('hash', '=', hash)
-    .returning('wears')
-    .executeTakeFirst();
-  return { slot, stillHash: worn.stillHash, wears: counted?.wears ?? 0 };
+  const wears = await countWearer(db, hash, playerUuid);
+  return { slot, stillHash: worn.stillHash, wears };
 }

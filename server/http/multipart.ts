@@ -7,12 +7,13 @@ import type {} from '@fastify/multipart';
 import { z } from 'zod';
 
 /**
- * What a multipart upload carried: its fields, the `file` field's bytes (or 'too-big' past the limit, or null), and
- * every file field read, by name.
+ * What a multipart upload carried: its fields, the `file` field's bytes (or 'too-big' past the limit, or null) and the
+ * name the browser gave it (null when none), and every file field read, by name.
  */
 export interface MultipartUpload {
   fields: Record<string, string>;
   file: Buffer | 'too-big' | null;
+  fileName: string | null;
   files: Record<string, Buffer>;
 }
 
@@ -40,11 +41,11 @@ export async function readMultipart(
   maxFileBytes: number,
   fileFields: string[] = ['file'],
 ): Promise<MultipartUpload> {
-  const upload: MultipartUpload = { fields: {}, file: null, files: {} };
+  const upload: MultipartUpload = { fields: {}, file: null, fileName: null, files: {} };
   if (!request.isMultipart()) return upload;
   if (Number(request.headers['content-length']) > maxFileBytes * fileFields.length + MULTIPART_OVERHEAD_BYTES) {
     stopReading(request, reply);
-    return { fields: {}, file: 'too-big', files: {} };
+    return { fields: {}, file: 'too-big', fileName: null, files: {} };
   }
   try {
     // One byte over the limit is read, so that a file of exactly the limit passes and a bigger one is seen at once.
@@ -63,18 +64,21 @@ export async function readMultipart(
           bytes += (chunk as Buffer).length;
           if (bytes > maxFileBytes) {
             stopReading(request, reply);
-            return { fields: upload.fields, file: 'too-big', files: {} };
+            return { fields: upload.fields, file: 'too-big', fileName: null, files: {} };
           }
         }
         if (fileFields.includes(part.fieldname)) upload.files[part.fieldname] = Buffer.concat(chunks);
-        if (part.fieldname === 'file') upload.file = upload.files.file ?? null;
+        if (part.fieldname === 'file') {
+          upload.file = upload.files.file ?? null;
+          upload.fileName = part.filename || null;
+        }
       } else if (typeof part.value === 'string') {
         upload.fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
     request.log.info({ err: error }, 'malformed multipart body');
-    return { fields: {}, file: null, files: {} };
+    return { fields: {}, file: null, fileName: null, files: {} };
   }
   return upload;
 }

@@ -11,6 +11,7 @@ import {
   textureRefusal,
   tooManyUploadsMessage,
 } from '../../src/lib/texture-rules.ts';
+import { nameFromFileName } from '../../src/lib/wardrobe-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
 import { sendRefusal } from '../http/refusal-answer.ts';
 import { textureUrl } from '../http/texture-url.ts';
@@ -73,10 +74,10 @@ export async function uploadRoutes(instance: FastifyInstance, options: AppContex
       },
       async (request, reply) => {
         const user = await requireUser(request);
-        const upload = (await readMultipart(request, reply, slot.maxBytes)).file;
+        const { file: upload, fileName } = await readMultipart(request, reply, slot.maxBytes);
         if (upload === null) return sendRefusal(reply, intake.refuse(slot.name, NO_FILE_REFUSAL), 'upload');
         if (upload === 'too-big') return sendRefusal(reply, intake.refuse(slot.name, slot.tooBig), 'upload');
-        const worn = await intake.upload(slot.name, upload, user.uuid);
+        const worn = await intake.upload(slot.name, upload, user.uuid, nameFromFileName(fileName));
         if ('refusal' in worn) return sendRefusal(reply, worn.refusal, 'upload');
         return {
           success: true as const,

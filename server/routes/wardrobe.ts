@@ -1,8 +1,8 @@
-// The wardrobe calls: GET /api/wardrobe lists the player's capes and ears, and POST /api/wardrobe/wear, /take-off and
-// /remove change one item; each change answers the wardrobe as it is after it.
+// The wardrobe calls: GET /api/wardrobe lists the player's capes and ears, and POST /api/wardrobe/wear, /take-off,
+// /rename and /remove change one item; each change answers the wardrobe as it is after it.
 import type { FastifyInstance } from 'fastify';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
-import { wardrobeItemBodySchema, wardrobeSchema } from '../../src/lib/schemas/wardrobe.ts';
+import { wardrobeItemBodySchema, wardrobeRenameBodySchema, wardrobeSchema } from '../../src/lib/schemas/wardrobe.ts';
 import { wardrobeMessages } from '../../src/lib/wardrobe-rules.ts';
 import type { z } from 'zod';
 import { requireUser } from '../auth/plugin.ts';
@@ -15,6 +15,7 @@ import type { AppContext } from '../operations/app-context.ts';
 import {
   listWardrobe,
   removeWardrobeItem,
+  renameWardrobeItem,
   takeOffWardrobeItem,
   wearWardrobeItem,
   type WardrobeListing,
@@ -31,6 +32,7 @@ function wardrobeAnswer(listing: WardrobeListing, baseUrl: string, limit: number
       source: item.source,
       gallery_hash: item.galleryHash,
       title: item.title,
+      name: item.name,
       added_at: item.addedAt,
       worn: item.worn,
     })),
@@ -105,4 +107,23 @@ export async function wardrobeRoutes(instance: FastifyInstance, options: AppCont
       },
     );
   }
+
+  app.post(
+    '/api/wardrobe/rename',
+    {
+      config: { auth: 'session', oauthScope: 'wardrobe:write' },
+      schema: {
+        summary: 'Name an item of the wardrobe (an empty name takes its name away)',
+        body: wardrobeRenameBodySchema,
+        response: { 200: wardrobeSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      const { id, name } = request.body;
+      if (!(await renameWardrobeItem(db, user.uuid, id, name || null)))
+        throw new HttpError(404, wardrobeMessages.notFound);
+      return answer(user.uuid);
+    },
+  );
 }

@@ -1,5 +1,5 @@
 // A player's wardrobe: the capes and ears they have had (kept by the texture library's wardrobe rows), listed with
-// which is worn, and worn again, taken off or removed in one call.
+// which is worn, and worn again, taken off, renamed or removed in one call.
 import type { Refused } from '../../src/lib/refusals.ts';
 import type { Db } from '../db/database.ts';
 import type { TextureIntake } from '../textures/intake/intake.ts';
@@ -28,6 +28,8 @@ export interface WardrobeEntry {
   source: 'upload' | 'creator' | 'gallery';
   galleryHash: string | null;
   title: string | null;
+  /** The player's name for it, or the uploaded file's name. */
+  name: string | null;
   addedAt: number;
   worn: boolean;
 }
@@ -63,6 +65,7 @@ export async function listWardrobe(db: Db, uuid: string, now = Date.now()): Prom
       source: row.source,
       galleryHash: row.source === 'gallery' ? row.source_ref : null,
       title: row.title,
+      name: row.name,
       addedAt: Number(row.added_at),
       worn: worn.includes(row.hash),
     })),
@@ -102,6 +105,17 @@ export async function takeOffWardrobeItem(context: WardrobeContext, uuid: string
   if (!item) return false;
   if ((await wornPictures(context.db, uuid)).includes(item.hash)) await context.intake.takeOff(item.kind, uuid);
   return true;
+}
+
+/** Names one of the player's items (null takes its name away); false when the item is not theirs. */
+export async function renameWardrobeItem(db: Db, uuid: string, id: string, name: string | null): Promise<boolean> {
+  const renamed = await db
+    .updateTable('wardrobe_items')
+    .set({ name })
+    .where('id', '=', id)
+    .where('user_uuid', '=', uuid)
+    .executeTakeFirst();
+  return Number(renamed.numUpdatedRows) === 1;
 }
 
 /**

@@ -85,6 +85,7 @@ export const API_CALLS = {
   wardrobeWear: { method: 'POST', path: '/api/wardrobe/wear' },
   wardrobeTakeOff: { method: 'POST', path: '/api/wardrobe/take-off' },
   wardrobeRemove: { method: 'POST', path: '/api/wardrobe/remove' },
+  wardrobeRename: { method: 'POST', path: '/api/wardrobe/rename' },
   deleteItem: { method: 'POST', path: '/api/gallery/delete' },
   reportItem: { method: 'POST', path: '/api/gallery/report' },
   editItem: { method: 'POST', path: '/api/gallery/edit' },

@@ -5,7 +5,7 @@
 /** Every scope an app may ask for, with what it lets the app do, in the words the player reads. */
 export const APP_SCOPES = {
   'wardrobe:read': 'See your wardrobe: the capes and ears in it and what you wear',
-  'wardrobe:write': 'Choose what you wear: wear, take off and remove capes and ears in your wardrobe',
+  'wardrobe:write': 'Choose what you wear: wear, take off, rename and remove capes and ears in your wardrobe',
   'textures:upload': 'Upload capes and ears into your wardrobe',
 } as const;
 

@@ -25,6 +25,7 @@ const ITEM_FIELDS = [
   'total_user_likes',
   'type',
   'user_liked',
+  'user_wears',
   'wears',
   'whitelisted',
 ].sort();
@@ -151,6 +152,7 @@ describe.each(backends)('gallery listing on $name', (backend) => {
           .sort((a, b) => compare(a.name, b.name)),
         whitelisted: false,
         user_liked: false,
+        user_wears: false,
         total_user_likes: seed.likes,
         downloads: seed.downloads,
         wears: 0,

@@ -70,6 +70,7 @@ describe.each(backends)('gallery on $name', (backend) => {
         ],
         whitelisted: false,
         user_liked: false,
+        user_wears: false,
         total_user_likes: 0,
         downloads: 0,
         wears: 0,

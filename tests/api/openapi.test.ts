@@ -89,6 +89,7 @@ const EVERY_CALL = [
   'POST /api/wardrobe/wear',
   'POST /api/wardrobe/take-off',
   'POST /api/wardrobe/remove',
+  'POST /api/wardrobe/rename',
   'POST /api/gallery/delete',
   'POST /api/gallery/report',
   'POST /api/gallery/edit',

@@ -1,8 +1,9 @@
-// API tests for the wardrobe (GET /api/wardrobe, POST /api/wardrobe/wear, /take-off, /remove), on both databases:
-// every cape and ears a player uploads or wears comes in once, any of them is worn again at once in the mod API, a full
-// wardrobe lets its oldest unworn item go and says so, and a moderator's removal empties every wardrobe of the picture.
+// API tests for the wardrobe (GET /api/wardrobe, POST /api/wardrobe/wear, /take-off, /rename, /remove), on both
+// databases: every cape and ears a player uploads or wears comes in once (an upload named by its file), any of them is
+// worn again at once in the mod API, a player names their items, a full wardrobe lets its oldest unworn item go and
+// says so, and a moderator's removal empties every wardrobe of the picture.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wardrobeMessages } from '../../src/lib/wardrobe-rules.ts';
+import { WARDROBE_NAME_MAX, wardrobeMessages, wardrobeNameMessages } from '../../src/lib/wardrobe-rules.ts';
 import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
@@ -21,6 +22,7 @@ interface Item {
   source: string;
   gallery_hash: string | null;
   title: string | null;
+  name: string | null;
   added_at: number;
   worn: boolean;
 }
@@ -134,6 +136,44 @@ describe.each(backends)('the wardrobe on $name', (backend) => {
     expect((await fetch(`${suite.server.url}/textures/${b}`)).status, 'nothing keeps it').toBe(404);
   });
 
+  it('names an upload by its file, and lets the player rename an item or take its name away', async () => {
+    const player = await loginNewUser(suite.server);
+    const response = await player.jar.upload('/api/upload-cape', await picture(), {
+      filename: 'C:\\capes\\my_red_cape.png',
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const uploaded = hashOf(((await response.json()) as { cape: string }).cape)!;
+    const item = itemOf(await wardrobe(player.jar), uploaded);
+    expect(item.name).toBe('my red cape');
+
+    const renamed = await player.jar.post('/api/wardrobe/rename', { id: item.id, name: '  Winter cape  ' });
+    expect(renamed.status, await renamed.clone().text()).toBe(200);
+    expect(itemOf((await renamed.json()) as Wardrobe, uploaded).name).toBe('Winter cape');
+    expect(itemOf(await wardrobe(player.jar), uploaded).name).toBe('Winter cape');
+
+    for (const [name, message] of [
+      ['x'.repeat(WARDROBE_NAME_MAX + 1), wardrobeNameMessages.tooLong],
+      ['tab\there', wardrobeNameMessages.characters],
+    ] as const) {
+      const refused = await player.jar.post('/api/wardrobe/rename', { id: item.id, name });
+      expect(refused.status, name).toBe(422);
+      expect((await refused.json()).message).toBe(message);
+    }
+    const longest = 'é'.repeat(WARDROBE_NAME_MAX);
+    expect((await player.jar.post('/api/wardrobe/rename', { id: item.id, name: longest })).status).toBe(200);
+    expect(itemOf(await wardrobe(player.jar), uploaded).name).toBe(longest);
+
+    const other = await loginNewUser(suite.server);
+    const foreign = await other.jar.post('/api/wardrobe/rename', { id: item.id, name: 'Mine now' });
+    expect(foreign.status).toBe(404);
+    expect((await foreign.json()).error).toBe(wardrobeMessages.notFound);
+    expect(itemOf(await wardrobe(player.jar), uploaded).name, 'unchanged by someone else').toBe(longest);
+
+    const cleared = await player.jar.post('/api/wardrobe/rename', { id: item.id, name: '   ' });
+    expect(cleared.status).toBe(200);
+    expect(itemOf((await cleared.json()) as Wardrobe, uploaded).name).toBeNull();
+  });
+
   it('lets the oldest unworn item go when full, and says which', async () => {
     const player = await loginNewUser(suite.server);
     const hashes: string[] = [];
@@ -146,7 +186,8 @@ describe.each(backends)('the wardrobe on $name', (backend) => {
     expect(listing.items.map((item) => hashOf(item.texture)).sort()).toEqual(
       [hashes[0], hashes[2], hashes[3], ears].sort(),
     );
-    expect(listing.dropped).toMatchObject({ kind: 'cape', title: null });
+    // The item it let go is named as the page named it: by its file (the tests upload texture.png).
+    expect(listing.dropped).toMatchObject({ kind: 'cape', title: 'texture' });
     expect((await fetch(`${suite.server.url}/textures/${hashes[1]}`)).status).toBe(404);
     expect(await shownCape(player.uuid)).toBe(hashes[0]);
   });

@@ -122,7 +122,7 @@ for (const size of WIDTHS) {
 
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Connect ${app}?`);
       await expect(page.getByTestId('device-scopes')).toContainText(
-        'Choose what you wear: wear, take off and remove capes and ears in your wardrobe',
+        'Choose what you wear: wear, take off, rename and remove capes and ears in your wardrobe',
       );
       // From the heading, Tab reaches Approve, then Deny.
       await page.keyboard.press('Tab');

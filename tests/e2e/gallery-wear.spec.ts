@@ -30,14 +30,28 @@ test('a player wears a cape from its page: told so, counted, and shown by the mo
   const hash = await seedTexture(page, `${uniqueWord()} wear`);
   await page.goto(`/gallery/${hash}`);
   await waitForIslands(page);
-  const wear = page.getByRole('button', { name: /Wear this cape/ });
-  await expect(wear.getByTestId('wear-count')).toHaveText('0');
+  const wear = page.getByTestId('wear-button');
+  await expect(wear).toHaveAccessibleName(/^Wear this cape\s*\(0 wears\)$/);
   await wear.click();
   await expect(page.getByTestId('wear-notice')).toHaveText(
-    "You're wearing this cape now: players with the mod see it.",
+    "You're wearing this cape now: players with the mod see it. It is in your wardrobe, to wear again later.",
   );
+  await expect(page.getByTestId('wear-notice').getByRole('link', { name: 'your wardrobe' })).toHaveAttribute(
+    'href',
+    '/wardrobe',
+  );
+  // The button says the player wears it, keeps focus, and a second press changes nothing.
+  await expect(wear).toHaveAccessibleName(/^You're wearing this cape\s*\(1 wear\)$/);
+  await expect(wear).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('wear-notice')).toContainText("You're wearing this cape now");
   await expect(wear.getByTestId('wear-count')).toHaveText('1');
   expect(await shownCape(page, await ownUuid(page))).toBe(hash);
+  // The page knows it on the next visit too.
+  await page.reload();
+  await waitForIslands(page);
+  await expect(page.getByTestId('wear-button')).toHaveAccessibleName(/^You're wearing this cape\s*\(1 wear\)$/);
+  await page.screenshot({ path: 'test-results/gallery-wearing-1280.png' });
   // axe-core checks this page, with its Wear button, in accessibility.spec.ts.
 });
 
@@ -52,8 +66,9 @@ test.describe('at 390 px', () => {
     const item = card(page, `${word} card`);
     await item.getByRole('button', { name: 'Wear this cape' }).click();
     await expect(item.getByTestId('wear-notice')).toHaveText(
-      "You're wearing this cape now: players with the mod see it.",
+      "You're wearing this cape now: players with the mod see it. It is in your wardrobe, to wear again later.",
     );
+    await expect(item.getByRole('button', { name: "You're wearing this cape" })).toBeVisible();
     expect(await shownCape(page, await ownUuid(page))).toBe(hash);
     await page.screenshot({ path: 'test-results/gallery-wear-390.png' });
     expect(describeViolations(await axeViolations(page))).toBe('');

@@ -1,6 +1,6 @@
-// The wardrobe page: a player's capes come in as they upload them, one is worn or taken off in one click (the mod API
-// follows), removed after a confirmation, and an empty wardrobe says where capes come from; at 1280 and 390 px, with
-// axe-core on each state.
+// The wardrobe page: a player's capes come in as they upload them, named by their files, one is worn or taken off in one
+// click (the mod API follows), renamed in place, removed after a confirmation, keyboard focus stays with the item, and
+// an empty wardrobe says where capes come from; at 1280 and 390 px, with axe-core on each state.
 import { expect, test, type Page } from '@playwright/test';
 import { frameColour, solidPng } from '../../support/textures';
 import { axeViolations, describeViolations } from '../helpers/e2e/axe';
@@ -14,12 +14,12 @@ test.use({ bypassCSP: true });
 
 let colour = 900;
 
-/** Uploads a cape as the logged-in player; returns its hash. */
-async function uploadCape(page: Page): Promise<string> {
+/** Uploads a cape as the logged-in player (from a file of that name); returns its hash. */
+async function uploadCape(page: Page, fileName = 'cape.png'): Promise<string> {
   const answer = await page.request.post('/api/upload-cape', {
     headers: await xsrf(page),
     multipart: {
-      file: { name: 'cape.png', mimeType: 'image/png', buffer: await solidPng(64, 32, frameColour(colour++)) },
+      file: { name: fileName, mimeType: 'image/png', buffer: await solidPng(64, 32, frameColour(colour++)) },
     },
   });
   expect(answer.status(), await answer.text()).toBe(200);
@@ -110,7 +110,9 @@ for (const width of [1280, 390]) {
     // Removing asks first; keeping it changes nothing.
     await cardOf(page, second).getByRole('button', { name: 'Remove' }).click();
     const dialog = page.getByRole('dialog', { name: /from your wardrobe\?$/ });
-    await expect(dialog).toContainText('It leaves your wardrobe.');
+    await expect(dialog).toContainText(
+      'You do not wear it, so nothing changes in game. To have it back, you would upload it again.',
+    );
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Keep it' }).click();
     await expect(page.getByTestId('wardrobe-item')).toHaveCount(2);
@@ -144,3 +146,67 @@ test('the user menu and the upload pages lead to the wardrobe; the keyboard reac
   await expect(page.getByTestId('wardrobe-notice')).toHaveText('You took this cape off. It stays in your wardrobe.');
   await page.screenshot({ path: 'test-results/wardrobe-1280.png', fullPage: true });
 });
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px: items go by their files' names and are renamed in place; focus stays with the item; what a change did shows in view`, async ({
+    page,
+  }) => {
+    await logIn(page, uniqueName('Names'));
+    await page.setViewportSize({ width, height: 844 });
+    const red = await uploadCape(page, 'red_cape.png');
+    const blue = await uploadCape(page, 'blue cape.png');
+    await page.goto('/wardrobe');
+    await expect(cardOf(page, red).getByTestId('wardrobe-item-name')).toHaveText('red cape');
+    await expect(cardOf(page, blue).getByTestId('wardrobe-item-name')).toHaveText('blue cape');
+    await expect(page.getByTestId('preview-caption')).toHaveText('Showing blue cape (you wear it)');
+
+    // Wear and take off from the keyboard: focus stays on the item's button, and the message is on screen.
+    await cardOf(page, red).getByRole('button', { name: 'Wear red cape' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('wardrobe-notice')).toHaveText(
+      "You're wearing this cape now: players with the mod see it.",
+    );
+    await expect(page.getByTestId('wardrobe-notice')).toBeInViewport();
+    await expect(cardOf(page, red).getByRole('button', { name: 'Take off red cape' })).toBeFocused();
+    await page.screenshot({ path: `test-results/wardrobe-worn-${width}.png` });
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('wardrobe-notice')).toHaveText('You took this cape off. It stays in your wardrobe.');
+    await expect(cardOf(page, red).getByRole('button', { name: 'Wear red cape' })).toBeFocused();
+    // Nothing is worn now, and the preview does not pretend otherwise.
+    await expect(page.getByTestId('preview-caption')).toHaveText(
+      'You wear nothing from your wardrobe. Choose an item to see it here.',
+    );
+    expect(await shownCape(page)).toBeNull();
+
+    // Rename: Escape leaves it as it was; a name too long is refused in place; Save names it.
+    await cardOf(page, red).getByRole('button', { name: 'Rename red cape' }).click();
+    const name = cardOf(page, red).getByRole('textbox', { name: 'Name' });
+    await expect(name).toBeFocused();
+    await expect(name).toHaveValue('red cape');
+    await name.fill('Anything');
+    await page.keyboard.press('Escape');
+    await expect(cardOf(page, red).getByRole('button', { name: 'Rename red cape' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await name.fill('x'.repeat(41));
+    await cardOf(page, red).getByRole('button', { name: 'Save name' }).click();
+    await expect(cardOf(page, red).getByText('A name may be at most 40 characters.')).toBeVisible();
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expectAccessible(page);
+    await name.fill('Winter cape');
+    await page.keyboard.press('Enter');
+    await expect(cardOf(page, red).getByTestId('wardrobe-item-name')).toHaveText('Winter cape');
+    await expect(cardOf(page, red).getByRole('button', { name: 'Rename Winter cape' })).toBeFocused();
+
+    // Removed from the keyboard, focus goes to the next item.
+    await cardOf(page, red).getByRole('button', { name: 'Remove' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Remove Winter cape from your wardrobe?' });
+    await expect(dialog).toContainText('You do not wear it, so nothing changes in game.');
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByTestId('wardrobe-item')).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Show blue cape in the preview' })).toBeFocused();
+    await expect(page.getByTestId('wardrobe-notice')).toBeInViewport();
+    await page.screenshot({ path: `test-results/wardrobe-names-${width}.png`, fullPage: true });
+    await expectAccessible(page);
+  });
+}

@@ -22,6 +22,7 @@ import { withheldTextures } from './0018-withheld-textures.ts';
 import { galleryWears } from './0019-gallery-wears.ts';
 import { wardrobe } from './0020-wardrobe.ts';
 import { oauthDeviceFlow } from './0021-oauth-device-flow.ts';
+import { wardrobeNames } from './0022-wardrobe-names.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0019_gallery_wears': galleryWears,
   '0020_wardrobe': wardrobe,
   '0021_oauth_device_flow': oauthDeviceFlow,
+  '0022_wardrobe_names': wardrobeNames,
 };

@@ -82,14 +82,22 @@ export class TextureIntake {
     return refusal;
   }
 
-  /** A cape or ears upload, worn by `owner` once it passed; counted under its slot. */
-  async upload(slot: PlayerSlot, file: Buffer, owner: string): Promise<WornUpload | Refused> {
+  /**
+   * A cape or ears upload, worn by `owner` once it passed (its wardrobe item named `name`, when given); counted under its
+   * slot.
+   */
+  async upload(
+    slot: PlayerSlot,
+    file: Buffer,
+    owner: string,
+    name: string | null = null,
+  ): Promise<WornUpload | Refused> {
     return this.counted(slot, async () => {
       const processed = await this.process(slot, file, owner);
       if ('refusal' in processed) return processed;
       const refused = await pointPlayer(this.context, owner, slot, {
         textures: processed,
-        origin: { source: 'upload' },
+        origin: { source: 'upload', name },
       });
       return refused ?? { stillHash: processed.still.hash, notice: processed.notice };
     });

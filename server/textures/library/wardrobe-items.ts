@@ -11,12 +11,16 @@ import type { Refusal } from '../../../src/lib/refusals.ts';
 import { wardrobeMessages } from '../../../src/lib/wardrobe-rules.ts';
 import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from './player-columns.ts';
 
-/** Where a picture that goes into the wardrobe came from, and its title (a gallery item's; else none). */
+/**
+ * Where a picture that goes into the wardrobe came from, its title (a gallery item's; else none) and its name (an
+ * uploaded file's; else none).
+ */
 export interface WardrobeOrigin {
   source: WardrobeSource;
   /** The gallery item's hash, or the creator's name. */
   ref?: string | null;
   title?: string | null;
+  name?: string | null;
 }
 
 /** A picture as the wardrobe keeps it: `hash` is an animation's strip, else the still; `stillHash` its first frame. */
@@ -60,6 +64,7 @@ export async function keepInWardrobe(
       source: origin.source,
       source_ref: origin.ref ?? null,
       title: origin.title ?? null,
+      name: origin.name ?? null,
       added_at: now,
     })
     .onConflict((conflict) => conflict.columns(['user_uuid', 'kind', 'hash']).doNothing())
@@ -79,7 +84,7 @@ async function dropPastLimit(trx: Transaction<Database>, uuid: string, limit: nu
   const worn = await wornPictures(trx, uuid);
   const oldest = await trx
     .selectFrom('wardrobe_items')
-    .select(['id', 'kind', 'hash', 'still_hash', 'title', 'added_at'])
+    .select(['id', 'kind', 'hash', 'still_hash', 'title', 'name', 'added_at'])
     .where('user_uuid', '=', uuid)
     .$if(worn.length > 0, (query) => query.where('hash', 'not in', worn))
     .orderBy('added_at')
@@ -96,7 +101,7 @@ async function dropPastLimit(trx: Transaction<Database>, uuid: string, limit: nu
     )
     .execute();
   const last = oldest[oldest.length - 1]!;
-  const drop = { kind: last.kind, title: last.title, added_at: last.added_at, dropped_at: now };
+  const drop = { kind: last.kind, title: last.name ?? last.title, added_at: last.added_at, dropped_at: now };
   await trx
     .insertInto('wardrobe_drops')
     .values({ user_uuid: uuid, ...drop })

@@ -4,14 +4,15 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode 
 import { FetchError } from 'ofetch';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { BAN_REASONS } from '../../lib/ban-reasons';
-import { downloadUrl, fetchWearerCount, kindLabel, wearLabel, type GalleryItem } from './gallery-api';
-import { CapeIcon, DownloadIcon, HeartIcon, ShieldIcon } from './icons';
+import { downloadUrl, fetchWearerCount, kindLabel, wearingLabel, wearLabel, type GalleryItem } from './gallery-api';
+import { CapeIcon, CheckIcon, DownloadIcon, HeartIcon, ShieldIcon } from './icons';
 import { countOf, formatCount, plural } from '../../lib/plural';
 import type { ReportGrounds } from '../../lib/report-rules';
 import type { WearNotice } from './useItemActions';
 import { ReasonSelect } from '../admin/ReasonSelect';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';
+import { routeByName } from '../../lib/routes';
 
 /**
  * What an action says with its count: on the texture page (`large`) its label and "(3 likes)", on a card only the
@@ -111,7 +112,8 @@ export function DownloadLink({
 
 /**
  * "Wear this cape" or "Wear these ears": puts the item on the player; `large` (the texture page) also says how many
- * wore it.
+ * wore it. While busy, and once the player wears the item, it says so and stays in the tab order (keeping focus),
+ * doing nothing.
  */
 export function WearButton({
   item,
@@ -124,21 +126,26 @@ export function WearButton({
   onWear: () => void;
   large?: boolean;
 }) {
+  const wearing = item.user_wears && !busy;
   return (
     <button
       type="button"
       data-testid="wear-button"
-      onClick={onWear}
-      disabled={busy}
+      onClick={wearing || busy ? undefined : onWear}
       aria-busy={busy}
-      className={
+      aria-disabled={wearing || busy || undefined}
+      className={`${
         large
           ? 'btn-primary inline-flex items-center gap-1.5'
           : 'btn-secondary inline-flex w-full items-center justify-center gap-1.5 px-2 py-1 text-sm'
-      }
+      } ${wearing ? 'cursor-default opacity-80' : ''}`}
     >
-      <CapeIcon className={large ? 'h-5 w-5' : 'h-4 w-4'} />
-      {busy ? 'Putting it on…' : wearLabel(item)}
+      {wearing ? (
+        <CheckIcon className={large ? 'h-5 w-5' : 'h-4 w-4'} />
+      ) : (
+        <CapeIcon className={large ? 'h-5 w-5' : 'h-4 w-4'} />
+      )}
+      {busy ? 'Putting it on…' : wearing ? wearingLabel(item) : wearLabel(item)}
       {large && (
         <span className="font-normal">
           (<span data-testid="wear-count">{formatCount(item.wears)}</span> {plural(item.wears, 'wear')})
@@ -148,7 +155,10 @@ export function WearButton({
   );
 }
 
-/** What the last wear did, as a status line: put the item on (the player is told what others now see), or why not. */
+/**
+ * What the last wear did, as a status line: put the item on (the player is told what others now see, and where the
+ * wardrobe is), or why not.
+ */
 export function WearStatus({ notice }: { notice: WearNotice | null }) {
   if (!notice) return null;
   return (
@@ -158,6 +168,12 @@ export function WearStatus({ notice }: { notice: WearNotice | null }) {
       data-testid="wear-notice"
     >
       {notice.text}
+      {notice.ok && (
+        <>
+          {' '}
+          It is in <a href={routeByName('wardrobe').path}>your wardrobe</a>, to wear again later.
+        </>
+      )}
     </p>
   );
 }

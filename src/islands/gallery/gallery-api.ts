@@ -103,6 +103,11 @@ export function wearLabel(item: Pick<GalleryItem, 'type'>): string {
   return isEars(item) ? 'Wear these ears' : 'Wear this cape';
 }
 
+/** The wear button of an item the player wears now. */
+export function wearingLabel(item: Pick<GalleryItem, 'type'>): string {
+  return isEars(item) ? "You're wearing these ears" : "You're wearing this cape";
+}
+
 /** What a player is told once an item is on: what players with the mod now see. */
 export function wornMessage(item: Pick<GalleryItem, 'type'>): string {
   return isEars(item)

@@ -105,3 +105,12 @@ export function PlusIcon({ className = 'h-4 w-4' }: IconProps) {
     </svg>
   );
 }
+
+/** A check mark: something done (the player wears the item). */
+export function CheckIcon({ className = 'h-4 w-4' }: IconProps) {
+  return (
+    <svg {...base} className={className}>
+      <path d="m5 12.5 4.5 4.5L19 7.5" />
+    </svg>
+  );
+}

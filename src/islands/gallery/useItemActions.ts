@@ -107,7 +107,7 @@ export function useItemActions(initial: GalleryItem): ItemActions {
     setWearNotice(null);
     try {
       const result = await wearItem(current.hash);
-      setItem((latest) => ({ ...latest, wears: result.wears }));
+      setItem((latest) => ({ ...latest, wears: result.wears, user_wears: true }));
       setWearNotice({ ok: true, text: wornMessage(current) });
     } catch (failure) {
       const display = describeApiError(errorBody(failure), "That didn't go through. Try again.");

@@ -85,7 +85,7 @@ import {
   usableCosmeticsSchema,
 } from './premium';
 import { slotResultSchemas, uploadResultSchema } from './uploads';
-import { wardrobeItemBodySchema, wardrobeSchema } from './wardrobe';
+import { wardrobeItemBodySchema, wardrobeRenameBodySchema, wardrobeSchema } from './wardrobe';
 
 /** What one call sends and answers: its JSON body, its query and its JSON answer (200), each when it has one. */
 export interface ApiCallSchemas {
@@ -165,6 +165,7 @@ export const API_CALL_SCHEMAS = {
   wardrobeWear: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
   wardrobeTakeOff: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
   wardrobeRemove: { body: wardrobeItemBodySchema, answer: wardrobeSchema },
+  wardrobeRename: { body: wardrobeRenameBodySchema, answer: wardrobeSchema },
   deleteItem: { body: galleryDeleteBodySchema, answer: successSchema },
   reportItem: { body: galleryReportBodySchema, answer: successSchema },
   editItem: { body: galleryEditBodySchema, answer: editResultSchema },

@@ -39,9 +39,15 @@ export const galleryItemSchema = z
     tags: z.array(tagSchema),
     whitelisted: z.boolean(),
     user_liked: z.boolean(),
+    user_wears: z
+      .boolean()
+      .meta({ description: 'Whether the logged-in player wears this picture now (false when nobody is logged in)' }),
     total_user_likes: z.number().int(),
     downloads: z.number().int(),
-    wears: z.number().int().meta({ description: 'How many times players put the item on with "Wear this"' }),
+    wears: z
+      .number()
+      .int()
+      .meta({ description: 'How many players put the item on with "Wear this" (each counted once)' }),
     wearers: z.number().int().optional().meta({
       description:
         'How many players wear the picture now (those a moderator’s Delete takes it off); only GET /api/gallery/{hash}, and only to moderators',

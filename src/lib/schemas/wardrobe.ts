@@ -1,6 +1,6 @@
 // The wardrobe's schemas: the listing, and the calls that wear, take off and remove an item.
 import { z } from 'zod';
-import { WARDROBE_ITEM_ID_PATTERN, wardrobeMessages } from '../wardrobe-rules';
+import { WARDROBE_ITEM_ID_PATTERN, wardrobeMessages, wardrobeNameMessage } from '../wardrobe-rules';
 
 /** A wardrobe item's kind: what slot it fills. */
 const wardrobeKindSchema = z.enum(['cape', 'ears']);
@@ -18,6 +18,10 @@ export const wardrobeItemSchema = z
     source: z.enum(['upload', 'creator', 'gallery']),
     gallery_hash: z.string().nullable().meta({ description: 'The gallery item it was worn from, or null' }),
     title: z.string().nullable().meta({ description: 'The gallery item’s title; null for uploads and creations' }),
+    name: z.string().nullable().meta({
+      description:
+        'The name the player gave the item, or the uploaded file’s name; null when it has none (call it by its title, or by what it is and when it came in)',
+    }),
     added_at: z.number().int().meta({ description: 'When it came into the wardrobe, in ms since 1970' }),
     worn: z.boolean().meta({ description: 'Whether the player wears it now' }),
   })
@@ -43,4 +47,16 @@ export const wardrobeSchema = z
 /** The body of the calls on one wardrobe item. */
 export const wardrobeItemBodySchema = z.object({
   id: z.string().regex(WARDROBE_ITEM_ID_PATTERN, { message: wardrobeMessages.badId }),
+});
+
+/** The body of renaming a wardrobe item: the item and its new name (empty takes the name away). */
+export const wardrobeRenameBodySchema = wardrobeItemBodySchema.extend({
+  name: z
+    .string()
+    .superRefine((name, context) => {
+      const message = wardrobeNameMessage(name);
+      if (message) context.addIssue({ code: 'custom', message });
+    })
+    .transform((name) => name.trim())
+    .meta({ description: 'The new name, trimmed; empty takes the name away' }),
 });
