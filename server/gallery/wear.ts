@@ -5,8 +5,10 @@
 import { GALLERY_TYPES } from '../../src/lib/gallery-rules.ts';
 import type { Refused } from '../../src/lib/refusals.ts';
 import type { Db } from '../db/database.ts';
+import { isPostgres } from '../db/dialect.ts';
 import type { TextureIntake } from '../textures/intake/intake.ts';
 import type { PlayerSlot } from '../textures/library/assign.ts';
+import { lockPictures } from '../textures/library/picture-locks.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { listedItem } from './visibility.ts';
 
@@ -25,23 +27,32 @@ export interface WornItem {
 }
 
 /**
- * Counts a player among an item's wearers, once however often they wear it, and returns the item's wears (players) since.
+ * Counts a player among an item's wearers, once however often they wear it, and returns the item's wears (players) since;
+ * 0 when the item was deleted meanwhile. Its picture is held first, as pointing holds it, so a moderator's removal (which
+ * holds its pictures before its wearers' rows and items) waits for the count or comes wholly before it.
  */
 async function countWearer(db: Db, hash: string, playerUuid: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    await lockPictures(trx, [hash], 'shared');
+    const item = await trx
+      .selectFrom('gallery_items')
+      .select('wears')
+      .where('hash', '=', hash)
+      .$if(isPostgres(trx), (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (!item) return 0;
     const added = await trx
       .insertInto('gallery_wearers')
       .values({ hash, user_uuid: playerUuid })
       .onConflict((conflict) => conflict.columns(['hash', 'user_uuid']).doNothing())
       .executeTakeFirst();
-    if (Number(added.numInsertedOrUpdatedRows ?? 0) === 1)
-      await trx
-        .updateTable('gallery_items')
-        .set((eb) => ({ wears: eb('wears', '+', 1) }))
-        .where('hash', '=', hash)
-        .execute();
-    const counted = await trx.selectFrom('gallery_items').select('wears').where('hash', '=', hash).executeTakeFirst();
-    return counted?.wears ?? 0;
+    if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return item.wears;
+    await trx
+      .updateTable('gallery_items')
+      .set((eb) => ({ wears: eb('wears', '+', 1) }))
+      .where('hash', '=', hash)
+      .execute();
+    return item.wears + 1;
   });
 }
 
