@@ -1,8 +1,7 @@
 // The check of a gallery item's title and tags, shared by a gallery upload, an edit and sharing a made cape.
 import { galleryRefusal, galleryTitleRefusal } from '../../src/lib/gallery-rules.ts';
-import type { Refusal } from '../../src/lib/refusals.ts';
+import { RefusedError, type Refusal } from '../../src/lib/refusals.ts';
 import type { Db } from '../db/database.ts';
-import { refusalError } from '../http/refusal-answer.ts';
 import { existingTags } from './items.ts';
 
 /**
@@ -17,10 +16,10 @@ export async function titleAndTagsRefusal(db: Db, title: string, tags: string[])
   return known.length === tags.length ? null : tagsRefusal('unknownTag');
 }
 
-/** Checks a title and tag list (see titleAndTagsRefusal); throws the error that answers a refusal. */
+/** Checks a title and tag list (see titleAndTagsRefusal); throws a refusal as a RefusedError. */
 export async function checkTitleAndTags(db: Db, title: string, tags: string[]): Promise<void> {
   const refusal = await titleAndTagsRefusal(db, title, tags);
-  if (refusal) throw refusalError(refusal);
+  if (refusal) throw new RefusedError(refusal);
 }
 
 /** The refusal of the tags, with the message as the tags' field message. */

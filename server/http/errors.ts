@@ -1,31 +1,55 @@
 // HTTP errors with Laravel-style bodies (`{error}` or `{message, errors}`), and the app's error handler.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { RefusalReason } from '../../src/lib/refusals.ts';
+import { RefusedError, type Refusal, type RefusalReason } from '../../src/lib/refusals.ts';
 import { OUTSIDE_SERVICE_FAILED_STATUS } from '../../src/lib/outside-service.ts';
 import { OutsideServiceError } from './outside-fetch.ts';
 
 /** What a visitor is told when an outside service failed and the route has no message of its own for it. */
 export const OUTSIDE_SERVICE_MESSAGE = 'A service this site relies on could not be reached. Try again in a minute.';
 
-/** An error that becomes a response with its status and body; a refusal of a texture carries its reason code. */
+/** An error that becomes a response with its status and body. */
 export class HttpError extends Error {
-  readonly reason: RefusalReason | undefined;
-
   constructor(
     readonly statusCode: number,
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
-    options?: { cause?: unknown; reason?: RefusalReason },
+    options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.reason = options?.reason;
   }
 
   /** The response body: `{message, errors}` for field errors, otherwise `{error}`. */
   body(): Record<string, unknown> {
     return this.fieldErrors ? { message: this.message, errors: this.fieldErrors } : { error: this.message };
   }
+}
+
+/**
+ * The status of each reason: a file over the size limit is 413, the site's limits on image work 429 (the player's
+ * share) or 503 (the site is busy, or the picture took too long), what is worn gone meanwhile 404, anything else about
+ * the picture or the form 422.
+ */
+const REFUSAL_STATUS: Record<RefusalReason, number> = {
+  no_file: 422,
+  too_big: 413,
+  wrong_type: 422,
+  invalid_image: 422,
+  dimensions: 422,
+  too_many_frames: 422,
+  blocklisted: 422,
+  missing_fields: 422,
+  unknown_tag: 422,
+  invalid_title: 422,
+  rate_limited: 429,
+  busy: 503,
+  timed_out: 503,
+  gone: 404,
+};
+
+/** The error that answers a refusal: its status by its reason, its message and field messages. */
+export function refusalError(refusal: Refusal): HttpError {
+  return new HttpError(REFUSAL_STATUS[refusal.reason], refusal.message, refusal.fields);
 }
 
 /** The 422 for input a zod schema refused: every message by field, the first one as the message. */
@@ -75,14 +99,15 @@ function isClientGone(error: { code?: string }, request: FastifyRequest, reply: 
 }
 
 /**
- * Sends errors as JSON with the right status; logs server faults (a client that went away is not one) and never leaks a
- * stack trace.
+ * Sends errors as JSON with the right status (a refusal thrown as a RefusedError by its reason); logs server faults (a
+ * client that went away is not one) and never leaks a stack trace.
  */
 export function handleError(
-  error: FastifyError | HttpError | OutsideServiceError,
+  thrown: FastifyError | HttpError | OutsideServiceError | RefusedError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
+  const error = thrown instanceof RefusedError ? refusalError(thrown.refusal) : thrown;
   if (error instanceof HttpError) {
     if (error.cause instanceof OutsideServiceError) logServiceFailure(request, error.cause);
     reply.status(error.statusCode).send(error.body());

@@ -12,13 +12,12 @@
 // - a job that runs longer than `timeoutMs` is refused (timed_out, 503) and its worker is killed (the pool starts
 //   another).
 // `attempt` answers every refusal (the queue's, or a worker's refusal of the input) as a plain value; `run` throws it
-// as the error that answers it.
+// as a RefusedError.
 // The site's own work (the moderators' blocklisting and audit thumbnails, the first render of an item added before
 // renders were made at upload) has no player: no cap and no budget. Work a player's request causes, a render or a GIF
 // included, is that player's.
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from '../config/image-job-limits.ts';
-import type { Refusal } from '../../src/lib/refusals.ts';
-import { refusalError } from '../http/refusal-answer.ts';
+import { RefusedError, type Refusal } from '../../src/lib/refusals.ts';
 import {
   WorkerPool,
   type ImageJobControl,
@@ -171,12 +170,12 @@ export class ImageJobQueue<C extends WorkCatalogue> {
   }
 
   /**
-   * Runs a piece of image work as `attempt` does and resolves with its result; a refusal rejects as the error that
-   * answers it (429 or 503 for the queue's own).
+   * Runs a piece of image work as `attempt` does and resolves with its result; a refusal rejects as a RefusedError
+   * (which the API answers 429 or 503 for the queue's own).
    */
   async run<N extends WorkName<C>>(name: N, input: WorkInput<C, N>, owner: ImageJobOwner): Promise<WorkResult<C, N>> {
     const outcome = await this.attempt(name, input, owner);
-    if ('refusal' in outcome) throw refusalError(outcome.refusal);
+    if ('refusal' in outcome) throw new RefusedError(outcome.refusal);
     return outcome.value;
   }
 
@@ -240,7 +239,7 @@ export class ImageJobQueue<C extends WorkCatalogue> {
       this.dispatch();
     };
     const timeOut = () => {
-      controller.abort(refusalError(imageQueueRefusals.timedOut));
+      controller.abort(new RefusedError(imageQueueRefusals.timedOut));
       finish(() => resolve({ refusal: imageQueueRefusals.timedOut }));
     };
     let timer = setTimeout(timeOut, this.limits.timeoutMs);

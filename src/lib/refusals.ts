@@ -31,6 +31,18 @@ export interface Refused {
   refusal: Refusal;
 }
 
+/**
+ * A refusal thrown where no value can carry it: out of a database transaction, which it rolls back, or out of a call
+ * that answers only its result. The step that began the transaction takes it back as a value (storeAndPoint); the
+ * API's error handler answers one that reaches it.
+ */
+export class RefusedError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+    this.name = 'RefusedError';
+  }
+}
+
 /** The message of a refusal, or null when nothing was refused. */
 export function messageOf(refusal: Refusal | null): string | null {
   return refusal?.message ?? null;

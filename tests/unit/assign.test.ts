@@ -1,5 +1,6 @@
-// Texture assignment (server/textures/library/assign.ts): a player's slot points at stored textures in one step, what
-// it replaced is released, every change is published, and a player who is gone keeps nothing.
+// Texture assignment (server/textures/library/assign.ts), as a player's own change reaches it through pointPlayer: a
+// cape's GIF is made first, the slot points at stored textures in one step, what it replaced is released, every change
+// is published, and a player who is gone keeps nothing.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,28 +9,24 @@ import { openDatabase, type Db } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrations/migrate.ts';
 import { upsertUser } from '../../server/db/users.ts';
 import { LocalBlobStore } from '../../server/storage/local-store.ts';
-import {
-  assignPlayerTextures,
-  clearPlayerTextures,
-  takeOffEveryWearer,
-  type PlayerAssignmentContext,
-  type CapeGifWork,
-} from '../../server/textures/library/assign.ts';
+import { clearPlayerTextures, takeOffEveryWearer, type SlotTextures } from '../../server/textures/library/assign.ts';
+import { pointPlayer, type CapeGifWork, type PointingContext } from '../../server/textures/intake/point-player.ts';
 import { derivedKey, TextureLibrary } from '../../server/textures/library/texture-library.ts';
+import type { WardrobeOrigin } from '../../server/textures/library/wardrobe-items.ts';
 import { sha256, type EncodedTexture } from '../../server/textures/pipeline/process.ts';
 
 const UUID = '0123456789abcdef0123456789abcdef';
 
 let root: string;
 let db: Db;
-let context: PlayerAssignmentContext;
+let context: PointingContext;
 /** Where the test's textures come from: uploads, kept in the wardrobe. */
 const UPLOAD = { source: 'upload' } as const;
 let published: string[];
 /** The GIFs made, by whose work, and whether the change was published yet when each was made. */
 let gifJobs: Array<{ owner: string; publishedBefore: number }>;
-/** When set, the GIF work is refused with this error (as the queue refuses work beyond a player's budget). */
-let gifRefusal: Error | null;
+/** When set, the GIF work is refused with this message (as the queue refuses work beyond a player's budget). */
+let gifRefusal: string | null;
 
 beforeEach(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-assign-'));
@@ -41,10 +38,10 @@ beforeEach(async () => {
   const bus = { publish: async (uuid: string) => void published.push(uuid), close: async () => {} };
   // The GIF work as the image queue runs it, on the stand-in textures: a GIF "made" from the picture's bytes.
   const imageJobs: CapeGifWork = {
-    run: async (_name, picture, owner) => {
-      if (gifRefusal) throw gifRefusal;
+    attempt: async (_name, picture, owner) => {
+      if (gifRefusal) return { refusal: { reason: 'rate_limited', message: gifRefusal } };
       gifJobs.push({ owner, publishedBefore: published.length });
-      return Buffer.concat([Buffer.from('GIF of '), picture]);
+      return { value: Buffer.concat([Buffer.from('GIF of '), picture]) };
     },
   };
   const library = new TextureLibrary(db, new LocalBlobStore(path.join(root, 'textures')));
@@ -82,14 +79,19 @@ async function wardrobe() {
     .execute();
 }
 
+/** Puts textures on the test's player as their own change does (pointPlayer); answers its refusal, or null. */
+function putOn(slot: 'cape' | 'ears', textures: SlotTextures, origin: WardrobeOrigin | null) {
+  return pointPlayer(context, UUID, slot, { textures, origin });
+}
+
 async function stored(hash: string): Promise<boolean> {
   return (await context.library.readRegistered(hash)) !== null;
 }
 
-describe('assignPlayerTextures', () => {
+describe('a player putting textures on (pointPlayer)', () => {
   it('makes a cape’s GIF as the player’s own work and stores it beside the cape before the change is published', async () => {
     const animated = { still: texture('still gif'), strip: texture('strip gif', 2) };
-    await assignPlayerTextures(context, UUID, 'cape', animated, UPLOAD);
+    await putOn('cape', animated, UPLOAD);
     expect(gifJobs).toEqual([{ owner: UUID, publishedBefore: 0 }]);
     expect(
       await context.library.read(derivedKey(animated.still.hash, 'gif')),
@@ -98,7 +100,7 @@ describe('assignPlayerTextures', () => {
 
     await db.insertInto('premium').values({ user_uuid: UUID, animated: 1 }).execute();
     const playing = { still: texture('still two'), strip: texture('strip two', 2) };
-    await assignPlayerTextures(context, UUID, 'cape', playing, UPLOAD);
+    await putOn('cape', playing, UPLOAD);
     expect(gifJobs).toEqual([
       { owner: UUID, publishedBefore: 0 },
       { owner: UUID, publishedBefore: 1 },
@@ -108,20 +110,20 @@ describe('assignPlayerTextures', () => {
     );
 
     const still = { still: texture('plain still'), strip: null };
-    await assignPlayerTextures(context, UUID, 'cape', still, UPLOAD);
+    await putOn('cape', still, UPLOAD);
     expect(await context.library.read(derivedKey(still.still.hash, 'gif')), 'a still cape’s one-frame GIF').toEqual(
       Buffer.from('GIF of plain still'),
     );
-    await assignPlayerTextures(context, UUID, 'ears', { still: texture('ears'), strip: null }, UPLOAD);
+    await putOn('ears', { still: texture('ears'), strip: null }, UPLOAD);
     expect(gifJobs, 'ears have no GIF').toHaveLength(3);
   });
 
   it('changes nothing when the GIF work is refused (the player’s budget is spent)', async () => {
     const first = { still: texture('worn'), strip: null };
-    await assignPlayerTextures(context, UUID, 'cape', first, UPLOAD);
-    gifRefusal = new Error('You have used your share of picture processing for now. Try again in a minute.');
+    await putOn('cape', first, UPLOAD);
+    gifRefusal = 'You have used your share of picture processing for now. Try again in a minute.';
     const second = { still: texture('refused'), strip: texture('refused strip', 2) };
-    await expect(assignPlayerTextures(context, UUID, 'cape', second, UPLOAD)).rejects.toThrow(gifRefusal.message);
+    expect(await putOn('cape', second, UPLOAD)).toEqual({ refusal: { reason: 'rate_limited', message: gifRefusal } });
     expect(await columns()).toEqual({ cape_hash: first.still.hash, cape_strip_hash: null, ears_hash: null });
     expect(published).toEqual([UUID]);
     expect(await stored(second.still.hash)).toBe(false);
@@ -130,7 +132,7 @@ describe('assignPlayerTextures', () => {
 
   it('points the slot at the still and strip, keeps what they replace in the wardrobe and publishes each change', async () => {
     const first = { still: texture('still one'), strip: texture('strip one', 2) };
-    await assignPlayerTextures(context, UUID, 'cape', first, UPLOAD);
+    await putOn('cape', first, UPLOAD);
     expect(await columns()).toEqual({
       cape_hash: first.still.hash,
       cape_strip_hash: first.strip.hash,
@@ -138,7 +140,7 @@ describe('assignPlayerTextures', () => {
     });
 
     const second = { still: first.still, strip: null };
-    await assignPlayerTextures(context, UUID, 'cape', second, UPLOAD);
+    await putOn('cape', second, UPLOAD);
     expect(await columns()).toEqual({ cape_hash: first.still.hash, cape_strip_hash: null, ears_hash: null });
     expect(await stored(first.still.hash)).toBe(true);
     expect(await stored(first.strip.hash), 'the strip no one wears, kept in the wardrobe').toBe(true);
@@ -155,7 +157,7 @@ describe('assignPlayerTextures', () => {
   it('leaves nothing stored for a player who is gone', async () => {
     await db.deleteFrom('users').where('uuid', '=', UUID).execute();
     const textures = { still: texture('orphan still'), strip: texture('orphan strip', 2) };
-    await assignPlayerTextures(context, UUID, 'cape', textures, UPLOAD);
+    await putOn('cape', textures, UPLOAD);
     expect(await stored(textures.still.hash)).toBe(false);
     expect(await stored(textures.strip.hash)).toBe(false);
   });
@@ -165,8 +167,8 @@ describe('clearPlayerTextures', () => {
   it('empties the named slots, or all of them, keeping their textures in the wardrobe', async () => {
     const cape = { still: texture('cape'), strip: texture('cape strip', 2) };
     const ears = { still: texture('ears'), strip: null };
-    await assignPlayerTextures(context, UUID, 'cape', cape, UPLOAD);
-    await assignPlayerTextures(context, UUID, 'ears', ears, UPLOAD);
+    await putOn('cape', cape, UPLOAD);
+    await putOn('ears', ears, UPLOAD);
 
     await clearPlayerTextures(context, UUID, ['ears']);
     expect(await columns()).toEqual({ cape_hash: cape.still.hash, cape_strip_hash: cape.strip.hash, ears_hash: null });
@@ -184,8 +186,8 @@ describe('clearPlayerTextures', () => {
 describe('the wardrobe', () => {
   it('keeps each picture once, with where it came from, and its title when it came from the gallery', async () => {
     const cape = { still: texture('kept cape'), strip: null };
-    await assignPlayerTextures(context, UUID, 'cape', cape, UPLOAD);
-    await assignPlayerTextures(context, UUID, 'cape', cape, { source: 'gallery', ref: 'a'.repeat(64), title: 'Later' });
+    await putOn('cape', cape, UPLOAD);
+    await putOn('cape', cape, { source: 'gallery', ref: 'a'.repeat(64), title: 'Later' });
     const rows = await db.selectFrom('wardrobe_items').selectAll().where('user_uuid', '=', UUID).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'cape', hash: cape.still.hash, source: 'upload', title: null });
@@ -195,13 +197,13 @@ describe('the wardrobe', () => {
   it('lets the oldest unworn item go when full, releases its picture and remembers it for the page', async () => {
     context.config.wardrobeItems = 3;
     const capes = ['one', 'two', 'three'].map((name) => ({ still: texture(`cape ${name}`), strip: null }));
-    for (const cape of capes) await assignPlayerTextures(context, UUID, 'cape', cape, UPLOAD);
+    for (const cape of capes) await putOn('cape', cape, UPLOAD);
     // The oldest is worn again, so the next one in makes the second go.
-    await assignPlayerTextures(context, UUID, 'cape', capes[0]!, null);
+    await putOn('cape', capes[0]!, null);
     await db.updateTable('wardrobe_items').set({ added_at: 1 }).where('hash', '=', capes[0]!.still.hash).execute();
     await db.updateTable('wardrobe_items').set({ added_at: 2 }).where('hash', '=', capes[1]!.still.hash).execute();
     const ears = { still: texture('new ears'), strip: null };
-    await assignPlayerTextures(context, UUID, 'ears', ears, { source: 'gallery', ref: 'b'.repeat(64), title: 'Fox' });
+    await putOn('ears', ears, { source: 'gallery', ref: 'b'.repeat(64), title: 'Fox' });
 
     expect((await wardrobe()).map((item) => item.hash).sort()).toEqual(
       [capes[0]!.still.hash, capes[2]!.still.hash, ears.still.hash].sort(),
@@ -216,9 +218,12 @@ describe('the wardrobe', () => {
     const other = 'f'.repeat(32);
     await upsertUser(db, other, 'Other');
     const cape = { still: texture('removed still'), strip: texture('removed strip', 2) };
-    await assignPlayerTextures(context, UUID, 'cape', cape, UPLOAD);
-    await assignPlayerTextures(context, other, 'cape', cape, UPLOAD);
-    await assignPlayerTextures(context, other, 'cape', { still: texture('other cape'), strip: null }, UPLOAD);
+    await putOn('cape', cape, UPLOAD);
+    await pointPlayer(context, other, 'cape', { textures: cape, origin: UPLOAD });
+    await pointPlayer(context, other, 'cape', {
+      textures: { still: texture('other cape'), strip: null },
+      origin: UPLOAD,
+    });
 
     let wardrobesDuringRemoval = -1;
     const takenOff = await db.transaction().execute(async (trx) => {

@@ -2,7 +2,8 @@
 // a lane for small jobs, the caps (per player, seconds of work a minute, queue length) and the timeout, with jobs the
 // test runs by hand.
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../server/http/errors.ts';
+import { refusalError } from '../../server/http/errors.ts';
+import { RefusedError } from '../../src/lib/refusals.ts';
 import { defaultImageJobConcurrency, type ImageJobLimits } from '../../server/config/image-job-limits.ts';
 import {
   IMAGE_JOB_TIMEOUT_MESSAGE,
@@ -56,14 +57,15 @@ function queueOf(
   };
 }
 
-/** The status and message of a refusal. */
+/** The status the API answers a refusal with, and its message. */
 async function refusalOf(job: Promise<unknown>): Promise<{ status: number; message: string }> {
   const error = await job.then(
     () => null,
     (reason: unknown) => reason,
   );
-  expect(error).toBeInstanceOf(HttpError);
-  return { status: (error as HttpError).statusCode, message: (error as HttpError).message };
+  expect(error).toBeInstanceOf(RefusedError);
+  const answer = refusalError((error as RefusedError).refusal);
+  return { status: answer.statusCode, message: answer.message };
 }
 
 describe('ImageJobs', () => {
@@ -228,7 +230,7 @@ describe('ImageJobs', () => {
     const stuck = run(big(0));
     const next = run(big(1));
     expect(await refusalOf(stuck)).toEqual({ status: 503, message: IMAGE_JOB_TIMEOUT_MESSAGE });
-    expect(aborted).toBeInstanceOf(HttpError);
+    expect(aborted).toBeInstanceOf(RefusedError);
     await expect(next).resolves.toBe('next');
     expect(started).toEqual([0, 1]);
     expect(queue.counts()).toEqual({ waiting: 0, running: 0 });

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpError } from '../../server/http/errors.ts';
+import { refusalError } from '../../server/http/errors.ts';
+import { RefusedError } from '../../src/lib/refusals.ts';
 import { IMAGE_JOB_TIMEOUT_MESSAGE } from '../../server/images/job-queue.ts';
 import { ImageJobs, ImageWorkerPool } from '../../server/textures/image-work/image-jobs.ts';
 import { TextureRejected } from '../../server/textures/pipeline/process.ts';
@@ -125,8 +126,11 @@ describe('ImageWorkerPool', () => {
       () => null,
       (reason: unknown) => reason,
     );
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ statusCode: 503, message: IMAGE_JOB_TIMEOUT_MESSAGE });
+    expect(error).toBeInstanceOf(RefusedError);
+    expect(refusalError((error as RefusedError).refusal)).toMatchObject({
+      statusCode: 503,
+      message: IMAGE_JOB_TIMEOUT_MESSAGE,
+    });
     await expect.poll(() => workerPids()).not.toContain(first);
     expect((await pool.run('ears', ears)).still.width).toBe(14);
     expect(await jobs.run('ears', ears, 'player')).toMatchObject({ still: { width: 14 } });

@@ -1,18 +1,18 @@
 // The texture intake: every texture that becomes a player's cape or ears, a gallery item or a made cape comes in here
 // and takes the same steps: its image job (the player's own work), the blocklist check, storing, pointing (the player's
-// slot through pointPlayer, or the gallery item through pointItem) and the upload metrics. A step that refuses answers
-// its refusal as a plain value, which the route answers with sendRefusal (server/http/refusal-answer.ts).
+// slot through pointPlayer, or the gallery item through pointItem) and the upload metrics. Every step answers its
+// refusal as a plain value, and so does the intake: the route answers it once, with sendRefusal.
 import type { Refusal, Refused } from '../../../src/lib/refusals.ts';
 import { isCapeStrip } from '../../../src/lib/texture-layout.ts';
 import type { CreationRequest } from '../generators/index.ts';
 import type { ImageWorkResult } from '../image-work/catalogue.ts';
 import type { ImageJobs } from '../image-work/image-jobs.ts';
-import type { PlayerAssignmentContext, PlayerSlot } from '../library/assign.ts';
+import type { PlayerSlot } from '../library/assign.ts';
 import { Blocklist } from '../library/blocklist.ts';
 import type { WardrobeOrigin } from '../library/wardrobe-items.ts';
 import { readUpload, type EncodedTexture } from '../pipeline/process.ts';
 import { pointItem, type AddItem } from './point-item.ts';
-import { pointPlayer } from './point-player.ts';
+import { pointPlayer, type PointingContext } from './point-player.ts';
 
 /** What an upload is for, as the metrics count it. */
 export type UploadKind = PlayerSlot | 'gallery';
@@ -26,7 +26,7 @@ export interface UploadCounter {
  * What the intake works with: the database, the stored textures, the change bus, the image jobs, the wardrobe's size
  * and the metrics.
  */
-export interface IntakeContext extends PlayerAssignmentContext {
+export interface IntakeContext extends PointingContext {
   imageJobs: ImageJobs;
   uploads: UploadCounter;
 }

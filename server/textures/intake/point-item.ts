@@ -49,8 +49,8 @@ async function renderItemImages(
 
 /**
  * Makes a picture a gallery item (ears, a still cape, or an animation keyed by its strip): its images rendered, then
- * the picture and the images stored and the item added by `addItem`. Answers whether the item is new, or the image
- * queue's refusal of the renders, and then nothing is stored.
+ * the picture and the images stored and the item added by `addItem`. Answers whether the item is new, or a refusal
+ * (the image queue's of the renders, or one `addItem` throws as a RefusedError), and then nothing is stored.
  */
 export async function pointItem(
   context: ItemContext,
@@ -71,5 +71,5 @@ export async function pointItem(
     await images.store(context.library);
     return addItem(item);
   });
-  return { created };
+  return typeof created === 'boolean' ? { created } : created;
 }

@@ -3,10 +3,12 @@
 // on comes into their wardrobe. A moderator's removal and a deleted account empty slots through
 // server/textures/library/assign.ts directly.
 import type { Refused } from '../../../src/lib/refusals.ts';
-import { refusalCarriedBy } from '../../http/refusal-answer.ts';
+import type { JobOutcome } from '../../images/worker-pool.ts';
 import {
   assignPlayerTextures,
+  capeGifPicture,
   clearPlayerTextures,
+  type CapeGif,
   type PlayerAssignmentContext,
   type PlayerSlot,
   type SlotTextures,
@@ -19,14 +21,24 @@ export interface PutOn {
   origin: WardrobeOrigin | null;
 }
 
+/** The image work a cape needs before it is worn: its GIF, charged to the player. */
+export interface CapeGifWork {
+  attempt(name: 'stripGif', picture: Buffer, owner: string): Promise<JobOutcome<Buffer>>;
+}
+
+/** What pointing a player needs: assignment, and the image work of a cape's GIF. */
+export interface PointingContext extends PlayerAssignmentContext {
+  imageJobs: CapeGifWork;
+}
+
 /**
- * Points a player's slot at accepted textures (stored first and kept in the wardrobe, a cape's GIF made as the
- * player's image work), or at nothing to take the slot off; what it held before is released unless something keeps it,
- * and the change published. Answers the image queue's refusal of the GIF, and then nothing changed; null once the
- * player shows the new textures.
+ * Points a player's slot at accepted textures (a cape's GIF made first as the player's image work, then all stored and
+ * kept in the wardrobe), or at nothing to take the slot off; what it held before is released unless something keeps
+ * it, and the change published. Answers a refusal (the image queue's of the GIF, a picture removed meanwhile, an item
+ * gone from the wardrobe), and then nothing changed; null once the player shows the new textures.
  */
 export async function pointPlayer(
-  context: PlayerAssignmentContext,
+  context: PointingContext,
   uuid: string,
   slot: PlayerSlot,
   putOn: PutOn | null,
@@ -35,12 +47,14 @@ export async function pointPlayer(
     await clearPlayerTextures(context, uuid, [slot]);
     return null;
   }
-  try {
-    await assignPlayerTextures(context, uuid, slot, putOn.textures, putOn.origin);
-    return null;
-  } catch (error) {
-    const refusal = refusalCarriedBy(error);
-    if (refusal) return { refusal };
-    throw error;
-  }
+  const gif = slot === 'cape' ? await capeGif(context, uuid, putOn.textures) : null;
+  if (gif && 'refusal' in gif) return gif;
+  return assignPlayerTextures(context, uuid, slot, putOn.textures, putOn.origin, gif);
+}
+
+/** A cape's GIF, made from what the player will show, as the player's image work; or the queue's refusal. */
+async function capeGif(context: PointingContext, uuid: string, textures: SlotTextures): Promise<CapeGif | Refused> {
+  const picture = await capeGifPicture(context.db, uuid, textures);
+  const made = await context.imageJobs.attempt('stripGif', picture.bytes, uuid);
+  return 'refusal' in made ? made : { pictureHash: picture.hash, bytes: made.value };
 }

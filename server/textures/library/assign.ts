@@ -3,6 +3,7 @@
 // picture off every player wearing it. The only module that writes the users' texture columns (named in
 // player-columns.ts).
 import type { Transaction } from 'kysely';
+import { RefusedError, type Refused } from '../../../src/lib/refusals.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import { isPostgres } from '../../db/dialect.ts';
@@ -74,15 +75,23 @@ export interface TextureToStore {
 
 /**
  * Stores textures, runs `point` (which makes something refer to them), then re-stores any a concurrent release removed
- * in between.
+ * in between. A refusal `point` throws (a RefusedError, out of its transaction) is answered as a value; when it refuses
+ * or fails, what was stored is released again unless something else refers to it.
  */
 export async function storeAndPoint<T>(
   library: TextureLibrary,
   textures: TextureToStore[],
   point: () => Promise<T>,
-): Promise<T> {
+): Promise<T | Refused> {
   for (const { texture, kind } of textures) await library.put(texture, kind);
-  const result = await point();
+  let result: T;
+  try {
+    result = await point();
+  } catch (error) {
+    await library.release(textures.map(({ texture }) => texture.hash));
+    if (error instanceof RefusedError) return { refusal: error.refusal };
+    throw error;
+  }
   for (const { texture, kind } of textures) await library.ensure(texture, kind);
   return result;
 }
@@ -151,29 +160,29 @@ export function showsCapeStrip(animated: number | null, stripHash: string | null
 /**
  * The picture a cape's GIF is made of: what the player shows, the strip while their animation is on, else the still.
  */
-async function gifPicture(db: Db, uuid: string, textures: SlotTextures): Promise<EncodedTexture> {
+export async function capeGifPicture(db: Db, uuid: string, textures: SlotTextures): Promise<EncodedTexture> {
   if (!textures.strip) return textures.still;
   const player = await db.selectFrom('premium').select('animated').where('user_uuid', '=', uuid).executeTakeFirst();
   return showsCapeStrip(player?.animated ?? null, textures.strip.hash) ? textures.strip : textures.still;
 }
 
-/** The image work a new cape needs before it is worn: its GIF (the mod API's `.gif` layout), charged to the player. */
-export interface CapeGifWork {
-  run(name: 'stripGif', picture: Buffer, owner: string): Promise<Buffer>;
+/** A cape's GIF (the mod API's `.gif` layout), made before it is worn, and the hash of the picture it is made of. */
+export interface CapeGif {
+  pictureHash: string;
+  bytes: Buffer;
 }
 
-/** What putting textures on a player needs beyond assignment: the image work of a cape's GIF and the wardrobe's size. */
+/** What putting textures on a player needs beyond assignment: the wardrobe's size. */
 export interface PlayerAssignmentContext extends AssignmentContext {
-  imageJobs: CapeGifWork;
   config: { wardrobeItems: number };
 }
 
 /**
- * Points a player's slot at new textures (stored first), keeps them in the player's wardrobe (with `origin`; null when
- * they are worn from the wardrobe, where they already are), releases the ones it replaced that nothing keeps and
- * publishes the change. A cape's GIF is made first, as the player's own image work (their queue share and budget;
- * refused with the queue's message when it does not fit, and then nothing changes), and stored beside it, so that no
- * reader ever causes that work.
+ * Points a player's slot at new textures (stored first, a cape's GIF beside them, so that no reader ever causes that
+ * work), keeps them in the player's wardrobe (with `origin`; null when they are worn from the wardrobe, where they
+ * already are), releases the ones it replaced that nothing keeps and publishes the change. Answers the refusal of a
+ * picture removed meanwhile or an item gone from the wardrobe, and then nothing changed; null once the player shows
+ * the new textures.
  */
 export async function assignPlayerTextures(
   context: PlayerAssignmentContext,
@@ -181,16 +190,15 @@ export async function assignPlayerTextures(
   slot: PlayerSlot,
   textures: SlotTextures,
   origin: WardrobeOrigin | null,
-): Promise<void> {
+  gif: CapeGif | null,
+): Promise<Refused | null> {
   const kind: TextureKind = slot;
   const toStore: TextureToStore[] = [{ texture: textures.still, kind }];
   if (textures.strip) toStore.push({ texture: textures.strip, kind: 'cape-strip' });
   const values = slotValues(slot, textures);
-  const gifSource = slot === 'cape' ? await gifPicture(context.db, uuid, textures) : null;
-  const gif = gifSource ? await context.imageJobs.run('stripGif', gifSource.bytes, uuid) : null;
   const assigned = toStore.map(({ texture }) => texture.hash);
   const previous = await storeAndPoint(context.library, toStore, async () => {
-    if (gifSource && gif) await context.library.putDerived(gifSource.hash, 'gif', gif);
+    if (gif) await context.library.putDerived(gif.pictureHash, 'gif', gif.bytes);
     const picture = {
       kind: slot,
       hash: (textures.strip ?? textures.still).hash,
@@ -201,11 +209,8 @@ export async function assignPlayerTextures(
       await requireInWardrobe(trx, uuid, picture);
       return [];
     });
-  }).catch(async (error: unknown) => {
-    // Refused inside the transaction (a removed picture, an item gone from the wardrobe): nothing keeps what was stored.
-    await context.library.release(assigned);
-    throw error;
   });
+  if (previous !== null && 'refusal' in previous) return previous;
   // A player deleted meanwhile keeps nothing: the new textures go again unless someone else uses them.
   await context.library.release(
     previous === null ? assigned : previous.held.filter((hash) => !assigned.includes(hash)),
@@ -213,6 +218,7 @@ export async function assignPlayerTextures(
   // Published even when the slot held these textures already: putting a cape on again refreshes what the mod API shows
   // (the animation follows the player's premium feature).
   await context.bus.publish(uuid);
+  return null;
 }
 
 /**

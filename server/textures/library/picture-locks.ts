@@ -9,7 +9,7 @@ import { sql, type Transaction } from 'kysely';
 import { isPostgres } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { BLOCKLISTED_REFUSAL } from './blocklist.ts';
-import { refusalError } from '../../http/refusal-answer.ts';
+import { RefusedError } from '../../../src/lib/refusals.ts';
 
 /** How a transaction holds its pictures: alone (a removal) or shared with others (pointing players at them). */
 export type PictureLockMode = 'alone' | 'shared';
@@ -35,5 +35,5 @@ export async function refuseRemovedPictures(trx: Transaction<Database>, hashes: 
     .select('hash')
     .where('hash', 'in', hashes)
     .executeTakeFirst();
-  if (listed) throw refusalError(BLOCKLISTED_REFUSAL);
+  if (listed) throw new RefusedError(BLOCKLISTED_REFUSAL);
 }

@@ -6,8 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, WardrobeSource } from '../../db/schema.ts';
 import { isPostgres } from '../../db/dialect.ts';
-import { refusalError } from '../../http/refusal-answer.ts';
-import type { Refusal } from '../../../src/lib/refusals.ts';
+import { RefusedError, type Refusal } from '../../../src/lib/refusals.ts';
 import { wardrobeMessages } from '../../../src/lib/wardrobe-rules.ts';
 import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from './player-columns.ts';
 
@@ -130,7 +129,7 @@ export async function requireInWardrobe(
     .where('hash', '=', picture.hash)
     .$if(isPostgres(trx), (query) => query.forUpdate())
     .executeTakeFirst();
-  if (!row) throw refusalError(NOT_IN_WARDROBE);
+  if (!row) throw new RefusedError(NOT_IN_WARDROBE);
 }
 
 /**
