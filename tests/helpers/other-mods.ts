@@ -6,8 +6,11 @@
 //   vertical strip of width × width/2 frames at 100 ms; `gif` plays a GIF with each frame's own delay.
 // - CustomSkinLoader: `Legacy` PNG templates with {USERNAME}, {UUID} (no dashes), {STANDARD_UUID}; `CustomSkinAPI`
 //   reads `{root}{username}.json` (a 4xx/5xx or empty body, or a non-zero `errno`, means not found) and takes `cape`,
-//   `elytra` (or the same under `textures`/`skins`) as hashes read from `{root}textures/{hash}`. It follows up to four
-//   redirects, and counts any 2xx as an answer.
+//   `elytra` (or the same under `textures`/`skins`) as hashes read from `{root}textures/{hash}`. `MinecraftCapesAPI`
+//   asks Mojang's API for the uuid of the player's name and reads `{root}{uuid}` (32 lowercase hex digits, no dashes:
+//   Java's UUID.toString() without its dashes); a 4xx/5xx or empty body, a non-zero `errno`, or no `textures.cape`
+//   means not found, and `textures.cape` is the cape's PNG in base64, decoded and shown as a still cape. It follows up
+//   to four redirects, and counts any 2xx as an answer.
 import sharp from 'sharp';
 import { isVersion4, padIntoCapeCanvas, type Pixels } from './mod-client.ts';
 
@@ -121,4 +124,33 @@ export function readCustomSkinApiJson(root: string, body: string): CustomSkinApi
   if (!cape && !elytra && !Object.values(textures).some(Boolean)) return null;
   const url = (hash: string | null) => (hash ? `${root}textures/${hash}` : null);
   return { capeUrl: url(cape), elytraUrl: url(elytra) };
+}
+
+/**
+ * The address CustomSkinLoader's MinecraftCapesAPI asks for a player: `{root}{uuid}`, the uuid Mojang's API gives the
+ * player's name, as Java writes a UUID (lowercase) without its dashes.
+ */
+export function minecraftCapesApiUrl(root: string, mojangUuid: string): string {
+  return root + mojangUuid.toLowerCase().replaceAll('-', '');
+}
+
+/**
+ * What CustomSkinLoader's MinecraftCapesAPI takes from `{root}{uuid}`: the cape's bytes, or null when the loader finds
+ * nothing (it goes on to its next entry).
+ */
+export async function minecraftCapesApi(root: string, mojangUuid: string): Promise<Buffer | null> {
+  const body = await customSkinLoaderFetch(minecraftCapesApiUrl(root, mojangUuid));
+  return body ? readMinecraftCapesApiJson(body.toString('utf8')) : null;
+}
+
+/**
+ * MinecraftCapesAPI's reading of a profile body: null when it is empty, has a non-zero `errno` or no `textures.cape`;
+ * otherwise `textures.cape` decoded from base64 (the bytes it stores and shows as the cape; nothing else is read).
+ */
+export function readMinecraftCapesApiJson(body: string): Buffer | null {
+  if (body === '') return null;
+  const json = JSON.parse(body) as { errno?: number; textures?: { cape?: string | null } | null };
+  if ((json.errno ?? 0) !== 0) return null;
+  const cape = json.textures?.cape;
+  return typeof cape === 'string' ? Buffer.from(cape, 'base64') : null;
 }

@@ -9,7 +9,9 @@ import {
   capeProviderSprite,
   capeProviderUrl,
   legacyUrl,
+  minecraftCapesApiUrl,
   readCustomSkinApiJson,
+  readMinecraftCapesApiJson,
 } from '../helpers/other-mods.ts';
 import sharp from 'sharp';
 
@@ -85,5 +87,17 @@ describe('CustomSkinLoader', () => {
     expect(readCustomSkinApiJson(root, '{"errno":404,"msg":"Not found"}')).toBeNull();
     expect(readCustomSkinApiJson(root, '')).toBeNull();
     expect(readCustomSkinApiJson(root, '{"username":"Steve_1"}')).toBeNull();
+  });
+
+  it('asks MinecraftCapesAPI for {root}{uuid} without dashes, decodes textures.cape, and finds nothing without it', () => {
+    const root = 'https://x/csl-minecraftcapes/';
+    expect(minecraftCapesApiUrl(root, player.dashedUuid.toUpperCase())).toBe(`${root}${player.uuid}`);
+    const png = Buffer.from('not really a png');
+    const body = JSON.stringify({ textures: { cape: png.toString('base64') } });
+    expect(readMinecraftCapesApiJson(body)).toEqual(png);
+    expect(readMinecraftCapesApiJson('{"animatedCape":false,"textures":{"cape":null,"ears":null}}')).toBeNull();
+    expect(readMinecraftCapesApiJson('{"textures":null}')).toBeNull();
+    expect(readMinecraftCapesApiJson('{"errno":404,"msg":"Not found"}')).toBeNull();
+    expect(readMinecraftCapesApiJson('')).toBeNull();
   });
 });
