@@ -3,8 +3,8 @@
 //   loader, Cape Provider's `default` resolver); an elytra is drawn from the cape texture's elytra region.
 // - `/capes/strip/{id}.png`: what `cape_url` is, the strip while the animation is on (Cape Provider's `sprite`
 //   resolver).
-// - `/capes/{id}.gif`: the same as a GIF at 100 ms a frame, one frame for a still cape (Cape Provider's `gif`
-//   resolver).
+// - `/capes/{id}.gif`: the same as a GIF at the strip's speed (equal frames in a row merged into one longer frame),
+//   one frame for a still cape (Cape Provider's `gif` resolver).
 // - `/csl-minecraftcapes/{id}`: `{"textures":{"cape":"<base64 of the still cape>"}}`, what CustomSkinLoader's
 //   MinecraftCapesAPI loader reads from `{root}{uuid}` (it decodes the PNG and shows it as a still cape).
 // - `/csl/{name}.json`: `{"username", "cape", "elytra"}` with texture hashes, read from `/csl/textures/{hash}`.

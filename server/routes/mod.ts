@@ -68,7 +68,8 @@ const PICTURE_SUMMARIES: Record<PictureLayout, { summary: string; ok: ReturnType
     ok: fileResponse('image/png', 'The picture'),
   },
   gif: {
-    summary: "A player's cape as a GIF at 100 ms a frame, one frame when it is still (Cape Provider gif)",
+    summary:
+      "A player's cape as a GIF at the strip's speed (100 ms a strip frame, equal frames in a row merged into one longer frame), one frame when it is still (Cape Provider gif)",
     ok: fileResponse('image/gif', 'The picture'),
   },
   elytra: {

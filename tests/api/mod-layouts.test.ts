@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { offlineUuid } from '../../server/auth/player-ids.ts';
 import { createBlobStore } from '../../server/storage/index.ts';
 import { derivedKey } from '../../server/textures/library/texture-library.ts';
-import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng } from '../../support/textures.ts';
+import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng, timedGif } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import {
@@ -21,6 +21,7 @@ import {
 import {
   capeProviderDefault,
   capeProviderFetch,
+  capeProviderFrameAt,
   capeProviderGif,
   capeProviderSprite,
   capeProviderUrl,
@@ -175,6 +176,25 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     expect(oneFrame.frames.map(front)).toEqual([frameColour(3)]);
     const stripOff = (await capeProviderFetch(url(`/capes/strip/${player.name}.png`), player.uuid))!;
     expect((await sharp(stripOff).metadata()).height).toBe(32);
+  });
+
+  it("serves the GIF at the strip's speed: a frame held for two ticks is one frame of 200 ms", async () => {
+    const player = await onlinePlayer(suite.server, { animated: true });
+    const uploaded = await timedGif(64, 32, [
+      { colour: frameColour(8), delay: 200 },
+      { colour: frameColour(9), delay: 100 },
+    ]);
+    await upload(player.jar, uploaded, true);
+    const sprite = await capeProviderSprite(
+      (await capeProviderFetch(url(`/capes/strip/${player.uuid}.png`), player.uuid))!,
+    );
+    expect(sprite.frames.map(front)).toEqual([frameColour(8), frameColour(8), frameColour(9)]);
+    const played = await capeProviderGif((await capeProviderFetch(url(`/capes/${player.uuid}.gif`), player.uuid))!);
+    expect(played.delays).toEqual([200, 100]);
+    for (const [index, frame] of sprite.frames.entries())
+      expect(front(played.frames[capeProviderFrameAt(played.delays, index * 100 + 50)]!), `tick ${index}`).toEqual(
+        front(frame),
+      );
   });
 
   it('makes the GIF of a cape when it is put on, keeps it beside the texture, and serves that one', async () => {

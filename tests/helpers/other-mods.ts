@@ -58,14 +58,69 @@ export async function capeProviderSprite(bytes: Buffer): Promise<{ frames: Pixel
   return { frames, frameMs: SPRITE_FRAME_MS };
 }
 
-/** Cape Provider's `gif` resolver: each frame and its own delay (ms). */
+/**
+ * Each image's delay as Cape Provider's `gif` resolver reads it: the `delayTime` of the Graphic Control Extension before
+ * the image (hundredths of a second) times 10, with no minimum (a browser's "0 or 10 ms counts as 100 ms" is not its
+ * rule); 0 for an image without one.
+ */
+export function gifDelays(bytes: Buffer): number[] {
+  if (bytes.subarray(0, 3).toString('latin1') !== 'GIF') throw new Error('Not a GIF');
+  const colourTable = (packed: number) => (packed & 0x80 ? 3 * (1 << ((packed & 0x07) + 1)) : 0);
+  let offset = 13 + colourTable(bytes[10]!);
+  const skipSubBlocks = () => {
+    while (bytes[offset] !== 0) offset += bytes[offset]! + 1;
+    offset += 1;
+  };
+  const delays: number[] = [];
+  let delay = 0;
+  for (;;) {
+    const introducer = bytes[offset];
+    if (introducer === 0x3b) return delays;
+    if (introducer === 0x21) {
+      // An extension: label, then sub-blocks; a Graphic Control Extension's delay is after its size and packed bytes.
+      if (bytes[offset + 1] === 0xf9) delay = bytes.readUInt16LE(offset + 4) * 10;
+      offset += 2;
+      skipSubBlocks();
+    } else if (introducer === 0x2c) {
+      // An image: its descriptor, its local colour table, the LZW code size and its data sub-blocks.
+      offset += 10 + colourTable(bytes[offset + 9]!) + 1;
+      skipSubBlocks();
+      delays.push(delay);
+      delay = 0;
+    } else {
+      throw new Error(`Not a GIF block at ${offset}: ${introducer}`);
+    }
+  }
+}
+
+/**
+ * Cape Provider's `gif` resolver: each frame as shown (drawn over the frames before it as the GIF's disposal says, which
+ * libvips does as Cape Provider's own compositing does) and its own delay (ms, gifDelays).
+ */
 export async function capeProviderGif(bytes: Buffer): Promise<{ frames: Pixels[]; delays: number[] }> {
   const metadata = await sharp(bytes, { animated: true }).metadata();
   if (metadata.format !== 'gif') throw new Error(`Not a GIF: ${metadata.format}`);
   const pages = metadata.pages ?? 1;
   const frames: Pixels[] = [];
   for (let page = 0; page < pages; page++) frames.push(await decode(await sharp(bytes, { page }).png().toBuffer()));
-  return { frames, delays: metadata.delay ?? [] };
+  const delays = gifDelays(bytes);
+  if (delays.length !== pages) throw new Error(`${pages} frames but ${delays.length} images`);
+  return { frames, delays };
+}
+
+/**
+ * The frame Cape Provider shows `ms` into a played GIF's loop: each frame stays for its delay (clamped to 1 ms–1 min),
+ * then the next.
+ */
+export function capeProviderFrameAt(delays: number[], ms: number): number {
+  const shown = delays.map((delay) => Math.min(Math.max(delay, 1), 60_000));
+  const loop = shown.reduce((sum, delay) => sum + delay, 0);
+  let left = ms % loop;
+  for (const [index, delay] of shown.entries()) {
+    if (left < delay) return index;
+    left -= delay;
+  }
+  return shown.length - 1;
 }
 
 /** Fills a CustomSkinLoader Legacy template for a player. */
