@@ -295,6 +295,7 @@ try {
     throughNginx('strip', 'nginx: /capes/strip/{uuid}.png', layoutLists('strip'), 1.15),
     throughNginx('elytra', 'nginx: /elytras/{name}.png', layoutLists('elytra'), 1.15),
     throughNginx('csl', 'nginx: /csl/{name}.json', layoutLists('csl'), 1.15),
+    throughNginx('minecraftCapesApi', 'nginx: /csl-minecraftcapes/{uuid}', layoutLists('minecraftCapesApi'), 1.15),
     throughNginx('textures', 'nginx: /textures/{hash}', textures, 1.15),
     throughNginx('mix', 'nginx: the mix', mix, 1.15),
     {

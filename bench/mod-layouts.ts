@@ -39,6 +39,7 @@ try {
     ['/capes/{dashed}.gif', (p) => `/capes/${dashed(p.uuid)}.gif`],
     ['/capes/strip/{uuid}.png', (p) => `/capes/strip/${p.uuid}.png`],
     ['/csl/{name}.json', (p) => `/csl/${p.name}.json`],
+    ['/csl-minecraftcapes/{uuid}', (p) => `/csl-minecraftcapes/${p.uuid}`],
   ];
   const files = cases.map(([label, pathOf], i) => {
     const file = path.join(dir, `case-${i}.txt`);

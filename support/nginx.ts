@@ -17,7 +17,7 @@ export const DEPLOY_MOD_ANSWER_CONFIG = fileURLToPath(
   new URL('../deploy/nginx/cloakroom-mod-answer.conf', import.meta.url),
 );
 /** How many mod API locations include it. */
-const MOD_ANSWER_LOCATIONS = 6;
+const MOD_ANSWER_LOCATIONS = 7;
 
 /** Where and what the generated configuration serves. */
 export interface NginxSetup {

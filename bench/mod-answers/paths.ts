@@ -19,7 +19,10 @@ export interface PlayerLayout {
   file: (hash: string) => string;
 }
 
-/** The layouts a player is asked for by: the profile, the cape still, GIF and strip, the elytra and CustomSkinAPI. */
+/**
+ * The layouts a player is asked for by: the profile, the cape still, GIF and strip, the elytra, CustomSkinAPI and
+ * MinecraftCapesAPI.
+ */
 export const PLAYER_LAYOUTS = {
   profile: { by: 'uuid', path: (id) => `/profile/${id}`, file: (hash) => `/profile/${hash}` },
   still: { by: 'name', path: (id) => picturePath('still', id), file: (hash) => picturePath('still', hash) },
@@ -30,6 +33,11 @@ export const PLAYER_LAYOUTS = {
     by: 'name',
     path: (id) => `${CUSTOM_SKIN_API_ROOT}${id}.json`,
     file: (hash) => `${CUSTOM_SKIN_API_ROOT}${hash}.json`,
+  },
+  minecraftCapesApi: {
+    by: 'uuid',
+    path: (id) => picturePath('minecraftCapesApi', id),
+    file: (hash) => picturePath('minecraftCapesApi', hash),
   },
 } satisfies Record<string, PlayerLayout>;
 /** The name of a layout a player is asked for by. */

@@ -35,6 +35,10 @@ function plainLocationsConfig(dir: string, root: string, port: number, cache: st
       ${json}
       ${player}
     }
+    location /csl-minecraftcapes/ {
+      ${json}
+      ${player}
+    }
     location /capes/ {
       ${player}
     }

@@ -5,6 +5,7 @@ import fastifySwagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { BASE_SECURITY_HEADERS, SECURITY_HEADERS } from './security-headers.ts';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { MINECRAFT_CAPES_API_ROOT } from '../../src/lib/mod-setup.ts';
 
 /** Where the description and the reference page are served. */
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -16,7 +17,7 @@ const TAGS = [
     name: 'Mod API',
     description:
       "What players' games call: profiles, textures and the layouts other mods read. Never stopped by maintenance mode; no cookies.",
-    prefixes: ['/profile/', '/textures/', '/capes/', '/elytras/', '/csl/'],
+    prefixes: ['/profile/', '/textures/', '/capes/', '/elytras/', '/csl/', MINECRAFT_CAPES_API_ROOT],
   },
   {
     name: 'Internal',

@@ -2,8 +2,9 @@
 // (deploy/nginx/cloakroom.conf). Each file's path is its URL's path, so nginx maps a request to a file with no
 // rewriting:
 // - every player who has something to show: `profile/{id}`, `csl/{id}.json` and, with a cape, `capes/{id}.png`,
-//   `capes/{id}.gif`, `capes/strip/{id}.png` and `elytras/{id}.png`, each under every id the layouts take: the uuid,
-// the   dashed uuid, the name as registered and the lowercase name (hard links of one file);
+//   `capes/{id}.gif`, `capes/strip/{id}.png`, `elytras/{id}.png` and `csl-minecraftcapes/{id}`, each under every id
+//   the layouts take: the uuid, the dashed uuid, the name as registered and the lowercase name (hard links of one
+//   file);
 // - every registered texture: `textures/{hash}`, `textures/{hash}.png`, `csl/textures/{hash}` and `.png` (hard links).
 // A path that has no file is a player or texture with nothing to show: nginx answers it 404 itself.
 //
@@ -29,6 +30,8 @@ export interface PlayerPictures {
   strip: Buffer;
   /** The GIF of the strip; null when it could not be made (its layout then has no file). */
   gif: Buffer | null;
+  /** The still in base64 inside the JSON CustomSkinLoader's MinecraftCapesAPI loader reads (layouts.ts makes it). */
+  base64Json: Buffer;
 }
 
 /** Where the directory records the last change it holds (outside every served path). */
@@ -121,6 +124,7 @@ export class AnswerDirectory {
       if (pictures.strip === pictures.still) bodies[0]!.paths.push(PICTURE_PATHS.strip);
       else bodies.push({ body: pictures.strip, paths: [PICTURE_PATHS.strip] });
       if (pictures.gif) bodies.push({ body: pictures.gif, paths: [PICTURE_PATHS.gif] });
+      bodies.push({ body: pictures.base64Json, paths: [PICTURE_PATHS.minecraftCapesApi] });
     }
     bodies.push({ body: answers.cslJson, paths: [CSL_PATH] });
     bodies.push({ body: answers.json, paths: [PROFILE_PATH] });

@@ -5,7 +5,7 @@ import { latestChange } from '../events/change-log.ts';
 import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { playerIds, type AnswerDirectory, type PlayerPictures } from './answer-directory.ts';
-import { readPicture } from './layouts.ts';
+import { base64CapeJson, readPicture } from './layouts.ts';
 import { forEachShowingPlayer, type PlayerAnswers } from './player-answers.ts';
 
 /** What reading pictures takes. */
@@ -38,8 +38,8 @@ export interface RebuildResult {
 const TEXTURE_PAGE = 2000;
 
 /**
- * A player's pictures as the layouts serve them: the still cape, the strip (the still while the animation is off) and
- * the GIF of the strip, made once per texture and charged to the player (null, and told to `onGifError`, when it cannot
+ * A player's pictures as the layouts serve them: the still cape (and MinecraftCapesAPI's JSON holding it), the strip
+ * (the still while the animation is off) and the GIF of the strip, made once per texture and charged to the player (null, and told to `onGifError`, when it cannot
  * be made: the player's image work budget is spent, say); null without a cape, or when a texture is gone (a change
  * notice about that follows).
  */
@@ -55,13 +55,13 @@ export async function readPlayerPictures(
   const gif = await readPicture(
     parts.library,
     parts.imageJobs,
-    { hash: answers.stripHash ?? answers.capeHash, gif: true },
+    { hash: answers.stripHash ?? answers.capeHash, form: 'gif' },
     answers.uuid,
   ).catch((error: unknown) => {
     onGifError(error);
     return null;
   });
-  return { still, strip, gif };
+  return { still, strip, gif, base64Json: base64CapeJson(still) };
 }
 
 /**

@@ -2,7 +2,7 @@
 // 304.
 import type { IncomingHttpHeaders } from 'node:http';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
-import { CUSTOM_SKIN_API_ROOT } from '../../src/lib/mod-setup.ts';
+import { CUSTOM_SKIN_API_ROOT, MINECRAFT_CAPES_API_ROOT } from '../../src/lib/mod-setup.ts';
 
 /** How long game clients and proxies may reuse a profile (and any answer found by a player's name or uuid). */
 export const PROFILE_CACHE_CONTROL = 'public, max-age=60';
@@ -21,7 +21,14 @@ export const CSL_TEXTURE_ROUTE = `${CUSTOM_SKIN_API_ROOT}textures/:hash`;
 export const CSL_PROFILE_ROUTE = `${CUSTOM_SKIN_API_ROOT}:id.json`;
 
 /** The path prefixes of the mod API (the game's hot path). */
-export const MOD_API_PREFIXES = ['/profile/', '/textures/', '/capes/', '/elytras/', '/csl/'] as const;
+export const MOD_API_PREFIXES = [
+  '/profile/',
+  '/textures/',
+  '/capes/',
+  '/elytras/',
+  '/csl/',
+  MINECRAFT_CAPES_API_ROOT,
+] as const;
 
 /**
  * Whether a request may reuse what it holds: its If-None-Match names the ETag or, without If-None-Match, its

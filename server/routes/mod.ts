@@ -39,25 +39,47 @@ const notModified = {
 const notFoundBody = { 404: errorBodySchema };
 const currentTexture = { 200: fileResponse('image/png', 'The texture'), ...notFoundBody };
 
-/** What the layouts' descriptions say of each: what it is, and which mod reads it. */
-const PICTURE_SUMMARIES: Record<PictureLayout, { summary: string; type: string }> = {
+/**
+ * MinecraftCapesAPI's answer: the still cape's PNG in base64 under `textures.cape` (a picture in JSON: the description
+ * says so with `contentMediaType`, and the served-pictures test finds it by that).
+ */
+const base64CapeSchema = z
+  .object({
+    textures: z.object({
+      cape: z.string().meta({
+        description: "The player's still cape (an animated cape's first frame), a PNG in base64",
+        contentEncoding: 'base64',
+        contentMediaType: 'image/png',
+      }),
+    }),
+  })
+  .meta({ id: 'MinecraftCapesApiProfile' });
+
+/** What the layouts' descriptions say of each: what it is, which mod reads it, and what its 200 carries. */
+const PICTURE_SUMMARIES: Record<PictureLayout, { summary: string; ok: ReturnType<typeof fileResponse> | z.ZodType }> = {
   still: {
     summary:
       "A player's still cape (the first frame of an animated one): OptiFine-style clients, CustomSkinLoader Legacy, Cape Provider default",
-    type: 'image/png',
+    ok: fileResponse('image/png', 'The picture'),
   },
   strip: {
     summary:
       "A player's cape as `cape_url` is: the vertical strip of frames while the animation is on (Cape Provider sprite)",
-    type: 'image/png',
+    ok: fileResponse('image/png', 'The picture'),
   },
   gif: {
-    summary: "A player's cape as a GIF at 100 ms a frame, one frame when it is still (Cape Provider gif)",
-    type: 'image/gif',
+    summary:
+      "A player's cape as a GIF at the strip's speed (100 ms a strip frame, equal frames in a row merged into one longer frame), one frame when it is still (Cape Provider gif)",
+    ok: fileResponse('image/gif', 'The picture'),
   },
   elytra: {
     summary: "A player's elytra: the cape texture, read at its elytra region (CustomSkinLoader Legacy's elytra URL)",
-    type: 'image/png',
+    ok: fileResponse('image/png', 'The picture'),
+  },
+  minecraftCapesApi: {
+    summary:
+      "A player's still cape as CustomSkinLoader's MinecraftCapesAPI reads it ({root}{uuid} with the root /csl-minecraftcapes/): the PNG in base64 under textures.cape",
+    ok: base64CapeSchema,
   },
 };
 
@@ -87,8 +109,8 @@ function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: ModAns
 }
 
 /**
- * Registers GET /profile/:id (+ /cape, /ears), /textures/:hash, the picture layouts by player and CustomSkinAPI under
- * /csl/.
+ * Registers GET /profile/:id (+ /cape, /ears), /textures/:hash, the picture layouts by player (MinecraftCapesAPI's
+ * under /csl-minecraftcapes/ among them) and CustomSkinAPI under /csl/.
  */
 export async function modRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -167,8 +189,8 @@ export async function modRoutes(instance: FastifyInstance, options: AppContext) 
   }
 
   for (const layout of Object.keys(PICTURE_ROUTES) as PictureLayout[]) {
-    const { summary, type } = PICTURE_SUMMARIES[layout];
-    const response = { 200: fileResponse(type, 'The picture'), ...notModified, ...notFoundBody };
+    const { summary, ok } = PICTURE_SUMMARIES[layout];
+    const response = { 200: ok, ...notModified, ...notFoundBody };
     app.get(PICTURE_ROUTES[layout], { schema: { summary, params: playerParams, response } }, async (request, reply) => {
       // A cached player's picture is answered by the fast path before it gets here.
       const profile = await showingPlayer(request.params.id);

@@ -1,18 +1,25 @@
 // The settings that point other cape mods at this site (Cape Provider, CustomSkinLoader), ready to copy, filled in with
 // the mod API's address.
 
-/** A picture layout the mod API serves by a player's name or uuid. */
-export type PictureLayout = 'still' | 'strip' | 'gif' | 'elytra';
+/**
+ * A picture layout the mod API serves by a player's name or uuid: a cape as a file, or (`minecraftCapesApi`) the still
+ * cape in base64 inside the JSON CustomSkinLoader's MinecraftCapesAPI loader reads.
+ */
+export type PictureLayout = 'still' | 'strip' | 'gif' | 'elytra' | 'minecraftCapesApi';
+
+/** CustomSkinLoader's MinecraftCapesAPI root: it asks `{root}{uuid}` (32 hex digits) and reads `textures.cape`. */
+export const MINECRAFT_CAPES_API_ROOT = '/csl-minecraftcapes/';
 
 /**
  * Each picture layout's path around the player's id: `/capes/{id}.png`, `/capes/strip/{id}.png`, `/capes/{id}.gif`,
- * `/elytras/{id}.png`.
+ * `/elytras/{id}.png`, `/csl-minecraftcapes/{id}`.
  */
 export const PICTURE_PATHS: Record<PictureLayout, { prefix: string; suffix: string }> = {
   still: { prefix: '/capes/', suffix: '.png' },
   strip: { prefix: '/capes/strip/', suffix: '.png' },
   gif: { prefix: '/capes/', suffix: '.gif' },
   elytra: { prefix: '/elytras/', suffix: '.png' },
+  minecraftCapesApi: { prefix: MINECRAFT_CAPES_API_ROOT, suffix: '' },
 };
 
 /** The path of a picture layout for a player's id (or a mod's placeholder, or a route parameter such as `:id`). */
@@ -39,6 +46,8 @@ export const MOD_LAYOUTS = {
   elytra: (name: string) => picturePath('elytra', name),
   /** CustomSkinLoader's CustomSkinAPI root. */
   customSkinApiRoot: CUSTOM_SKIN_API_ROOT,
+  /** CustomSkinLoader's MinecraftCapesAPI root. */
+  minecraftCapesApiRoot: MINECRAFT_CAPES_API_ROOT,
 } as const;
 
 /** Cape Provider's placeholder for the player's name in a URL template. */
@@ -58,6 +67,8 @@ export interface ModSetup {
   customSkinLoaderLegacy: string;
   /** CustomSkinLoader: a `loadlist` entry of type `CustomSkinAPI`. */
   customSkinLoaderApi: string;
+  /** CustomSkinLoader: a `loadlist` entry of type `MinecraftCapesAPI`. */
+  customSkinLoaderMinecraftCapes: string;
   /** The file name CustomSkinLoader's `ExtraList` folder takes the entry under. */
   extraListFile: string;
 }
@@ -103,6 +114,11 @@ export function modSetup(baseUrl: string, siteName: string): ModSetup {
       name: `${siteName} (CustomSkinAPI)`,
       type: 'CustomSkinAPI',
       root: baseUrl + MOD_LAYOUTS.customSkinApiRoot,
+    }),
+    customSkinLoaderMinecraftCapes: json({
+      name: `${siteName} (MinecraftCapesAPI)`,
+      type: 'MinecraftCapesAPI',
+      root: baseUrl + MOD_LAYOUTS.minecraftCapesApiRoot,
     }),
     extraListFile: `${slug}.json`,
   };

@@ -45,6 +45,7 @@ describe.each(backends)('answer directory on $name', (backend) => {
       `/capes/${id}.gif`,
       `/capes/strip/${id}.png`,
       `/elytras/${id}.png`,
+      `/csl-minecraftcapes/${id}`,
     ]);
   let colour = 0;
   const uploadCape = async (jar: CookieJar): Promise<string> => {

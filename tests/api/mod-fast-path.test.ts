@@ -87,6 +87,8 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
       `/elytras/${name.toUpperCase()}.png`,
       `/csl/${name}.json`,
       `/csl/textures/${hash}`,
+      `/csl-minecraftcapes/${player.uuid}`,
+      `/csl-minecraftcapes/${dashed(player.uuid)}`,
     ]) {
       const plain = await fastAndRoute(path, `${path}?from=route`);
       expect(plain.fromRoute.status, path).toBe(200);
@@ -137,6 +139,7 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
       `/capes/strip/${empty.uuid}.png`,
       `/elytras/${empty.username.toUpperCase()}.png`,
       `/csl/${empty.username}.json`,
+      `/csl-minecraftcapes/${empty.uuid}`,
     ]) {
       const answer = await get(path);
       expect(answer.status, path).toBe(404);
@@ -151,7 +154,7 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
         expect(answer.headers.get(header), `${path} ${header}`).toBe(route.headers.get(header));
       }
     }
-    expect(counter.answered - before).toBe(7);
+    expect(counter.answered - before).toBe(8);
     expect(await databaseLookups(), 'no database query for any of them').toBe(loads);
   });
 

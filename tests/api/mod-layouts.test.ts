@@ -1,5 +1,6 @@
-// The layouts other mods read (Cape Provider, CustomSkinLoader, OptiFine-style URLs), read back the way each mod reads
-// them (tests/helpers/other-mods.ts), on both databases: statuses, types, sizes, frames, caching and invalidation.
+// The layouts other mods read (Cape Provider, CustomSkinLoader's Legacy, CustomSkinAPI and MinecraftCapesAPI loaders,
+// OptiFine-style URLs), read back the way each mod reads them (tests/helpers/other-mods.ts), on both databases:
+// statuses, types, sizes, frames, caching and invalidation.
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
@@ -7,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { offlineUuid } from '../../server/auth/player-ids.ts';
 import { createBlobStore } from '../../server/storage/index.ts';
 import { derivedKey } from '../../server/textures/library/texture-library.ts';
-import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng } from '../../support/textures.ts';
+import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng, timedGif } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import {
@@ -20,12 +21,14 @@ import {
 import {
   capeProviderDefault,
   capeProviderFetch,
+  capeProviderFrameAt,
   capeProviderGif,
   capeProviderSprite,
   capeProviderUrl,
   customSkinApi,
   legacyTexture,
   legacyUrl,
+  minecraftCapesApi,
 } from '../helpers/other-mods.ts';
 
 /** Adds dashes to a 32-hex uuid (8-4-4-4-12). */
@@ -33,10 +36,19 @@ function dashed(uuid: string): string {
   return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
 }
 
-/** Every per-player layout path for an id. */
+/** Every per-player picture layout path for an id (MinecraftCapesAPI's JSON holds the picture). */
 function layoutPaths(id: string): string[] {
-  return [`/capes/${id}.png`, `/capes/${id}.gif`, `/capes/strip/${id}.png`, `/elytras/${id}.png`];
+  return [
+    `/capes/${id}.png`,
+    `/capes/${id}.gif`,
+    `/capes/strip/${id}.png`,
+    `/elytras/${id}.png`,
+    `/csl-minecraftcapes/${id}`,
+  ];
 }
+
+/** CustomSkinLoader's MinecraftCapesAPI root on the mod API. */
+const MINECRAFT_CAPES_ROOT = '/csl-minecraftcapes/';
 
 /** A player logged in with a version 4 uuid (what Cape Provider asks for), optionally with the animation owned. */
 async function onlinePlayer(server: TestServer, options: { animated?: boolean } = {}) {
@@ -105,6 +117,26 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     expect(Number(response.headers.get('content-length'))).toBe(stored.length);
   });
 
+  it("gives CustomSkinLoader's MinecraftCapesAPI the still cape's PNG in base64 at {root}{uuid}, as JSON", async () => {
+    const player = await onlinePlayer(suite.server);
+    const capeUrl = await upload(player.jar, capes.hd!);
+    const stored = Buffer.from(await (await get(new URL(capeUrl).pathname)).arrayBuffer());
+    const seen = await minecraftCapesApi(url(MINECRAFT_CAPES_ROOT), player.dashedUuid);
+    expect(seen?.equals(stored), 'the stored cape, byte for byte').toBe(true);
+    const response = await get(`${MINECRAFT_CAPES_ROOT}${player.uuid}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.json()).toEqual({ textures: { cape: stored.toString('base64') } });
+    // Every id the other layouts take works too (the loader only ever sends the undashed uuid).
+    for (const id of [player.dashedUuid, player.name, player.name.toLowerCase(), player.uuid.toUpperCase()]) {
+      const other = await get(`${MINECRAFT_CAPES_ROOT}${id}`);
+      expect(other.status, id).toBe(200);
+      expect((await other.json()) as unknown, id).toEqual({ textures: { cape: stored.toString('base64') } });
+    }
+  });
+
   it('gives the animation to the gif and sprite resolvers while it is on, its first frame to the still URLs, and one frame once it is off', async () => {
     const player = await onlinePlayer(suite.server, { animated: true });
     await upload(player.jar, capes.threeFrames!, true);
@@ -131,6 +163,10 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     );
     expect([still.canvas.width, still.canvas.height]).toEqual([64, 32]);
     expect(front(still.canvas)).toEqual(frameColour(3));
+    // MinecraftCapesAPI shows what it decodes as a still cape: the first frame, never the strip.
+    const decoded = (await minecraftCapesApi(url(MINECRAFT_CAPES_ROOT), player.uuid))!;
+    expect((await sharp(decoded).metadata()).height).toBe(32);
+    expect(front((await capeProviderDefault(decoded)).canvas)).toEqual(frameColour(3));
 
     // A moderator takes the animation away: the gif is one frame, the strip URL the still cape, at once.
     const off = await accounts.admin.jar.post('/api/admin/user/profile', { uuid: player.uuid, animatedCape: false });
@@ -140,6 +176,25 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     expect(oneFrame.frames.map(front)).toEqual([frameColour(3)]);
     const stripOff = (await capeProviderFetch(url(`/capes/strip/${player.name}.png`), player.uuid))!;
     expect((await sharp(stripOff).metadata()).height).toBe(32);
+  });
+
+  it("serves the GIF at the strip's speed: a frame held for two ticks is one frame of 200 ms", async () => {
+    const player = await onlinePlayer(suite.server, { animated: true });
+    const uploaded = await timedGif(64, 32, [
+      { colour: frameColour(8), delay: 200 },
+      { colour: frameColour(9), delay: 100 },
+    ]);
+    await upload(player.jar, uploaded, true);
+    const sprite = await capeProviderSprite(
+      (await capeProviderFetch(url(`/capes/strip/${player.uuid}.png`), player.uuid))!,
+    );
+    expect(sprite.frames.map(front)).toEqual([frameColour(8), frameColour(8), frameColour(9)]);
+    const played = await capeProviderGif((await capeProviderFetch(url(`/capes/${player.uuid}.gif`), player.uuid))!);
+    expect(played.delays).toEqual([200, 100]);
+    for (const [index, frame] of sprite.frames.entries())
+      expect(front(played.frames[capeProviderFrameAt(played.delays, index * 100 + 50)]!), `tick ${index}`).toEqual(
+        front(frame),
+      );
   });
 
   it('makes the GIF of a cape when it is put on, keeps it beside the texture, and serves that one', async () => {
@@ -192,6 +247,18 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     expect((await get('/csl/NobodyHasThis.json')).status).toBe(404);
     expect(await customSkinApi(url('/csl/'), bare.name), 'no cape: the loader goes on to its next entry').toBeNull();
     expect(await customSkinApi(url('/csl/'), banned.name)).toBeNull();
+    for (const player of [bare, banned])
+      expect(await minecraftCapesApi(url(MINECRAFT_CAPES_ROOT), player.uuid), player.name).toBeNull();
+    // A player with ears but no cape shows something (a profile), and still nothing here.
+    const earsOnly = await onlinePlayer(suite.server);
+    const ears = await earsOnly.jar.upload('/api/upload-ears', await solidPng(14, 7, frameColour(7)));
+    expect(ears.status, await ears.clone().text()).toBe(200);
+    expect((await get(`/profile/${earsOnly.uuid}`)).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const response = await get(`${MINECRAFT_CAPES_ROOT}${earsOnly.uuid}`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: 'Not found' });
+    }
   });
 
   it('reaches an offline-mode player by name, whose offline uuid it does not know', async () => {
@@ -278,6 +345,7 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
       ),
     ).toEqual(frameColour(6));
     expect(((await (await get(`/csl/${player.name}.json`)).json()) as { cape: string }).cape).toBe(second);
+    expect(sha256Hex((await minecraftCapesApi(url(MINECRAFT_CAPES_ROOT), player.uuid))!)).toBe(second);
 
     expect((await player.jar.request('DELETE', '/api/upload-cape')).status).toBe(200);
     for (const path of layoutPaths(player.name)) expect((await get(path)).status, path).toBe(404);

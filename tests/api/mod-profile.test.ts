@@ -392,6 +392,7 @@ describe.skipIf(!runsOnPostgres)(
         `/capes/${username}.gif`,
         `/capes/strip/${username}.png`,
         `/elytras/${username}.png`,
+        `/csl-minecraftcapes/${username}`,
         `/csl/${username}.json`,
       ];
       const before = new Map<string, string>();
@@ -407,7 +408,7 @@ describe.skipIf(!runsOnPostgres)(
       }
       expect((await poll(serverB, `/capes/${username}.png`, () => true)).hash).toBe(second);
       await jar.request('DELETE', '/api/upload-cape');
-      for (const layout of layouts.slice(0, 4))
+      for (const layout of layouts.slice(0, 5))
         expect((await poll(serverB, layout, (status) => status === 404)).status, layout).toBe(404);
     });
   },

@@ -17,6 +17,7 @@ const EVERY_CALL = [
   'GET /elytras/{id}.png',
   'GET /csl/{id}.json',
   'GET /csl/textures/{hash}',
+  'GET /csl-minecraftcapes/{id}',
   'GET /healthz',
   'GET /readyz',
   'GET /api/user',
@@ -173,6 +174,7 @@ describe.each([oneBackend])('API description on $name', (backend) => {
       '/elytras/{id}.png',
       '/csl/{id}.json',
       '/csl/textures/{hash}',
+      '/csl-minecraftcapes/{id}',
     ]) {
       expect(paths[path]!.get!.security, path).toBeUndefined();
       expect((paths[path]!.get! as unknown as { tags: string[] }).tags, path).toEqual(['Mod API']);

@@ -139,6 +139,8 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       `/capes/strip/${uuid}.png`,
       `/elytras/${username.toLowerCase()}.png`,
       `/csl/${username}.json`,
+      `/csl-minecraftcapes/${uuid}`,
+      `/csl-minecraftcapes/${username}`,
       `/textures/${hash}`,
       `/csl/textures/${hash}.png`,
     ];
@@ -147,6 +149,8 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       `/profile/${empty.uuid}`,
       `/capes/${empty.username}.png`,
       `/csl/${empty.username.toLowerCase()}.json`,
+      `/csl-minecraftcapes/${empty.uuid}`,
+      `/csl-minecraftcapes/${randomBytes(16).toString('hex')}`,
       `/textures/${'e'.repeat(64)}`,
     ];
     // Compared with the process that made the change (the other may not have heard of it yet).
@@ -190,6 +194,7 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       `/profile%2F${username}`,
       `/csl%2F${username}.json`,
       `/elytras%2F${username}.png`,
+      `/csl-minecraftcapes%2F${username}`,
     ]) {
       for (let i = 0; i < 3; i++) expect((await fetch(`${nginx.url}${path}`)).status, path).toBe(404);
     }
@@ -199,6 +204,7 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       `/profile/${username}`,
       `/csl/${username}.json`,
       `/elytras/${username}.png`,
+      `/csl-minecraftcapes/${username}`,
     ]) {
       expect((await fetch(`${nginx.url}${path}`)).status, path).toBe(200);
     }

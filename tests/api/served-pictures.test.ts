@@ -1,12 +1,13 @@
 // Once a moderator removes a picture, no route answers it to the public any more, on both databases: the routes that
-// answer pictures are found by walking the API description, and each needs a case here that serves the picture to a
-// player, removes it through one of the moderators' real removal paths and asks again.
+// answer pictures (an image/* answer, or JSON whose schema holds an image/* string, such as a base64 PNG) are found by
+// walking the API description, and each needs a case here that serves the picture to a player, removes it through one
+// of the moderators' real removal paths and asks again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { galleryMessages } from '../../src/lib/gallery-rules.ts';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { BLOCKLISTED_MESSAGE } from '../../server/textures/library/blocklist.ts';
 import { backends } from '../../support/backends.ts';
-import { blobsDesign, designGif, designPng } from '../../support/textures.ts';
+import { blobsDesign, designGif, designPng, PNG_SIGNATURE } from '../../support/textures.ts';
 import type { CookieJar } from '../helpers/cookie-jar.ts';
 import { CAPE_PLAYER, messageOf, PNG_ACCEPT, startCreatorServices } from '../helpers/creators.ts';
 import { galleryForm } from '../helpers/gallery.ts';
@@ -50,24 +51,60 @@ async function describeAnswer(response: Response): Promise<string> {
   return `${response.status} ${type} ${body.slice(0, 200)}`;
 }
 
-/** Whether an answer is a picture: 2xx with an image/* content type. */
-function isPicture(response: Response): boolean {
-  return response.ok && (response.headers.get('content-type') ?? '').startsWith('image/');
+/** The signatures a picture's bytes start with: PNG and GIF. */
+const PICTURE_SIGNATURES = [PNG_SIGNATURE, Buffer.from('GIF8')];
+
+/** Whether a JSON value holds a picture: a string that is a PNG or GIF in base64, at any depth. */
+function holdsBase64Picture(value: unknown): boolean {
+  if (typeof value === 'string') {
+    const bytes = Buffer.from(value, 'base64');
+    return PICTURE_SIGNATURES.some((signature) => bytes.subarray(0, signature.length).equals(signature));
+  }
+  return typeof value === 'object' && value !== null && Object.values(value).some(holdsBase64Picture);
 }
 
-/** Expects an answer to serve a picture: 200 with an image/* content type. */
+/** Whether an answer is a picture: 2xx with an image/* content type, or JSON holding a picture in base64. */
+async function isPicture(response: Response): Promise<boolean> {
+  if (!response.ok) return false;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('image/')) return true;
+  if (!type.startsWith('application/json')) return false;
+  return holdsBase64Picture(JSON.parse(await response.clone().text()) as unknown);
+}
+
+/** Expects an answer to serve a picture: 200 with an image/* content type, or JSON holding a picture in base64. */
 async function expectPicture(response: Response, label: string): Promise<void> {
   const seen = await describeAnswer(response);
   expect(response.status, `${label}: ${seen}`).toBe(200);
-  expect(response.headers.get('content-type'), `${label}: ${seen}`).toMatch(/^image\//);
+  expect(await isPicture(response), `${label} is no picture: ${seen}`).toBe(true);
 }
 
 /** Expects an answer not to serve a picture, with the given status and error message. */
 async function expectRefused(response: Response, status: number, message: string, label: string): Promise<void> {
   const seen = await describeAnswer(response);
-  expect(isPicture(response), `${label} still answers a picture: ${seen}`).toBe(false);
+  expect(await isPicture(response), `${label} still answers a picture: ${seen}`).toBe(false);
   expect(response.status, `${label}: ${seen}`).toBe(status);
   expect(await messageOf(response), `${label}: ${seen}`).toBe(message);
+}
+
+/** A JSON schema of the API description, as far as the walk reads it. */
+type Schema = { $ref?: string; contentMediaType?: string } & Record<string, unknown>;
+
+/**
+ * Whether a response schema holds a picture: a string whose `contentMediaType` is image/* (a base64 picture in JSON),
+ * at any depth, following `$ref`s into the description's components.
+ */
+function schemaHoldsPicture(schema: unknown, components: Record<string, Schema>, seen = new Set<string>()): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const node = schema as Schema;
+  if (typeof node.contentMediaType === 'string' && node.contentMediaType.startsWith('image/')) return true;
+  if (typeof node.$ref === 'string') {
+    const name = node.$ref.replace('#/components/schemas/', '');
+    if (seen.has(name)) return false;
+    seen.add(name);
+    if (schemaHoldsPicture(components[name], components, seen)) return true;
+  }
+  return Object.values(node).some((value) => schemaHoldsPicture(value, components, seen));
 }
 
 /** Runs `make` once, on first use, and answers its result to every caller after. */
@@ -214,6 +251,8 @@ describe.each(backends)('served pictures on $name', (backend) => {
       players.flatMap((p) => [`/capes/${p.uuid}.gif`, `/capes/${p.username}.gif`]),
     'GET /elytras/{id}.png': ({ players }) =>
       players.flatMap((p) => [`/elytras/${p.uuid}.png`, `/elytras/${p.username}.png`]),
+    'GET /csl-minecraftcapes/{id}': ({ players }) =>
+      players.flatMap((p) => [`/csl-minecraftcapes/${p.uuid}`, `/csl-minecraftcapes/${p.username}`]),
   };
 
   /** A mod route's case: every URL of the worn cape answers 404 once it was removed on a player report. */
@@ -368,6 +407,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
     'GET /capes/strip/{id}.png': modCapeCase('GET /capes/strip/{id}.png'),
     'GET /capes/{id}.gif': modCapeCase('GET /capes/{id}.gif'),
     'GET /elytras/{id}.png': modCapeCase('GET /elytras/{id}.png'),
+    'GET /csl-minecraftcapes/{id}': modCapeCase('GET /csl-minecraftcapes/{id}'),
     // The moderators' evidence view: the log keeps showing the moderator the picture a removal took off the public
     // routes (it reads it with `read`), while a player was never let in.
     'GET /api/admin/ai-cape-logs/{id}': {
@@ -375,7 +415,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
       run: async () => {
         const { maker, logUrl } = await aiRemoval();
         const refused = await maker.jar.get(logUrl);
-        expect(isPicture(refused), await describeAnswer(refused)).toBe(false);
+        expect(await isPicture(refused), await describeAnswer(refused)).toBe(false);
         expect(refused.status).toBe(403);
         await expectPicture(await admin.jar.get(logUrl), 'the log picture, to the moderator, after the removal');
       },
@@ -426,13 +466,20 @@ describe.each(backends)('served pictures on $name', (backend) => {
   let pictureRoutes: string[] = [];
   beforeAll(async () => {
     const description = (await (await publicGet('/api/openapi.json')).json()) as {
-      paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>
+      >;
+      components?: { schemas?: Record<string, Schema> };
     };
+    const components = description.components?.schemas ?? {};
     pictureRoutes = Object.entries(description.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(([, operation]) =>
           Object.values(operation.responses ?? {}).some((response) =>
-            Object.keys(response.content ?? {}).some((type) => type.startsWith('image/')),
+            Object.entries(response.content ?? {}).some(
+              ([type, media]) => type.startsWith('image/') || schemaHoldsPicture(media.schema, components),
+            ),
           ),
         )
         .map(([method]) => `${method.toUpperCase()} ${path}`),

@@ -38,6 +38,10 @@ test('each Copy button copies its setting exactly, says Copied, and the setting 
       'Copy CustomSkinLoader entry of type Legacy',
       { type: 'Legacy', cape: `${base}/capes/{USERNAME}.png`, elytra: `${base}/elytras/{USERNAME}.png` },
     ],
+    [
+      'Copy CustomSkinLoader entry of type MinecraftCapesAPI',
+      { type: 'MinecraftCapesAPI', root: `${base}/csl-minecraftcapes/` },
+    ],
   ];
   await expect(page.getByRole('main').getByRole('button', { name: /^Copy / })).toHaveCount(settings.length);
   const providerIds = new Set<string>();

@@ -6,8 +6,11 @@
 //   vertical strip of width × width/2 frames at 100 ms; `gif` plays a GIF with each frame's own delay.
 // - CustomSkinLoader: `Legacy` PNG templates with {USERNAME}, {UUID} (no dashes), {STANDARD_UUID}; `CustomSkinAPI`
 //   reads `{root}{username}.json` (a 4xx/5xx or empty body, or a non-zero `errno`, means not found) and takes `cape`,
-//   `elytra` (or the same under `textures`/`skins`) as hashes read from `{root}textures/{hash}`. It follows up to four
-//   redirects, and counts any 2xx as an answer.
+//   `elytra` (or the same under `textures`/`skins`) as hashes read from `{root}textures/{hash}`. `MinecraftCapesAPI`
+//   asks Mojang's API for the uuid of the player's name and reads `{root}{uuid}` (32 lowercase hex digits, no dashes:
+//   Java's UUID.toString() without its dashes); a 4xx/5xx or empty body, a non-zero `errno`, or no `textures.cape`
+//   means not found, and `textures.cape` is the cape's PNG in base64, decoded and shown as a still cape. It follows up
+//   to four redirects, and counts any 2xx as an answer.
 import sharp from 'sharp';
 import { isVersion4, padIntoCapeCanvas, type Pixels } from './mod-client.ts';
 
@@ -55,14 +58,69 @@ export async function capeProviderSprite(bytes: Buffer): Promise<{ frames: Pixel
   return { frames, frameMs: SPRITE_FRAME_MS };
 }
 
-/** Cape Provider's `gif` resolver: each frame and its own delay (ms). */
+/**
+ * Each image's delay as Cape Provider's `gif` resolver reads it: the `delayTime` of the Graphic Control Extension before
+ * the image (hundredths of a second) times 10, with no minimum (a browser's "0 or 10 ms counts as 100 ms" is not its
+ * rule); 0 for an image without one.
+ */
+export function gifDelays(bytes: Buffer): number[] {
+  if (bytes.subarray(0, 3).toString('latin1') !== 'GIF') throw new Error('Not a GIF');
+  const colourTable = (packed: number) => (packed & 0x80 ? 3 * (1 << ((packed & 0x07) + 1)) : 0);
+  let offset = 13 + colourTable(bytes[10]!);
+  const skipSubBlocks = () => {
+    while (bytes[offset] !== 0) offset += bytes[offset]! + 1;
+    offset += 1;
+  };
+  const delays: number[] = [];
+  let delay = 0;
+  for (;;) {
+    const introducer = bytes[offset];
+    if (introducer === 0x3b) return delays;
+    if (introducer === 0x21) {
+      // An extension: label, then sub-blocks; a Graphic Control Extension's delay is after its size and packed bytes.
+      if (bytes[offset + 1] === 0xf9) delay = bytes.readUInt16LE(offset + 4) * 10;
+      offset += 2;
+      skipSubBlocks();
+    } else if (introducer === 0x2c) {
+      // An image: its descriptor, its local colour table, the LZW code size and its data sub-blocks.
+      offset += 10 + colourTable(bytes[offset + 9]!) + 1;
+      skipSubBlocks();
+      delays.push(delay);
+      delay = 0;
+    } else {
+      throw new Error(`Not a GIF block at ${offset}: ${introducer}`);
+    }
+  }
+}
+
+/**
+ * Cape Provider's `gif` resolver: each frame as shown (drawn over the frames before it as the GIF's disposal says, which
+ * libvips does as Cape Provider's own compositing does) and its own delay (ms, gifDelays).
+ */
 export async function capeProviderGif(bytes: Buffer): Promise<{ frames: Pixels[]; delays: number[] }> {
   const metadata = await sharp(bytes, { animated: true }).metadata();
   if (metadata.format !== 'gif') throw new Error(`Not a GIF: ${metadata.format}`);
   const pages = metadata.pages ?? 1;
   const frames: Pixels[] = [];
   for (let page = 0; page < pages; page++) frames.push(await decode(await sharp(bytes, { page }).png().toBuffer()));
-  return { frames, delays: metadata.delay ?? [] };
+  const delays = gifDelays(bytes);
+  if (delays.length !== pages) throw new Error(`${pages} frames but ${delays.length} images`);
+  return { frames, delays };
+}
+
+/**
+ * The frame Cape Provider shows `ms` into a played GIF's loop: each frame stays for its delay (clamped to 1 ms–1 min),
+ * then the next.
+ */
+export function capeProviderFrameAt(delays: number[], ms: number): number {
+  const shown = delays.map((delay) => Math.min(Math.max(delay, 1), 60_000));
+  const loop = shown.reduce((sum, delay) => sum + delay, 0);
+  let left = ms % loop;
+  for (const [index, delay] of shown.entries()) {
+    if (left < delay) return index;
+    left -= delay;
+  }
+  return shown.length - 1;
 }
 
 /** Fills a CustomSkinLoader Legacy template for a player. */
@@ -121,4 +179,33 @@ export function readCustomSkinApiJson(root: string, body: string): CustomSkinApi
   if (!cape && !elytra && !Object.values(textures).some(Boolean)) return null;
   const url = (hash: string | null) => (hash ? `${root}textures/${hash}` : null);
   return { capeUrl: url(cape), elytraUrl: url(elytra) };
+}
+
+/**
+ * The address CustomSkinLoader's MinecraftCapesAPI asks for a player: `{root}{uuid}`, the uuid Mojang's API gives the
+ * player's name, as Java writes a UUID (lowercase) without its dashes.
+ */
+export function minecraftCapesApiUrl(root: string, mojangUuid: string): string {
+  return root + mojangUuid.toLowerCase().replaceAll('-', '');
+}
+
+/**
+ * What CustomSkinLoader's MinecraftCapesAPI takes from `{root}{uuid}`: the cape's bytes, or null when the loader finds
+ * nothing (it goes on to its next entry).
+ */
+export async function minecraftCapesApi(root: string, mojangUuid: string): Promise<Buffer | null> {
+  const body = await customSkinLoaderFetch(minecraftCapesApiUrl(root, mojangUuid));
+  return body ? readMinecraftCapesApiJson(body.toString('utf8')) : null;
+}
+
+/**
+ * MinecraftCapesAPI's reading of a profile body: null when it is empty, has a non-zero `errno` or no `textures.cape`;
+ * otherwise `textures.cape` decoded from base64 (the bytes it stores and shows as the cape; nothing else is read).
+ */
+export function readMinecraftCapesApiJson(body: string): Buffer | null {
+  if (body === '') return null;
+  const json = JSON.parse(body) as { errno?: number; textures?: { cape?: string | null } | null };
+  if ((json.errno ?? 0) !== 0) return null;
+  const cape = json.textures?.cape;
+  return typeof cape === 'string' ? Buffer.from(cape, 'base64') : null;
 }

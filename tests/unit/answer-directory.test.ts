@@ -11,7 +11,12 @@ import { buildPlayerAnswers, type PlayerAnswerRow, type PlayerAnswers } from '..
 const UUID = '0123456789abcdef0123456789abcdef';
 const OTHER = 'fedcba9876543210fedcba9876543210';
 const CAPE = 'ab'.repeat(32);
-const PICTURES: PlayerPictures = { still: Buffer.from('still'), strip: Buffer.from('still'), gif: Buffer.from('gif') };
+const PICTURES: PlayerPictures = {
+  still: Buffer.from('still'),
+  strip: Buffer.from('still'),
+  gif: Buffer.from('gif'),
+  base64Json: Buffer.from('{"textures":{"cape":"c3RpbGw="}}'),
+};
 
 /** A player's answers as the server builds them, changed at `second` (seconds since the epoch). */
 function answers(uuid: string, username: string, second: number, cape: string | null = CAPE): PlayerAnswers {
@@ -56,6 +61,7 @@ describe('answer directory', () => {
       for (const file of [`capes/${id}.png`, `capes/strip/${id}.png`, `elytras/${id}.png`])
         expect(read(file), file).toBe('still');
       expect(read(`capes/${id}.gif`)).toBe('gif');
+      expect(read(`csl-minecraftcapes/${id}`)).toBe(PICTURES.base64Json.toString());
     }
     expect(fs.statSync(path.join(dir, 'profile', 'bob')).ino).toBe(fs.statSync(path.join(dir, 'profile', UUID)).ino);
     expect(fs.statSync(path.join(dir, 'profile', UUID)).mtimeMs).toBe(1_800_000_000_000);
@@ -76,7 +82,9 @@ describe('answer directory', () => {
   it('on a rename removes the old name’s files, unless the name is another player’s by now', () => {
     directory.writePlayer(UUID, answers(UUID, 'Bob', 1_800_000_000), true, PICTURES);
     directory.writePlayer(UUID, answers(UUID, 'Alice', 1_800_000_001), true, PICTURES);
-    expect(exists('capes/Bob.png') || exists('profile/bob') || exists('csl/Bob.json')).toBe(false);
+    expect(
+      exists('capes/Bob.png') || exists('profile/bob') || exists('csl/Bob.json') || exists('csl-minecraftcapes/bob'),
+    ).toBe(false);
     expect(read('capes/alice.png')).toBe('still');
 
     // Alice takes the name Carol; another player has taken "Alice" meanwhile: their files stay.
@@ -91,6 +99,7 @@ describe('answer directory', () => {
     directory.writePlayer(UUID, answers(UUID, 'Bob', 1_800_000_001, null), false, null);
     expect(fs.readdirSync(path.join(dir, 'profile'))).toEqual([]);
     expect(fs.readdirSync(path.join(dir, 'capes'))).toEqual(['strip']);
+    expect(fs.readdirSync(path.join(dir, 'csl-minecraftcapes'))).toEqual([]);
     directory.writePlayer(OTHER, answers(OTHER, 'Eve', 1_800_000_000), true, PICTURES);
     directory.writePlayer(OTHER, null, false, null);
     expect(fs.readdirSync(path.join(dir, 'csl'))).toEqual(['textures']);

@@ -2,14 +2,17 @@
 // rules.
 import { describe, expect, it } from 'vitest';
 import { stripToGif } from '../../server/textures/pipeline/process.ts';
-import { frameColour, pixelAt, solidPng, timedGif } from '../../support/textures.ts';
+import { frameColour, pixelAt, solidPng, timedGif, type Rgba } from '../../support/textures.ts';
 import {
   capeProviderDefault,
+  capeProviderFrameAt,
   capeProviderGif,
   capeProviderSprite,
   capeProviderUrl,
   legacyUrl,
+  minecraftCapesApiUrl,
   readCustomSkinApiJson,
+  readMinecraftCapesApiJson,
 } from '../helpers/other-mods.ts';
 import sharp from 'sharp';
 
@@ -61,6 +64,36 @@ describe('Cape Provider', () => {
     expect(played.frames.map((frame) => pixelAt(frame, 10, 10))).toEqual([frameColour(1), frameColour(2)]);
     expect((await capeProviderGif(await stripToGif(await solidPng(64, 32)))).delays).toEqual([100]);
   });
+
+  it("plays a cape's GIF at the strip's speed: equal frames in a row are one longer frame, and every moment shows the strip's frame", async () => {
+    // Seven strip frames (100 ms each), each two colours side by side; frames 0–1 and 3–5 are equal.
+    const halves: Array<[Rgba, Rgba]> = [1, 1, 2, 3, 3, 3, 1].map((i) => [frameColour(i), frameColour(i + 10)]);
+    const width = 64;
+    const frameHeight = 32;
+    const raw = Buffer.alloc(width * frameHeight * 4 * halves.length);
+    halves.forEach(([left, right], frame) => {
+      for (let y = 0; y < frameHeight; y++)
+        for (let x = 0; x < width; x++)
+          raw.set(x < width / 2 ? left : right, ((frame * frameHeight + y) * width + x) * 4);
+    });
+    const strip = await sharp(raw, { raw: { width, height: frameHeight * halves.length, channels: 4 } })
+      .png()
+      .toBuffer();
+    const sprite = await capeProviderSprite(strip);
+    const played = await capeProviderGif(await stripToGif(strip));
+    expect(played.delays, 'equal frames in a row merged').toEqual([200, 100, 300, 100]);
+    expect(
+      played.delays.reduce((sum, delay) => sum + delay, 0),
+      'one loop lasts as long as the strip',
+    ).toBe(sprite.frames.length * sprite.frameMs);
+    for (const [index, stripFrame] of sprite.frames.entries()) {
+      for (const ms of [0, 50, 99].map((offset) => index * sprite.frameMs + offset)) {
+        const shown = played.frames[capeProviderFrameAt(played.delays, ms)]!;
+        expect([shown.width, shown.height], `${ms} ms`).toEqual([stripFrame.width, stripFrame.height]);
+        expect(shown.data.equals(stripFrame.data), `${ms} ms shows strip frame ${index}`).toBe(true);
+      }
+    }
+  });
 });
 
 describe('CustomSkinLoader', () => {
@@ -85,5 +118,17 @@ describe('CustomSkinLoader', () => {
     expect(readCustomSkinApiJson(root, '{"errno":404,"msg":"Not found"}')).toBeNull();
     expect(readCustomSkinApiJson(root, '')).toBeNull();
     expect(readCustomSkinApiJson(root, '{"username":"Steve_1"}')).toBeNull();
+  });
+
+  it('asks MinecraftCapesAPI for {root}{uuid} without dashes, decodes textures.cape, and finds nothing without it', () => {
+    const root = 'https://x/csl-minecraftcapes/';
+    expect(minecraftCapesApiUrl(root, player.dashedUuid.toUpperCase())).toBe(`${root}${player.uuid}`);
+    const png = Buffer.from('not really a png');
+    const body = JSON.stringify({ textures: { cape: png.toString('base64') } });
+    expect(readMinecraftCapesApiJson(body)).toEqual(png);
+    expect(readMinecraftCapesApiJson('{"animatedCape":false,"textures":{"cape":null,"ears":null}}')).toBeNull();
+    expect(readMinecraftCapesApiJson('{"textures":null}')).toBeNull();
+    expect(readMinecraftCapesApiJson('{"errno":404,"msg":"Not found"}')).toBeNull();
+    expect(readMinecraftCapesApiJson('')).toBeNull();
   });
 });

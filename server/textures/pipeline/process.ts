@@ -335,13 +335,17 @@ export async function processGalleryTexture(upload: UploadInput): Promise<Proces
   return { kind: 'ears', still: await processEars(read, galleryFileRefusal), strip: null, notice: null };
 }
 
-/** Turns a stored strip (frames stacked vertically, each width x width/2) back into a looping GIF at 100 ms a frame. */
+/**
+ * Turns a stored strip (frames stacked vertically, each width x width/2) back into a looping GIF that plays at the
+ * strip's speed, 100 ms a strip frame: equal frames in a row are written as one frame of their summed delay (two equal
+ * 100 ms frames are one of 200 ms), which keeps the GIF smaller and its timeline the strip's.
+ */
 export async function stripToGif(strip: Buffer): Promise<Buffer> {
   const { data, info } = await sharp(strip).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const pageHeight = capeFrameHeight(info.width);
   const frames = Math.max(1, Math.round(stripFrameCount(info.width, info.height)));
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 4, pageHeight } })
-    .gif({ delay: Array.from({ length: frames }, () => CAPE_FRAME_MS), loop: 0 })
+    .gif({ delay: Array.from({ length: frames }, () => CAPE_FRAME_MS), loop: 0, keepDuplicateFrames: false })
     .toBuffer();
 }
 
