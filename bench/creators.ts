@@ -13,7 +13,7 @@ import { decodeBannerCode } from '../server/textures/generators/banner/codes.ts'
 import { renderBanner } from '../server/textures/generators/banner/render.ts';
 import { Creations, type Made } from '../server/creators/creations.ts';
 import type { Refused } from '../src/lib/refusals.ts';
-import { capeGenerators, makeCreation, type CreationRequest } from '../server/textures/generators/index.ts';
+import { drawCreation, makeCreation, type CreationRequest } from '../server/textures/generators/index.ts';
 import { designColours } from '../server/textures/generators/optifine-cape.ts';
 import { drawPromptPattern } from '../server/textures/generators/prompt-pattern.ts';
 import { ImageJobs } from '../server/textures/image-work/image-jobs.ts';
@@ -125,8 +125,7 @@ const cases: Array<{ label: string; request: CreationRequest }> = [
 console.log(`${RUNS} runs each, ms (median / p95)`);
 console.log(`${'generator'.padEnd(30)} ${'drawing'.padStart(15)} ${'whole creation'.padStart(17)}`);
 for (const { label, request } of cases) {
-  const draw = capeGenerators[request.generator] as (input: unknown) => unknown;
-  const drawing = await sample(async () => draw(request.input));
+  const drawing = await sample(async () => drawCreation(request));
   const whole = await sample(() => makeCreation(request));
   const cell = (values: number[]) =>
     `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.95).toFixed(1)}`.padStart(15);

@@ -2,9 +2,10 @@
 // asked) over a background, resampled to the 100 ms tick and sized to the strip budget by the upload pipeline's rules.
 import sharp from 'sharp';
 import { capeWidthForScale, creatorMessages } from '../../../src/lib/creator-rules.ts';
-import { capeFramesRefusal, MAX_CAPE_FRAMES } from '../../../src/lib/texture-rules.ts';
+import { capeFramesRefusal, MAX_CAPE_FRAMES, STRIP_MAX_PIXELS } from '../../../src/lib/texture-rules.ts';
 import { countGifFrames, readImageHeader } from '../pipeline/image-header.ts';
 import { resampleTimeline, stripFrameWidth, TextureRejected } from '../pipeline/process.ts';
+import { capePixels, headerOf, headerPixels, picturePixels } from '../pipeline/picture-pixels.ts';
 import type { RawImage, Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_FRONT, drawCape, drawOver, ELYTRA_OUTER } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
@@ -17,6 +18,21 @@ export interface AnimatedCapeInput {
   scale: number;
   colour: Rgba;
   elytra: boolean;
+}
+
+/**
+ * What drawing it costs, in pixels decoded and drawn: the GIF (decoded once for the cape's front and once more for the
+ * elytra), the background, and the strip.
+ */
+export function animatedCapePixels(input: AnimatedCapeInput): number {
+  const { gif, background, scale, elytra } = input;
+  const header = headerOf(gif);
+  const frames = header.gif?.frames ?? 1;
+  return (
+    headerPixels(header) * (elytra ? 2 : 1) +
+    (background ? picturePixels(background) : 0) +
+    Math.min(STRIP_MAX_PIXELS, capePixels(scale) * frames)
+  );
 }
 
 /** Each frame of a GIF fitted to width x height (stacked), with the GIF's frame delays. */

@@ -22,6 +22,11 @@ export interface BannerCapeInput {
  */
 const BANNER_CAPE_WIDTH = 256;
 
+/** What drawing it costs, in pixels: the banner's face. */
+export function bannerCapePixels(input: BannerCapeInput): number {
+  return input.banner.width * input.banner.height;
+}
+
 /** Draws a banner cape. */
 export function drawBannerCape(input: BannerCapeInput): GeneratedCape {
   const unit = BANNER_CAPE_WIDTH / 64;

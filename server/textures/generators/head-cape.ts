@@ -2,6 +2,7 @@
 // shifted by the red, green, blue and brightness sliders (-100..100).
 import sharp from 'sharp';
 import { scaleNearest } from '../pipeline/process.ts';
+import { picturePixels } from '../pipeline/picture-pixels.ts';
 import { createImage, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_FRONT, drawCape, drawOver } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
@@ -14,6 +15,11 @@ export interface HeadCapeInput {
   green: number;
   blue: number;
   brightness: number;
+}
+
+/** What drawing it costs, in pixels decoded: the skin. */
+export function headCapePixels(input: HeadCapeInput): number {
+  return picturePixels(input.skin);
 }
 
 /** The face and the helmet layer's face on a 64-wide skin. */

@@ -2,6 +2,7 @@
 // asked), every other face in a chosen colour or the picture's average colour.
 import sharp from 'sharp';
 import { capeWidthForScale } from '../../../src/lib/creator-rules.ts';
+import { capePixels, picturePixels } from '../pipeline/picture-pixels.ts';
 import type { RawImage, Rgba } from '../pipeline/raw-image.ts';
 import { averageColour, drawCape } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
@@ -27,6 +28,11 @@ async function decodePicture(image: Buffer, scale: number): Promise<RawImage> {
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
+}
+
+/** What drawing it costs, in pixels decoded and drawn: the picture, and the cape. */
+export function imageCapePixels(input: ImageCapeInput): number {
+  return picturePixels(input.image) + capePixels(input.scale);
 }
 
 /** Draws the cape creator's cape. */

@@ -10,32 +10,50 @@ import {
   storedCapeWidth,
   textureRefusal,
 } from '../../../src/lib/texture-rules.ts';
-import { drawAnimatedCape } from './animated-cape.ts';
-import { drawBannerCape } from './banner-cape.ts';
+import { animatedCapePixels, drawAnimatedCape } from './animated-cape.ts';
+import { bannerCapePixels, drawBannerCape } from './banner-cape.ts';
 import type { GeneratedCape } from './generated.ts';
-import { drawHeadCape } from './head-cape.ts';
-import { drawImageCape } from './image-cape.ts';
-import { drawOptifineCape, placeOptifineCape } from './optifine-cape.ts';
-import { drawPromptCape } from './prompt-cape.ts';
+import { drawHeadCape, headCapePixels } from './head-cape.ts';
+import { drawImageCape, imageCapePixels } from './image-cape.ts';
+import { drawOptifineCape, optifineCapePixels, optifineFilePixels, placeOptifineCape } from './optifine-cape.ts';
+import { drawPromptCape, promptCapePixels } from './prompt-cape.ts';
 
-/** Every cape generator, by name. */
+/**
+ * Every cape generator, by name: how it draws, and what drawing costs before it runs (the pixels it decodes and draws,
+ * from its input's headers), which the image job queue judges the job's size and the player's share by.
+ */
 export const capeGenerators = {
-  image: drawImageCape,
-  animated: drawAnimatedCape,
-  prompt: drawPromptCape,
-  banner: drawBannerCape,
-  head: drawHeadCape,
-  optifine: drawOptifineCape,
-  optifineFile: placeOptifineCape,
-} satisfies Record<string, (input: never) => GeneratedCape | Promise<GeneratedCape>>;
+  image: { draw: drawImageCape, pixels: imageCapePixels },
+  animated: { draw: drawAnimatedCape, pixels: animatedCapePixels },
+  prompt: { draw: drawPromptCape, pixels: promptCapePixels },
+  banner: { draw: drawBannerCape, pixels: bannerCapePixels },
+  head: { draw: drawHeadCape, pixels: headCapePixels },
+  optifine: { draw: drawOptifineCape, pixels: optifineCapePixels },
+  optifineFile: { draw: placeOptifineCape, pixels: optifineFilePixels },
+} satisfies Record<
+  string,
+  { draw: (input: never) => GeneratedCape | Promise<GeneratedCape>; pixels: (input: never) => number }
+>;
 
 /** The name of a cape generator. */
 export type CapeGeneratorName = keyof typeof capeGenerators;
 
 /** One generator's name with its input. */
 export type CreationRequest = {
-  [N in CapeGeneratorName]: { generator: N; input: Parameters<(typeof capeGenerators)[N]>[0] };
+  [N in CapeGeneratorName]: { generator: N; input: Parameters<(typeof capeGenerators)[N]['draw']>[0] };
 }[CapeGeneratorName];
+
+/** Draws a creation with its generator, nothing more (no pipeline). */
+export function drawCreation(request: CreationRequest): GeneratedCape | Promise<GeneratedCape> {
+  return (capeGenerators[request.generator].draw as (input: unknown) => GeneratedCape | Promise<GeneratedCape>)(
+    request.input,
+  );
+}
+
+/** What a creation costs before it runs: its generator's pixels for its input. */
+export function creationPixels(request: CreationRequest): number {
+  return (capeGenerators[request.generator].pixels as (input: unknown) => number)(request.input);
+}
 
 /**
  * A generated cape as the pipeline left it: the still, the strip of an animation, a note, blocklist probes and the
@@ -60,9 +78,7 @@ const CREATION_COMPRESSION_LEVEL = 6;
  */
 async function generate(request: CreationRequest): Promise<GeneratedCape> {
   try {
-    return await (capeGenerators[request.generator] as (input: unknown) => GeneratedCape | Promise<GeneratedCape>)(
-      request.input,
-    );
+    return await drawCreation(request);
   } catch (error) {
     if (error instanceof TextureRejected) throw error;
     throw new TextureRejected(textureRefusal('invalidImage'));

@@ -4,6 +4,7 @@
 import sharp from 'sharp';
 import type { OptifineDesign } from '../../../src/lib/creator-rules.ts';
 import { storedCapeWidth } from '../../../src/lib/texture-rules.ts';
+import { picturePixels } from '../pipeline/picture-pixels.ts';
 import { createImage, parseHexColour, type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import { CAPE_BOX, CAPE_FRONT, drawOver, ELYTRA_FACES, fadeRect, fillRect } from './cape-canvas.ts';
 import type { GeneratedCape } from './generated.ts';
@@ -63,6 +64,16 @@ export function drawOptifineCape(colours: OptifineColours): GeneratedCape {
   drawOver(cape, drawMark(colours.shadow, cell), x + cell, y + cell);
   drawOver(cape, mark, x, y);
   return { still: cape };
+}
+
+/** What drawing the OptiFine design costs: nothing decoded, a small cape of flat colours. */
+export function optifineCapePixels(): number {
+  return 0;
+}
+
+/** What placing an OptiFine cape file costs, in pixels decoded: the file. */
+export function optifineFilePixels(file: Uint8Array): number {
+  return picturePixels(file);
 }
 
 /**

@@ -7,12 +7,20 @@ import type { GeneratedCape } from './generated.ts';
 /** The AI cape's scale: 256 x 128, enough for the image's detail. */
 const PROMPT_CAPE_SCALE = 3;
 
-/** Draws a cape from an image made from a prompt. */
-export async function drawPromptCape(input: {
+/** The image made from a prompt, decoded. */
+export interface PromptCapeInput {
   data: Uint8Array;
   width: number;
   height: number;
-}): Promise<GeneratedCape> {
+}
+
+/** What drawing it costs, in pixels: the image. */
+export function promptCapePixels(input: PromptCapeInput): number {
+  return input.width * input.height;
+}
+
+/** Draws a cape from an image made from a prompt. */
+export async function drawPromptCape(input: PromptCapeInput): Promise<GeneratedCape> {
   const image: RawImage = { data: Buffer.from(input.data), width: input.width, height: input.height };
   return {
     still: await drawCape({
