@@ -70,6 +70,9 @@ const serverEnv = {
   LOGIN_FAILURES_PER_MINUTE: '1000',
   // Every app sign-in asks for its code from 127.0.0.1 too; the API tests cover that limit (429 slow_down).
   OAUTH_DEVICE_REQUESTS_PER_MINUTE: '1000',
+  // Visitors' code lookups (the /device page and the login pages naming the app) all count against 127.0.0.1; the API
+  // tests cover that limit (429).
+  OAUTH_CODE_ENTRIES_PER_MINUTE: '1000',
   // The gallery tests seed more than a page of textures through the API (the 429 message is tested with an intercepted answer).
   GALLERY_UPLOADS_PER_10_MINUTES: '1000',
   // Payments go to the local PayPal stand-in; the buyer comes back to the address the browser uses.

@@ -1,12 +1,21 @@
-// Reading the audit log: newest first, optionally only one moderator's actions or only those on one player.
+// Reading the audit log: newest first, optionally only the actions of one actor (a moderator, a player, an app or a
+// service, by name or uuid) or only those on one player; each entry says what kind of actor did it.
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { AdminAuditTable } from '../db/schema.ts';
+import type { AuditActorKind } from '../../src/lib/audit-labels.ts';
 import { isPlayerUuid } from '../../src/lib/ids.ts';
 import { rowsPage } from '../db/rows-page.ts';
+import { actorKindOf } from './actors.ts';
 
-/** An audit row as the audit page shows it: the table's columns, with the time as `createdAt`. */
-export type AuditEntry = Omit<Selectable<AdminAuditTable>, 'created_at'> & { createdAt: number };
+/**
+ * An audit row as the audit page shows it: the table's columns, with the time as `createdAt` and what kind of actor did
+ * it.
+ */
+export type AuditEntry = Omit<Selectable<AdminAuditTable>, 'created_at'> & {
+  createdAt: number;
+  actor_kind: AuditActorKind;
+};
 
 /** Who an audit filter names: a 32-hex uuid matches the uuid, anything else the name at the time (any case). */
 function filterOn(value: string): { column: 'uuid' | 'name'; value: string } {
@@ -56,5 +65,12 @@ export async function auditPage(
     page,
     perPage,
   );
-  return { rows: rows.map(({ created_at, ...row }) => ({ ...row, createdAt: Number(created_at) })), total };
+  return {
+    rows: rows.map(({ created_at, ...row }) => ({
+      ...row,
+      createdAt: Number(created_at),
+      actor_kind: actorKindOf(row),
+    })),
+    total,
+  };
 }

@@ -4,6 +4,7 @@
 // the app, a ban, an account deletion, a refresh token sent twice) is audited.
 import type { Transaction } from 'kysely';
 import { parseAppScopes, type AppScope } from '../../src/lib/app-scopes.ts';
+import { appActor, SIGN_IN_SERVICE } from '../audit/actors.ts';
 import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import type { DeviceFlowConfig } from '../config/index.ts';
 import type { Db } from '../db/database.ts';
@@ -34,6 +35,7 @@ export interface AppAccess {
 /** A connection as the player's connected apps list shows it. */
 export interface ConnectedApp {
   id: number;
+  clientId: string;
   name: string;
   scopes: AppScope[];
   connectedAt: number;
@@ -42,9 +44,6 @@ export interface ConnectedApp {
 
 /** A player as the audit log names them. */
 type Player = { uuid: string; username: string };
-
-/** Who ends a connection when a refresh token comes a second time: the sign-in service itself. */
-const SIGN_IN_SERVICE: Moderator = { uuid: 'sign-in-service', username: 'Sign-in service' };
 
 /** How stale a connection's "last used" may be before a use writes it again (a write per minute at most). */
 const LAST_USED_STEP_MS = 60_000;
@@ -63,11 +62,6 @@ function tokenWithConnection(db: Db, token: string, kind: 'access' | 'refresh') 
     .where('oauth_tokens.token_hash', '=', hashSecret(token))
     .where('oauth_tokens.kind', '=', kind)
     .executeTakeFirst();
-}
-
-/** The actor of an app's own calls in the audit log. */
-function appActor(client: AppClient): Moderator {
-  return { uuid: `app:${client.clientId}`, username: client.name };
 }
 
 /** Writes a new access token and refresh token for a connection; the answer the token endpoint sends. */
@@ -239,13 +233,14 @@ export async function connectedApps(db: Db, uuid: string): Promise<ConnectedApp[
   const rows = await db
     .selectFrom('oauth_grants')
     .innerJoin('oauth_clients', 'oauth_clients.client_id', 'oauth_grants.client_id')
-    .select(['oauth_grants.id', 'oauth_clients.name', 'oauth_grants.scope', 'oauth_grants.created_at'])
-    .select('oauth_grants.last_used_at')
+    .select(['oauth_grants.id', 'oauth_grants.client_id', 'oauth_clients.name', 'oauth_grants.scope'])
+    .select(['oauth_grants.created_at', 'oauth_grants.last_used_at'])
     .where('oauth_grants.user_uuid', '=', uuid)
     .orderBy('oauth_grants.id', 'desc')
     .execute();
   return rows.map((row) => ({
     id: row.id,
+    clientId: row.client_id,
     name: row.name,
     scopes: parseAppScopes(row.scope) ?? [],
     connectedAt: Number(row.created_at),
@@ -253,15 +248,37 @@ export async function connectedApps(db: Db, uuid: string): Promise<ConnectedApp[
   }));
 }
 
-/** Ends one of the player's own connections (audited); the app's name, or null when the player has no such one. */
-export async function disconnectApp(db: Db, player: Player, id: number, now = Date.now()): Promise<string | null> {
+/** A connection the player ended: its app's name, and how many other connections of that app the player still has. */
+export interface EndedConnection {
+  appName: string;
+  remainingConnections: number;
+}
+
+/**
+ * Ends one of the player's own connections (audited); the app's name and how many of its connections remain, or null
+ * when the player has no such connection.
+ */
+export async function disconnectApp(
+  db: Db,
+  player: Player,
+  id: number,
+  now = Date.now(),
+): Promise<EndedConnection | null> {
   return db.transaction().execute(async (trx) => {
     const connection = await connectionsQuery(trx)
+      .select('oauth_grants.client_id')
       .where('oauth_grants.id', '=', id)
       .where('oauth_grants.user_uuid', '=', player.uuid)
-      .execute();
-    await endConnections(trx, asConnections(connection), player, 'revoked by the player', now);
-    return connection[0]?.name ?? null;
+      .executeTakeFirst();
+    if (!connection) return null;
+    await endConnections(trx, asConnections([connection]), player, 'revoked by the player', now);
+    const remaining = await trx
+      .selectFrom('oauth_grants')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_uuid', '=', player.uuid)
+      .where('client_id', '=', connection.client_id)
+      .executeTakeFirstOrThrow();
+    return { appName: connection.name, remainingConnections: Number(remaining.count) };
   });
 }
 

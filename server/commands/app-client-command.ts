@@ -2,16 +2,13 @@
 // in with the device flow. Adding one prints the client_id its authors build into the app; removing one ends every
 // connection players made with it. Both are audited as the operator's.
 import { addAppClient, appClientPage, appNameProblem, removeAppClient } from '../auth/app-clients.ts';
-import type { Moderator } from '../audit/record.ts';
+import { OPERATOR_CLI } from '../audit/actors.ts';
 import { loadConfig } from '../config/index.ts';
 import { formatDateTime } from '../../src/lib/dates.ts';
 import { openSiteDatabase } from './site-database.ts';
 
 /** How `cloakroom oauth-client` is called. */
 export const APP_CLIENT_USAGE = 'cloakroom oauth-client add "NAME" | list | remove <client_id>';
-
-/** Who the audit log says added or removed an app from the command line. */
-const OPERATOR: Moderator = { uuid: 'operator-cli', username: 'Operator (command line)' };
 
 /** How many apps `list` reads a page. */
 const LIST_PAGE = 100;
@@ -36,12 +33,12 @@ export async function appClientCommand(args: string[]): Promise<number> {
   const db = await openSiteDatabase(loadConfig());
   try {
     if (action === 'add') {
-      const client = await addAppClient(db, name, OPERATOR);
+      const client = await addAppClient(db, name, OPERATOR_CLI);
       console.log(`Registered ${client.name}. Its client_id: ${client.clientId}`);
       return 0;
     }
     if (action === 'remove') {
-      const removed = await removeAppClient(db, rest[0]!, OPERATOR);
+      const removed = await removeAppClient(db, rest[0]!, OPERATOR_CLI);
       if (!removed) {
         console.error(`No app has the client_id ${rest[0]}.`);
         return 1;

@@ -92,7 +92,7 @@ export const ACCOUNT_SETTINGS = {
     OAUTH_CODE_ENTRIES_PER_MINUTE: {
       schema: z.coerce.number().int().positive().default(10),
       description:
-        'codes one player may look up, approve or deny a minute on `/device`, each call counted apart (then 429), so codes cannot be guessed',
+        'codes one player (a visitor: one address) may look up, approve or deny a minute on `/device`, each call counted apart (then 429), so codes cannot be guessed',
     },
   }),
   ...settingsOf('Bot and game auth server keys', {

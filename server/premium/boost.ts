@@ -6,7 +6,8 @@
 import { randomInt } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
-import { recordAdminAction, type Moderator } from '../audit/record.ts';
+import { DISCORD_BOT } from '../audit/actors.ts';
+import { recordAdminAction } from '../audit/record.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { featureStates, grantFeature, keptFeatures, lockFeatures, revokeFeature } from './features.ts';
@@ -15,8 +16,6 @@ import { featureStates, grantFeature, keptFeatures, lockFeatures, revokeFeature 
 export const LINK_CODE_TTL_MS = 10 * 60 * 1000;
 /** How long a premium role code works. */
 export const ROLE_CODE_TTL_MS = 24 * 60 * 60 * 1000;
-/** The bot, as the audit log names it. */
-export const BOT_ACTOR: Moderator = { uuid: 'discord-bot', username: 'Discord bot' };
 /** Letters and digits that cannot be mistaken for one another. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -160,7 +159,7 @@ async function botAction(
   return db.transaction().execute(async (trx) => {
     const outcome = await act(trx);
     if (!outcome) return null;
-    await recordAdminAction(trx, BOT_ACTOR, { action, target: outcome.player, detail: outcome.detail }, now);
+    await recordAdminAction(trx, DISCORD_BOT, { action, target: outcome.player, detail: outcome.detail }, now);
     return outcome.player;
   });
 }

@@ -1,16 +1,18 @@
 // A player's side of apps (launchers, mods): the /device page's calls, which look up the sign-in a code names and
-// approve or deny it, and the apps connected to the account, each of which the player can disconnect.
+// approve or deny it (and, for a visitor asked to log in first, name the app), and the connections of apps to the
+// account, each of which the player can end.
 import type { FastifyInstance } from 'fastify';
 import { deviceMessages } from '../../src/lib/device-codes.ts';
 import {
+  appRevocationSchema,
   connectedAppsSchema,
+  deviceAppSchema,
   deviceCodeBodySchema,
   deviceCodeQuerySchema,
   deviceDecisionSchema,
   deviceSignInSchema,
   revokeAppBodySchema,
 } from '../../src/lib/schemas/apps.ts';
-import { successSchema } from '../../src/lib/schemas/common.ts';
 import { connectedApps, disconnectApp } from '../auth/app-grants.ts';
 import {
   decideDeviceRequest,
@@ -37,20 +39,22 @@ function signInOrRefuse(found: DeviceRequestView | DeviceRequestRefusal): Device
   throw new HttpError(REFUSALS[found].status, REFUSALS[found].message);
 }
 
-/** Registers GET /api/device, POST /api/device/approve and /deny, GET /api/account/apps and its revoke. */
+/**
+ * Registers GET /api/device, GET /api/device/app, POST /api/device/approve and /deny, GET /api/account/apps and its
+ * revoke.
+ */
 export async function appRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = options;
-  // Every call that takes a code counts against the player's code entries, so codes cannot be guessed.
-  const codeEntries = {
-    auth: 'session' as const,
-    rateLimit: perUserRateLimit(
-      'device-code',
-      options.config.deviceFlow.codeEntriesPerMinute,
-      60_000,
-      deviceMessages.tooManyTries,
-    ),
-  };
+  // Every call that takes a code counts against the player's code entries (a visitor's: their address's), so codes
+  // cannot be guessed.
+  const codeEntryLimit = perUserRateLimit(
+    'device-code',
+    options.config.deviceFlow.codeEntriesPerMinute,
+    60_000,
+    deviceMessages.tooManyTries,
+  );
+  const codeEntries = { auth: 'session' as const, rateLimit: codeEntryLimit };
 
   app.get(
     '/api/device',
@@ -63,6 +67,26 @@ export async function appRoutes(instance: FastifyInstance, options: AppContext) 
       },
     },
     async (request) => signInOrRefuse(await deviceRequestFor(db, request.query.code)),
+  );
+
+  app.get(
+    '/api/device/app',
+    {
+      config: { rateLimit: codeEntryLimit },
+      schema: {
+        summary: 'The name of the app a pending code belongs to, for a visitor the /device page asks to log in first',
+        description:
+          'Open to visitors; counts against the code entries of the address (`OAUTH_CODE_ENTRIES_PER_MINUTE`). A code that is ' +
+          'unknown, expired or already decided answers 404 with a sentence saying which.',
+        querystring: deviceCodeQuerySchema,
+        response: { 200: deviceAppSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const found = await deviceRequestFor(db, request.query.code);
+      if (typeof found === 'string') throw new HttpError(404, REFUSALS[found].message);
+      return { appName: found.appName };
+    },
   );
 
   for (const decision of ['approved', 'denied'] as const) {
@@ -92,7 +116,8 @@ export async function appRoutes(instance: FastifyInstance, options: AppContext) 
     {
       config: { auth: 'session' },
       schema: {
-        summary: "The apps connected to the player's account, newest first",
+        summary:
+          "The connections of apps to the player's account, newest first (an app connected twice is listed twice)",
         response: { 200: connectedAppsSchema, ...errorResponses },
       },
     },
@@ -104,16 +129,20 @@ export async function appRoutes(instance: FastifyInstance, options: AppContext) 
     {
       config: { auth: 'session' },
       schema: {
-        summary: 'Disconnect an app: its tokens stop working at once',
+        summary:
+          "End one connection of an app: its tokens stop working at once, the app's other connections keep working",
+        description:
+          "Answers the app's name and `remainingConnections`, how many other connections of the same app the player still " +
+          'has: 0 means the app can no longer use the account.',
         body: revokeAppBodySchema,
-        response: { 200: successSchema, ...errorResponses },
+        response: { 200: appRevocationSchema, ...errorResponses },
       },
     },
     async (request) => {
       const player = await requireUser(request);
-      if ((await disconnectApp(db, player, request.body.id)) === null)
-        throw new HttpError(404, 'That app is not connected to your account.');
-      return { success: true as const };
+      const ended = await disconnectApp(db, player, request.body.id);
+      if (ended === null) throw new HttpError(404, 'That app is not connected to your account.');
+      return { success: true as const, ...ended };
     },
   );
 }

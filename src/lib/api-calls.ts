@@ -20,6 +20,7 @@ export const API_CALLS = {
   microsoftCallback: { method: 'POST', path: '/api/account/oauth/callback' },
   // Apps (launchers, mods): their sign-in codes on /device, and the apps connected to the account.
   deviceSignIn: { method: 'GET', path: '/api/device' },
+  deviceApp: { method: 'GET', path: '/api/device/app' },
   approveDevice: { method: 'POST', path: '/api/device/approve' },
   denyDevice: { method: 'POST', path: '/api/device/deny' },
   connectedApps: { method: 'GET', path: '/api/account/apps' },

@@ -162,3 +162,8 @@ export function describeApiError(body: unknown, fallback = 'Something went wrong
 export function errorBody(error: unknown): unknown {
   return error instanceof FetchError ? error.data : undefined;
 }
+
+/** The status a failed call was answered with, when it was answered. */
+export function errorStatus(error: unknown): number | undefined {
+  return error instanceof FetchError ? error.status : undefined;
+}

@@ -1,5 +1,5 @@
-// The audit log in words: a label for each action code, the names of the cape flags, and the detail of a cape flags
-// change, written by the server and read back by the audit page.
+// The audit log in words: a label for each action code, what each kind of actor is called, the names of the cape
+// flags, and the detail of a cape flags change, written by the server and read back by the audit page.
 
 /** What each audited action is called on the audit page, by its code. */
 export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
@@ -30,6 +30,17 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   APP_CLIENT_ADD: 'Registered an app',
   APP_CLIENT_REMOVE: 'Removed an app',
 };
+
+/** What each kind of actor the audit log names is called, by its code (server/audit/actors.ts decides the kind). */
+export const AUDIT_ACTOR_KINDS = {
+  moderator: 'Moderator',
+  player: 'Player',
+  app: 'Launcher app',
+  system: 'System',
+} as const;
+
+/** A kind of actor: a moderator, a player on their own account, a launcher app, or the system (services, the CLI). */
+export type AuditActorKind = keyof typeof AUDIT_ACTOR_KINDS;
 
 /** The label of an action code (the code itself for one the table does not know). */
 export function auditActionLabel(code: string): string {

@@ -1,5 +1,5 @@
 // How every page writes a date, the admin pages included: "27 Nov 2026", and "27 Nov 2026, 15:21" where the time
-// matters.
+// matters (with seconds where two moments of one minute must be told apart).
 
 /** The day, the month's short name and the year, in that order. */
 const DAY_MONTH_YEAR: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric' };
@@ -21,11 +21,20 @@ export function formatDate(value: DateValue, timeZone?: string): string {
   return toDate(value)?.toLocaleDateString('en-GB', { ...DAY_MONTH_YEAR, timeZone }) ?? 'Unknown';
 }
 
-/** A date with its time on the 24-hour clock, e.g. "27 Nov 2026, 15:21" ("Unknown" when it does not parse). */
-export function formatDateTime(value: DateValue): string {
+/**
+ * A date with its time on the 24-hour clock, e.g. "27 Nov 2026, 15:21", or with `seconds` "27 Nov 2026, 15:21:07"
+ * (where two moments within a minute must be told apart); "Unknown" when it does not parse.
+ */
+export function formatDateTime(value: DateValue, options: { seconds?: boolean } = {}): string {
   const date = toDate(value);
   if (!date) return 'Unknown';
-  return `${formatDate(date)}, ${date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}`;
+  const time = date.toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(options.seconds ? { second: '2-digit' } : {}),
+    hourCycle: 'h23',
+  });
+  return `${formatDate(date)}, ${time}`;
 }
 
 /** The moment as the `dateTime` attribute of a `<time>` element (ISO 8601), or undefined when it does not parse. */

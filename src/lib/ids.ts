@@ -26,7 +26,7 @@ export const TEXTURE_HASH_PATTERN = '[0-9a-f]{64}';
  * `_`, `-`; 1 to 36).
  */
 export const PLAYER_PATH_ID_PATTERN = '[A-Za-z0-9_-]{1,36}';
-/** A name or an undashed uuid, as the audit log's filters take them (letters, digits, underscores; 1 to 32). */
+/** A name or an undashed uuid, as the audit log's player filter takes them (letters, digits, underscores; 1 to 32). */
 export const NAME_OR_UUID_FILTER_PATTERN = '[A-Za-z0-9_]{1,32}';
 
 /** An app's client_id, as the operator CLI makes them: 22 base64url characters (16 random bytes). */

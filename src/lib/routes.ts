@@ -111,7 +111,8 @@ export const routes: readonly Route[] = [
   route('login-minecraft', '/account/login/minecraft', 'Login using Minecraft', false),
   route('account-delete', '/account/delete', 'Delete Account', true),
   route('account-apps', '/account/apps', 'Connected Apps', true),
-  route('device', '/device', 'Connect an App', true),
+  // Open to visitors: it names the app a code is for and asks them to log in before they approve it.
+  route('device', '/device', 'Connect an App', false),
   route('legal', '/legal', 'Legal', false),
   route('legal-terms', '/legal/terms', 'Terms of Service', false),
   route('legal-privacy', '/legal/privacy', 'Privacy Policy', false),

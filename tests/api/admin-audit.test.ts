@@ -28,7 +28,7 @@ describe.each(backends)('admin audit log on $name', (backend) => {
     const response = await first.jar.get(`/api/admin/audit${query}`);
     expect(response.status).toBe(200);
     return (await response.json()) as {
-      data: Array<{ action: string; admin_name: string; target_name: string }>;
+      data: Array<{ action: string; admin_name: string; actor_kind: string; target_name: string }>;
       links: Array<{ url: string | null }>;
     };
   };
@@ -39,12 +39,12 @@ describe.each(backends)('admin audit log on $name', (backend) => {
     expect((await player.jar.get('/api/admin/audit')).status).toBe(403);
   });
 
-  it('lists every action newest first', async () => {
+  it('lists every action newest first, each by a moderator here', async () => {
     const { data } = await audit('');
-    expect(data.map((row) => [row.action, row.admin_name, row.target_name])).toEqual([
-      ['BAN', second.username, players[0]!.username],
-      ['CACHE', first.username, players[1]!.username],
-      ['CACHE', first.username, players[0]!.username],
+    expect(data.map((row) => [row.action, row.admin_name, row.actor_kind, row.target_name])).toEqual([
+      ['BAN', second.username, 'moderator', players[0]!.username],
+      ['CACHE', first.username, 'moderator', players[1]!.username],
+      ['CACHE', first.username, 'moderator', players[0]!.username],
     ]);
   });
 
@@ -59,8 +59,12 @@ describe.each(backends)('admin audit log on $name', (backend) => {
     );
   });
 
-  it('refuses a filter that is neither a name nor a uuid', async () => {
+  it('refuses a player filter that is neither a name nor a uuid, and a By filter that is empty or too long', async () => {
     expect((await first.jar.get('/api/admin/audit?player=not%20a%20name')).status).toBe(422);
+    expect((await first.jar.get('/api/admin/audit?admin=%20')).status).toBe(422);
+    expect((await first.jar.get(`/api/admin/audit?admin=${'x'.repeat(41)}`)).status).toBe(422);
+    // Whoever acted may have spaces in their name (an app, a service): none of them did anything here.
+    expect((await audit('?admin=Discord%20bot')).data).toEqual([]);
   });
 
   it('says what changed: the flags a moderator set, and the texture removed with its picture (kept after the texture is gone)', async () => {

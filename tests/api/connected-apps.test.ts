@@ -1,8 +1,11 @@
 // API tests of a player's and the operators' side of apps signed in with a code, on both databases: the /device page's
-// calls (wrong, malformed and too many codes), the connected apps list and its revoke, a ban and an account deletion
-// ending every connection, the registered apps in the admin area and the operator CLI, each change in the audit log.
+// calls (wrong, malformed and too many codes) and the app a visitor's code names, the connected apps list (an app
+// connected twice listed twice) and its revoke with the connections left, a ban and an account deletion ending every
+// connection, the registered apps in the admin area and the operator CLI, each change in the audit log with who did it.
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../server/auth/secrets.ts';
+import { deviceMessages, normalizeUserCode } from '../../src/lib/device-codes.ts';
 import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -19,7 +22,7 @@ import { loginNewUser, newBrowser, type LoggedIn } from '../helpers/server.ts';
 /** Codes one player may enter a minute in this suite. */
 const CODE_ENTRIES = 4;
 /** Sign-in codes one address may ask for a minute in this suite. */
-const DEVICE_REQUESTS = 12;
+const DEVICE_REQUESTS = 24;
 
 describe.each(backends)('connected apps on $name', (backend) => {
   const suite = serverAtItsAddress(backend, {
@@ -58,15 +61,37 @@ describe.each(backends)('connected apps on $name', (backend) => {
   async function appsOf(player: LoggedIn) {
     const response = await player.jar.get('/api/account/apps');
     expect(response.status).toBe(200);
-    return ((await response.json()) as { apps: Array<{ id: number; name: string; scopes: string[] }> }).apps;
+    return (
+      (await response.json()) as {
+        apps: Array<{ id: number; clientId: string; name: string; scopes: string[]; connectedAt: number }>;
+      }
+    ).apps;
+  }
+
+  /** A row of the audit log as these tests read it. */
+  type AuditRow = { action: string; admin_name: string; actor_kind: string; detail: string };
+
+  /** The audit rows about a player (and, with `by`, only those done by that name), newest first. */
+  async function auditRowsOf(uuid: string, by?: string) {
+    const response = await admin.jar.get(
+      `/api/admin/audit?player=${uuid}${by === undefined ? '' : `&admin=${encodeURIComponent(by)}`}`,
+    );
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: AuditRow[] }).data;
   }
 
   /** The audit rows about a player, newest first: action, who, and what changed. */
   async function auditOf(uuid: string) {
-    const response = await admin.jar.get(`/api/admin/audit?player=${uuid}`);
-    const rows = ((await response.json()) as { data: Array<{ action: string; admin_name: string; detail: string }> })
-      .data;
-    return rows.map((row) => [row.action, row.admin_name, row.detail]);
+    return (await auditRowsOf(uuid)).map((row) => [row.action, row.admin_name, row.detail]);
+  }
+
+  /** A pending code's row ends its time: it expired a moment ago. */
+  async function expire(userCode: string) {
+    await suite.server.db
+      .updateTable('oauth_device_requests')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('user_code_hash', '=', hashSecret(normalizeUserCode(userCode)))
+      .execute();
   }
 
   it('says what is wrong with a code: malformed (422), unknown (404), and too many tries (429); visitors log in first', async () => {
@@ -93,6 +118,101 @@ describe.each(backends)('connected apps on $name', (backend) => {
       'Too many codes tried. Wait a minute and try again.',
     );
     expect((await (await newBrowser(suite.server)).get('/api/device?code=BCDF-GHJK')).status).toBe(401);
+  });
+
+  it('names the app of a waiting code to a visitor; an unknown, expired or used code is 404 in words; too many tries 429', async () => {
+    const visitor = await newBrowser(suite.server);
+    const player = await loginNewUser(suite.server);
+    const waiting = await client.initiateDeviceAuthorization(config, { scope: 'wardrobe:read' });
+    // Typed as a player might: small letters, no dash.
+    const named = await visitor.get(`/api/device/app?code=${waiting.user_code.replace('-', '').toLowerCase()}`);
+    expect(named.status).toBe(200);
+    expect(await named.json()).toEqual({ appName: 'Pixel Launcher' });
+
+    const refusal = async (code: string) => {
+      const response = await visitor.get(`/api/device/app?code=${code}`);
+      return [response.status, ((await response.json()) as { error: string }).error];
+    };
+    expect(await refusal('BCDF-GHJK')).toEqual([404, deviceMessages.wrongCode]);
+    const expiring = await client.initiateDeviceAuthorization(config, { scope: 'wardrobe:read' });
+    await expire(expiring.user_code);
+    expect(await refusal(expiring.user_code)).toEqual([404, deviceMessages.expired]);
+    expect((await decide(player.jar, waiting.user_code, 'approve')).status).toBe(200);
+    expect(await refusal(waiting.user_code)).toEqual([404, deviceMessages.used]);
+
+    // The visitor's address has had its tries this minute; a logged-in player's tries are their own.
+    expect(await refusal(waiting.user_code)).toEqual([429, deviceMessages.tooManyTries]);
+    const malformed = await player.jar.get('/api/device/app?code=ABC');
+    expect(malformed.status).toBe(422);
+    expect(((await malformed.json()) as { message: string }).message).toBe(deviceMessages.incomplete);
+  });
+
+  it('lists each connection of an app apart; revoking one answers how many connections of that app remain', async () => {
+    const player = await loginNewUser(suite.server);
+    const otherApp = await discover(suite.server, await registerApp(suite.database, 'Other Launcher'));
+    const first = await connect(player, 'wardrobe:read');
+    const second = await connect(player, 'textures:upload');
+    const elsewhere = await connect(player, 'textures:upload', otherApp);
+    const apps = await appsOf(player);
+    expect(apps.map((app) => [app.name, app.scopes])).toEqual([
+      ['Other Launcher', ['textures:upload']],
+      ['Pixel Launcher', ['textures:upload']],
+      ['Pixel Launcher', ['wardrobe:read']],
+    ]);
+    expect(apps[1]!.clientId).toBe(clientId);
+    expect(apps[2]!.clientId).toBe(clientId);
+    expect(apps[0]!.clientId).not.toBe(clientId);
+    expect(apps[1]!.connectedAt).toBeGreaterThanOrEqual(apps[2]!.connectedAt);
+
+    // The first connection of Pixel Launcher ends; its second keeps working (the other app's does not count).
+    const revoked = await player.jar.post('/api/account/apps/revoke', { id: apps[2]!.id });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toEqual({ success: true, appName: 'Pixel Launcher', remainingConnections: 1 });
+    expect(await tokenWorks(first.access_token)).toBe(false);
+    expect(await tokenWorks(second.access_token)).toBe(true);
+
+    const last = await player.jar.post('/api/account/apps/revoke', { id: apps[1]!.id });
+    expect(await last.json()).toEqual({ success: true, appName: 'Pixel Launcher', remainingConnections: 0 });
+    expect(await tokenWorks(second.access_token)).toBe(false);
+    expect(await tokenWorks(elsewhere.access_token)).toBe(true);
+    expect((await appsOf(player)).map((app) => app.name)).toEqual(['Other Launcher']);
+  });
+
+  it('names who ended each connection in the audit log: the player, the app, the sign-in service, a moderator', async () => {
+    const player = await loginNewUser(suite.server);
+    // The first connection is kept until the ban; the second the player revokes.
+    await connect(player);
+    const byPlayer = await connect(player);
+    const [newest] = await appsOf(player);
+    expect((await player.jar.post('/api/account/apps/revoke', { id: newest!.id })).status).toBe(200);
+    expect(await tokenWorks(byPlayer.access_token)).toBe(false);
+    // The app signs a connection out itself.
+    const byApp = await connect(player);
+    await client.tokenRevocation(config, byApp.refresh_token!);
+    // A refresh token sent twice: the sign-in service ends the connection.
+    const copied = await connect(player);
+    await client.refreshTokenGrant(config, copied.refresh_token!);
+    expect(await refusalOf(client.refreshTokenGrant(config, copied.refresh_token!))).toBe('invalid_grant');
+    // The ban ends what is left (the connection the player kept).
+    expect(
+      (await admin.jar.post('/api/admin/user/ban', { uuid: player.uuid, confirm: true, reason: 'other' })).status,
+    ).toBe(200);
+
+    const ends = (await auditRowsOf(player.uuid))
+      .filter((row) => row.action === 'APP_REVOKE')
+      .map((row) => [row.actor_kind, row.admin_name, row.detail]);
+    expect(ends).toEqual([
+      ['moderator', admin.username, 'Pixel Launcher: the player was banned'],
+      ['system', 'Sign-in service', 'Pixel Launcher: a used refresh token came again'],
+      ['app', 'Pixel Launcher', 'Pixel Launcher: signed out by the app'],
+      ['player', player.username, 'Pixel Launcher: revoked by the player'],
+    ]);
+    expect((await auditRowsOf(player.uuid)).find((row) => row.action === 'APP_APPROVE')?.actor_kind).toBe('player');
+    // The By filter takes any of those names, spaces and all, in any case.
+    expect((await auditRowsOf(player.uuid, 'pixel launcher')).map((row) => row.detail)).toEqual([
+      'Pixel Launcher: signed out by the app',
+    ]);
+    expect((await auditRowsOf(player.uuid, 'Sign-in service')).map((row) => row.actor_kind)).toEqual(['system']);
   });
 
   it("lists the player's connected apps with what each may do, and revoking one stops its token at once", async () => {

@@ -111,6 +111,7 @@ const EVERY_CALL = [
   'POST /oauth/token',
   'POST /oauth/revoke',
   'GET /api/device',
+  'GET /api/device/app',
   'POST /api/device/approve',
   'POST /api/device/deny',
   'GET /api/account/apps',
@@ -205,6 +206,21 @@ describe.each([oneBackend])('API description on $name', (backend) => {
     ]);
     expect(paths['/healthz']!.get!.security).toBeUndefined();
     expect(paths['/readyz']!.get!.security).toBeUndefined();
+  });
+
+  it("describes the answers of the player's side of apps: the revoke's remaining connections, the visitor's app lookup", async () => {
+    const document = (await spec()) as Spec & {
+      components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+    };
+    const { paths, components } = document;
+    expect(JSON.stringify(paths['/api/account/apps/revoke']!.post!.responses['200'])).toContain(
+      '#/components/schemas/AppRevocation',
+    );
+    expect(components.schemas.AppRevocation!.required!.sort()).toEqual(['appName', 'remainingConnections', 'success']);
+    expect(Object.keys(components.schemas.ConnectedApp!.properties!)).toContain('clientId');
+    expect(paths['/api/device/app']!.get!.security).toBeUndefined();
+    expect(JSON.stringify(paths['/api/device/app']!.get!.responses['200'])).toContain('#/components/schemas/DeviceApp');
+    expect(Object.keys(components.schemas.AuditRow!.properties!)).toContain('actor_kind');
   });
 
   it('describes the mod profile, uploads as multipart forms and images as PNG files', async () => {

@@ -1,8 +1,9 @@
 // Signing in to a launcher or mod with a code on /device, and the connected apps under the account: a player opens
 // the app's link (or types its code), sees the app and what it asks to do, approves or denies with the keyboard, and
-// the app gets its tokens or is told no; a logged-out player logs in first and comes back; a wrong or expired code is
-// told in words; the connected apps list revokes an app after asking, and an admin removes an app. At 1280 and 390 px,
-// each state checked with axe-core.
+// the app gets its tokens or is told no; a visitor is told which app the code is for and asked to log in, every login
+// page on the way names the app, and they come back to the code; a wrong or expired code is told in words; an app
+// connected twice has a card per connection, and revoking one says whether the app can still use the account; the
+// audit log says who did each thing; an admin removes an app. At 1280 and 390 px, each state checked with axe-core.
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config';
@@ -12,6 +13,7 @@ import { normalizeUserCode } from '../../src/lib/device-codes';
 import { noisePng } from '../../support/textures';
 import { pollTokens, registerApp, startSignIn } from '../helpers/e2e/apps';
 import { axeViolations, describeViolations } from '../helpers/e2e/axe';
+import { todayOnPages } from '../helpers/e2e/dates';
 import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands, xsrf } from '../helpers/e2e/session';
 
 // Each test logs in through the CLI and registers its app with it (a few seconds each).
@@ -52,6 +54,31 @@ async function connectApp(page: Page, clientId: string, scope: string): Promise<
   const tokens = await pollTokens(page.request, clientId, signIn.device_code);
   expect(tokens.status).toBe(200);
   return tokens.body.access_token!;
+}
+
+/** Moves a connection of the logged-in player back in time: made and last used `hours` ago. */
+async function ageConnection(id: number, hours: number): Promise<Date> {
+  const then = Date.now() - hours * 3_600_000;
+  const db = openDatabase(`sqlite:${path.join(E2E_DATA_DIR, 'cloakroom.db')}`);
+  try {
+    await db.updateTable('oauth_grants').set({ created_at: then, last_used_at: then }).where('id', '=', id).execute();
+  } finally {
+    await db.destroy();
+  }
+  return new Date(then);
+}
+
+/** The logged-in player's connections, newest first, as the connected apps page reads them. */
+async function connectionsOf(page: Page): Promise<Array<{ id: number; scopes: string[] }>> {
+  return (
+    (await (await page.request.get('/api/account/apps')).json()) as { apps: Array<{ id: number; scopes: string[] }> }
+  ).apps;
+}
+
+/** A moment as the pages write it to the minute: "27 Nov 2026, 15:21" (the browser runs in the tests' time zone). */
+function onPagesWithTime(moment: Date): string {
+  const time = `${String(moment.getHours()).padStart(2, '0')}:${String(moment.getMinutes()).padStart(2, '0')}`;
+  return `${todayOnPages(moment)}, ${time}`;
 }
 
 /** Whether an access token still uploads a cape for its player. */
@@ -171,38 +198,170 @@ for (const size of WIDTHS) {
       await expectAccessible(page);
     });
 
-    test('the connected apps list shows what each app may do, and revokes one after asking', async ({ page }) => {
-      const app = `Revocable ${size.name}`;
+    test('an app connected twice has a card per connection; revoking one says the app still can, revoking the last that it cannot', async ({
+      page,
+    }) => {
+      const app = `Twice ${size.name}`;
       const clientId = registerApp(app);
       await logInAt(page, 'Owner');
-      const accessToken = await connectApp(page, clientId, 'textures:upload');
+      const olderToken = await connectApp(page, clientId, 'wardrobe:read textures:upload');
+      const newerToken = await connectApp(page, clientId, 'textures:upload');
+      const [newer, older] = await connectionsOf(page);
+      // The first connection was made yesterday, on another computer.
+      const olderMade = onPagesWithTime(await ageConnection(older!.id, 25));
 
       await page.goto('/account/apps');
       await waitForIslands(page);
-      const card = page.getByTestId('connected-app');
-      await expect(card).toHaveCount(1);
-      await expect(card.getByRole('heading')).toHaveText(app);
-      await expect(card.getByRole('listitem')).toHaveText(['Upload capes and ears into your wardrobe']);
-      await page.screenshot({ path: `test-results/connected-apps-${size.name}.png`, fullPage: true });
+      const cards = page.getByTestId('connected-app');
+      await expect(cards).toHaveCount(2);
+      await expect(cards.getByRole('heading')).toHaveText([app, app]);
+      await expect(cards.getByTestId('connection-of')).toHaveText([
+        `One of 2 connections of ${app}`,
+        `One of 2 connections of ${app}`,
+      ]);
+      const newerCard = cards.nth(0);
+      const olderCard = cards.nth(1);
+      await expect(newerCard.getByTestId('connection-dates')).toContainText(
+        new RegExp(`^Connected ${todayOnPages()}, \\d\\d:\\d\\d(:\\d\\d)?Last used ${todayOnPages()}, \\d\\d:\\d\\d$`),
+      );
+      await expect(olderCard.getByTestId('connection-dates')).toHaveText(
+        `Connected ${olderMade}Last used ${olderMade}`,
+      );
+      await expect(newerCard.getByRole('listitem')).toHaveText(['Upload capes and ears into your wardrobe']);
+      await expect(olderCard.getByRole('listitem')).toHaveText([
+        'See your wardrobe: the capes and ears in it and what you wear',
+        'Upload capes and ears into your wardrobe',
+      ]);
+      await page.screenshot({ path: `test-results/connected-apps-two-${size.name}.png`, fullPage: true });
       await expectAccessible(page);
 
-      await card.getByRole('button', { name: 'Revoke' }).click();
-      const dialog = page.getByRole('dialog', { name: `Revoke ${app}?` });
+      // Each Revoke button says which connection it ends.
+      const revokeOlder = page.getByRole('button', { name: `Revoke the connection of ${app} made ${olderMade}` });
+      await revokeOlder.click();
+      const dialog = page.getByRole('dialog', { name: `Revoke this connection of ${app}?` });
       await expect(dialog).toBeVisible();
-      // The safe choice has the focus; Escape keeps the app.
+      await expect(dialog).toContainText(
+        `This connection, made ${olderMade}, is signed out at once. The 1 other connection of ${app} keeps working until you revoke it too.`,
+      );
+      // The safe choice has the focus; Escape keeps the connection.
       await expect(dialog.getByRole('button', { name: 'Keep it' })).toBeFocused();
       await page.screenshot({ path: `test-results/connected-apps-revoke-${size.name}.png` });
       await expectAccessible(page);
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
-      expect(await tokenUploads(page, accessToken)).toBe(200);
+      expect(await tokenUploads(page, olderToken)).toBe(200);
 
-      await card.getByRole('button', { name: 'Revoke' }).click();
-      await dialog.getByRole('button', { name: 'Revoke access' }).click();
+      await revokeOlder.click();
+      await dialog.getByRole('button', { name: 'Revoke this connection' }).click();
+      await expect(page.getByRole('status')).toHaveText(
+        `This connection of ${app} is revoked. 1 other connection of ${app} can still use your account.`,
+      );
+      await expect(cards).toHaveCount(1);
+      await expect(cards.getByTestId('connection-of')).toHaveCount(0);
+      await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+      await page.screenshot({ path: `test-results/connected-apps-one-left-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+      expect(await tokenUploads(page, olderToken)).toBe(401);
+      expect(await tokenUploads(page, newerToken)).toBe(200);
+
+      await cards.getByRole('button', { name: /^Revoke/ }).click();
+      const lastDialog = page.getByRole('dialog', { name: `Revoke this connection of ${app}?` });
+      await expect(lastDialog).toContainText(`and ${app} can no longer act on your account`);
+      await lastDialog.getByRole('button', { name: 'Revoke this connection' }).click();
       await expect(page.getByRole('status')).toHaveText(`${app} can no longer use your account.`);
       await expect(page.getByTestId('no-connected-apps')).toBeVisible();
       await expectAccessible(page);
-      expect(await tokenUploads(page, accessToken)).toBe(401);
+      expect(await tokenUploads(page, newerToken)).toBe(401);
+      expect(newer!.scopes).toEqual(['textures:upload']);
+    });
+
+    test('a visitor types a code on /device: the page names the app and asks to log in, and every login page says so', async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      const app = `Visitor App ${size.name}`;
+      const clientId = registerApp(app);
+      const signIn = await startSignIn(page.request, clientId, 'wardrobe:read');
+
+      await page.goto('/device');
+      await waitForIslands(page);
+      await expect(page).toHaveURL('/device');
+      await expect(page.getByTestId('device-visitor')).toHaveText(
+        'You are not logged in: you log in before you approve an app. Log in now',
+      );
+      await page.getByLabel('Code').fill(signIn.user_code);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Log in to connect ${app}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+      await expect(page.getByTestId('device-code')).toHaveText(signIn.user_code);
+      await page.screenshot({ path: `test-results/device-visitor-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+
+      await page.getByRole('link', { name: 'Log in', exact: true }).click();
+      await page.waitForURL((url) => url.pathname === '/account/login');
+      const back = `/device?user_code=${signIn.user_code}`;
+      expect(new URL(page.url()).searchParams.get('ref')).toBe(back);
+      await waitForIslands(page);
+      const wording = `Log in to connect ${app} to your account. You come back to check its code and approve it.`;
+      await expect(page.getByTestId('connecting-app')).toHaveText(wording);
+      await page.screenshot({ path: `test-results/device-login-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+
+      await page.getByRole('link', { name: 'Login using Minecraft' }).click();
+      await page.waitForURL((url) => url.pathname === '/account/login/minecraft');
+      await waitForIslands(page);
+      await expect(page.getByTestId('connecting-app')).toHaveText(wording);
+      await page.screenshot({ path: `test-results/device-login-minecraft-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+      await page.getByLabel('Code').fill(issueCode(uniqueName('Visitor')));
+      await page.getByRole('button', { name: 'Confirm identity' }).click();
+      await page.waitForURL((url) => url.pathname === '/device');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Connect ${app}?`);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${app} is connected`);
+    });
+
+    test('the audit log names who did each thing in its By column: a player, a launcher app, a moderator', async ({
+      page,
+    }) => {
+      const app = `Audited App ${size.name}`;
+      const clientId = registerApp(app);
+      const moderator = uniqueName('Moder');
+      await logIn(page, moderator, { admin: true });
+      const uuid = await page.evaluate(() => (JSON.parse(localStorage.getItem('user')!) as { uuid: string }).uuid);
+      // The moderator connects an app of their own (as a player), the app signs itself out, and they refresh their own
+      // cached profile (as a moderator).
+      const accessToken = await connectApp(page, clientId, 'wardrobe:read');
+      const signedOut = await page.request.post('/oauth/revoke', { form: { client_id: clientId, token: accessToken } });
+      expect(signedOut.status()).toBe(200);
+      const cache = await page.request.post('/api/admin/user/cache', { headers: await xsrf(page), data: { uuid } });
+      expect(cache.status()).toBe(200);
+      await page.setViewportSize({ width: size.width, height: size.height });
+
+      await page.goto(`/admin/audit?player=${moderator}`);
+      await waitForIslands(page);
+      const rows = page.getByTestId('audit-row');
+      await expect(rows).toHaveCount(3);
+      await expect(rows.getByTestId('audit-actor')).toHaveText([
+        `${moderator} Moderator`,
+        `${app} Launcher app`,
+        `${moderator} Player`,
+      ]);
+      await expect(rows.nth(1)).toContainText("Ended an app's connection");
+      await expect(rows.nth(2)).toContainText('Connected an app to their account');
+      if (size.width >= 1024) await expect(page.getByRole('columnheader', { name: 'By' })).toBeVisible();
+      await expect(page.getByRole('columnheader', { name: 'Moderator' })).toHaveCount(0);
+      await page.screenshot({ path: `test-results/audit-by-${size.name}.png`, fullPage: true });
+      await expectAccessible(page);
+
+      // The By filter takes an app's name, spaces and all.
+      await page.getByLabel('By').fill(app);
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await expect(page).toHaveURL(
+        `/admin/audit?page=1&admin=${encodeURIComponent(app).replaceAll('%20', '+')}&player=${moderator}`,
+      );
+      await expect(rows).toHaveCount(1);
+      await expect(rows.getByTestId('audit-actor')).toHaveText(`${app} Launcher app`);
     });
 
     test('an admin sees the registered apps and removes one after asking: its players are signed out', async ({
@@ -232,7 +391,7 @@ for (const size of WIDTHS) {
   });
 }
 
-test('a logged-out player who opens the app’s link logs in and comes back to it, the code still filled in', async ({
+test('a logged-out player who opens the app’s link is asked to log in to connect it, and comes back to it, the code still filled in', async ({
   page,
 }) => {
   const app = 'Returning Launcher';
@@ -240,11 +399,17 @@ test('a logged-out player who opens the app’s link logs in and comes back to i
   const signIn = await startSignIn(page.request, clientId, 'wardrobe:read');
   const link = localPath(signIn.verification_uri_complete);
   await page.goto(link);
+  await waitForIslands(page);
+  await expect(page).toHaveURL(link);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Log in to connect ${app}`);
+  await expect(page.getByTestId('device-code')).toHaveText(signIn.user_code);
+  await page.getByRole('link', { name: 'Log in', exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/account/login');
   expect(new URL(page.url()).searchParams.get('ref')).toBe(link);
 
   const code = issueCode(uniqueName('Returner'));
   await waitForIslands(page);
+  await expect(page.getByTestId('connecting-app')).toContainText(`Log in to connect ${app}`);
   await page.getByRole('link', { name: 'Login using Minecraft' }).click();
   await page.waitForURL((url) => url.pathname === '/account/login/minecraft');
   await waitForIslands(page);
@@ -253,4 +418,11 @@ test('a logged-out player who opens the app’s link logs in and comes back to i
   await page.waitForURL((url) => url.pathname === '/device');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Connect ${app}?`);
   await expect(page.getByTestId('device-code')).toHaveText(signIn.user_code);
+});
+
+test('a login page that does not come from /device says nothing of an app', async ({ page }) => {
+  await page.goto('/account/login?ref=/wardrobe');
+  await waitForIslands(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login or Register');
+  await expect(page.getByTestId('connecting-app')).toHaveCount(0);
 });

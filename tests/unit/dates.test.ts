@@ -1,4 +1,5 @@
-// The one way pages write dates: "27 Nov 2026", and "27 Nov 2026, 15:21" where the time matters.
+// The one way pages write dates: "27 Nov 2026", and "27 Nov 2026, 15:21" where the time matters (15:21:07 where
+// seconds tell two moments apart).
 import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime, machineDate } from '../../src/lib/dates.ts';
 
@@ -12,6 +13,10 @@ describe('dates', () => {
   it('adds the time on the 24-hour clock where the time matters', () => {
     expect(formatDateTime(new Date(2026, 10, 27, 15, 21, 53))).toBe('27 Nov 2026, 15:21');
     expect(formatDateTime(new Date(2026, 0, 3, 0, 5))).toBe('3 Jan 2026, 00:05');
+  });
+
+  it('adds the seconds where two moments of one minute must be told apart', () => {
+    expect(formatDateTime(new Date(2026, 10, 27, 15, 21, 7), { seconds: true })).toBe('27 Nov 2026, 15:21:07');
   });
 
   it('says Unknown for a date that does not parse', () => {

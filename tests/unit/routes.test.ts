@@ -33,6 +33,9 @@ const STATIC_ROUTES: Array<[path: string, name: string, auth: boolean]> = [
   ['/account/login', 'login', false],
   ['/account/login/minecraft', 'login-minecraft', false],
   ['/account/delete', 'account-delete', true],
+  ['/account/apps', 'account-apps', true],
+  // A visitor is asked to log in on the page itself, told which app the code is for.
+  ['/device', 'device', false],
   ['/legal', 'legal', false],
   ['/legal/terms', 'legal-terms', false],
   ['/legal/privacy', 'legal-privacy', false],

@@ -1,4 +1,5 @@
-// The audit log page's call: the admin actions, newest first, narrowed by moderator or player.
+// The audit log page's call: the audited actions, newest first, each with who did it and what they are, narrowed by
+// who acted or by player.
 import type { FastifyInstance } from 'fastify';
 import { auditQuerySchema, auditRowSchema, paginatedSchema } from '../../../src/lib/schemas/admin.ts';
 import { auditPage } from '../../audit/read.ts';
@@ -16,7 +17,8 @@ export async function adminAuditRoutes(instance: FastifyInstance, options: AppCo
     {
       config: ADMIN_ONLY,
       schema: {
-        summary: 'The audit log of admin actions, newest first; `admin` and `player` (a name or a uuid) narrow it',
+        summary:
+          'The audit log, newest first, each action with who did it and what they are (`actor_kind`); `admin` (who acted) and `player` (a name or a uuid) narrow it',
         querystring: auditQuerySchema,
         response: { 200: paginatedSchema(auditRowSchema), ...errorResponses },
       },

@@ -1,18 +1,62 @@
-// /account/apps: the launchers and mods the player connected with a code, newest first, each with when it was connected
-// and last used, what it may do, and a Revoke button that asks first and signs the app out at once.
-import { useEffect, useState } from 'react';
+// /account/apps: the connections of launchers and mods the player made with a code, newest first. An app signed in to
+// twice (two computers) has a card per connection, each saying when it was made and last used and, where the app has
+// several, which one of them it is. Revoke asks first and ends that connection only, and the line after it says whether
+// the app can still use the account through its other connections.
+import { useEffect, useRef, useState } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { APP_SCOPES } from '../../lib/app-scopes';
-import { formatDate, formatDateTime, machineDate } from '../../lib/dates';
+import { formatDateTime, machineDate } from '../../lib/dates';
+import { countOf } from '../../lib/plural';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
-/** A connected app, as the list call answers it. */
+/** A connection of an app, as the list call answers it. */
 type ConnectedApp = ApiAnswer<'connectedApps'>['apps'][number];
 
-/** One connected app: its name, dates, what it may do, and its Revoke button. */
-function AppCard({ app, busy, onRevoke }: { app: ConnectedApp; busy: boolean; onRevoke: () => void }) {
+/** A connection as its card shows it: how many connections its app has, and when it was made, in words. */
+interface ConnectionView {
+  app: ConnectedApp;
+  /** How many connections the app has, this one included. */
+  ofApp: number;
+  /** When it was made: to the minute, or to the second when another connection of the app was made in that minute. */
+  connected: string;
+}
+
+/** The cards' views of the connections: each with its app's number of connections and when it was made. */
+function connectionViews(apps: ConnectedApp[]): ConnectionView[] {
+  const sameApp = (app: ConnectedApp) => apps.filter((other) => other.clientId === app.clientId);
+  return apps.map((app) => {
+    const siblings = sameApp(app);
+    const minute = formatDateTime(app.connectedAt);
+    const sharedMinute = siblings.some((other) => other.id !== app.id && formatDateTime(other.connectedAt) === minute);
+    return {
+      app,
+      ofApp: siblings.length,
+      connected: sharedMinute ? formatDateTime(app.connectedAt, { seconds: true }) : minute,
+    };
+  });
+}
+
+/** What the revoke dialog says happens to this connection, and to the app's other ones. */
+function revokeWarning({ app, ofApp, connected }: ConnectionView): string {
+  const others = ofApp - 1;
+  if (others > 0) {
+    const keep = others === 1 ? 'keeps working until you revoke it' : 'keep working until you revoke them';
+    return `This connection, made ${connected}, is signed out at once. The ${countOf(others, 'other connection')} of ${app.name} ${keep} too.`;
+  }
+  return `This connection, made ${connected}, is signed out at once, and ${app.name} can no longer act on your account. To use it again, sign in to it with a new code.`;
+}
+
+/** What the page says once a connection is revoked: the app is out, or still in through its other connections. */
+function revokedNotice(appName: string, remainingConnections: number): string {
+  if (remainingConnections === 0) return `${appName} can no longer use your account.`;
+  return `This connection of ${appName} is revoked. ${countOf(remainingConnections, 'other connection')} of ${appName} can still use your account.`;
+}
+
+/** One connection: its app's name, which of the app's connections it is, its dates, what it may do, and Revoke. */
+function ConnectionCard({ view, busy, onRevoke }: { view: ConnectionView; busy: boolean; onRevoke: () => void }) {
+  const { app, ofApp, connected } = view;
   const titleId = `app-${app.id}-name`;
   return (
     <li className="card min-w-0" data-testid="connected-app">
@@ -21,22 +65,28 @@ function AppCard({ app, busy, onRevoke }: { app: ConnectedApp; busy: boolean; on
           <h2 id={titleId} className="text-xl font-bold break-words">
             {app.name}
           </h2>
-          <p className="mt-1 text-sm text-ink-300">
-            Connected <time dateTime={machineDate(app.connectedAt)}>{formatDate(app.connectedAt)}</time> · last used{' '}
-            <time dateTime={machineDate(app.lastUsedAt)}>{formatDateTime(app.lastUsedAt)}</time>
+          {ofApp > 1 && (
+            <p className="mt-1 text-sm font-semibold text-brand-400" data-testid="connection-of">
+              One of {ofApp} connections of {app.name}
+            </p>
+          )}
+          <p className="mt-1 text-sm text-ink-300" data-testid="connection-dates">
+            Connected <time dateTime={machineDate(app.connectedAt)}>{connected}</time>
+            <br />
+            Last used <time dateTime={machineDate(app.lastUsedAt)}>{formatDateTime(app.lastUsedAt)}</time>
           </p>
         </div>
         <ConfirmButton
           label="Revoke"
+          accessibleName={`Revoke the connection of ${app.name} made ${connected}`}
           className="btn-danger px-4"
           disabled={busy}
-          title={`Revoke ${app.name}?`}
+          title={`Revoke this connection of ${app.name}?`}
           cancelLabel="Keep it"
-          confirmLabel="Revoke access"
+          confirmLabel="Revoke this connection"
           onConfirm={onRevoke}
         >
-          {app.name} is signed out at once and can no longer act on your account. To use it again, sign in to it with a
-          new code.
+          {revokeWarning(view)}
         </ConfirmButton>
       </div>
       <p className="mt-4 text-sm font-semibold">It may:</p>
@@ -57,6 +107,7 @@ export default function ConnectedApps() {
   const [busy, setBusy] = useState(false);
   // Moves after every revoke, so the list is read again.
   const [version, setVersion] = useState(0);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     apiCall('connectedApps').then(
@@ -70,9 +121,11 @@ export default function ConnectedApps() {
     setError(null);
     setNotice('');
     try {
-      await apiCall('revokeApp', { body: { id: app.id } });
-      setNotice(`${app.name} can no longer use your account.`);
+      const answer = await apiCall('revokeApp', { body: { id: app.id } });
+      setNotice(revokedNotice(answer.appName, answer.remainingConnections));
       setVersion((count) => count + 1);
+      // The card and its button are gone: keyboard and screen reader users go on from the top of the page.
+      heading.current?.focus();
     } catch (failure) {
       setError(describeApiError(errorBody(failure)));
     }
@@ -81,12 +134,14 @@ export default function ConnectedApps() {
 
   return (
     <section className="mx-auto max-w-3xl" aria-labelledby="apps-title">
-      <h1 id="apps-title" className="text-3xl font-extrabold">
+      <h1 id="apps-title" ref={heading} tabIndex={-1} className="text-3xl font-extrabold focus:outline-none">
         Connected apps
       </h1>
       <p className="mt-3 text-ink-300">
-        Launchers and mods you signed in to with a code. Each acts on your account only as listed below. Revoke one to
-        sign it out at once. To connect an app, enter the code it shows on <a href="/device">the code page</a>.
+        Launchers and mods you signed in to with a code. Each sign-in is a connection of its own, so an app you signed
+        in to on two computers is listed twice. Each acts on your account only as listed below. Revoke a connection to
+        sign it out at once; the app&apos;s other connections keep working. To connect an app, enter the code it shows
+        on <a href="/device">the code page</a>.
       </p>
       <p role="status" className="mt-4 empty:hidden rounded-lg border border-green-500/50 bg-green-500/10 px-4 py-3">
         {notice}
@@ -102,8 +157,8 @@ export default function ConnectedApps() {
       )}
       {apps && apps.length > 0 && (
         <ul className="mt-6 grid gap-4">
-          {apps.map((app) => (
-            <AppCard key={app.id} app={app} busy={busy} onRevoke={() => void revoke(app)} />
+          {connectionViews(apps).map((view) => (
+            <ConnectionCard key={view.app.id} view={view} busy={busy} onRevoke={() => void revoke(view.app)} />
           ))}
         </ul>
       )}

@@ -1,20 +1,24 @@
 // /device: the player enters the code a launcher or mod shows (filled in from ?user_code= when the app's link or QR
 // code brought them), checks the app's name, the code and what it asks to do, and approves or denies; then goes back
-// to the app. A wrong, expired or used code is told in words.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+// to the app. A visitor is told which app the code is for and asked to log in, and comes back with the code filled in.
+// A wrong, expired or used code is told in words.
+import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, errorStatus, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { APP_SCOPES } from '../../lib/app-scopes';
+import { $user } from '../../lib/client/session';
 import { deviceMessages, isUserCode, normalizeUserCode, userCodeInput } from '../../lib/device-codes';
+import { loginUrlFor } from '../../lib/routes';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { useClientValue, useHydrated } from '../shared/useClientValue';
 
 /** A sign-in as the page shows it before the player decides. */
 type SignIn = ApiAnswer<'deviceSignIn'>;
 
-/** Where the player is: typing the code, deciding on the sign-in it names, or done. */
+/** Where the player is: typing the code, asked to log in (a visitor), deciding on the sign-in it names, or done. */
 type Step =
   | { kind: 'enter' }
+  | { kind: 'login'; appName: string; userCode: string }
   | { kind: 'decide'; signIn: SignIn }
   | { kind: 'done'; appName: string; decision: 'approved' | 'denied' };
 
@@ -27,6 +31,47 @@ const DECISIONS = [
 /** The code the address brings (?user_code=), as the field shows it; empty when there is none. */
 function codeFromAddress(): string {
   return userCodeInput(new URLSearchParams(location.search).get('user_code') ?? '');
+}
+
+/** The address of the page with a code filled in, where a login returns to. */
+function pageWithCode(code: string): string {
+  return `/device?user_code=${encodeURIComponent(userCodeInput(code))}`;
+}
+
+/**
+ * Whether a player is logged in (the stored user), following a logout by a refused call; the built page is drawn as
+ * for a player.
+ */
+function useLoggedIn(): boolean {
+  return useSyncExternalStore(
+    (changed) => $user.listen(changed),
+    () => $user.get() !== null,
+    () => true,
+  );
+}
+
+/** Where looking a code up leads: the next step, or what is wrong with the code. */
+type Outcome = { step: Step } | { error: ErrorDisplayValue };
+
+/**
+ * Looks a code up: a player is shown the sign-in it names, to decide on; a visitor (or a player whose session ended)
+ * which app it is for, and is asked to log in.
+ */
+async function stepForCode(code: string): Promise<Outcome> {
+  if ($user.get()) {
+    try {
+      return { step: { kind: 'decide', signIn: await apiCall('deviceSignIn', { query: { code } }) } };
+    } catch (failure) {
+      if (errorStatus(failure) !== 401) return { error: describeApiError(errorBody(failure)) };
+      // The session had ended (the call forgot the stored user): log in first, as a visitor does.
+    }
+  }
+  try {
+    const { appName } = await apiCall('deviceApp', { query: { code } });
+    return { step: { kind: 'login', appName, userCode: userCodeInput(code) } };
+  } catch (failure) {
+    return { error: describeApiError(errorBody(failure)) };
+  }
 }
 
 /** The scopes a sign-in asks for, in words. */
@@ -49,16 +94,19 @@ export default function DeviceSignIn() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
   const ready = useHydrated();
+  const loggedIn = useLoggedIn();
   const heading = useRef<HTMLHeadingElement>(null);
   const shownStep = useRef(step.kind);
 
+  /** Shows where a code led: its next step, or what is wrong with it. */
+  const show = (outcome: Outcome) => {
+    if ('error' in outcome) setError(outcome.error);
+    else setStep(outcome.step);
+  };
+
   // A code from the app's link is looked up at once; the player still checks it against the app before approving.
   useEffect(() => {
-    if (!isUserCode(normalizeUserCode(given))) return;
-    apiCall('deviceSignIn', { query: { code: given } }).then(
-      (signIn) => setStep({ kind: 'decide', signIn }),
-      (failure: unknown) => setError(describeApiError(errorBody(failure))),
-    );
+    if (isUserCode(normalizeUserCode(given))) void stepForCode(given).then(show);
   }, [given]);
 
   // Each new step moves the focus to its heading, so keyboard and screen reader users start reading there.
@@ -77,11 +125,7 @@ export default function DeviceSignIn() {
     }
     setBusy(true);
     setError(null);
-    try {
-      setStep({ kind: 'decide', signIn: await apiCall('deviceSignIn', { query: { code } }) });
-    } catch (failure) {
-      setError(describeApiError(errorBody(failure)));
-    }
+    show(await stepForCode(code));
     setBusy(false);
   };
 
@@ -94,9 +138,15 @@ export default function DeviceSignIn() {
       });
       setStep({ kind: 'done', appName: answer.appName, decision: answer.decision });
     } catch (failure) {
-      // The code expired or was used meanwhile: back to the code, with why.
-      setError(describeApiError(errorBody(failure)));
-      setStep({ kind: 'enter' });
+      if (errorStatus(failure) === 401) {
+        // The session ended meanwhile: the player is asked to log in and comes back to the same code.
+        setStep({ kind: 'enter' });
+        show(await stepForCode(signIn.userCode));
+      } else {
+        // The code expired or was used meanwhile: back to the code, with why.
+        setError(describeApiError(errorBody(failure)));
+        setStep({ kind: 'enter' });
+      }
     }
     setBusy(false);
   };
@@ -126,6 +176,34 @@ export default function DeviceSignIn() {
             Connected Apps
           </a>
           <button type="button" className="btn-secondary" onClick={startOver}>
+            Enter another code
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  if (step.kind === 'login') {
+    return (
+      <section className="card mx-auto max-w-lg" aria-labelledby="device-title" data-testid="device-login">
+        <h1 id="device-title" ref={heading} tabIndex={-1} className={`${title} break-words`}>
+          Log in to connect {step.appName}
+        </h1>
+        <p className="mt-4 text-ink-300">
+          {step.appName} shows this code and asks to connect to your account. Log in first: you come back here to see
+          what it asks to do, and approve or deny it.
+        </p>
+        <p
+          className="mt-3 rounded-lg bg-ink-800 px-4 py-3 text-center font-mono text-3xl tracking-widest text-ink-100"
+          data-testid="device-code"
+        >
+          {step.userCode}
+        </p>
+        <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+          <a href={loginUrlFor(pageWithCode(step.userCode))} className="btn-primary py-3 sm:flex-1">
+            Log in
+          </a>
+          <button type="button" className="btn-secondary py-3 sm:flex-1" onClick={startOver}>
             Enter another code
           </button>
         </div>
@@ -202,6 +280,12 @@ export default function DeviceSignIn() {
         {busy ? 'Checking…' : 'Continue'}
       </button>
       <ErrorDisplay error={error} />
+      {!loggedIn && (
+        <p className="mt-4 text-sm text-ink-300" data-testid="device-visitor">
+          You are not logged in: you log in before you approve an app.{' '}
+          <a href={loginUrlFor(code ? pageWithCode(code) : '/device')}>Log in now</a>
+        </p>
+      )}
     </form>
   );
 }

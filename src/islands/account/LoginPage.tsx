@@ -1,5 +1,5 @@
-// /account/login: the Microsoft and game-code login choices, the gallery warning, the Microsoft callback exchange and
-// the message of a login step that sent the player back.
+// /account/login: the Microsoft and game-code login choices, the gallery warning, the app being connected (from
+// /device), the Microsoft callback exchange and the message of a login step that sent the player back.
 import { useEffect, useState } from 'react';
 import { apiCall, apiUrl } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
@@ -7,6 +7,7 @@ import { loginErrorMessage } from '../../lib/login-errors';
 import { isSafeRef } from '../../lib/routes';
 import { storeLogin } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { ConnectingApp } from './ConnectingApp';
 import { currentRef, dropQueryParams, setQueryParam } from '../shared/query';
 import { useClientValue } from '../shared/useClientValue';
 
@@ -119,6 +120,7 @@ export default function LoginPage({ siteName }: { siteName: string }) {
   return (
     <div className="card mx-auto max-w-md">
       <h1 className="text-3xl font-extrabold">Login or Register</h1>
+      <ConnectingApp returnTo={ref} />
       <p className="mt-2 text-ink-300">Use your game account. There is no separate password.</p>
       {ref?.includes('gallery') && (
         <div

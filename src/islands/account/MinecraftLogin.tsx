@@ -1,9 +1,11 @@
-// /account/login/minecraft: the 6-digit game code login.
+// /account/login/minecraft: the 6-digit game code login, naming the app being connected when the player came from
+// /device.
 import { useState, type FormEvent } from 'react';
 import { apiCall } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
 import { storeLogin } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
+import { ConnectingApp } from './ConnectingApp';
 import { currentRef } from '../shared/query';
 import { useClientValue, useHydrated } from '../shared/useClientValue';
 
@@ -59,6 +61,7 @@ export default function MinecraftLogin({ authServerHost }: { authServerHost: str
   return (
     <form className="card mx-auto max-w-md" onSubmit={submit} noValidate>
       <h1 className="text-3xl font-extrabold">Login using Minecraft</h1>
+      <ConnectingApp returnTo={ref} />
       <ol className="mt-4 list-decimal space-y-2 pl-5 text-ink-300">
         {authServerHost ? (
           <li>

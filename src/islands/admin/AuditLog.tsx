@@ -1,10 +1,11 @@
-// /admin/audit: every admin action, newest first, fifteen a page, narrowed to a moderator and/or a player (name or
+// /admin/audit: every audited action, newest first, fifteen a page, each with who did it and what they are (a
+// moderator, a player on their own account, a launcher app, the system), narrowed to who acted and/or a player (name or
 // uuid); the filters live in the address so a view can be shared.
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
 import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import { auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
+import { AUDIT_ACTOR_KINDS, auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
 import { AdminList, AdminTable, type AdminColumn } from './AdminList';
 import { usernameCharacters } from '../../lib/ids';
 
@@ -31,17 +32,29 @@ function queryOf(view: { page: number; admin: string; player: string }): {
   };
 }
 
-/** The audit log's columns. */
 /** One row of the audit log, as its call answers it. */
 type AuditRow = ApiAnswer<'auditLog'>['data'][number];
 
+/** Who did an action: their name, and what they are. */
+function ActorCell({ row }: { row: AuditRow }) {
+  return (
+    <span className="break-words" data-testid="audit-actor">
+      {row.admin_name}{' '}
+      <span className="inline-block rounded bg-ink-800 px-1.5 py-0.5 text-xs whitespace-nowrap text-ink-100">
+        {AUDIT_ACTOR_KINDS[row.actor_kind]}
+      </span>
+    </span>
+  );
+}
+
+/** The audit log's columns. */
 const COLUMNS: AdminColumn<AuditRow>[] = [
   {
     header: 'When',
     className: 'whitespace-nowrap',
     cell: (row) => <time dateTime={machineDate(row.createdAt)}>{formatDateTime(row.createdAt)}</time>,
   },
-  { header: 'Moderator', cell: (row) => row.admin_name },
+  { header: 'By', cell: (row) => <ActorCell row={row} /> },
   { header: 'Action', className: 'font-semibold', cell: (row) => auditActionLabel(row.action) },
   {
     header: 'Player or texture',
@@ -65,17 +78,30 @@ const COLUMNS: AdminColumn<AuditRow>[] = [
 
 const INPUT = 'rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 focus:border-brand-400 focus:outline-none';
 
-/** A filter field that takes a player's name or uuid: only the characters those may hold. */
-function NameFilter({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+/**
+ * A filter field that takes a name or uuid: a player's (only the characters those may hold), or, with `anyName`, whoever
+ * acted (an app or a service too, whose names have spaces).
+ */
+function NameFilter({
+  label,
+  value,
+  onChange,
+  anyName = false,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  anyName?: boolean;
+}) {
   return (
     <label className="flex flex-1 flex-col gap-1 text-sm">
       {label}
       <input
         className={INPUT}
         value={value}
-        maxLength={32}
+        maxLength={anyName ? 40 : 32}
         placeholder="Name or uuid"
-        onChange={(event) => onChange(usernameCharacters(event.target.value))}
+        onChange={(event) => onChange(anyName ? event.target.value : usernameCharacters(event.target.value))}
       />
     </label>
   );
@@ -115,7 +141,7 @@ export default function AuditLog() {
       title="Audit log"
       above={
         <form className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={filter}>
-          <NameFilter label="Moderator" value={admin} onChange={setAdmin} />
+          <NameFilter label="By" value={admin} onChange={setAdmin} anyName />
           <NameFilter label="Player" value={player} onChange={setPlayer} />
           <button type="submit" className="btn-primary">
             Filter
@@ -124,7 +150,7 @@ export default function AuditLog() {
       }
       error={error}
       loadingLabel="Loading the audit log"
-      empty="No admin actions match."
+      empty="No actions match."
       rows={list?.data}
       pager={
         list && {

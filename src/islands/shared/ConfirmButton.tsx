@@ -6,6 +6,11 @@ import { useId, useRef, type ReactNode } from 'react';
 interface ConfirmButtonProps {
   /** The button's text. */
   label: string;
+  /**
+   * The button's name for screen readers when the text alone does not say which thing it acts on (it starts with the
+   * text, so speech input still finds it).
+   */
+  accessibleName?: string;
   className: string;
   disabled?: boolean;
   /** The dialog's heading: the question. */
@@ -20,6 +25,7 @@ interface ConfirmButtonProps {
 /** A button that opens a confirmation dialog; `onConfirm` runs only when the confirming button is pressed. */
 export function ConfirmButton({
   label,
+  accessibleName,
   className,
   disabled = false,
   title,
@@ -33,7 +39,13 @@ export function ConfirmButton({
   const textId = useId();
   return (
     <>
-      <button type="button" className={className} onClick={() => dialogRef.current?.showModal()} disabled={disabled}>
+      <button
+        type="button"
+        className={className}
+        onClick={() => dialogRef.current?.showModal()}
+        disabled={disabled}
+        aria-label={accessibleName}
+      >
         {label}
       </button>
       <dialog ref={dialogRef} className="modal" aria-labelledby={titleId} aria-describedby={textId}>
@@ -43,7 +55,7 @@ export function ConfirmButton({
         <p id={textId} className="mt-3 text-ink-300">
           {children}
         </p>
-        <form method="dialog" className="mt-6 flex justify-end gap-3">
+        <form method="dialog" className="mt-6 flex flex-wrap justify-end gap-3">
           <button className="btn-secondary" value="cancel" autoFocus>
             {cancelLabel}
           </button>

@@ -1,6 +1,7 @@
 // The admin schemas: the info page, bans, the edit user record and actions, reports, audit, whitelist, registration
 // codes and AI logs.
 import { z } from 'zod';
+import { AUDIT_ACTOR_KINDS, type AuditActorKind } from '../audit-labels';
 import { pageSchema } from './common';
 import { nameOrUuidFilterField, playerUuidSchema, usernameField } from './ids';
 
@@ -155,8 +156,15 @@ export const auditRowSchema = z
   .object({
     id: z.number().int(),
     createdAt: z.number().int(),
-    admin_uuid: z.string(),
-    admin_name: z.string(),
+    admin_uuid: z.string().meta({
+      description:
+        "Who did it: a player's uuid, `app:<client_id>` for a launcher app, or a service's id (`sign-in-service`, `discord-bot`, `operator-cli`)",
+    }),
+    admin_name: z.string().meta({ description: 'Their name at the time' }),
+    actor_kind: z.enum(Object.keys(AUDIT_ACTOR_KINDS) as [AuditActorKind, ...AuditActorKind[]]).meta({
+      description:
+        'What they are: `moderator`, `player` (on their own account: connecting or disconnecting an app), `app` (a launcher app signing itself out) or `system` (a service of the site, the command line)',
+    }),
     action: z.string(),
     target_uuid: z.string().nullable(),
     target_name: z.string().nullable(),
@@ -225,10 +233,23 @@ export const adminProfileFlagsBodySchema = z.object({
   upsideDown: z.boolean().optional(),
 });
 
-/** GET /api/admin/audit's query: the page, and optionally a moderator and a player (each a name or a uuid). */
+/**
+ * The audit log's "By" filter: a uuid, or the name of whoever did the actions as the log shows it (a moderator, a
+ * player, an app or a service, so spaces too; at most 40 characters, an app name's limit).
+ */
+const actorFilterField = z
+  .string()
+  .trim()
+  .min(1, { message: 'Say whose actions to show: a name or a uuid.' })
+  .max(40, { message: 'A name has at most 40 characters.' })
+  .refine((text) => [...text].every((char) => char >= ' ' && char !== '\u007f'), {
+    message: 'A name cannot hold control characters.',
+  });
+
+/** GET /api/admin/audit's query: the page, and optionally who acted (a name or a uuid) and a player (the same). */
 export const auditQuerySchema = z.object({
   page: pageSchema,
-  admin: nameOrUuidFilterField('A moderator is a name or a uuid.').optional(),
+  admin: actorFilterField.optional(),
   player: nameOrUuidFilterField('A player is a name or a uuid.').optional(),
 });
 

@@ -39,7 +39,9 @@ import {
   whitelistPageSchema,
 } from './admin';
 import {
+  appRevocationSchema,
   connectedAppsSchema,
+  deviceAppSchema,
   deviceCodeBodySchema,
   deviceCodeQuerySchema,
   deviceDecisionSchema,
@@ -106,10 +108,11 @@ export const API_CALL_SCHEMAS = {
   microsoftLogin: { query: oauthRedirectQuerySchema },
   microsoftCallback: { body: oauthCallbackBodySchema, answer: oauthCallbackResultSchema },
   deviceSignIn: { query: deviceCodeQuerySchema, answer: deviceSignInSchema },
+  deviceApp: { query: deviceCodeQuerySchema, answer: deviceAppSchema },
   approveDevice: { body: deviceCodeBodySchema, answer: deviceDecisionSchema },
   denyDevice: { body: deviceCodeBodySchema, answer: deviceDecisionSchema },
   connectedApps: { answer: connectedAppsSchema },
-  revokeApp: { body: revokeAppBodySchema, answer: successSchema },
+  revokeApp: { body: revokeAppBodySchema, answer: appRevocationSchema },
   playerLookup: { answer: playerLookupSchema },
   reportPlayer: { body: userReportBodySchema, answer: successSchema },
   adminInfo: { answer: adminInfoSchema },

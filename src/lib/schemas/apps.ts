@@ -34,21 +34,42 @@ export const deviceDecisionSchema = z
   .object({ success: z.literal(true), appName: z.string(), decision: z.enum(['approved', 'denied']) })
   .meta({ id: 'DeviceDecision' });
 
-/** An app connected to the player's account. */
+/** GET /api/device/app: the name of the app a pending code belongs to, for a visitor asked to log in first. */
+export const deviceAppSchema = z
+  .object({ appName: z.string().meta({ description: 'The name of the app that shows the code' }) })
+  .meta({ id: 'DeviceApp' });
+
+/** A connection of an app to the player's account (one app may have several: a launcher on two computers). */
 export const connectedAppSchema = z
   .object({
     id: z.number().int().meta({ description: 'The connection, as POST /api/account/apps/revoke takes it' }),
+    clientId: z.string().meta({ description: 'The app: connections with the same clientId are of one app' }),
     name: z.string(),
     scopes: scopesSchema.meta({ description: 'What the player approved' }),
-    connectedAt: z.number().int(),
-    lastUsedAt: z.number().int().meta({ description: 'When the app last used its tokens (to the minute)' }),
+    connectedAt: z.number().int().meta({ description: 'When the player approved this connection (ms since 1970)' }),
+    lastUsedAt: z
+      .number()
+      .int()
+      .meta({ description: 'When the app last used the tokens of this connection (to the minute; ms since 1970)' }),
   })
   .meta({ id: 'ConnectedApp' });
 
-/** GET /api/account/apps: the apps connected to the account, newest first. */
+/** GET /api/account/apps: the connections of apps to the account, newest first. */
 export const connectedAppsSchema = z.object({ apps: z.array(connectedAppSchema) }).meta({ id: 'ConnectedApps' });
 
 /** POST /api/account/apps/revoke: the connection to end. */
 export const revokeAppBodySchema = z.object({
   id: z.number({ message: 'Choose the app to disconnect.' }).int().positive(),
 });
+
+/** What POST /api/account/apps/revoke answers: the app whose connection ended, and how many of its connections remain. */
+export const appRevocationSchema = z
+  .object({
+    success: z.literal(true),
+    appName: z.string(),
+    remainingConnections: z.number().int().nonnegative().meta({
+      description:
+        'How many other connections of the same app the player still has (0: the app can no longer use the account)',
+    }),
+  })
+  .meta({ id: 'AppRevocation' });
