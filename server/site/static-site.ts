@@ -130,10 +130,15 @@ function isFresh(request: IncomingMessage, representation: Representation): bool
   return Number.isFinite(time) && representation.modifiedSeconds <= Math.floor(time / 1000);
 }
 
-/** A redirect's status and header list, built once. */
+/**
+ * A redirect, built once: its status, its path's rule headers as a list, and where it sends (the request's query kept
+ * when `keepsQuery`).
+ */
 interface ReadyRedirect {
   status: number;
-  headers: string[];
+  ruleHeaders: string[];
+  location: string;
+  keepsQuery: boolean;
 }
 
 /** One representation's answer, built once: its status, its header lists (whole, and for a 304) and what it sends. */
@@ -145,19 +150,17 @@ interface ReadyAnswer {
   notModified: string[] | null;
 }
 
-/** The answers of one file by the coding they are sent in ('' for the plain bytes), and the codings it has. */
+/**
+ * The answers of one file by the coding they are sent in ('' for the plain bytes), and the codings it has (joined by
+ * commas, as the key of the coding a request chooses).
+ */
 interface ReadyAnswers {
-  codings: PrecompressedEncoding[];
+  codings: string;
   byCoding: Map<PrecompressedEncoding | '', ReadyAnswer>;
 }
 
-/** What one request URL comes to: a redirect, or a file's ready answers; with its label. */
-interface UrlAnswer {
-  label: string;
-  redirect?: ReadyRedirect;
-  file?: SiteFile;
-  ready?: ReadyAnswers;
-}
+/** What one request path comes to, with its label: a redirect, or a file's ready answers. */
+type PathAnswer = { label: string } & ({ redirect: ReadyRedirect } | { ready: ReadyAnswers });
 
 /** Headers as the flat name, value list `writeHead` takes at least cost. */
 function headerList(headers: OutgoingHttpHeaders): string[] {
@@ -191,7 +194,7 @@ function readyAnswers(file: SiteFile, ruleHeaders: OutgoingHttpHeaders, status: 
     headers['content-length'] = representation.size;
     byCoding.set(coding, { status, representation, headers: headerList(headers), notModified });
   }
-  return { codings: [...file.copies.keys()], byCoding };
+  return { codings: [...file.copies.keys()].join(','), byCoding };
 }
 
 /** Remembers the coding chosen for each Accept-Encoding header seen, by the codings on offer. */
@@ -203,10 +206,7 @@ const chosenCodings = remembered((key: string): PrecompressedEncoding | null => 
 /** Sends a file's answer in the coding the request takes best (or its 304), as the request's method asks. */
 function send(request: IncomingMessage, response: ServerResponse, ready: ReadyAnswers): void {
   const accepted = request.headers['accept-encoding'];
-  const coding =
-    accepted === undefined || ready.codings.length === 0
-      ? null
-      : chosenCodings(`${ready.codings.join(',')}\n${accepted}`);
+  const coding = accepted === undefined || ready.codings === '' ? null : chosenCodings(`${ready.codings}\n${accepted}`);
   const answer = ready.byCoding.get(coding ?? '')!;
   if (answer.notModified && isFresh(request, answer.representation)) {
     response.writeHead(304, answer.notModified);
@@ -228,12 +228,10 @@ export function openStaticSite(siteDir: string): StaticSite {
   const exists = fs.existsSync(siteDir);
   const readRules = (name: string) =>
     exists && fs.existsSync(path.join(siteDir, name)) ? fs.readFileSync(path.join(siteDir, name), 'utf8') : '';
-  const parsed: HostRuleSet = hostRuleSet(
+  const rules: HostRuleSet = hostRuleSet(
     parseRedirects(readRules(REDIRECTS_FILE)),
     parseHeaders(readRules(HEADERS_FILE)),
   );
-  // Every request of a path looks its rules up once: the answers are the same each time (callers copy the headers).
-  const rules: HostRuleSet = { redirect: remembered(parsed.redirect), headers: remembered(parsed.headers) };
   const { files, pages } = exists ? indexSite(siteDir) : { files: new Map(), pages: new Map() };
   // The 404 page answers what the site does not have; it is not a page of its own (nginx keeps it internal).
   const notFoundPage = pages.get('/404');
@@ -260,12 +258,18 @@ export function openStaticSite(siteDir: string): StaticSite {
   };
 
   /**
-   * What a request URL comes to, worked out once per URL (the answer's header lists are built on first use and kept):
-   * null to hand it on.
+   * A file's ready answers under a path's rule headers, shared by every path with the same file and headers (every
+   * `/gallery/{hash}` answers one shell).
    */
-  const routeUrl = remembered((url: string): UrlAnswer | null => {
-    const queryAt = url.indexOf('?');
-    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+  const answersByFile = new Map<SiteFile, Map<string, ReadyAnswers>>();
+  const answersFor = (file: SiteFile, ruleHeaders: OutgoingHttpHeaders): ReadyAnswers => {
+    const byHeaders = answersByFile.get(file) ?? answersByFile.set(file, new Map()).get(file)!;
+    const key = headerList(ruleHeaders).join('\n');
+    return byHeaders.get(key) ?? byHeaders.set(key, readyAnswers(file, ruleHeaders, 200)).get(key)!;
+  };
+
+  /** What a request path (before its query) comes to, worked out once per path: null to hand it on. */
+  const routePath = remembered((rawPath: string): PathAnswer | null => {
     let sitePath: string;
     try {
       sitePath = decodeURIComponent(rawPath);
@@ -277,18 +281,16 @@ export function openStaticSite(siteDir: string): StaticSite {
     const found = resolve(canonical);
     if (!found) return null;
     if (canonical !== sitePath) {
-      const query = queryAt === -1 ? '' : url.slice(queryAt);
-      const location = rawPath.replace(/\/+$/, '') + query;
-      return {
-        label: found.label,
-        redirect: { status: 301, headers: headerList({ ...rules.headers(canonical), location }) },
-      };
+      const ruleHeaders = headerList(rules.headers(canonical));
+      const location = rawPath.replace(/\/+$/, '');
+      return { label: found.label, redirect: { status: 301, ruleHeaders, location, keepsQuery: true } };
     }
     if ('redirect' in found) {
-      const headers = headerList({ ...rules.headers(sitePath), location: found.location });
-      return { label: found.label, redirect: { status: found.redirect, headers } };
+      const ruleHeaders = headerList(rules.headers(sitePath));
+      const redirect = { status: found.redirect, ruleHeaders, location: found.location, keepsQuery: false };
+      return { label: found.label, redirect };
     }
-    return { label: found.label, file: found.file, ready: readyAnswers(found.file, rules.headers(sitePath), 200) };
+    return { label: found.label, ready: answersFor(found.file, rules.headers(sitePath)) };
   });
 
   const notFoundAnswers = notFoundPage
@@ -299,12 +301,16 @@ export function openStaticSite(siteDir: string): StaticSite {
     built: notFoundPage !== undefined,
     answer(request, response) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-      const found = routeUrl(request.url ?? '/');
+      const url = request.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const found = routePath(queryAt === -1 ? url : url.slice(0, queryAt));
       if (!found) return null;
-      if (found.redirect) {
-        response.writeHead(found.redirect.status, found.redirect.headers);
+      if ('redirect' in found) {
+        const { status, ruleHeaders, location, keepsQuery } = found.redirect;
+        const query = keepsQuery && queryAt !== -1 ? url.slice(queryAt) : '';
+        response.writeHead(status, [...ruleHeaders, 'location', location + query]);
         response.end();
-      } else send(request, response, found.ready!);
+      } else send(request, response, found.ready);
       return found.label;
     },
     notFound(request, response) {
