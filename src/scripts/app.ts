@@ -1,7 +1,7 @@
 // Runs on every page: refreshes the stored user, shows the previous page's flash message, and starts the menu, overlays
 // and ad slots.
 import { apiCall } from '../lib/client/api';
-import { showFlash, takeFlash } from '../lib/flash';
+import { showFlash, takeFlash } from '../lib/client/flash';
 import { $user, storeUser } from '../lib/client/session';
 import { startAdSlots } from './ads';
 import { startContributors } from './contributors';

@@ -1,5 +1,5 @@
 // The app-level overlays: maintenance screen, API-offline modal, the daily server advert, copy-on-click.
-import { getCookie, setCookie } from '../lib/cookies';
+import { getCookie, setCookie } from '../lib/client/cookies';
 import { $apiOffline, $maintenance } from '../lib/client/session';
 
 /** How long the maintenance screen waits before reloading. */

@@ -2,7 +2,7 @@
 // login stub.
 import { describe, expect, it } from 'vitest';
 import { upsertUser } from '../../server/db/users.ts';
-import { XSRF_COOKIE_PATH } from '../../src/lib/api-client.ts';
+import { XSRF_COOKIE_PATH } from '../../src/lib/client/api.ts';
 import { backends } from '../../support/backends.ts';
 import { CookieJar, findSetCookie } from '../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite } from '../helpers/server.ts';

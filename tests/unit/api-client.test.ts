@@ -1,17 +1,11 @@
-// Unit tests for the API client (src/lib/api-client.ts) against a real local HTTP server: XSRF header, app-wide status
+// Unit tests for the API client (src/lib/client/api.ts) against a real local HTTP server: XSRF header, app-wide status
 // handling, error display.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_ADMIN_MESSAGE } from '../../src/lib/admin-access.ts';
-import {
-  createApiClient,
-  describeApiError,
-  ensureXsrfToken,
-  errorBody,
-  handleAppStatus,
-  XSRF_COOKIE_PATH,
-} from '../../src/lib/api-client.ts';
+import { createApiClient, ensureXsrfToken, handleAppStatus, XSRF_COOKIE_PATH } from '../../src/lib/client/api.ts';
+import { describeApiError, errorBody } from '../../src/lib/client/api-errors.ts';
 import { bannedLogoutMessage, UNAUTHENTICATED_MESSAGE } from '../../src/lib/login-errors.ts';
 
 interface Seen {

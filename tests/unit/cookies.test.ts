@@ -1,6 +1,6 @@
-// Unit tests for the browser cookie helper (src/lib/cookies.ts): duration units, defaults, forbidden names and reading.
+// Unit tests for the browser cookie helper (src/lib/client/cookies.ts): duration units, defaults, forbidden names and reading.
 import { describe, expect, it } from 'vitest';
-import { durationToSeconds, isAllowedCookieName, readCookie, serializeCookie } from '../../src/lib/cookies.ts';
+import { durationToSeconds, isAllowedCookieName, readCookie, serializeCookie } from '../../src/lib/client/cookies.ts';
 
 const DAY = 86400;
 const NOW = new Date('2024-03-01T12:00:00Z');

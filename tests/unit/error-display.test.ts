@@ -3,7 +3,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { describeApiError, type ErrorDisplay as ErrorDisplayValue } from '../../src/lib/api-client';
+import { describeApiError, type ErrorDisplay as ErrorDisplayValue } from '../../src/lib/client/api-errors';
 import { COMPRESS_URL, textureMessages } from '../../src/lib/texture-rules';
 import { ErrorDisplay } from '../../src/islands/shared/ErrorDisplay';
 import { textureMessageDisplay } from '../../src/islands/shared/texture-files';

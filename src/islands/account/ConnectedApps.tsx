@@ -4,7 +4,7 @@
 // the app can still use the account through its other connections.
 import { useEffect, useRef, useState } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { APP_SCOPES } from '../../lib/app-scopes';
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { countOf } from '../../lib/plural';

@@ -1,8 +1,8 @@
 // /account/delete: the warning, the confirmation box and the Delete button.
 import { useState } from 'react';
 import { apiCall } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
-import { leaveFlash } from '../../lib/flash';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
+import { leaveFlash } from '../../lib/client/flash';
 import { forgetUser } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 

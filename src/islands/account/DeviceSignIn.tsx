@@ -4,7 +4,12 @@
 // A wrong, expired or used code is told in words.
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, errorStatus, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import {
+  describeApiError,
+  errorBody,
+  errorStatus,
+  type ErrorDisplay as ErrorDisplayValue,
+} from '../../lib/client/api-errors';
 import { APP_SCOPES } from '../../lib/app-scopes';
 import { $user } from '../../lib/client/session';
 import { deviceMessages, isUserCode, normalizeUserCode, userCodeInput } from '../../lib/device-codes';

@@ -2,7 +2,7 @@
 // /device), the Microsoft callback exchange and the message of a login step that sent the player back.
 import { useEffect, useState } from 'react';
 import { apiCall, apiUrl } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { loginErrorMessage } from '../../lib/login-errors';
 import { isSafeRef } from '../../lib/routes';
 import { storeLogin } from '../../lib/client/session';

@@ -2,7 +2,7 @@
 // /device.
 import { useState, type FormEvent } from 'react';
 import { apiCall } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { storeLogin } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ConnectingApp } from './ConnectingApp';

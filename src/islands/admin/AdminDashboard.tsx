@@ -1,7 +1,7 @@
 // /admin: the dashboard's totals (GET /api/admin/info).
 import { useEffect, useState } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 
 const TOTALS: Array<[keyof ApiAnswer<'adminInfo'>, string]> = [

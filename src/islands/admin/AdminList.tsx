@@ -2,7 +2,7 @@
 // list loads, a line when it is empty, the rows and the pager; and the table some lists show their rows in, which
 // stacks each row into label-and-value lines where the screen is too narrow for its columns.
 import type { ReactNode } from 'react';
-import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import type { PageLink } from '../../lib/schemas/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { Pager } from './Pager';

@@ -4,7 +4,7 @@
 import { formatDateTime, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { AUDIT_ACTOR_KINDS, auditActionLabel, readableAuditDetail } from '../../lib/audit-labels';
 import { AdminList, AdminTable, type AdminColumn } from './AdminList';
 import { usernameCharacters } from '../../lib/ids';

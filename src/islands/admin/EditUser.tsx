@@ -5,7 +5,7 @@
 import { formatDate, machineDate } from '../../lib/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { CAPE_FLAG_LABELS, type CapeFlag } from '../../lib/audit-labels';
 import { countOf } from '../../lib/plural';
 import { ConfirmButton } from '../shared/ConfirmButton';

@@ -2,7 +2,7 @@
 // reach the game auth server. The username keeps only letters, digits and underscores (at most 16).
 import { useState, type FormEvent } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { USERNAME_MAX, usernameCharacters } from '../../lib/ids';
 

@@ -2,7 +2,7 @@
 // REMOVE and BAN need a reason and start from the reporter's, and changing the answer resets the chosen reason.
 import { useState } from 'react';
 import { apiCall } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { ReasonSelect } from './ReasonSelect';
 
 /** An answer to a report. */

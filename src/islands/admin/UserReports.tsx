@@ -2,7 +2,7 @@
 // report panel (Ignore, Remove, Ban); the list reloads after every answer.
 import { useEffect, useState } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { AdminList } from './AdminList';
 import { useBanReasons } from './ReasonSelect';
 import { ReportList } from './ReportList';

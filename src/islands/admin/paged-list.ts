@@ -1,7 +1,7 @@
 // The state of a paginated admin list: the page in the address (`?page=`), the answer, its error, a reload, and the
 // row whose action waits for its confirm step.
 import { useEffect, useRef, useState } from 'react';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 
 /** The page number of a pager link or a query string (`/api/admin/bans/user?page=3`, `?page=3`); 1 when none. */
 export function pageOf(url: string): number {

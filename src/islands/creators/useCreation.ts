@@ -2,7 +2,7 @@
 // a newer change cancels the older request; a failure marks the cape invalid with the message the creator shows, except
 // that an outside service's failure always shows the server's message naming that service.
 import { useEffect, useRef, useState } from 'react';
-import { describeApiError, type ErrorDisplay } from '../../lib/api-client';
+import { describeApiError, type ErrorDisplay } from '../../lib/client/api-errors';
 import { OUTSIDE_SERVICE_FAILED_STATUS } from '../../lib/outside-service';
 import { CreationFailed, type Creation } from './creator-api';
 

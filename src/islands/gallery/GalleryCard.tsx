@@ -1,7 +1,7 @@
 // One gallery card: the preview, title and author links, Wear this, like and download counts, and the report and delete
 // steps.
 import { memo, useState, type ReactNode, type Ref } from 'react';
-import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { deleteItem, itemHref, previewUrl, reportItem, userGalleryHref, type GalleryItem } from './gallery-api';
 import { FlagIcon, TrashIcon } from './icons';

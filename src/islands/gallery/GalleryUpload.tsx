@@ -2,7 +2,7 @@
 // texture) | failed (back to waiting after 3 s).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { describeApiError } from '../../lib/api-client';
+import { describeApiError } from '../../lib/client/api-errors';
 import {
   checkGalleryDimensions,
   checkGalleryFields,

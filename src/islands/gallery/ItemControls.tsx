@@ -2,7 +2,7 @@
 // moderator's Delete of someone else's item with its reason and how many players lose it) and the marked-safe notice.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { FetchError } from 'ofetch';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import { BAN_REASONS } from '../../lib/ban-reasons';
 import { downloadUrl, fetchWearerCount, kindLabel, wearingLabel, wearLabel, type GalleryItem } from './gallery-api';
 import { CapeIcon, CheckIcon, DownloadIcon, HeartIcon, ShieldIcon } from './icons';

@@ -1,7 +1,7 @@
 // Submitting a gallery title-and-tags form (edit, share a made cape): the title and tags check first, then the call,
 // with a busy flag and the error display.
 import { useState } from 'react';
-import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/client/api-errors';
 import { checkGalleryFields } from '../../lib/gallery-rules';
 
 /**

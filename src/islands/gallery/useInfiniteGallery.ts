@@ -1,7 +1,7 @@
 // Infinite scroll over a paged gallery call: pages load as a sentinel near the bottom comes into view, until the total
 // is reached.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/client/api-errors';
 import type { GalleryItem, GalleryPage } from './gallery-api';
 
 /**

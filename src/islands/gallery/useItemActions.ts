@@ -2,7 +2,7 @@
 // report_whitelisted, edit; optimistic likes; shown downloads; wearing it.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/client/api-errors';
 import { galleryMessages } from '../../lib/gallery-rules';
 import { $user } from '../../lib/client/session';
 import { likeItem, wearItem, wornMessage, type GalleryItem } from './gallery-api';

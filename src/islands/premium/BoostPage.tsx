@@ -5,7 +5,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import type { PremiumItem } from '../../lib/premium';
 import { $user } from '../../lib/client/session';
 import { ErrorDisplay } from '../shared/ErrorDisplay';

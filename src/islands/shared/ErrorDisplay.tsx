@@ -1,6 +1,6 @@
 // The shared error display: one message after "Error:" (and its link), or the first message of each field; always text,
 // never HTML.
-import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 
 /** Shows an API error in a red box; renders nothing without an error. */
 export function ErrorDisplay({ error }: { error: ErrorDisplayValue | null }) {

@@ -1,6 +1,6 @@
 // Browser-side work on picked texture files for the upload pages and the gallery upload: the size, type and dimension
 // checks, decoding GIF frames, messages with compress links.
-import type { ErrorDisplay } from '../../lib/api-client';
+import type { ErrorDisplay } from '../../lib/client/api-errors';
 import { galleryMessages } from '../../lib/gallery-rules';
 import {
   checkCapeFrames,

@@ -1,7 +1,7 @@
 // The upload state machine, one for the cape and ears pages and the gallery upload: waiting → confirming → uploading →
 // uploaded | failed → waiting.
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
-import type { ErrorDisplay } from '../../lib/api-client';
+import type { ErrorDisplay } from '../../lib/client/api-errors';
 import { uploadFile, type UploadCallName, type UploadResponse } from '../../lib/client/upload';
 import { checkTextureFile, textureMessageDisplay, type HeldTexture, type TextureChecks } from './texture-files';
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { apiCall } from '../../lib/client/api';
-import { describeApiError, errorBody } from '../../lib/api-client';
+import { describeApiError, errorBody } from '../../lib/client/api-errors';
 import { $user } from '../../lib/client/session';
 import type { UploadRefusal, UploadResponse } from '../../lib/client/upload';
 import { textureMessageDisplay } from '../shared/texture-files';

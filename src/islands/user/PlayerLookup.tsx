@@ -2,7 +2,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { apiCall } from '../../lib/client/api';
-import { describeApiError, errorBody } from '../../lib/api-client';
+import { describeApiError, errorBody } from '../../lib/client/api-errors';
 import { $user } from '../../lib/client/session';
 import type { PlayerLookup as PlayerLookupResult } from '../../lib/schemas/types';
 import { PlayerCard } from './PlayerCard';

@@ -1,7 +1,7 @@
 // /user/{uuid}/report: who is reported, the terms checkbox and the Report button; then the thank-you state.
 import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-errors';
 import type { PlayerLookup } from '../../lib/schemas/types';
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { ReportGroundsFields, useReportGrounds } from '../shared/ReportGroundsFields';

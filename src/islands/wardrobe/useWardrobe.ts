@@ -2,7 +2,7 @@
 // remove calls (one at a time), each answering the wardrobe as it is after it, and where keyboard focus goes after each.
 import { useCallback, useEffect, useState } from 'react';
 import { apiCall, type ApiAnswer } from '../../lib/client/api';
-import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/api-client';
+import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/client/api-errors';
 
 /** The wardrobe as the API answers it. */
 export type Wardrobe = ApiAnswer<'wardrobe'>;

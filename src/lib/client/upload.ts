@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { API_OPTIONS, API_URL, type ApiAnswer } from './api';
 import { API_CALLS } from '../api-calls';
-import { ensureXsrfToken, handleAppStatus } from '../api-client';
+import { ensureXsrfToken, handleAppStatus } from './api';
 import type { uploadRefusalSchema } from '../schemas/uploads';
 
 /** The calls that send a file: the cape and ears uploads, the gallery upload and the creators that take a picture. */
