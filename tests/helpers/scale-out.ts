@@ -149,11 +149,15 @@ export async function timeUntilCape(
 export async function modAnswers(
   uuid: string,
   username: string,
-): Promise<{ profile: string; cape: number; elytra: number; csl: string }> {
-  const [profile, cape, elytra, csl] = await Promise.all(
-    [`/profile/${uuid}`, `/capes/${username}.png`, `/elytras/${username}.png`, `/csl/${username}.json`].map((path) =>
-      fetch(`${cluster.nginx.url}${path}`),
-    ),
+): Promise<{ profile: string; cape: number; elytra: number; csl: string; cslMinecraftCapes: string }> {
+  const [profile, cape, elytra, csl, cslMinecraftCapes] = await Promise.all(
+    [
+      `/profile/${uuid}`,
+      `/capes/${username}.png`,
+      `/elytras/${username}.png`,
+      `/csl/${username}.json`,
+      `/csl-minecraftcapes/${uuid}`,
+    ].map((path) => fetch(`${cluster.nginx.url}${path}`)),
   );
   await Promise.all([cape!.arrayBuffer(), elytra!.arrayBuffer()]);
   return {
@@ -161,7 +165,15 @@ export async function modAnswers(
     cape: cape!.status,
     elytra: elytra!.status,
     csl: `${csl!.status} ${await csl!.text()}`,
+    cslMinecraftCapes: `${cslMinecraftCapes!.status} ${await minecraftCapesHash(cslMinecraftCapes!)}`,
   };
+}
+
+/** The sha256 of the cape a MinecraftCapes-style JSON answer holds in base64, or '' when it holds none. */
+async function minecraftCapesHash(response: Response): Promise<string> {
+  if (response.status !== 200) return '';
+  const cape = ((await response.json()) as { textures?: { cape?: unknown } }).textures?.cape;
+  return typeof cape === 'string' ? sha256Hex(Buffer.from(cape, 'base64')) : '';
 }
 
 /** Polls every layout through nginx every 20 ms until `seen` holds; resolves with the time since `since` it took. */
