@@ -86,7 +86,15 @@ test('the site on a static host works end to end with the API on another host of
   await page.goto('/upload-cape');
   const input = page.getByTestId('texture-file');
   await expect(input).toBeEnabled();
-  await input.setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: await noisePng(64, 32) });
+  const cape = await noisePng(64, 32);
+  await input.setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: cape });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByTestId('upload-success')).toBeVisible();
+
+  // The API's XSRF cookie expires while the page is open: the page's token is refused once, and the upload is sent
+  // again with the fresh one the API hands out.
+  await context.clearCookies({ name: 'XSRF-TOKEN' });
+  await input.setInputFiles({ name: 'cape.png', mimeType: 'image/png', buffer: cape });
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByTestId('upload-success')).toBeVisible();
 

@@ -1,9 +1,9 @@
 // File uploads with progress (XMLHttpRequest, since fetch reports no upload progress), with the API client's cookies,
-// XSRF header and app-wide status handling (401, 503, 408).
+// XSRF header (sent once more with a fresh token when the API refuses it, as the client does) and app-wide status
+// handling (401, 503, 408).
 import type { z } from 'zod';
-import { API_OPTIONS, API_URL, type ApiAnswer } from './api';
 import { API_CALLS } from '../api-calls';
-import { ensureXsrfToken, handleAppStatus } from './api';
+import { API_OPTIONS, API_URL, ensureXsrfToken, handleAppStatus, XSRF_REFUSED_STATUS, type ApiAnswer } from './api';
 import type { uploadRefusalSchema } from '../schemas/uploads';
 
 /** The calls that send a file: the cape and ears uploads, the gallery upload and the creators that take a picture. */
@@ -50,21 +50,34 @@ function parseBody(text: string): unknown {
 
 /**
  * POSTs one file as multipart/form-data with an upload call, reporting upload progress; resolves for every HTTP answer
- * and with status 0 when none came.
+ * and with status 0 when none came. An upload refused for its XSRF token (the API's cookie expired or changed since the
+ * page read it) is sent once more with a fresh token.
  */
 export async function uploadFile<Name extends UploadCallName>(
   call: Name,
   file: Blob,
   options: UploadOptions = {},
 ): Promise<UploadResponse<Name>> {
-  const token = await ensureXsrfToken(API_OPTIONS);
-  if (options.signal?.aborted) throw new DOMException('The upload was aborted', 'AbortError');
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   form.append(options.field ?? 'file', file, file instanceof File ? file.name : 'texture');
   for (const [name, extra] of Object.entries(options.extraFiles ?? {}))
     form.append(name, extra, extra instanceof File ? extra.name : name);
 
+  const answer = await sendForm(call, form, options);
+  if (answer.status !== XSRF_REFUSED_STATUS) return answer;
+  API_OPTIONS.keepXsrfToken?.(undefined);
+  return sendForm(call, form, options);
+}
+
+/** Sends an upload's form once with the current XSRF token (asking the API for one first when there is none). */
+async function sendForm<Name extends UploadCallName>(
+  call: Name,
+  form: FormData,
+  options: UploadOptions,
+): Promise<UploadResponse<Name>> {
+  const token = await ensureXsrfToken(API_OPTIONS);
+  if (options.signal?.aborted) throw new DOMException('The upload was aborted', 'AbortError');
   return new Promise<UploadResponse<Name>>((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open(API_CALLS[call].method, `${API_URL}${API_CALLS[call].path}`);
