@@ -40,19 +40,11 @@ export const IMPORT_LAYERS = [
   { name: 'texture core', units: [['server/textures/']] },
   {
     name: 'platform',
-    units: [
-      [
-        'server/db/',
-        'server/storage/',
-        'server/redis/',
-        'server/http/',
-        'server/config/',
-        'server/events/',
-        'server/audit/',
-        'server/images/',
-      ],
-    ],
+    units: [['server/db/', 'server/storage/', 'server/redis/', 'server/http/', 'server/events/', 'server/audit/']],
   },
+  // The image job queue sits below the rest of the platform, so it never imports server/http/; it reads only config/.
+  { name: 'image job queue', units: [['server/image-jobs/']] },
+  { name: 'configuration', units: [['server/config/']] },
   { name: 'shared (browser and server)', units: [['src/lib/']] },
 ];
 

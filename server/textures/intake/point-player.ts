@@ -3,7 +3,7 @@
 // on comes into their wardrobe. A moderator's removal and a deleted account empty slots through
 // server/textures/library/assign.ts directly.
 import type { Refused } from '../../../src/lib/refusals.ts';
-import type { JobOutcome } from '../../images/worker-pool.ts';
+import type { JobOutcome } from '../../image-jobs/worker-pool.ts';
 import {
   assignPlayerTextures,
   capeGifPicture,
