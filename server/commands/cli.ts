@@ -9,7 +9,7 @@ import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
 import { isUsername } from '../../src/lib/ids.ts';
 import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from '../accounts/registration.ts';
 import { recordChange } from '../events/change-log.ts';
-import { OutsideServiceError } from '../http/outside-fetch.ts';
+import { OutsideServiceError } from '../../src/lib/outside-service.ts';
 import { createBlobStore } from '../storage/index.ts';
 import { createTextureLibrary } from '../operations/create-library.ts';
 import { describeSweep, sweepLeftovers } from '../operations/sweep.ts';
