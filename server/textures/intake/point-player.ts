@@ -10,9 +10,9 @@ import {
   clearPlayerTextures,
   type CapeGif,
   type PlayerAssignmentContext,
-  type PlayerSlot,
   type SlotTextures,
 } from '../library/assign.ts';
+import type { PlayerSlot } from '../library/player-columns.ts';
 import type { WardrobeOrigin } from '../library/wardrobe-items.ts';
 
 /** Accepted textures to put on a player, and where they come from (null when they are in the wardrobe already). */
