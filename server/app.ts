@@ -18,7 +18,7 @@ import { galleryRoutes } from './routes/gallery.ts';
 import { galleryWearRoutes } from './routes/gallery-wear.ts';
 import { wardrobeRoutes } from './routes/wardrobe.ts';
 import { generalRoutes } from './routes/general.ts';
-import { internalRoutes } from './routes/internal.ts';
+import { gameAuthServerRoutes } from './routes/game-auth-server.ts';
 import { modRoutes } from './routes/mod.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { METRICS_PATH, operationsRoutes } from './routes/operations.ts';
@@ -39,7 +39,7 @@ import type { TextureLibrary } from './textures/library/texture-library.ts';
 const SITE_ROUTE_GROUPS = [
   generalRoutes,
   accountRoutes,
-  internalRoutes,
+  gameAuthServerRoutes,
   userRoutes,
   adminRoutes,
   uploadRoutes,

@@ -9,7 +9,7 @@ import type { TextureIntake } from '../textures/intake/intake.ts';
 import type { AnswerSync } from '../mod/answer-sync.ts';
 import type { FastPath } from '../mod/fast-path.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import type { ShowingPlayers } from '../mod/showing.ts';
+import type { ShowingPlayers } from '../mod/showing-players.ts';
 import type { RedisLink } from '../redis/link.ts';
 import type { WindowCounter } from '../redis/window-counter.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';

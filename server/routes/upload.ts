@@ -13,7 +13,7 @@ import {
 } from '../../src/lib/texture-rules.ts';
 import { nameFromFileName } from '../../src/lib/wardrobe-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
-import { sendRefusal } from '../http/refusal-answer.ts';
+import { sendRefusal } from '../http/refusal-reply.ts';
 import { textureUrl } from '../http/texture-url.ts';
 import { textureChangeRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';

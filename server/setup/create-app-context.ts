@@ -11,7 +11,7 @@ import { AnswerDirectory } from '../mod/answer-directory.ts';
 import { AnswerSync } from '../mod/answer-sync.ts';
 import { modFastPath } from '../mod/fast-path.ts';
 import { ProfileCache } from '../mod/profiles.ts';
-import { ShowingPlayers } from '../mod/showing.ts';
+import { ShowingPlayers } from '../mod/showing-players.ts';
 import { connectRedis } from '../redis/link.ts';
 import { sharedWindowCounter } from '../redis/window-counter.ts';
 import { TextureCache } from '../textures/library/cache.ts';

@@ -12,7 +12,7 @@ import { Blocklist } from '../library/blocklist.ts';
 import type { WardrobeOrigin } from '../library/wardrobe-items.ts';
 import { readUpload, type EncodedTexture } from '../pipeline/process.ts';
 import { pointItem, type AddItem } from './point-item.ts';
-import { pointPlayer, type PointingContext } from './point-player.ts';
+import { pointPlayer, type PointingContext } from './set-player-textures.ts';
 
 /** What an upload is for, as the metrics count it. */
 export type UploadKind = PlayerSlot | 'gallery';
