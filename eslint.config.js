@@ -15,7 +15,7 @@ const importsRunOneWay = {
     type: 'problem',
     docs: {
       description:
-        'Imports run one way: entry → routes → operations → features → texture core → platform → shared (scripts/import-layers.mjs)',
+        'Imports run one way: entry → routes → operations → features → texture core → platform → image job queue → configuration → shared (scripts/import-layers.mjs)',
     },
     schema: [],
   },

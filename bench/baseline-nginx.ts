@@ -39,7 +39,7 @@ ${http}
   return file;
 }
 
-/** The security headers every mod API answer carries (server/mod/answers.ts), as nginx lines. */
+/** The security headers every mod API answer carries (server/mod/answer-http.ts), as nginx lines. */
 const MOD_HEADER_LINES = `      add_header access-control-allow-origin '*';
       add_header x-content-type-options nosniff;
       add_header x-frame-options DENY;

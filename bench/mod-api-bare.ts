@@ -16,7 +16,7 @@ import {
   PROFILE_CACHE_CONTROL,
   PROFILE_CONTENT_TYPE,
   TEXTURE_CACHE_CONTROL,
-} from '../server/mod/answers.ts';
+} from '../server/mod/answer-http.ts';
 
 const port = Number(process.env.PORT);
 const profileJson = fs.readFileSync(process.env.PROFILE_FILE!, 'utf8');

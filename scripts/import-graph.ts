@@ -97,7 +97,7 @@ function cyclesOf(graph: Map<string, string[]>): string[][] {
 /**
  * The two folders an import joins: below the deepest folder both modules share, the folder each module lies in (a
  * module directly in the shared folder stands for the shared folder itself). `server/textures/library/a.ts` importing
- * `server/images/b.ts` joins `server/textures` to `server/images`; `server/config.ts` importing `server/config/c.ts`
+ * `server/image-jobs/b.ts` joins `server/textures` to `server/image-jobs`; `server/config.ts` importing `server/config/c.ts`
  * joins `server` to `server/config`.
  */
 function foldersJoined({ from, to }: ImportEdge): [string, string] {

@@ -18,13 +18,15 @@ const FEATURES = [
 /**
  * The features that build on other features (and so come before them): the admin tools on accounts, the gallery, the
  * mod API's profiles, premium features and the apps players connected (a ban ends their connections); deleting or
- * registering an account on sessions and app connections, the gallery and Mojang; the creators on the gallery. Any
- * other import between two features is refused.
+ * registering an account on sessions and app connections, the gallery and Mojang; the creators on the gallery; premium
+ * on the outside fetch (server/integrations/outside-fetch.ts) for its calls to PayPal and Stripe. Any other import
+ * between two features is refused.
  */
 export const FEATURE_USES = {
   'server/admin/': ['server/accounts/', 'server/gallery/', 'server/mod/', 'server/premium/', 'server/auth/'],
   'server/accounts/': ['server/auth/', 'server/gallery/', 'server/integrations/'],
   'server/creators/': ['server/gallery/'],
+  'server/premium/': ['server/integrations/'],
 };
 
 /**
@@ -40,19 +42,11 @@ export const IMPORT_LAYERS = [
   { name: 'texture core', units: [['server/textures/']] },
   {
     name: 'platform',
-    units: [
-      [
-        'server/db/',
-        'server/storage/',
-        'server/redis/',
-        'server/http/',
-        'server/config/',
-        'server/events/',
-        'server/audit/',
-        'server/images/',
-      ],
-    ],
+    units: [['server/db/', 'server/storage/', 'server/redis/', 'server/http/', 'server/events/', 'server/audit/']],
   },
+  // The image job queue sits below the rest of the platform, so it never imports server/http/; it reads only config/.
+  { name: 'image job queue', units: [['server/image-jobs/']] },
+  { name: 'configuration', units: [['server/config/']] },
   { name: 'shared (browser and server)', units: [['src/lib/']] },
 ];
 

@@ -5,7 +5,7 @@ import type { Db } from './db/database.ts';
 import { handleError } from './http/errors.ts';
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from './http/openapi.ts';
 import { useZodSchemas } from './http/route-schemas.ts';
-import { createAppContext, type AppContext } from './operations/app-context.ts';
+import type { AppContext } from './operations/app-context.ts';
 import type { LogOutput } from './operations/log-output.ts';
 import type { Metrics } from './operations/metrics.ts';
 import { accountRoutes } from './routes/account.ts';
@@ -18,7 +18,7 @@ import { galleryRoutes } from './routes/gallery.ts';
 import { galleryWearRoutes } from './routes/gallery-wear.ts';
 import { wardrobeRoutes } from './routes/wardrobe.ts';
 import { generalRoutes } from './routes/general.ts';
-import { internalRoutes } from './routes/internal.ts';
+import { gameAuthServerRoutes } from './routes/game-auth-server.ts';
 import { modRoutes } from './routes/mod.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { METRICS_PATH, operationsRoutes } from './routes/operations.ts';
@@ -27,6 +27,7 @@ import { premiumRoutes } from './routes/premium.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { userRoutes } from './routes/users.ts';
 import { followChanges } from './setup/change-events.ts';
+import { createAppContext } from './setup/create-app-context.ts';
 import { closeIdleConnectionsOnClose } from './setup/idle-connections.ts';
 import { serveMetrics } from './setup/request-metrics.ts';
 import { appRoutePaths, pageFastPath } from './setup/page-fast-path.ts';
@@ -38,7 +39,7 @@ import type { TextureLibrary } from './textures/library/texture-library.ts';
 const SITE_ROUTE_GROUPS = [
   generalRoutes,
   accountRoutes,
-  internalRoutes,
+  gameAuthServerRoutes,
   userRoutes,
   adminRoutes,
   uploadRoutes,

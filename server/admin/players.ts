@@ -4,8 +4,8 @@
 import { deleteAccount } from '../accounts/deletion.ts';
 import type { Db } from '../db/database.ts';
 import type { ProfileCache } from '../mod/profiles.ts';
-import { slotTextures, type AssignmentContext, type PlayerSlot } from '../textures/library/assign.ts';
-import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/player-columns.ts';
+import { slotTextures, type AssignmentContext } from '../textures/library/assign.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes, type PlayerSlot } from '../textures/library/player-columns.ts';
 import { capeFlagsDetail } from '../../src/lib/audit-labels.ts';
 import { recordAdminAction, type Moderator } from '../audit/record.ts';
 import { evidenceDataUrl } from './evidence.ts';

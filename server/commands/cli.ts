@@ -1,19 +1,19 @@
 // The operator CLI: `cloakroom code <username> [--admin]` prints a one-time login code; `cloakroom sweep` removes
 // upload leftovers; `cloakroom backup DIR` and `cloakroom restore DIR [--force]` back a SQLite site up while it runs
 // and put it back; `cloakroom answers rebuild` builds the mod API's answer directory
-// (server/commands/answers-command.ts); `cloakroom oauth-client add|list|remove` manages the apps that sign players in
-// with the device flow (server/commands/app-client-command.ts).
+// (server/commands/answer-directory-command.ts); `cloakroom oauth-client add|list|remove` manages the apps that sign
+// players in with the device flow (server/commands/app-client-command.ts).
 import { backupSite, restoreSite, sqliteFile } from '../operations/backup.ts';
 import { loadConfig } from '../config/index.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
 import { isUsername } from '../../src/lib/ids.ts';
 import { issueRegistrationCode, MOJANG_UNREACHABLE_HINT } from '../accounts/registration.ts';
 import { recordChange } from '../events/change-log.ts';
-import { OutsideServiceError } from '../http/outside-fetch.ts';
+import { OutsideServiceError } from '../../src/lib/outside-service.ts';
 import { createBlobStore } from '../storage/index.ts';
 import { createTextureLibrary } from '../operations/create-library.ts';
 import { describeSweep, sweepLeftovers } from '../operations/sweep.ts';
-import { ANSWERS_USAGE, answersCommand } from './answers-command.ts';
+import { ANSWERS_USAGE, answersCommand } from './answer-directory-command.ts';
 import { APP_CLIENT_USAGE, appClientCommand } from './app-client-command.ts';
 import { openSiteDatabase } from './site-database.ts';
 

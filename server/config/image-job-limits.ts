@@ -1,4 +1,4 @@
-// How the image job queue (server/images/job-queue.ts) shares image work, and the limits' defaults the configuration
+// How the image job queue (server/image-jobs/job-queue.ts) shares image work, and the limits' defaults the configuration
 // reads.
 import os from 'node:os';
 import { CAPE_MAX_HEIGHT, CAPE_MAX_WIDTH } from '../../src/lib/texture-rules.ts';

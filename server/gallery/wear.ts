@@ -7,7 +7,7 @@ import type { Refused } from '../../src/lib/refusals.ts';
 import type { Db } from '../db/database.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { TextureIntake } from '../textures/intake/intake.ts';
-import type { PlayerSlot } from '../textures/library/assign.ts';
+import type { PlayerSlot } from '../textures/library/player-columns.ts';
 import { lockPictures } from '../textures/library/picture-locks.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { listedItem } from './visibility.ts';

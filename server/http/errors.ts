@@ -2,8 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { RefusedError, type Refusal, type RefusalReason } from '../../src/lib/refusals.ts';
-import { OUTSIDE_SERVICE_FAILED_STATUS } from '../../src/lib/outside-service.ts';
-import { OutsideServiceError } from './outside-fetch.ts';
+import { OUTSIDE_SERVICE_FAILED_STATUS, OutsideServiceError } from '../../src/lib/outside-service.ts';
 
 /** What a visitor is told when an outside service failed and the route has no message of its own for it. */
 export const OUTSIDE_SERVICE_MESSAGE = 'A service this site relies on could not be reached. Try again in a minute.';

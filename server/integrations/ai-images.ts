@@ -1,13 +1,8 @@
 // The AI cape creator's image providers: an OpenAI-compatible images API, or the built-in pattern generator when none
 // is set up.
 import sharp from 'sharp';
-import {
-  fetchOutside,
-  OUTSIDE_JSON_MAX_BYTES,
-  OutsideServiceError,
-  type OutsideAnswer,
-  type OutsideRequest,
-} from '../http/outside-fetch.ts';
+import { OutsideServiceError } from '../../src/lib/outside-service.ts';
+import { fetchOutside, OUTSIDE_JSON_MAX_BYTES, type OutsideAnswer, type OutsideRequest } from './outside-fetch.ts';
 import { drawPromptPattern } from '../textures/generators/prompt-pattern.ts';
 import type { RawImage } from '../textures/pipeline/raw-image.ts';
 

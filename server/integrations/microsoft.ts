@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
 import { isUsername, normalizeUuid } from '../../src/lib/ids.ts';
 import type { MicrosoftLoginConfig } from '../config/index.ts';
-import { cappedFetch, fetchOutside, OUTSIDE_JSON_MAX_BYTES, OutsideServiceError } from '../http/outside-fetch.ts';
+import { OutsideServiceError } from '../../src/lib/outside-service.ts';
+import { cappedFetch, fetchOutside, OUTSIDE_JSON_MAX_BYTES } from './outside-fetch.ts';
 
 /** The permissions asked for: signing in to Xbox Live, and a refresh token (Microsoft's usual pair for game logins). */
 export const MICROSOFT_SCOPE = 'XboxLive.signin offline_access';

@@ -1,6 +1,6 @@
 // The Mojang profile API client: resolves a username to its uuid.
 import { normalizeUuid } from '../../src/lib/ids.ts';
-import { fetchOutside, OUTSIDE_IMAGE_MAX_BYTES, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
+import { fetchOutside, OUTSIDE_IMAGE_MAX_BYTES, OUTSIDE_JSON_MAX_BYTES } from './outside-fetch.ts';
 
 /** A game profile as the Mojang API names it. */
 export interface MojangProfile {

@@ -1,6 +1,6 @@
 // The OptiFine-style cape server client: `GET {base}/capes/{name}.png` answers a player's cape, or 404 when they have
 // none.
-import { fetchOutside, OUTSIDE_IMAGE_MAX_BYTES } from '../http/outside-fetch.ts';
+import { fetchOutside, OUTSIDE_IMAGE_MAX_BYTES } from './outside-fetch.ts';
 
 /** A player's OptiFine cape PNG, or null when they have none; OutsideServiceError when the cape server fails. */
 export async function fetchOptifineCape(baseUrl: string, username: string, timeoutMs = 5000): Promise<Buffer | null> {

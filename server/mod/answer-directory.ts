@@ -20,7 +20,7 @@ import path from 'node:path';
 import type { PictureLayout } from '../../src/lib/mod-setup.ts';
 import { isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
 import { answersModifiedAt, type PlayerAnswers } from './player-answers.ts';
-import { CSL_PROFILE_ROUTE, CSL_TEXTURE_ROUTE, PROFILE_ROUTE, TEXTURE_ROUTE } from './answers.ts';
+import { CSL_PROFILE_ROUTE, CSL_TEXTURE_ROUTE, PROFILE_ROUTE, TEXTURE_ROUTE } from './answer-http.ts';
 import { PICTURE_ROUTES } from './layouts.ts';
 
 /** A player's pictures as the layouts serve them (null: no cape). */

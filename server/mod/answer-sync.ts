@@ -10,10 +10,10 @@ import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
 import type { AnswerDirectory } from './answer-directory.ts';
-import { rebuildAnswerDirectory, readPlayerPictures } from './answer-rebuild.ts';
+import { rebuildAnswerDirectory, readPlayerPictures } from './answer-directory-rebuild.ts';
 import { buildPlayerAnswers, forEachShowingPlayer, loadPlayerRow, showsSomething } from './player-answers.ts';
 import type { ProfileCache } from './profiles.ts';
-import type { ShowingPlayers } from './showing.ts';
+import type { ShowingPlayers } from './showing-players.ts';
 
 /**
  * How long a number missing from the log is waited for (a change whose transaction had not committed yet) before it is

@@ -1,7 +1,8 @@
 // The mod API's hot path: a cached profile, texture or picture, and a player known to have nothing to show (404), are
 // answered by the HTTP server itself, before Fastify sees the request. Everything else (a player not cached yet,
 // another method, a query string, an encoded path) goes on to the routes of server/routes/mod.ts, which give the same
-// answers from the same builders (server/mod/answers.ts); a test holds the two to the same status, headers and bytes.
+// answers from the same builders (server/mod/answer-http.ts); a test holds the two to the same status, headers and
+// bytes.
 // Each answer is recorded in the request metrics under its route's series, resolved once: two clock reads and a few
 // additions per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,7 +19,7 @@ import {
   TEXTURE_ROUTE,
   textureAnswer,
   type ModAnswer,
-} from './answers.ts';
+} from './answer-http.ts';
 import {
   cachedPicture,
   parsePicturePath,
@@ -29,7 +30,7 @@ import {
 } from './layouts.ts';
 import { cslAnswer, profileAnswer, showsSomething } from './player-answers.ts';
 import type { ProfileCache } from './profiles.ts';
-import type { ShowingPlayers } from './showing.ts';
+import type { ShowingPlayers } from './showing-players.ts';
 import { CUSTOM_SKIN_API_ROOT } from '../../src/lib/mod-setup.ts';
 
 /** Answers a request if it can; returns false to hand it on. */

@@ -12,7 +12,7 @@ import { PICTURE_PATHS, picturePath, type PictureLayout } from '../../src/lib/mo
 import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import { answersModifiedAt, type PlayerAnswers } from './player-answers.ts';
-import { playerAnswer, PROFILE_CONTENT_TYPE, type ModAnswer } from './answers.ts';
+import { playerAnswer, PROFILE_CONTENT_TYPE, type ModAnswer } from './answer-http.ts';
 
 export type { PictureLayout };
 

@@ -4,9 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { ModProfile } from '../../src/lib/schemas/types.ts';
-import { showsCapeStrip } from '../textures/library/assign.ts';
-import { PLAYER_TEXTURE_SELECTION, playerTextureHashes } from '../textures/library/player-columns.ts';
-import { playerAnswer, PROFILE_CONTENT_TYPE, type ModAnswer } from './answers.ts';
+import { PLAYER_TEXTURE_SELECTION, playerTextureHashes, showsCapeStrip } from '../textures/library/player-columns.ts';
+import { playerAnswer, PROFILE_CONTENT_TYPE, type ModAnswer } from './answer-http.ts';
 
 /** A player's answers (kept small: a million of them may be held). */
 export interface PlayerAnswers {

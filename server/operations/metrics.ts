@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import type { MicrosoftLoginFailure } from '../../src/lib/login-errors.ts';
-import type { ImageJobCounts } from '../images/job-queue.ts';
+import type { ImageJobCounts } from '../image-jobs/job-queue.ts';
 import type { Refusal } from '../../src/lib/refusals.ts';
 import type { UploadCounter, UploadKind } from '../textures/intake/intake.ts';
 import { RequestDurations, type Sample } from '../http/request-durations.ts';

@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PREMIUM_FEATURES, isPremiumItem, type PremiumItem } from '../../src/lib/premium.ts';
 import type { PremiumConfig } from '../config/index.ts';
 import type { Db } from '../db/database.ts';
-import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../http/outside-fetch.ts';
+import { fetchOutside, OUTSIDE_JSON_MAX_BYTES } from '../integrations/outside-fetch.ts';
 import type { InvalidationBus } from '../events/invalidation.ts';
 import {
   cents,

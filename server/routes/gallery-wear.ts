@@ -5,7 +5,7 @@ import { galleryHashBodySchema, galleryWearResultSchema } from '../../src/lib/sc
 import { requireUser } from '../auth/plugin.ts';
 import { wearGalleryItem } from '../gallery/wear.ts';
 import { HttpError } from '../http/errors.ts';
-import { sendRefusal } from '../http/refusal-answer.ts';
+import { sendRefusal } from '../http/refusal-reply.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { textureUrl } from '../http/texture-url.ts';
 import { textureChangeRateLimit } from '../http/user-rate-limit.ts';

@@ -39,7 +39,7 @@ import { findGalleryItem, listGallery } from '../gallery/queries.ts';
 import { checkTitleAndTags, tagsRefusal, titleAndTagsRefusal } from '../gallery/title-and-tags.ts';
 import { seesHiddenItems } from '../gallery/visibility.ts';
 import { HttpError } from '../http/errors.ts';
-import { sendRefusal } from '../http/refusal-answer.ts';
+import { sendRefusal } from '../http/refusal-reply.ts';
 import { perUserRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../http/route-schemas.ts';

@@ -17,7 +17,7 @@ import {
   TEXTURE_ROUTE,
   textureAnswer,
   type ModAnswer,
-} from '../mod/answers.ts';
+} from '../mod/answer-http.ts';
 import { PICTURE_ROUTES, pictureAnswer, pictureSource, readPicture, type PictureLayout } from '../mod/layouts.ts';
 import { isBlobKey } from '../storage/blob-store.ts';
 import type { CachedProfile } from '../mod/profiles.ts';

@@ -13,12 +13,12 @@ import {
 } from '../../src/lib/texture-rules.ts';
 import { nameFromFileName } from '../../src/lib/wardrobe-rules.ts';
 import { requireUser } from '../auth/plugin.ts';
-import { sendRefusal } from '../http/refusal-answer.ts';
+import { sendRefusal } from '../http/refusal-reply.ts';
 import { textureUrl } from '../http/texture-url.ts';
 import { textureChangeRateLimit } from '../http/user-rate-limit.ts';
 import { multipartBody, readMultipart } from '../http/multipart.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
-import type { PlayerSlot } from '../textures/library/assign.ts';
+import type { PlayerSlot } from '../textures/library/player-columns.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
 /** One of a player's texture slots: where it is uploaded and its limits. */

@@ -7,7 +7,7 @@ import { wardrobeMessages } from '../../src/lib/wardrobe-rules.ts';
 import type { z } from 'zod';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
-import { sendRefusal } from '../http/refusal-answer.ts';
+import { sendRefusal } from '../http/refusal-reply.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
 import { textureUrl } from '../http/texture-url.ts';
 import { textureChangeRateLimit } from '../http/user-rate-limit.ts';

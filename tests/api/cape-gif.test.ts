@@ -2,7 +2,7 @@
 // work: stored before the upload answers, so no reader ever causes it; an upload whose GIF does not fit in the player's
 // image budget is refused with the queue's message and changes nothing.
 import { describe, expect, it } from 'vitest';
-import { IMAGE_WORK_BUDGET_MESSAGE } from '../../server/images/job-queue.ts';
+import { IMAGE_WORK_BUDGET_MESSAGE } from '../../server/image-jobs/job-queue.ts';
 import { derivedKey } from '../../server/textures/library/texture-library.ts';
 import { backends } from '../../support/backends.ts';
 import { animatedGif, solidPng } from '../../support/textures.ts';

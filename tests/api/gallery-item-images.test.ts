@@ -2,7 +2,7 @@
 // beside its texture: a view causes no image work; an upload whose renders do not fit in the uploader's image budget is
 // refused with the queue's message and adds nothing.
 import { describe, expect, it } from 'vitest';
-import { IMAGE_WORK_BUDGET_MESSAGE } from '../../server/images/job-queue.ts';
+import { IMAGE_WORK_BUDGET_MESSAGE } from '../../server/image-jobs/job-queue.ts';
 import { derivedKey } from '../../server/textures/library/texture-library.ts';
 import { backends } from '../../support/backends.ts';
 import { frameColour, solidPng } from '../../support/textures.ts';

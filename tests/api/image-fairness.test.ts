@@ -2,7 +2,7 @@
 // (jobs at once, then seconds of image work a minute), and another player's small cape upload is answered while the
 // flood's work still runs; on SQLite and PostgreSQL.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_JOBS_PER_PLAYER_MESSAGE, IMAGE_WORK_BUDGET_MESSAGE } from '../../server/images/job-queue.ts';
+import { IMAGE_JOBS_PER_PLAYER_MESSAGE, IMAGE_WORK_BUDGET_MESSAGE } from '../../server/image-jobs/job-queue.ts';
 import { frameColour, repeatedFrameGif, solidPng } from '../../support/textures.ts';
 import { backends } from '../../support/backends.ts';
 import { waitFor } from '../../support/wait.ts';

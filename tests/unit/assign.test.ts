@@ -10,7 +10,11 @@ import { migrateToLatest } from '../../server/db/migrations/migrate.ts';
 import { upsertUser } from '../../server/db/users.ts';
 import { LocalBlobStore } from '../../server/storage/local-store.ts';
 import { clearPlayerTextures, takeOffEveryWearer, type SlotTextures } from '../../server/textures/library/assign.ts';
-import { pointPlayer, type CapeGifWork, type PointingContext } from '../../server/textures/intake/point-player.ts';
+import {
+  pointPlayer,
+  type CapeGifWork,
+  type PointingContext,
+} from '../../server/textures/intake/set-player-textures.ts';
 import { derivedKey, TextureLibrary } from '../../server/textures/library/texture-library.ts';
 import type { WardrobeOrigin } from '../../server/textures/library/wardrobe-items.ts';
 import { sha256, type EncodedTexture } from '../../server/textures/pipeline/process.ts';

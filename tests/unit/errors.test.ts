@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { handleError, HttpError, OUTSIDE_SERVICE_MESSAGE, whenServiceFails } from '../../server/http/errors.ts';
-import { OutsideServiceError } from '../../server/http/outside-fetch.ts';
+import { OutsideServiceError } from '../../src/lib/outside-service.ts';
 
 function fakeExchange(connection: { destroyed: boolean }) {
   const logged: Array<{ level: string; message: string; details?: unknown }> = [];

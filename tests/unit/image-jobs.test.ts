@@ -1,4 +1,4 @@
-// Unit tests for the image job queue (server/images/job-queue.ts): bounded concurrency, a fair order between players,
+// Unit tests for the image job queue (server/image-jobs/job-queue.ts): bounded concurrency, a fair order between players,
 // a lane for small jobs, the caps (per player, seconds of work a minute, queue length) and the timeout, with jobs the
 // test runs by hand.
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   IMAGE_QUEUE_FULL_MESSAGE,
   IMAGE_WORK_BUDGET_MESSAGE,
   type ImageJobOwner,
-} from '../../server/images/job-queue.ts';
+} from '../../server/image-jobs/job-queue.ts';
 import { ImageJobs, type ImageWorkRunner } from '../../server/textures/image-work/image-jobs.ts';
 import { pngHeaderOnly } from '../../support/textures.ts';
 

@@ -1,4 +1,4 @@
-// The image worker processes (server/images/worker-pool.ts): real work in a child process (the blocklist's hashes too),
+// The image worker processes (server/image-jobs/worker-pool.ts): real work in a child process (the blocklist's hashes too),
 // its refusals and errors, a lower CPU priority than the API, a worker that dies, and a job ended by its timeout.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refusalError } from '../../server/http/errors.ts';
 import { RefusedError } from '../../src/lib/refusals.ts';
-import { IMAGE_JOB_TIMEOUT_MESSAGE } from '../../server/images/job-queue.ts';
+import { IMAGE_JOB_TIMEOUT_MESSAGE } from '../../server/image-jobs/job-queue.ts';
 import { ImageJobs, ImageWorkerPool } from '../../server/textures/image-work/image-jobs.ts';
 import { TextureRejected } from '../../server/textures/pipeline/process.ts';
 import { NO_PERCEPTUAL_HASH } from '../../server/textures/pipeline/perceptual-hash.ts';

@@ -36,10 +36,10 @@ describe('folder cycles', () => {
 
   it("counts a subfolder's files as their top folder's when the other side lies elsewhere", () => {
     const edges = [
-      { from: 'server/textures/library/a.ts', to: 'server/images/queue.ts' },
-      { from: 'server/images/catalogue.ts', to: 'server/textures/pipeline/b.ts' },
+      { from: 'server/textures/library/a.ts', to: 'server/image-jobs/queue.ts' },
+      { from: 'server/image-jobs/catalogue.ts', to: 'server/textures/pipeline/b.ts' },
     ];
-    expect(folderCyclesOf(edges)).toEqual([['server/images', 'server/textures']]);
+    expect(folderCyclesOf(edges)).toEqual([['server/image-jobs', 'server/textures']]);
   });
 
   it('finds a file beside a folder of its own name that imports it and is imported back', () => {
@@ -79,7 +79,15 @@ describe('the layers', () => {
   it('keeps the texture core below the features and the generic image queue below the texture core', () => {
     expect(importAllowed('server/mod/layouts.ts', 'server/textures/image-work/image-jobs.ts')).toBe(true);
     expect(importAllowed('server/textures/library/assign.ts', 'server/gallery/items.ts')).toBe(false);
-    expect(importAllowed('server/images/job-queue.ts', 'server/textures/pipeline/process.ts')).toBe(false);
+    expect(importAllowed('server/image-jobs/job-queue.ts', 'server/textures/pipeline/process.ts')).toBe(false);
+  });
+
+  it('keeps the image job queue from importing server/http/, while it reads the configuration', () => {
+    expect(importAllowed('server/image-jobs/job-queue.ts', 'server/http/errors.ts')).toBe(false);
+    expect(importAllowed('server/image-jobs/worker-pool.ts', 'server/http/multipart.ts')).toBe(false);
+    expect(importAllowed('server/image-jobs/job-queue.ts', 'server/config/image-job-limits.ts')).toBe(true);
+    expect(importAllowed('server/http/errors.ts', 'server/image-jobs/job-queue.ts')).toBe(true);
+    expect(importAllowed('server/config/settings.ts', 'server/image-jobs/job-queue.ts')).toBe(false);
   });
 
   it("lets a route group's files import each other, never another group's", () => {

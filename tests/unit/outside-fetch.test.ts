@@ -1,15 +1,11 @@
-// Unit tests for the one outside fetch (server/http/outside-fetch.ts) and the address rule it shares between the skin
+// Unit tests for the one outside fetch (server/integrations/outside-fetch.ts) and the address rule it shares between the skin
 // fetch and the images API, against small local servers.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchSkinByName } from '../../server/integrations/mojang.ts';
-import {
-  checkOutsideAddress,
-  fetchOutside,
-  isPrivateAddress,
-  OutsideServiceError,
-} from '../../server/http/outside-fetch.ts';
+import { checkOutsideAddress, fetchOutside, isPrivateAddress } from '../../server/integrations/outside-fetch.ts';
+import { OutsideServiceError } from '../../src/lib/outside-service.ts';
 
 /** What the local server answers on each path. */
 type Route = (request: http.IncomingMessage, response: http.ServerResponse) => void;

@@ -5,7 +5,7 @@ import { galleryRefusal, galleryReasons } from '../../src/lib/gallery-rules.ts';
 import { textureRefusal, textureReasons, type TextureMessageKey } from '../../src/lib/texture-rules.ts';
 import { uploadRejectionReason } from '../../server/operations/metrics.ts';
 import { BLOCKLISTED_REFUSAL } from '../../server/textures/library/blocklist.ts';
-import { imageQueueRefusals } from '../../server/images/job-queue.ts';
+import { imageQueueRefusals } from '../../server/image-jobs/job-queue.ts';
 import { TextureRejected } from '../../server/textures/pipeline/process.ts';
 
 describe('upload refusal labels', () => {

@@ -13,7 +13,7 @@ import { usableCreation } from '../../creators/usable-creation.ts';
 import { createGalleryItem, galleryItemOwner } from '../../gallery/items.ts';
 import { checkTitleAndTags } from '../../gallery/title-and-tags.ts';
 import { HttpError } from '../../http/errors.ts';
-import { sendRefusal } from '../../http/refusal-answer.ts';
+import { sendRefusal } from '../../http/refusal-reply.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { textureUrl } from '../../http/texture-url.ts';
 import { perUserRateLimit, textureChangeRateLimit } from '../../http/user-rate-limit.ts';

@@ -18,7 +18,7 @@ import type { Config, CreatorsConfig } from '../../config/index.ts';
 import type { Made, StoredCreation } from '../../creators/creations.ts';
 import type { Refused } from '../../../src/lib/refusals.ts';
 import { HttpError } from '../../http/errors.ts';
-import { sendRefusal } from '../../http/refusal-answer.ts';
+import { sendRefusal } from '../../http/refusal-reply.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import { errorResponses, fileResponse, sendFile } from '../../http/route-schemas.ts';
 import { textureUrl } from '../../http/texture-url.ts';

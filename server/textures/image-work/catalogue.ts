@@ -1,5 +1,5 @@
 // The catalogue of the textures' image work the worker processes do: each takes the bytes of one image and resolves
-// with its result. A worker process loads this module (server/images/worker-process.ts).
+// with its result. A worker process loads this module (server/image-jobs/worker-process.ts).
 import type { Refusal } from '../../../src/lib/refusals.ts';
 import { makeCreation } from '../generators/index.ts';
 import { perceptualHash, perceptualProbes } from '../pipeline/perceptual-hash.ts';

@@ -2,8 +2,8 @@
 // size judged by its pixels, and a texture a worker refused coming back as its refusal (a TextureRejected where the
 // pool's `run` throws it).
 import type { ImageJobLimits } from '../../config/image-job-limits.ts';
-import { ImageJobQueue, type QueueCatalogue, type WorkRunner } from '../../images/job-queue.ts';
-import { WorkerPool, type WorkerCatalogue } from '../../images/worker-pool.ts';
+import { ImageJobQueue, type QueueCatalogue, type WorkRunner } from '../../image-jobs/job-queue.ts';
+import { WorkerPool, type WorkerCatalogue } from '../../image-jobs/worker-pool.ts';
 import { TextureRejected } from '../pipeline/process.ts';
 import type { imageWork } from './catalogue.ts';
 import { imageJobPixels } from './job-cost.ts';

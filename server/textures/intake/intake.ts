@@ -7,12 +7,12 @@ import { isCapeStrip } from '../../../src/lib/texture-layout.ts';
 import type { CreationRequest } from '../generators/index.ts';
 import type { ImageWorkResult } from '../image-work/catalogue.ts';
 import type { ImageJobs } from '../image-work/image-jobs.ts';
-import type { PlayerSlot } from '../library/assign.ts';
+import type { PlayerSlot } from '../library/player-columns.ts';
 import { Blocklist } from '../library/blocklist.ts';
 import type { WardrobeOrigin } from '../library/wardrobe-items.ts';
 import { readUpload, type EncodedTexture } from '../pipeline/process.ts';
 import { pointItem, type AddItem } from './point-item.ts';
-import { pointPlayer, type PointingContext } from './point-player.ts';
+import { pointPlayer, type PointingContext } from './set-player-textures.ts';
 
 /** What an upload is for, as the metrics count it. */
 export type UploadKind = PlayerSlot | 'gallery';

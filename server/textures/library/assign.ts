@@ -11,9 +11,13 @@ import type { InvalidationBus } from '../../events/invalidation.ts';
 import type { TextureKind, TextureLibrary } from './texture-library.ts';
 import type { EncodedTexture } from '../pipeline/process.ts';
 import {
+  PLAYER_SLOTS,
   PLAYER_TEXTURE_COLUMNS,
   PLAYER_TEXTURE_SELECTION,
   playerTextureHashes,
+  showsCapeStrip,
+  slotColumns,
+  type PlayerSlot,
   type PlayerTextureColumn,
 } from './player-columns.ts';
 import { refuseRemovedPictures } from './picture-locks.ts';
@@ -24,15 +28,6 @@ import {
   requireInWardrobe,
   type WardrobeOrigin,
 } from './wardrobe-items.ts';
-
-/** A player's texture slots and the user columns each fills: the still image and, for the cape, the animated strip. */
-export const PLAYER_SLOTS = {
-  cape: { still: 'cape_hash', strip: 'cape_strip_hash' },
-  ears: { still: 'ears_hash', strip: null },
-} as const;
-
-/** A player's texture slot. */
-export type PlayerSlot = keyof typeof PLAYER_SLOTS;
 
 /**
  * The hashes a player's slot holds now: its still and, for an animated cape, its strip; null when it is empty or the
@@ -152,11 +147,6 @@ async function swapColumns(
   });
 }
 
-/** Whether a player's cape is shown as its strip (an animation): it has one and the player's animation is on. */
-export function showsCapeStrip(animated: number | null, stripHash: string | null | undefined): boolean {
-  return animated === 1 && Boolean(stripHash);
-}
-
 /**
  * The picture a cape's GIF is made of: what the player shows, the strip while their animation is on, else the still.
  */
@@ -264,12 +254,6 @@ export async function removeWardrobeItem(context: AssignmentContext, uuid: strin
   await context.library.release(swapped.held);
   if (swapped.changed) await context.bus.publish(uuid);
   return true;
-}
-
-/** The user columns of a slot: its still and, for the cape, its strip. */
-function slotColumns(slot: PlayerSlot): PlayerTextureColumn[] {
-  const { still, strip } = PLAYER_SLOTS[slot];
-  return strip ? [still, strip] : [still];
 }
 
 /** The players a removal took a picture off, and the hashes their emptied slots and wardrobe rows held. */

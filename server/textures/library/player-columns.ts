@@ -1,5 +1,6 @@
-// The users' columns that refer to textures, how a query reads them, and how many players wear a texture: assign.ts
-// writes the columns, and the texture library counts them as references so it never removes a texture a player wears.
+// The users' columns that refer to textures, which of them each slot fills, how a query reads them, which picture a
+// cape shows, and how many players wear a texture: assign.ts writes the columns, the mod API reads them through this
+// module, and the texture library counts them as references so it never removes a texture a player wears.
 import type { Db } from '../../db/database.ts';
 
 /** Every user column that refers to a texture. */
@@ -7,6 +8,21 @@ export const PLAYER_TEXTURE_COLUMNS = ['cape_hash', 'cape_strip_hash', 'ears_has
 
 /** A user column that refers to a texture. */
 export type PlayerTextureColumn = (typeof PLAYER_TEXTURE_COLUMNS)[number];
+
+/** A player's texture slots and the user columns each fills: the still image and, for the cape, the animated strip. */
+export const PLAYER_SLOTS = {
+  cape: { still: 'cape_hash', strip: 'cape_strip_hash' },
+  ears: { still: 'ears_hash', strip: null },
+} as const;
+
+/** A player's texture slot. */
+export type PlayerSlot = keyof typeof PLAYER_SLOTS;
+
+/** The user columns of a slot: its still and, for the cape, its strip. */
+export function slotColumns(slot: PlayerSlot): PlayerTextureColumn[] {
+  const { still, strip } = PLAYER_SLOTS[slot];
+  return strip ? [still, strip] : [still];
+}
 
 /** The texture columns as a query on `users` selects them. */
 export const PLAYER_TEXTURE_SELECTION = PLAYER_TEXTURE_COLUMNS.map((column) => `users.${column}` as const);
@@ -21,6 +37,11 @@ export interface PlayerTextureHashes {
 /** A player's texture hashes from a users row read with PLAYER_TEXTURE_SELECTION. */
 export function playerTextureHashes(row: Record<PlayerTextureColumn, string | null>): PlayerTextureHashes {
   return { cape: row.cape_hash, capeStrip: row.cape_strip_hash, ears: row.ears_hash };
+}
+
+/** Whether a player's cape is shown as its strip (an animation): it has one and the player's animation is on. */
+export function showsCapeStrip(animated: number | null, stripHash: string | null | undefined): boolean {
+  return animated === 1 && Boolean(stripHash);
 }
 
 /** Counts references to a hash from players' current capes and ears. */

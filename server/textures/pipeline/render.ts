@@ -134,7 +134,7 @@ async function renderPanels(frame: DecodedFrame, left: Region, right: Region): P
   const panelHeight = left.height * zoom;
   const x = Math.floor((PREVIEW_WIDTH - (2 * panelWidth + PANEL_GAP)) / 2);
   const y = Math.floor((PREVIEW_HEIGHT - panelHeight) / 2);
-  // One after the other: an image job holds one of libuv's threads at a time (see server/images/job-queue.ts).
+  // One after the other: an image job holds one of libuv's threads at a time (see server/image-jobs/job-queue.ts).
   const leftPanel = await scaledRegion(frame, left, panelWidth, panelHeight);
   const rightPanel = await scaledRegion(frame, right, panelWidth, panelHeight);
   return sharp({

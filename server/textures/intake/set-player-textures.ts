@@ -1,18 +1,18 @@
-// Pointing a player at textures: the one place where what a player shows as their cape or ears changes at their own
-// hand (an upload, wearing a made cape, a gallery item or an item of their wardrobe, taking a slot off); what they put
-// on comes into their wardrobe. A moderator's removal and a deleted account empty slots through
-// server/textures/library/assign.ts directly.
+// Setting a player's textures, that is pointing their cape or ears at stored pictures (pointPlayer): the one place
+// where what a player shows changes at their own hand (an upload, wearing a made cape, a gallery item or an item of
+// their wardrobe, taking a slot off); what they put on comes into their wardrobe. A moderator's removal and a deleted
+// account empty slots through server/textures/library/assign.ts directly.
 import type { Refused } from '../../../src/lib/refusals.ts';
-import type { JobOutcome } from '../../images/worker-pool.ts';
+import type { JobOutcome } from '../../image-jobs/worker-pool.ts';
 import {
   assignPlayerTextures,
   capeGifPicture,
   clearPlayerTextures,
   type CapeGif,
   type PlayerAssignmentContext,
-  type PlayerSlot,
   type SlotTextures,
 } from '../library/assign.ts';
+import type { PlayerSlot } from '../library/player-columns.ts';
 import type { WardrobeOrigin } from '../library/wardrobe-items.ts';
 
 /** Accepted textures to put on a player, and where they come from (null when they are in the wardrobe already). */

@@ -1,5 +1,5 @@
 // An image worker process: lowers its own CPU priority, loads the catalogue whose module URL it is given, then does the
-// image work its parent sends, one job at a time. Started by server/images/worker-pool.ts; it exits when its parent
+// image work its parent sends, one job at a time. Started by server/image-jobs/worker-pool.ts; it exits when its parent
 // goes away.
 import os from 'node:os';
 import type { ImageWorkerReply, ImageWorkerRequest, WorkerCatalogueModule } from './worker-pool.ts';

@@ -5,6 +5,7 @@
 // checked by one rule (allowed hosts, http(s), no private addresses) before it is fetched, and at every redirect.
 import dns from 'node:dns/promises';
 import net from 'node:net';
+import { OutsideServiceError } from '../../src/lib/outside-service.ts';
 
 /** The most bytes read of an image an outside service answers with (a skin, a cape). */
 export const OUTSIDE_IMAGE_MAX_BYTES = 1024 * 1024;
@@ -14,24 +15,6 @@ export const OUTSIDE_JSON_MAX_BYTES = 64 * 1024;
 const MAX_REDIRECTS = 3;
 /** How much of a body the log shows. */
 const EXCERPT_CHARS = 200;
-
-/** Why an outside call failed. */
-export type OutsideFailure = 'unreachable' | 'timeout' | 'too long' | 'status' | 'body' | 'address';
-
-/**
- * An outside service failed: `service` names it and `detail` says how (status, body excerpt), both for the log only.
- */
-export class OutsideServiceError extends Error {
-  constructor(
-    readonly service: string,
-    readonly failure: OutsideFailure,
-    readonly detail: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${service}: ${detail}`, options);
-    this.name = 'OutsideServiceError';
-  }
-}
 
 /**
  * Where an address taken from an outside answer may point: these hosts (a name, or an origin such as

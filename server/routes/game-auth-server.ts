@@ -25,7 +25,7 @@ const authResult = z.object({
 });
 
 /** Registers POST /api/internal/auth. */
-export async function internalRoutes(instance: FastifyInstance, options: AppContext) {
+export async function gameAuthServerRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, bus } = options;
 

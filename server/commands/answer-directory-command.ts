@@ -5,7 +5,7 @@ import { loadConfig } from '../config/index.ts';
 import { openSiteDatabase } from './site-database.ts';
 import { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import { AnswerDirectory } from '../mod/answer-directory.ts';
-import { rebuildAnswerDirectory, type RebuildProgress } from '../mod/answer-rebuild.ts';
+import { rebuildAnswerDirectory, type RebuildProgress } from '../mod/answer-directory-rebuild.ts';
 import { createTextureLibrary } from '../operations/create-library.ts';
 
 /** How `cloakroom answers` is called. */

@@ -1,5 +1,5 @@
 // One queue for all the image work of a catalogue (the textures' is server/textures/image-work/), each job run in a
-// worker process of its own (server/images/worker-pool.ts), shared fairly between players:
+// worker process of its own (server/image-jobs/worker-pool.ts), shared fairly between players:
 // - `concurrency` slots take any job, and `smallSlots` more take only small jobs (at most `smallJobPixels` pixels
 //   decoded and drawn, as the catalogue's `pixels` judges a job before it runs), so a small upload never waits behind
 // big GIFs;
