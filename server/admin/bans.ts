@@ -1,10 +1,4 @@
-// Bans: a banned player cannot log in, their sessions and login codes end at once (a session's row stays until it
-// expires or the unban, so that the player's next call is told why they were logged out), the mod API stops showing
-// their cape and ears (the profile cache hears of it through the change notice), their gallery items are hidden from
-// every gallery call (shown again, likes and downloads intact, at the unban), and their open reports are closed as BAN.
-// Their textures stop being served by every URL unless someone else shows the same picture (the moderators still see
-// them), and are served again at the unban. Every app they connected is disconnected for good (the unban does not
-// bring it back). Each ban and unban is audited.
+// Bans and unbans of players, each audited, and the ban list.
 import type { Transaction } from 'kysely';
 import { disconnectEveryApp } from '../auth/app-grants.ts';
 import type { Db } from '../db/database.ts';
@@ -38,7 +32,14 @@ async function texturesOf(trx: Transaction<Database>, uuid: string): Promise<str
   return hashes.filter((hash): hash is string => Boolean(hash));
 }
 
-/** Bans a player for a reason (optionally the player whose report led to it); returns why not, or null when done. */
+/**
+ * Bans a player for a reason (optionally the player whose report led to it); returns why not, or null when done. A
+ * banned player cannot log in; their sessions and login codes end at once (a session's row stays until it expires or
+ * the unban, so that the player's next call is told why they were logged out); the mod API stops showing their cape and
+ * ears (the profile cache hears of it through the change notice); their gallery items are hidden from every gallery
+ * call and their open reports are closed as BAN. Their textures stop being served by every URL unless someone else
+ * shows the same picture (the moderators still see them). Every app they connected is disconnected for good.
+ */
 export async function banPlayer(
   { db, bus, library }: AssignmentContext,
   moderator: Moderator,
@@ -89,7 +90,10 @@ export async function banPlayer(
   return null;
 }
 
-/** Lifts a player's ban; returns why not, or null when done. */
+/**
+ * Lifts a player's ban; returns why not, or null when done. Their gallery items are shown again (likes and downloads
+ * intact) and their textures served again; the apps they had connected stay disconnected.
+ */
 export async function unbanPlayer(
   { db, bus, library }: AssignmentContext,
   moderator: Moderator,

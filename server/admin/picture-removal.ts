@@ -1,11 +1,6 @@
 // A moderator's removal of a picture: the one operation behind every way a moderator takes a picture down (a gallery
 // item's Delete on someone else's item, a gallery report's REMOVE and BAN, a player report's REMOVE, the edit user
-// page's delete cape and delete ears). In one transaction, holding the pictures alone so that nothing can point a
-// player at them meanwhile, it withholds them (no public URL serves them again; the moderators keep their evidence),
-// takes them off every player wearing them and out of every wardrobe, takes every gallery item showing them out of the
-// gallery (with its likes and reports), puts them on the blocklist and writes one audit row: who removed them, why, and
-// how many players lost them. Once that commits, one notice per change reaches the answer files, the caches and every
-// process.
+// page's delete cape and delete ears).
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { deleteItemsShowing } from '../gallery/items.ts';
@@ -37,7 +32,14 @@ function removalHashes(pictures: RemovedTexture[]): string[] {
   );
 }
 
-/** Removes pictures as a moderator (see the top of this file); answers how many players lost them. */
+/**
+ * Removes pictures as a moderator; answers how many players lost them. In one transaction, holding the pictures alone
+ * so that no player can be given them meanwhile, it withholds them (no public URL serves them again; the moderators
+ * keep their evidence), takes them off every player wearing them and out of every wardrobe, takes every gallery item
+ * showing them out of the gallery (with its likes and reports), puts them on the blocklist and writes one audit row:
+ * who removed them, why, and how many players lost them. Once that commits, one notice per change reaches the answer
+ * files, the caches and every process.
+ */
 export async function removePictures(
   context: RemovalContext,
   moderator: Moderator,
@@ -82,8 +84,8 @@ export async function removePictures(
 }
 
 /**
- * A moderator's Delete of someone else's gallery item: its picture removed as every removal is (off every wearer, out of
- * the gallery, on the blocklist), for the reason picked; answers how many players lost it.
+ * A moderator's Delete of someone else's gallery item: its picture removed as every removal is (off every wearer, out
+ * of the gallery, on the blocklist), for the reason picked; answers how many players lost it.
  */
 export async function removeGalleryItem(
   context: RemovalContext,

@@ -56,7 +56,7 @@ export const TEXTURE_SETTINGS = {
     TEXTURE_UPLOADS_PER_10_MINUTES: {
       schema: z.coerce.number().int().positive().default(20),
       description:
-        "texture changes per player per 10 minutes, all together (then 429): cape and ears uploads, take-offs, the wardrobe's wear, take-off and remove, Wear this and wearing a made cape",
+        "texture changes per player per 10 minutes, all together (then 429): cape and ears uploads, take-offs, the wardrobe's wear, take-off and remove, Wear this and wearing a creator's cape",
     },
     WARDROBE_ITEMS: {
       schema: z.coerce.number().int().positive().default(30),

@@ -1,5 +1,5 @@
-// What wearing or sharing a made cape checks before the texture intake takes it: the caller may use it, and it is still
-// kept as a cape.
+// What wearing or sharing a creator's cape checks before the texture intake takes it: the caller may use it, and it is
+// still kept as a cape.
 import { capeFrameHeight } from '../../src/lib/texture-layout.ts';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import type { UserRow } from '../db/users.ts';

@@ -57,8 +57,8 @@ export async function galleryItemOwner(db: Db, hash: string, includeHidden = fal
 
 /**
  * Adds an item unless one with that hash exists (hidden if its author is banned); returns whether it was added. A
- * picture a moderator removed meanwhile is refused inside the transaction (refuseRemovedPictures), as pointing a player
- * at it is.
+ * picture a moderator removed meanwhile is refused inside the transaction (refuseRemovedPictures), as giving a player a
+ * picture at it is.
  */
 export async function createGalleryItem(db: Db, item: NewGalleryItem, now = Date.now()): Promise<boolean> {
   return db.transaction().execute(async (trx) => {

@@ -1,4 +1,4 @@
-// The check of a gallery item's title and tags, shared by a gallery upload, an edit and sharing a made cape.
+// The check of a gallery item's title and tags, shared by a gallery upload, an edit and sharing a creator's cape.
 import { galleryRefusal, galleryTitleRefusal } from '../../src/lib/gallery-rules.ts';
 import { RefusedError, type Refusal } from '../../src/lib/refusals.ts';
 import type { Db } from '../db/database.ts';

@@ -27,9 +27,10 @@ export interface WornItem {
 }
 
 /**
- * Counts a player among an item's wearers, once however often they wear it, and returns the item's wears (players) since;
- * 0 when the item was deleted meanwhile. Its picture is held first, as pointing holds it, so a moderator's removal (which
- * holds its pictures before its wearers' rows and items) waits for the count or comes wholly before it.
+ * Counts a player among an item's wearers, once however often they wear it, and returns the item's wears (players)
+ * since; 0 when the item was deleted meanwhile. Its picture is held first, as setting a player's textures holds it, so
+ * a moderator's removal (which holds its pictures before its wearers' rows and items) waits for the count or comes
+ * wholly before it.
  */
 async function countWearer(db: Db, hash: string, playerUuid: string): Promise<number> {
   return db.transaction().execute(async (trx) => {

@@ -30,7 +30,7 @@ const TEXTURE_CHANGE_WINDOW_MS = 10 * 60_000;
 
 /**
  * A route's `config.rateLimit` on the one budget of a player's texture changes: every call that changes what a player
- * wears (an upload, a take-off, wearing a wardrobe item, a gallery item or a made cape, a wardrobe change) counts
+ * wears (an upload, a take-off, wearing a wardrobe item, a gallery item or a creator's cape, a wardrobe change) counts
  * against the same `max` per 10 minutes; past it, 429 with the route's `message` (and `onLimited` is told).
  */
 export function textureChangeRateLimit(max: number, message: string, onLimited?: () => void) {

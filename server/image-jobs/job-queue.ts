@@ -1,21 +1,6 @@
-// One queue for all the image work of a catalogue (the textures' is server/textures/image-work/), each job run in a
-// worker process of its own (server/image-jobs/worker-pool.ts), shared fairly between players:
-// - `concurrency` slots take any job, and `smallSlots` more take only small jobs (at most `smallJobPixels` pixels
-//   decoded and drawn, as the catalogue's `pixels` judges a job before it runs), so a small upload never waits behind
-// big GIFs;
-// - a free slot goes to the waiting job of the player who has had the least image work in the last minute (seconds
-//   charged plus the running time of their jobs), then to the job that came first;
-// - a player may have `perPlayer` jobs queued or running and cause `workSecondsPerMinute` seconds of image work a
-//   minute (the time a worker spends on their jobs); beyond either, a refusal (rate_limited, answered 429);
-// - at most `queueMax` jobs wait; beyond it, a refusal (busy, 503): the site is busy, which is no single caller's
-//   fault;
-// - a job that runs longer than `timeoutMs` is refused (timed_out, 503) and its worker is killed (the pool starts
-//   another).
-// `attempt` answers every refusal (the queue's, or a worker's refusal of the input) as a plain value; `run` throws it
-// as a RefusedError.
-// The site's own work (the moderators' blocklisting and audit thumbnails, the first render of an item added before
-// renders were made at upload) has no player: no cap and no budget. Work a player's request causes, a render or a GIF
-// included, is that player's.
+// The image job queue: each job runs in a worker process of its own (worker-pool.ts), with a lane for small jobs, a
+// fair order between players, per-player caps, a queue cap and a timeout. Refusals are plain values from `attempt`;
+// `run` throws them as a RefusedError.
 import { defaultImageJobConcurrency, IMAGE_JOB_DEFAULTS, type ImageJobLimits } from '../config/image-job-limits.ts';
 import { RefusedError, type Refusal } from '../../src/lib/refusals.ts';
 import {
@@ -99,8 +84,17 @@ interface Job {
 const ownerKey = (owner: ImageJobOwner) => owner ?? '';
 
 /**
- * The image job queue of a catalogue: fair between players, with a lane for small jobs, caps and a timeout (see the top
- * of this file).
+ * The image job queue of a catalogue (the textures' is server/textures/image-work/):
+ * - `concurrency` slots take any job, and `smallSlots` more take only small jobs (at most `smallJobPixels` pixels, as
+ *   the catalogue judges a job before it runs), so a small upload never waits behind big GIFs;
+ * - a free slot goes to the waiting job of the player who had the least image work in the last minute, then to the
+ *   job that came first;
+ * - a player may have `perPlayer` jobs queued or running and cause `workSecondsPerMinute` seconds of work a minute;
+ *   beyond either, the refusal is rate_limited (429);
+ * - beyond `queueMax` waiting jobs, the refusal is busy (503), the site's fault and no caller's;
+ * - a job running past `timeoutMs` is refused (timed_out, 503) and its worker killed.
+ * The site's own work (blocklisting, audit thumbnails, a late first render) has no player, so no cap and no budget;
+ * work a player's request causes is that player's.
  */
 export class ImageJobQueue<C extends WorkCatalogue> {
   readonly limits: ImageJobLimits;

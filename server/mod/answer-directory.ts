@@ -1,20 +1,6 @@
 // The answer directory (ANSWER_FILES_DIR): the mod API as files, complete and authoritative, for nginx to serve
 // (deploy/nginx/cloakroom.conf). Each file's path is its URL's path, so nginx maps a request to a file with no
-// rewriting:
-// - every player who has something to show: `profile/{id}`, `csl/{id}.json` and, with a cape, `capes/{id}.png`,
-//   `capes/{id}.gif`, `capes/strip/{id}.png`, `elytras/{id}.png` and `csl-minecraftcapes/{id}`, each under every id
-//   the layouts take: the uuid, the dashed uuid, the name as registered and the lowercase name (hard links of one
-//   file);
-// - every registered texture: `textures/{hash}`, `textures/{hash}.png`, `csl/textures/{hash}` and `.png` (hard links).
-// A path that has no file is a player or texture with nothing to show: nginx answers it 404 itself.
-//
-// A player's files carry the second their answers last changed (users.answers_at, strictly increasing per player where
-// answer files are written, never past the clock) as their time, the same on every host: nginx's ETag (time and size)
-// and Last-Modified change with every change, and a file is never replaced by an older version of itself (a slower
-// process's late write). A texture's files carry the second the texture was registered (textures.created_at), whichever
-// way they were written (a change notice, a catch-up, a rebuild), so every host answers one texture with one ETag and
-// Last-Modified. Every file is written whole under a temporary name and renamed into place: nginx sees the old file, no
-// file or the new one, never part of one.
+// rewriting.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PictureLayout } from '../../src/lib/mod-setup.ts';
@@ -77,7 +63,23 @@ export function playerIds(uuid: string, username: string): string[] {
   return [...new Set([uuid, dashedUuid(uuid), username, username.toLowerCase()])];
 }
 
-/** Writes and removes the files of one answer directory. */
+/**
+ * Writes and removes the files of one answer directory:
+ * - every player who has something to show: `profile/{id}`, `csl/{id}.json` and, with a cape, `capes/{id}.png`,
+ *   `capes/{id}.gif`, `capes/strip/{id}.png`, `elytras/{id}.png` and `csl-minecraftcapes/{id}`, each under every id
+ *   the layouts take: the uuid, the dashed uuid, the name as registered and the lowercase name (hard links of one
+ *   file);
+ * - every registered texture: `textures/{hash}`, `textures/{hash}.png`, `csl/textures/{hash}` and `.png` (hard links).
+ * A path that has no file is a player or texture with nothing to show: nginx answers it 404 itself.
+ *
+ * A player's files carry the second their answers last changed (users.answers_at, strictly increasing per player where
+ * answer files are written, never past the clock) as their time, the same on every host: nginx's ETag (time and size)
+ * and Last-Modified change with every change, and a file is never replaced by an older version of itself (a slower
+ * process's late write). A texture's files carry the second the texture was registered (textures.created_at), whichever
+ * way they were written (a change notice, a catch-up, a rebuild), so every host answers one texture with one ETag and
+ * Last-Modified. Every file is written whole under a temporary name and renamed into place: nginx sees the old file, no
+ * file or the new one, never part of one.
+ */
 export class AnswerDirectory {
   private sequence = 0;
 

@@ -33,7 +33,7 @@ export interface AppContext {
   redis: RedisLink | undefined;
   counter: WindowCounter;
   bus: InvalidationBus;
-  /** Takes every texture in that becomes a player's, a gallery item or a made cape. */
+  /** Takes every texture in that becomes a player's, a gallery item or a creator's cape. */
   intake: TextureIntake;
   /** The creations made, stored and remembered (one for every creator, so they share the cache). */
   creations: Creations;

@@ -76,9 +76,9 @@ export async function galleryRoutes(instance: FastifyInstance, options: AppConte
   };
 
   /**
-   * Serves a rendered image, made when the item was added (server/textures/intake/point-item.ts); one of an item added
-   * before that was the rule is rendered once here, as the site's own work, and kept in the blob store. Only a picture
-   * that may be served is, unless the viewer is a moderator looking at the evidence (a banned author's item).
+   * Serves a rendered image, made when the item was added (server/textures/intake/add-gallery-item.ts); one of an item
+   * added before that was the rule is rendered once here, as the site's own work, and kept in the blob store. Only a
+   * picture that may be served is, unless the viewer is a moderator looking at the evidence (a banned author's item).
    */
   const sendRendered = async (
     reply: FastifyReply,

@@ -33,7 +33,7 @@ export interface Refused {
 
 /**
  * A refusal thrown where no value can carry it: out of a database transaction, which it rolls back, or out of a call
- * that answers only its result. The step that began the transaction takes it back as a value (storeAndPoint); the
+ * that answers only its result. The step that began the transaction takes it back as a value (storeAndAssign); the
  * API's error handler answers one that reaches it.
  */
 export class RefusedError extends Error {

@@ -1,5 +1,5 @@
-// API tests for made capes: wearing and sharing them, who may use them and for how long, and sweeping the ones nobody
-// keeps.
+// API tests for capes from the creators: wearing and sharing them, who may use them and for how long, and sweeping the
+// ones nobody keeps.
 import { describe, expect, it } from 'vitest';
 import { creatorMessages } from '../../src/lib/creator-rules.ts';
 import { createTextureLibrary } from '../../server/operations/create-library.ts';
@@ -15,7 +15,7 @@ const services = await startCreatorServices();
 describe.each(backends)('cape creators on $name', (backend) => {
   const { suite, player } = creatorsSuite(backend, services);
 
-  it('use: wears a made cape (an animation with its strip) and the mod API follows', async () => {
+  it('use: wears a cape from a creator (an animation with its strip) and the mod API follows', async () => {
     const made = (await (await player.jar.post('/api/gallery/optifine-capes/blue', {}, JSON_ACCEPT)).json()) as {
       hash: string;
     };
@@ -44,7 +44,7 @@ describe.each(backends)('cape creators on $name', (backend) => {
     expect((await gone.json()).error).toBe(creatorMessages.expired);
   });
 
-  it('share: a made cape becomes a gallery item with the title and tags, checked like an upload', async () => {
+  it('share: a cape from a creator becomes a gallery item with the title and tags, checked like an upload', async () => {
     const made = (await (await player.jar.post('/api/gallery/optifine-capes/purple', {}, JSON_ACCEPT)).json()) as {
       hash: string;
     };
@@ -159,7 +159,7 @@ describe.each(backends)('cape creators on $name', (backend) => {
     expect(await capeOf(other.uuid)).toBe(listed.hash);
   });
 
-  it('a made cape nobody wears or shares is swept after the grace period; a worn one stays', async () => {
+  it('a cape from a creator nobody wears or shares is swept after the grace period; a worn one stays', async () => {
     const made = (await (
       await player.jar.post('/api/gallery/optifine-capes/custom/123456/654321/ffffff/000000', {}, JSON_ACCEPT)
     ).json()) as { hash: string };

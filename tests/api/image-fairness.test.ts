@@ -74,7 +74,7 @@ describe.each(backends)('image work shared fairly on $name', (backend) => {
     const answers = await Promise.all(flooding);
 
     expect(upload.status).toBe(200);
-    // The small upload did not wait for the flood's work: it was answered before the flood's made capes.
+    // The small upload did not wait for the flood's work: it was answered before the flood's capes from the creators.
     expect(order.indexOf('upload 200')).toBeLessThan(order.indexOf('flood 200'));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
     expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.error)).toEqual(

@@ -1,6 +1,7 @@
-// A player's texture changes on both databases: uploads, take-offs, wardrobe changes, "Wear this" and a made cape's use
-// share one budget; a take-off with nothing worn writes nothing; and no profile's Last-Modified is ever later than the
-// moment it was answered, however fast the changes come (with answer files, it still moves on with every change).
+// A player's texture changes on both databases: uploads, take-offs, wardrobe changes, "Wear this" and wearing a cape
+// from a creator share one budget; a take-off with nothing worn writes nothing; and no profile's Last-Modified is ever
+// later than the moment it was answered, however fast the changes come (with answer files, it still moves on with every
+// change).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // The six cape creators in the browser: each renders a preview and the 3D model, a control change shows the loading
 // state and then a new preview, the download is a valid PNG, failures show their messages (or stop silently), and a
-// made cape can be worn or shared to the gallery.
+// creator's cape can be worn or shared to the gallery.
 import { expect, test, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
 import { creatorMessages } from '../../src/lib/creator-rules';
@@ -57,7 +57,7 @@ async function holdNextRequest(page: Page, path: RegExp): Promise<() => Promise<
   };
 }
 
-/** Downloads the made cape through the page's link and returns its width and height. */
+/** Downloads the creator's cape through the page's link and returns its width and height. */
 async function downloadedSize(page: Page): Promise<{ width: number; height: number; format: string }> {
   const link = page.getByTestId('creator-download');
   await expect(link).toHaveAttribute('href', /^blob:/);
@@ -210,7 +210,7 @@ test.describe('when the outside services cannot be reached', () => {
   });
 });
 
-test('a made cape can be worn (the mod API follows) and shared to the gallery', async ({ page, request }) => {
+test('a cape from a creator can be worn (the mod API follows) and shared to the gallery', async ({ page, request }) => {
   const name = uniqueName('Wearer');
   await logIn(page, name);
   await page.goto('/gallery/optifine-capes');

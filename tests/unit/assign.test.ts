@@ -1,6 +1,6 @@
-// Texture assignment (server/textures/library/assign.ts), as a player's own change reaches it through pointPlayer: a
-// cape's GIF is made first, the slot points at stored textures in one step, what it replaced is released, every change
-// is published, and a player who is gone keeps nothing.
+// Texture assignment (server/textures/library/assign.ts), as a player's own change reaches it through
+// setPlayerTextures: a cape's GIF is made first, the slot points at stored textures in one step, what it replaced is
+// released, every change is published, and a player who is gone keeps nothing.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,9 +11,9 @@ import { upsertUser } from '../../server/db/users.ts';
 import { LocalBlobStore } from '../../server/storage/local-store.ts';
 import { clearPlayerTextures, takeOffEveryWearer, type SlotTextures } from '../../server/textures/library/assign.ts';
 import {
-  pointPlayer,
+  setPlayerTextures,
   type CapeGifWork,
-  type PointingContext,
+  type PlayerTexturesContext,
 } from '../../server/textures/intake/set-player-textures.ts';
 import { derivedKey, TextureLibrary } from '../../server/textures/library/texture-library.ts';
 import type { WardrobeOrigin } from '../../server/textures/library/wardrobe-items.ts';
@@ -23,7 +23,7 @@ const UUID = '0123456789abcdef0123456789abcdef';
 
 let root: string;
 let db: Db;
-let context: PointingContext;
+let context: PlayerTexturesContext;
 /** Where the test's textures come from: uploads, kept in the wardrobe. */
 const UPLOAD = { source: 'upload' } as const;
 let published: string[];
@@ -83,16 +83,16 @@ async function wardrobe() {
     .execute();
 }
 
-/** Puts textures on the test's player as their own change does (pointPlayer); answers its refusal, or null. */
+/** Puts textures on the test's player as their own change does (setPlayerTextures); answers its refusal, or null. */
 function putOn(slot: 'cape' | 'ears', textures: SlotTextures, origin: WardrobeOrigin | null) {
-  return pointPlayer(context, UUID, slot, { textures, origin });
+  return setPlayerTextures(context, UUID, slot, { textures, origin });
 }
 
 async function stored(hash: string): Promise<boolean> {
   return (await context.library.readRegistered(hash)) !== null;
 }
 
-describe('a player putting textures on (pointPlayer)', () => {
+describe('a player putting textures on (setPlayerTextures)', () => {
   it('makes a cape’s GIF as the player’s own work and stores it beside the cape before the change is published', async () => {
     const animated = { still: texture('still gif'), strip: texture('strip gif', 2) };
     await putOn('cape', animated, UPLOAD);
@@ -223,8 +223,8 @@ describe('the wardrobe', () => {
     await upsertUser(db, other, 'Other');
     const cape = { still: texture('removed still'), strip: texture('removed strip', 2) };
     await putOn('cape', cape, UPLOAD);
-    await pointPlayer(context, other, 'cape', { textures: cape, origin: UPLOAD });
-    await pointPlayer(context, other, 'cape', {
+    await setPlayerTextures(context, other, 'cape', { textures: cape, origin: UPLOAD });
+    await setPlayerTextures(context, other, 'cape', {
       textures: { still: texture('other cape'), strip: null },
       origin: UPLOAD,
     });

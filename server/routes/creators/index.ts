@@ -1,5 +1,5 @@
-// The cape creators' calls (one route file per generator) and the made capes' preview, wear and share calls, registered
-// in order as one plugin.
+// The cape creators' calls (one route file per generator) and the creators' capes' preview, wear and share calls,
+// registered in order as one plugin.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../operations/app-context.ts';
 import { aiCreatorRoutes } from './ai.ts';

@@ -1,5 +1,5 @@
-// What the creators' calls share: a made cape answered as the PNG or, asked for JSON, its URLs; the creators' forms,
-// settings and path parameters read with their messages; and the route config of a generator's call.
+// What the creators' calls share: a creator's cape answered as the PNG or, asked for JSON, its URLs; the creators'
+// forms, settings and path parameters read with their messages; and the route config of a generator's call.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CREATOR_INPUT_MAX_BYTES,

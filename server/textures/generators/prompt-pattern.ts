@@ -1,27 +1,5 @@
 // The built-in cape pattern generator: draws a prompt's colour, shape and text words as bold pixel art, with no image
-// service.
-//
-// How a prompt is read (case and extra spaces do not matter; the same prompt always gives the same pixels):
-// - Text: the word after `text:` (`text:GG`, or `text:"GO TEAM"` for several words), else the first phrase in double
-//   quotes ("GG") or single quotes ('GG'), is drawn in the 5x7 pixel font of pixel-font.ts: A-Z, 0-9, space and ! ? . -
-// + &, other   characters dropped, at most PROMPT_TEXT_MAX_LENGTH characters. That part of the prompt is not read for
-// colours or shapes.
-// - Colours: the names in PATTERN_COLOURS (prompt-words.ts) (also "dark"/"deep" and "light"/"pale" before any of them,
-//   and "rainbow" for six). A colour right after "on" (or right before "background") is the background. Any other
-// colour belongs to the next shape   word; colours after the last shape word belong to it when it has none; an emblem
-// joined by "and" to the one before it   ("a white moon and stars") shares its colours. Colours still left over colour
-// the background (when none is set) and   then the text. With no shape words and no text, they colour a pattern the
-// prompt's hash picks. Two colours or more   alternate in a pattern (three or more make broad stripes, like a flag); a
-// creeper's second colour is its face's.
-// - Shapes: patterns that cover the cape (stripes, checks, dots, grid, waves, zigzag, creeper), a border, and emblems
-//   drawn in the middle (circle, ring, star, heart, diamond, cross, triangle, sun, moon, flame; up to three, stacked).
-// The plural   of an emblem (stars, hearts, ...) scatters small ones over the cape. "vertical" and "diagonal" turn
-// stripes.
-// - A shape with no colour gets its natural one (a red heart, an orange flame, a gold sun, a green creeper) or one from
-//   a palette the prompt's hash picks; a background nobody named is a darker or lighter tone of the first colour. Text
-//   alone gets a border, and is white or black, whichever stands out, unless a colour was left for it.
-// The picture is drawn on a grid of 40 x 64 cells (each PROMPT_PATTERN_CELL pixels square; 4 cells make one texel of a
-// 10 x 16 cape front), so it stays crisp when the cape is scaled down.
+// service. How a prompt is read is on drawPromptPattern.
 import { createHash } from 'node:crypto';
 import { type RawImage, type Rgba } from '../pipeline/raw-image.ts';
 import {
@@ -210,7 +188,30 @@ function averageColour(canvas: CellCanvas, top: number, bottom: number): Rgba {
   return { r: Math.round(r / count), g: Math.round(g / count), b: Math.round(b / count), a: 255 };
 }
 
-/** Draws a prompt as a 160 x 256 cape pattern; the same prompt always gives the same pixels (see the rules above). */
+/**
+ * Draws a prompt as a 160 x 256 cape pattern. How a prompt is read (case and extra spaces do not matter; the same
+ * prompt always gives the same pixels):
+ * - Text: the word after `text:` (`text:GG`, or `text:"GO TEAM"` for several words), else the first phrase in double
+ *   quotes ("GG") or single quotes ('GG'), is drawn in the 5x7 pixel font of pixel-font.ts: A-Z, 0-9, space and ! ? . -
+ *   + &, other characters dropped, at most PROMPT_TEXT_MAX_LENGTH characters. That part of the prompt is not read for
+ *   colours or shapes.
+ * - Colours: the names in PATTERN_COLOURS (prompt-words.ts) (also "dark"/"deep" and "light"/"pale" before any of
+ *   them, and "rainbow" for six). A colour right after "on" (or right before "background") is the background. Any other
+ *   colour belongs to the next shape word; colours after the last shape word belong to it when it has none; an emblem
+ *   joined by "and" to the one before it ("a white moon and stars") shares its colours. Colours still left over colour
+ *   the background (when none is set) and then the text. With no shape words and no text, they colour a pattern the
+ *   prompt's hash picks. Two colours or more alternate in a pattern (three or more make broad stripes, like a flag); a
+ *   creeper's second colour is its face's.
+ * - Shapes: patterns that cover the cape (stripes, checks, dots, grid, waves, zigzag, creeper), a border, and emblems
+ *   drawn in the middle (circle, ring, star, heart, diamond, cross, triangle, sun, moon, flame; up to three, stacked).
+ *   The plural of an emblem (stars, hearts, ...) scatters small ones over the cape. "vertical" and "diagonal" turn
+ *   stripes.
+ * - A shape with no colour gets its natural one (a red heart, an orange flame, a gold sun, a green creeper) or one
+ *   from a palette the prompt's hash picks; a background nobody named is a darker or lighter tone of the first colour.
+ *   Text alone gets a border, and is white or black, whichever stands out, unless a colour was left for it.
+ * The picture is drawn on a grid of 40 x 64 cells (each PROMPT_PATTERN_CELL pixels square; 4 cells make one texel of a
+ * 10 x 16 cape front), so it stays crisp when the cape is scaled down.
+ */
 export function drawPromptPattern(prompt: string): RawImage {
   const normalized = normalizePrompt(prompt);
   const digest = createHash('sha256').update(normalized.toLowerCase()).digest();

@@ -1,7 +1,7 @@
-// The texture intake: every texture that becomes a player's cape or ears, a gallery item or a made cape comes in here
-// and takes the same steps: its image job (the player's own work), the blocklist check, storing, pointing (the player's
-// slot through pointPlayer, or the gallery item through pointItem) and the upload metrics. Every step answers its
-// refusal as a plain value, and so does the intake: the route answers it once, with sendRefusal.
+// The texture intake: every texture that becomes a player's cape or ears, a gallery item or a creator's cape comes in
+// here and takes the same steps: its image job (charged to the player), the blocklist check, storing, then setting the
+// player's slot (setPlayerTextures) or adding the gallery item (addGalleryItem), and the upload metrics. Every step
+// answers its refusal as a plain value, and so does the intake: the route answers it once, with sendRefusal.
 import type { Refusal, Refused } from '../../../src/lib/refusals.ts';
 import { isCapeStrip } from '../../../src/lib/texture-layout.ts';
 import type { CreationRequest } from '../generators/index.ts';
@@ -11,8 +11,8 @@ import type { PlayerSlot } from '../library/player-columns.ts';
 import { Blocklist } from '../library/blocklist.ts';
 import type { WardrobeOrigin } from '../library/wardrobe-items.ts';
 import { readUpload, type EncodedTexture } from '../pipeline/process.ts';
-import { pointItem, type AddItem } from './point-item.ts';
-import { pointPlayer, type PointingContext } from './set-player-textures.ts';
+import { addGalleryItem, type AddItem } from './add-gallery-item.ts';
+import { setPlayerTextures, type PlayerTexturesContext } from './set-player-textures.ts';
 
 /** What an upload is for, as the metrics count it. */
 export type UploadKind = PlayerSlot | 'gallery';
@@ -26,7 +26,7 @@ export interface UploadCounter {
  * What the intake works with: the database, the stored textures, the change bus, the image jobs, the wardrobe's size
  * and the metrics.
  */
-export interface IntakeContext extends PointingContext {
+export interface IntakeContext extends PlayerTexturesContext {
   imageJobs: ImageJobs;
   uploads: UploadCounter;
 }
@@ -58,7 +58,7 @@ export interface SharedUpload {
   notice: string | null;
 }
 
-/** A made cape, stored with nothing pointing at it yet: its texture (an animation's strip, else the still). */
+/** A creator's cape, stored but not yet worn or shared: its texture (an animation's strip, else the still). */
 export interface MadeCape {
   texture: EncodedTexture;
   stillHash: string;
@@ -83,8 +83,8 @@ export class TextureIntake {
   }
 
   /**
-   * A cape or ears upload, worn by `owner` once it passed (its wardrobe item named `name`, when given); counted under its
-   * slot.
+   * A cape or ears upload, worn by `owner` once it passed (its wardrobe item named `name`, when given); counted under
+   * its slot.
    */
   async upload(
     slot: PlayerSlot,
@@ -95,7 +95,7 @@ export class TextureIntake {
     return this.counted(slot, async () => {
       const processed = await this.process(slot, file, owner);
       if ('refusal' in processed) return processed;
-      const refused = await pointPlayer(this.context, owner, slot, {
+      const refused = await setPlayerTextures(this.context, owner, slot, {
         textures: processed,
         origin: { source: 'upload', name },
       });
@@ -111,7 +111,7 @@ export class TextureIntake {
       // An animated item is its animation: keyed by (and storing only) its strip, so a GIF whose first frame matches a
       // still item, or another GIF with the same first frame, is an item of its own.
       const picture = processed.strip ?? processed.still;
-      const pointed = await pointItem(this.context, picture, processed.kind === 'ears', owner, addItem);
+      const pointed = await addGalleryItem(this.context, picture, processed.kind === 'ears', owner, addItem);
       if ('refusal' in pointed) return pointed;
       return { hash: picture.hash, created: pointed.created, notice: processed.notice };
     });
@@ -119,7 +119,7 @@ export class TextureIntake {
 
   /**
    * A cape a creator draws from `request` as `owner`'s image work; once it passed the blocklist it is stored (its
-   * preview beside it) with nothing pointing at it, until it is worn or shared.
+   * preview beside it), not yet anyone's, until it is worn or shared.
    */
   async make(request: CreationRequest, owner: string): Promise<MadeCape | Refused> {
     const made = await this.context.imageJobs.attempt('creation', request, owner);
@@ -136,9 +136,9 @@ export class TextureIntake {
   }
 
   /**
-   * Puts a stored texture (a made cape, a gallery item, an item of the wardrobe) on `owner`'s slot, checked against the
-   * blocklist as an upload is; an animation's strip is worn with its first frame as the still (made from the strip
-   * when it is not stored).
+   * Puts a stored texture (a creator's cape, a gallery item, an item of the wardrobe) on `owner`'s slot, checked
+   * against the blocklist as an upload is; an animation's strip is worn with its first frame as the still (made from
+   * the strip when it is not stored).
    */
   async wear(wear: StoredWear, slot: PlayerSlot, owner: string): Promise<Worn | Refused> {
     const { picture, origin } = wear;
@@ -148,19 +148,19 @@ export class TextureIntake {
     const first = strip && !wear.still ? await this.context.imageJobs.attempt('stripStill', strip.bytes, owner) : null;
     if (first && 'refusal' in first) return first;
     const still = first ? first.value : (wear.still ?? picture);
-    const pointed = await pointPlayer(this.context, owner, slot, { textures: { still, strip }, origin });
+    const pointed = await setPlayerTextures(this.context, owner, slot, { textures: { still, strip }, origin });
     return pointed ?? { stillHash: still.hash };
   }
 
-  /** Shares a stored made cape to the gallery as the item `addItem` adds, checked against the blocklist as uploads. */
+  /** Shares a creator's stored cape to the gallery as the item `addItem` adds, checked against the blocklist as uploads. */
   async share(texture: EncodedTexture, owner: string, addItem: AddItem): Promise<{ created: boolean } | Refused> {
     const refused = await this.checkStored(texture, owner);
-    return refused ?? pointItem(this.context, texture, false, owner, addItem);
+    return refused ?? addGalleryItem(this.context, texture, false, owner, addItem);
   }
 
   /** Takes a slot of `owner` off: their cape or ears are shown no more. */
   async takeOff(slot: PlayerSlot, owner: string): Promise<void> {
-    await pointPlayer(this.context, owner, slot, null);
+    await setPlayerTextures(this.context, owner, slot, null);
   }
 
   /**

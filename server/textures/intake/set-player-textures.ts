@@ -1,7 +1,7 @@
-// Setting a player's textures, that is pointing their cape or ears at stored pictures (pointPlayer): the one place
-// where what a player shows changes at their own hand (an upload, wearing a made cape, a gallery item or an item of
-// their wardrobe, taking a slot off); what they put on comes into their wardrobe. A moderator's removal and a deleted
-// account empty slots through server/textures/library/assign.ts directly.
+// Setting a player's cape or ears to stored pictures (setPlayerTextures): the one place where what a player shows
+// changes at their own hand (an upload, wearing a creator's cape, a gallery item or an item of their wardrobe, taking a
+// slot off); what they put on comes into their wardrobe. A moderator's removal and a deleted account empty slots
+// through server/textures/library/assign.ts directly.
 import type { Refused } from '../../../src/lib/refusals.ts';
 import type { JobOutcome } from '../../image-jobs/worker-pool.ts';
 import {
@@ -26,19 +26,19 @@ export interface CapeGifWork {
   attempt(name: 'stripGif', picture: Buffer, owner: string): Promise<JobOutcome<Buffer>>;
 }
 
-/** What pointing a player needs: assignment, and the image work of a cape's GIF. */
-export interface PointingContext extends PlayerAssignmentContext {
+/** What setting a player's textures needs: assignment, and the image work of a cape's GIF. */
+export interface PlayerTexturesContext extends PlayerAssignmentContext {
   imageJobs: CapeGifWork;
 }
 
 /**
- * Points a player's slot at accepted textures (a cape's GIF made first as the player's image work, then all stored and
+ * Sets a player's slot to accepted textures (a cape's GIF made first as the player's image work, then all stored and
  * kept in the wardrobe), or at nothing to take the slot off; what it held before is released unless something keeps
  * it, and the change published. Answers a refusal (the image queue's of the GIF, a picture removed meanwhile, an item
  * gone from the wardrobe), and then nothing changed; null once the player shows the new textures.
  */
-export async function pointPlayer(
-  context: PointingContext,
+export async function setPlayerTextures(
+  context: PlayerTexturesContext,
   uuid: string,
   slot: PlayerSlot,
   putOn: PutOn | null,
@@ -53,7 +53,11 @@ export async function pointPlayer(
 }
 
 /** A cape's GIF, made from what the player will show, as the player's image work; or the queue's refusal. */
-async function capeGif(context: PointingContext, uuid: string, textures: SlotTextures): Promise<CapeGif | Refused> {
+async function capeGif(
+  context: PlayerTexturesContext,
+  uuid: string,
+  textures: SlotTextures,
+): Promise<CapeGif | Refused> {
   const picture = await capeGifPicture(context.db, uuid, textures);
   const made = await context.imageJobs.attempt('stripGif', picture.bytes, uuid);
   return 'refusal' in made ? made : { pictureHash: picture.hash, bytes: made.value };

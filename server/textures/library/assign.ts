@@ -1,6 +1,6 @@
-// Texture assignment, in one place: store the blobs, point a player (or a gallery item) at them in one transaction,
-// release what they pointed at before and tell the profile caches; and the step of a moderator's removal that takes a
-// picture off every player wearing it. The only module that writes the users' texture columns (named in
+// Texture assignment, in one place: store the blobs, set a player's (or a gallery item's) textures to them in one
+// transaction, release what they used before and tell the profile caches; and the step of a moderator's removal that
+// takes a picture off every player wearing it. The only module that writes the users' texture columns (named in
 // player-columns.ts).
 import type { Transaction } from 'kysely';
 import { RefusedError, type Refused } from '../../../src/lib/refusals.ts';
@@ -73,7 +73,7 @@ export interface TextureToStore {
  * in between. A refusal `point` throws (a RefusedError, out of its transaction) is answered as a value; when it refuses
  * or fails, what was stored is released again unless something else refers to it.
  */
-export async function storeAndPoint<T>(
+export async function storeAndAssign<T>(
   library: TextureLibrary,
   textures: TextureToStore[],
   point: () => Promise<T>,
@@ -168,7 +168,7 @@ export interface PlayerAssignmentContext extends AssignmentContext {
 }
 
 /**
- * Points a player's slot at new textures (stored first, a cape's GIF beside them, so that no reader ever causes that
+ * Sets a player's slot to new textures (stored first, a cape's GIF beside them, so that no reader ever causes that
  * work), keeps them in the player's wardrobe (with `origin`; null when they are worn from the wardrobe, where they
  * already are), releases the ones it replaced that nothing keeps and publishes the change. Answers the refusal of a
  * picture removed meanwhile or an item gone from the wardrobe, and then nothing changed; null once the player shows
@@ -187,7 +187,7 @@ export async function assignPlayerTextures(
   if (textures.strip) toStore.push({ texture: textures.strip, kind: 'cape-strip' });
   const values = slotValues(slot, textures);
   const assigned = toStore.map(({ texture }) => texture.hash);
-  const previous = await storeAndPoint(context.library, toStore, async () => {
+  const previous = await storeAndAssign(context.library, toStore, async () => {
     if (gif) await context.library.putDerived(gif.pictureHash, 'gif', gif.bytes);
     const picture = {
       kind: slot,

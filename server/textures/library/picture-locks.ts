@@ -1,20 +1,23 @@
-// Pictures locked for the length of a transaction, so that a moderator's removal of a picture and anything that points
-// a player at it take turns: the removal holds its pictures alone, pointing shares them. Pointing then re-checks the
-// blocklist inside its own transaction: either it committed first (and the removal, which waited, finds the player
-// wearing the picture and takes it off), or the removal did (and pointing, which waited, finds the picture on the
-// blocklist and refuses). A lock, not a row, because the picture's texture row may be gone (released) or not yet
-// there. On PostgreSQL these are transaction-level advisory locks keyed by the hash's first 64 bits (a collision only
-// makes two pictures take turns); SQLite runs one write transaction at a time already.
+// Pictures locked for the length of a transaction, so that a moderator's removal of a picture and anything that gives a
+// player that picture take turns.
 import { sql, type Transaction } from 'kysely';
 import { isPostgres } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { BLOCKLISTED_REFUSAL } from './blocklist.ts';
 import { RefusedError } from '../../../src/lib/refusals.ts';
 
-/** How a transaction holds its pictures: alone (a removal) or shared with others (pointing players at them). */
+/** How a transaction holds its pictures: alone (a removal) or shared with others (giving players those pictures). */
 export type PictureLockMode = 'alone' | 'shared';
 
-/** Locks pictures until the transaction ends, in hash order (so two transactions never wait on each other). */
+/**
+ * Locks pictures until the transaction ends, in hash order (so two transactions never wait on each other). The removal
+ * holds its pictures alone; giving a player a picture shares it and then re-checks the blocklist inside its own
+ * transaction: either it committed first (and the removal, which waited, finds the player wearing the picture and takes
+ * it off), or the removal did (and the other, which waited, finds the picture on the blocklist and refuses). A lock,
+ * not a row, because the picture's texture row may be gone (released) or not yet there. On PostgreSQL these are
+ * transaction-level advisory locks keyed by the hash's first 64 bits (a collision only makes two pictures take turns);
+ * SQLite runs one write transaction at a time already.
+ */
 export async function lockPictures(trx: Transaction<Database>, hashes: string[], mode: PictureLockMode): Promise<void> {
   if (!isPostgres(trx)) return;
   const lock = mode === 'alone' ? sql.raw('pg_advisory_xact_lock') : sql.raw('pg_advisory_xact_lock_shared');
@@ -24,7 +27,7 @@ export async function lockPictures(trx: Transaction<Database>, hashes: string[],
 }
 
 /**
- * Inside a transaction that points a player at pictures: locks them (shared) and throws the blocklist's refusal when a
+ * Inside a transaction that gives a player pictures: locks them (shared) and throws the blocklist's refusal when a
  * moderator removed one of them, whenever that removal committed.
  */
 export async function refuseRemovedPictures(trx: Transaction<Database>, hashes: string[]): Promise<void> {

@@ -27,7 +27,7 @@ export interface CreatorFrameProps {
   idleHint: string;
 }
 
-/** The made cape as the 3D model shows it: a strip for an animation, else the still. */
+/** The creator's cape as the 3D model shows it: a strip for an animation, else the still. */
 function capeTexture(creation: Creation | null): CapeTexture | null {
   if (!creation) return null;
   return creation.frames > 1 ? { kind: 'strip', url: creation.cape } : { kind: 'image', url: creation.cape };
@@ -59,7 +59,7 @@ function useDownloadUrl(creation: Creation | null): string | null {
   return creation && download?.cape === creation.cape ? download.url : null;
 }
 
-/** "Use as my cape" and "Share to the gallery" for a made cape (a new cape remounts it, clearing its state). */
+/** "Use as my cape" and "Share to the gallery" for a creator's cape (a new cape remounts it, clearing its state). */
 function CreationActions({ creation }: { creation: Creation }) {
   const [wear, setWear] = useState<'idle' | 'busy' | 'done'>('idle');
   const [sharing, setSharing] = useState(false);

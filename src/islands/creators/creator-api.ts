@@ -47,12 +47,12 @@ export async function uploadCreation(
   throw new CreationFailed(response.status, response.body);
 }
 
-/** Wears a made cape; resolves with the cape URL. */
+/** Wears a creator's cape; resolves with the cape URL. */
 export function wearCreation(hash: string): Promise<ApiAnswer<'wearCreation'>> {
   return apiCall('wearCreation', { body: { hash } });
 }
 
-/** Shares a made cape to the gallery with a title and tags; resolves with the item's hash. */
+/** Shares a creator's cape to the gallery with a title and tags; resolves with the item's hash. */
 export function shareCreation(hash: string, title: string, tags: string[]): Promise<ApiAnswer<'shareCreation'>> {
   return apiCall('shareCreation', { body: { hash, title, tags } });
 }

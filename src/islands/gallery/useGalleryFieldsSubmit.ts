@@ -1,5 +1,5 @@
-// Submitting a gallery title-and-tags form (edit, share a made cape): the title and tags check first, then the call,
-// with a busy flag and the error display.
+// Submitting a gallery title-and-tags form (edit, share a creator's cape): the title and tags check first, then the
+// call, with a busy flag and the error display.
 import { useState } from 'react';
 import { describeApiError, errorBody, type ErrorDisplay } from '../../lib/client/api-errors';
 import { checkGalleryFields } from '../../lib/gallery-rules';

@@ -1,21 +1,19 @@
-// Our own drawings of every banner pattern of the game (Java 1.21) as coverage masks over the 20 x 40 banner face.
-//
-// Each mask is drawn here, not taken from the game's textures: geometric patterns are shapes tested at 4 x 4 points
-// inside each pixel (so slanted and round edges come out soft), the gradients are direct alpha ramps, and the emblems
-// (creeper, skull, snout) are small hand-made pictures and the others (flower, thing, globe, flow, guster) small
-// shapes, in the spirit of the game's. Which part of the face each pattern covers follows the game's old 3 x 3 crafting
-// shapes, listed with each pattern's id in github.com/Attano/Spigot-1.8
-// net/minecraft/server/v1_8_R1/E/EnumBannerPatternType.java (e.g. diagonal_left "## / #  /   " covers the top left
-// half, diagonal_up_right the bottom right half), with sizes compared by eye with the pattern tiles the LivzMC banner
-// editor shows (github.com/LivzMC/website public/js/banner.js); heraldic names:
-// https://pgm.dev/docs/reference/misc/banners.
-
+// Our own drawings of every banner pattern of the game (Java 1.21) as coverage masks over the 20 x 40 banner face, not
+// taken from the game's textures: geometric patterns are shapes tested at 4 x 4 points inside each pixel (so slanted
+// and round edges come out soft), the gradients are alpha ramps, and the emblems are small hand-made pictures or
+// shapes.
 /** Width of the banner face, in pixels. */
 export const BANNER_WIDTH = 20;
 /** Height of the banner face, in pixels. */
 export const BANNER_HEIGHT = 40;
 
-/** Every banner pattern of the game (Java 1.21), by its game id; `base` covers the whole face. */
+/**
+ * Every pattern id, as the game names it (`base` covers the whole face). Which part of the face each covers follows the
+ * game's old 3 x 3 crafting shapes, listed with each id in github.com/Attano/Spigot-1.8
+ * net/minecraft/server/v1_8_R1/E/EnumBannerPatternType.java (e.g. diagonal_left "## / #  /   " covers the top left
+ * half, diagonal_up_right the bottom right half), with sizes compared by eye with the tiles of the LivzMC banner editor
+ * (github.com/LivzMC/website public/js/banner.js); heraldic names: https://pgm.dev/docs/reference/misc/banners.
+ */
 export const PATTERN_IDS = [
   'base',
   'stripe_bottom',

@@ -1,11 +1,11 @@
-// Pointing a gallery item at a picture: its rendered images (its 320 x 180 preview and its texture map) are made as
-// the image work of the player adding it, then the picture is stored, the images beside it, and the item added, so that
-// viewing an item never causes image work.
+// Adding a picture to the gallery as an item: its rendered images (its 320 x 180 preview and its texture map) are made
+// as the image work of the player adding it, then the picture is stored, the images beside it, and the item added, so
+// that viewing an item never causes image work.
 import { GALLERY_TYPES } from '../../../src/lib/gallery-rules.ts';
 import type { Refused } from '../../../src/lib/refusals.ts';
 import { isCapeStrip } from '../../../src/lib/texture-layout.ts';
 import type { ImageJobs } from '../image-work/image-jobs.ts';
-import { storeAndPoint } from '../library/assign.ts';
+import { storeAndAssign } from '../library/assign.ts';
 import type { TextureLibrary } from '../library/texture-library.ts';
 import type { EncodedTexture } from '../pipeline/process.ts';
 
@@ -19,7 +19,7 @@ export interface ItemPicture {
 /** Adds the gallery item of a picture (the gallery's own step); whether it is new. */
 export type AddItem = (picture: ItemPicture) => Promise<boolean>;
 
-/** What pointing an item needs: the stored textures and the image jobs that render its images. */
+/** What adding an item needs: the stored textures and the image jobs that render its images. */
 export interface ItemContext {
   library: TextureLibrary;
   imageJobs: ImageJobs;
@@ -52,7 +52,7 @@ async function renderItemImages(
  * the picture and the images stored and the item added by `addItem`. Answers whether the item is new, or a refusal
  * (the image queue's of the renders, or one `addItem` throws as a RefusedError), and then nothing is stored.
  */
-export async function pointItem(
+export async function addGalleryItem(
   context: ItemContext,
   picture: EncodedTexture,
   ears: boolean,
@@ -67,7 +67,7 @@ export async function pointItem(
     stripHash: animated ? picture.hash : null,
     type: ears ? GALLERY_TYPES.ears : animated ? GALLERY_TYPES.animated : GALLERY_TYPES.cape,
   };
-  const created = await storeAndPoint(context.library, [{ texture: picture, kind: 'gallery' }], async () => {
+  const created = await storeAndAssign(context.library, [{ texture: picture, kind: 'gallery' }], async () => {
     await images.store(context.library);
     return addItem(item);
   });
