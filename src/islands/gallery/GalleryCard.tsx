@@ -5,16 +5,8 @@ import type { ErrorDisplay as ErrorDisplayValue } from '../../lib/client/api-err
 import { ErrorDisplay } from '../shared/ErrorDisplay';
 import { deleteItem, itemHref, previewUrl, reportItem, userGalleryHref, type GalleryItem } from './gallery-api';
 import { FlagIcon, TrashIcon } from './icons';
-import {
-  DeleteConfirm,
-  DownloadLink,
-  KindBadge,
-  LikeButton,
-  ReportConfirm,
-  WearButton,
-  WearStatus,
-  WhitelistedNotice,
-} from './ItemControls';
+import { DownloadLink, KindBadge, LikeButton, WearButton, WearStatus } from './ItemControls';
+import { DeleteConfirm, ReportConfirm, WhitelistedNotice } from './ItemConfirmations';
 import { useItemActions } from './useItemActions';
 import { useStepFocus } from './useStepFocus';
 

@@ -24,17 +24,8 @@ import {
   type GalleryItem,
 } from './gallery-api';
 import { FlagIcon, PencilIcon, TrashIcon } from './icons';
-import {
-  DeleteConfirm,
-  DownloadLink,
-  KindBadge,
-  LikeButton,
-  ReportConfirm,
-  WearButton,
-  WearStatus,
-  WhitelistedBadge,
-  WhitelistedNotice,
-} from './ItemControls';
+import { DownloadLink, KindBadge, LikeButton, WearButton, WearStatus, WhitelistedBadge } from './ItemControls';
+import { DeleteConfirm, ReportConfirm, WhitelistedNotice } from './ItemConfirmations';
 import { useItemActions } from './useItemActions';
 import { useStepFocus } from './useStepFocus';
 import { TEXTURE_HASH_PATTERN } from '../../lib/ids';
