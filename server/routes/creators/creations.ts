@@ -15,8 +15,9 @@ import { checkTitleAndTags } from '../../gallery/title-and-tags.ts';
 import { HttpError } from '../../http/errors.ts';
 import { sendRefusal } from '../../http/refusal-answer.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../../http/route-schemas.ts';
+import { textureChangeRoute } from '../../http/texture-change-route.ts';
 import { textureUrl } from '../../http/texture-url.ts';
-import { perUserRateLimit, textureChangeRateLimit } from '../../http/user-rate-limit.ts';
+import { perUserRateLimit } from '../../http/user-rate-limit.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 
 /** Registers the preview of a made cape, and wearing and sharing it. */
@@ -45,27 +46,21 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
     },
   );
 
-  app.post(
-    '/api/gallery/creations/use',
-    {
-      config: {
-        auth: 'session',
-        rateLimit: textureChangeRateLimit(options.config.textureUploadsPerTenMinutes, tooManyUploadsMessage('cape')),
-      },
-      schema: {
-        summary: 'Wear a made cape',
-        body: creationUseBodySchema,
-        response: { 200: uploadResultSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
+  textureChangeRoute(app, {
+    path: '/api/gallery/creations/use',
+    summary: 'Wear a made cape',
+    body: creationUseBodySchema,
+    answer: uploadResultSchema,
+    changesPerTenMinutes: options.config.textureUploadsPerTenMinutes,
+    tooManyMessage: tooManyUploadsMessage('cape'),
+    change: async (body, request) => {
       const user = await requireUser(request);
-      const texture = await usableCreation(options, request.body.hash, user);
+      const texture = await usableCreation(options, body.hash, user);
       const worn = await intake.wear({ picture: texture, origin: { source: 'creator' } }, 'cape', user.uuid);
-      if ('refusal' in worn) return sendRefusal(reply, worn.refusal);
+      if ('refusal' in worn) return worn;
       return { success: true as const, cape: textureUrl(options.config.publicBaseUrl, worn.stillHash) };
     },
-  );
+  });
 
   app.post(
     '/api/gallery/creations/share',
