@@ -1,5 +1,5 @@
 // What writing a backup and putting one back share: the files of a backup directory and its manifest, the SQLite file
-// they work on, the refusals they print, and the checks of a database copy.
+// they work on, the refusals they print, the checks of a database copy, and reading a finished backup back.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -83,4 +83,20 @@ export function checkIntegrity(file: string): void {
   } finally {
     database.close();
   }
+}
+
+/** Reads and checks a backup directory's manifest and database file. */
+export function readBackup(directory: string): BackupManifest {
+  const manifestFile = path.join(directory, BACKUP_FILES.manifest);
+  if (!fs.existsSync(manifestFile))
+    throw new OperatorError(`${directory} holds no finished backup (no ${BACKUP_FILES.manifest}).`);
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as BackupManifest;
+  if (manifest.format !== 1)
+    throw new OperatorError(`${manifestFile} is of an unknown format (${String(manifest.format)}).`);
+  const databaseFile = path.join(directory, manifest.database.file);
+  if (!fs.existsSync(databaseFile) || fileSha256(databaseFile) !== manifest.database.sha256) {
+    throw new OperatorError(`${databaseFile} is missing or not the file the manifest describes.`);
+  }
+  checkIntegrity(databaseFile);
+  return manifest;
 }

@@ -6,32 +6,14 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { LocalBlobStore, type BlobStore } from '../storage/index.ts';
 import {
-  BACKUP_FILES,
-  checkIntegrity,
   COPY_CONCURRENCY,
   countRows,
-  fileSha256,
   forEachLimited,
   OperatorError,
+  readBackup,
   sqliteFile,
   type BackupManifest,
 } from './backup-files.ts';
-
-/** Reads and checks a backup directory's manifest and database file. */
-export function readBackup(directory: string): BackupManifest {
-  const manifestFile = path.join(directory, BACKUP_FILES.manifest);
-  if (!fs.existsSync(manifestFile))
-    throw new OperatorError(`${directory} holds no finished backup (no ${BACKUP_FILES.manifest}).`);
-  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as BackupManifest;
-  if (manifest.format !== 1)
-    throw new OperatorError(`${manifestFile} is of an unknown format (${String(manifest.format)}).`);
-  const databaseFile = path.join(directory, manifest.database.file);
-  if (!fs.existsSync(databaseFile) || fileSha256(databaseFile) !== manifest.database.sha256) {
-    throw new OperatorError(`${databaseFile} is missing or not the file the manifest describes.`);
-  }
-  checkIntegrity(databaseFile);
-  return manifest;
-}
 
 /**
  * The ids of other processes that have one of the files open (Linux: /proc/<pid>/fd; processes of other users are not
