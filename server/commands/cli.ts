@@ -3,7 +3,9 @@
 // and put it back; `cloakroom answers rebuild` builds the mod API's answer directory
 // (server/commands/answer-directory-command.ts); `cloakroom oauth-client add|list|remove` manages the apps that sign
 // players in with the device flow (server/commands/app-client-command.ts).
-import { backupSite, restoreSite, sqliteFile } from '../operations/backup.ts';
+import { backupSite } from '../operations/backup.ts';
+import { sqliteFile } from '../operations/backup-files.ts';
+import { restoreSite } from '../operations/restore.ts';
 import { loadConfig } from '../config/index.ts';
 import { LOGIN_CODE_TTL_MS } from '../auth/login-codes.ts';
 import { isUsername } from '../../src/lib/ids.ts';

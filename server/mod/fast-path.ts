@@ -10,11 +10,11 @@ import { performance } from 'node:perf_hooks';
 import type { RequestDurations, RequestSeries } from '../http/request-durations.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
 import {
-  answerToSend,
+  NODE_RESPONSE_OUTPUT,
+  writeAnswer,
+  writeNotFound,
   CSL_PROFILE_ROUTE,
   CSL_TEXTURE_ROUTE,
-  NOT_FOUND_BODY,
-  NOT_FOUND_HEADER_LIST,
   PROFILE_ROUTE,
   TEXTURE_ROUTE,
   textureAnswer,
@@ -68,17 +68,14 @@ function send(
   series: AnswerSeries,
   startedAt: number,
 ): true {
-  const { status, headers, body } = answerToSend(request.headers, answer);
-  response.writeHead(status, headers);
-  response.end(body ?? undefined);
+  const status = writeAnswer(NODE_RESPONSE_OUTPUT, response, request.headers, answer);
   (status === 200 ? series.ok : series.notModified).observe((performance.now() - startedAt) / 1000);
   return true;
 }
 
 /** Answers 404 to a player known to have nothing to show, as the routes do; records it. */
 function sendNotFound(response: ServerResponse, series: AnswerSeries, startedAt: number): true {
-  response.writeHead(404, NOT_FOUND_HEADER_LIST as string[]);
-  response.end(NOT_FOUND_BODY);
+  writeNotFound(NODE_RESPONSE_OUTPUT, response);
   series.notFound.observe((performance.now() - startedAt) / 1000);
   return true;
 }

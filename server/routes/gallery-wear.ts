@@ -5,10 +5,8 @@ import { galleryHashBodySchema, galleryWearResultSchema } from '../../src/lib/sc
 import { requireUser } from '../auth/plugin.ts';
 import { wearGalleryItem } from '../gallery/wear.ts';
 import { HttpError } from '../http/errors.ts';
-import { sendRefusal } from '../http/refusal-reply.ts';
-import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { textureChangeRoute } from '../http/texture-change-route.ts';
 import { textureUrl } from '../http/texture-url.ts';
-import { textureChangeRateLimit } from '../http/user-rate-limit.ts';
 import type { AppContext } from '../operations/app-context.ts';
 
 /**
@@ -16,26 +14,19 @@ import type { AppContext } from '../operations/app-context.ts';
  * (TEXTURE_UPLOADS_PER_10_MINUTES per 10 minutes, shared with uploads: a wear changes the cape as an upload does).
  */
 export async function galleryWearRoutes(instance: FastifyInstance, options: AppContext) {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.post(
-    '/api/gallery/wear',
-    {
-      config: {
-        auth: 'session',
-        oauthScope: 'wardrobe:write',
-        rateLimit: textureChangeRateLimit(options.config.textureUploadsPerTenMinutes, galleryMessages.tooManyWears),
-      },
-      schema: {
-        summary: 'Wear a gallery item: its cape or ears become the player’s, as an upload of the same picture would',
-        body: galleryHashBodySchema,
-        response: { 200: galleryWearResultSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
+  textureChangeRoute(instance, {
+    path: '/api/gallery/wear',
+    summary: 'Wear a gallery item: its cape or ears become the player’s, as an upload of the same picture would',
+    body: galleryHashBodySchema,
+    answer: galleryWearResultSchema,
+    oauthScope: 'wardrobe:write',
+    changesPerTenMinutes: options.config.textureUploadsPerTenMinutes,
+    tooManyMessage: galleryMessages.tooManyWears,
+    change: async (body, request) => {
       const user = await requireUser(request);
-      const worn = await wearGalleryItem(options, request.body.hash, user.uuid);
+      const worn = await wearGalleryItem(options, body.hash, user.uuid);
       if (!worn) throw new HttpError(404, galleryMessages.noSuchTexture);
-      if ('refusal' in worn) return sendRefusal(reply, worn.refusal);
+      if ('refusal' in worn) return worn;
       return {
         success: true as const,
         slot: worn.slot,
@@ -43,5 +34,5 @@ export async function galleryWearRoutes(instance: FastifyInstance, options: AppC
         wears: worn.wears,
       };
     },
-  );
+  });
 }

@@ -6,12 +6,12 @@ import { errorBodySchema } from '../../src/lib/schemas/common.ts';
 import { modProfileSchema } from '../../src/lib/schemas/mod.ts';
 import { emptyResponse, fileResponse, type ZodTypeProvider } from '../http/route-schemas.ts';
 import {
-  answerToSend,
+  writeAnswer,
+  writeNotFound,
+  type AnswerOutput,
   CSL_PROFILE_ROUTE,
   CSL_TEXTURE_ROUTE,
   MOD_API_PREFIXES,
-  NOT_FOUND_BODY,
-  NOT_FOUND_HEADER_LIST,
   playerAnswer,
   PROFILE_ROUTE,
   TEXTURE_ROUTE,
@@ -88,15 +88,19 @@ export function isModApiPath(url: string): boolean {
   return MOD_API_PREFIXES.some((prefix) => url.startsWith(prefix));
 }
 
-/** Sends a list of headers (name, value, …) and a status and body. */
-function sendWith(reply: FastifyReply, status: number, headers: readonly string[], body: string | Buffer | undefined) {
-  for (let index = 0; index < headers.length; index += 2) reply.header(headers[index]!, headers[index + 1]!);
-  return reply.status(status).send(body);
-}
+/** Writing to a Fastify reply: each header of the list (name, value, …) and the status, then the body. */
+const REPLY_OUTPUT: AnswerOutput<FastifyReply> = {
+  head: (reply, status, headers) => {
+    for (let index = 0; index < headers.length; index += 2) reply.header(headers[index]!, headers[index + 1]!);
+    reply.status(status);
+  },
+  end: (reply, body) => void reply.send(body),
+};
 
 /** The mod API's 404, the same bytes the fast path and nginx answer. */
 function notFound(reply: FastifyReply) {
-  return sendWith(reply, 404, NOT_FOUND_HEADER_LIST, NOT_FOUND_BODY);
+  writeNotFound(REPLY_OUTPUT, reply);
+  return reply;
 }
 
 /**
@@ -104,8 +108,8 @@ function notFound(reply: FastifyReply) {
  * way).
  */
 function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: ModAnswer) {
-  const { status, headers, body } = answerToSend(request.headers, answer);
-  return sendWith(reply, status, headers, body ?? undefined);
+  writeAnswer(REPLY_OUTPUT, reply, request.headers, answer);
+  return reply;
 }
 
 /**

@@ -7,10 +7,9 @@ import { wardrobeMessages } from '../../src/lib/wardrobe-rules.ts';
 import type { z } from 'zod';
 import { requireUser } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
-import { sendRefusal } from '../http/refusal-reply.ts';
 import { errorResponses, type ZodTypeProvider } from '../http/route-schemas.ts';
+import { textureChangeRoute } from '../http/texture-change-route.ts';
 import { textureUrl } from '../http/texture-url.ts';
-import { textureChangeRateLimit } from '../http/user-rate-limit.ts';
 import type { AppContext } from '../operations/app-context.ts';
 import {
   listWardrobe,
@@ -43,7 +42,8 @@ function wardrobeAnswer(listing: WardrobeListing, baseUrl: string, limit: number
 
 /**
  * Registers the wardrobe calls; each change counts against the player's one budget of texture changes
- * (TEXTURE_UPLOADS_PER_10_MINUTES per 10 minutes, shared with uploads, take-offs, "Wear this" and made capes).
+ * (TEXTURE_UPLOADS_PER_10_MINUTES per 10 minutes, shared with uploads, take-offs, "Wear this" and capes from the
+ * creators).
  */
 export async function wardrobeRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -63,49 +63,42 @@ export async function wardrobeRoutes(instance: FastifyInstance, options: AppCont
     async (request) => answer((await requireUser(request)).uuid),
   );
 
-  app.post(
-    '/api/wardrobe/wear',
-    {
-      config: {
-        auth: 'session',
-        oauthScope: 'wardrobe:write',
-        rateLimit: textureChangeRateLimit(config.textureUploadsPerTenMinutes, galleryMessages.tooManyWears),
-      },
-      schema: {
-        summary: 'Wear an item of the wardrobe: the mod API shows it at once',
-        body: wardrobeItemBodySchema,
-        response: { 200: wardrobeSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
+  /** A wardrobe change: wardrobe:write, on the budget of texture changes, answering the wardrobe after it. */
+  const wardrobeChange = {
+    body: wardrobeItemBodySchema,
+    answer: wardrobeSchema,
+    oauthScope: 'wardrobe:write',
+    changesPerTenMinutes: config.textureUploadsPerTenMinutes,
+    tooManyMessage: galleryMessages.tooManyWears,
+  } as const;
+
+  textureChangeRoute(app, {
+    ...wardrobeChange,
+    path: '/api/wardrobe/wear',
+    summary: 'Wear an item of the wardrobe: the mod API shows it at once',
+    change: async (body, request) => {
       const user = await requireUser(request);
-      const worn = await wearWardrobeItem(options, user.uuid, request.body.id);
+      const worn = await wearWardrobeItem(options, user.uuid, body.id);
       if (worn === false) throw new HttpError(404, wardrobeMessages.notFound);
-      if (worn !== true) return sendRefusal(reply, worn.refusal);
+      if (worn !== true) return worn;
       return answer(user.uuid);
     },
-  );
+  });
 
   for (const [path, change, summary] of [
     ['take-off', takeOffWardrobeItem, 'Take an item of the wardrobe off (it stays in the wardrobe)'],
     ['remove', removeWardrobeItem, 'Remove an item from the wardrobe, taking it off first when it is worn'],
   ] as const) {
-    app.post(
-      `/api/wardrobe/${path}`,
-      {
-        config: {
-          auth: 'session',
-          oauthScope: 'wardrobe:write',
-          rateLimit: textureChangeRateLimit(config.textureUploadsPerTenMinutes, galleryMessages.tooManyWears),
-        },
-        schema: { summary, body: wardrobeItemBodySchema, response: { 200: wardrobeSchema, ...errorResponses } },
-      },
-      async (request) => {
+    textureChangeRoute(app, {
+      ...wardrobeChange,
+      path: `/api/wardrobe/${path}`,
+      summary,
+      change: async (body, request) => {
         const user = await requireUser(request);
-        if (!(await change(options, user.uuid, request.body.id))) throw new HttpError(404, wardrobeMessages.notFound);
+        if (!(await change(options, user.uuid, body.id))) throw new HttpError(404, wardrobeMessages.notFound);
         return answer(user.uuid);
       },
-    );
+    });
   }
 
   app.post(

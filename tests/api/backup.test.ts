@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BACKUP_FILES, type BackupManifest } from '../../server/operations/backup.ts';
+import { BACKUP_FILES, type BackupManifest } from '../../server/operations/backup-files.ts';
 import { pixelAt, rgbaPixels, sha256Hex, solidPng, type Rgba } from '../../support/textures.ts';
 import { freePort } from '../../support/app-process.ts';
 import { runCli } from '../helpers/cli.ts';

@@ -2,34 +2,25 @@
 // ends every connection players made with it.
 import type { FastifyInstance } from 'fastify';
 import { appClientBodySchema, appClientPageSchema, appClientRemovalSchema } from '../../../src/lib/schemas/admin.ts';
-import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { appClientPage, removeAppClient } from '../../auth/app-clients.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
-import { paginate } from '../../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import type { AppContext } from '../../operations/app-context.ts';
-import { ADMIN_ONLY, ADMIN_PAGE_SIZE } from './shared.ts';
+import { adminPagedList } from './paged-list.ts';
+import { ADMIN_ONLY } from './shared.ts';
 
 /** Registers GET /api/admin/oauth-clients and its delete. */
 export async function adminAppClientRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = options;
 
-  app.get(
+  adminPagedList(
+    app,
     '/api/admin/oauth-clients',
-    {
-      config: ADMIN_ONLY,
-      schema: {
-        summary: 'The apps registered to sign players in with a code, newest first, with their connections',
-        querystring: pageQuerySchema,
-        response: { 200: appClientPageSchema, ...errorResponses },
-      },
-    },
-    async (request) => {
-      const { rows, total } = await appClientPage(db, request.query.page, ADMIN_PAGE_SIZE);
-      return paginate(rows, request.query.page, ADMIN_PAGE_SIZE, total, '/api/admin/oauth-clients');
-    },
+    'The apps registered to sign players in with a code, newest first, with their connections',
+    appClientPageSchema,
+    (page, perPage) => appClientPage(db, page, perPage),
   );
 
   app.post(

@@ -8,15 +8,14 @@ import {
   userBanRowSchema,
 } from '../../../src/lib/schemas/admin.ts';
 import { successSchema } from '../../../src/lib/schemas/common.ts';
-import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { BAN_REASONS, isBanReason } from '../../../src/lib/ban-reasons.ts';
 import { banPage, banPlayer, unbanPlayer } from '../../admin/bans.ts';
-import { ADMIN_ONLY, ADMIN_PAGE_SIZE, refuseAdminAction } from './shared.ts';
+import { adminPagedList } from './paged-list.ts';
+import { ADMIN_ONLY, refuseAdminAction } from './shared.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
-import { paginate } from '../../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers the ban reasons, the ban list, a ban and an unban. */
@@ -36,20 +35,12 @@ export async function adminBanRoutes(instance: FastifyInstance, options: AppCont
     async () => BAN_REASONS,
   );
 
-  app.get(
+  adminPagedList(
+    app,
     '/api/admin/bans/user',
-    {
-      config: ADMIN_ONLY,
-      schema: {
-        summary: 'Banned players, newest ban first',
-        querystring: pageQuerySchema,
-        response: { 200: paginatedSchema(userBanRowSchema), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const { rows, total } = await banPage(db, request.query.page, ADMIN_PAGE_SIZE);
-      return paginate(rows, request.query.page, ADMIN_PAGE_SIZE, total, '/api/admin/bans/user');
-    },
+    'Banned players, newest ban first',
+    paginatedSchema(userBanRowSchema),
+    (page, perPage) => banPage(db, page, perPage),
   );
 
   app.post(

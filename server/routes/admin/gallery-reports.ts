@@ -2,15 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { galleryReportRowSchema, paginatedSchema, reportActionBodySchema } from '../../../src/lib/schemas/admin.ts';
 import { successSchema } from '../../../src/lib/schemas/common.ts';
-import { pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
 import { isBanReason } from '../../../src/lib/ban-reasons.ts';
-import { ADMIN_ONLY, ADMIN_PAGE_SIZE, refuseAdminAction } from './shared.ts';
+import { adminPagedList } from './paged-list.ts';
+import { ADMIN_ONLY, refuseAdminAction } from './shared.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 import { answerGalleryReport, galleryReportPage } from '../../admin/gallery-reports.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
-import { paginate } from '../../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers GET and POST /api/admin/reports/gallery. */
@@ -19,20 +18,12 @@ export async function adminGalleryReportRoutes(instance: FastifyInstance, option
   const { db, bus, library, imageJobs } = options;
   const context = { db, library, bus, imageJobs };
 
-  app.get(
+  adminPagedList(
+    app,
     '/api/admin/reports/gallery',
-    {
-      config: ADMIN_ONLY,
-      schema: {
-        summary: 'Reports of gallery textures, oldest first',
-        querystring: pageQuerySchema,
-        response: { 200: paginatedSchema(galleryReportRowSchema), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const { rows, total } = await galleryReportPage(context, request.query.page, ADMIN_PAGE_SIZE);
-      return paginate(rows, request.query.page, ADMIN_PAGE_SIZE, total, '/api/admin/reports/gallery');
-    },
+    'Reports of gallery textures, oldest first',
+    paginatedSchema(galleryReportRowSchema),
+    (page, perPage) => galleryReportPage(context, page, perPage),
   );
 
   app.post(

@@ -2,14 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { paginatedSchema, whitelistRowSchema } from '../../../src/lib/schemas/admin.ts';
 import { successSchema } from '../../../src/lib/schemas/common.ts';
-import { galleryHashBodySchema, pageQuerySchema } from '../../../src/lib/schemas/gallery.ts';
+import { galleryHashBodySchema } from '../../../src/lib/schemas/gallery.ts';
 import { adminMessages } from '../../../src/lib/admin-rules.ts';
-import { ADMIN_ONLY, ADMIN_PAGE_SIZE } from './shared.ts';
+import { adminPagedList } from './paged-list.ts';
+import { ADMIN_ONLY } from './shared.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 import { removeFromWhitelist, whitelistPage } from '../../admin/whitelist.ts';
 import { requireAdmin } from '../../auth/plugin.ts';
 import { HttpError } from '../../http/errors.ts';
-import { paginate } from '../../http/pagination.ts';
 import { errorResponses, type ZodTypeProvider } from '../../http/route-schemas.ts';
 
 /** Registers GET /api/admin/gallery/whitelist and its delete. */
@@ -17,20 +17,12 @@ export async function adminWhitelistRoutes(instance: FastifyInstance, options: A
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = options;
 
-  app.get(
+  adminPagedList(
+    app,
     '/api/admin/gallery/whitelist',
-    {
-      config: ADMIN_ONLY,
-      schema: {
-        summary: 'Gallery textures marked safe by staff (they cannot be reported), newest first',
-        querystring: pageQuerySchema,
-        response: { 200: paginatedSchema(whitelistRowSchema), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const { rows, total } = await whitelistPage(db, request.query.page, ADMIN_PAGE_SIZE);
-      return paginate(rows, request.query.page, ADMIN_PAGE_SIZE, total, '/api/admin/gallery/whitelist');
-    },
+    'Gallery textures marked safe by staff (they cannot be reported), newest first',
+    paginatedSchema(whitelistRowSchema),
+    (page, perPage) => whitelistPage(db, page, perPage),
   );
 
   app.post(

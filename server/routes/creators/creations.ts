@@ -1,4 +1,4 @@
-// What a player does with a made cape: see its preview, wear it, or share it to the gallery.
+// What a player does with a cape from a creator: see its preview, wear it, or share it to the gallery.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { creationShareBodySchema, creationUseBodySchema } from '../../../src/lib/schemas/creators.ts';
@@ -15,11 +15,12 @@ import { checkTitleAndTags } from '../../gallery/title-and-tags.ts';
 import { HttpError } from '../../http/errors.ts';
 import { sendRefusal } from '../../http/refusal-reply.ts';
 import { errorResponses, fileResponse, sendFile, type ZodTypeProvider } from '../../http/route-schemas.ts';
+import { textureChangeRoute } from '../../http/texture-change-route.ts';
 import { textureUrl } from '../../http/texture-url.ts';
-import { perUserRateLimit, textureChangeRateLimit } from '../../http/user-rate-limit.ts';
+import { perUserRateLimit } from '../../http/user-rate-limit.ts';
 import type { AppContext } from '../../operations/app-context.ts';
 
-/** Registers the preview of a made cape, and wearing and sharing it. */
+/** Registers the preview of a cape from a creator, and wearing and sharing it. */
 export async function creationRoutes(instance: FastifyInstance, options: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db, intake, creations } = options;
@@ -29,7 +30,8 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
     {
       config: { auth: 'session' },
       schema: {
-        summary: "A made cape's 320 x 180 preview (the maker's own creation, or a gallery item the caller may see)",
+        summary:
+          "A creator's cape's 320 x 180 preview (the maker's own creation, or a gallery item the caller may see)",
         params: z.object({ hash: textureHashSchema }),
         response: { 200: fileResponse('image/png', 'The preview'), ...errorResponses },
       },
@@ -45,27 +47,21 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
     },
   );
 
-  app.post(
-    '/api/gallery/creations/use',
-    {
-      config: {
-        auth: 'session',
-        rateLimit: textureChangeRateLimit(options.config.textureUploadsPerTenMinutes, tooManyUploadsMessage('cape')),
-      },
-      schema: {
-        summary: 'Wear a made cape',
-        body: creationUseBodySchema,
-        response: { 200: uploadResultSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
+  textureChangeRoute(app, {
+    path: '/api/gallery/creations/use',
+    summary: 'Wear a cape from a creator',
+    body: creationUseBodySchema,
+    answer: uploadResultSchema,
+    changesPerTenMinutes: options.config.textureUploadsPerTenMinutes,
+    tooManyMessage: tooManyUploadsMessage('cape'),
+    change: async (body, request) => {
       const user = await requireUser(request);
-      const texture = await usableCreation(options, request.body.hash, user);
+      const texture = await usableCreation(options, body.hash, user);
       const worn = await intake.wear({ picture: texture, origin: { source: 'creator' } }, 'cape', user.uuid);
-      if ('refusal' in worn) return sendRefusal(reply, worn.refusal);
+      if ('refusal' in worn) return worn;
       return { success: true as const, cape: textureUrl(options.config.publicBaseUrl, worn.stillHash) };
     },
-  );
+  });
 
   app.post(
     '/api/gallery/creations/share',
@@ -80,7 +76,7 @@ export async function creationRoutes(instance: FastifyInstance, options: AppCont
         ),
       },
       schema: {
-        summary: 'Share a made cape to the gallery',
+        summary: 'Share a cape from a creator to the gallery',
         body: creationShareBodySchema,
         response: { 200: galleryNewResultSchema, 201: galleryNewResultSchema, ...errorResponses },
       },
