@@ -2,7 +2,7 @@
 // processes, nginx, PostgreSQL, Redis and S3) run last and one at a time: two clusters at once overload two cores.
 import { defineConfig } from 'vitest/config';
 
-const CLUSTER_SUITES = ['tests/api/scale-out-*.test.ts'];
+const CLUSTER_SUITES = ['tests/api/scale-out/*.test.ts'];
 
 export default defineConfig({
   test: {

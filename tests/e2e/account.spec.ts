@@ -24,7 +24,7 @@ test('Microsoft login, not configured, comes back to the login page with the mes
   page,
 }) => {
   // The e2e server has Microsoft login configured (tests/e2e/microsoft-login.spec.ts): answer as a server without
-  // MICROSOFT_CLIENT_ID does (its redirect is covered by tests/api/general.test.ts).
+  // MICROSOFT_CLIENT_ID does (its redirect is covered by tests/api/http/general.test.ts).
   await page.route('**/api/account/oauth/redirect?*', (route) =>
     route.fulfill({ status: 302, headers: { location: loginErrorPath('microsoft_unavailable', '/upload-cape') } }),
   );

@@ -1,6 +1,6 @@
-// The site on a static host and the API on a host of its own, as a CDN deploy has them: two host names of one site
-// that Chromium resolves to this machine. The site's files come from a server that applies only the build's generated
-// rules (tests/helpers/e2e/static-host.ts); every call, image and cookie goes to the API's host. A player logs in with a
+// The site on a static host and the API on a host of its own, as a CDN deploy has them: two host names of one site that
+// Chromium resolves to this machine. The site's files come from a server that applies only the build's generated rules
+// (tests/helpers/e2e/static-host.ts); every call, image and cookie goes to the API's host. A player logs in with a
 // code, uploads a cape, likes and wears a gallery item, uses the wardrobe, opens an admin page, approves an app's
 // device code and logs out, and the page never asks its own host for anything but files.
 import { expect, test, type Page } from '@playwright/test';

@@ -1,6 +1,6 @@
-// The wardrobe page: a player's capes come in as they upload them, named by their files, one is worn or taken off in one
-// click (the mod API follows), renamed in place, removed after a confirmation, keyboard focus stays with the item, and
-// an empty wardrobe says where capes come from; at 1280 and 390 px, with axe-core on each state.
+// The wardrobe page: a player's capes come in as they upload them, named by their files, one is worn or taken off in
+// one click (the mod API follows), renamed in place, removed after a confirmation, keyboard focus stays with the item,
+// and an empty wardrobe says where capes come from; at 1280 and 390 px, with axe-core on each state.
 import { expect, test, type Page } from '@playwright/test';
 import { frameColour, solidPng } from '../../support/textures';
 import { axeViolations, describeViolations } from '../helpers/e2e/axe';

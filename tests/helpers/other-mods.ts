@@ -59,9 +59,9 @@ export async function capeProviderSprite(bytes: Buffer): Promise<{ frames: Pixel
 }
 
 /**
- * Each image's delay as Cape Provider's `gif` resolver reads it: the `delayTime` of the Graphic Control Extension before
- * the image (hundredths of a second) times 10, with no minimum (a browser's "0 or 10 ms counts as 100 ms" is not its
- * rule); 0 for an image without one.
+ * Each image's delay as Cape Provider's `gif` resolver reads it: the `delayTime` of the Graphic Control Extension
+ * before the image (hundredths of a second) times 10, with no minimum (a browser's "0 or 10 ms counts as 100 ms" is not
+ * its rule); 0 for an image without one.
  */
 export function gifDelays(bytes: Buffer): number[] {
   if (bytes.subarray(0, 3).toString('latin1') !== 'GIF') throw new Error('Not a GIF');
@@ -94,8 +94,8 @@ export function gifDelays(bytes: Buffer): number[] {
 }
 
 /**
- * Cape Provider's `gif` resolver: each frame as shown (drawn over the frames before it as the GIF's disposal says, which
- * libvips does as Cape Provider's own compositing does) and its own delay (ms, gifDelays).
+ * Cape Provider's `gif` resolver: each frame as shown (drawn over the frames before it as the GIF's disposal says,
+ * which libvips does as Cape Provider's own compositing does) and its own delay (ms, gifDelays).
  */
 export async function capeProviderGif(bytes: Buffer): Promise<{ frames: Pixels[]; delays: number[] }> {
   const metadata = await sharp(bytes, { animated: true }).metadata();

@@ -1,4 +1,4 @@
-// The scale-out suites' cluster (tests/api/scale-out-*.test.ts): two real server processes (server/main.ts) on one
+// The scale-out suites' cluster (tests/api/scale-out/*.test.ts): two real server processes (server/main.ts) on one
 // PostgreSQL database, one Redis and one S3 bucket, behind nginx running the deploy configuration, each with a data
 // directory of its own; and what the suites ask of it: players logged in, capes, mod API answers, raw slow uploads.
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 // A static host for the split deploy's e2e test: it serves a built site by its generated rules (`_redirects`,
-// `_headers`) and nothing else, as a CDN or a static host would. Usage: static-host.ts <siteDir> <port> [readyUrl]; with
-// a readyUrl it first waits until that answers (the API process builds the site before it listens).
+// `_headers`) and nothing else, as a CDN or a static host would. Usage: static-host.ts <siteDir> <port> [readyUrl];
+// with a readyUrl it first waits until that answers (the API process builds the site before it listens).
 import http from 'node:http';
 import { openStaticSite } from '../../../server/site/static-site.ts';
 
