@@ -28,7 +28,7 @@ import {
   pictureSource,
   type PictureLayout,
 } from './layouts.ts';
-import { cslAnswer, profileAnswer, showsSomething } from './player-answers.ts';
+import { cslAnswer, profileAnswer, showsSomething, type PlayerAnswers } from './player-answers.ts';
 import type { ProfileCache } from './profiles.ts';
 import type { ShowingPlayers } from './showing-players.ts';
 import { CUSTOM_SKIN_API_ROOT } from '../../src/lib/mod-setup.ts';
@@ -118,20 +118,44 @@ export function modFastPath(
     return bytes ? send(request, response, textureAnswer(hash, bytes), series, startedAt) : false;
   };
 
+  const cachedByUuid = (id: string) => profiles.cached(id);
+  const cachedById = (id: string) => profiles.cachedById(id);
+  /**
+   * A player's JSON answer (a profile or a CustomSkinAPI profile): the 404 of a player known to show nothing, the
+   * answer of a cached player, or false (not cached) for the routes.
+   */
+  const playerFile = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    id: string,
+    cached: (id: string) => PlayerAnswers | undefined,
+    answer: (profile: PlayerAnswers) => ModAnswer,
+    series: AnswerSeries,
+    startedAt: number,
+  ): boolean => {
+    if (showing.showsNothing(id)) return sendNotFound(response, series, startedAt);
+    const profile = cached(id);
+    if (!profile) return false;
+    return showsSomething(profile)
+      ? send(request, response, answer(profile), series, startedAt)
+      : sendNotFound(response, series, startedAt);
+  };
+
   const tryAnswer = (request: IncomingMessage, response: ServerResponse): boolean => {
     const url = request.url;
     if (stopped || request.method !== 'GET' || url === undefined) return false;
     const startedAt = performance.now();
-    if (url.startsWith(PROFILE_PREFIX)) {
+    if (url.startsWith(PROFILE_PREFIX))
       // Only a 32-hex lowercase uuid can be a cache key, so paths with more segments or a query string miss.
-      const id = url.slice(PROFILE_PREFIX.length);
-      if (showing.showsNothing(id)) return sendNotFound(response, profileSeries, startedAt);
-      const profile = profiles.cached(id);
-      if (!profile) return false;
-      return showsSomething(profile)
-        ? send(request, response, profileAnswer(profile), profileSeries, startedAt)
-        : sendNotFound(response, profileSeries, startedAt);
-    }
+      return playerFile(
+        request,
+        response,
+        url.slice(PROFILE_PREFIX.length),
+        cachedByUuid,
+        profileAnswer,
+        profileSeries,
+        startedAt,
+      );
     if (url.startsWith(TEXTURE_PREFIX))
       return textureFile(request, response, url.slice(TEXTURE_PREFIX.length), textureSeries, startedAt);
     if (url.startsWith(CSL_TEXTURE_PREFIX))
@@ -139,12 +163,7 @@ export function modFastPath(
     if (url.startsWith(CSL_PREFIX)) {
       if (!url.endsWith('.json')) return false;
       const id = url.slice(CSL_PREFIX.length, -5);
-      if (showing.showsNothing(id)) return sendNotFound(response, cslProfileSeries, startedAt);
-      const profile = profiles.cachedById(id);
-      if (!profile) return false;
-      return showsSomething(profile)
-        ? send(request, response, cslAnswer(profile), cslProfileSeries, startedAt)
-        : sendNotFound(response, cslProfileSeries, startedAt);
+      return playerFile(request, response, id, cachedById, cslAnswer, cslProfileSeries, startedAt);
     }
     const picture = parsePicturePath(url);
     if (!picture) return false;
