@@ -10,10 +10,18 @@ import { E2E_DATA_DIR } from '../../playwright.config';
 import { hashSecret } from '../../server/auth/secrets';
 import { openDatabase } from '../../server/db/database';
 import { normalizeUserCode } from '../../src/lib/device-codes';
-import { noisePng } from '../../support/textures';
-import { pollTokens, registerApp, startSignIn } from '../helpers/e2e/apps';
+import {
+  ageConnection,
+  connectApp,
+  connectionsOf,
+  localPath,
+  pollTokens,
+  registerApp,
+  startSignIn,
+  tokenUploads,
+} from '../helpers/e2e/apps';
 import { axeViolations, describeViolations } from '../helpers/e2e/axe';
-import { todayOnPages } from '../helpers/e2e/dates';
+import { onPagesWithTime, todayOnPages } from '../helpers/e2e/dates';
 import { issueCode, logIn, skipServerAdvert, uniqueName, waitForIslands, xsrf } from '../helpers/e2e/session';
 
 // Each test logs in through the CLI and registers its app with it (a few seconds each).
@@ -32,63 +40,6 @@ const WIDTHS = [
 /** Checks the page as it is now with axe-core. */
 async function expectAccessible(page: Page): Promise<void> {
   expect(describeViolations(await axeViolations(page))).toBe('');
-}
-
-/** The path and query of the app's link to /device (the site's address is the e2e server's own). */
-function localPath(url: string): string {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
-}
-
-/**
- * The logged-in player approves an app through the /device page's call, and the app takes its tokens: its access
- * token.
- */
-async function connectApp(page: Page, clientId: string, scope: string): Promise<string> {
-  const signIn = await startSignIn(page.request, clientId, scope);
-  const approved = await page.request.post('/api/device/approve', {
-    headers: await xsrf(page),
-    data: { code: signIn.user_code },
-  });
-  expect(approved.status()).toBe(200);
-  const tokens = await pollTokens(page.request, clientId, signIn.device_code);
-  expect(tokens.status).toBe(200);
-  return tokens.body.access_token!;
-}
-
-/** Moves a connection of the logged-in player back in time: made and last used `hours` ago. */
-async function ageConnection(id: number, hours: number): Promise<Date> {
-  const then = Date.now() - hours * 3_600_000;
-  const db = openDatabase(`sqlite:${path.join(E2E_DATA_DIR, 'cloakroom.db')}`);
-  try {
-    await db.updateTable('oauth_grants').set({ created_at: then, last_used_at: then }).where('id', '=', id).execute();
-  } finally {
-    await db.destroy();
-  }
-  return new Date(then);
-}
-
-/** The logged-in player's connections, newest first, as the connected apps page reads them. */
-async function connectionsOf(page: Page): Promise<Array<{ id: number; scopes: string[] }>> {
-  return (
-    (await (await page.request.get('/api/account/apps')).json()) as { apps: Array<{ id: number; scopes: string[] }> }
-  ).apps;
-}
-
-/** A moment as the pages write it to the minute: "27 Nov 2026, 15:21" (the browser runs in the tests' time zone). */
-function onPagesWithTime(moment: Date): string {
-  const time = `${String(moment.getHours()).padStart(2, '0')}:${String(moment.getMinutes()).padStart(2, '0')}`;
-  return `${todayOnPages(moment)}, ${time}`;
-}
-
-/** Whether an access token still uploads a cape for its player. */
-async function tokenUploads(page: Page, accessToken: string): Promise<number> {
-  const answer = await page.request.fetch('/api/upload-cape', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${accessToken}` },
-    multipart: { file: { name: 'cape.png', mimeType: 'image/png', buffer: await noisePng(64, 32) } },
-  });
-  return answer.status();
 }
 
 for (const size of WIDTHS) {

@@ -7,28 +7,17 @@ import { DEFAULT_TAGS } from '../../../server/db/migrations/seed-rows.ts';
 import { createGalleryItem } from '../../../server/gallery/items.ts';
 import { backends } from '../../../support/backends.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
-import { compare, ordered, query, type Page, type Params, type Seed } from '../../helpers/gallery-listing.ts';
+import {
+  compare,
+  getAll,
+  getPage,
+  ITEM_FIELDS,
+  ordered,
+  query,
+  type Page,
+  type Seed,
+} from '../../helpers/gallery-listing.ts';
 import { loginNewUser, newBrowser, randomUuid, serverForSuite } from '../../helpers/server.ts';
-
-/** The fields of a gallery item (the documented ones plus animated, texture and animated_texture). */
-const ITEM_FIELDS = [
-  'animated',
-  'animated_texture',
-  'author',
-  'author_name',
-  'createdAt',
-  'downloads',
-  'hash',
-  'tags',
-  'texture',
-  'title',
-  'total_user_likes',
-  'type',
-  'user_liked',
-  'user_wears',
-  'wears',
-  'whitelisted',
-].sort();
 
 const TAG_NAMES = new Map(DEFAULT_TAGS.map((tag) => [tag.tag_key, tag.name]));
 const TYPE_CODES = { cape: 0, ears: 1, animated: 2 } as const;
@@ -92,33 +81,6 @@ describe.each(backends)('gallery listing on $name', (backend) => {
       seeds.push(seed);
     }
   });
-
-  async function getPage(jar: CookieJar, params: Params = {}): Promise<Page> {
-    const response = await jar.get(`/api/gallery/get${query(params)}`);
-    const body = await response.json();
-    expect(response.status, JSON.stringify(body)).toBe(200);
-    return body as Page;
-  }
-
-  /**
-   * Every page of a listing (checking per_page, current_page and a constant total on each); returns hashes and the
-   * total.
-   */
-  async function getAll(jar: CookieJar, params: Params = {}): Promise<{ hashes: string[]; total: number }> {
-    const hashes: string[] = [];
-    let total = -1;
-    for (let page = 1; page < 20; page++) {
-      const body = await getPage(jar, { ...params, page });
-      expect(body.per_page).toBe(24);
-      expect(body.current_page).toBe(page);
-      if (total === -1) total = body.total;
-      expect(body.total, `the total on page ${page}`).toBe(total);
-      expect(body.data.length).toBeLessThanOrEqual(24);
-      hashes.push(...body.data.map((item) => item.hash));
-      if (body.data.length < 24) break;
-    }
-    return { hashes, total };
-  }
 
   async function expectStatus(jar: CookieJar, path: string, status: number): Promise<Record<string, unknown>> {
     const response = await jar.get(path);

@@ -8,16 +8,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { offlineUuid } from '../../../server/auth/player-ids.ts';
 import { createBlobStore } from '../../../server/storage/index.ts';
 import { derivedKey } from '../../../server/textures/library/texture-library.ts';
-import { animatedGif, frameColour, pixelAt, sha256Hex, solidPng, timedGif } from '../../../support/textures.ts';
+import { animatedGif, frameColour, sha256Hex, solidPng, timedGif } from '../../../support/textures.ts';
 import { backends } from '../../../support/backends.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
-import {
-  adminAndPlayerForSuite,
-  loginNewUser,
-  startServer,
-  serverForSuite,
-  type TestServer,
-} from '../../helpers/server.ts';
+import { adminAndPlayerForSuite, startServer, serverForSuite } from '../../helpers/server.ts';
+import { dashed, front, layoutPaths, MINECRAFT_CAPES_ROOT, onlinePlayer } from '../../helpers/mod-api.ts';
 import {
   capeProviderDefault,
   capeProviderFetch,
@@ -31,32 +26,6 @@ import {
   minecraftCapesApi,
 } from '../../helpers/other-mods.ts';
 
-/** Adds dashes to a 32-hex uuid (8-4-4-4-12). */
-function dashed(uuid: string): string {
-  return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
-}
-
-/** Every per-player picture layout path for an id (MinecraftCapesAPI's JSON holds the picture). */
-function layoutPaths(id: string): string[] {
-  return [
-    `/capes/${id}.png`,
-    `/capes/${id}.gif`,
-    `/capes/strip/${id}.png`,
-    `/elytras/${id}.png`,
-    `/csl-minecraftcapes/${id}`,
-  ];
-}
-
-/** CustomSkinLoader's MinecraftCapesAPI root on the mod API. */
-const MINECRAFT_CAPES_ROOT = '/csl-minecraftcapes/';
-
-/** A player logged in with a version 4 uuid (what Cape Provider asks for), optionally with the animation owned. */
-async function onlinePlayer(server: TestServer, options: { animated?: boolean } = {}) {
-  const player = await loginNewUser(server, undefined, { uuid: randomUUID().replaceAll('-', '') });
-  if (options.animated) await server.db.insertInto('premium').values({ user_uuid: player.uuid, animated: 1 }).execute();
-  return { ...player, dashedUuid: dashed(player.uuid), name: player.username };
-}
-
 async function upload(jar: CookieJar, bytes: Buffer, gif = false): Promise<string> {
   const response = await jar.upload(
     '/api/upload-cape',
@@ -67,10 +36,6 @@ async function upload(jar: CookieJar, bytes: Buffer, gif = false): Promise<strin
   expect(response.status, JSON.stringify(body)).toBe(200);
   return body.cape;
 }
-
-/** The centre colour of the cape front of a frame. */
-const front = (frame: { data: Buffer; width: number }) =>
-  pixelAt(frame, Math.floor(frame.width / 8), Math.floor(frame.width / 8));
 
 describe.each(backends)('the layouts other mods read, on $name', (backend) => {
   const suite = serverForSuite(backend, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });

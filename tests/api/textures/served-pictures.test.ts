@@ -7,111 +7,31 @@ import { galleryMessages } from '../../../src/lib/gallery-rules.ts';
 import { creatorMessages } from '../../../src/lib/creator-rules.ts';
 import { BLOCKLISTED_MESSAGE } from '../../../server/textures/library/blocklist.ts';
 import { backends } from '../../../support/backends.ts';
-import { blobsDesign, designGif, designPng, PNG_SIGNATURE } from '../../../support/textures.ts';
+import { blobsDesign, designGif, designPng } from '../../../support/textures.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
-import { CAPE_PLAYER, messageOf, PNG_ACCEPT, startCreatorServices } from '../../helpers/creators.ts';
+import { CAPE_PLAYER, PNG_ACCEPT, startCreatorServices } from '../../helpers/creators.ts';
 import { galleryForm } from '../../helpers/gallery.ts';
 import { startOpenAiImagesStandIn } from '../../helpers/openai-images.ts';
 import { loginNewUser, serverForSuite, type LoggedIn } from '../../helpers/server.ts';
+import {
+  describeAnswer,
+  expectPicture,
+  expectRefused,
+  isPicture,
+  once,
+  pictureRoutesOf,
+  REMOVAL_PATHS,
+  removeOnEditUser,
+  removeOnGalleryReport,
+  removeOnPlayerReport,
+  type ApiDescription,
+  type Case,
+} from '../../helpers/served-pictures.ts';
 
 const AI_KEY = 'sk-test-served-pictures';
 const services = await startCreatorServices();
 const images = await startOpenAiImagesStandIn({ apiKey: AI_KEY });
 afterAll(() => images.close());
-
-/** The moderators' removal paths a case may take a picture down by. */
-type RemovalPath =
-  | 'edit user: delete cape'
-  | 'edit user: delete ears'
-  | 'player report: REMOVE'
-  | 'gallery report: REMOVE'
-  | "moderator's gallery Delete";
-
-/** Every removal path; each must be used by at least one case. */
-const REMOVAL_PATHS: RemovalPath[] = [
-  'edit user: delete cape',
-  'edit user: delete ears',
-  'player report: REMOVE',
-  'gallery report: REMOVE',
-  "moderator's gallery Delete",
-];
-
-/** One route's case: the removal paths it takes its pictures down by, and the test itself. */
-interface Case {
-  removals: RemovalPath[];
-  run(): Promise<void>;
-}
-
-/** The answer as a label for assertion messages: status, type and the start of the body when it is not a picture. */
-async function describeAnswer(response: Response): Promise<string> {
-  const type = response.headers.get('content-type') ?? '';
-  const body = type.startsWith('image/')
-    ? `${(await response.clone().arrayBuffer()).byteLength} bytes`
-    : await response.clone().text();
-  return `${response.status} ${type} ${body.slice(0, 200)}`;
-}
-
-/** The signatures a picture's bytes start with: PNG and GIF. */
-const PICTURE_SIGNATURES = [PNG_SIGNATURE, Buffer.from('GIF8')];
-
-/** Whether a JSON value holds a picture: a string that is a PNG or GIF in base64, at any depth. */
-function holdsBase64Picture(value: unknown): boolean {
-  if (typeof value === 'string') {
-    const bytes = Buffer.from(value, 'base64');
-    return PICTURE_SIGNATURES.some((signature) => bytes.subarray(0, signature.length).equals(signature));
-  }
-  return typeof value === 'object' && value !== null && Object.values(value).some(holdsBase64Picture);
-}
-
-/** Whether an answer is a picture: 2xx with an image/* content type, or JSON holding a picture in base64. */
-async function isPicture(response: Response): Promise<boolean> {
-  if (!response.ok) return false;
-  const type = response.headers.get('content-type') ?? '';
-  if (type.startsWith('image/')) return true;
-  if (!type.startsWith('application/json')) return false;
-  return holdsBase64Picture(JSON.parse(await response.clone().text()) as unknown);
-}
-
-/** Expects an answer to serve a picture: 200 with an image/* content type, or JSON holding a picture in base64. */
-async function expectPicture(response: Response, label: string): Promise<void> {
-  const seen = await describeAnswer(response);
-  expect(response.status, `${label}: ${seen}`).toBe(200);
-  expect(await isPicture(response), `${label} is no picture: ${seen}`).toBe(true);
-}
-
-/** Expects an answer not to serve a picture, with the given status and error message. */
-async function expectRefused(response: Response, status: number, message: string, label: string): Promise<void> {
-  const seen = await describeAnswer(response);
-  expect(await isPicture(response), `${label} still answers a picture: ${seen}`).toBe(false);
-  expect(response.status, `${label}: ${seen}`).toBe(status);
-  expect(await messageOf(response), `${label}: ${seen}`).toBe(message);
-}
-
-/** A JSON schema of the API description, as far as the walk reads it. */
-type Schema = { $ref?: string; contentMediaType?: string } & Record<string, unknown>;
-
-/**
- * Whether a response schema holds a picture: a string whose `contentMediaType` is image/* (a base64 picture in JSON),
- * at any depth, following `$ref`s into the description's components.
- */
-function schemaHoldsPicture(schema: unknown, components: Record<string, Schema>, seen = new Set<string>()): boolean {
-  if (typeof schema !== 'object' || schema === null) return false;
-  const node = schema as Schema;
-  if (typeof node.contentMediaType === 'string' && node.contentMediaType.startsWith('image/')) return true;
-  if (typeof node.$ref === 'string') {
-    const name = node.$ref.replace('#/components/schemas/', '');
-    if (seen.has(name)) return false;
-    seen.add(name);
-    if (schemaHoldsPicture(components[name], components, seen)) return true;
-  }
-  return Object.values(node).some((value) => schemaHoldsPicture(value, components, seen));
-}
-
-/** Runs `make` once, on first use, and answers its result to every caller after. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
-}
 
 describe.each(backends)('served pictures on $name', (backend) => {
   const suite = serverForSuite(backend, {
@@ -163,49 +83,6 @@ describe.each(backends)('served pictures on $name', (backend) => {
       .executeTakeFirstOrThrow();
   }
 
-  /** A moderator's answer to the open report on a player: REMOVE for nsfw, once a second player reported them. */
-  async function removeOnPlayerReport(target: string): Promise<void> {
-    const reporter = await loginNewUser(suite.server);
-    const reported = await reporter.jar.post('/api/user/report', { uuid: target, terms: true, reason: 'nsfw' });
-    expect(reported.status, await reported.clone().text()).toBe(200);
-    const queue = (await (await admin.jar.get('/api/admin/reports/user')).json()) as Array<{
-      id: number;
-      uuid: string;
-    }>;
-    const report = queue.find((row) => row.uuid === target);
-    expect(report, 'the report is in the queue').toBeDefined();
-    const answer = await admin.jar.post('/api/admin/reports/user', {
-      id: report!.id,
-      action: 'REMOVE',
-      reason: 'nsfw',
-    });
-    expect(answer.status, await answer.clone().text()).toBe(200);
-  }
-
-  /** A moderator's answer to a gallery report on an item: REMOVE for nsfw, once a second player reported it. */
-  async function removeOnGalleryReport(hash: string): Promise<void> {
-    const reporter = await loginNewUser(suite.server);
-    const reported = await reporter.jar.post('/api/gallery/report', { hash, tac: true, reason: 'nsfw' });
-    expect(reported.status, await reported.clone().text()).toBe(200);
-    const queue = (await (await admin.jar.get('/api/admin/reports/gallery')).json()) as {
-      data: Array<{ id: number; hash: string }>;
-    };
-    const report = queue.data.find((row) => row.hash === hash);
-    expect(report, 'the report is in the queue').toBeDefined();
-    const answer = await admin.jar.post('/api/admin/reports/gallery', {
-      id: report!.id,
-      action: 'REMOVE',
-      reason: 'nsfw',
-    });
-    expect(answer.status, await answer.clone().text()).toBe(200);
-  }
-
-  /** The edit user page's delete cape or delete ears on a player. */
-  async function removeOnEditUser(uuid: string, slot: 'cape' | 'ears'): Promise<void> {
-    const answer = await admin.jar.post(`/api/admin/user/${slot}/delete`, { uuid });
-    expect(answer.status, await answer.clone().text()).toBe(200);
-  }
-
   /**
    * Two players wearing the same animated cape (still and strip), each with the animation on; the cape is removed on a
    * player report against the first one. Answers the players and the hashes.
@@ -234,7 +111,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
         await expectPicture(await publicGet(url), `before: ${url}`);
         await expectPicture(await publicGet(url), `before, cached: ${url}`);
       }
-    await removeOnPlayerReport(cape.players[0]!.uuid);
+    await removeOnPlayerReport(suite.server, admin, cape.players[0]!.uuid);
     return urls;
   });
 
@@ -296,7 +173,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
     const urls = (route: string) => galleryUrls[route]!([still, animated]);
     for (const route of Object.keys(galleryUrls))
       for (const url of urls(route)) await expectPicture(await viewer.jar.get(url), `before: ${url}`);
-    await removeOnGalleryReport(still);
+    await removeOnGalleryReport(suite.server, admin, still);
     const deleted = await admin.jar.post('/api/gallery/delete', { hash: animated, reason: 'nsfw' });
     expect(deleted.status, await deleted.clone().text()).toBe(200);
     return { author, viewer, wearers, hashes: [still, animated], urls };
@@ -333,7 +210,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
       expect(hash).toMatch(/^[0-9a-f]{64}$/);
       const used = await maker.jar.post('/api/gallery/creations/use', { hash });
       expect(used.status, await used.clone().text()).toBe(200);
-      await removeOnEditUser(maker.uuid, 'cape');
+      await removeOnEditUser(admin, maker.uuid, 'cape');
       await expectRefused(await send(maker.jar), 422, BLOCKLISTED_MESSAGE, 'the same request after the removal');
     },
   });
@@ -377,7 +254,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
     expect((await maker.jar.get(logUrl)).status, 'the log picture, to a player, before').toBe(403);
     const used = await maker.jar.post('/api/gallery/creations/use', { hash });
     expect(used.status, await used.clone().text()).toBe(200);
-    await removeOnEditUser(maker.uuid, 'cape');
+    await removeOnEditUser(admin, maker.uuid, 'cape');
     return { maker, logUrl };
   });
 
@@ -397,7 +274,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
           await expectPicture(await publicGet(url), `before: ${url}`);
           await expectPicture(await publicGet(url), `before, cached: ${url}`);
         }
-        await removeOnEditUser(players[0]!.uuid, 'ears');
+        await removeOnEditUser(admin, players[0]!.uuid, 'ears');
         for (const url of urls) await expectRefused(await publicGet(url), 404, 'Not found', `after: ${url}`);
       },
     },
@@ -457,7 +334,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
         await expectPicture(await maker.jar.get(url), 'the preview, before');
         const used = await maker.jar.post('/api/gallery/creations/use', { hash });
         expect(used.status, await used.clone().text()).toBe(200);
-        await removeOnEditUser(maker.uuid, 'cape');
+        await removeOnEditUser(admin, maker.uuid, 'cape');
         await expectRefused(await maker.jar.get(url), 404, creatorMessages.expired, 'the preview, to its maker, after');
       },
     },
@@ -465,25 +342,7 @@ describe.each(backends)('served pictures on $name', (backend) => {
 
   let pictureRoutes: string[] = [];
   beforeAll(async () => {
-    const description = (await (await publicGet('/api/openapi.json')).json()) as {
-      paths: Record<
-        string,
-        Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>
-      >;
-      components?: { schemas?: Record<string, Schema> };
-    };
-    const components = description.components?.schemas ?? {};
-    pictureRoutes = Object.entries(description.paths).flatMap(([path, operations]) =>
-      Object.entries(operations)
-        .filter(([, operation]) =>
-          Object.values(operation.responses ?? {}).some((response) =>
-            Object.entries(response.content ?? {}).some(
-              ([type, media]) => type.startsWith('image/') || schemaHoldsPicture(media.schema, components),
-            ),
-          ),
-        )
-        .map(([method]) => `${method.toUpperCase()} ${path}`),
-    );
+    pictureRoutes = pictureRoutesOf((await (await publicGet('/api/openapi.json')).json()) as ApiDescription);
   });
 
   it('has a case for every route that answers a picture, and none for a route that is gone', () => {

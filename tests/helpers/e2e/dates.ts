@@ -11,3 +11,9 @@ export function todayOnPages(now = new Date()): string {
 export function todayWithTime(now = new Date()): RegExp {
   return new RegExp(`^${todayOnPages(now)}, ([01]\\d|2[0-3]):[0-5]\\d$`);
 }
+
+/** A moment as the pages write it to the minute: "27 Nov 2026, 15:21" (the browser runs in the tests' time zone). */
+export function onPagesWithTime(moment: Date): string {
+  const time = `${String(moment.getHours()).padStart(2, '0')}:${String(moment.getMinutes()).padStart(2, '0')}`;
+  return `${todayOnPages(moment)}, ${time}`;
+}
