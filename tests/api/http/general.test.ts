@@ -6,6 +6,7 @@ import { XSRF_COOKIE_PATH } from '../../../src/lib/client/api.ts';
 import { backends } from '../../../support/backends.ts';
 import { CookieJar, findSetCookie } from '../../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite } from '../../helpers/server.ts';
+import { dashed } from '../../helpers/mod-api.ts';
 
 const ALLOWED_ORIGIN = 'https://site.example';
 /**
@@ -15,8 +16,6 @@ const ALLOWED_ORIGIN = 'https://site.example';
 const HELPER = randomUuid();
 const DASHED_HELPER = randomUuid();
 const NEVER_REGISTERED = randomUuid();
-const dashed = (uuid: string) =>
-  `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
 
 describe.each(backends)('general API on $name', (backend) => {
   const suite = serverForSuite(backend, {

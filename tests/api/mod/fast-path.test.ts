@@ -4,16 +4,12 @@ import { oneBackend } from '../../../support/backends.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../../helpers/server.ts';
 import { frameColour, solidPng } from '../../../support/textures.ts';
+import { dashed } from '../../helpers/mod-api.ts';
 
 /** Status, headers (without the date) and body of an answer. */
 async function answerOf(response: Response) {
   const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'date'));
   return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()).toString('base64') };
-}
-
-/** Adds dashes to a 32-hex uuid (8-4-4-4-12). */
-function dashed(uuid: string): string {
-  return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
 }
 
 // The fast path sits in front of the database: one backend shows it.

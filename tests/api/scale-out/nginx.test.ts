@@ -21,6 +21,7 @@ import {
   modRequestsServed,
   useScaleOutCluster,
 } from '../../helpers/scale-out.ts';
+import { dashed } from '../../helpers/mod-api.ts';
 
 let nginx: RunningNginx;
 let processA: AppProcess;
@@ -215,7 +216,7 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     const upload = await jar.upload('/api/upload-cape', await newCape());
     expect(upload.status).toBe(200);
     const hash = ((await upload.json()) as { cape: string }).cape.split('/').pop()!;
-    const dashed = `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
+    const dashedId = dashed(uuid);
     const sameAnswer = [
       'content-type',
       'cache-control',
@@ -232,7 +233,7 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
       const direct = await fetch(`${processA.url}${path}`);
       const directBody = Buffer.from(await direct.arrayBuffer());
       const variants = path.startsWith('/profile/')
-        ? [path, `/profile/${dashed}`, `/profile/${dashed.replace('-', '')}`]
+        ? [path, `/profile/${dashedId}`, `/profile/${dashedId.replace('-', '')}`]
         : [path, `${path}.png`, `/csl${path}`];
       for (const variant of variants) {
         const fromFile = await fetch(`${nginx.url}${variant}`);

@@ -5,11 +5,7 @@ import { backends } from '../../../support/backends.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../../helpers/server.ts';
 import { frameColour, solidPng } from '../../../support/textures.ts';
-
-/** Adds dashes to a 32-hex uuid (8-4-4-4-12). */
-function dashed(uuid: string): string {
-  return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
-}
+import { dashed } from '../../helpers/mod-api.ts';
 
 describe.each(backends)('player lookup and reports on $name', (backend) => {
   const suite = serverForSuite(backend);
