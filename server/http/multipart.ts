@@ -31,6 +31,11 @@ function stopReading(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('connection', 'close');
 }
 
+/** An upload with no file: its text fields so far, and `file` null or 'too-big'. */
+function withoutFile(file: null | 'too-big', fields: MultipartUpload['fields'] = {}): MultipartUpload {
+  return { fields, file, fileName: null, files: {} };
+}
+
 /**
  * Reads the body of a multipart request (files in the named fields, each at most `maxFileBytes`; `file` by default);
  * anything that is not a well-formed multipart body gives no file.
@@ -41,11 +46,11 @@ export async function readMultipart(
   maxFileBytes: number,
   fileFields: string[] = ['file'],
 ): Promise<MultipartUpload> {
-  const upload: MultipartUpload = { fields: {}, file: null, fileName: null, files: {} };
+  const upload = withoutFile(null);
   if (!request.isMultipart()) return upload;
   if (Number(request.headers['content-length']) > maxFileBytes * fileFields.length + MULTIPART_OVERHEAD_BYTES) {
     stopReading(request, reply);
-    return { fields: {}, file: 'too-big', fileName: null, files: {} };
+    return withoutFile('too-big');
   }
   try {
     // One byte over the limit is read, so that a file of exactly the limit passes and a bigger one is seen at once.
@@ -64,7 +69,7 @@ export async function readMultipart(
           bytes += (chunk as Buffer).length;
           if (bytes > maxFileBytes) {
             stopReading(request, reply);
-            return { fields: upload.fields, file: 'too-big', fileName: null, files: {} };
+            return withoutFile('too-big', upload.fields);
           }
         }
         if (fileFields.includes(part.fieldname)) upload.files[part.fieldname] = Buffer.concat(chunks);
@@ -78,7 +83,7 @@ export async function readMultipart(
     }
   } catch (error) {
     request.log.info({ err: error }, 'malformed multipart body');
-    return { fields: {}, file: null, fileName: null, files: {} };
+    return withoutFile(null);
   }
   return upload;
 }
