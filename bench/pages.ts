@@ -18,6 +18,12 @@ import { loadAverage, median, roundRatio, runWrk, thousands, type WrkResult } fr
 const SITE_DIR = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'dist'));
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.DURATION ?? 3);
+/**
+ * Requests per second offered to every target alike (RATE); unset, each target is loaded as fast as it answers. CPU per
+ * request falls as a server answers more requests per turn of its event loop, so two targets compare fairly at one rate
+ * that both can keep up with.
+ */
+const RATE = process.env.RATE ? Number(process.env.RATE) : undefined;
 const WARMUP_S = Number(process.env.WARMUP ?? 1);
 /** Before the first page: every target serves all the pages for this long. */
 const FIRST_WARMUP_S = Number(process.env.FIRST_WARMUP ?? 3);
@@ -167,6 +173,7 @@ async function loadTarget(target: Target, pathsFile: string, durationS: number):
     durationS,
     connections: CONNECTIONS,
     headers: { 'accept-encoding': ACCEPT_ENCODING },
+    rate: RATE,
   });
   return { ...result, cpuUs: cpu(result.requests) };
 }
@@ -208,7 +215,7 @@ process.on('SIGINT', () => {
 
 try {
   console.log(
-    `Node ${process.version}, wrk -t1 -c${CONNECTIONS} with Accept-Encoding: ${ACCEPT_ENCODING}, ${ROUNDS} interleaved rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up per page (${FIRST_WARMUP_S} s of every page first), ${os.cpus().length} cores, load average ${loadAverage()}`,
+    `Node ${process.version}, wrk -t1 -c${CONNECTIONS}${RATE ? ` at ${thousands(RATE)} requests/s` : ''} with Accept-Encoding: ${ACCEPT_ENCODING}, ${ROUNDS} interleaved rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up per page (${FIRST_WARMUP_S} s of every page first), ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
   console.log(`Site ${SITE_DIR}`);
   // The build's stamp is the fingerprint of the sources it was built from (server/site/build.ts): a different one means

@@ -1,7 +1,7 @@
 -- wrk script for bench/mod-api.ts, bench/static-files.ts, bench/mod-answers.ts and bench/pages.ts: GETs paths read from a file (one a line),
 -- at random, once each in order, or round and round in order from a random line (cycle: a long list of unknown ids then asks
 -- a new one every time), with wrk's -H headers, and prints the result as one JSON line. Arguments after `--`: <paths file>
--- [random|once|cycle]. Run wrk with one thread.
+-- [random|once|cycle] [ms each connection waits between its requests, 0 for none]. Run wrk with one thread.
 local paths = {}
 local mode = "random"
 local answered = 0
@@ -16,6 +16,9 @@ function init(args)
   -- Only "once" counts answers: wrk reads response headers only when a response() function exists.
   if mode == "once" then response = stop_when_walked end
   if mode == "cycle" then next_index = math.random(#paths) - 1 end
+  -- A pause between a connection's requests paces the load (wrk calls delay() only when it exists).
+  local pause = tonumber(args[3] or "0")
+  if pause > 0 then delay = function() return pause end end
 end
 
 function request()

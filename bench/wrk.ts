@@ -40,6 +40,11 @@ export interface WrkRun {
   headers?: Record<string, string>;
   /** The core wrk runs on (taskset), when given. */
   core?: number;
+  /**
+   * Requests per second to offer, spread over the connections (each waits connections / rate between its requests);
+   * as fast as the target answers when not given.
+   */
+  rate?: number;
 }
 
 /** Runs wrk once (one thread, the given connections) and resolves with its figures. */
@@ -59,6 +64,7 @@ export function runWrk(run: WrkRun): Promise<WrkResult> {
     '--',
     run.pathsFile,
     mode,
+    String(run.rate ? (run.connections * 1000) / run.rate : 0),
   ];
   return new Promise((resolve, reject) => {
     const [command, commandArgs] =
