@@ -1,10 +1,6 @@
 // The mod API's hot path: a cached profile, texture or picture, and a player known to have nothing to show (404), are
-// answered by the HTTP server itself, before Fastify sees the request. Everything else (a player not cached yet,
-// another method, a query string, an encoded path) goes on to the routes of server/routes/mod.ts, which give the same
-// answers from the same builders (server/mod/answer-http.ts); a test holds the two to the same status, headers and
-// bytes.
-// Each answer is recorded in the request metrics under its route's series, resolved once: two clock reads and a few
-// additions per request.
+// answered by the HTTP server itself, before Fastify; everything else goes on to server/routes/mod.ts, which gives the
+// same answers from the same builders (a test holds the two to the same status, headers and bytes).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { RequestDurations, RequestSeries } from '../http/request-durations.ts';
@@ -81,8 +77,9 @@ function sendNotFound(response: ServerResponse, series: AnswerSeries, startedAt:
 }
 
 /**
- * The fast path over a profile cache, the players who have something to show and a texture library's byte cache,
- * recording its answers in the request metrics.
+ * The fast path over a profile cache, the players who have something to show and a texture library's byte cache. A
+ * player not cached yet, another method, a query string or an encoded path goes on to the routes. Each answer is
+ * recorded in the request metrics under its route's series, resolved once: two clock reads and a few additions.
  */
 export function modFastPath(
   profiles: ProfileCache,

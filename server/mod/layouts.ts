@@ -1,13 +1,5 @@
-// The picture layouts other mods read by a player's name or uuid, and CustomSkinAPI's JSON: which texture each serves.
-// - `/capes/{id}.png` and `/elytras/{id}.png`: the still cape (OptiFine-style clients, CustomSkinLoader's Legacy
-//   loader, Cape Provider's `default` resolver); an elytra is drawn from the cape texture's elytra region.
-// - `/capes/strip/{id}.png`: what `cape_url` is, the strip while the animation is on (Cape Provider's `sprite`
-//   resolver).
-// - `/capes/{id}.gif`: the same as a GIF at the strip's speed (equal frames in a row merged into one longer frame),
-//   one frame for a still cape (Cape Provider's `gif` resolver).
-// - `/csl-minecraftcapes/{id}`: `{"textures":{"cape":"<base64 of the still cape>"}}`, what CustomSkinLoader's
-//   MinecraftCapesAPI loader reads from `{root}{uuid}` (it decodes the PNG and shows it as a still cape).
-// - `/csl/{name}.json`: `{"username", "cape", "elytra"}` with texture hashes, read from `/csl/textures/{hash}`.
+// The picture layouts other mods read by a player's name or uuid, and CustomSkinAPI's JSON: which texture each serves
+// (the layouts are listed on pictureSource).
 import { PICTURE_PATHS, picturePath, type PictureLayout } from '../../src/lib/mod-setup.ts';
 import type { ImageJobs } from '../textures/image-work/image-jobs.ts';
 import type { TextureLibrary } from '../textures/library/texture-library.ts';
@@ -39,7 +31,18 @@ export interface PictureSource {
   form: PictureForm;
 }
 
-/** What a layout serves for a player; null when they have no cape to show (none, or banned). */
+/**
+ * What a layout serves for a player; null when they have no cape to show (none, or banned):
+ * - `/capes/{id}.png` and `/elytras/{id}.png`: the still cape (OptiFine-style clients, CustomSkinLoader's Legacy
+ *   loader, Cape Provider's `default` resolver); an elytra is drawn from the cape texture's elytra region.
+ * - `/capes/strip/{id}.png`: what `cape_url` is, the strip while the animation is on (Cape Provider's `sprite`
+ *   resolver).
+ * - `/capes/{id}.gif`: the same as a GIF at the strip's speed (equal frames in a row merged into one longer frame),
+ *   one frame for a still cape (Cape Provider's `gif` resolver).
+ * - `/csl-minecraftcapes/{id}`: `{"textures":{"cape":"<base64 of the still cape>"}}`, what CustomSkinLoader's
+ *   MinecraftCapesAPI loader reads from `{root}{uuid}` (it decodes the PNG and shows it as a still cape).
+ * - `/csl/{name}.json`: `{"username", "cape", "elytra"}` with texture hashes, read from `/csl/textures/{hash}`.
+ */
 export function pictureSource(profile: PlayerAnswers, layout: PictureLayout): PictureSource | null {
   if (profile.capeHash === null) return null;
   if (layout === 'still' || layout === 'elytra') return { hash: profile.capeHash, form: 'png' };
