@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { dashedUuid } from '../src/lib/ids.ts';
 import { makeCapes, seed } from './mod-seed.ts';
 import { cpuPerRequest, startProcess, stopProcess } from './processes.ts';
 import { loadAverage, median, runWrk, thousands } from './wrk.ts';
@@ -15,10 +16,6 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.DURATION ?? 8);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 4396);
-
-/** Adds dashes to a 32-hex uuid. */
-const dashed = (uuid: string) =>
-  `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloakroom-layouts-bench-'));
 let child: ChildProcess | undefined;
@@ -36,7 +33,7 @@ try {
     ['/textures/{hash}', (p) => `/textures/${p.capeHash}`],
     ['/capes/{uuid}.png', (p) => `/capes/${p.uuid}.png`],
     ['/capes/{name}.png', (p) => `/capes/${p.name}.png`],
-    ['/capes/{dashed}.gif', (p) => `/capes/${dashed(p.uuid)}.gif`],
+    ['/capes/{dashed}.gif', (p) => `/capes/${dashedUuid(p.uuid)}.gif`],
     ['/capes/strip/{uuid}.png', (p) => `/capes/strip/${p.uuid}.png`],
     ['/csl/{name}.json', (p) => `/csl/${p.name}.json`],
     ['/csl-minecraftcapes/{uuid}', (p) => `/csl-minecraftcapes/${p.uuid}`],

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PictureLayout } from '../../src/lib/mod-setup.ts';
-import { isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
+import { dashedUuid, isPlayerUuid, isTextureHash } from '../../src/lib/ids.ts';
 import { answersModifiedAt, type PlayerAnswers } from './player-answers.ts';
 import { CSL_PROFILE_ROUTE, CSL_TEXTURE_ROUTE, PROFILE_ROUTE, TEXTURE_ROUTE } from './answer-http.ts';
 import { PICTURE_ROUTES } from './layouts.ts';
@@ -52,11 +52,6 @@ const LAYOUT_DIRS = [
     [PROFILE_PATH, CSL_PATH, ...Object.values(PICTURE_PATHS), ...TEXTURE_PATHS].map((file) => path.dirname(file('x'))),
   ),
 ];
-
-/** A uuid with the dashes of its 8-4-4-4-12 form. */
-export function dashedUuid(uuid: string): string {
-  return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
-}
 
 /** The ids a player's files are written under: uuid, dashed uuid, name as registered and lowercase name. */
 export function playerIds(uuid: string, username: string): string[] {

@@ -32,6 +32,11 @@ export const NAME_OR_UUID_FILTER_PATTERN = '[A-Za-z0-9_]{1,32}';
 /** An app's client_id, as the operator CLI makes them: 22 base64url characters (16 random bytes). */
 export const APP_CLIENT_ID_PATTERN = '[A-Za-z0-9_-]{22}';
 
+/** A uuid with the dashes of its 8-4-4-4-12 form. */
+export function dashedUuid(uuid: string): string {
+  return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
+}
+
 /** A regular expression matching a whole string against a pattern source (its alternatives grouped). */
 export function wholePattern(pattern: string): RegExp {
   return new RegExp(`^(?:${pattern})$`);

@@ -1,16 +1,12 @@
-// Shared pieces of the mod API suites (tests/api/mod/): a uuid written with dashes, the hash at the end of a texture
-// URL, uploading a cape or ears through the site's API for the texture URL it answers, and for the layouts other mods
-// read: their per-player paths, a player with a version 4 uuid, and the colour a frame's cape front shows.
+// Shared pieces of the mod API suites (tests/api/mod/): the hash at the end of a texture URL, uploading a cape or ears
+// through the site's API for the texture URL it answers, and for the layouts other mods read: their per-player paths, a
+// player with a version 4 uuid, and the colour a frame's cape front shows.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { dashedUuid } from '../../src/lib/ids.ts';
 import { pixelAt } from '../../support/textures.ts';
 import type { CookieJar } from './cookie-jar.ts';
 import { loginNewUser, type TestServer } from './server.ts';
-
-/** Adds dashes to a 32-hex uuid (8-4-4-4-12). */
-export function dashed(uuid: string): string {
-  return `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${uuid.slice(20)}`;
-}
 
 /** The 64-hex hash at the end of a texture URL. */
 export function hashOf(url: string): string {
@@ -45,7 +41,7 @@ export const MINECRAFT_CAPES_ROOT = '/csl-minecraftcapes/';
 export async function onlinePlayer(server: TestServer, options: { animated?: boolean } = {}) {
   const player = await loginNewUser(server, undefined, { uuid: randomUUID().replaceAll('-', '') });
   if (options.animated) await server.db.insertInto('premium').values({ user_uuid: player.uuid, animated: 1 }).execute();
-  return { ...player, dashedUuid: dashed(player.uuid), name: player.username };
+  return { ...player, dashedUuid: dashedUuid(player.uuid), name: player.username };
 }
 
 /** The centre colour of the cape front of a frame. */

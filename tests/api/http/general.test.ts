@@ -6,7 +6,7 @@ import { XSRF_COOKIE_PATH } from '../../../src/lib/client/api.ts';
 import { backends } from '../../../support/backends.ts';
 import { CookieJar, findSetCookie } from '../../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite } from '../../helpers/server.ts';
-import { dashed } from '../../helpers/mod-api.ts';
+import { dashedUuid } from '../../../src/lib/ids.ts';
 
 const ALLOWED_ORIGIN = 'https://site.example';
 /**
@@ -20,7 +20,7 @@ const NEVER_REGISTERED = randomUuid();
 describe.each(backends)('general API on $name', (backend) => {
   const suite = serverForSuite(backend, {
     PUBLIC_SITE_ORIGINS: `${ALLOWED_ORIGIN}, https://other.example`,
-    CONTRIBUTORS: `${dashed(DASHED_HELPER)}, ${NEVER_REGISTERED},${HELPER}`,
+    CONTRIBUTORS: `${dashedUuid(DASHED_HELPER)}, ${NEVER_REGISTERED},${HELPER}`,
   });
 
   it('GET /api/home counts the registered users', async () => {

@@ -4,7 +4,7 @@ import { oneBackend } from '../../../support/backends.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
 import { loginNewUser, serverForSuite } from '../../helpers/server.ts';
 import { frameColour, solidPng } from '../../../support/textures.ts';
-import { dashed } from '../../helpers/mod-api.ts';
+import { dashedUuid } from '../../../src/lib/ids.ts';
 
 /** Status, headers (without the date) and body of an answer. */
 async function answerOf(response: Response) {
@@ -44,7 +44,7 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
   it('answers a cached profile as the route does', async () => {
     const { fromFastPath, fromRoute } = await fastAndRoute(
       `/profile/${player.uuid}`,
-      `/profile/${dashed(player.uuid)}`,
+      `/profile/${dashedUuid(player.uuid)}`,
     );
     expect(fromRoute.status).toBe(200);
     expect(JSON.parse(Buffer.from(fromRoute.body, 'base64').toString()).cape_url).toContain(texturePath);
@@ -55,7 +55,7 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
     const etag = (await get(`/profile/${player.uuid}`)).headers.get('etag')!;
     const { fromFastPath, fromRoute } = await fastAndRoute(
       `/profile/${player.uuid}`,
-      `/profile/${dashed(player.uuid)}`,
+      `/profile/${dashedUuid(player.uuid)}`,
       { 'if-none-match': etag },
     );
     expect(fromRoute.status).toBe(304);
@@ -78,13 +78,13 @@ describe.each([oneBackend])('mod API fast path on $name', (backend) => {
     const hash = texturePath.slice('/textures/'.length);
     for (const path of [
       `/capes/${name}.png`,
-      `/capes/${dashed(player.uuid)}.gif`,
+      `/capes/${dashedUuid(player.uuid)}.gif`,
       `/capes/strip/${player.uuid}.png`,
       `/elytras/${name.toUpperCase()}.png`,
       `/csl/${name}.json`,
       `/csl/textures/${hash}`,
       `/csl-minecraftcapes/${player.uuid}`,
-      `/csl-minecraftcapes/${dashed(player.uuid)}`,
+      `/csl-minecraftcapes/${dashedUuid(player.uuid)}`,
     ]) {
       const plain = await fastAndRoute(path, `${path}?from=route`);
       expect(plain.fromRoute.status, path).toBe(200);

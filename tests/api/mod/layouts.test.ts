@@ -12,7 +12,8 @@ import { animatedGif, frameColour, sha256Hex, solidPng, timedGif } from '../../.
 import { backends } from '../../../support/backends.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
 import { adminAndPlayerForSuite, startServer, serverForSuite } from '../../helpers/server.ts';
-import { dashed, front, layoutPaths, MINECRAFT_CAPES_ROOT, onlinePlayer } from '../../helpers/mod-api.ts';
+import { front, layoutPaths, MINECRAFT_CAPES_ROOT, onlinePlayer } from '../../helpers/mod-api.ts';
+import { dashedUuid } from '../../../src/lib/ids.ts';
 import {
   capeProviderDefault,
   capeProviderFetch,
@@ -231,7 +232,7 @@ describe.each(backends)('the layouts other mods read, on $name', (backend) => {
     await upload(player.jar, capes.still!);
     const offline = offlineUuid(player.name);
     expect(
-      await capeProviderFetch(url(`/capes/${dashed(offline)}.png`), offline),
+      await capeProviderFetch(url(`/capes/${dashedUuid(offline)}.png`), offline),
       'Cape Provider never asks for a version 3 uuid',
     ).toBeNull();
     expect((await get(`/capes/${offline}.png`)).status).toBe(404);

@@ -5,7 +5,8 @@ import { backends } from '../../../support/backends.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
 import { loginNewUser, randomUuid, serverForSuite, startServer } from '../../helpers/server.ts';
 import { frameColour, PNG_SIGNATURE, sha256Hex, solidPng } from '../../../support/textures.ts';
-import { dashed, hashOf, uploadTexture as upload } from '../../helpers/mod-api.ts';
+import { hashOf, uploadTexture as upload } from '../../helpers/mod-api.ts';
+import { dashedUuid } from '../../../src/lib/ids.ts';
 import { emptyWardrobe } from '../../helpers/wardrobe.ts';
 
 const PROFILE_KEYS = ['animatedCape', 'animated_cape_url', 'capeGlint', 'cape_url', 'ear_url', 'upsideDown'];
@@ -42,7 +43,7 @@ describe.each(backends)('mod API on $name', (backend) => {
 
   describe('GET /profile/:id', () => {
     it('answers 404 for unknown players', async () => {
-      for (const id of [randomUuid(), dashed(randomUuid()), 'NobodyHasThis', 'x']) {
+      for (const id of [randomUuid(), dashedUuid(randomUuid()), 'NobodyHasThis', 'x']) {
         const response = await get(`/profile/${id}`);
         expect(response.status, id).toBe(404);
       }
@@ -67,9 +68,9 @@ describe.each(backends)('mod API on $name', (backend) => {
     it('gives the same body by 32-hex uuid, dashed uuid and username in any case, with exactly the mod keys', async () => {
       const ids = [
         player.uuid,
-        dashed(player.uuid),
+        dashedUuid(player.uuid),
         player.uuid.toUpperCase(),
-        dashed(player.uuid).toUpperCase(),
+        dashedUuid(player.uuid).toUpperCase(),
         player.username,
         player.username.toLowerCase(),
         player.username.toUpperCase(),
@@ -154,7 +155,7 @@ describe.each(backends)('mod API on $name', (backend) => {
   describe('GET /profile/:id/cape and /ears', () => {
     it('serve the current PNG by uuid or username, the same bytes as the texture URL', async () => {
       const stored = Buffer.from(await (await get(new URL(capeUrl).pathname)).arrayBuffer());
-      for (const id of [player.uuid, dashed(player.uuid), player.username.toLowerCase()]) {
+      for (const id of [player.uuid, dashedUuid(player.uuid), player.username.toLowerCase()]) {
         const response = await get(`/profile/${id}/cape`);
         expect(response.status, id).toBe(200);
         expect(response.headers.get('content-type')).toBe('image/png');

@@ -21,7 +21,7 @@ import {
   modRequestsServed,
   useScaleOutCluster,
 } from '../../helpers/scale-out.ts';
-import { dashed } from '../../helpers/mod-api.ts';
+import { dashedUuid } from '../../../src/lib/ids.ts';
 
 let nginx: RunningNginx;
 let processA: AppProcess;
@@ -216,7 +216,7 @@ describe.skipIf(!runsOnPostgres)('two processes behind nginx on PostgreSQL, Redi
     const upload = await jar.upload('/api/upload-cape', await newCape());
     expect(upload.status).toBe(200);
     const hash = ((await upload.json()) as { cape: string }).cape.split('/').pop()!;
-    const dashedId = dashed(uuid);
+    const dashedId = dashedUuid(uuid);
     const sameAnswer = [
       'content-type',
       'cache-control',

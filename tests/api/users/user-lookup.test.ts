@@ -5,7 +5,7 @@ import { backends } from '../../../support/backends.ts';
 import type { CookieJar } from '../../helpers/cookie-jar.ts';
 import { loginNewUser, newBrowser, serverForSuite } from '../../helpers/server.ts';
 import { frameColour, solidPng } from '../../../support/textures.ts';
-import { dashed } from '../../helpers/mod-api.ts';
+import { dashedUuid } from '../../../src/lib/ids.ts';
 
 describe.each(backends)('player lookup and reports on $name', (backend) => {
   const suite = serverForSuite(backend);
@@ -24,7 +24,7 @@ describe.each(backends)('player lookup and reports on $name', (backend) => {
 
   it('finds a player by name in any case and by uuid with or without dashes, with their mod API profile', async () => {
     const answers = await Promise.all(
-      [target.username.toUpperCase(), target.username.toLowerCase(), target.uuid, dashed(target.uuid)].map(search),
+      [target.username.toUpperCase(), target.username.toLowerCase(), target.uuid, dashedUuid(target.uuid)].map(search),
     );
     const bodies = await Promise.all(answers.map((response) => response.json()));
     expect(answers.map((response) => response.status)).toEqual([200, 200, 200, 200]);

@@ -1,7 +1,14 @@
 // Unit tests for the id patterns: usernames, player uuids (as stored, as typed, as outside services send them) and
 // texture hashes.
 import { describe, expect, it } from 'vitest';
-import { isPlayerUuid, isTextureHash, isUsername, normalizeUuid, usernameCharacters } from '../../../src/lib/ids.ts';
+import {
+  dashedUuid,
+  isPlayerUuid,
+  isTextureHash,
+  isUsername,
+  normalizeUuid,
+  usernameCharacters,
+} from '../../../src/lib/ids.ts';
 import { playerIdSchema } from '../../../src/lib/schemas/ids.ts';
 import { capeFrameHeight, stripFrameCount } from '../../../src/lib/texture-layout.ts';
 
@@ -21,6 +28,7 @@ describe('id patterns', () => {
     expect(isPlayerUuid(UUID.toUpperCase())).toBe(false);
     expect(normalizeUuid(DASHED.toUpperCase())).toBe(UUID);
     expect(normalizeUuid('Notch')).toBeNull();
+    expect(dashedUuid(UUID)).toBe(DASHED);
   });
 
   it('let a lookup path name a player by username, undashed uuid (any case) or fully dashed uuid, and nothing else', () => {

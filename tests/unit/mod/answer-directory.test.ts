@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AnswerDirectory, dashedUuid, type PlayerPictures } from '../../../server/mod/answer-directory.ts';
+import { AnswerDirectory, type PlayerPictures } from '../../../server/mod/answer-directory.ts';
+import { dashedUuid } from '../../../src/lib/ids.ts';
 import { buildPlayerAnswers, type PlayerAnswerRow, type PlayerAnswers } from '../../../server/mod/player-answers.ts';
 
 const UUID = '0123456789abcdef0123456789abcdef';
