@@ -1,9 +1,9 @@
-// Pages load test: `/`, `/help`, a `/gallery/{hash}` shell and the 404 page of the built site, asked with
-// `Accept-Encoding: gzip`, from four servers in one interleaved run: the shipped nginx (deploy/nginx/cloakroom.conf with
-// the build's dist/_nginx/pages.conf, its upstream a counting server that must see no page request), plain nginx
-// serving the same built files (bench/baseline-nginx.ts), the real server as `npm start` runs it, and node:http sending
-// the real server's bytes and headers from memory (bench/pages-node.ts). Each server runs in a process (group) of its
-// own; CPU per request is its whole group's, read from /proc. See bench/README.md, "Pages".
+// Pages load test: `/`, `/help`, a `/gallery/{hash}` shell and the 404 page of the built site (Accept-Encoding: gzip)
+// at one request rate, from four servers in pairs loaded at once: the shipped nginx (deploy/nginx/cloakroom.conf with
+// the build's rules; its upstream counts every request that reaches it) with plain nginx serving the same files
+// (bench/baseline-nginx.ts), and the real server as `npm start` runs it with node:http sending its bytes from memory
+// (bench/pages-node.ts). Each server runs in a process group of its own; CPU per request is its whole group's, read
+// from /proc. See bench/README.md, "Pages".
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -19,11 +19,11 @@ const SITE_DIR = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'dist'));
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.DURATION ?? 3);
 /**
- * Requests per second offered to every target alike (RATE); unset, each target is loaded as fast as it answers. CPU per
+ * Requests per second offered to every target alike (RATE, default 4,000; 0 loads each as fast as it answers). CPU per
  * request falls as a server answers more requests per turn of its event loop, so two targets compare fairly at one rate
  * that both can keep up with.
  */
-const RATE = process.env.RATE ? Number(process.env.RATE) : undefined;
+const RATE = Number(process.env.RATE ?? 4000) || undefined;
 const WARMUP_S = Number(process.env.WARMUP ?? 1);
 /** Before the first page: every target serves all the pages for this long. */
 const FIRST_WARMUP_S = Number(process.env.FIRST_WARMUP ?? 3);
@@ -37,6 +37,11 @@ const ACCEPT_ENCODING = 'gzip';
 /** The goals: CPU per request of the shipped nginx over plain nginx, and of the real server over node:http. */
 const NGINX_GOAL = 1.1;
 const APP_GOAL = 1.5;
+/** The targets compared, each pair loaded at once in every round: the shipped nginx with plain nginx, the app with node:http. */
+const PAIRS = [
+  ['shipped nginx', 'plain nginx'],
+  ['app', 'node:http'],
+] as const;
 
 /** A page of the run: its URL, the built file it is, and the status it answers with. */
 interface Page {
@@ -215,7 +220,7 @@ process.on('SIGINT', () => {
 
 try {
   console.log(
-    `Node ${process.version}, wrk -t1 -c${CONNECTIONS}${RATE ? ` at ${thousands(RATE)} requests/s` : ''} with Accept-Encoding: ${ACCEPT_ENCODING}, ${ROUNDS} interleaved rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up per page (${FIRST_WARMUP_S} s of every page first), ${os.cpus().length} cores, load average ${loadAverage()}`,
+    `Node ${process.version}, wrk -t1 -c${CONNECTIONS}${RATE ? ` at ${thousands(RATE)} requests/s` : ''} with Accept-Encoding: ${ACCEPT_ENCODING}, ${ROUNDS} rounds of ${DURATION_S} s (each pair at once) after ${WARMUP_S} s of warm-up per page (${FIRST_WARMUP_S} s of every page first), ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
   console.log(`Site ${SITE_DIR}`);
   // The build's stamp is the fingerprint of the sources it was built from (server/site/build.ts): a different one means
@@ -305,6 +310,7 @@ try {
     { name: 'app', port: BASE_PORT + 2, pids: () => [app.child.pid!] },
     { name: 'node:http', port: BASE_PORT + 3, pids: () => [node.child.pid!] },
   ];
+  const byName = new Map(targets.map((target) => [target.name, target]));
 
   // How each target answers each page, and where the headers of the same page differ.
   console.log('\nAnswers (status, content-type, content-encoding, body bytes):');
@@ -335,22 +341,26 @@ try {
     const load = (target: Target, durationS: number) => loadTarget(target, pathsFile, durationS);
     const linesBefore = lineCount(path.join(dir, 'app.log'));
     let appRequests = 0;
-    for (const target of targets) {
-      const warm = await load(target, WARMUP_S);
-      if (target.name === 'app') appRequests += warm.requests;
+    for (const pair of PAIRS) {
+      const warm = await Promise.all(pair.map((name) => load(byName.get(name)!, WARMUP_S)));
+      appRequests += warm.find((_, index) => pair[index] === 'app')?.requests ?? 0;
     }
     const runs = new Map<string, Run[]>(targets.map((target) => [target.name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const target of targets) {
-        const run = await load(target, DURATION_S);
-        runs.get(target.name)!.push(run);
-        if (target.name === 'app') appRequests += run.requests;
-        // wrk counts every 4xx as an error: the 404 page's answers are all of them, and nothing else may be.
-        const socketErrors = run.errors - run.statusErrors;
-        const wrongStatus = page.status === 200 ? run.statusErrors : run.requests - run.statusErrors;
-        console.log(
-          `  round ${round} ${target.name.padEnd(14)} ${thousands(run.rps).padStart(7)} req/s  ${thousands(run.bytesPerAnswer).padStart(6)} B/answer  p99 ${run.p99.toFixed(2).padStart(6)} ms  CPU ${run.cpuUs.toFixed(1).padStart(6)} µs/req${socketErrors ? `  socket errors ${socketErrors}` : ''}${wrongStatus ? `  ${wrongStatus} answers not ${page.status}` : ''}`,
-        );
+      // The two targets of a pair are loaded at the same time: whatever else the machine does then costs both alike.
+      for (const pair of PAIRS) {
+        const pairRuns = await Promise.all(pair.map((name) => load(byName.get(name)!, DURATION_S)));
+        for (const [index, run] of pairRuns.entries()) {
+          const target = byName.get(pair[index]!)!;
+          runs.get(target.name)!.push(run);
+          if (target.name === 'app') appRequests += run.requests;
+          // wrk counts every 4xx as an error: the 404 page's answers are all of them, and nothing else may be.
+          const socketErrors = run.errors - run.statusErrors;
+          const wrongStatus = page.status === 200 ? run.statusErrors : run.requests - run.statusErrors;
+          console.log(
+            `  round ${round} ${target.name.padEnd(14)} ${thousands(run.rps).padStart(7)} req/s  ${thousands(run.bytesPerAnswer).padStart(6)} B/answer  p99 ${run.p99.toFixed(2).padStart(6)} ms  CPU ${run.cpuUs.toFixed(1).padStart(6)} µs/req${socketErrors ? `  socket errors ${socketErrors}` : ''}${wrongStatus ? `  ${wrongStatus} answers not ${page.status}` : ''}`,
+          );
+        }
       }
     }
     results.set(page.label, runs);
