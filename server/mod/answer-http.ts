@@ -3,6 +3,7 @@
 // the 404 with the same functions, so the two give the same status, headers and bytes.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
+import { isNotModified } from '../http/conditional.ts';
 import { CUSTOM_SKIN_API_ROOT, MINECRAFT_CAPES_API_ROOT } from '../../src/lib/mod-setup.ts';
 
 /** How long game clients and proxies may reuse a profile (and any answer found by a player's name or uuid). */
@@ -30,19 +31,6 @@ export const MOD_API_PREFIXES = [
   '/csl/',
   MINECRAFT_CAPES_API_ROOT,
 ] as const;
-
-/**
- * Whether a request may reuse what it holds: its If-None-Match names the ETag or, without If-None-Match, its
- * If-Modified-Since is no earlier than `modifiedAt` (ms).
- */
-export function isNotModified(headers: IncomingHttpHeaders, etag: string, modifiedAt: number | null): boolean {
-  const ifNoneMatch = headers['if-none-match'];
-  if (ifNoneMatch !== undefined) return ifNoneMatch === etag;
-  const ifModifiedSince = headers['if-modified-since'];
-  if (ifModifiedSince === undefined || modifiedAt === null) return false;
-  const since = Date.parse(ifModifiedSince);
-  return !Number.isNaN(since) && since >= modifiedAt;
-}
 
 /** Headers as the flat list (name, value, …) writeHead takes at its cheapest, built once for every answer of a kind. */
 export function headerList(headers: Record<string, string>): string[] {

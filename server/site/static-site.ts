@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { chooseEncoding, type PrecompressedEncoding } from '../http/accept-encoding.ts';
+import { isNotModified } from '../http/conditional.ts';
 import { remembered } from '../http/remembered.ts';
 import { hostRuleSet, parseHeaders, parseRedirects, type HostRuleSet } from './host-rule-files.ts';
 import { COPY_SUFFIXES, filesUnder } from './precompress.ts';
@@ -119,17 +120,6 @@ function indexSite(siteDir: string): { files: Map<string, SiteFile>; pages: Map<
   return { files, pages };
 }
 
-/** Whether the client's validators say it holds this representation (If-None-Match first, as RFC 9110 orders). */
-function isFresh(request: IncomingMessage, representation: Representation): boolean {
-  const tags = request.headers['if-none-match'];
-  if (tags !== undefined)
-    return tags === '*' || tags.split(',').some((tag) => tag.trim().replace(/^W\//, '') === representation.etag);
-  const since = request.headers['if-modified-since'];
-  if (since === undefined) return false;
-  const time = Date.parse(since);
-  return Number.isFinite(time) && representation.modifiedSeconds <= Math.floor(time / 1000);
-}
-
 /**
  * A redirect, built once: its status, its path's rule headers as a list, and where it sends (the request's query kept
  * when `keepsQuery`).
@@ -208,7 +198,10 @@ function send(request: IncomingMessage, response: ServerResponse, ready: ReadyAn
   const accepted = request.headers['accept-encoding'];
   const coding = accepted === undefined || ready.codings === '' ? null : chosenCodings(`${ready.codings}\n${accepted}`);
   const answer = ready.byCoding.get(coding ?? '')!;
-  if (answer.notModified && isFresh(request, answer.representation)) {
+  if (
+    answer.notModified &&
+    isNotModified(request.headers, answer.representation.etag, answer.representation.modifiedSeconds * 1000)
+  ) {
     response.writeHead(304, answer.notModified);
     response.end();
     return;
