@@ -38,6 +38,7 @@ import {
   WARMUP_S,
   ZIPF,
 } from './mod-answers/settings.ts';
+import { writeSiteFixture } from '../support/site-fixture.ts';
 import { writePathLists, writePaths, type PathLists } from './mod-answers/paths.ts';
 import { appRequestCount, runAll, type BenchCase, type Target } from './mod-answers/load.ts';
 import {
@@ -88,8 +89,8 @@ try {
   const dataDir = path.join(dir, 'data');
   const answersDir = path.join(dir, 'answers');
   const siteDir = path.join(dir, 'site');
-  fs.mkdirSync(siteDir, { recursive: true });
-  fs.writeFileSync(path.join(siteDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // A site of one file with the host rules the build writes (the shipped configuration includes its nginx rules).
+  writeSiteFixture(siteDir, { 'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' }, ['favicon.svg']);
 
   // The seed: most players have nothing to show, as most players the mod is asked about.
   const seedStart = Date.now();

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { requireNginx, writeNginxConfig } from '../support/nginx.ts';
+import { writeSiteFixture } from '../support/site-fixture.ts';
 import { sha256Hex } from '../support/textures.ts';
 import { modFilesNginxConfig, startBenchNginx, type BenchNginx } from './baseline-nginx.ts';
 import { cpuPerRequest, pause, pinTreeToCore } from './processes.ts';
@@ -83,7 +84,11 @@ const targets: Target[] = [
       fs.mkdirSync(home, { recursive: true });
       // No process behind it: every path of the run has its file. (Port 9 refuses, should a request ever get past
       // them.)
-      const config = writeNginxConfig({ dir: home, port, upstreamPorts: [9], siteDir: www, answersDir });
+      // An empty site with the host rules the build writes (the shipped configuration includes its nginx rules).
+      const siteDir = path.join(home, 'site');
+      fs.mkdirSync(siteDir, { recursive: true });
+      writeSiteFixture(siteDir, {}, []);
+      const config = writeNginxConfig({ dir: home, port, upstreamPorts: [9], siteDir, answersDir });
       return startBenchNginx(home, config, port, wrapper);
     },
   },
