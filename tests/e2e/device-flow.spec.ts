@@ -342,16 +342,27 @@ for (const size of WIDTHS) {
   });
 }
 
-test('a logged-out player who opens the app’s link is asked to log in to connect it, and comes back to it, the code still filled in', async ({
+test('a logged-out player who opens the app’s link sees no code form while it is looked up, is asked to log in to connect it, and comes back to it, the code still filled in', async ({
   page,
 }) => {
   const app = 'Returning Launcher';
   const clientId = registerApp(app);
   const signIn = await startSignIn(page.request, clientId, 'wardrobe:read');
   const link = localPath(signIn.verification_uri_complete);
+  // The code is looked up before the page shows anything of it: held, the page says so and shows no code form.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/device/app?*', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto(link);
   await waitForIslands(page);
   await expect(page).toHaveURL(link);
+  await expect(page.getByRole('status', { name: 'Looking up the code' })).toBeVisible();
+  await expect(page.getByLabel('Code', { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Continue' })).toHaveCount(0);
+  release();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Log in to connect ${app}`);
   await expect(page.getByTestId('device-code')).toHaveText(signIn.user_code);
   await page.getByRole('link', { name: 'Log in', exact: true }).click();

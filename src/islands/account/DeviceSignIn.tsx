@@ -98,6 +98,9 @@ export default function DeviceSignIn() {
   const [step, setStep] = useState<Step>({ kind: 'enter' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorDisplayValue | null>(null);
+  // A code from the address is looked up before anything is drawn, so the form does not flash before the next step.
+  const codeFromLink = isUserCode(normalizeUserCode(given));
+  const [linkLookedUp, setLinkLookedUp] = useState(false);
   const ready = useHydrated();
   const loggedIn = useLoggedIn();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -111,8 +114,12 @@ export default function DeviceSignIn() {
 
   // A code from the app's link is looked up at once; the player still checks it against the app before approving.
   useEffect(() => {
-    if (isUserCode(normalizeUserCode(given))) void stepForCode(given).then(show);
-  }, [given]);
+    if (!codeFromLink) return;
+    void stepForCode(given).then((outcome) => {
+      show(outcome);
+      setLinkLookedUp(true);
+    });
+  }, [given, codeFromLink]);
 
   // Each new step moves the focus to its heading, so keyboard and screen reader users start reading there.
   useEffect(() => {
@@ -250,6 +257,18 @@ export default function DeviceSignIn() {
         </div>
         <ErrorDisplay error={error} />
       </section>
+    );
+  }
+
+  if (codeFromLink && !linkLookedUp) {
+    return (
+      <div
+        className="card mx-auto h-64 max-w-lg animate-pulse"
+        role="status"
+        aria-busy="true"
+        aria-label="Looking up the code"
+        data-testid="device-looking-up"
+      />
     );
   }
 
