@@ -7,19 +7,20 @@ import type { AuditActorKind } from '../../src/lib/audit-labels.ts';
 import { isPlayerUuid } from '../../src/lib/ids.ts';
 import { rowsPage } from '../db/rows-page.ts';
 import { actorKindOf } from './actors.ts';
+import { auditNameKey } from './record.ts';
 
 /**
  * An audit row as the audit page shows it: the table's columns, with the time as `createdAt` and what kind of actor did
  * it.
  */
-export type AuditEntry = Omit<Selectable<AdminAuditTable>, 'created_at'> & {
+export type AuditEntry = Omit<Selectable<AdminAuditTable>, 'created_at' | 'admin_name_lower' | 'target_name_lower'> & {
   createdAt: number;
   actor_kind: AuditActorKind;
 };
 
 /** Who an audit filter names: a 32-hex uuid matches the uuid, anything else the name at the time (any case). */
 function filterOn(value: string): { column: 'uuid' | 'name'; value: string } {
-  return isPlayerUuid(value) ? { column: 'uuid', value } : { column: 'name', value: value.toLowerCase() };
+  return isPlayerUuid(value) ? { column: 'uuid', value } : { column: 'name', value: auditNameKey(value) };
 }
 
 /** One page of the audit log and how many rows match. */
@@ -35,14 +36,14 @@ export async function auditPage(
     query =
       admin.column === 'uuid'
         ? query.where('admin_uuid', '=', admin.value)
-        : query.where((eb) => eb(eb.fn('lower', ['admin_name']), '=', admin.value));
+        : query.where('admin_name_lower', '=', admin.value);
   }
   if (filters.player) {
     const player = filterOn(filters.player);
     query =
       player.column === 'uuid'
         ? query.where('target_uuid', '=', player.value)
-        : query.where((eb) => eb(eb.fn('lower', ['target_name']), '=', player.value));
+        : query.where('target_name_lower', '=', player.value);
   }
   const { rows, total } = await rowsPage(
     query,

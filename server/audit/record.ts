@@ -20,6 +20,11 @@ export interface AdminAction {
   thumbnail?: string | null;
 }
 
+/** A name as the audit log's filters compare it: in lower case, whatever its letters. */
+export function auditNameKey(name: string): string {
+  return name.toLowerCase();
+}
+
 /** Writes the audit row of an action inside the action's transaction. */
 export async function recordAdminAction(
   trx: Transaction<Database>,
@@ -33,9 +38,11 @@ export async function recordAdminAction(
       created_at: now,
       admin_uuid: moderator.uuid,
       admin_name: moderator.username,
+      admin_name_lower: auditNameKey(moderator.username),
       action: action.action,
       target_uuid: action.target?.uuid ?? null,
       target_name: action.target?.username ?? null,
+      target_name_lower: action.target ? auditNameKey(action.target.username) : null,
       target_hash: action.targetHash ?? null,
       reason: action.reason ?? null,
       detail: action.detail ?? null,

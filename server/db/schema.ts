@@ -182,9 +182,13 @@ export interface AdminAuditTable {
   created_at: number;
   admin_uuid: string;
   admin_name: string;
+  /** The actor's name in lower case (auditNameKey), as the By filter finds it. */
+  admin_name_lower: string | null;
   action: string;
   target_uuid: string | null;
   target_name: string | null;
+  /** The player's name in lower case (auditNameKey), as the player filter finds it. */
+  target_name_lower: string | null;
   target_hash: string | null;
   reason: string | null;
   detail: string | null;

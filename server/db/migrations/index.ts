@@ -23,6 +23,7 @@ import { galleryWears } from './0019-gallery-wears.ts';
 import { wardrobe } from './0020-wardrobe.ts';
 import { oauthDeviceFlow } from './0021-oauth-device-flow.ts';
 import { wardrobeNames } from './0022-wardrobe-names.ts';
+import { auditNameKeys } from './0023-audit-name-keys.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0020_wardrobe': wardrobe,
   '0021_oauth_device_flow': oauthDeviceFlow,
   '0022_wardrobe_names': wardrobeNames,
+  '0023_audit_name_keys': auditNameKeys,
 };

@@ -215,6 +215,18 @@ describe.each(backends)('connected apps on $name', (backend) => {
     expect((await auditRowsOf(player.uuid, 'Sign-in service')).map((row) => row.actor_kind)).toEqual(['system']);
   });
 
+  it('finds what an app did by its name as registered or in any other case, whatever its letters', async () => {
+    const name = 'Écran Лаунчер';
+    const app = await discover(suite.server, await registerApp(suite.database, name));
+    const player = await loginNewUser(suite.server);
+    const tokens = await connect(player, 'textures:upload', app);
+    await client.tokenRevocation(app, tokens.refresh_token!);
+    for (const typed of [name, 'écran лаунчер', 'ÉCRAN ЛАУНЧЕР'])
+      expect((await auditRowsOf(player.uuid, typed)).map((row) => [row.actor_kind, row.detail])).toEqual([
+        ['app', `${name}: signed out by the app`],
+      ]);
+  });
+
   it("lists the player's connected apps with what each may do, and revoking one stops its token at once", async () => {
     const player = await loginNewUser(suite.server);
     const other = await loginNewUser(suite.server);

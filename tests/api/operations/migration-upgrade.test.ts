@@ -2,7 +2,7 @@
 // one without), textures, a gallery item, both kinds of report and an audit row as that schema had them; migrating to
 // the latest keeps every row and fills what the newer migrations add as they intend (0015 report reasons and notes and
 // the audit thumbnail, 0016 last_login_at, 0017 answers_at and the mod_changes log, 0018 withheld_at, 0019 wears, 0020
-// the wardrobe).
+// the wardrobe, 0023 the audit names in lower case).
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.ts';
@@ -34,7 +34,7 @@ describe.each(backends)('upgrading a database with data on $name', (backend) => 
     await database?.drop();
   });
 
-  it(`keeps the rows written at ${OLD_SCHEMA} and fills what 0015–0020 add`, async () => {
+  it(`keeps the rows written at ${OLD_SCHEMA} and fills what 0015–0023 add`, async () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const upToOld = await migrator.migrateTo(OLD_SCHEMA);
     expect(upToOld.error).toBeUndefined();
@@ -153,8 +153,21 @@ describe.each(backends)('upgrading a database with data on $name', (backend) => 
     expect(userReports).toEqual([
       { user_uuid: RETURNING.uuid, cape_hash: CAPE, resolved_at: null, reason_key: null, note: null },
     ]);
-    const audit = await db.selectFrom('admin_audit').select(['action', 'target_uuid', 'reason', 'thumbnail']).execute();
-    expect(audit).toEqual([{ action: 'BAN', target_uuid: RETURNING.uuid, reason: 'nsfw', thumbnail: null }]);
+    const audit = await db
+      .selectFrom('admin_audit')
+      .select(['action', 'target_uuid', 'reason', 'thumbnail', 'admin_name_lower', 'target_name_lower'])
+      .execute();
+    // 0023: the names in lower case, as the audit log's filters find them.
+    expect(audit).toEqual([
+      {
+        action: 'BAN',
+        target_uuid: RETURNING.uuid,
+        reason: 'nsfw',
+        thumbnail: null,
+        admin_name_lower: 'idleone',
+        target_name_lower: 'returning_one',
+      },
+    ]);
 
     // What the newest migrations leave alone is as it was.
     // 0018: every texture stays public (withheld_at null); 0019: every item starts with no wears.
