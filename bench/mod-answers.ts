@@ -2,8 +2,9 @@
 // mod API from an answer directory built by `cloakroom answers rebuild`, with an app process behind it, against nginx
 // serving the same bytes from plain locations; and what one app process costs answering straight, against node:http
 // and a bare Fastify route. Every target and wrk run in processes of their own; all cases take turns in one interleaved
-// run; the figure is each target's CPU time per request (every process of it, from /proc), beside req/s and p99. See
-// bench/README.md, "Mod API answers".
+// run, the nginx cases' targets one after the other, the app's cases' targets at once (at RATE requests per second
+// each; its throughput against Fastify as fast as both answer); the figure is each target's CPU time per request (every
+// process of it, from /proc), beside req/s and p99. See bench/README.md, "Mod API answers".
 // The parts: bench/mod-answers/settings.ts (the environment), paths.ts (the layouts and the paths files), load.ts (the
 // wrk runs), static-baseline.ts (the plain nginx it is compared with) and report.ts (the checks and the table).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -29,6 +30,7 @@ import {
   PIN,
   PLAYERS,
   PORTS,
+  RATE,
   ROUNDS,
   SERVER_CORE,
   SHOWING,
@@ -306,6 +308,7 @@ try {
         { target: targets.app, pathsFile: unknown.target },
         { target: targets.node, pathsFile: unknown.target },
       ],
+      atOnce: { rate: RATE },
       goal: { max: 1.5 },
       notFoundShare: 1,
     },
@@ -315,9 +318,20 @@ try {
       runs: [
         { target: targets.app, pathsFile: profiles.target },
         { target: targets.node, pathsFile: profiles.target },
+      ],
+      atOnce: { rate: RATE },
+      goal: { max: 1.3 },
+      notFoundShare: 0,
+    },
+    {
+      // Throughput: both as fast as they answer, sharing the server core, so each gets about half of it.
+      name: 'app-profile-rps',
+      title: 'app: known /profile/{uuid}, as fast as it answers',
+      runs: [
+        { target: targets.app, pathsFile: profiles.target },
         { target: targets.fastify, pathsFile: profiles.target },
       ],
-      goal: { max: 1.3 },
+      atOnce: { rate: 0 },
       notFoundShare: 0,
       rpsGoal: { against: 'fastify', min: 0.9 },
     },
@@ -328,6 +342,7 @@ try {
         { target: targets.app, pathsFile: textures.target },
         { target: targets.node, pathsFile: textures.target },
       ],
+      atOnce: { rate: RATE },
       goal: { max: 1.2 },
       notFoundShare: 0,
     },
@@ -339,7 +354,7 @@ try {
 
   console.log(`\nThe mix: ${mixDescription}`);
   console.log(
-    `Node ${process.version}, nginx ${NGINX_WORKERS} worker(s), wrk -t1 -c${CONNECTIONS}${PIN ? ` on core ${LOAD_CORE}, every server on core ${SERVER_CORE}` : ''}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${thousands(LIST)} paths a list, ${os.cpus().length} cores`,
+    `Node ${process.version}, nginx ${NGINX_WORKERS} worker(s), wrk -t1 -c${CONNECTIONS}${PIN ? ` on core ${LOAD_CORE}, every server on core ${SERVER_CORE}` : ''}, ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, the app's cases at ${RATE ? `${thousands(RATE)} req/s` : 'full speed'} each, ${thousands(LIST)} paths a list, ${os.cpus().length} cores`,
   );
   if (PIN)
     pinTreeToCore(

@@ -1,5 +1,5 @@
-// The mod answers bench's runs: wrk loading each target with a case's paths, the CPU time each part of the target
-// spent, and the rounds, in which all cases take turns.
+// The mod answers bench's runs: wrk loading each target with a case's paths (one after the other, or all of a case at
+// once), the CPU time each part of the target spent, and the rounds, in which all cases take turns.
 import { cpuPerRequest } from '../processes.ts';
 import { loadAverage, runWrk, thousands } from '../wrk.ts';
 import { CONNECTIONS, DURATION_S, LOAD_CORE, PIN, PORTS, ROUNDS, WARMUP_S } from './settings.ts';
@@ -41,7 +41,13 @@ export interface BenchCase {
   name: string;
   title: string;
   runs: Array<{ target: Target; pathsFile: string }>;
-  goal: { max: number };
+  /**
+   * Load every target at once, each by a wrk of its own at `rate` requests per second (0: as fast as it answers), so
+   * that they meet the same neighbours and the same scheduler; otherwise one after the other, as fast as each answers.
+   */
+  atOnce?: { rate: number };
+  /** The most the first target's CPU per request may be, times the second's (none: the case has a req/s goal only). */
+  goal?: { max: number };
   /** The share of 404 answers its paths ask for (checked on every run). */
   notFoundShare: number;
   /** A second goal: the first target's req/s at least this times the named target's. */
@@ -64,7 +70,7 @@ export async function appRequestCount(): Promise<number> {
  * Loads a target with wrk for `durationS`, walking its paths in order from a random line; its figures and what it
  * caused.
  */
-export async function load(target: Target, pathsFile: string, durationS: number): Promise<LoadResult> {
+export async function load(target: Target, pathsFile: string, durationS: number, rate = 0): Promise<LoadResult> {
   const appBefore = target.watchApp ? await appRequestCount() : 0;
   const logBefore = target.errorLog?.().length ?? 0;
   const meters = target.parts.map((part) => cpuPerRequest(part.pids));
@@ -75,6 +81,7 @@ export async function load(target: Target, pathsFile: string, durationS: number)
     connections: CONNECTIONS,
     mode: 'cycle',
     core: PIN ? LOAD_CORE : undefined,
+    rate: rate || undefined,
   });
   const cpuPartsUs = meters.map((meter) => meter(result.requests));
   const appRequests = target.watchApp ? (await appRequestCount()) - appBefore : 0;
@@ -123,7 +130,10 @@ export interface RunResults {
   appRequests: Map<string, number>;
 }
 
-/** Warms every target of every case up, then runs the rounds: each round every case, each case every target in turn. */
+/**
+ * Warms every target of every case up, then runs the rounds: each round every case, each case every target in turn (or
+ * all at once).
+ */
 export async function runAll(cases: BenchCase[]): Promise<RunResults> {
   const rounds = new Map(
     cases.map((benchCase) => [
@@ -133,8 +143,13 @@ export async function runAll(cases: BenchCase[]): Promise<RunResults> {
   );
   const appRequests = new Map(cases.map((benchCase) => [benchCase.name, 0]));
   const run = async (label: string, benchCase: BenchCase, durationS: number) => {
-    for (const { target, pathsFile } of benchCase.runs) {
-      const result = await load(target, pathsFile, durationS);
+    const loaded = benchCase.atOnce
+      ? await Promise.all(
+          benchCase.runs.map(({ target, pathsFile }) => load(target, pathsFile, durationS, benchCase.atOnce!.rate)),
+        )
+      : [];
+    for (const [i, { target, pathsFile }] of benchCase.runs.entries()) {
+      const result = loaded[i] ?? (await load(target, pathsFile, durationS));
       appRequests.set(benchCase.name, appRequests.get(benchCase.name)! + result.appRequests);
       printRun(label, benchCase, target, result);
       if (label !== 'warm-up') rounds.get(benchCase.name)!.get(target.name)!.push(result);

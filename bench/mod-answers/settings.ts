@@ -32,6 +32,11 @@ export const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 export const DURATION_S = Number(process.env.DURATION ?? 10);
 export const WARMUP_S = Number(process.env.WARMUP ?? 5);
 export const ROUNDS = Number(process.env.ROUNDS ?? 3);
+/**
+ * The requests per second offered to each target of a case loaded at once (the app's cases), spread over its
+ * connections; 0 loads each as fast as it answers.
+ */
+export const RATE = Number(process.env.RATE ?? 4_000);
 export const NGINX_WORKERS = Number(process.env.NGINX_WORKERS ?? 1);
 /**
  * Only these cases (comma-separated names), when given; a name of none (CASES=none) gives the seed, directory and
