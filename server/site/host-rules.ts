@@ -189,6 +189,17 @@ function nginxLocation(source: string): string {
   return `location ~ "${sourcePattern(source).source.replace(/\\\//g, '/')}"`;
 }
 
+/**
+ * The static start of a dynamic source up to the slash before its first placeholder (`/gallery/` of `/gallery/:id`), or
+ * null for a static source or one that starts with a placeholder.
+ */
+function staticHead(source: string): string | null {
+  if (!isDynamic(source)) return null;
+  const segments = source.split('/');
+  const first = segments.findIndex((segment) => segment === '*' || segment.startsWith(':'));
+  return first > 1 ? `${segments.slice(0, first).join('/')}/` : null;
+}
+
 /** A destination with its placeholders as the regular expression's captures (`$1`, `$2`) in the source's order. */
 function nginxDestination(rule: RedirectRule): string {
   return fillDestination(
@@ -205,12 +216,14 @@ export function pageFileName(page: string): string {
 /**
  * The nginx include of the site, for inside the `server { }` that has the built site as its root: a location per file
  * folder, page and rule, each with the headers `_headers` gives its path; a trailing slash after any of them redirected
- * away; any other path answered by the 404 page.
+ * away; any other path answered by the 404 page. The dynamic rules that share a static start (`/gallery/`) sit in a
+ * prefix location of it, so a shell's path is tried against its own rules' expressions only, not every rule's.
  */
 export function renderNginxPages(rules: HostRules): string {
   const pageSet = new Set(rules.pages);
   const blocks = [`# ${GENERATED}`, '# Include it inside the server block whose root is the built site.', ''];
-  const block = (location: string, body: string[]) => blocks.push(`${location} {`, ...body, '}');
+  const blockLines = (location: string, body: string[]) => [`${location} {`, ...body, '}'];
+  const block = (location: string, body: string[]) => blocks.push(...blockLines(location, body));
   const pageBody = (path: string, file: string) => [
     '    charset utf-8;',
     '    gzip_static on;',
@@ -229,22 +242,46 @@ export function renderNginxPages(rules: HostRules): string {
     ]);
   }
   for (const page of rules.pages) block(`location = ${page}`, pageBody(page, pageFileName(page)));
-  for (const rule of rules.redirects) {
-    if (pageSet.has(rule.from)) continue;
-    const sample = rule.from.replace(/:[A-Za-z]\w*/g, 'x');
-    if (rule.status === 200) block(nginxLocation(rule.from), pageBody(sample, pageFileName(rule.to)));
-    else
-      block(nginxLocation(rule.from), [
-        ...nginxHeaders(rules, sample),
-        `    return ${rule.status} "${nginxDestination(rule)}";`,
-      ]);
-  }
+
   const notFound = nginxHeaders(rules, '/404.html').filter((line) => !line.includes('Cache-Control'));
+  const answerNotFound = [...notFound, '    error_page 404 /404.html;', '    return 404;'];
   const served = [...rules.pages, ...rules.redirects.map((rule) => rule.from)].map((source) =>
     sourcePattern(source).source.slice(1, -1).replace(/\\\//g, '/'),
   );
-  block(`location ~ "^(${[...new Set(served)].join('|')})/+$"`, [...notFound, '    return 301 $1$is_args$args;']);
-  block('location /', [...notFound, '    error_page 404 /404.html;', '    return 404;']);
+  const trailingSlash = blockLines(`location ~ "^(${[...new Set(served)].join('|')})/+$"`, [
+    ...notFound,
+    '    return 301 $1$is_args$args;',
+  ]);
+  const ruleLines = (rule: RedirectRule) => {
+    const sample = rule.from.replace(/:[A-Za-z]\w*/g, 'x');
+    return blockLines(
+      nginxLocation(rule.from),
+      rule.status === 200
+        ? pageBody(sample, pageFileName(rule.to))
+        : [...nginxHeaders(rules, sample), `    return ${rule.status} "${nginxDestination(rule)}";`],
+    );
+  };
+  // The dynamic rules by static start, where no other start is a prefix of it (nginx takes the longest prefix, which
+  // would hide the shorter start's rules) and no file folder has it.
+  const ruled = rules.redirects.filter((rule) => !pageSet.has(rule.from));
+  const heads = [...new Set(ruled.map((rule) => staticHead(rule.from)).filter((head) => head !== null))];
+  const groupable = new Set(
+    heads.filter(
+      (head) =>
+        !rules.files.includes(head) &&
+        !heads.some((other) => other !== head && (other.startsWith(head) || head.startsWith(other))),
+    ),
+  );
+  const indent = (lines: string[]) => lines.map((line) => `    ${line}`);
+  for (const rule of ruled) if (!groupable.has(staticHead(rule.from) ?? '')) blocks.push(...ruleLines(rule));
+  for (const head of groupable)
+    block(`location ^~ ${head}`, [
+      ...indent(ruled.filter((rule) => staticHead(rule.from) === head).flatMap(ruleLines)),
+      ...indent(trailingSlash),
+      ...answerNotFound,
+    ]);
+  blocks.push(...trailingSlash);
+  block('location /', answerNotFound);
   block('location = /404.html', [
     '    internal;',
     '    charset utf-8;',
