@@ -5,7 +5,6 @@
 // interleaved, or with CALLGRIND=1 in instructions per request (valgrind), which the rest of the machine does not move.
 // bench/mod-answers.ts measures the same locations over a directory built by the real rebuild, with every layout and
 // unknown players. See bench/README.md, "Mod API at the speed of a file".
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +13,7 @@ import { requireNginx, writeNginxConfig } from '../support/nginx.ts';
 import { writeSiteFixture } from '../support/site-fixture.ts';
 import { sha256Hex } from '../support/textures.ts';
 import { modFilesNginxConfig, startBenchNginx, type BenchNginx } from './baseline-nginx.ts';
+import { countedInstructions, underCallgrind } from './callgrind.ts';
 import { cpuPerRequest, pause, pinTreeToCore } from './processes.ts';
 import { loadAverage, median, runWrk, thousands } from './wrk.ts';
 
@@ -141,22 +141,17 @@ async function measureInstructions(): Promise<void> {
     for (const target of targets) {
       const port = BASE_PORT + targets.length;
       const out = path.join(dir, `callgrind-${target.name}.out`);
-      const nginx = await target.start(port, ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`]);
+      const nginx = await target.start(port, underCallgrind(out));
       try {
         await load(nginx, port, file, 2);
-        execFileSync('callgrind_control', ['--zero', String(nginx.pid)], { stdio: 'ignore' });
-        const { rps } = await load(nginx, port, file, DURATION_S);
-        execFileSync('callgrind_control', ['--dump', String(nginx.pid)], { stdio: 'ignore' });
-        // The dump is written beside `out` with a numbered suffix.
-        let dump: string | undefined;
-        for (let attempt = 0; attempt < 100 && !dump; attempt++, await pause(50))
-          dump = fs.readdirSync(dir).find((name) => name.startsWith(`callgrind-${target.name}.out.`));
-        const total = Number(/^(?:summary|totals): (\d+)/m.exec(fs.readFileSync(path.join(dir, dump!), 'utf8'))![1]);
-        counts.push(total / (rps * DURATION_S));
+        let requests = 0;
+        const total = await countedInstructions(nginx.pid, out, async () => {
+          requests = (await load(nginx, port, file, DURATION_S)).rps * DURATION_S;
+        });
+        counts.push(total / requests);
         console.log(
-          `  ${target.name.padEnd(8)} ${thousands(total / (rps * DURATION_S))} instructions per request (${thousands(rps * DURATION_S)} requests); / file ${(counts.at(-1)! / counts[0]!).toFixed(2)}×`,
+          `  ${target.name.padEnd(8)} ${thousands(total / requests)} instructions per request (${thousands(requests)} requests); / file ${(counts.at(-1)! / counts[0]!).toFixed(2)}×`,
         );
-        fs.rmSync(path.join(dir, dump!));
       } finally {
         nginx.stop();
         await pause(500);

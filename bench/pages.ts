@@ -10,9 +10,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { startNginx, type RunningNginx } from '../support/nginx.ts';
+import { startNginx, writeNginxConfig, type RunningNginx } from '../support/nginx.ts';
 import { startBenchNginx, writeBaselineNginxConfig, type BenchNginx } from './baseline-nginx.ts';
-import { ROOT, cpuPerRequest, startProcess, stopProcess } from './processes.ts';
+import { countedInstructions, underCallgrind } from './callgrind.ts';
+import { ROOT, cpuPerRequest, pause, startProcess, stopProcess } from './processes.ts';
 import { loadAverage, median, roundRatio, runWrk, thousands, type WrkResult } from './wrk.ts';
 
 const SITE_DIR = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'dist'));
@@ -28,7 +29,15 @@ const WARMUP_S = Number(process.env.WARMUP ?? 1);
 /** Before the first page: every target serves all the pages for this long. */
 const FIRST_WARMUP_S = Number(process.env.FIRST_WARMUP ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-/** The shipped nginx listens here, plain nginx +1, the real server +2, node:http +3, the counting upstream +4. */
+/**
+ * CALLGRIND=1: instead of the rounds, each nginx under valgrind's callgrind in turn, and the instructions it runs per
+ * request of each page (which the rest of the machine does not move); the app and node:http are not measured.
+ */
+const CALLGRIND = process.env.CALLGRIND === '1';
+/**
+ * The shipped nginx listens here, plain nginx +1, the real server +2, node:http +3, the counting upstream +4, an nginx
+ * under callgrind +5.
+ */
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 4470);
 /** Node with the TypeScript loader, as `npm start` runs the server (tsx), without tsx's extra parent process. */
 const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
@@ -167,6 +176,61 @@ function plainNginxConfig(dir: string, port: number, shipped: Map<string, RawAns
 ${locations}
   }`,
   );
+}
+
+/**
+ * The shipped nginx and plain nginx, each under callgrind in turn: the instructions each runs per request of every page
+ * (after a warm-up of the page), and their ratio against the goal.
+ */
+async function nginxInstructions(dir: string, upstreamPort: number, shippedAnswers: Map<string, RawAnswer>) {
+  const port = BASE_PORT + 5;
+  const configs = {
+    'shipped nginx': (folder: string) =>
+      writeNginxConfig({
+        dir: folder,
+        port,
+        upstreamPorts: [upstreamPort],
+        siteDir: SITE_DIR,
+        answersDir: path.join(folder, 'answers'),
+      }),
+    'plain nginx': (folder: string) => plainNginxConfig(folder, port, shippedAnswers),
+  };
+  const counts = new Map(PAGES.map((page) => [page.label, new Map<string, number>()]));
+  for (const [name, config] of Object.entries(configs)) {
+    const folder = path.join(dir, `callgrind-${name.split(' ')[0]}`);
+    fs.mkdirSync(path.join(folder, 'answers'), { recursive: true });
+    const out = path.join(folder, 'callgrind.out');
+    const nginx = await startBenchNginx(folder, config(folder), port, underCallgrind(out));
+    try {
+      for (const [index, page] of PAGES.entries()) {
+        const pathsFile = path.join(folder, `paths-${index}.txt`);
+        fs.writeFileSync(pathsFile, `${page.url}\n`);
+        const run = { port, pathsFile, connections: CONNECTIONS, headers: { 'accept-encoding': ACCEPT_ENCODING } };
+        await runWrk({ ...run, durationS: WARMUP_S + 1 });
+        let requests = 0;
+        const total = await countedInstructions(nginx.pid, out, async () => {
+          requests = (await runWrk({ ...run, durationS: DURATION_S })).requests;
+        });
+        counts.get(page.label)!.set(name, total / requests);
+        console.log(
+          `  ${name.padEnd(14)} ${page.label.padEnd(16)} ${thousands(total / requests)} instructions per request (${thousands(requests)} requests)`,
+        );
+      }
+    } finally {
+      nginx.stop();
+      await pause(500);
+    }
+  }
+  console.log(
+    `\n| page | shipped nginx | plain nginx | shipped / plain (goal ≤ ${NGINX_GOAL}×) |\n| ---- | ---- | ---- | ---- |`,
+  );
+  for (const [label, byTarget] of counts) {
+    const [shippedCount, plainCount] = [byTarget.get('shipped nginx')!, byTarget.get('plain nginx')!];
+    const ratio = shippedCount / plainCount;
+    console.log(
+      `| \`${label}\` | ${thousands(shippedCount)} | ${thousands(plainCount)} | ${ratio.toFixed(2)}× ${ratio <= NGINX_GOAL ? 'OK' : 'MISSED'} |`,
+    );
+  }
 }
 
 /** Loads a target with wrk for `durationS` and measures its processes' CPU time per answered request. */
@@ -327,77 +391,85 @@ try {
       console.log(`    differs, shipped nginx / app: ${line}`);
   }
 
-  // Every target first serves every page for a while: the servers' code is warm before the first page's rounds.
-  const allPages = path.join(dir, 'paths-all.txt');
-  fs.writeFileSync(allPages, PAGES.map((page) => `${page.url}\n`).join(''));
-  for (const target of targets) await loadTarget(target, allPages, FIRST_WARMUP_S);
+  if (CALLGRIND) {
+    console.log('\nInstructions per request, each nginx under callgrind in turn:');
+    await nginxInstructions(dir, upstreamPort, shippedAnswers);
+  } else await cpuRounds();
 
-  const results = new Map<string, Map<string, Run[]>>();
-  const logLines = new Map<string, number>();
-  for (const [index, page] of PAGES.entries()) {
-    const pathsFile = path.join(dir, `paths-${index}.txt`);
-    fs.writeFileSync(pathsFile, `${page.url}\n`);
-    console.log(`\n${page.label} (${page.url}; load average ${loadAverage()})`);
-    const load = (target: Target, durationS: number) => loadTarget(target, pathsFile, durationS);
-    const linesBefore = lineCount(path.join(dir, 'app.log'));
-    let appRequests = 0;
-    for (const pair of PAIRS) {
-      const warm = await Promise.all(pair.map((name) => load(byName.get(name)!, WARMUP_S)));
-      appRequests += warm.find((_, index) => pair[index] === 'app')?.requests ?? 0;
-    }
-    const runs = new Map<string, Run[]>(targets.map((target) => [target.name, []]));
-    for (let round = 1; round <= ROUNDS; round++) {
-      // The two targets of a pair are loaded at the same time: whatever else the machine does then costs both alike.
+  /** The rounds: each page's pairs loaded at once, CPU per request, and the table against the goals. */
+  async function cpuRounds() {
+    // Every target first serves every page for a while: the servers' code is warm before the first page's rounds.
+    const allPages = path.join(dir, 'paths-all.txt');
+    fs.writeFileSync(allPages, PAGES.map((page) => `${page.url}\n`).join(''));
+    for (const target of targets) await loadTarget(target, allPages, FIRST_WARMUP_S);
+
+    const results = new Map<string, Map<string, Run[]>>();
+    const logLines = new Map<string, number>();
+    for (const [index, page] of PAGES.entries()) {
+      const pathsFile = path.join(dir, `paths-${index}.txt`);
+      fs.writeFileSync(pathsFile, `${page.url}\n`);
+      console.log(`\n${page.label} (${page.url}; load average ${loadAverage()})`);
+      const load = (target: Target, durationS: number) => loadTarget(target, pathsFile, durationS);
+      const linesBefore = lineCount(path.join(dir, 'app.log'));
+      let appRequests = 0;
       for (const pair of PAIRS) {
-        const pairRuns = await Promise.all(pair.map((name) => load(byName.get(name)!, DURATION_S)));
-        for (const [index, run] of pairRuns.entries()) {
-          const target = byName.get(pair[index]!)!;
-          runs.get(target.name)!.push(run);
-          if (target.name === 'app') appRequests += run.requests;
-          // wrk counts every 4xx as an error: the 404 page's answers are all of them, and nothing else may be.
-          const socketErrors = run.errors - run.statusErrors;
-          const wrongStatus = page.status === 200 ? run.statusErrors : run.requests - run.statusErrors;
-          console.log(
-            `  round ${round} ${target.name.padEnd(14)} ${thousands(run.rps).padStart(7)} req/s  ${thousands(run.bytesPerAnswer).padStart(6)} B/answer  p99 ${run.p99.toFixed(2).padStart(6)} ms  CPU ${run.cpuUs.toFixed(1).padStart(6)} µs/req${socketErrors ? `  socket errors ${socketErrors}` : ''}${wrongStatus ? `  ${wrongStatus} answers not ${page.status}` : ''}`,
-          );
+        const warm = await Promise.all(pair.map((name) => load(byName.get(name)!, WARMUP_S)));
+        appRequests += warm.find((_, index) => pair[index] === 'app')?.requests ?? 0;
+      }
+      const runs = new Map<string, Run[]>(targets.map((target) => [target.name, []]));
+      for (let round = 1; round <= ROUNDS; round++) {
+        // The two targets of a pair are loaded at the same time: whatever else the machine does then costs both alike.
+        for (const pair of PAIRS) {
+          const pairRuns = await Promise.all(pair.map((name) => load(byName.get(name)!, DURATION_S)));
+          for (const [index, run] of pairRuns.entries()) {
+            const target = byName.get(pair[index]!)!;
+            runs.get(target.name)!.push(run);
+            if (target.name === 'app') appRequests += run.requests;
+            // wrk counts every 4xx as an error: the 404 page's answers are all of them, and nothing else may be.
+            const socketErrors = run.errors - run.statusErrors;
+            const wrongStatus = page.status === 200 ? run.statusErrors : run.requests - run.statusErrors;
+            console.log(
+              `  round ${round} ${target.name.padEnd(14)} ${thousands(run.rps).padStart(7)} req/s  ${thousands(run.bytesPerAnswer).padStart(6)} B/answer  p99 ${run.p99.toFixed(2).padStart(6)} ms  CPU ${run.cpuUs.toFixed(1).padStart(6)} µs/req${socketErrors ? `  socket errors ${socketErrors}` : ''}${wrongStatus ? `  ${wrongStatus} answers not ${page.status}` : ''}`,
+            );
+          }
         }
       }
+      results.set(page.label, runs);
+      logLines.set(page.label, (lineCount(path.join(dir, 'app.log')) - linesBefore) / Math.max(1, appRequests));
     }
-    results.set(page.label, runs);
-    logLines.set(page.label, (lineCount(path.join(dir, 'app.log')) - linesBefore) / Math.max(1, appRequests));
-  }
 
-  const pageRequestsReached = [...reached.values()].reduce((sum, count) => sum + count, 0);
-  console.log(
-    `\nFigures (medians of ${ROUNDS} rounds; ratios: median of the per-round ratios; load average ${loadAverage()})`,
-  );
-  console.log(
-    '\n| page | target | req/s (range) | CPU per request | B/answer |\n| ---- | ------ | ------------- | --------------- | -------- |',
-  );
-  for (const [label, runs] of results) {
-    for (const [index, [name, targetRuns]] of [...runs].entries()) {
-      const rps = targetRuns.map((run) => run.rps);
+    const pageRequestsReached = [...reached.values()].reduce((sum, count) => sum + count, 0);
+    console.log(
+      `\nFigures (medians of ${ROUNDS} rounds; ratios: median of the per-round ratios; load average ${loadAverage()})`,
+    );
+    console.log(
+      '\n| page | target | req/s (range) | CPU per request | B/answer |\n| ---- | ------ | ------------- | --------------- | -------- |',
+    );
+    for (const [label, runs] of results) {
+      for (const [index, [name, targetRuns]] of [...runs].entries()) {
+        const rps = targetRuns.map((run) => run.rps);
+        console.log(
+          `| ${index === 0 ? `\`${label}\`` : ''} | ${name} | ${thousands(median(rps))} (${thousands(Math.min(...rps))}–${thousands(Math.max(...rps))}) | ${median(targetRuns.map((run) => run.cpuUs)).toFixed(1)} µs | ${thousands(median(targetRuns.map((run) => run.bytesPerAnswer)))} |`,
+        );
+      }
+    }
+    console.log(
+      `\n| page | shipped nginx / plain nginx, CPU (goal ≤ ${NGINX_GOAL}×) | req/s | app / node:http, CPU (goal ≤ ${APP_GOAL}×) | req/s | app log lines per request |\n| ---- | ---- | ---- | ---- | ---- | ---- |`,
+    );
+    for (const [label, runs] of results) {
+      const ratio = (a: string, b: string, pick: (run: Run) => number) => roundRatio(runs, a, b, pick);
+      const nginxCpu = ratio('shipped nginx', 'plain nginx', (run) => run.cpuUs);
+      const appCpu = ratio('app', 'node:http', (run) => run.cpuUs);
+      const verdict = (value: number, goal: number) => `${value.toFixed(2)}× ${value <= goal ? 'OK' : 'MISSED'}`;
       console.log(
-        `| ${index === 0 ? `\`${label}\`` : ''} | ${name} | ${thousands(median(rps))} (${thousands(Math.min(...rps))}–${thousands(Math.max(...rps))}) | ${median(targetRuns.map((run) => run.cpuUs)).toFixed(1)} µs | ${thousands(median(targetRuns.map((run) => run.bytesPerAnswer)))} |`,
+        `| \`${label}\` | ${verdict(nginxCpu, NGINX_GOAL)} | ${ratio('shipped nginx', 'plain nginx', (run) => run.rps).toFixed(2)}× | ${verdict(appCpu, APP_GOAL)} | ${ratio('app', 'node:http', (run) => run.rps).toFixed(2)}× | ${logLines.get(label)!.toFixed(2)} |`,
       );
     }
-  }
-  console.log(
-    `\n| page | shipped nginx / plain nginx, CPU (goal ≤ ${NGINX_GOAL}×) | req/s | app / node:http, CPU (goal ≤ ${APP_GOAL}×) | req/s | app log lines per request |\n| ---- | ---- | ---- | ---- | ---- | ---- |`,
-  );
-  for (const [label, runs] of results) {
-    const ratio = (a: string, b: string, pick: (run: Run) => number) => roundRatio(runs, a, b, pick);
-    const nginxCpu = ratio('shipped nginx', 'plain nginx', (run) => run.cpuUs);
-    const appCpu = ratio('app', 'node:http', (run) => run.cpuUs);
-    const verdict = (value: number, goal: number) => `${value.toFixed(2)}× ${value <= goal ? 'OK' : 'MISSED'}`;
     console.log(
-      `| \`${label}\` | ${verdict(nginxCpu, NGINX_GOAL)} | ${ratio('shipped nginx', 'plain nginx', (run) => run.rps).toFixed(2)}× | ${verdict(appCpu, APP_GOAL)} | ${ratio('app', 'node:http', (run) => run.rps).toFixed(2)}× | ${logLines.get(label)!.toFixed(2)} |`,
+      `\nPage requests that reached an app process through the shipped nginx: ${pageRequestsReached}${pageRequestsReached ? ` (${[...reached].map(([url, count]) => `${url} ${count}`).join(', ')})` : ''} (goal 0).`,
     );
+    if (pageRequestsReached) process.exitCode = 1;
   }
-  console.log(
-    `\nPage requests that reached an app process through the shipped nginx: ${pageRequestsReached}${pageRequestsReached ? ` (${[...reached].map(([url, count]) => `${url} ${count}`).join(', ')})` : ''} (goal 0).`,
-  );
-  if (pageRequestsReached) process.exitCode = 1;
 } finally {
   await stopAll();
   fs.rmSync(dir, { recursive: true, force: true });
