@@ -180,7 +180,8 @@ ${locations}
 
 /**
  * The shipped nginx and plain nginx, each under callgrind in turn: the instructions each runs per request of every page
- * (after a warm-up of the page), and their ratio against the goal.
+ * (after a warm-up of the page), and their ratio (user space only, so not held to the CPU goal: the kernel's sending,
+ * the same for both, is not counted).
  */
 async function nginxInstructions(dir: string, upstreamPort: number, shippedAnswers: Map<string, RawAnswer>) {
   const port = BASE_PORT + 5;
@@ -221,14 +222,11 @@ async function nginxInstructions(dir: string, upstreamPort: number, shippedAnswe
       await pause(500);
     }
   }
-  console.log(
-    `\n| page | shipped nginx | plain nginx | shipped / plain (goal ≤ ${NGINX_GOAL}×) |\n| ---- | ---- | ---- | ---- |`,
-  );
+  console.log('\n| page | shipped nginx | plain nginx | shipped / plain |\n| ---- | ---- | ---- | ---- |');
   for (const [label, byTarget] of counts) {
     const [shippedCount, plainCount] = [byTarget.get('shipped nginx')!, byTarget.get('plain nginx')!];
-    const ratio = shippedCount / plainCount;
     console.log(
-      `| \`${label}\` | ${thousands(shippedCount)} | ${thousands(plainCount)} | ${ratio.toFixed(2)}× ${ratio <= NGINX_GOAL ? 'OK' : 'MISSED'} |`,
+      `| \`${label}\` | ${thousands(shippedCount)} | ${thousands(plainCount)} | ${(shippedCount / plainCount).toFixed(2)}× |`,
     );
   }
 }
